@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Roqua",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "RoquaBoundaries", targets: ["RoquaBoundaries"]),
+        .executable(name: "roqua", targets: ["roqua"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // Thin C shims: only the wrapper files in RoquaBoundaries/CInterop import them.
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
+        .target(
+            name: "RoquaBoundaries",
+            dependencies: ["CGEOS", "CShapelib", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .executableTarget(
+            name: "roqua",
+            dependencies: ["RoquaBoundaries", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(
+            name: "RoquaTestSupport",
+            dependencies: ["RoquaBoundaries", "CShapelib"],
+            path: "Tests/RoquaTestSupport"
+        ),
+        .testTarget(
+            name: "RoquaBoundariesTests",
+            dependencies: ["RoquaBoundaries", "RoquaTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

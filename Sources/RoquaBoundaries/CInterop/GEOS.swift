@@ -1,0 +1,100 @@
+import CGEOS
+import Foundation
+
+/// An error GEOS reported, with the message its handler gave.
+public struct GEOSError: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let message: String
+    public var description: String { "GEOS \(operation) failed: \(message)" }
+}
+
+/// One GEOS context. GEOS handles are not thread-safe: each thread owns its own context,
+/// and only WKB bytes (Sendable) cross threads.
+public final class GEOSContext {
+    let handle: OpaquePointer
+    private let messages = MessageBox()
+
+    public init() {
+        handle = GEOS_init_r()
+        GEOSContext_setErrorMessageHandler_r(handle, { message, user in
+            guard let message, let user else { return }
+            Unmanaged<MessageBox>.fromOpaque(user).takeUnretainedValue().last = String(cString: message)
+        }, Unmanaged.passUnretained(messages).toOpaque())
+    }
+
+    deinit { GEOS_finish_r(handle) }
+
+    func failure(_ operation: String) -> GEOSError {
+        defer { messages.last = nil }
+        return GEOSError(operation: operation, message: messages.last ?? "no message")
+    }
+
+    /// Wraps a GEOS result pointer, turning NULL into a typed error.
+    func own(_ pointer: OpaquePointer?, _ operation: String) throws -> Geometry {
+        guard let pointer else { throw failure(operation) }
+        return Geometry(context: self, pointer: pointer)
+    }
+
+    /// Builds a polygon or multipolygon from assembled rings.
+    public func polygonal(_ polygons: [PolygonRings]) throws -> Geometry {
+        var built: [OpaquePointer?] = []
+        do {
+            for polygon in polygons { built.append(try makePolygon(polygon)) }
+        } catch {
+            for p in built { GEOSGeom_destroy_r(handle, p) }
+            throw error
+        }
+        if built.count == 1 { return Geometry(context: self, pointer: built[0]!) }
+        let multi = built.withUnsafeMutableBufferPointer {
+            GEOSGeom_createCollection_r(handle, Int32(GEOS_MULTIPOLYGON.rawValue), $0.baseAddress, UInt32($0.count))
+        }
+        return try own(multi, "createCollection")
+    }
+
+    private func makePolygon(_ polygon: PolygonRings) throws -> OpaquePointer {
+        guard let shell = makeRing(polygon.shell) else { throw failure("createLinearRing") }
+        var holes: [OpaquePointer?] = []
+        for ring in polygon.holes {
+            guard let hole = makeRing(ring) else {
+                GEOSGeom_destroy_r(handle, shell)
+                for h in holes { GEOSGeom_destroy_r(handle, h) }
+                throw failure("createLinearRing")
+            }
+            holes.append(hole)
+        }
+        let result = holes.withUnsafeMutableBufferPointer {
+            GEOSGeom_createPolygon_r(handle, shell, $0.baseAddress, UInt32($0.count))
+        }
+        guard let result else { throw failure("createPolygon") }
+        return result
+    }
+
+    private func makeRing(_ ring: Ring) -> OpaquePointer? {
+        let sequence = ring.xs.withUnsafeBufferPointer { xs in
+            ring.ys.withUnsafeBufferPointer { ys in
+                GEOSCoordSeq_copyFromArrays_r(handle, xs.baseAddress, ys.baseAddress, nil, nil, UInt32(xs.count))
+            }
+        }
+        guard let sequence else { return nil }
+        return GEOSGeom_createLinearRing_r(handle, sequence)
+    }
+
+    public func rectangle(_ box: BoundingBox) throws -> Geometry {
+        try own(GEOSGeom_createRectangle_r(handle, box.minX, box.minY, box.maxX, box.maxY), "createRectangle")
+    }
+
+    public func point(x: Double, y: Double) throws -> Geometry {
+        try own(GEOSGeom_createPointFromXY_r(handle, x, y), "createPoint")
+    }
+
+    public func geometry(wkb: Data) throws -> Geometry {
+        guard let reader = GEOSWKBReader_create_r(handle) else { throw failure("WKBReader") }
+        defer { GEOSWKBReader_destroy_r(handle, reader) }
+        return try own(wkb.withUnsafeBytes {
+            GEOSWKBReader_read_r(handle, reader, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+        },
+                       "WKB read")
+    }
+}
+
+private final class MessageBox { var last: String? }

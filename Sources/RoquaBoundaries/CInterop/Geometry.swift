@@ -1,0 +1,150 @@
+import CGEOS
+import Foundation
+
+/// A GEOS geometry owned by one context. Not Sendable: pass `wkb()` bytes between threads.
+public final class Geometry {
+    let context: GEOSContext
+    let pointer: OpaquePointer
+    private var handle: OpaquePointer { context.handle }
+
+    init(context: GEOSContext, pointer: OpaquePointer) {
+        self.context = context
+        self.pointer = pointer
+    }
+
+    deinit { GEOSGeom_destroy_r(handle, pointer) }
+
+    /// GEOS predicates answer 0, 1 or 2 (error); the error is never read as an answer.
+    private func predicate(_ value: Int8, _ operation: String) throws -> Bool {
+        switch value {
+        case 0: return false
+        case 1: return true
+        default: throw context.failure(operation)
+        }
+    }
+
+    public func isValid() throws -> Bool { try predicate(GEOSisValid_r(handle, pointer), "isValid") }
+
+    public var invalidityReason: String {
+        guard let reason = GEOSisValidReason_r(handle, pointer) else { return "unknown" }
+        defer { GEOSFree_r(handle, reason) }
+        return String(cString: reason)
+    }
+
+    /// GEOS's repair, keeping only the polygonal parts (collapsed pieces become lines and points).
+    public func madeValid() throws -> Geometry {
+        let repaired = try context.own(GEOSMakeValid_r(handle, pointer), "makeValid")
+        return try repaired.polygonalParts()
+    }
+
+    /// The polygons inside this geometry, as one polygon or multipolygon.
+    public func polygonalParts() throws -> Geometry {
+        let type = GEOSGeomTypeId_r(handle, pointer)
+        if type == Int32(GEOS_POLYGON.rawValue) || type == Int32(GEOS_MULTIPOLYGON.rawValue) { return self }
+        var parts: [OpaquePointer?] = []
+        collectPolygons(pointer, into: &parts)
+        let collection = parts.withUnsafeMutableBufferPointer {
+            GEOSGeom_createCollection_r(handle, Int32(GEOS_MULTIPOLYGON.rawValue), $0.baseAddress, UInt32($0.count))
+        }
+        return try context.own(collection, "createCollection")
+    }
+
+    private func collectPolygons(_ geometry: OpaquePointer, into parts: inout [OpaquePointer?]) {
+        let type = GEOSGeomTypeId_r(handle, geometry)
+        if type == Int32(GEOS_POLYGON.rawValue) {
+            parts.append(GEOSGeom_clone_r(handle, geometry))
+        } else if type == Int32(GEOS_MULTIPOLYGON.rawValue) || type == Int32(GEOS_GEOMETRYCOLLECTION.rawValue) {
+            for i in 0..<GEOSGetNumGeometries_r(handle, geometry) {
+                if let child = GEOSGetGeometryN_r(handle, geometry, i) { collectPolygons(child, into: &parts) }
+            }
+        }
+    }
+
+    public var isEmpty: Bool { GEOSisEmpty_r(handle, pointer) == 1 }
+    public var coordinateCount: Int { Int(GEOSGetNumCoordinates_r(handle, pointer)) }
+    public var partCount: Int { Int(GEOSGetNumGeometries_r(handle, pointer)) }
+
+    public func area() throws -> Double {
+        var value = 0.0
+        guard GEOSArea_r(handle, pointer, &value) == 1 else { throw context.failure("area") }
+        return value
+    }
+
+    public func bounds() throws -> BoundingBox {
+        var box = BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        guard GEOSGeom_getXMin_r(handle, pointer, &box.minX) == 1, GEOSGeom_getYMin_r(handle, pointer, &box.minY) == 1,
+              GEOSGeom_getXMax_r(handle, pointer, &box.maxX) == 1, GEOSGeom_getYMax_r(handle, pointer, &box.maxY) == 1
+        else { throw context.failure("bounds") }
+        return box
+    }
+
+    /// Fast rectangle clip (may be slightly invalid where the input is); see `intersection` for the robust one.
+    public func clipped(to box: BoundingBox) throws -> Geometry {
+        try context.own(GEOSClipByRect_r(handle, pointer, box.minX, box.minY, box.maxX, box.maxY), "clipByRect")
+    }
+
+    public func intersection(_ other: Geometry) throws -> Geometry {
+        try context.own(GEOSIntersection_r(handle, pointer, other.pointer), "intersection")
+    }
+
+    public func difference(_ other: Geometry) throws -> Geometry {
+        try context.own(GEOSDifference_r(handle, pointer, other.pointer), "difference")
+    }
+
+    public func covers(_ other: Geometry) throws -> Bool {
+        try predicate(GEOSCovers_r(handle, pointer, other.pointer), "covers")
+    }
+
+    public func distance(to other: Geometry) throws -> Double {
+        var value = 0.0
+        guard GEOSDistance_r(handle, pointer, other.pointer, &value) == 1 else { throw context.failure("distance") }
+        return value
+    }
+
+    public func wkb() throws -> Data {
+        guard let writer = GEOSWKBWriter_create_r(handle) else { throw context.failure("WKBWriter") }
+        defer { GEOSWKBWriter_destroy_r(handle, writer) }
+        var size = 0
+        guard let bytes = GEOSWKBWriter_write_r(handle, writer, pointer, &size) else {
+            throw context.failure("WKB write")
+        }
+        defer { GEOSFree_r(handle, bytes) }
+        return Data(bytes: bytes, count: size)
+    }
+
+    public func prepared() throws -> PreparedGeometry {
+        guard let prepared = GEOSPrepare_r(handle, pointer) else { throw context.failure("prepare") }
+        return PreparedGeometry(geometry: self, pointer: prepared)
+    }
+}
+
+/// A prepared geometry: builds its index lazily on first use; not thread-safe.
+public final class PreparedGeometry {
+    public let geometry: Geometry
+    let pointer: OpaquePointer
+    private var handle: OpaquePointer { geometry.context.handle }
+
+    init(geometry: Geometry, pointer: OpaquePointer) {
+        self.geometry = geometry
+        self.pointer = pointer
+    }
+
+    deinit { GEOSPreparedGeom_destroy_r(handle, pointer) }
+
+    /// True when the point lies inside or on the boundary.
+    public func covers(_ point: Geometry) throws -> Bool {
+        switch GEOSPreparedCovers_r(handle, pointer, point.pointer) {
+        case 0: return false
+        case 1: return true
+        default: throw geometry.context.failure("preparedCovers")
+        }
+    }
+
+    public func contains(_ point: Geometry) throws -> Bool {
+        switch GEOSPreparedContains_r(handle, pointer, point.pointer) {
+        case 0: return false
+        case 1: return true
+        default: throw geometry.context.failure("preparedContains")
+        }
+    }
+}

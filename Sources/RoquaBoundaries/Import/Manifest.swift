@@ -1,0 +1,138 @@
+import Foundation
+
+/// `data/manifest.json`: which shapefiles make up the boundary DB and which DBF fields carry
+/// the code, names and parent link of each layer. Data, not code: a new layer needs no rebuild.
+public struct Manifest: Codable, Sendable {
+    public struct Fields: Codable, Sendable {
+        public var code: String
+        public var name: String
+        public var nameEn: String?
+        public var nameTr: String?
+        /// The field holding the parent unit's code (required below country level).
+        public var parent: String?
+        public var continent: String?
+        public var isoA3: String?
+
+        enum CodingKeys: String, CodingKey {
+            case code, name, parent, continent
+            case nameEn = "name_en", nameTr = "name_tr", isoA3 = "iso_a3"
+        }
+    }
+
+    public struct Layer: Codable, Sendable {
+        public var file: String
+        public var level: String
+        public var fields: Fields
+        public var source: String
+        public var licence: String
+    }
+
+    public var format: Int
+    public var layers: [Layer]
+}
+
+/// A manifest layer resolved against the file system, ready to import.
+public struct LayerPlan: Sendable {
+    public var name: String
+    public var shapefile: String
+    public var level: AdminLevel
+    public var fields: Manifest.Fields
+    public var source: String
+    public var licence: String
+}
+
+public enum ManifestError: Error, CustomStringConvertible, Equatable {
+    case unreadable(file: String, reason: String)
+    case badLevel(file: String, layer: String, level: String)
+    case missingParentField(file: String, layer: String)
+    case notInManifest(file: String, manifest: String)
+    case noSources
+
+    public var description: String {
+        switch self {
+        case let .unreadable(file, reason): "\(file): not a valid Roqua manifest: \(reason)"
+        case let .badLevel(file, layer, level):
+            "\(file): layer \(layer) has level '\(level)'; use country, province or district"
+        case let .missingParentField(file, layer): "\(file): layer \(layer) needs a 'parent' field (it is below country level)"
+        case let .notInManifest(file, manifest): "\(file) is not listed in \(manifest); add it there with its field mapping"
+        case .noSources: "nothing to import: give a directory with manifest.json, a manifest, or shapefiles listed in one"
+        }
+    }
+}
+
+extension Manifest {
+    public static func load(_ path: String) throws -> Manifest {
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try JSONDecoder().decode(Manifest.self, from: data)
+        } catch let error as DecodingError {
+            throw ManifestError.unreadable(file: path, reason: describe(error))
+        } catch {
+            throw ManifestError.unreadable(file: path, reason: error.localizedDescription)
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case let .keyNotFound(key, context):
+            "missing key '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+            "\(context.debugDescription) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        @unknown default: "\(error)"
+        }
+    }
+
+    /// The layers of this manifest, with paths made absolute and levels checked.
+    func plans(manifestPath: String, only files: Set<String>? = nil) throws -> [LayerPlan] {
+        let directory = (manifestPath as NSString).deletingLastPathComponent
+        return try layers.compactMap { layer in
+            let path = (directory as NSString).appendingPathComponent(layer.file)
+            if let files, !files.contains(URL(fileURLWithPath: path).standardizedFileURL.path) { return nil }
+            guard let level = AdminLevel(name: layer.level) else {
+                throw ManifestError.badLevel(file: manifestPath, layer: layer.file, level: layer.level)
+            }
+            if level != .country, layer.fields.parent == nil {
+                throw ManifestError.missingParentField(file: manifestPath, layer: layer.file)
+            }
+            let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
+            return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
+                             source: layer.source, licence: layer.licence)
+        }
+    }
+
+    /// Turns `--from` arguments (directories, manifests, shapefiles) into layers, widest level first.
+    public static func resolve(sources: [String]) throws -> [LayerPlan] {
+        var plans: [LayerPlan] = []
+        var shapefilesByManifest: [String: Set<String>] = [:]
+        for source in sources {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+                throw ShapefileError.cannotOpen(file: source, reason: "no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let manifest = (source as NSString).appendingPathComponent("manifest.json")
+                plans += try load(manifest).plans(manifestPath: manifest)
+            } else if source.lowercased().hasSuffix(".json") {
+                plans += try load(source).plans(manifestPath: source)
+            } else {
+                let manifest = ((source as NSString).deletingLastPathComponent as NSString)
+                    .appendingPathComponent("manifest.json")
+                let shp = source.lowercased().hasSuffix(".shp") ? source : source + ".shp"
+                shapefilesByManifest[manifest, default: []].insert(URL(fileURLWithPath: shp).standardizedFileURL.path)
+            }
+        }
+        for (manifest, files) in shapefilesByManifest.sorted(by: { $0.key < $1.key }) {
+            guard FileManager.default.fileExists(atPath: manifest) else {
+                throw ManifestError.notInManifest(file: files.sorted()[0], manifest: manifest)
+            }
+            let found = try load(manifest).plans(manifestPath: manifest, only: files)
+            let listed = Set(found.map { URL(fileURLWithPath: $0.shapefile).standardizedFileURL.path })
+            if let missing = files.subtracting(listed).sorted().first {
+                throw ManifestError.notInManifest(file: missing, manifest: manifest)
+            }
+            plans += found
+        }
+        guard !plans.isEmpty else { throw ManifestError.noSources }
+        return plans.enumerated().sorted { ($0.element.level, $0.offset) < ($1.element.level, $1.offset) }.map(\.element)
+    }
+}

@@ -1,0 +1,38 @@
+/// What can be wrong with a shapefile; every case names the file, and the record where there is one.
+public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable {
+    case missingCompanion(file: String, missing: String)
+    case cannotOpen(file: String, reason: String)
+    case empty(file: String)
+    case unsupportedShapeType(file: String, type: String)
+    case recordCountMismatch(file: String, shapes: Int, records: Int)
+    case unreadableRecord(file: String, record: Int, reason: String)
+    case notGeographic(file: String, detail: String)
+    case unknownCodePage(file: String, codePage: String)
+    case undecodableText(file: String, record: Int, field: String, encoding: String)
+    case missingField(file: String, field: String)
+
+    public var description: String {
+        switch self {
+        case let .missingCompanion(file, missing):
+            "\(file): the companion file \(missing) is missing (a shapefile needs .shp, .shx and .dbf)"
+        case let .cannotOpen(file, reason):
+            "\(file): cannot be opened: \(reason)"
+        case let .empty(file):
+            "\(file): the file is empty (no shapes)"
+        case let .unsupportedShapeType(file, type):
+            "\(file): holds \(type) shapes; boundaries must be polygons"
+        case let .recordCountMismatch(file, shapes, records):
+            "\(file): the .shp has \(shapes) shapes but the .dbf has \(records) records"
+        case let .unreadableRecord(file, record, reason):
+            "\(file): record \(record) cannot be read: \(reason) (truncated or corrupt file?)"
+        case let .notGeographic(file, detail):
+            "\(file): coordinates are not longitude/latitude degrees (\(detail)); reproject to WGS84 (EPSG:4326) first"
+        case let .unknownCodePage(file, codePage):
+            "\(file): unknown DBF code page '\(codePage)' (supported: UTF-8, 1254, ISO-8859-9, 1252, ISO-8859-1)"
+        case let .undecodableText(file, record, field, encoding):
+            "\(file): record \(record), field \(field) is not valid \(encoding) text; add a .cpg file naming the encoding"
+        case let .missingField(file, field):
+            "\(file): the .dbf has no field named \(field)"
+        }
+    }
+}

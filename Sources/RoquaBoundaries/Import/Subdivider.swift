@@ -1,0 +1,40 @@
+import Foundation
+
+/// A small part of a boundary's polygon, as stored in `pieces` and indexed by the R*Tree.
+public struct Piece: Sendable {
+    public var box: BoundingBox
+    public var vertexCount: Int
+    public var wkb: Data
+}
+
+/// Splits big polygons into pieces of at most `maxVertices` vertices by cutting their box in
+/// half, again and again (as PostGIS `ST_Subdivide` does). Prepared point-in-polygon on a
+/// 300-vertex piece is several times faster than on a 100k-vertex coastline, and the R*Tree
+/// rejects most pieces before GEOS is asked at all.
+public enum Subdivider {
+    public static func pieces(of geometry: Geometry, maxVertices: Int) throws -> [Piece] {
+        var result: [Piece] = []
+        try split(geometry, box: geometry.bounds(), maxVertices: maxVertices, depth: 0, into: &result)
+        return result
+    }
+
+    private static func split(_ geometry: Geometry, box: BoundingBox, maxVertices: Int, depth: Int,
+                              into result: inout [Piece]) throws {
+        let vertices = geometry.coordinateCount
+        // Depth 40 halves a 360° box to ~3e-10°: below that, cutting can no longer make pieces smaller.
+        if vertices <= maxVertices || depth >= 40 {
+            result.append(Piece(box: try geometry.bounds(), vertexCount: vertices, wkb: try geometry.wkb()))
+            return
+        }
+        let (first, second) = box.halves()
+        for half in [first, second] {
+            var part = try geometry.clipped(to: half).polygonalParts()
+            if part.isEmpty { continue }
+            if try !part.isValid() {
+                part = try geometry.intersection(geometry.context.rectangle(half)).polygonalParts()
+                if part.isEmpty { continue }
+            }
+            try split(part, box: try part.bounds(), maxVertices: maxVertices, depth: depth + 1, into: &result)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import GRDB
+
+/// The boundary DB's layout. One file: boundaries (full geometry as WKB, hierarchy, names),
+/// their subdivided pieces with an R*Tree over the pieces' boxes, and provenance.
+enum BoundarySchema {
+    static let version = 1
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE sources (
+                id INTEGER PRIMARY KEY,
+                layer TEXT NOT NULL,
+                level INTEGER NOT NULL,
+                file TEXT NOT NULL,
+                shp_sha256 TEXT NOT NULL,
+                shx_sha256 TEXT NOT NULL,
+                dbf_sha256 TEXT NOT NULL,
+                encoding TEXT NOT NULL,
+                features INTEGER NOT NULL,
+                description TEXT NOT NULL,
+                licence TEXT NOT NULL
+            );
+            CREATE TABLE boundaries (
+                id INTEGER PRIMARY KEY,
+                level INTEGER NOT NULL,
+                code TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                name_en TEXT NOT NULL,
+                name_tr TEXT NOT NULL,
+                parent_id INTEGER REFERENCES boundaries(id),
+                country_code TEXT NOT NULL,
+                continent TEXT,
+                iso_a3 TEXT,
+                source_id INTEGER NOT NULL REFERENCES sources(id),
+                source_record INTEGER NOT NULL,
+                min_x REAL NOT NULL, min_y REAL NOT NULL, max_x REAL NOT NULL, max_y REAL NOT NULL,
+                vertex_count INTEGER NOT NULL,
+                geometry BLOB NOT NULL
+            );
+            CREATE INDEX boundaries_parent ON boundaries(parent_id);
+            CREATE INDEX boundaries_level_country ON boundaries(level, country_code);
+            CREATE TABLE pieces (
+                id INTEGER PRIMARY KEY,
+                boundary_id INTEGER NOT NULL REFERENCES boundaries(id),
+                level INTEGER NOT NULL,
+                min_x REAL NOT NULL, min_y REAL NOT NULL, max_x REAL NOT NULL, max_y REAL NOT NULL,
+                vertex_count INTEGER NOT NULL,
+                geometry BLOB NOT NULL
+            );
+            CREATE INDEX pieces_boundary ON pieces(boundary_id);
+            CREATE VIRTUAL TABLE piece_index USING rtree(id, min_x, max_x, min_y, max_y);
+            """)
+    }
+}

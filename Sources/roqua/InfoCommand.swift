@@ -1,0 +1,41 @@
+import ArgumentParser
+import RoquaBoundaries
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show what the boundary database holds: levels, counts per country, sources and licences."
+    )
+
+    @OptionGroup var boundaryOptions: BoundaryOptions
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @Option(help: ArgumentHelp("List only these countries (ISO codes, comma-separated).", valueName: "CODES"))
+    var country: String?
+
+    func run() throws {
+        var info = try boundaryOptions.open().info()
+        if let country {
+            let wanted = Set(country.uppercased().split(separator: ",").map(String.init))
+            info.countries = info.countries.filter { wanted.contains($0.code) }
+        }
+        if json { return try Terminal.printJSON(info) }
+        print("Boundary database \(info.path)")
+        print("  schema \(info.schemaVersion), built by Roqua \(info.roquaVersion) at \(info.importedAt)")
+        let levels = AdminLevel.allCases.map { "\($0): \(info.levels[$0.description] ?? 0)" }
+        print("  \(levels.joined(separator: ", ")); \(info.pieces) indexed pieces")
+        print("\nCountries with subdivisions (code, provinces, districts):")
+        for c in info.countries where c.provinces > 0 || country != nil {
+            let districts = c.districts > 0 ? ", \(c.districts) districts" : ""
+            print("  \(c.code)  \(c.name): \(c.provinces) provinces\(districts)")
+        }
+        print("\nSources:")
+        for s in info.sources {
+            print("  \(s.file) (\(s.level), \(s.features) features, \(s.encoding))")
+            print("    \(s.description)")
+            print("    licence: \(s.licence)")
+        }
+    }
+}

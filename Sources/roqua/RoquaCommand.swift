@@ -1,0 +1,24 @@
+import ArgumentParser
+import RoquaBoundaries
+
+@main
+struct RoquaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roqua",
+        abstract: "Offline reverse geocoder: coordinates → country / province / district, with no network.",
+        version: Roqua.version,
+        subcommands: [ImportCommand.self, InfoCommand.self]
+    )
+}
+
+/// `--boundaries PATH`, shared by every verb that reads the boundary DB.
+struct BoundaryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The boundary database.", valueName: "PATH"))
+    var boundaries: String?
+
+    var path: String { boundaries ?? RoquaPaths.boundaries() }
+
+    func open() throws -> BoundaryDatabase {
+        do { return try BoundaryDatabase(path: path) } catch { throw Failure(error) }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// A library error shown as its own message on stderr, with exit status 1.
+struct Failure: Error, CustomStringConvertible {
+    let message: String
+    init(_ error: any Error) { message = String(describing: error) }
+    var description: String { message }
+}
+
+enum Terminal {
+    static let isInteractive = isatty(STDERR_FILENO) == 1
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// A one-line status that rewrites itself; only on a terminal, never in pipes or logs.
+    static func status(_ text: String) {
+        guard isInteractive else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+    }
+
+    static func endStatus() {
+        guard isInteractive else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
