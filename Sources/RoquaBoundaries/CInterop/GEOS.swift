@@ -29,6 +29,15 @@ public final class GEOSContext {
         return GEOSError(operation: operation, message: messages.last ?? "no message")
     }
 
+    /// GEOS predicates answer 0, 1 or 2 (error); the error is never read as an answer.
+    func truth(_ value: Int8, _ operation: String) throws -> Bool {
+        switch value {
+        case 0: return false
+        case 1: return true
+        default: throw failure(operation)
+        }
+    }
+
     /// Wraps a GEOS result pointer, turning NULL into a typed error.
     func own(_ pointer: OpaquePointer?, _ operation: String) throws -> Geometry {
         guard let pointer else { throw failure(operation) }

@@ -14,16 +14,7 @@ public final class Geometry {
 
     deinit { GEOSGeom_destroy_r(handle, pointer) }
 
-    /// GEOS predicates answer 0, 1 or 2 (error); the error is never read as an answer.
-    private func predicate(_ value: Int8, _ operation: String) throws -> Bool {
-        switch value {
-        case 0: return false
-        case 1: return true
-        default: throw context.failure(operation)
-        }
-    }
-
-    public func isValid() throws -> Bool { try predicate(GEOSisValid_r(handle, pointer), "isValid") }
+    public func isValid() throws -> Bool { try context.truth(GEOSisValid_r(handle, pointer), "isValid") }
 
     public var invalidityReason: String {
         guard let reason = GEOSisValidReason_r(handle, pointer) else { return "unknown" }
@@ -92,7 +83,7 @@ public final class Geometry {
     }
 
     public func covers(_ other: Geometry) throws -> Bool {
-        try predicate(GEOSCovers_r(handle, pointer, other.pointer), "covers")
+        try context.truth(GEOSCovers_r(handle, pointer, other.pointer), "covers")
     }
 
     public func distance(to other: Geometry) throws -> Double {
@@ -133,18 +124,27 @@ public final class PreparedGeometry {
 
     /// True when the point lies inside or on the boundary.
     public func covers(_ point: Geometry) throws -> Bool {
-        switch GEOSPreparedCovers_r(handle, pointer, point.pointer) {
-        case 0: return false
-        case 1: return true
-        default: throw geometry.context.failure("preparedCovers")
+        try geometry.context.truth(GEOSPreparedCovers_r(handle, pointer, point.pointer), "preparedCovers")
+    }
+
+    /// The point of this geometry nearest to `other` (in degree space), as (x, y).
+    public func nearestPoint(to other: Geometry) throws -> (x: Double, y: Double) {
+        guard let sequence = GEOSPreparedNearestPoints_r(handle, pointer, other.pointer) else {
+            throw geometry.context.failure("preparedNearestPoints")
         }
+        defer { GEOSCoordSeq_destroy_r(handle, sequence) }
+        var x = 0.0, y = 0.0
+        guard GEOSCoordSeq_getXY_r(handle, sequence, 0, &x, &y) == 1 else {
+            throw geometry.context.failure("coordSeq_getXY")
+        }
+        return (x, y)
+    }
+
+    public func intersects(_ other: Geometry) throws -> Bool {
+        try geometry.context.truth(GEOSPreparedIntersects_r(handle, pointer, other.pointer), "preparedIntersects")
     }
 
     public func contains(_ point: Geometry) throws -> Bool {
-        switch GEOSPreparedContains_r(handle, pointer, point.pointer) {
-        case 0: return false
-        case 1: return true
-        default: throw geometry.context.failure("preparedContains")
-        }
+        try geometry.context.truth(GEOSPreparedContains_r(handle, pointer, point.pointer), "preparedContains")
     }
 }

@@ -19,6 +19,10 @@ public struct BoundingBox: Sendable, Equatable, Codable {
         x >= minX && x <= maxX && y >= minY && y <= maxY
     }
 
+    public func intersects(_ other: BoundingBox) -> Bool {
+        other.minX <= maxX && other.maxX >= minX && other.minY <= maxY && other.maxY >= minY
+    }
+
     public func contains(_ other: BoundingBox) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Streams a file of coordinates through the resolver: chunks are read, resolved on every
+/// core, and written in input order, so memory stays constant however long the input.
+public enum BatchRunner {
+    static let chunkSize = 16_384
+
+    public static func run(index: ResolverIndex, input: String, output: String, options: BatchOptions,
+                           events: (BatchEvent) -> Void) throws -> BatchSummary {
+        let source = try BatchInput(path: input)
+        let format = options.output ?? source.format
+        let resolver = try BatchResolver(index: index, workers: options.workers, fallbackMeters: options.fallbackMeters)
+        let sink = try BatchOutput(path: output, format: format, language: options.language)
+        var summary = BatchSummary(rows: 0, failed: 0)
+        try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil)
+        while true {
+            let rows = try source.next(chunkSize)
+            if rows.isEmpty { break }
+            let valid = rows.compactMap { try? $0.coordinate.get() }
+            var answers = resolver.resolve(valid).makeIterator()
+            for row in rows {
+                summary.rows += 1
+                switch row.coordinate {
+                case let .failure(error):
+                    summary.failed += 1
+                    events(.rowError(error))
+                case .success:
+                    switch answers.next()! {
+                    case let .success(answer): try sink.write(answer, row: row)
+                    case let .failure(error):
+                        summary.failed += 1
+                        events(.rowError(BatchRowError(file: input, row: row.row, message: error.description)))
+                    }
+                }
+            }
+            events(.progress(rows: summary.rows, fraction: source.fraction))
+        }
+        try sink.finish()
+        return summary
+    }
+}
+
+/// Writes answers as CSV (input columns kept, result columns appended), NDJSON or GeoJSON.
+final class BatchOutput {
+    static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
+    private let handle: FileHandle
+    private let format: BatchFormat
+    private let language: Language
+    private var buffer = ""
+    private var features = 0
+
+    init(path: String, format: BatchFormat, language: Language) throws {
+        if path == "-" {
+            handle = .standardOutput
+        } else {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: path) else {
+                throw BatchError.cannotOpen(path: path, reason: "cannot create the output file")
+            }
+            self.handle = handle
+        }
+        self.format = format
+        self.language = language
+    }
+
+    func begin(csvHeader: String?) throws {
+        switch format {
+        case .csv: buffer += (csvHeader ?? "lat,lon") + "," + Self.resultColumns + "\n"
+        case .geojson: buffer += "{\"type\":\"FeatureCollection\",\"features\":[\n"
+        case .ndjson: break
+        }
+    }
+
+    func write(_ answer: Resolution, row: BatchRow) throws {
+        switch format {
+        case .ndjson:
+            buffer += answer.json(language: language) + "\n"
+        case .csv:
+            if case let .csvLine(line) = row.kept { buffer += line } else {
+                buffer += "\(answer.coordinate.latitude),\(answer.coordinate.longitude)"
+            }
+            for unit in [answer.country, answer.province, answer.district] {
+                buffer += "," + CSV.quote(unit?.code ?? "") + "," + CSV.quote(unit?.name(language: language) ?? "")
+            }
+            buffer += answer.approximate ? ",true\n" : ",false\n"
+        case .geojson:
+            var properties = "{"
+            if case let .properties(kept?) = row.kept, let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]),
+               let text = String(data: data, encoding: .utf8), text.count > 2 {
+                properties += text.dropFirst().dropLast() + ","
+            }
+            properties += "\"roqua\":" + answer.json(language: language) + "}"
+            buffer += (features > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
+                + "\(answer.coordinate.longitude),\(answer.coordinate.latitude)]},\"properties\":\(properties)}"
+            features += 1
+        }
+        if buffer.utf8.count > 1 << 16 { try flush() }
+    }
+
+    func finish() throws {
+        if format == .geojson { buffer += "\n]}\n" }
+        try flush()
+        if handle !== FileHandle.standardOutput { try handle.close() }
+    }
+
+    private func flush() throws {
+        try handle.write(contentsOf: Data(buffer.utf8))
+        buffer = ""
+    }
+}

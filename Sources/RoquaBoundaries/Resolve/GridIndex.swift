@@ -1,0 +1,56 @@
+/// A fixed world grid mapping each cell to the pieces whose box touches it, in compressed
+/// (CSR) arrays: two flat Int32 arrays, no per-cell allocation, O(1) cell lookup.
+struct GridIndex: Sendable {
+    static let cellDegrees = 0.25
+    static let columns = Int(360 / cellDegrees)
+    static let rows = Int(180 / cellDegrees)
+
+    private let cellStart: [Int32]
+    private let entries: [Int32]
+
+    /// `boxes[i]` is the box of piece `members[i]`.
+    init(boxes: [BoundingBox], members: [Int32]) {
+        var counts = [Int32](repeating: 0, count: Self.columns * Self.rows + 1)
+        for box in boxes { Self.forEachCell(in: box) { counts[$0 + 1] += 1 } }
+        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+        var fill = counts
+        var entries = [Int32](repeating: 0, count: Int(counts.last ?? 0))
+        for (box, member) in zip(boxes, members) {
+            Self.forEachCell(in: box) { cell in
+                entries[Int(fill[cell])] = member
+                fill[cell] += 1
+            }
+        }
+        cellStart = counts
+        self.entries = entries
+    }
+
+    static func column(_ x: Double) -> Int { min(max(Int(((x + 180) / cellDegrees).rounded(.down)), 0), columns - 1) }
+    static func row(_ y: Double) -> Int { min(max(Int(((y + 90) / cellDegrees).rounded(.down)), 0), rows - 1) }
+
+    private static func forEachCell(in box: BoundingBox, _ body: (Int) -> Void) {
+        for r in row(box.minY)...row(box.maxY) {
+            for c in column(box.minX)...column(box.maxX) { body(r * columns + c) }
+        }
+    }
+
+    /// Calls `body` with every piece listed in the cell holding (x, y).
+    @inline(__always)
+    func forEach(x: Double, y: Double, _ body: (Int32) throws -> Void) rethrows {
+        let cell = Self.row(y) * Self.columns + Self.column(x)
+        for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) { try body(entries[i]) }
+    }
+
+    /// Calls `body` once per piece listed in any cell touching `box`.
+    func forEach(in box: BoundingBox, _ body: (Int32) throws -> Void) rethrows {
+        var seen = Set<Int32>()
+        for r in Self.row(box.minY)...Self.row(box.maxY) {
+            for c in Self.column(box.minX)...Self.column(box.maxX) {
+                let cell = r * Self.columns + c
+                for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) where seen.insert(entries[i]).inserted {
+                    try body(entries[i])
+                }
+            }
+        }
+    }
+}

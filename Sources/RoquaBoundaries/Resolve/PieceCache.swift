@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+/// One worker's prepared pieces, built lazily from WKB on first use and kept in a bounded
+/// cache, so memory stays flat however many points pass through.
+final class PieceCache {
+    private let context: GEOSContext
+    private let index: ResolverIndex
+    private let queue: DatabaseQueue
+    private let capacity: Int
+    private var prepared: [Int32: PreparedGeometry] = [:]
+    private var order: [Int32] = []
+    private(set) var misses = 0
+
+    init(context: GEOSContext, index: ResolverIndex, capacity: Int) throws {
+        self.context = context
+        self.index = index
+        self.capacity = max(capacity, 16)
+        var config = Configuration()
+        config.readonly = true
+        queue = try DatabaseQueue(path: index.database.path, configuration: config)
+    }
+
+    func piece(_ piece: Int32) throws -> PreparedGeometry {
+        if let hit = prepared[piece] { return hit }
+        misses += 1
+        let id = index.pieceIDs[Int(piece)]
+        let wkb = try queue.inDatabase { db in
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT geometry FROM pieces WHERE id = ?"), arguments: [id])
+        }
+        guard let wkb else { throw ResolveError.geometry("piece \(id) has no geometry") }
+        let geometry = try context.geometry(wkb: wkb).prepared()
+        if prepared.count >= capacity { evictOldest() }
+        prepared[piece] = geometry
+        order.append(piece)
+        return geometry
+    }
+
+    /// Drops the oldest quarter: cheap, and a track's current neighbourhood stays cached.
+    private func evictOldest() {
+        let drop = max(capacity / 4, 1)
+        for piece in order.prefix(drop) { prepared[piece] = nil }
+        order.removeFirst(min(drop, order.count))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+extension Resolution {
+    /// `Türkiye › İstanbul › Kadıköy`, with a note when approximate or empty.
+    public func text(language: Language) -> String {
+        let names = [country, province, district].compactMap { $0?.name(language: language) }
+        if names.isEmpty { return "no boundary here (open sea or unmapped)" }
+        let path = names.joined(separator: " › ")
+        guard approximate else { return path }
+        return path + " (approximate: nearest boundary \(Int((distanceMeters ?? 0).rounded())) m away)"
+    }
+
+    /// The JSON of one answer, keys in the documented order; absent levels are `null`.
+    public func json(language: Language) -> String {
+        var out = "{\"lat\":\(coordinate.latitude),\"lon\":\(coordinate.longitude)"
+        for (key, unit) in [("country", country), ("province", province), ("district", district)] {
+            out += ",\"\(key)\":"
+            if let unit {
+                out += "{\"code\":\(JSONText.quote(unit.code)),\"name\":\(JSONText.quote(unit.name(language: language)))}"
+            } else {
+                out += "null"
+            }
+        }
+        out += ",\"approximate\":\(approximate)"
+        if let distanceMeters { out += ",\"distance_m\":\((distanceMeters * 10).rounded() / 10)" }
+        return out + "}"
+    }
+}
+
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// Answers coordinates with country / province / district. One resolver per thread: it owns a
+/// GEOS context and its prepared pieces. Share the `ResolverIndex`, not the resolver.
+///
+/// Rules:
+/// - The deepest level is looked up first; its ancestors complete the answer, so a point in a
+///   Türkiye district gets that district's province and country even where the coarser country
+///   outline misses it.
+/// - A point on a shared border (covered by two units of one level) goes to the unit with the
+///   smaller code, so the answer never depends on file or thread order.
+/// - A point in no polygon takes the nearest unit within `fallbackMeters` (deepest level first)
+///   and is flagged `approximate`; beyond that every level is nil (open sea).
+public final class Resolver {
+    public let index: ResolverIndex
+    public var fallbackMeters: Double
+    private let context = GEOSContext()
+    private let cache: PieceCache
+    private let cells: CellCache
+    private let countriesWithProvinces: Set<String>
+
+    public init(index: ResolverIndex, fallbackMeters: Double = 1000, cacheCapacity: Int = 1024) throws {
+        self.index = index
+        self.fallbackMeters = fallbackMeters
+        cache = try PieceCache(context: context, index: index, capacity: cacheCapacity)
+        cells = CellCache()
+        countriesWithProvinces = index.countriesWithProvinces
+    }
+
+    public convenience init(path: String, fallbackMeters: Double = 1000) throws {
+        try self.init(index: ResolverIndex(path: path), fallbackMeters: fallbackMeters)
+    }
+
+    public func resolve(latitude: Double, longitude: Double) throws(ResolveError) -> Resolution {
+        try resolve(Coordinate(latitude: latitude, longitude: longitude))
+    }
+
+    public func resolve(_ coordinate: Coordinate) throws(ResolveError) -> Resolution {
+        let c = try coordinate.validated()
+        do {
+            return try answer(c)
+        } catch let error as ResolveError {
+            throw error
+        } catch {
+            throw ResolveError.geometry(String(describing: error))
+        }
+    }
+
+    private func answer(_ c: Coordinate) throws -> Resolution {
+        let x = c.longitude, y = c.latitude
+        var unit = try cells.unit(x: x, y: y) { box in try self.pureUnit(in: box) }
+        if unit == nil {
+            let point = try context.point(x: x, y: y)
+            unit = try deepestCovering(point, x: x, y: y)
+            if unit == nil, abs(x) == 180 {  // ±180 is one meridian: polygons may stop at either side
+                unit = try deepestCovering(context.point(x: -x, y: y), x: -x, y: y)
+            }
+        }
+        if let unit {
+            var result = index.resolution(for: unit, at: c, approximate: false, distance: nil)
+            if result.province == nil, let country = result.country?.code, countriesWithProvinces.contains(country),
+               let (province, meters) = try nearest(c, levels: [.province], country: country) {
+                result = index.resolution(for: province, at: c, approximate: true, distance: meters)
+            }
+            return result
+        }
+        if let (near, meters) = try nearest(c, levels: [.district, .province, .country], country: nil) {
+            return index.resolution(for: near, at: c, approximate: true, distance: meters)
+        }
+        return Resolution(coordinate: c, approximate: false, distanceMeters: nil)
+    }
+
+    /// The unit covering the point at the deepest level that has one; ties go to the smaller code.
+    private func deepestCovering(_ point: Geometry, x: Double, y: Double) throws -> Int32? {
+        for level in AdminLevel.allCases.reversed() {
+            var best: Int32?
+            try index.grids[level.rawValue].forEach(x: x, y: y) { piece in
+                let unit = index.pieceUnits[Int(piece)]
+                guard index.pieceBoxes[Int(piece)].contains(x: x, y: y), unit != best else { return }
+                if let best, index.units[Int(best)].reference.code < index.units[Int(unit)].reference.code { return }
+                if try cache.piece(piece).covers(point) { best = unit }
+            }
+            if let best { return best }
+        }
+        return nil
+    }
+
+    /// For the locality cache: the one unit that holds the whole box at the deepest level touching
+    /// it, or nil when the box is mixed (a border runs through it) or touches nothing.
+    private func pureUnit(in box: BoundingBox) throws -> Int32? {
+        let rectangle = try context.rectangle(box)
+        for level in AdminLevel.allCases.reversed() {
+            var touching = Set<Int32>(), covering: Int32?
+            try index.grids[level.rawValue].forEach(in: box) { piece in
+                let pieceBox = index.pieceBoxes[Int(piece)]
+                guard pieceBox.intersects(box) else { return }
+                let prepared = try cache.piece(piece)
+                guard try prepared.intersects(rectangle) else { return }
+                touching.insert(index.pieceUnits[Int(piece)])
+                if covering == nil, pieceBox.contains(box), try prepared.covers(rectangle) {
+                    covering = index.pieceUnits[Int(piece)]
+                }
+            }
+            if !touching.isEmpty { return touching.count == 1 ? covering : nil }
+        }
+        return nil
+    }
+
+    /// The nearest unit within `fallbackMeters`, trying the levels in order.
+    private func nearest(_ c: Coordinate, levels: [AdminLevel], country: String?) throws -> (Int32, Double)? {
+        guard fallbackMeters > 0 else { return nil }
+        let dLat = fallbackMeters / 111_320
+        let dLon = min(dLat / max(cos(c.latitude * .pi / 180), 1e-6), 360)
+        let box = BoundingBox(minX: c.longitude - dLon, minY: c.latitude - dLat,
+                              maxX: c.longitude + dLon, maxY: c.latitude + dLat)
+        let point = try context.point(x: c.longitude, y: c.latitude)
+        for level in levels {
+            var best: (unit: Int32, meters: Double)?
+            try index.grids[level.rawValue].forEach(in: box) { piece in
+                let unit = index.pieceUnits[Int(piece)]
+                guard index.pieceBoxes[Int(piece)].intersects(box),
+                      country == nil || index.units[Int(unit)].country == country else { return }
+                let near = try cache.piece(piece).nearestPoint(to: point)
+                let meters = Geodesy.haversineMeters(c, Coordinate(latitude: near.y, longitude: near.x))
+                guard meters <= fallbackMeters else { return }
+                if let b = best, b.meters < meters
+                    || (b.meters == meters && index.units[Int(b.unit)].reference.code <= index.units[Int(unit)].reference.code) {
+                    return
+                }
+                best = (unit, meters)
+            }
+            if let best { return best }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// Everything the resolver shares between threads, loaded once at open: the units with their
+/// hierarchy, every piece's box, and one grid per level. Immutable, so Sendable; geometry stays
+/// on disk until a worker needs a piece (see `PieceCache`).
+public final class ResolverIndex: Sendable {
+    struct Unit: Sendable {
+        var reference: UnitReference
+        var level: AdminLevel
+        var parent: Int32  // index into `units`, -1 for none
+        var country: String
+    }
+
+    public let database: BoundaryDatabase
+    let units: [Unit]
+    let pieceIDs: [Int64]
+    let pieceUnits: [Int32]
+    let pieceBoxes: [BoundingBox]
+    let grids: [GridIndex]  // by AdminLevel.rawValue
+
+    public convenience init(path: String) throws {
+        try self.init(database: BoundaryDatabase(path: path))
+    }
+
+    public init(database: BoundaryDatabase) throws {
+        self.database = database
+        var unitIndex: [Int64: Int32] = [:]
+        var units: [Unit] = []
+        var parentIDs: [Int64?] = []
+        var pieceIDs: [Int64] = [], pieceUnits: [Int32] = [], pieceBoxes: [BoundingBox] = []
+        var pieceLevels: [AdminLevel] = []
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, level, code, name, name_en, name_tr, parent_id, country_code FROM boundaries ORDER BY id
+                """)
+            while let row = try rows.next() {
+                unitIndex[row[0]] = Int32(units.count)
+                units.append(Unit(reference: UnitReference(code: row[2], name: row[3], nameEn: row[4], nameTr: row[5]),
+                                  level: AdminLevel(rawValue: row[1]) ?? .country, parent: -1, country: row[7]))
+                parentIDs.append(row[6])
+            }
+            let pieces = try Row.fetchCursor(db, sql: "SELECT id, boundary_id, min_x, min_y, max_x, max_y FROM pieces ORDER BY id")
+            while let row = try pieces.next() {
+                guard let unit = unitIndex[row[1]] else { continue }
+                pieceIDs.append(row[0])
+                pieceUnits.append(unit)
+                pieceBoxes.append(BoundingBox(minX: row[2], minY: row[3], maxX: row[4], maxY: row[5]))
+                pieceLevels.append(units[Int(unit)].level)
+            }
+        }
+        for (i, parent) in parentIDs.enumerated() {
+            if let parent, let index = unitIndex[parent] { units[i].parent = index }
+        }
+        self.units = units
+        self.pieceIDs = pieceIDs
+        self.pieceUnits = pieceUnits
+        self.pieceBoxes = pieceBoxes
+        grids = AdminLevel.allCases.map { level in
+            let members = pieceLevels.indices.filter { pieceLevels[$0] == level }
+            return GridIndex(boxes: members.map { pieceBoxes[$0] }, members: members.map { Int32($0) })
+        }
+    }
+
+    /// The unit and its ancestors as an answer.
+    func resolution(for unit: Int32, at coordinate: Coordinate, approximate: Bool, distance: Double?) -> Resolution {
+        var result = Resolution(coordinate: coordinate, approximate: approximate, distanceMeters: distance)
+        var current = unit
+        while current >= 0 {
+            let u = units[Int(current)]
+            switch u.level {
+            case .country: result.country = u.reference
+            case .province: result.province = u.reference
+            case .district: result.district = u.reference
+            }
+            current = u.parent
+        }
+        return result
+    }
+
+    /// Countries that have provinces in the DB (a point in such a country should get one).
+    var countriesWithProvinces: Set<String> {
+        Set(units.lazy.filter { $0.level == .province }.map(\.country))
+    }
+}

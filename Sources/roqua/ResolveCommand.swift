@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import RoquaBoundaries
+
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Resolve coordinates to country / province / district, offline.",
+        discussion: """
+            One point: roqua resolve 40.9879 29.0281 (negative values work as they are: \
+            roqua resolve -33.92 18.42). Many points: roqua resolve --input FILE|- reads CSV \
+            (lat,lon columns, header optional) or NDJSON ({"lat":…,"lon":…} per line) or a GeoJSON \
+            FeatureCollection of points, and streams the answers. Bad rows are reported on stderr \
+            with their row number; the rest goes on, and the exit status is 2 when any row failed.
+            """
+    )
+
+    @Argument(help: "Latitude in degrees (-90…90).")
+    var latitude: Degrees?
+
+    @Argument(help: "Longitude in degrees (-180…180).")
+    var longitude: Degrees?
+
+    @OptionGroup var boundaryOptions: BoundaryOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    @Option(help: "Names in this language: local, en or tr.")
+    var lang: Language = .local
+
+    @Option(help: ArgumentHelp("A file of coordinates, or - for standard input.", valueName: "FILE|-"))
+    var input: String?
+
+    @Option(help: "Output format for --input: csv, ndjson or geojson (default: the input's own).")
+    var format: BatchFormat?
+
+    @Option(help: ArgumentHelp("Where batch output goes (default: standard output).", valueName: "FILE|-"))
+    var output: String?
+
+    @Option(help: "Fall back to the nearest boundary within this many metres (0 turns it off).")
+    var fallbackMeters: Double = 1000
+
+    @Option(help: "Worker threads for --input (default: one per core).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        if input == nil, latitude == nil || longitude == nil {
+            throw ValidationError("give LAT LON, or --input FILE|-")
+        }
+        if input != nil, latitude != nil { throw ValidationError("give either LAT LON or --input, not both") }
+        if workers < 1 { throw ValidationError("--workers must be at least 1") }
+    }
+
+    func run() throws {
+        let index: ResolverIndex
+        do { index = try ResolverIndex(database: boundaryOptions.open()) } catch let error as Failure { throw error } catch { throw Failure(error) }
+        if let input { return try runBatch(index: index, input: input) }
+        do {
+            let resolver = try Resolver(index: index, fallbackMeters: fallbackMeters)
+            let answer = try resolver.resolve(latitude: latitude!.value, longitude: longitude!.value)
+            print(json ? answer.json(language: lang) : answer.text(language: lang))
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    private func runBatch(index: ResolverIndex, input: String) throws {
+        let options = BatchOptions(language: lang, output: format, workers: workers, fallbackMeters: fallbackMeters)
+        let summary: BatchSummary
+        do {
+            summary = try BatchRunner.run(index: index, input: input, output: output ?? "-", options: options) { event in
+                switch event {
+                case let .rowError(error): Terminal.error(error.description)
+                case let .progress(rows, fraction):
+                    Terminal.status(fraction.map { String(format: "%d rows (%.0f%%)", rows, $0 * 100) } ?? "\(rows) rows")
+                }
+            }
+        } catch {
+            Terminal.endStatus()
+            throw Failure(error)
+        }
+        Terminal.endStatus()
+        if summary.failed > 0 {
+            Terminal.error("\(summary.failed) of \(summary.rows) rows failed (see above)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+extension Language: ExpressibleByArgument {}
+
+/// A coordinate argument; accepts the marked form of a negative number (see `RoquaCommand.main`).
+struct Degrees: ExpressibleByArgument {
+    static let minusMark = "\u{2212}"  // U+2212 MINUS SIGN
+    let value: Double
+
+    init?(argument: String) {
+        let text = argument.hasPrefix(Self.minusMark) ? "-" + argument.dropFirst() : argument
+        guard let value = Double(text) else { return nil }
+        self.value = value
+    }
+
+    static func protectingNegativeNumber(_ argument: String) -> String {
+        guard argument.count > 1, argument.hasPrefix("-"), Double(argument) != nil else { return argument }
+        return minusMark + argument.dropFirst()
+    }
+}
+extension BatchFormat: ExpressibleByArgument {}

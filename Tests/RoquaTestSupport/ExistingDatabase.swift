@@ -1,0 +1,47 @@
+import Foundation
+import RoquaBoundaries
+
+/// The bytes of a boundary DB built once from `AdminFixture.standard()`, shared by every test
+/// that needs "a valid database already at the output path".
+private let standardDatabase: Result<Data, any Error> = Result {
+    let source = try TempDirectory("roqua-standard")
+    let output = try TempDirectory("roqua-standard-out")
+    try AdminFixture.standard().write(in: source.path)
+    let path = output.file("boundaries.sqlite")
+    _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: path))
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
+/// A valid boundary DB alone in a fresh directory, to check that a failed import leaves it
+/// byte-identical and leaves nothing else behind.
+public final class ExistingDatabase: Sendable {
+    public static let fileName = "boundaries.sqlite"
+
+    public let directory: TempDirectory
+    /// The DB's path: pass it as the import's output.
+    public let path: String
+    public let original: Data
+    public let originalSHA256: String
+
+    public init() throws {
+        directory = try TempDirectory("roqua-existing")
+        path = directory.file(Self.fileName)
+        original = try standardDatabase.get()
+        originalSHA256 = SHA256.hex(of: original)
+        try original.write(to: URL(fileURLWithPath: path))
+    }
+
+    public func currentBytes() throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    public func currentSHA256() throws -> String {
+        try SHA256.hex(ofFile: path)
+    }
+
+    /// Everything in the directory except the DB itself (a `.boundaries.sqlite.building-PID`
+    /// file, a journal, …); empty after a clean failure.
+    public func leftovers() throws -> [String] {
+        try directory.contents().filter { $0 != Self.fileName }
+    }
+}
