@@ -24,6 +24,12 @@ let package = Package(
             name: "roqua",
             dependencies: ["RoquaBoundaries", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
+        .executableTarget(
+            name: "roqua-bench",
+            dependencies: ["RoquaBoundaries"],
+            path: "Benchmarks/RoquaBench"
+        ),
         .target(
             name: "RoquaTestSupport",
             dependencies: ["RoquaBoundaries", "CShapelib"],

@@ -92,6 +92,16 @@ public final class Geometry {
         return value
     }
 
+    /// A point guaranteed to lie inside the geometry, as (x, y).
+    public func pointOnSurface() throws -> (x: Double, y: Double) {
+        let point = try context.own(GEOSPointOnSurface_r(handle, pointer), "pointOnSurface")
+        var x = 0.0, y = 0.0
+        guard GEOSGeomGetX_r(handle, point.pointer, &x) == 1, GEOSGeomGetY_r(handle, point.pointer, &y) == 1 else {
+            throw context.failure("pointOnSurface")
+        }
+        return (x, y)
+    }
+
     public func wkb() throws -> Data {
         guard let writer = GEOSWKBWriter_create_r(handle) else { throw context.failure("WKBWriter") }
         defer { GEOSWKBWriter_destroy_r(handle, writer) }

@@ -18,6 +18,9 @@ final class PieceCache {
         self.capacity = max(capacity, 16)
         var config = Configuration()
         config.readonly = true
+        // The boundary DB is never written in place (imports rename a new file over it), so this
+        // connection takes its shared lock once and keeps it: no fcntl per piece fetched.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
         queue = try DatabaseQueue(path: index.database.path, configuration: config)
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import RoquaBoundaries
+
+// roqua-bench import DATA_DIR OUT.sqlite
+// roqua-bench resolve DB POINTS.csv NAME [--workers N]
+// Prints one JSON line of figures; scripts/bench.sh runs it with the peers and prints ratios.
+
+func peakRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+func seconds(_ start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+}
+
+func readPoints(_ path: String) throws -> [Coordinate] {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    return text.split(separator: "\n").dropFirst().compactMap { line in
+        let parts = line.split(separator: ",")
+        guard parts.count >= 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+}
+
+func emit(_ fields: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+switch args.first {
+case "import" where args.count == 3:
+    let start = DispatchTime.now()
+    let report = try BoundaryImporter.run(ImportOptions(sources: [args[1]], output: args[2]))
+    emit(["bench": "import", "seconds": seconds(start), "db_mb": Double(report.bytes) / 1e6,
+          "pieces": report.pieces, "peak_rss_mb": peakRSSMegabytes()])
+case "resolve" where args.count >= 4:
+    let workers = args.count >= 6 && args[4] == "--workers" ? Int(args[5]) ?? 1 : 1
+    let points = try readPoints(args[2])
+    let rssBefore = peakRSSMegabytes()
+    let open = DispatchTime.now()
+    let index = try ResolverIndex(path: args[1])
+    let capacity = Int(ProcessInfo.processInfo.environment["ROQUA_BENCH_CACHE"] ?? "") ?? 1024
+    let resolver = try Resolver(index: index, cacheCapacity: capacity)
+    _ = try resolver.resolve(points[0])
+    let firstAnswer = seconds(open)
+    // Single thread: points/s per core.
+    var start = DispatchTime.now()
+    var found = 0
+    for point in points where (try? resolver.resolve(point))?.country != nil { found += 1 }
+    let single = seconds(start)
+    // All cores, fresh caches.
+    let batch = try BatchResolver(index: index, workers: workers)
+    start = DispatchTime.now()
+    let answers = batch.resolve(points)
+    let parallel = seconds(start)
+    precondition(answers.count == points.count)
+    emit(["bench": "resolve", "workload": args[3], "points": points.count, "with_country": found,
+          "first_answer_ms": firstAnswer * 1000, "single_thread_s": single,
+          "points_per_s_per_core": Double(points.count) / single, "workers": workers,
+          "parallel_s": parallel, "parallel_points_per_s": Double(points.count) / parallel,
+          "peak_rss_mb": peakRSSMegabytes(), "rss_points_mb": rssBefore])
+default:
+    FileHandle.standardError.write(Data("usage: roqua-bench import DATA OUT | resolve DB POINTS.csv NAME [--workers N]\n".utf8))
+    exit(64)
+}
