@@ -106,28 +106,34 @@ public final class Resolver {
         return nil
     }
 
-    /// The nearest unit within `fallbackMeters`, trying the levels in order.
+    /// The nearest unit within `fallbackMeters`, trying the levels in order. Near ±180 the
+    /// search also looks across the antimeridian, with the point shifted by 360°.
     private func nearest(_ c: Coordinate, levels: [AdminLevel], country: String?) throws -> (Int32, Double)? {
         guard fallbackMeters > 0 else { return nil }
-        let dLat = fallbackMeters / 111_320
+        // Degrees per metre along a meridian, widened by 1 % so the box never cuts the circle.
+        let dLat = fallbackMeters * 1.01 / (Geodesy.earthRadius * .pi / 180)
         let dLon = min(dLat / max(cos(c.latitude * .pi / 180), 1e-6), 360)
-        let box = BoundingBox(minX: c.longitude - dLon, minY: c.latitude - dLat,
-                              maxX: c.longitude + dLon, maxY: c.latitude + dLat)
-        let point = try context.point(x: c.longitude, y: c.latitude)
+        var views = [c.longitude]
+        if c.longitude - dLon < -180 { views.append(c.longitude + 360) }
+        if c.longitude + dLon > 180 { views.append(c.longitude - 360) }
         for level in levels {
             var best: (unit: Int32, meters: Double)?
-            try index.grids[level.rawValue].forEach(in: box) { piece in
-                let unit = index.pieceUnits[Int(piece)]
-                guard index.pieceBoxes[Int(piece)].intersects(box),
-                      country == nil || index.units[Int(unit)].country == country else { return }
-                let near = try cache.piece(piece).nearestPoint(to: point)
-                let meters = Geodesy.haversineMeters(c, Coordinate(latitude: near.y, longitude: near.x))
-                guard meters <= fallbackMeters else { return }
-                if let b = best, b.meters < meters
-                    || (b.meters == meters && index.units[Int(b.unit)].reference.code <= index.units[Int(unit)].reference.code) {
-                    return
+            for x in views {
+                let box = BoundingBox(minX: x - dLon, minY: c.latitude - dLat, maxX: x + dLon, maxY: c.latitude + dLat)
+                let point = try context.point(x: x, y: c.latitude)
+                try index.grids[level.rawValue].forEach(in: box) { piece in
+                    let unit = index.pieceUnits[Int(piece)]
+                    guard index.pieceBoxes[Int(piece)].intersects(box),
+                          country == nil || index.units[Int(unit)].country == country else { return }
+                    let near = try cache.piece(piece).nearestPoint(to: point)
+                    let meters = Geodesy.haversineMeters(c, Coordinate(latitude: near.y, longitude: near.x))
+                    guard meters <= fallbackMeters else { return }
+                    if let b = best, b.meters < meters || (b.meters == meters
+                        && index.units[Int(b.unit)].reference.code <= index.units[Int(unit)].reference.code) {
+                        return
+                    }
+                    best = (unit, meters)
                 }
-                best = (unit, meters)
             }
             if let best { return best }
         }
