@@ -37,7 +37,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoquaBoundariesTests",
-            dependencies: ["RoquaBoundaries", "RoquaTestSupport"]
+            dependencies: ["RoquaBoundaries", "RoquaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

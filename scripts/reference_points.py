@@ -10,8 +10,9 @@ the resolver's rules:
  (1) deepest level first: the district covering the point (boundary included), its parent chain;
      else the covering province and its parent; else the covering country;
  (2) two covering units at one level: the smaller code wins;
- (3) a country found exactly without a province, in a country that has provinces: the nearest
-     province of that country within 1000 m (approximate);
+ (3) a unit found exactly whose country has deeper levels (a country without a province, a
+     province without a district): the nearest unit of those deeper levels (deepest first) of
+     that same country within 1000 m (approximate);
  (4) nothing covers: the nearest district, else province, else country within 1000 m
      (haversine, R = 6371008.8, to the nearest point found in degree space; ties to the smaller
      code; approximate); beyond that nothing;
@@ -62,7 +63,9 @@ class Boundaries:
         shapely.prepare(self.geoms)
         self.members = {lv: np.array([i for i, l in enumerate(self.level) if l == lv]) for lv in LEVELS}
         self.trees = {lv: shapely.STRtree(self.geoms[m]) for lv, m in self.members.items()}
-        self.with_provinces = {self.country[i] for i in self.members[1]}
+        self.country_levels = {}
+        for c, lv in zip(self.country, self.level):
+            self.country_levels.setdefault(c, set()).add(lv)
 
     def chain(self, unit):
         """(country, province, district) codes of a unit and its ancestors."""
@@ -137,8 +140,10 @@ def answer_all(b, xs, ys):
         if unit[i] >= 0:
             codes = b.chain(int(unit[i]))
             stats["exact"] += 1
-            if not codes[1] and codes[0] in b.with_provinces:  # rule (3)
-                near, _, noisy = b.nearest(x, y, [1], country=codes[0])
+            found_level = b.level[int(unit[i])]
+            deeper = [lv for lv in LEVELS if lv > found_level and lv in b.country_levels[b.country[int(unit[i])]]]
+            if deeper:  # rule (3)
+                near, _, noisy = b.nearest(x, y, deeper, country=b.country[int(unit[i])])
                 if near >= 0:
                     codes, approx = b.chain(near), True
                     stats["rule3"] += 1
@@ -164,8 +169,8 @@ def main():
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["lat", "lon", "country", "province", "district", "approximate"])
         w.writerows(rows)
-    print(f"wrote {len(rows)} rows to {out}: {stats['exact']} covered (of which {stats['rule3']} took the "
-          f"nearest province), {stats['fallback']} nearest-unit fallbacks, {stats['none']} unresolved; "
+    print(f"wrote {len(rows)} rows to {out}: {stats['exact']} covered (of which {stats['rule3']} took a deeper "
+          f"nearest unit), {stats['fallback']} nearest-unit fallbacks, {stats['none']} unresolved; "
           f"skipped {len(stats['skipped'])} float-noise-sensitive points", file=sys.stderr)
     for y, x in stats["skipped"]:
         print(f"  skipped lat={y!r} lon={x!r}", file=sys.stderr)

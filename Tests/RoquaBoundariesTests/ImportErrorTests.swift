@@ -5,10 +5,12 @@ import Testing
 
 /// The existing DB is byte-identical, still opens, and nothing (no `.boundaries.sqlite.building-PID`,
 /// no journal) was left beside it.
-func expectUntouched(_ existing: ExistingDatabase, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectUntouched(_ existing: ExistingDatabase, ignoring: Set<String> = [],
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(try existing.currentBytes() == existing.original, "the existing DB changed", sourceLocation: sourceLocation)
     #expect(try existing.currentSHA256() == existing.originalSHA256, sourceLocation: sourceLocation)
-    #expect(try existing.leftovers() == [], "files left beside the DB", sourceLocation: sourceLocation)
+    #expect(try existing.leftovers().filter { !ignoring.contains($0) } == [], "files left beside the DB",
+            sourceLocation: sourceLocation)
     _ = try BoundaryDatabase(path: existing.path)
 }
 
@@ -224,6 +226,41 @@ struct Scenario {
         try expectUntouched(s.existing)
     }
 
+    /// The output's directory cannot be created (a file is in the way): nothing is written.
+    @Test func outputDirectoryCannotBeCreated() throws {
+        let s = try Scenario()
+        let blocker = s.existing.directory.file("blocker")
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
+        let output = (blocker as NSString).appendingPathComponent("boundaries.sqlite")
+        let error = try #require(throws: ImportError.self) {
+            try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: output))
+        }
+        guard case let .cannotWrite(path, _) = error else {
+            Issue.record("expected cannotWrite, got \(error)")
+            return
+        }
+        #expect(path == output)
+        #expect(try s.existing.leftovers() == ["blocker"])
+        #expect(try s.existing.currentBytes() == s.existing.original)
+    }
+
+    /// The final rename fails (the output path is a directory): the built file is removed.
+    @Test func outputIsADirectory() throws {
+        let s = try Scenario()
+        let output = try s.existing.directory.subdirectory("taken")
+        let error = try #require(throws: ImportError.self) {
+            try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: output))
+        }
+        guard case let .cannotWrite(path, _) = error else {
+            Issue.record("expected cannotWrite, got \(error)")
+            return
+        }
+        #expect(path == output)
+        #expect(error.description.contains(output))
+        #expect(try s.existing.leftovers() == ["taken"])
+        try expectUntouched(s.existing, ignoring: ["taken"])
+    }
+
     @Test func shapefileWithNoManifestBesideIt() throws {
         let s = try Scenario()
         try FileManager.default.removeItem(atPath: s.source.file("manifest.json"))
@@ -252,7 +289,7 @@ struct Scenario {
         try FileManager.default.removeItem(atPath: s.path("districts.shp", "shx"))
         let result = try run(s)
         #expect(result.status != 0)
-        #expect(result.stderr.contains(s.path("districts.shp")))
+        #expect(result.stderr.contains(s.path("districts.shp")), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("districts.shx"))
         try expectUntouched(s.existing)
     }
@@ -261,7 +298,7 @@ struct Scenario {
         let s = try Scenario { $0["districts.shp"].units[2].code = "D1" }
         let result = try run(s)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("districts.shp"))
+        #expect(result.stderr.contains("districts.shp"), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("record 3"))
         try expectUntouched(s.existing)
     }
@@ -271,7 +308,7 @@ struct Scenario {
         try FixtureWriter.truncate(s.path("districts.shp"), by: 24)
         let result = try run(s)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("districts.shp"))
+        #expect(result.stderr.contains("districts.shp"), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("record 3"))
         try expectUntouched(s.existing)
     }

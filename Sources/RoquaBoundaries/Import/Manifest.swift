@@ -132,6 +132,9 @@ extension Manifest {
             }
             plans += found
         }
+        // A layer named twice (a folder and one of its files, say) is imported once.
+        var seen = Set<String>()
+        plans = plans.filter { seen.insert(URL(fileURLWithPath: $0.shapefile).standardizedFileURL.path).inserted }
         guard !plans.isEmpty else { throw ManifestError.noSources }
         return plans.enumerated().sorted { ($0.element.level, $0.offset) < ($1.element.level, $1.offset) }.map(\.element)
     }

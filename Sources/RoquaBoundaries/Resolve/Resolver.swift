@@ -9,6 +9,8 @@ import Foundation
 ///   outline misses it.
 /// - A point on a shared border (covered by two units of one level) goes to the unit with the
 ///   smaller code, so the answer never depends on file or thread order.
+/// - A point inside a unit but in none of the deeper units its country has takes the deeper
+///   levels from the nearest such unit of the same country within `fallbackMeters` (approximate).
 /// - A point in no polygon takes the nearest unit within `fallbackMeters` (deepest level first)
 ///   and is flagged `approximate`; beyond that every level is nil (open sea).
 public final class Resolver {
@@ -17,14 +19,14 @@ public final class Resolver {
     private let context = GEOSContext()
     private let cache: PieceCache
     private let cells: CellCache
-    private let countriesWithProvinces: Set<String>
+    private let levelsByCountry: [String: Set<AdminLevel>]
 
     public init(index: ResolverIndex, fallbackMeters: Double = 1000, cacheCapacity: Int = 1024) throws {
         self.index = index
         self.fallbackMeters = fallbackMeters
         cache = try PieceCache(context: context, index: index, capacity: cacheCapacity)
         cells = CellCache()
-        countriesWithProvinces = index.countriesWithProvinces
+        levelsByCountry = index.levelsByCountry
     }
 
     public convenience init(path: String, fallbackMeters: Double = 1000) throws {
@@ -57,12 +59,15 @@ public final class Resolver {
             }
         }
         if let unit {
-            var result = index.resolution(for: unit, at: c, approximate: false, distance: nil)
-            if result.province == nil, let country = result.country?.code, countriesWithProvinces.contains(country),
-               let (province, meters) = try nearest(c, levels: [.province], country: country) {
-                result = index.resolution(for: province, at: c, approximate: true, distance: meters)
+            // Inside a unit whose country has deeper levels, but in none of them (e.g. in the
+            // Bosphorus, which Natural Earth's Türkiye covers but no district does): the deeper
+            // levels come from the nearest unit of the same country, flagged approximate.
+            let found = index.units[Int(unit)]
+            let deeper = AdminLevel.allCases.reversed().filter { $0 > found.level && levelsByCountry[found.country]?.contains($0) == true }
+            if !deeper.isEmpty, let (near, meters) = try nearest(c, levels: deeper, country: found.country) {
+                return index.resolution(for: near, at: c, approximate: true, distance: meters)
             }
-            return result
+            return index.resolution(for: unit, at: c, approximate: false, distance: nil)
         }
         if let (near, meters) = try nearest(c, levels: [.district, .province, .country], country: nil) {
             return index.resolution(for: near, at: c, approximate: true, distance: meters)

@@ -78,8 +78,8 @@ public final class ResolverIndex: Sendable {
         return result
     }
 
-    /// Countries that have provinces in the DB (a point in such a country should get one).
-    var countriesWithProvinces: Set<String> {
-        Set(units.lazy.filter { $0.level == .province }.map(\.country))
+    /// The levels each country has units at (a point in such a country should get one at each).
+    var levelsByCountry: [String: Set<AdminLevel>] {
+        units.reduce(into: [:]) { $0[$1.country, default: []].insert($1.level) }
     }
 }

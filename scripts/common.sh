@@ -1,0 +1,37 @@
+# Shared by setup.sh and test.sh: the system libraries Roqua links against.
+ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev)
+
+roqua_install_system_packages() {
+  local missing=()
+  for p in "${ROQUA_APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing ${missing[*]} (apt-get)…" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+# Fails when the compiler warned about Roqua's own code (dependencies' warnings are theirs).
+roqua_check_warnings() {
+  if grep -E "^/.*/(Sources|Tests|Benchmarks)/.*warning:" "$1"; then
+    echo "Compiler warnings in Roqua's code (see above)." >&2
+    return 1
+  fi
+}
+
+# swift build with the given arguments, its log in $1; stops on errors and on warnings in Roqua's code.
+roqua_build() {
+  local log=$1; shift
+  echo "Building Roqua (swift build $*; the first build takes a minute or two)…" >&2
+  local status=0
+  swift build "$@" >"$log" 2>&1 || status=$?
+  if [ "$status" -ne 0 ]; then
+    grep -E "error:" "$log" >&2 || tail -30 "$log" >&2
+    echo "Build failed (full log: $log)." >&2
+    exit 1
+  fi
+  roqua_check_warnings "$log"
+}
