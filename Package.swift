@@ -27,7 +27,7 @@ let package = Package(
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
             name: "roqua-bench",
-            dependencies: ["RoquaBoundaries"],
+            dependencies: ["RoquaBoundaries", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/RoquaBench"
         ),
         .target(

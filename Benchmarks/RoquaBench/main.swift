@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RoquaBoundaries
 
 // roqua-bench import DATA_DIR OUT.sqlite
@@ -42,8 +43,9 @@ case "resolve" where args.count >= 4:
     let rssBefore = peakRSSMegabytes()
     let open = DispatchTime.now()
     let index = try ResolverIndex(path: args[1])
-    let capacity = Int(ProcessInfo.processInfo.environment["ROQUA_BENCH_CACHE"] ?? "") ?? 1024
-    let resolver = try Resolver(index: index, cacheCapacity: capacity)
+    let capacity = Int(ProcessInfo.processInfo.environment["ROQUA_BENCH_CACHE"] ?? "") ?? Resolver.defaultCacheVertices
+    let fallback = Double(ProcessInfo.processInfo.environment["ROQUA_BENCH_FALLBACK"] ?? "") ?? 1000
+    let resolver = try Resolver(index: index, fallbackMeters: fallback, cacheVertices: capacity)
     _ = try resolver.resolve(points[0])
     let firstAnswer = seconds(open)
     // Single thread: points/s per core.
@@ -51,17 +53,46 @@ case "resolve" where args.count >= 4:
     var found = 0
     for point in points where (try? resolver.resolve(point))?.country != nil { found += 1 }
     let single = seconds(start)
+    let rssSingle = peakRSSMegabytes()
     // All cores, fresh caches.
-    let batch = try BatchResolver(index: index, workers: workers)
+    let batch = try BatchResolver(index: index, workers: workers, cacheVertices: capacity)
     start = DispatchTime.now()
-    let answers = batch.resolve(points)
+    var answered = 0
+    for chunk in stride(from: 0, to: points.count, by: 16_384) {  // as the CLI streams
+        answered += batch.resolve(Array(points[chunk..<min(chunk + 16_384, points.count)])).count
+    }
     let parallel = seconds(start)
-    precondition(answers.count == points.count)
+    precondition(answered == points.count)
     emit(["bench": "resolve", "workload": args[3], "points": points.count, "with_country": found,
           "first_answer_ms": firstAnswer * 1000, "single_thread_s": single,
           "points_per_s_per_core": Double(points.count) / single, "workers": workers,
           "parallel_s": parallel, "parallel_points_per_s": Double(points.count) / parallel,
-          "peak_rss_mb": peakRSSMegabytes(), "rss_points_mb": rssBefore])
+          "peak_rss_mb": peakRSSMegabytes(), "rss_single_mb": rssSingle, "rss_points_mb": rssBefore])
+case "micro":
+    let db = try BoundaryDatabase(path: args[1])
+    let wkbs: [Data] = try db.read { db in try Data.fetchAll(db, sql: "SELECT geometry FROM pieces WHERE level = 2 ORDER BY id LIMIT 3000") }
+    let context = GEOSContext()
+    var start = DispatchTime.now()
+    let geoms = try wkbs.map { try context.geometry(wkb: $0) }
+    let parse = seconds(start) / Double(wkbs.count)
+    var pts: [(Geometry, Geometry)] = []
+    for g in geoms { let p = try g.pointOnSurface(); pts.append((g, try context.point(x: p.x, y: p.y))) }
+    start = DispatchTime.now()
+    var n = 0
+    for (g, p) in pts { if try g.covers(p) { n += 1 } }
+    let unprepared = seconds(start) / Double(pts.count)
+    start = DispatchTime.now()
+    let prepared = try geoms.map { try $0.prepared() }
+    for (i, (_, p)) in pts.enumerated() { if try prepared[i].covers(p) { n += 1 } }
+    let firstPrepared = seconds(start) / Double(pts.count)
+    start = DispatchTime.now()
+    for _ in 0..<10 { for (i, (_, p)) in pts.enumerated() { if try prepared[i].covers(p) { n += 1 } } }
+    let warmPrepared = seconds(start) / Double(pts.count * 10)
+    start = DispatchTime.now()
+    for _ in 0..<10 { for (_, p) in pts { _ = try context.point(x: 1, y: 2); _ = p } }
+    let pointMake = seconds(start) / Double(pts.count * 10)
+    emit(["parse_us": parse * 1e6, "unprepared_covers_us": unprepared * 1e6, "first_prepared_us": firstPrepared * 1e6,
+          "warm_prepared_us": warmPrepared * 1e6, "point_us": pointMake * 1e6, "n": n, "rss": peakRSSMegabytes()])
 default:
     FileHandle.standardError.write(Data("usage: roqua-bench import DATA OUT | resolve DB POINTS.csv NAME [--workers N]\n".utf8))
     exit(64)

@@ -89,7 +89,7 @@ final class BatchInput {
         while rows.count < count {
             let line: String
             if let p = pending { line = p; pending = nil } else if let l = try reader.next() { line = l } else { break }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if CSV.isBlank(line) { continue }
             rows.append(format == .csv ? csvRow(line) : ndjsonRow(line))
         }
         return rows
@@ -100,10 +100,10 @@ final class BatchInput {
     }
 
     private func coordinate(_ row: Int, lat: String?, lon: String?) -> Result<Coordinate, BatchRowError> {
-        guard let lat, let latitude = Double(lat.trimmingCharacters(in: .whitespaces)) else {
+        guard let lat, let latitude = Double(CSV.trimmed(lat)) else {
             return failure(row, "latitude '\(lat ?? "")' is not a number")
         }
-        guard let lon, let longitude = Double(lon.trimmingCharacters(in: .whitespaces)) else {
+        guard let lon, let longitude = Double(CSV.trimmed(lon)) else {
             return failure(row, "longitude '\(lon ?? "")' is not a number")
         }
         do {
@@ -150,7 +150,9 @@ final class BatchInput {
 enum CSV {
     /// RFC 4180 fields of one line (quoted fields may hold commas and doubled quotes).
     static func split(_ line: String) -> [String] {
-        guard line.contains("\"") else { return line.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard line.utf8.contains(UInt8(ascii: "\"")) else {
+            return line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         var fields: [String] = [], field = "", quoted = false
         var iterator = line.makeIterator()
         while let ch = iterator.next() {
@@ -169,8 +171,21 @@ enum CSV {
         return fields
     }
 
+    static func isBlank(_ line: String) -> Bool {
+        line.utf8.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    }
+
+    /// Without surrounding spaces and tabs (no Foundation on the per-row path).
+    static func trimmed(_ text: String) -> Substring {
+        var result = Substring(text)
+        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
+        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
+        return result
+    }
+
     static func quote(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") })
+        else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -86,6 +86,18 @@ public final class Geometry {
         try context.truth(GEOSCovers_r(handle, pointer, other.pointer), "covers")
     }
 
+    /// The point of this geometry nearest to `other` (in degree space), as (x, y). Unprepared on
+    /// purpose: a prepared one would build and keep a second index per piece for a rare path.
+    public func nearestPoint(to other: Geometry) throws -> (x: Double, y: Double) {
+        guard let sequence = GEOSNearestPoints_r(handle, pointer, other.pointer) else {
+            throw context.failure("nearestPoints")
+        }
+        defer { GEOSCoordSeq_destroy_r(handle, sequence) }
+        var x = 0.0, y = 0.0
+        guard GEOSCoordSeq_getXY_r(handle, sequence, 0, &x, &y) == 1 else { throw context.failure("coordSeq_getXY") }
+        return (x, y)
+    }
+
     public func distance(to other: Geometry) throws -> Double {
         var value = 0.0
         guard GEOSDistance_r(handle, pointer, other.pointer, &value) == 1 else { throw context.failure("distance") }
@@ -135,19 +147,6 @@ public final class PreparedGeometry {
     /// True when the point lies inside or on the boundary.
     public func covers(_ point: Geometry) throws -> Bool {
         try geometry.context.truth(GEOSPreparedCovers_r(handle, pointer, point.pointer), "preparedCovers")
-    }
-
-    /// The point of this geometry nearest to `other` (in degree space), as (x, y).
-    public func nearestPoint(to other: Geometry) throws -> (x: Double, y: Double) {
-        guard let sequence = GEOSPreparedNearestPoints_r(handle, pointer, other.pointer) else {
-            throw geometry.context.failure("preparedNearestPoints")
-        }
-        defer { GEOSCoordSeq_destroy_r(handle, sequence) }
-        var x = 0.0, y = 0.0
-        guard GEOSCoordSeq_getXY_r(handle, sequence, 0, &x, &y) == 1 else {
-            throw geometry.context.failure("coordSeq_getXY")
-        }
-        return (x, y)
     }
 
     public func intersects(_ other: Geometry) throws -> Bool {

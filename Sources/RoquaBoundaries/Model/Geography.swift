@@ -61,6 +61,9 @@ public enum AdminLevel: Int, Sendable, Codable, CaseIterable, Comparable, Custom
 
     public var parent: AdminLevel? { AdminLevel(rawValue: rawValue - 1) }
 
+    /// District, province, country: the resolver's search order.
+    public static let deepestFirst: [AdminLevel] = allCases.reversed()
+
     public static func < (a: AdminLevel, b: AdminLevel) -> Bool { a.rawValue < b.rawValue }
 }
 

@@ -7,11 +7,13 @@ public final class BatchResolver {
     private let workers: [WorkerSlot]
 
     public init(index: ResolverIndex, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                fallbackMeters: Double = 1000) throws {
+                fallbackMeters: Double = 1000, cacheVertices: Int = Resolver.defaultCacheVertices) throws {
+        // `cacheVertices` is the budget of the whole batch: memory stays the same however many workers.
+        let perWorker = cacheVertices / max(workers, 1)
         self.index = index
         // GEOS contexts are created one after another, never concurrently.
         self.workers = try (0..<max(workers, 1)).map { _ in
-            WorkerSlot(try Resolver(index: index, fallbackMeters: fallbackMeters))
+            WorkerSlot(try Resolver(index: index, fallbackMeters: fallbackMeters, cacheVertices: perWorker))
         }
     }
 

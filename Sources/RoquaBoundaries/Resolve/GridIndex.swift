@@ -34,23 +34,30 @@ struct GridIndex: Sendable {
         }
     }
 
-    /// Calls `body` with every piece listed in the cell holding (x, y).
+    /// The pieces listed in the cell holding (x, y).
     @inline(__always)
-    func forEach(x: Double, y: Double, _ body: (Int32) throws -> Void) rethrows {
+    func pieces(x: Double, y: Double) -> ArraySlice<Int32> {
         let cell = Self.row(y) * Self.columns + Self.column(x)
-        for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) { try body(entries[i]) }
+        return entries[Int(cellStart[cell])..<Int(cellStart[cell + 1])]
     }
 
-    /// Calls `body` once per piece listed in any cell touching `box`.
-    func forEach(in box: BoundingBox, _ body: (Int32) throws -> Void) rethrows {
-        var seen = Set<Int32>()
-        for r in Self.row(box.minY)...Self.row(box.maxY) {
-            for c in Self.column(box.minX)...Self.column(box.maxX) {
+    /// Every piece listed in any cell touching `box`, once each, in ascending order.
+    func pieces(in box: BoundingBox) -> [Int32] {
+        var found: [Int32] = []
+        let rows = Self.row(box.minY)...Self.row(box.maxY), columns = Self.column(box.minX)...Self.column(box.maxX)
+        for r in rows {
+            for c in columns {
                 let cell = r * Self.columns + c
-                for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) where seen.insert(entries[i]).inserted {
-                    try body(entries[i])
-                }
+                found.append(contentsOf: entries[Int(cellStart[cell])..<Int(cellStart[cell + 1])])
             }
         }
+        guard rows.count > 1 || columns.count > 1 else { return found }
+        found.sort()
+        var unique = 0
+        for piece in found where unique == 0 || found[unique - 1] != piece {
+            found[unique] = piece
+            unique += 1
+        }
+        return Array(found.prefix(unique))
     }
 }

@@ -1,21 +1,23 @@
 import Foundation
 import GRDB
 
-/// One worker's prepared pieces, built lazily from WKB on first use and kept in a bounded
-/// cache, so memory stays flat however many points pass through.
+/// One worker's prepared pieces, built lazily from WKB on first use and kept in a cache bounded
+/// by vertex count (a prepared vertex costs ~40 bytes), so memory stays flat however many points
+/// pass through.
 final class PieceCache {
     private let context: GEOSContext
     private let index: ResolverIndex
     private let queue: DatabaseQueue
-    private let capacity: Int
+    private let vertexBudget: Int
+    private var vertices = 0
     private var prepared: [Int32: PreparedGeometry] = [:]
     private var order: [Int32] = []
     private(set) var misses = 0
 
-    init(context: GEOSContext, index: ResolverIndex, capacity: Int) throws {
+    init(context: GEOSContext, index: ResolverIndex, vertexBudget: Int) throws {
         self.context = context
         self.index = index
-        self.capacity = max(capacity, 16)
+        self.vertexBudget = max(vertexBudget, 10_000)
         var config = Configuration()
         config.readonly = true
         // The boundary DB is never written in place (imports rename a new file over it), so this
@@ -33,16 +35,21 @@ final class PieceCache {
         }
         guard let wkb else { throw ResolveError.geometry("piece \(id) has no geometry") }
         let geometry = try context.geometry(wkb: wkb).prepared()
-        if prepared.count >= capacity { evictOldest() }
+        let size = Int(index.pieceVertices[Int(piece)])
+        if vertices + size > vertexBudget { evictOldest() }
         prepared[piece] = geometry
         order.append(piece)
+        vertices += size
         return geometry
     }
 
     /// Drops the oldest quarter: cheap, and a track's current neighbourhood stays cached.
     private func evictOldest() {
-        let drop = max(capacity / 4, 1)
-        for piece in order.prefix(drop) { prepared[piece] = nil }
+        let drop = max(order.count / 4, 1)
+        for piece in order.prefix(drop) {
+            prepared[piece] = nil
+            vertices -= Int(index.pieceVertices[Int(piece)])
+        }
         order.removeFirst(min(drop, order.count))
     }
 }

@@ -19,14 +19,21 @@ public final class Resolver {
     private let context = GEOSContext()
     private let cache: PieceCache
     private let cells: CellCache
-    private let levelsByCountry: [String: Set<AdminLevel>]
+    /// Per unit: the levels below it that its country has, deepest first (usually none).
+    private let deeperLevels: [[AdminLevel]]
 
-    public init(index: ResolverIndex, fallbackMeters: Double = 1000, cacheCapacity: Int = 1024) throws {
+    /// Vertices of prepared pieces kept (a prepared vertex costs ~60-100 bytes with its index).
+    public static let defaultCacheVertices = 1_000_000
+
+    public init(index: ResolverIndex, fallbackMeters: Double = 1000, cacheVertices: Int = defaultCacheVertices) throws {
         self.index = index
         self.fallbackMeters = fallbackMeters
-        cache = try PieceCache(context: context, index: index, capacity: cacheCapacity)
+        cache = try PieceCache(context: context, index: index, vertexBudget: cacheVertices)
         cells = CellCache()
-        levelsByCountry = index.levelsByCountry
+        let levelsByCountry = index.levelsByCountry
+        deeperLevels = index.units.map { unit in
+            AdminLevel.deepestFirst.filter { $0 > unit.level && levelsByCountry[unit.country]?.contains($0) == true }
+        }
     }
 
     public convenience init(path: String, fallbackMeters: Double = 1000) throws {
@@ -62,9 +69,8 @@ public final class Resolver {
             // Inside a unit whose country has deeper levels, but in none of them (e.g. in the
             // Bosphorus, which Natural Earth's Türkiye covers but no district does): the deeper
             // levels come from the nearest unit of the same country, flagged approximate.
-            let found = index.units[Int(unit)]
-            let deeper = AdminLevel.allCases.reversed().filter { $0 > found.level && levelsByCountry[found.country]?.contains($0) == true }
-            if !deeper.isEmpty, let (near, meters) = try nearest(c, levels: deeper, country: found.country) {
+            let deeper = deeperLevels[Int(unit)]
+            if !deeper.isEmpty, let (near, meters) = try nearest(c, levels: deeper, country: index.units[Int(unit)].country) {
                 return index.resolution(for: near, at: c, approximate: true, distance: meters)
             }
             return index.resolution(for: unit, at: c, approximate: false, distance: nil)
@@ -77,15 +83,16 @@ public final class Resolver {
 
     /// The unit covering the point at the deepest level that has one; ties go to the smaller code.
     private func deepestCovering(_ point: Geometry, x: Double, y: Double) throws -> Int32? {
-        for level in AdminLevel.allCases.reversed() {
-            var best: Int32?
-            try index.grids[level.rawValue].forEach(x: x, y: y) { piece in
-                let unit = index.pieceUnits[Int(piece)]
-                guard index.pieceBoxes[Int(piece)].contains(x: x, y: y), unit != best else { return }
-                if let best, index.units[Int(best)].reference.code < index.units[Int(unit)].reference.code { return }
+        let boxes = index.pieceBoxes, units = index.pieceUnits, rank = index.codeRank
+        for level in AdminLevel.deepestFirst {
+            var best: Int32 = -1
+            for piece in index.grids[level.rawValue].pieces(x: x, y: y) {
+                let unit = units[Int(piece)]
+                guard unit != best, boxes[Int(piece)].contains(x: x, y: y) else { continue }
+                if best >= 0, rank[Int(best)] < rank[Int(unit)] { continue }
                 if try cache.piece(piece).covers(point) { best = unit }
             }
-            if let best { return best }
+            if best >= 0 { return best }
         }
         return nil
     }
@@ -94,13 +101,13 @@ public final class Resolver {
     /// it, or nil when the box is mixed (a border runs through it) or touches nothing.
     private func pureUnit(in box: BoundingBox) throws -> Int32? {
         let rectangle = try context.rectangle(box)
-        for level in AdminLevel.allCases.reversed() {
+        for level in AdminLevel.deepestFirst {
             var touching = Set<Int32>(), covering: Int32?
-            try index.grids[level.rawValue].forEach(in: box) { piece in
+            for piece in index.grids[level.rawValue].pieces(in: box) {
                 let pieceBox = index.pieceBoxes[Int(piece)]
-                guard pieceBox.intersects(box) else { return }
+                guard pieceBox.intersects(box) else { continue }
                 let prepared = try cache.piece(piece)
-                guard try prepared.intersects(rectangle) else { return }
+                guard try prepared.intersects(rectangle) else { continue }
                 touching.insert(index.pieceUnits[Int(piece)])
                 if covering == nil, pieceBox.contains(box), try prepared.covers(rectangle) {
                     covering = index.pieceUnits[Int(piece)]
@@ -122,23 +129,32 @@ public final class Resolver {
         if c.longitude - dLon < -180 { views.append(c.longitude + 360) }
         if c.longitude + dLon > 180 { views.append(c.longitude - 360) }
         for level in levels {
-            var best: (unit: Int32, meters: Double)?
+            // Candidates nearest box first; a box farther than the best answer cannot beat it.
+            var candidates: [(piece: Int32, x: Double, lowerBound: Double)] = []
             for x in views {
                 let box = BoundingBox(minX: x - dLon, minY: c.latitude - dLat, maxX: x + dLon, maxY: c.latitude + dLat)
-                let point = try context.point(x: x, y: c.latitude)
-                try index.grids[level.rawValue].forEach(in: box) { piece in
-                    let unit = index.pieceUnits[Int(piece)]
-                    guard index.pieceBoxes[Int(piece)].intersects(box),
-                          country == nil || index.units[Int(unit)].country == country else { return }
-                    let near = try cache.piece(piece).nearestPoint(to: point)
-                    let meters = Geodesy.haversineMeters(c, Coordinate(latitude: near.y, longitude: near.x))
-                    guard meters <= fallbackMeters else { return }
-                    if let b = best, b.meters < meters || (b.meters == meters
-                        && index.units[Int(b.unit)].reference.code <= index.units[Int(unit)].reference.code) {
-                        return
-                    }
-                    best = (unit, meters)
+                for piece in index.grids[level.rawValue].pieces(in: box) {
+                    let pieceBox = index.pieceBoxes[Int(piece)]
+                    guard pieceBox.intersects(box),
+                          country == nil || index.units[Int(index.pieceUnits[Int(piece)])].country == country else { continue }
+                    let nearestInBox = Coordinate(latitude: min(max(c.latitude, pieceBox.minY), pieceBox.maxY),
+                                                  longitude: min(max(x, pieceBox.minX), pieceBox.maxX))
+                    let bound = Geodesy.haversineMeters(Coordinate(latitude: c.latitude, longitude: x), nearestInBox) * 0.999
+                    if bound <= fallbackMeters { candidates.append((piece, x, bound)) }
                 }
+            }
+            candidates.sort { $0.lowerBound < $1.lowerBound }
+            var best: (unit: Int32, meters: Double)?
+            for candidate in candidates {
+                if let b = best, candidate.lowerBound > b.meters { break }
+                let unit = index.pieceUnits[Int(candidate.piece)]
+                let near = try cache.piece(candidate.piece).geometry.nearestPoint(to: context.point(x: candidate.x, y: c.latitude))
+                let meters = Geodesy.haversineMeters(c, Coordinate(latitude: near.y, longitude: near.x))
+                guard meters <= fallbackMeters else { continue }
+                if let b = best, b.meters < meters || (b.meters == meters && index.codeRank[Int(b.unit)] <= index.codeRank[Int(unit)]) {
+                    continue
+                }
+                best = (unit, meters)
             }
             if let best { return best }
         }

@@ -17,7 +17,10 @@ public final class ResolverIndex: Sendable {
     let pieceIDs: [Int64]
     let pieceUnits: [Int32]
     let pieceBoxes: [BoundingBox]
+    let pieceVertices: [Int32]
     let grids: [GridIndex]  // by AdminLevel.rawValue
+    /// Each unit's position in code order: the border tie rule compares integers, not strings.
+    let codeRank: [Int32]
 
     public convenience init(path: String) throws {
         try self.init(database: BoundaryDatabase(path: path))
@@ -28,7 +31,7 @@ public final class ResolverIndex: Sendable {
         var unitIndex: [Int64: Int32] = [:]
         var units: [Unit] = []
         var parentIDs: [Int64?] = []
-        var pieceIDs: [Int64] = [], pieceUnits: [Int32] = [], pieceBoxes: [BoundingBox] = []
+        var pieceIDs: [Int64] = [], pieceUnits: [Int32] = [], pieceBoxes: [BoundingBox] = [], pieceVertices: [Int32] = []
         var pieceLevels: [AdminLevel] = []
         try database.read { db in
             let rows = try Row.fetchCursor(db, sql: """
@@ -40,12 +43,13 @@ public final class ResolverIndex: Sendable {
                                   level: AdminLevel(rawValue: row[1]) ?? .country, parent: -1, country: row[7]))
                 parentIDs.append(row[6])
             }
-            let pieces = try Row.fetchCursor(db, sql: "SELECT id, boundary_id, min_x, min_y, max_x, max_y FROM pieces ORDER BY id")
+            let pieces = try Row.fetchCursor(db, sql: "SELECT id, boundary_id, min_x, min_y, max_x, max_y, vertex_count FROM pieces ORDER BY id")
             while let row = try pieces.next() {
                 guard let unit = unitIndex[row[1]] else { continue }
                 pieceIDs.append(row[0])
                 pieceUnits.append(unit)
                 pieceBoxes.append(BoundingBox(minX: row[2], minY: row[3], maxX: row[4], maxY: row[5]))
+                pieceVertices.append(row[6])
                 pieceLevels.append(units[Int(unit)].level)
             }
         }
@@ -53,9 +57,15 @@ public final class ResolverIndex: Sendable {
             if let parent, let index = unitIndex[parent] { units[i].parent = index }
         }
         self.units = units
+        var rank = [Int32](repeating: 0, count: units.count)
+        for (position, unit) in units.indices.sorted(by: { units[$0].reference.code < units[$1].reference.code }).enumerated() {
+            rank[unit] = Int32(position)
+        }
+        codeRank = rank
         self.pieceIDs = pieceIDs
         self.pieceUnits = pieceUnits
         self.pieceBoxes = pieceBoxes
+        self.pieceVertices = pieceVertices
         grids = AdminLevel.allCases.map { level in
             let members = pieceLevels.indices.filter { pieceLevels[$0] == level }
             return GridIndex(boxes: members.map { pieceBoxes[$0] }, members: members.map { Int32($0) })
