@@ -22,9 +22,13 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Largest piece, in vertices, that the R*Tree indexes.")
     var maxPieceVertices = 256
 
+    @Option(name: .long, help: "Largest piece, in degrees of width or height.")
+    var maxPieceDegrees = 4.0
+
     func run() throws {
         let options = ImportOptions(sources: from.isEmpty ? [RoquaPaths.bundledData()] : from,
-                                    output: out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices)
+                                    output: out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
+                                    maxPieceDegrees: maxPieceDegrees)
         var layerLabel = ""
         let report: ImportReport
         do {

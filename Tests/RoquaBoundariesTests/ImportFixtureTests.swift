@@ -34,7 +34,7 @@ struct ImportedFixture {
         try fixture.write(in: source.path)
         self.fixture = fixture
         report = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("boundaries.sqlite"),
-                                                        maxPieceVertices: Self.maxPieceVertices))
+                                                        maxPieceVertices: Self.maxPieceVertices, maxPieceDegrees: 360))
         database = try BoundaryDatabase(path: out.file("boundaries.sqlite"))
     }
 
@@ -189,6 +189,25 @@ struct ImportedFixture {
         }
         #expect(counts.count == 7)
         for (code, n) in counts { #expect(n == 1, "\(code) has \(n) pieces") }
+    }
+
+    @Test func bigSimplePolygonsAreCutIntoPiecesOfAtMostTheDegreeLimit() throws {
+        let directory = try TempDirectory()
+        try AdminFixture.standard().write(in: directory.path)
+        let output = directory.file("b.sqlite")
+        _ = try BoundaryImporter.run(ImportOptions(sources: [directory.path], output: output, maxPieceDegrees: 4))
+        let context = GEOSContext()
+        let pieces = try BoundaryDatabase(path: output).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.geometry, p.max_x - p.min_x AS w, p.max_y - p.min_y AS h FROM pieces p
+                JOIN boundaries b ON b.id = p.boundary_id WHERE b.code = 'XX'
+                """)
+        }
+        // The 10° country square: cut until no piece is wider or taller than 4°, nothing lost.
+        #expect(pieces.count >= 9)
+        #expect(pieces.allSatisfy { ($0["w"] as Double) <= 4 && ($0["h"] as Double) <= 4 })
+        let area = try pieces.reduce(0.0) { $0 + (try context.geometry(wkb: $1["geometry"]).area()) }
+        #expect(abs(area - 100) < 1e-9)
     }
 
     @Test func provenance() throws {

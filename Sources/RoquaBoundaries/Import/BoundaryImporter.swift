@@ -20,7 +20,7 @@ public enum BoundaryImporter {
             let queue = try DatabaseQueue(path: replace.temporary, configuration: config)
             report = try queue.write { db in
                 try BoundarySchema.create(db)
-                var writer = try BoundaryWriter(db: db, context: GEOSContext(), maxPieceVertices: options.maxPieceVertices)
+                var writer = try BoundaryWriter(db: db, context: GEOSContext(), limits: (options.maxPieceVertices, options.maxPieceDegrees))
                 for (index, (plan, reader)) in zip(plans, readers).enumerated() {
                     events(.layerStarted(layer: plan.name, index: index, layerCount: plans.count, features: reader.shapeCount))
                     try writer.importLayer(plan, reader: reader) { event in
@@ -28,7 +28,7 @@ public enum BoundaryImporter {
                         events(event)
                     }
                 }
-                try writeMeta(db, maxPieceVertices: options.maxPieceVertices)
+                try writeMeta(db, options: options)
                 return (writer.counts, writer.pieceCount)
             }
             try queue.close()
@@ -42,12 +42,13 @@ public enum BoundaryImporter {
                             seconds: Date().timeIntervalSince(started), bytes: bytes)
     }
 
-    private static func writeMeta(_ db: Database, maxPieceVertices: Int) throws {
+    private static func writeMeta(_ db: Database, options: ImportOptions) throws {
         let meta: [(String, String)] = [
             ("schema_version", String(BoundarySchema.version)),
             ("roqua_version", Roqua.version),
             ("imported_at", ISO8601DateFormatter().string(from: Date())),
-            ("piece_max_vertices", String(maxPieceVertices)),
+            ("piece_max_vertices", String(options.maxPieceVertices)),
+            ("piece_max_degrees", String(options.maxPieceDegrees)),
         ]
         for (key, value) in meta {
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
@@ -62,7 +63,7 @@ struct BoundaryWriter {
 
     let db: Database
     let context: GEOSContext
-    let maxPieceVertices: Int
+    let limits: (vertices: Int, degrees: Double)
     private var units: [String: Unit] = [:]
     private(set) var counts: [AdminLevel: Int] = [:]
     private(set) var pieceCount = 0
@@ -70,10 +71,10 @@ struct BoundaryWriter {
     private let insertPiece: Statement
     private let insertIndex: Statement
 
-    init(db: Database, context: GEOSContext, maxPieceVertices: Int) throws {
+    init(db: Database, context: GEOSContext, limits: (vertices: Int, degrees: Double)) throws {
         self.db = db
         self.context = context
-        self.maxPieceVertices = maxPieceVertices
+        self.limits = limits
         insertBoundary = try db.makeStatement(sql: """
             INSERT INTO boundaries(level, code, name, name_en, name_tr, parent_id, country_code, continent, iso_a3,
               source_id, source_record, min_x, min_y, max_x, max_y, vertex_count, geometry)
@@ -161,7 +162,7 @@ struct BoundaryWriter {
     }
 
     private mutating func insertPieces(of geometry: Geometry, boundary: Int64, level: AdminLevel) throws {
-        for piece in try Subdivider.pieces(of: geometry, maxVertices: maxPieceVertices) {
+        for piece in try Subdivider.pieces(of: geometry, maxVertices: limits.vertices, maxDegrees: limits.degrees) {
             let b = piece.box
             try insertPiece.execute(arguments: [boundary, level.rawValue, b.minX, b.minY, b.maxX, b.maxY,
                                                 piece.vertexCount, piece.wkb])

@@ -5,11 +5,14 @@ public struct ImportOptions: Sendable {
     public var output: String
     /// Pieces larger than this are cut in two, recursively (see `Subdivider`).
     public var maxPieceVertices: Int
+    /// Pieces wider or taller than this many degrees are cut too.
+    public var maxPieceDegrees: Double
 
-    public init(sources: [String], output: String, maxPieceVertices: Int = 256) {
+    public init(sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4) {
         self.sources = sources
         self.output = output
         self.maxPieceVertices = maxPieceVertices
+        self.maxPieceDegrees = maxPieceDegrees
     }
 }
 

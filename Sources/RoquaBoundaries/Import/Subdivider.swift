@@ -12,17 +12,20 @@ public struct Piece: Sendable {
 /// 300-vertex piece is several times faster than on a 100k-vertex coastline, and the R*Tree
 /// rejects most pieces before GEOS is asked at all.
 public enum Subdivider {
-    public static func pieces(of geometry: Geometry, maxVertices: Int) throws -> [Piece] {
+    /// Pieces have at most `maxVertices` vertices and span at most `maxDegrees` either way: a
+    /// small box keeps the grid cells' candidate lists short and rejects more points early.
+    public static func pieces(of geometry: Geometry, maxVertices: Int, maxDegrees: Double) throws -> [Piece] {
         var result: [Piece] = []
-        try split(geometry, box: geometry.bounds(), maxVertices: maxVertices, depth: 0, into: &result)
+        try split(geometry, box: geometry.bounds(), limits: (maxVertices, maxDegrees), depth: 0, into: &result)
         return result
     }
 
-    private static func split(_ geometry: Geometry, box: BoundingBox, maxVertices: Int, depth: Int,
+    private static func split(_ geometry: Geometry, box: BoundingBox, limits: (vertices: Int, degrees: Double), depth: Int,
                               into result: inout [Piece]) throws {
         let vertices = geometry.coordinateCount
+        let small = vertices <= limits.vertices && box.width <= limits.degrees && box.height <= limits.degrees
         // Depth 40 halves a 360° box to ~3e-10°: below that, cutting can no longer make pieces smaller.
-        if vertices <= maxVertices || depth >= 40 {
+        if small || depth >= 40 {
             result.append(Piece(box: try geometry.bounds(), vertexCount: vertices, wkb: try geometry.wkb()))
             return
         }
@@ -34,7 +37,7 @@ public enum Subdivider {
                 part = try geometry.intersection(geometry.context.rectangle(half)).polygonalParts()
                 if part.isEmpty { continue }
             }
-            try split(part, box: try part.bounds(), maxVertices: maxVertices, depth: depth + 1, into: &result)
+            try split(part, box: try part.bounds(), limits: limits, depth: depth + 1, into: &result)
         }
     }
 }

@@ -2,6 +2,8 @@
 /// The second time a ~100 m cell is hit, the resolver checks whether one unit holds the whole
 /// cell; if so, every later point in it is answered with no geometry test at all. Exact, because
 /// "holds the whole cell" is GEOS `covers` on the cell's rectangle. Bounded: cleared when full.
+/// Random, scattered points never revisit a cell; when a window of lookups finds (almost) no
+/// revisits, the cache steps aside for a while instead of paying a dictionary insert per point.
 final class CellCache {
     static let cellsPerDegree = 1024.0
     private enum State { case seen, pure(Int32), mixed }
@@ -9,6 +11,9 @@ final class CellCache {
     private let capacity: Int
     private var lastKey: Int64 = -1
     private var lastUnit: Int32?
+    private var window = (lookups: 0, revisits: 0)
+    private var bypass = 0
+    static let windowSize = 4096
 
     init(capacity: Int = 1 << 17) {
         self.capacity = capacity
@@ -20,7 +25,18 @@ final class CellCache {
         let row = ((y + 90) * Self.cellsPerDegree).rounded(.down)
         let key = Int64(row) * Int64(400 * Self.cellsPerDegree) + Int64(column)
         if key == lastKey { return lastUnit }
-        switch states[key] {
+        if bypass > 0 {
+            bypass -= 1
+            return nil
+        }
+        window.lookups += 1
+        if window.lookups == Self.windowSize {
+            if window.revisits < Self.windowSize / 16 { bypass = Self.windowSize * 4 }
+            window = (0, 0)
+        }
+        let state = states[key]
+        if state != nil { window.revisits += 1 }
+        switch state {
         case let .pure(unit)?:
             (lastKey, lastUnit) = (key, unit)
             return unit

@@ -41,7 +41,7 @@ struct GridIndex: Sendable {
         return entries[Int(cellStart[cell])..<Int(cellStart[cell + 1])]
     }
 
-    /// Every piece listed in any cell touching `box`, once each, in ascending order.
+    /// Every piece listed in any cell touching `box`, once each.
     func pieces(in box: BoundingBox) -> [Int32] {
         var found: [Int32] = []
         let rows = Self.row(box.minY)...Self.row(box.maxY), columns = Self.column(box.minX)...Self.column(box.maxX)

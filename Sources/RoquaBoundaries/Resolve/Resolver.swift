@@ -19,6 +19,12 @@ public final class Resolver {
     private let context = GEOSContext()
     private let cache: PieceCache
     private let cells: CellCache
+    // The index's arrays, held here so the per-point loop reads them without touching `index`.
+    private let grid: GridIndex
+    private let pieceLevels: [AdminLevel]
+    private let pieceBoxes: [BoundingBox]
+    private let pieceUnits: [Int32]
+    private let codeRank: [Int32]
     /// Per unit: the levels below it that its country has, deepest first (usually none).
     private let deeperLevels: [[AdminLevel]]
 
@@ -30,6 +36,8 @@ public final class Resolver {
         self.fallbackMeters = fallbackMeters
         cache = try PieceCache(context: context, index: index, vertexBudget: cacheVertices)
         cells = CellCache()
+        (grid, pieceLevels, pieceBoxes, pieceUnits, codeRank) =
+            (index.grid, index.pieceLevels, index.pieceBoxes, index.pieceUnits, index.codeRank)
         let levelsByCountry = index.levelsByCountry
         deeperLevels = index.units.map { unit in
             AdminLevel.deepestFirst.filter { $0 > unit.level && levelsByCountry[unit.country]?.contains($0) == true }
@@ -59,10 +67,9 @@ public final class Resolver {
         let x = c.longitude, y = c.latitude
         var unit = try cells.unit(x: x, y: y) { box in try self.pureUnit(in: box) }
         if unit == nil {
-            let point = try context.point(x: x, y: y)
-            unit = try deepestCovering(point, x: x, y: y)
+            unit = try deepestCovering(x: x, y: y)
             if unit == nil, abs(x) == 180 {  // ±180 is one meridian: polygons may stop at either side
-                unit = try deepestCovering(context.point(x: -x, y: y), x: -x, y: y)
+                unit = try deepestCovering(x: -x, y: y)
             }
         }
         if let unit {
@@ -82,19 +89,20 @@ public final class Resolver {
     }
 
     /// The unit covering the point at the deepest level that has one; ties go to the smaller code.
-    private func deepestCovering(_ point: Geometry, x: Double, y: Double) throws -> Int32? {
-        let boxes = index.pieceBoxes, units = index.pieceUnits, rank = index.codeRank
-        for level in AdminLevel.deepestFirst {
-            var best: Int32 = -1
-            for piece in index.grids[level.rawValue].pieces(x: x, y: y) {
-                let unit = units[Int(piece)]
-                guard unit != best, boxes[Int(piece)].contains(x: x, y: y) else { continue }
-                if best >= 0, rank[Int(best)] < rank[Int(unit)] { continue }
-                if try cache.piece(piece).covers(point) { best = unit }
-            }
-            if best >= 0 { return best }
+    /// The GEOS point is made only when some piece's box holds the point (open sea needs none).
+    private func deepestCovering(x: Double, y: Double) throws -> Int32? {
+        var point: Geometry?
+        var best: Int32 = -1, bestLevel = AdminLevel.district
+        for piece in grid.pieces(x: x, y: y) {  // deepest level first
+            let level = pieceLevels[Int(piece)]
+            if best >= 0, level != bestLevel { break }
+            let unit = pieceUnits[Int(piece)]
+            guard unit != best, pieceBoxes[Int(piece)].contains(x: x, y: y) else { continue }
+            if best >= 0, codeRank[Int(best)] < codeRank[Int(unit)] { continue }
+            if point == nil { point = try context.point(x: x, y: y) }
+            if try cache.piece(piece).covers(point!) { (best, bestLevel) = (unit, level) }
         }
-        return nil
+        return best >= 0 ? best : nil
     }
 
     /// For the locality cache: the one unit that holds the whole box at the deepest level touching
@@ -103,7 +111,7 @@ public final class Resolver {
         let rectangle = try context.rectangle(box)
         for level in AdminLevel.deepestFirst {
             var touching = Set<Int32>(), covering: Int32?
-            for piece in index.grids[level.rawValue].pieces(in: box) {
+            for piece in grid.pieces(in: box) where pieceLevels[Int(piece)] == level {
                 let pieceBox = index.pieceBoxes[Int(piece)]
                 guard pieceBox.intersects(box) else { continue }
                 let prepared = try cache.piece(piece)
@@ -133,7 +141,7 @@ public final class Resolver {
             var candidates: [(piece: Int32, x: Double, lowerBound: Double)] = []
             for x in views {
                 let box = BoundingBox(minX: x - dLon, minY: c.latitude - dLat, maxX: x + dLon, maxY: c.latitude + dLat)
-                for piece in index.grids[level.rawValue].pieces(in: box) {
+                for piece in grid.pieces(in: box) where pieceLevels[Int(piece)] == level {
                     let pieceBox = index.pieceBoxes[Int(piece)]
                     guard pieceBox.intersects(box),
                           country == nil || index.units[Int(index.pieceUnits[Int(piece)])].country == country else { continue }

@@ -18,7 +18,9 @@ public final class ResolverIndex: Sendable {
     let pieceUnits: [Int32]
     let pieceBoxes: [BoundingBox]
     let pieceVertices: [Int32]
-    let grids: [GridIndex]  // by AdminLevel.rawValue
+    let pieceLevels: [AdminLevel]
+    /// One grid for all levels; in each cell the deepest level's pieces come first.
+    let grid: GridIndex
     /// Each unit's position in code order: the border tie rule compares integers, not strings.
     let codeRank: [Int32]
 
@@ -66,10 +68,9 @@ public final class ResolverIndex: Sendable {
         self.pieceUnits = pieceUnits
         self.pieceBoxes = pieceBoxes
         self.pieceVertices = pieceVertices
-        grids = AdminLevel.allCases.map { level in
-            let members = pieceLevels.indices.filter { pieceLevels[$0] == level }
-            return GridIndex(boxes: members.map { pieceBoxes[$0] }, members: members.map { Int32($0) })
-        }
+        self.pieceLevels = pieceLevels
+        let order = pieceLevels.indices.sorted { (pieceLevels[$0], $1) > (pieceLevels[$1], $0) }
+        grid = GridIndex(boxes: order.map { pieceBoxes[$0] }, members: order.map { Int32($0) })
     }
 
     /// The unit and its ancestors as an answer.
