@@ -36,7 +36,9 @@ workloads=(world-1m turkiye-1m istanbul-track-100k)
 for w in "${workloads[@]}"; do
   echo "resolve $w: $runs runs" >&2
   for i in $(seq "$runs"); do
+    # The product (1 km nearest-boundary fallback on) and the peers' work (exact answers only).
     "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w" --workers "$(nproc)" >>"$results"
+    ROQUA_BENCH_FALLBACK=0 "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w-exact" --workers "$(nproc)" >>"$results"
   done
   # What a user runs: the CLI streaming the file, all cores; its peak RSS is the resolver's.
   /usr/bin/time -f "{\"bench\":\"cli\",\"workload\":\"$w\",\"seconds\":%e,\"max_rss_kb\":%M}" -a -o "$results" \

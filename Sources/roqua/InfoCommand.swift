@@ -12,7 +12,8 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print one JSON document.")
     var json = false
 
-    @Option(help: ArgumentHelp("List only these countries (ISO codes, comma-separated).", valueName: "CODES"))
+    @Option(help: ArgumentHelp("List only these countries (ISO codes, comma-separated), with their provinces' district counts.",
+                               valueName: "CODES"))
     var country: String?
 
     func run() throws {
@@ -20,6 +21,7 @@ struct InfoCommand: ParsableCommand {
         if let country {
             let wanted = Set(country.uppercased().split(separator: ",").map(String.init))
             info.countries = info.countries.filter { wanted.contains($0.code) }
+            info.provincesWithDistricts = info.provincesWithDistricts.filter { wanted.contains($0.country) }
         }
         if json { return try Terminal.printJSON(info) }
         print("Boundary database \(info.path)")
@@ -30,6 +32,10 @@ struct InfoCommand: ParsableCommand {
         for c in info.countries where c.provinces > 0 || country != nil {
             let districts = c.districts > 0 ? ", \(c.districts) districts" : ""
             print("  \(c.code)  \(c.name): \(c.provinces) provinces\(districts)")
+        }
+        if country != nil, !info.provincesWithDistricts.isEmpty {
+            print("\nProvinces with districts:")
+            for p in info.provincesWithDistricts { print("  \(p.code)  \(p.name): \(p.districts) districts") }
         }
         print("\nSources:")
         for s in info.sources {

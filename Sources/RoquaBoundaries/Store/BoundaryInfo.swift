@@ -9,6 +9,14 @@ public struct BoundaryInfo: Codable, Sendable {
         public var districts: Int
     }
 
+    /// A province that has districts, with their count (e.g. TR-34 İstanbul: 39).
+    public struct ProvinceCounts: Codable, Sendable {
+        public var code: String
+        public var name: String
+        public var country: String
+        public var districts: Int
+    }
+
     public struct Source: Codable, Sendable {
         public var layer: String
         public var level: String
@@ -27,6 +35,7 @@ public struct BoundaryInfo: Codable, Sendable {
     public var levels: [String: Int]
     public var pieces: Int
     public var countries: [CountryCounts]
+    public var provincesWithDistricts: [ProvinceCounts]
     public var sources: [Source]
 }
 
@@ -47,6 +56,13 @@ extension BoundaryDatabase {
                 """).map {
                 BoundaryInfo.CountryCounts(code: $0["code"], name: $0["name"], provinces: $0["provinces"], districts: $0["districts"])
             }
+            let provinces = try Row.fetchAll(db, sql: """
+                SELECT p.code, p.name, p.country_code, COUNT(*) AS districts
+                FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE d.level = 2
+                GROUP BY p.id ORDER BY p.code
+                """).map {
+                BoundaryInfo.ProvinceCounts(code: $0["code"], name: $0["name"], country: $0["country_code"], districts: $0["districts"])
+            }
             let sources = try Row.fetchAll(db, sql: "SELECT * FROM sources ORDER BY id").map {
                 BoundaryInfo.Source(layer: $0["layer"], level: AdminLevel(rawValue: $0["level"])?.description ?? "?",
                                     file: $0["file"], features: $0["features"], encoding: $0["encoding"],
@@ -56,7 +72,7 @@ extension BoundaryDatabase {
                 path: path, schemaVersion: Int(meta["schema_version"] ?? "") ?? 0, roquaVersion: meta["roqua_version"] ?? "?",
                 importedAt: meta["imported_at"] ?? "?", levels: levels,
                 pieces: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pieces") ?? 0,
-                countries: countries, sources: sources)
+                countries: countries, provincesWithDistricts: provinces, sources: sources)
         }
     }
 }
