@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "RoquaBoundaries", targets: ["RoquaBoundaries"]),
+        .library(name: "RoquaRegions", targets: ["RoquaRegions"]),
         .executable(name: "roqua", targets: ["roqua"]),
     ],
     dependencies: [
@@ -20,9 +21,13 @@ let package = Package(
             name: "RoquaBoundaries",
             dependencies: ["CGEOS", "CShapelib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "RoquaRegions",
+            dependencies: ["RoquaBoundaries", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RoquaBoundaries", "RoquaRegions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -38,6 +43,10 @@ let package = Package(
         .testTarget(
             name: "RoquaBoundariesTests",
             dependencies: ["RoquaBoundaries", "RoquaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "RoquaRegionsTests",
+            dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

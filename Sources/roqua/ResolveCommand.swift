@@ -53,16 +53,12 @@ struct ResolveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let index: ResolverIndex
-        do { index = try ResolverIndex(database: boundaryOptions.open()) } catch let error as Failure { throw error } catch { throw Failure(error) }
+        let index = try failing { try ResolverIndex(database: boundaryOptions.open()) }
         if let input { return try runBatch(index: index, input: input) }
-        do {
-            let resolver = try Resolver(index: index, fallbackMeters: fallbackMeters)
-            let answer = try resolver.resolve(latitude: latitude!.value, longitude: longitude!.value)
-            print(json ? answer.json(language: lang) : answer.text(language: lang))
-        } catch {
-            throw Failure(error)
+        let answer = try failing {
+            try Resolver(index: index, fallbackMeters: fallbackMeters).resolve(latitude: latitude!.value, longitude: longitude!.value)
         }
+        print(json ? answer.json(language: lang) : answer.text(language: lang))
     }
 
     private func runBatch(index: ResolverIndex, input: String) throws {

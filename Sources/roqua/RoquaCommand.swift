@@ -13,7 +13,8 @@ struct RoquaCommand: ParsableCommand {
         commandName: "roqua",
         abstract: "Offline reverse geocoder: coordinates → country / province / district, with no network.",
         version: Roqua.version,
-        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self]
+        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self, RegionsCommand.self,
+                      ExportCommand.self, RestoreCommand.self]
     )
 }
 
@@ -25,6 +26,6 @@ struct BoundaryOptions: ParsableArguments {
     var path: String { boundaries ?? RoquaPaths.boundaries() }
 
     func open() throws -> BoundaryDatabase {
-        do { return try BoundaryDatabase(path: path) } catch { throw Failure(error) }
+        try failing { try BoundaryDatabase(path: path) }
     }
 }

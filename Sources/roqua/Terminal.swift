@@ -8,6 +8,13 @@ struct Failure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// Runs `body`, turning library errors into their message on stderr and exit status 1.
+func failing<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as Failure { throw error } catch let error as ExitCode { throw error } catch {
+        throw Failure(error)
+    }
+}
+
 enum Terminal {
     static let isInteractive = isatty(STDERR_FILENO) == 1
 

@@ -1,0 +1,29 @@
+import Foundation
+import RoquaBoundaries
+
+/// Fills a region's country / province / district from the offline resolver: no network, at
+/// insert time, and again by `roqua regions enrich` after a boundary DB upgrade.
+public final class RegionEnricher {
+    public let resolver: Resolver
+    /// Identifies the boundary DB (its import time): regions enriched by another one are stale.
+    public let identity: String
+
+    public init(boundaries path: String) throws {
+        let index = try ResolverIndex(path: path)
+        resolver = try Resolver(index: index)
+        identity = try index.database.info().importedAt
+    }
+
+    /// The region with names and codes of the units its centre lies in (nil where none).
+    public func enriched(_ region: VisitedRegion) throws -> VisitedRegion {
+        var region = region
+        let answer = try resolver.resolve(latitude: region.latitude, longitude: region.longitude)
+        region.country = answer.country?.name
+        region.countryCode = answer.country?.code
+        region.city = answer.province?.name
+        region.provinceCode = answer.province?.code
+        region.district = answer.district?.name
+        region.districtCode = answer.district?.code
+        return region
+    }
+}

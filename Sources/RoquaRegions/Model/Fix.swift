@@ -1,0 +1,48 @@
+import Foundation
+import RoquaBoundaries
+
+/// One GPS fix as read from a track file.
+public struct Fix: Sendable, Equatable {
+    public var coordinate: Coordinate
+    public var timestamp: Date
+    /// Horizontal accuracy in metres, when the source gives one.
+    public var accuracy: Double?
+    /// Speed in m/s, when the source gives one (otherwise derived from consecutive fixes).
+    public var speed: Double?
+    /// Where it came from in its file (line for text formats, record/point number otherwise), for errors.
+    public var position: Int
+
+    public init(coordinate: Coordinate, timestamp: Date, accuracy: Double? = nil, speed: Double? = nil, position: Int = 0) {
+        self.coordinate = coordinate
+        self.timestamp = timestamp
+        self.accuracy = accuracy
+        self.speed = speed
+        self.position = position
+    }
+}
+
+/// A streaming source of fixes: one file, read front to back with bounded memory.
+public protocol FixReader {
+    /// The file being read (for messages).
+    var path: String { get }
+    /// The next fix, or nil at the end. Throws `TrackReadError` naming the file and line.
+    mutating func next() throws -> Fix?
+}
+
+/// Malformed track input: names the file and, where there is one, the line (or record).
+public struct TrackReadError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        if let line { return "\(file): line \(line): \(message)" }
+        return "\(file): \(message)"
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaRegions
+import RoquaTestSupport
+import Testing
+
+@Suite struct RegionStoreTests {
+    static func sampleRegions() -> [VisitedRegion] {
+        let start = Date(timeIntervalSince1970: 1_700_000_000.123)
+        return [
+            VisitedRegion(latitude: 40.9879, longitude: 29.0281, radius: 150, timestampStart: start,
+                          timestampEnd: start.addingTimeInterval(600), city: "İstanbul", district: "Kadıköy",
+                          country: "Türkiye", countryCode: "TR", provinceCode: "TR-34", districtCode: "TUR034023",
+                          geohash: "sxk9byz", visitCount: 2, lastVisit: start.addingTimeInterval(7200)),
+            VisitedRegion(latitude: -33.9249, longitude: 18.4241, radius: 200, timestampStart: start.addingTimeInterval(86_400),
+                          geohash: "k3vp4bp"),
+        ]
+    }
+
+    static func storeWithSamples(in directory: TempDirectory) throws -> RegionStore {
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        try store.write { db in
+            for region in sampleRegions() {
+                var row = region
+                try db.execute(sql: """
+                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, city, district,
+                      country, geohash, country_code, province_code, district_code, visit_count, last_visit)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [row.latitude, row.longitude, row.radius, StoreTime.text(row.timestampStart),
+                                     row.timestampEnd.map(StoreTime.text), row.city, row.district, row.country, row.geohash,
+                                     row.countryCode, row.provinceCode, row.districtCode, row.visitCount,
+                                     StoreTime.text(row.lastVisit)])
+                row.id = db.lastInsertedRowID
+            }
+        }
+        return store
+    }
+
+    @Test func opensInWALModeWithTheSeedsIndexes() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("sub/dir/regions.sqlite"))
+        let (mode, indexes) = try store.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%'"))
+        }
+        #expect(mode == "wal")
+        #expect(Set(indexes).isSuperset(of: ["idx_regions_location", "idx_regions_geohash", "idx_regions_country"]))
+        // Opening again migrates nothing and keeps the data.
+        _ = try RegionStore(path: directory.file("sub/dir/regions.sqlite"))
+    }
+
+    @Test func timestampsKeepTheirMilliseconds() throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123)
+        #expect(StoreTime.text(date) == "2023-11-14T22:13:20.123Z")
+        #expect(StoreTime.date("2023-11-14T22:13:20.123Z").map(StoreTime.rounded) == StoreTime.rounded(date))
+        #expect(StoreTime.text(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+    }
+
+    @Test(arguments: [ArchiveFormat.json, .geojson])
+    func exportRestoreExportIsIdentical(format: ArchiveFormat) throws {
+        let directory = try TempDirectory()
+        let store = try Self.storeWithSamples(in: directory)
+        let first = try store.export(format)
+        let file = directory.file("export.\(format.rawValue)")
+        try first.write(to: URL(fileURLWithPath: file))
+        let empty = try RegionStore(path: directory.file("restored.sqlite"))
+        #expect(try empty.restore(from: file) == 2)
+        #expect(try empty.export(format) == first)
+        #expect(try empty.allRegions().map(\.district) == ["Kadıköy", nil])
+    }
+
+    @Test func restoreRefusesANonEmptyStoreAndBadFilesChangeNothing() throws {
+        let directory = try TempDirectory()
+        let store = try Self.storeWithSamples(in: directory)
+        let file = directory.file("export.json")
+        try store.export(.json).write(to: URL(fileURLWithPath: file))
+        #expect(throws: RegionStoreError.notEmpty(path: store.path, regions: 2)) { try store.restore(from: file) }
+        #expect(try store.restore(from: file, replace: true) == 2)
+
+        let before = try store.export(.json)
+        var text = String(decoding: before, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"latitude\" : -33.9249", with: "\"latitude\" : -133.9249")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: directory.file("bad.json")))
+        #expect(throws: ArchiveError.badRegion(file: directory.file("bad.json"), index: 1,
+                                                reason: "coordinate -133.9249, 18.4241 out of range")) {
+            try store.restore(from: directory.file("bad.json"), replace: true)
+        }
+        try Data("{\"regions\": 3}".utf8).write(to: URL(fileURLWithPath: directory.file("wrong.json")))
+        #expect(throws: ArchiveError.self) { try store.restore(from: directory.file("wrong.json"), replace: true) }
+        try store.export(.gpx).write(to: URL(fileURLWithPath: directory.file("e.gpx")))
+        #expect(throws: ArchiveError.notRestorable(file: directory.file("e.gpx"))) {
+            try store.restore(from: directory.file("e.gpx"), replace: true)
+        }
+        #expect(try store.export(.json) == before)
+    }
+
+    @Test func gpxExportHasOneWaypointPerRegion() throws {
+        let directory = try TempDirectory()
+        let gpx = String(decoding: try Self.storeWithSamples(in: directory).export(.gpx), as: UTF8.self)
+        #expect(gpx.components(separatedBy: "<wpt ").count - 1 == 2)
+        #expect(gpx.contains("<name>Kadıköy, İstanbul, Türkiye</name>"))
+        #expect(gpx.contains("<time>2023-11-14T22:13:20.123Z</time>"))
+    }
+
+    @Test func unitsMatchByCodeOrByNameWithoutCaseOrTurkishDots() throws {
+        let directory = try TempDirectory()
+        let store = try Self.storeWithSamples(in: directory)
+        for unit in ["TR-34", "tr-34", "istanbul", "İSTANBUL", "Istanbul", "kadikoy", "Türkiye", "TUR034023"] {
+            #expect(try store.regions(in: unit).count == 1, "\(unit)")
+        }
+        #expect(try store.regions(in: "Ankara").isEmpty)
+    }
+}
