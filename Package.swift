@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "RoquaTestSupport",
-            dependencies: ["RoquaBoundaries", "CShapelib"],
+            dependencies: ["RoquaBoundaries", "CShapelib", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/RoquaTestSupport"
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaTestSupport
 import Testing
 
 /// 10,000 random points answered by shapely/GEOS over the full boundary polygons of the same DB

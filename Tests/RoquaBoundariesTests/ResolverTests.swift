@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaTestSupport
 import Testing
 
 /// The resolver on the real bundled data.

@@ -26,7 +26,8 @@ final class BatchInput {
         self.path = path
         reader = try LineReader(path: path)
         var first: String?
-        while let line = try reader.next() {
+        while var line = try reader.next() {
+            if reader.lineNumber == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }  // UTF-8 BOM
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { first = line; break }
         }
         let trimmed = first?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -43,6 +44,11 @@ final class BatchInput {
             guard let first else { return }
             try readHeader(first)
         }
+    }
+
+    /// JSON true/false arrive as NSNumber 1/0; they are never coordinates.
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        type(of: number) == type(of: NSNumber(value: true))
     }
 
     private static func isStandaloneObject(_ line: String) -> Bool {
@@ -70,6 +76,7 @@ final class BatchInput {
             (latColumn, lonColumn, columnCount, csvHeader) = (lat, lon, fields.count, line)
         } else if fields.count >= 2, Double(fields[0].trimmingCharacters(in: .whitespaces)) != nil {
             pending = line  // no header: lat, lon are the first two columns
+            csvHeader = (["lat", "lon"] + (2..<fields.count).map { "column\($0 + 1)" }).joined(separator: ",")
         } else {
             throw BatchError.badHeader(path: path, reason: "line 1 names no lat/lon columns (lat, latitude / lon, lng, longitude) and is not numeric")
         }
@@ -130,7 +137,10 @@ final class BatchInput {
             return BatchRow(row: row, coordinate: failure(row, "not a JSON object"), kept: .nothing)
         }
         func text(_ keys: [String]) -> String? {
-            keys.lazy.compactMap { object[$0] }.first.map { ($0 as? NSNumber)?.stringValue ?? "\($0)" }
+            keys.lazy.compactMap { object[$0] }.first.map { value in
+                guard let number = value as? NSNumber else { return "\(value)" }
+                return Self.isBoolean(number) ? (number.boolValue ? "true" : "false") : number.stringValue
+            }
         }
         return BatchRow(row: row, coordinate: coordinate(row, lat: text(["lat", "latitude"]), lon: text(["lon", "lng", "longitude"])),
                         kept: .nothing)
@@ -139,7 +149,8 @@ final class BatchInput {
     private func feature(_ feature: [String: Any], number: Int) -> BatchRow {
         let properties = feature["properties"] as? [String: Any]
         guard let geometry = feature["geometry"] as? [String: Any], geometry["type"] as? String == "Point",
-              let position = geometry["coordinates"] as? [NSNumber], position.count >= 2 else {
+              let position = geometry["coordinates"] as? [NSNumber], position.count >= 2,
+              !position.contains(where: Self.isBoolean) else {
             return BatchRow(row: number, coordinate: failure(number, "feature is not a Point with coordinates"), kept: .properties(properties))
         }
         return BatchRow(row: number, coordinate: coordinate(number, lat: position[1].stringValue, lon: position[0].stringValue),

@@ -74,8 +74,4 @@ struct RegionRecord: FetchableRecord, PersistableRecord {
         container["last_visit"] = StoreTime.text(region.lastVisit)
         container["enriched_with"] = enrichedWith
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        region.id = inserted.rowID
-    }
 }

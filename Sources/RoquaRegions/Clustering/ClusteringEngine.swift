@@ -1,0 +1,172 @@
+import Foundation
+import RoquaBoundaries
+
+/// Why a fix was not used.
+public enum ClusterDropReason: Sendable, Hashable {
+    /// Latitude/longitude not finite or outside ±90 / ±180.
+    case invalidCoordinate
+    /// The timestamp is not a finite date.
+    case invalidTimestamp
+    /// Accuracy worse than `ClusteringSettings.maxAccuracy`, or negative / NaN (receivers use those for "no fix").
+    case accuracy
+    /// Same timestamp and same coordinate as a fix already accepted in this run.
+    case duplicate
+}
+
+/// What one fix did. Indices are positions in `ClusteringEngine.regions`.
+public enum ClusterOutcome: Sendable, Equatable {
+    case dropped(ClusterDropReason)
+    /// The fix was in no region and started this one (id nil, no names yet: enrichment is the caller's).
+    case newRegion(VisitedRegion, index: Int)
+    /// The fix belongs to a visit the region already had (it may stretch that visit, or join two into one).
+    case sameVisit(index: Int)
+    /// The fix is a visit of its own to a region that already existed (visitCount went up by one).
+    case revisit(index: Int)
+}
+
+/// Turns fixes into visited regions (DESIGN §5): pure, deterministic, no I/O.
+///
+/// Rules:
+/// - A fix is checked in this order: invalid coordinate, invalid timestamp, accuracy (nil accuracy is accepted,
+///   accuracy equal to the threshold too), duplicate (same timestamp and coordinate as one of the last
+///   `duplicateWindow` accepted fixes: memory stays bounded however long the file; a repeat from further back
+///   falls into the same region and visit anyway, so only the drop count differs).
+/// - A fix is inside a region when its haversine distance to the centre is ≤ the region's radius. Every region
+///   (loaded or created in this run) is found through `RegionGrid`, not just the last one; when several contain
+///   the fix, the oldest (lowest index) wins. Not the nearest centre: with "oldest", a fix goes where it went
+///   the first time whatever regions were created after it, so importing the same fixes again changes nothing.
+/// - A fix in no region starts one centred on it, with the settings' radius (or walking / vehicle radius by speed
+///   — the fix's own speed when valid, else distance / |Δt| to the previous accepted fix in processing order
+///   when at most `speedDerivationMaxInterval` apart, else walking), and the centre's geohash.
+/// - Visit bookkeeping per region is `VisitTimeline`: fixes ≤ `visitGap` apart are one visit; order of input does
+///   not matter for the visit counts and times (see there for what a stored multi-visit region can and cannot
+///   tell). The only order-dependent outputs are geometric: which fix becomes a centre, and so which region a
+///   later fix falls in.
+/// - `timestampEnd` is always set (the last fix of the latest visit), including for a region made from one fix.
+public struct ClusteringEngine {
+    public let settings: ClusteringSettings
+    /// All regions: the ones given at init (same order, same indices) followed by new ones in creation order,
+    /// with visit fields updated.
+    public private(set) var regions: [VisitedRegion]
+    /// How many regions came in at init; `regions[existingRegionCount...]` are new.
+    public let existingRegionCount: Int
+
+    private var grid: RegionGrid
+    /// Visit timelines of regions touched in this run (created lazily for loaded regions).
+    private var timelines: [VisitTimeline?]
+    private var changedExisting = Set<Int>()
+    private var seenFixes = Set<FixKey>()
+    private var seenOrder: [FixKey] = []
+    private var seenNext = 0
+    /// How many recent accepted fixes duplicates are looked for among.
+    public static let duplicateWindow = 1 << 16
+    private var previousAccepted: (coordinate: Coordinate, timestamp: Date)?
+
+    private struct FixKey: Hashable {
+        var time: Double
+        var latitude: Double
+        var longitude: Double
+    }
+
+    public init(settings: ClusteringSettings = .default, existingRegions: [VisitedRegion] = []) {
+        self.settings = settings
+        regions = existingRegions
+        existingRegionCount = existingRegions.count
+        timelines = Array(repeating: nil, count: existingRegions.count)
+        // Cells at least as large as the largest radius any region has or will get, so a 3 × 3 look-up sees
+        // every region that can contain a fix.
+        let largest = existingRegions.reduce(settings.largestNewRadius) { max($0, $1.radius) }
+        grid = RegionGrid(cellMeters: Double(largest))
+        for (index, region) in existingRegions.enumerated()
+        where region.latitude.isFinite && region.longitude.isFinite {
+            grid.insert(index, latitude: region.latitude, longitude: region.longitude)
+        }
+    }
+
+    /// Indices of loaded regions this run modified, ascending: the caller persists these plus the new ones.
+    public var changedRegionIndices: [Int] { changedExisting.sorted() }
+
+    /// Indices of regions created in this run.
+    public var newRegionIndices: Range<Int> { existingRegionCount..<regions.count }
+
+    public mutating func process(_ fix: Fix) -> ClusterOutcome {
+        let coordinate = fix.coordinate, time = fix.timestamp
+        guard (try? coordinate.validated()) != nil else { return .dropped(.invalidCoordinate) }
+        guard time.timeIntervalSinceReferenceDate.isFinite else { return .dropped(.invalidTimestamp) }
+        if let accuracy = fix.accuracy, !(accuracy >= 0 && accuracy <= settings.maxAccuracy) {
+            return .dropped(.accuracy)
+        }
+        let key = FixKey(time: time.timeIntervalSinceReferenceDate, latitude: coordinate.latitude,
+                         longitude: coordinate.longitude)
+        guard seenFixes.insert(key).inserted else { return .dropped(.duplicate) }
+        if seenOrder.count < Self.duplicateWindow {
+            seenOrder.append(key)
+        } else {
+            seenFixes.remove(seenOrder[seenNext])
+            seenOrder[seenNext] = key
+            seenNext = (seenNext + 1) % Self.duplicateWindow
+        }
+
+        let speed = settings.speedBasedRadius ? speed(of: fix) : nil
+        previousAccepted = (coordinate, time)
+
+        guard let index = containingRegion(coordinate) else {
+            return .newRegion(addRegion(fix, speed: speed), index: regions.count - 1)
+        }
+
+        var timeline = timelines[index] ?? VisitTimeline(region: regions[index])
+        let change = timeline.insert(time, gap: settings.visitGap)
+        timelines[index] = timeline
+        if case .none = change { return .sameVisit(index: index) }
+        regions[index].timestampStart = timeline.timestampStart
+        regions[index].timestampEnd = timeline.timestampEnd
+        regions[index].lastVisit = timeline.lastVisit
+        regions[index].visitCount = timeline.visitCount
+        // Any change moves the start earlier, the end later or adds a visit, so the stored row is out of date.
+        if index < existingRegionCount { changedExisting.insert(index) }
+        if case .newVisit = change { return .revisit(index: index) }
+        return .sameVisit(index: index)
+    }
+
+    /// Processes fixes in order, returning one outcome per fix.
+    public mutating func process<S: Sequence>(_ fixes: S) -> [ClusterOutcome] where S.Element == Fix {
+        fixes.map { process($0) }
+    }
+
+    // MARK: - Internals
+
+    /// Nearest region containing the point (distance ≤ radius); ties go to the lowest index.
+    private func containingRegion(_ point: Coordinate) -> Int? {
+        var oldest: Int?
+        grid.forEachCandidate(latitude: point.latitude, longitude: point.longitude) { index in
+            guard oldest.map({ index < $0 }) ?? true else { return }
+            let region = regions[index]
+            let distance = Geodesy.haversineMeters(point, Coordinate(latitude: region.latitude, longitude: region.longitude))
+            if distance <= Double(region.radius) { oldest = index }
+        }
+        return oldest
+    }
+
+    private mutating func addRegion(_ fix: Fix, speed: Double?) -> VisitedRegion {
+        let c = fix.coordinate
+        let region = VisitedRegion(
+            latitude: c.latitude, longitude: c.longitude, radius: settings.newRegionRadius(speed: speed),
+            timestampStart: fix.timestamp, timestampEnd: fix.timestamp,
+            geohash: Geohash.encode(latitude: c.latitude, longitude: c.longitude, precision: settings.geohashPrecision),
+            visitCount: 1, lastVisit: fix.timestamp)
+        regions.append(region)
+        timelines.append(VisitTimeline(instant: fix.timestamp))
+        grid.insert(regions.count - 1, latitude: c.latitude, longitude: c.longitude)
+        return region
+    }
+
+    /// The fix's own speed when it is a real number ≥ 0 (receivers report -1 for "unknown"), else derived from the
+    /// previous accepted fix. |Δt| makes reversed input derive the same speeds as forward input.
+    private func speed(of fix: Fix) -> Double? {
+        if let given = fix.speed, given.isFinite, given >= 0 { return given }
+        guard let previous = previousAccepted else { return nil }
+        let interval = abs(fix.timestamp.timeIntervalSince(previous.timestamp))
+        guard interval > 0, interval <= settings.speedDerivationMaxInterval else { return nil }
+        return Geodesy.haversineMeters(previous.coordinate, fix.coordinate) / interval
+    }
+}

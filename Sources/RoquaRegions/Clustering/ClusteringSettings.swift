@@ -1,0 +1,50 @@
+import Foundation
+
+/// Every threshold of the visited-region clustering (DESIGN §5, seed 001), defaults as the seed gives them.
+public struct ClusteringSettings: Sendable, Equatable, Codable {
+    /// Radius of a new region, metres (seed: 150 m), used unless `speedBasedRadius` is on.
+    public var radius: Int
+    /// Off by default. When on, a new region's radius is `walkingRadius` or `vehicleRadius` by the fix's speed.
+    public var speedBasedRadius: Bool
+    public var walkingRadius: Int
+    public var vehicleRadius: Int
+    /// Speeds at or above this (m/s) count as a vehicle. 6 m/s = 21.6 km/h: above running and most
+    /// cycling-in-town speeds, below any motorised traffic that is actually moving.
+    public var vehicleSpeedThreshold: Double
+    /// A speed is derived from the previous accepted fix (distance / |time difference|) only when the two are at
+    /// most this far apart in time; over longer gaps the quotient says nothing about how the user moved.
+    /// With no usable speed the fix counts as walking: the smaller circle never claims ground not seen.
+    public var speedDerivationMaxInterval: TimeInterval
+    /// Fixes whose horizontal accuracy is worse (larger) than this, metres, are dropped; nil accuracy is accepted.
+    public var maxAccuracy: Double
+    /// Two fixes in one region at most this far apart (seconds) belong to the same visit (seed: 30 min).
+    public var visitGap: TimeInterval
+    /// Characters of the centre's geohash (seed: 7 ≈ 153 m × 153 m at the equator).
+    public var geohashPrecision: Int
+
+    public init(radius: Int = 150, speedBasedRadius: Bool = false, walkingRadius: Int = 100, vehicleRadius: Int = 200,
+                vehicleSpeedThreshold: Double = 6, speedDerivationMaxInterval: TimeInterval = 300,
+                maxAccuracy: Double = 50, visitGap: TimeInterval = 30 * 60, geohashPrecision: Int = 7) {
+        self.radius = radius
+        self.speedBasedRadius = speedBasedRadius
+        self.walkingRadius = walkingRadius
+        self.vehicleRadius = vehicleRadius
+        self.vehicleSpeedThreshold = vehicleSpeedThreshold
+        self.speedDerivationMaxInterval = speedDerivationMaxInterval
+        self.maxAccuracy = maxAccuracy
+        self.visitGap = visitGap
+        self.geohashPrecision = geohashPrecision
+    }
+
+    public static let `default` = ClusteringSettings()
+
+    /// The largest radius a new region can get under these settings (sizes the spatial index).
+    var largestNewRadius: Int { speedBasedRadius ? max(walkingRadius, vehicleRadius) : radius }
+
+    /// Radius for a new region given the fix's speed in m/s (nil = unknown).
+    func newRegionRadius(speed: Double?) -> Int {
+        guard speedBasedRadius else { return radius }
+        guard let speed, speed >= vehicleSpeedThreshold else { return walkingRadius }
+        return vehicleRadius
+    }
+}

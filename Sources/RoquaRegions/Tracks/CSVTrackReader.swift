@@ -1,0 +1,155 @@
+import Foundation
+import RoquaBoundaries
+
+/// Streams fixes out of a delimited text file, one per line.
+///
+/// Rules:
+/// - The delimiter is `,`, or `;` / tab when the first non-blank line has one of those and no
+///   comma. Fields may be double-quoted (`""` inside quotes is a quote); a record must fit on
+///   one line. Blank lines are skipped; `\r\n` endings and a UTF-8 BOM are fine.
+/// - A header is recognised when the first non-blank line names a latitude and a longitude
+///   column (case, spaces, `_` and `-` ignored): latitude `lat`/`latitude`; longitude
+///   `lon`/`lng`/`long`/`longitude`; time `time`/`timestamp`/`date`/`datetime`/`utc`/`time_utc`;
+///   optional accuracy `accuracy`/`acc`/`horizontal_accuracy`/`hacc`; optional speed `speed`.
+///   The column order then comes from the header and other columns are ignored.
+///   Without a header (first field numeric) the order is `lat,lon,timestamp[,accuracy]`.
+/// - Timestamps are ISO 8601 (see `TrackTime`) or Unix epoch seconds, read as milliseconds when
+///   above 1e11. Accuracy is metres, speed m/s; an empty optional field means none.
+/// - The first bad row throws, naming its line (imports are all-or-nothing upstream).
+/// - `position` is the 1-based line number.
+public final class CSVTrackReader: FixReader {
+    public let path: String
+    private let stream: ByteStream
+    private var line: [UInt8] = []
+    private var lineNumber = 0
+    private var columns: Columns?
+    private var delimiter = UInt8(ascii: ",")
+
+    struct Columns: Equatable {
+        var latitude = 0, longitude = 1, time = 2
+        var accuracy: Int? = 3
+        var speed: Int?
+    }
+
+    public init(path: String) throws {
+        self.path = path
+        stream = try ByteStream(path: path)
+    }
+
+    public func next() throws -> Fix? {
+        while try stream.readLine(into: &line) {
+            lineNumber += 1
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+            if columns == nil, try readHeader() { continue }
+            return try fix(from: try split(line))
+        }
+        return nil
+    }
+
+    /// Decides the delimiter and the column layout from the first non-blank line; true when
+    /// that line is a header (false: it is data in the default order).
+    private func readHeader() throws -> Bool {
+        if !line.contains(UInt8(ascii: ",")) {
+            if line.contains(UInt8(ascii: ";")) { delimiter = UInt8(ascii: ";") }
+            else if line.contains(0x09) { delimiter = 0x09 }
+        }
+        let fields = try split(line)
+        if let first = fields.first, TrackValues.number(bytes: first) != nil {
+            columns = Columns()
+            return false
+        }
+        var found = Columns(latitude: -1, longitude: -1, time: -1, accuracy: nil, speed: nil)
+        for (index, raw) in fields.enumerated() {
+            let name = String(Self.text(raw).lowercased().unicodeScalars.filter { !" _-".unicodeScalars.contains($0) })
+            switch name {
+            case "lat", "latitude": found.latitude = index
+            case "lon", "lng", "long", "longitude": found.longitude = index
+            case "time", "timestamp", "date", "datetime", "utc", "timeutc": found.time = index
+            case "accuracy", "acc", "horizontalaccuracy", "hacc": found.accuracy = index
+            case "speed": found.speed = index
+            default: break
+            }
+        }
+        guard found.latitude >= 0, found.longitude >= 0 else {
+            throw error("the first line is neither data nor a header naming latitude and longitude columns")
+        }
+        guard found.time >= 0 else { throw error("the header has no time/timestamp column") }
+        columns = found
+        return true
+    }
+
+    private func fix(from fields: [ArraySlice<UInt8>]) throws -> Fix {
+        guard let columns else { throw error("internal: no column layout") }
+        let needed = max(columns.latitude, columns.longitude, columns.time) + 1
+        guard fields.count >= needed else {
+            throw error("expected at least \(needed) fields, found \(fields.count)")
+        }
+        func number(_ index: Int, _ what: String) throws -> Double {
+            guard let value = TrackValues.number(bytes: fields[index]) else {
+                throw error("\(what) \"\(Self.text(fields[index]))\" is not a number")
+            }
+            return value
+        }
+        func optional(_ index: Int?, _ what: String) throws -> Double? {
+            guard let index, index < fields.count, !fields[index].isEmpty else { return nil }
+            let value = try number(index, what)
+            guard value >= 0 else { throw error("\(what) \(value) is negative") }
+            return value
+        }
+        let coordinate = try TrackValues.coordinate(
+            latitude: try number(columns.latitude, "latitude"), longitude: try number(columns.longitude, "longitude"),
+            file: path, line: lineNumber)
+        guard let timestamp = TrackTime.parse(bytes: fields[columns.time]) else {
+            throw error("timestamp \"\(Self.text(fields[columns.time]))\" is neither ISO 8601 nor Unix epoch seconds/milliseconds")
+        }
+        return Fix(coordinate: coordinate, timestamp: timestamp,
+                   accuracy: try optional(columns.accuracy, "accuracy"), speed: try optional(columns.speed, "speed"),
+                   position: lineNumber)
+    }
+
+    /// Splits one line on the delimiter, honouring double quotes; fields come back with spaces
+    /// and tabs around them trimmed. Unquoted lines (nearly all) are sliced without copying.
+    private func split(_ bytes: [UInt8]) throws -> [ArraySlice<UInt8>] {
+        var fields: [ArraySlice<UInt8>] = []
+        guard bytes.contains(UInt8(ascii: "\"")) else {
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == delimiter {
+                fields.append(TrackValues.trimmed(bytes[start..<i]))
+                start = i + 1
+            }
+            return fields
+        }
+        var field: [UInt8] = []
+        var quoted = false
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if quoted {
+                if b == UInt8(ascii: "\"") {
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 1 } else { quoted = false }
+                } else {
+                    field.append(b)
+                }
+            } else if b == UInt8(ascii: "\"") {
+                quoted = true
+            } else if b == delimiter {
+                fields.append(TrackValues.trimmed(field[...]))
+                field.removeAll(keepingCapacity: true)
+            } else {
+                field.append(b)
+            }
+            i += 1
+        }
+        guard !quoted else { throw error("unterminated quoted field (records must fit on one line)") }
+        fields.append(TrackValues.trimmed(field[...]))
+        return fields
+    }
+
+    private static func text(_ field: ArraySlice<UInt8>) -> String {
+        String(decoding: field.prefix(100), as: UTF8.self)
+    }
+
+    private func error(_ message: String) -> TrackReadError {
+        TrackReadError(file: path, line: lineNumber, message: message)
+    }
+}

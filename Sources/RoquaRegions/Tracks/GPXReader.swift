@@ -1,0 +1,135 @@
+import Foundation
+import RoquaBoundaries
+
+/// Streams fixes out of a GPX file (1.1, and 1.0 which differs only in ways ignored here).
+///
+/// Rules:
+/// - Points are `trkpt`, `rtept` and `wpt` elements (any namespace prefix), in file order, with
+///   `lat` and `lon` attributes in decimal degrees; bad or out-of-range numbers are errors.
+/// - The time is the point's own `<time>` child (ISO 8601, fractional seconds and a `Z` or
+///   numeric offset optional; no zone means UTC). A `<time>` elsewhere (metadata, extensions)
+///   is not the point's.
+/// - A `trkpt` without `<time>` is an error naming its line: a recorded track without times
+///   cannot be placed in time, and silently dropping points would make a broken file look
+///   fine. A `wpt` or `rtept` without `<time>` is skipped instead: waypoints and route points
+///   are places and plans, commonly saved without a time, and are not evidence of being there.
+/// - `accuracy` stays nil: `<hdop>` is a dilution factor, not metres. `speed` comes from a
+///   direct `<speed>` child (GPX 1.0, m/s) when present; extensions are not read.
+/// - `position` is the line of the point's opening tag.
+/// - Broken XML (mismatched tags, unclosed elements at the end of the file, a root that is not
+///   `<gpx>`) is an error naming the line.
+public final class GPXReader: FixReader {
+    public let path: String
+    private let xml: XMLTokenizer
+    private var sawRoot = false
+    private var point: PendingPoint?
+    private var capture: Capture?
+
+    private struct PendingPoint {
+        var kind: String
+        var latitude: Double
+        var longitude: Double
+        var line: Int
+        var depth: Int
+        var time: Date?
+        var speed: Double?
+    }
+
+    /// Text being collected for a `<time>` or `<speed>` child of the current point.
+    private struct Capture {
+        var name: String
+        var line: Int
+        var depth: Int
+        var text = ""
+    }
+
+    private static let pointElements: Set<String> = ["trkpt", "rtept", "wpt"]
+
+    public init(path: String) throws {
+        self.path = path
+        xml = XMLTokenizer(stream: try ByteStream(path: path))
+    }
+
+    public func next() throws -> Fix? {
+        while let event = try xml.next() {
+            switch event {
+            case let .start(name, attributes, line, depth):
+                guard sawRoot else {
+                    guard name == "gpx" else { throw error("not a GPX file: the root element is <\(name)>, not <gpx>", line: line) }
+                    sawRoot = true
+                    continue
+                }
+                if Self.pointElements.contains(name) {
+                    if let outer = point {
+                        throw error("<\(name)> inside <\(outer.kind)> (opened on line \(outer.line))", line: line)
+                    }
+                    point = try startPoint(kind: name, attributes: attributes, line: line, depth: depth)
+                } else if let point, depth == point.depth + 1, name == "time" || name == "speed" {
+                    capture = Capture(name: name, line: line, depth: depth)
+                    xml.keepText = true
+                }
+            case let .text(text):
+                capture?.text += text
+                if let capture, capture.text.utf8.count > 1024 {
+                    throw error("<\(capture.name)> text is too long", line: capture.line)
+                }
+            case let .end(_, _, depth):
+                if let done = capture, depth == done.depth {
+                    capture = nil
+                    xml.keepText = false
+                    try finish(done)
+                } else if let done = point, depth == done.depth {
+                    point = nil
+                    if let fix = try makeFix(done) { return fix }
+                }
+            }
+        }
+        if !sawRoot { throw error("no <gpx> element: empty file or not GPX", line: xml.stream.line) }
+        return nil
+    }
+
+    private func startPoint(kind: String, attributes: [String: String], line: Int, depth: Int) throws -> PendingPoint {
+        func degrees(_ key: String) throws -> Double {
+            guard let text = attributes[key] else { throw error("<\(kind)> has no \(key) attribute", line: line) }
+            guard let value = TrackValues.number(text) else {
+                throw error("<\(kind)> \(key)=\"\(text)\" is not a number", line: line)
+            }
+            return value
+        }
+        let latitude = try degrees("lat"), longitude = try degrees("lon")
+        _ = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: line)
+        return PendingPoint(kind: kind, latitude: latitude, longitude: longitude, line: line, depth: depth)
+    }
+
+    private func finish(_ capture: Capture) throws {
+        // Both parsers skip surrounding whitespace themselves; trimming is only for messages.
+        let text = capture.text
+        switch capture.name {
+        case "time":
+            guard let date = TrackTime.iso8601(text) else {
+                throw error("<time>\(text.trimmingCharacters(in: .whitespacesAndNewlines))</time> is not an ISO 8601 date-time",
+                            line: capture.line)
+            }
+            point?.time = date
+        default:
+            guard let speed = TrackValues.number(text), speed >= 0 else {
+                throw error("<speed>\(text.trimmingCharacters(in: .whitespacesAndNewlines))</speed> is not a non-negative number",
+                            line: capture.line)
+            }
+            point?.speed = speed
+        }
+    }
+
+    private func makeFix(_ point: PendingPoint) throws -> Fix? {
+        guard let time = point.time else {
+            if point.kind == "trkpt" { throw error("track point has no <time>: a track needs times", line: point.line) }
+            return nil // untimed waypoint / route point: a place, not a fix (see the type's rules)
+        }
+        let coordinate = try TrackValues.coordinate(latitude: point.latitude, longitude: point.longitude, file: path, line: point.line)
+        return Fix(coordinate: coordinate, timestamp: time, accuracy: nil, speed: point.speed, position: point.line)
+    }
+
+    private func error(_ message: String, line: Int) -> TrackReadError {
+        TrackReadError(file: path, line: line, message: message)
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+import RoquaBoundaries
+
+/// Streams fixes out of a GeoJSON file, one feature at a time (coordinates are read straight
+/// into a compact list, so a feature costs ~40 bytes a point rather than a generic JSON tree).
+///
+/// Rules:
+/// - The top level is a `FeatureCollection` (its `features` streamed), a single `Feature`, or a
+///   bare `Point` / `MultiPoint` / `LineString` / `MultiLineString` geometry.
+/// - `Point`, `MultiPoint`, `LineString` and `MultiLineString` give one fix per position
+///   (`[lon, lat, elevation?, time?]`), in order. `Polygon` / `MultiPolygon` /
+///   `GeometryCollection` features and null geometries are skipped: areas are not positions.
+///   Any other geometry type is an error.
+/// - A position's time is, first found: the matching entry of `properties.coordTimes`,
+///   `properties.times` or `properties.coordinateProperties.times` (flattened the same way as
+///   the coordinates, as GPX-to-GeoJSON converters write them; the count must match); the
+///   position's 4th value as epoch seconds (milliseconds above 1e11); and for a `Point` only,
+///   `properties.time` or `properties.timestamp`. Time strings are ISO 8601 or epoch text,
+///   numbers are epoch. A position with no time is an error (a track needs times).
+/// - For a `Point`, `properties.accuracy` (m) and `properties.speed` (m/s) are read.
+/// - `position` is the line of the position's `[`.
+public final class GeoJSONTrackReader: FixReader {
+    public let path: String
+    private let json: JSONScanner
+    private var state = State.start
+    private var pending: [Fix] = []
+    private var pendingIndex = 0
+    private var featureIndex = 0
+    private var sawFeatures = false
+    /// Top-level members, for a file that is one Feature or one bare geometry.
+    private var topType: String?
+    private var topGeometry: Geometry?
+    private var topCoordinates: Coordinates?
+    private var topProperties = Properties()
+
+    private enum State { case start, topLevel, features, done }
+
+    struct Position {
+        var longitude: Double
+        var latitude: Double
+        var fourth: Double?
+        var line: Int
+    }
+    struct Coordinates {
+        var positions: [Position] = []
+        var nesting = 0
+        var line: Int
+    }
+    struct Geometry {
+        var type: String?
+        var line: Int
+        var coordinates: Coordinates?
+    }
+    struct TimeEntry {
+        var date: Date
+        var line: Int
+    }
+    struct Properties {
+        var time: JSONValue?
+        var times: [TimeEntry]?
+        var timesLine = 0
+        var accuracy: JSONValue?
+        var speed: JSONValue?
+    }
+
+    private static let geometryNesting = ["Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3]
+    private static let skippedGeometries: Set<String> = ["Polygon", "MultiPolygon", "GeometryCollection"]
+
+    public init(path: String) throws {
+        self.path = path
+        json = JSONScanner(stream: try ByteStream(path: path))
+    }
+
+    public func next() throws -> Fix? {
+        while true {
+            if pendingIndex < pending.count {
+                pendingIndex += 1
+                return pending[pendingIndex - 1]
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            switch state {
+            case .start:
+                guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError("the top level is not a JSON object") }
+                try json.beginObject("the GeoJSON top level")
+                state = .topLevel
+            case .topLevel:
+                guard let key = try json.nextKey() else {
+                    try json.expectEnd()
+                    try finishTopLevel()
+                    state = .done
+                    continue
+                }
+                try readTopLevel(key)
+            case .features:
+                guard try json.nextElement() else { state = .topLevel; continue }
+                featureIndex += 1
+                try readFeature()
+            case .done:
+                return nil
+            }
+        }
+    }
+
+    private func readTopLevel(_ key: String) throws {
+        switch key {
+        case "type":
+            let value = try json.readValue()
+            guard let type = value.string,
+                  type == "FeatureCollection" || type == "Feature" || Self.geometryNesting[type] != nil || Self.skippedGeometries.contains(type) else {
+                throw shapeError("\"type\" is \(GoogleRecordsReader.show(value)), not a GeoJSON type")
+            }
+            topType = type
+        case "features":
+            try json.beginArray("the \"features\" array")
+            sawFeatures = true
+            state = .features
+        case "geometry":
+            json.beginRecord()
+            topGeometry = try readGeometry()
+        case "properties":
+            json.beginRecord()
+            topProperties = try readProperties()
+        case "coordinates":
+            json.beginRecord()
+            topCoordinates = try readCoordinates()
+        default: try json.skipValue()
+        }
+    }
+
+    /// At the end of the top-level object: a FeatureCollection has been streamed already; a
+    /// single Feature or bare geometry is turned into fixes now.
+    private func finishTopLevel() throws {
+        switch topType {
+        case "FeatureCollection":
+            guard sawFeatures else { throw shapeError("the FeatureCollection has no \"features\" array") }
+        case "Feature":
+            try appendFixes(geometry: topGeometry, properties: topProperties)
+        case let type? where topCoordinates != nil:
+            try appendFixes(geometry: Geometry(type: type, line: topCoordinates?.line ?? 1, coordinates: topCoordinates), properties: topProperties)
+        case nil where sawFeatures:
+            return // a "features" array without a "type": lenient, it is plainly a collection
+        default:
+            throw shapeError("expected a FeatureCollection, a Feature or a point/line geometry")
+        }
+    }
+
+    private func readFeature() throws {
+        json.beginRecord()
+        try json.beginObject("a GeoJSON Feature")
+        var type: JSONValue?
+        var geometry: Geometry?
+        var properties = Properties()
+        while let key = try json.nextKey() {
+            switch key {
+            case "type": type = try json.readValue(depth: 1)
+            case "geometry": geometry = try readGeometry()
+            case "properties": properties = try readProperties()
+            default: try json.skipValue()
+            }
+        }
+        if let type, type.string != "Feature" {
+            throw error("features[\(featureIndex - 1)] has type \(GoogleRecordsReader.show(type)), not \"Feature\"", type.line)
+        }
+        try appendFixes(geometry: geometry, properties: properties)
+    }
+
+    private func readGeometry() throws -> Geometry? {
+        if try json.peekToken() == UInt8(ascii: "n") { _ = try json.readValue(depth: 1); return nil } // null geometry
+        var geometry = Geometry(type: nil, line: try json.tokenLine(), coordinates: nil)
+        try json.beginObject("a GeoJSON geometry")
+        while let key = try json.nextKey() {
+            switch key {
+            case "type":
+                let value = try json.readValue(depth: 1)
+                guard let type = value.string else { throw error("geometry type is \(value.kind)", value.line) }
+                geometry.type = type
+            case "coordinates": geometry.coordinates = try readCoordinates()
+            default: try json.skipValue()
+            }
+        }
+        return geometry
+    }
+
+    /// Nested coordinate arrays, flattened into positions; `nesting` is 1 for a position,
+    /// 2 for a list of positions, and so on.
+    private func readCoordinates() throws -> Coordinates {
+        var result = Coordinates(line: try json.tokenLine())
+        result.nesting = try readCoordinateLevel(into: &result.positions, depth: 1)
+        return result
+    }
+
+    private func readCoordinateLevel(into positions: inout [Position], depth: Int) throws -> Int {
+        guard depth < 16 else { throw error("coordinates nested too deeply", json.stream.line) }
+        let line = try json.tokenLine()
+        try json.beginArray("a coordinates array")
+        guard try json.peekToken() != UInt8(ascii: "[") else {
+            var nesting = 0
+            while try json.nextElement() {
+                let inner = try readCoordinateLevel(into: &positions, depth: depth + 1) + 1
+                guard nesting == 0 || inner == nesting else { throw error("coordinates mix nesting levels", line) }
+                nesting = inner
+            }
+            return nesting
+        }
+        var values: [Double] = []
+        while try json.nextElement() {
+            let value = try json.readValue(depth: 1)
+            guard let number = value.number else { throw error("a coordinate is \(value.kind), not a number", value.line) }
+            if values.count < 4 { values.append(number) }
+        }
+        if values.isEmpty { return 2 } // `[]`: an empty list of positions
+        guard values.count >= 2 else { throw error("a position needs at least longitude and latitude", line) }
+        positions.append(Position(longitude: values[0], latitude: values[1], fourth: values.count > 3 ? values[3] : nil, line: line))
+        return 1
+    }
+
+    private func readProperties() throws -> Properties {
+        var properties = Properties()
+        if try json.peekToken() == UInt8(ascii: "n") { _ = try json.readValue(depth: 1); return properties }
+        try json.beginObject("GeoJSON properties")
+        while let key = try json.nextKey() {
+            switch key {
+            case "time", "timestamp":
+                let value = try json.readValue(depth: 1)
+                if properties.time == nil { properties.time = value }
+            case "accuracy": properties.accuracy = try json.readValue(depth: 1)
+            case "speed": properties.speed = try json.readValue(depth: 1)
+            case "coordTimes", "times": try readTimes(into: &properties)
+            case "coordinateProperties":
+                try json.beginObject("coordinateProperties")
+                while let inner = try json.nextKey() {
+                    if inner == "times" { try readTimes(into: &properties) } else { try json.skipValue() }
+                }
+            default: try json.skipValue()
+            }
+        }
+        return properties
+    }
+
+    /// A (possibly nested) array of times, flattened and parsed as read.
+    private func readTimes(into properties: inout Properties) throws {
+        properties.timesLine = try json.tokenLine()
+        var entries: [TimeEntry] = []
+        func level(_ depth: Int) throws {
+            guard depth < 16 else { throw error("times nested too deeply", json.stream.line) }
+            try json.beginArray("a times array")
+            while try json.nextElement() {
+                if try json.peekToken() == UInt8(ascii: "[") { try level(depth + 1); continue }
+                let value = try json.readValue(depth: 1)
+                entries.append(TimeEntry(date: try time(value), line: value.line))
+            }
+        }
+        try level(1)
+        properties.times = entries
+    }
+
+    private func time(_ value: JSONValue) throws -> Date {
+        if let number = value.number, let date = TrackTime.epoch(number) { return date }
+        if let text = value.string, let date = TrackTime.parse(text) { return date }
+        throw error("time \(GoogleRecordsReader.show(value)) is neither ISO 8601 nor epoch seconds", value.line)
+    }
+
+    private func appendFixes(geometry: Geometry?, properties: Properties) throws {
+        guard let geometry else { return } // null geometry: a feature with no place
+        guard let type = geometry.type else { throw error("geometry has no type", geometry.line) }
+        if Self.skippedGeometries.contains(type) { return }
+        guard let nesting = Self.geometryNesting[type] else { throw error("unsupported geometry type \"\(type)\"", geometry.line) }
+        guard let coordinates = geometry.coordinates else { throw error("\(type) has no coordinates", geometry.line) }
+        guard coordinates.positions.isEmpty || coordinates.nesting == nesting else {
+            throw error("\(type) coordinates are nested \(coordinates.nesting) deep, expected \(nesting)", coordinates.line)
+        }
+        let positions = coordinates.positions
+        if let times = properties.times, times.count != positions.count {
+            throw error("\(times.count) times for \(positions.count) positions", properties.timesLine)
+        }
+        let featureTime = try properties.time.map { try time($0) }
+        for (index, position) in positions.enumerated() {
+            let timestamp: Date
+            if let times = properties.times {
+                timestamp = times[index].date
+            } else if let fourth = position.fourth, let date = TrackTime.epoch(fourth) {
+                timestamp = date
+            } else if type == "Point", let featureTime {
+                timestamp = featureTime
+            } else {
+                throw error("\(type) position has no time (no coordTimes/times, 4th coordinate or time property)", position.line)
+            }
+            let coordinate = try TrackValues.coordinate(latitude: position.latitude, longitude: position.longitude,
+                                                        file: path, line: position.line)
+            var fix = Fix(coordinate: coordinate, timestamp: timestamp, position: position.line)
+            if type == "Point" {
+                fix.accuracy = try metric(properties.accuracy, "accuracy")
+                fix.speed = try metric(properties.speed, "speed")
+            }
+            pending.append(fix)
+        }
+    }
+
+    private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = value.number, number >= 0 else {
+            throw error("\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number", value.line)
+        }
+        return number
+    }
+
+    private func error(_ message: String, _ line: Int) -> TrackReadError {
+        TrackReadError(file: path, line: line, message: message)
+    }
+
+    private func shapeError(_ detail: String) -> TrackReadError {
+        TrackReadError(file: path, line: nil, message: "not a usable GeoJSON track: \(detail)")
+    }
+}

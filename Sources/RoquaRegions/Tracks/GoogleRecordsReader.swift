@@ -1,0 +1,124 @@
+import Foundation
+import RoquaBoundaries
+
+/// Streams fixes out of a classic Google Takeout `Records.json` (Location History), element by
+/// element of its `locations` array; other top-level members are skipped unread.
+///
+/// Rules for each element of `locations`:
+/// - `latitudeE7` / `longitudeE7`: integers, degrees × 10^7. Values past ±90° / ±180° that
+///   come from a known signed-overflow bug in old exports (stored as unsigned 32-bit) are
+///   wrapped back by subtracting 2^32; anything else out of range is an error. A record with
+///   neither field (some exports have activity-only records) is skipped; one without the other
+///   is an error.
+/// - Time: `timestamp` (ISO 8601) or, in older exports, `timestampMs` (epoch milliseconds, a
+///   string or a number). Neither, or one that does not parse, is an error.
+/// - `accuracy` (metres) → `accuracy`; `velocity` (m/s) → `speed`.
+/// - `position` is the line on which the record's `{` stands (1 for a minified file; error
+///   messages also give the record's index).
+/// - A top level that is not an object with a `locations` array is an error naming the file.
+public final class GoogleRecordsReader: FixReader {
+    public let path: String
+    private let json: JSONScanner
+    private var state = State.start
+    private var index = 0
+
+    private enum State { case start, topLevel, locations, done }
+
+    private static let keys = ["latitudeE7", "longitudeE7", "timestamp", "timestampMs", "accuracy", "velocity"]
+
+    public init(path: String) throws {
+        self.path = path
+        json = JSONScanner(stream: try ByteStream(path: path))
+    }
+
+    public func next() throws -> Fix? {
+        while true {
+            switch state {
+            case .start:
+                guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError() }
+                try json.beginObject("the Records.json top level")
+                state = .topLevel
+            case .topLevel:
+                guard let key = try json.nextKey() else {
+                    try json.expectEnd()
+                    throw shapeError()
+                }
+                if key == "locations" {
+                    try json.beginArray("the \"locations\" array")
+                    state = .locations
+                } else {
+                    try json.skipValue()
+                }
+            case .locations:
+                guard try json.nextElement() else {
+                    // The array is all we read; the rest of the object is skipped to check it is whole.
+                    while try json.nextKey() != nil { try json.skipValue() }
+                    try json.expectEnd()
+                    state = .done
+                    return nil
+                }
+                let record = try json.readValue(keeping: Self.keys)
+                index += 1
+                if let fix = try fix(from: record) { return fix }
+            case .done:
+                return nil
+            }
+        }
+    }
+
+    private func fix(from record: JSONValue) throws -> Fix? {
+        let line = record.line
+        func fail(_ message: String, at value: JSONValue? = nil) -> TrackReadError {
+            TrackReadError(file: path, line: value?.line ?? line, message: "locations[\(index - 1)]: \(message)")
+        }
+        guard case .object = record else { throw fail("expected an object, found \(record.kind)") }
+        let latE7 = record["latitudeE7"], lonE7 = record["longitudeE7"]
+        if latE7 == nil, lonE7 == nil { return nil } // activity-only record: no position to report
+        guard let latE7, let lonE7 else { throw fail("has only one of latitudeE7 / longitudeE7") }
+        guard let latitudeE7 = latE7.number else { throw fail("latitudeE7 is \(latE7.kind), not a number", at: latE7) }
+        guard let longitudeE7 = lonE7.number else { throw fail("longitudeE7 is \(lonE7.kind), not a number", at: lonE7) }
+        let coordinate = try TrackValues.coordinate(
+            latitude: Self.unwrapE7(latitudeE7, limit: 90) / 1e7, longitude: Self.unwrapE7(longitudeE7, limit: 180) / 1e7,
+            file: path, line: latE7.line)
+
+        let timestamp: Date
+        if let value = record["timestamp"] {
+            guard let text = value.string, let date = TrackTime.iso8601(text) else {
+                throw fail("timestamp \(Self.show(value)) is not an ISO 8601 date-time", at: value)
+            }
+            timestamp = date
+        } else if let value = record["timestampMs"] {
+            // Always milliseconds here, whatever the size: that is what the field is.
+            guard let ms = value.number ?? value.string.flatMap({ TrackValues.number($0) }) else {
+                throw fail("timestampMs \(Self.show(value)) is not a number of milliseconds", at: value)
+            }
+            timestamp = Date(timeIntervalSince1970: ms / 1000)
+        } else {
+            throw fail("has no timestamp or timestampMs")
+        }
+
+        func metric(_ key: String) throws -> Double? {
+            guard let value = record[key], !value.isNull else { return nil }
+            guard let number = value.number, number >= 0 else { throw fail("\(key) \(Self.show(value)) is not a non-negative number", at: value) }
+            return number
+        }
+        return Fix(coordinate: coordinate, timestamp: timestamp, accuracy: try metric("accuracy"),
+                   speed: try metric("velocity"), position: line)
+    }
+
+    /// Old exports stored some E7 values as unsigned 32-bit: past the limit, subtract 2^32.
+    static func unwrapE7(_ value: Double, limit: Double) -> Double {
+        value > limit * 1e7 ? value - 4_294_967_296 : value
+    }
+
+    static func show(_ value: JSONValue) -> String {
+        if let s = value.string { return "\"\(s)\"" }
+        if let n = value.number { return "\(n)" }
+        return value.kind
+    }
+
+    private func shapeError() -> TrackReadError {
+        TrackReadError(file: path, line: nil,
+                       message: "not a Google Takeout Records.json: expected a JSON object with a \"locations\" array")
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import RoquaBoundaries
+
+/// Streams fixes out of the on-device Google Maps Timeline export (`Timeline.json`, 2024 on),
+/// one `semanticSegments` / `rawSignals` element at a time; other members are skipped unread.
+///
+/// Rules (fixes come out in file order, not sorted by time):
+/// - `semanticSegments[].timelinePath[]`: `point` at `time`. (The iOS variant's
+///   `durationMinutesOffsetFromStartTime`, minutes after the segment's `startTime`, is accepted
+///   instead of `time`.)
+/// - `semanticSegments[].visit.topCandidate.placeLocation.latLng`: one fix at the segment's
+///   `startTime` and, when different, one at its `endTime`. A visit without a place is skipped.
+/// - `semanticSegments[].activity.start.latLng` at `startTime` and `.end.latLng` at `endTime`
+///   (departure and arrival points; skipped when absent).
+/// - `rawSignals[].position`: `LatLng` (or `latLng`) at `timestamp`, with `accuracyMeters` →
+///   `accuracy` and `speedMetersPerSecond` → `speed`. Other raw signals (Wi-Fi scans,
+///   activity records) are skipped.
+/// - Point strings are `"41.0082°, 28.9784°"` (degree signs optional) or `"geo:41.0082,28.9784"`.
+///   Times are ISO 8601 with offsets. A point or time that does not parse, or a path point with
+///   no time, is an error naming the line.
+/// - `position` is the line of the point string (or of the raw signal).
+/// - A top level that is not an object with `semanticSegments` or `rawSignals` is an error.
+public final class GoogleTimelineReader: FixReader {
+    public let path: String
+    private let json: JSONScanner
+    private var state = State.start
+    private var pending: [Fix] = []
+    private var pendingIndex = 0
+    private var sawTimeline = false
+
+    private enum State { case start, topLevel, segments, signals, done }
+
+    private static let segmentKeys = ["startTime", "endTime", "timelinePath", "visit", "activity"]
+
+    public init(path: String) throws {
+        self.path = path
+        json = JSONScanner(stream: try ByteStream(path: path))
+    }
+
+    public func next() throws -> Fix? {
+        while true {
+            if pendingIndex < pending.count {
+                pendingIndex += 1
+                return pending[pendingIndex - 1]
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            switch state {
+            case .start:
+                guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError() }
+                try json.beginObject("the Timeline.json top level")
+                state = .topLevel
+            case .topLevel:
+                guard let key = try json.nextKey() else {
+                    try json.expectEnd()
+                    guard sawTimeline else { throw shapeError() }
+                    state = .done
+                    return nil
+                }
+                switch key {
+                case "semanticSegments":
+                    try json.beginArray("the \"semanticSegments\" array")
+                    sawTimeline = true
+                    state = .segments
+                case "rawSignals":
+                    try json.beginArray("the \"rawSignals\" array")
+                    sawTimeline = true
+                    state = .signals
+                default:
+                    try json.skipValue()
+                }
+            case .segments:
+                guard try json.nextElement() else { state = .topLevel; continue }
+                try readSegment(try json.readValue(keeping: Self.segmentKeys))
+            case .signals:
+                guard try json.nextElement() else { state = .topLevel; continue }
+                try readSignal(try json.readValue(keeping: ["position"]))
+            case .done:
+                return nil
+            }
+        }
+    }
+
+    private func readSegment(_ segment: JSONValue) throws {
+        guard case .object = segment else { throw error("a semantic segment is \(segment.kind), not an object", segment.line) }
+        let start = try segment["startTime"].map { try time($0, "startTime") }
+        let end = try segment["endTime"].map { try time($0, "endTime") }
+
+        if let path = segment["timelinePath"] {
+            guard let points = path.array else { throw error("timelinePath is \(path.kind), not an array", path.line) }
+            for entry in points {
+                guard let point = entry["point"] else { throw error("timelinePath entry has no \"point\"", entry.line) }
+                let timestamp: Date
+                if let value = entry["time"] {
+                    timestamp = try time(value, "time")
+                } else if let offset = entry["durationMinutesOffsetFromStartTime"], let start,
+                          let minutes = offset.number ?? offset.string.flatMap({ TrackValues.number($0) }) {
+                    timestamp = start.addingTimeInterval(minutes * 60)
+                } else {
+                    throw error("timelinePath point has no time", point.line)
+                }
+                pending.append(try fix(point, at: timestamp))
+            }
+        }
+        if let visit = segment["visit"], let place = visit["topCandidate"]?["placeLocation"] {
+            // Android nests the point in `latLng`; the iOS export has the string directly.
+            let point = place["latLng"] ?? place
+            if point.string != nil {
+                try appendStartAndEnd(point, point, start: start, end: end, what: "visit")
+            }
+        }
+        if let activity = segment["activity"] {
+            try appendStartAndEnd(activity["start"]?["latLng"] ?? activity["start"],
+                                  activity["end"]?["latLng"] ?? activity["end"], start: start, end: end, what: "activity")
+        }
+    }
+
+    private func appendStartAndEnd(_ first: JSONValue?, _ last: JSONValue?, start: Date?, end: Date?, what: String) throws {
+        if let first, first.string != nil {
+            guard let start else { throw error("\(what) segment has no startTime", first.line) }
+            pending.append(try fix(first, at: start))
+        }
+        // A visit's start and end are the same place: the end adds a fix only when later.
+        if let last, last.string != nil, let end, end != start || first?.string == nil {
+            pending.append(try fix(last, at: end))
+        }
+    }
+
+    private func readSignal(_ signal: JSONValue) throws {
+        guard let position = signal["position"] else { return } // a Wi-Fi scan or activity record
+        guard let point = position["LatLng"] ?? position["latLng"] else {
+            throw error("rawSignals position has no LatLng", position.line)
+        }
+        guard let stamp = position["timestamp"] else { throw error("rawSignals position has no timestamp", position.line) }
+        var fix = try fix(point, at: try time(stamp, "timestamp"))
+        fix.accuracy = try metric(position["accuracyMeters"], "accuracyMeters")
+        fix.speed = try metric(position["speedMetersPerSecond"], "speedMetersPerSecond")
+        pending.append(fix)
+    }
+
+    private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = value.number, number >= 0 else {
+            throw error("\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number", value.line)
+        }
+        return number
+    }
+
+    private func time(_ value: JSONValue, _ name: String) throws -> Date {
+        guard let text = value.string, let date = TrackTime.iso8601(text) else {
+            throw error("\(name) \(GoogleRecordsReader.show(value)) is not an ISO 8601 date-time", value.line)
+        }
+        return date
+    }
+
+    private func fix(_ point: JSONValue, at timestamp: Date) throws -> Fix {
+        guard let text = point.string, let (latitude, longitude) = Self.parsePoint(text) else {
+            throw error("point \(GoogleRecordsReader.show(point)) is not \"lat°, lng°\"", point.line)
+        }
+        let coordinate = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: point.line)
+        return Fix(coordinate: coordinate, timestamp: timestamp, position: point.line)
+    }
+
+    /// `"41.0082°, 28.9784°"`, `"41.0082, 28.9784"` or `"geo:41.0082,28.9784"`.
+    static func parsePoint(_ text: String) -> (Double, Double)? {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        if body.hasPrefix("geo:") { body = body.dropFirst(4) }
+        let parts = body.replacingOccurrences(of: "°", with: "").split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitude = TrackValues.number(parts[0]), let longitude = TrackValues.number(parts[1]) else {
+            return nil
+        }
+        return (latitude, longitude)
+    }
+
+    private func error(_ message: String, _ line: Int) -> TrackReadError {
+        TrackReadError(file: path, line: line, message: message)
+    }
+
+    private func shapeError() -> TrackReadError {
+        TrackReadError(file: path, line: nil,
+                       message: "not a Google Timeline.json: expected a JSON object with \"semanticSegments\" or \"rawSignals\"")
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import RoquaBoundaries
+import RoquaRegions
+
+struct TrackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Turn GPS tracks into visited regions.",
+        subcommands: [Import.self]
+    )
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import GPX, CSV, GeoJSON or Google Takeout files into the region store, offline.",
+            discussion: """
+                Each file is read streaming and written in one transaction: a malformed file changes \
+                nothing, and a file imported before (same content) adds nothing.
+                """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var boundaryOptions: BoundaryOptions
+
+        @Argument(help: "Track files (.gpx, .csv, .geojson, Takeout Records.json or Timeline.json).")
+        var files: [String]
+
+        @Option(help: "Region radius in metres.")
+        var radius = ClusteringSettings.default.radius
+
+        @Flag(help: "Radius by speed: 100 m walking, 200 m in a vehicle.")
+        var speedBased = false
+
+        @Option(help: "Drop fixes whose accuracy is worse than this many metres.")
+        var accuracy = ClusteringSettings.default.maxAccuracy
+
+        @Option(help: "Minutes between fixes in one region that still make one visit.")
+        var visitGap = ClusteringSettings.default.visitGap / 60
+
+        func validate() throws {
+            if radius <= 0 { throw ValidationError("--radius must be positive") }
+            if accuracy <= 0 { throw ValidationError("--accuracy must be positive") }
+            if visitGap <= 0 { throw ValidationError("--visit-gap must be positive") }
+        }
+
+        func run() throws {
+            var settings = ClusteringSettings.default
+            settings.radius = radius
+            settings.speedBasedRadius = speedBased
+            settings.maxAccuracy = accuracy
+            settings.visitGap = visitGap * 60
+            let importer = try failing {
+                try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
+                                  settings: settings)
+            }
+            for file in files {
+                Terminal.status("reading \(file)…")
+                let summary = try failing { try importer.importFile(file) }
+                Terminal.endStatus()
+                print(summary.report(maxAccuracy: accuracy))
+            }
+        }
+    }
+}
+
+extension TrackImportSummary {
+    func report(maxAccuracy: Double) -> String {
+        if alreadyImported { return "\(file): imported before (same content); nothing added" }
+        var lines = ["\(file) (\(format)): \(fixesRead) fixes read, \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
+        lines.append("  \(newRegions) new region(s), \(revisits) revisit(s)")
+        for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {
+            let names = firsts.filter { $0.level == level }.map(\.name)
+            if !names.isEmpty { lines.append("  first time in \(names.count) \(label): \(names.joined(separator: ", "))") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func droppedDetail(_ maxAccuracy: Double) -> String {
+        let parts = dropped.sorted { $0.value > $1.value }.map { reason, count in
+            switch reason {
+            case .accuracy: "\(count) less accurate than \(Int(maxAccuracy)) m"
+            case .duplicate: "\(count) duplicates"
+            case .invalidCoordinate: "\(count) invalid coordinates"
+            case .invalidTimestamp: "\(count) invalid times"
+            }
+        }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
+    }
+}

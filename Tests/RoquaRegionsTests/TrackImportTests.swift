@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaRegions
+import RoquaTestSupport
+import Testing
+
+/// Track files → regions in a real store, enriched from the bundled boundaries.
+@Suite struct TrackImportTests {
+    static let districts = ["Fatih", "Beyoğlu", "Şişli", "Beşiktaş", "Üsküdar", "Kadıköy", "Ataşehir", "Bakırköy"]
+
+    /// A walk of ~1 km inside each of eight İstanbul districts, one track segment each, a fix every 30 s.
+    static func eightDistrictWalk() throws -> String {
+        let context = GEOSContext()
+        let codes = try Bundled.database().read { db in
+            try Row.fetchAll(db, sql: "SELECT code, name FROM boundaries WHERE level = 2 AND country_code = 'TR' AND parent_id = (SELECT id FROM boundaries WHERE code = 'TR-34')")
+        }
+        var time = Date(timeIntervalSince1970: 1_714_550_400)  // 2024-05-01T08:00:00Z
+        var gpx = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>walk</name>\n"
+        for name in districts {
+            let code: String = try #require(codes.first { $0["name"] == name }?["code"])
+            let prepared = try Bundled.geometry(code, in: context).prepared()
+            let start = try prepared.geometry.pointOnSurface()
+            gpx += "<trkseg>\n"
+            for step in 0..<24 {  // 24 fixes, 45 m apart along a small square around the start, kept inside
+                let side = Double(step / 6), along = Double(step % 6) * 0.0004
+                let dx = side == 0 ? along : side == 1 ? 0.0024 : side == 2 ? 0.0024 - along : 0
+                let dy = side == 1 ? along : side == 2 ? 0.0024 : side == 3 ? 0.0024 - along : 0
+                var (x, y) = (start.x + dx - 0.0012, start.y + dy - 0.0012)
+                if try !prepared.covers(context.point(x: x, y: y)) { (x, y) = start }
+                gpx += "<trkpt lat=\"\(y)\" lon=\"\(x)\"><time>\(StoreTime.text(time))</time></trkpt>\n"
+                time += 30
+            }
+            gpx += "</trkseg>\n"
+            time += 3600
+        }
+        return gpx + "</trk></gpx>\n"
+    }
+
+    struct Setup {
+        let directory: TempDirectory
+        let store: RegionStore
+        let importer: TrackImporter
+        let events: RegionEventStream
+    }
+
+    static func setup() throws -> Setup {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        let events = RegionEventStream()
+        let importer = TrackImporter(store: store, enricher: try RegionEnricher(boundaries: Bundled.path()), events: events)
+        return Setup(directory: directory, store: store, importer: importer, events: events)
+    }
+
+    @Test func aWalkThroughEightDistrictsIsEnrichedAndReimportingAddsNothing() async throws {
+        let s = try Self.setup()
+        let file = s.directory.file("walk.gpx")
+        try Self.eightDistrictWalk().write(toFile: file, atomically: true, encoding: .utf8)
+        let summary = try s.importer.importFile(file)
+        #expect(summary.fixesRead == 8 * 24)
+        #expect(summary.newRegions >= 8)
+        let regions = try s.store.allRegions()
+        #expect(Set(regions.compactMap(\.district)) == Set(Self.districts))
+        #expect(regions.allSatisfy { $0.city == "İstanbul" && $0.country == "Türkiye" && $0.countryCode == "TR" })
+        #expect(regions.allSatisfy { $0.geohash.count == 7 && $0.radius == 150 })
+        #expect(Set(summary.firsts.filter { $0.level == .district }.map(\.name)) == Set(Self.districts))
+        #expect(summary.firsts.filter { $0.level == .province }.map(\.code) == ["TR-34"])
+
+        let again = try s.importer.importFile(file)
+        #expect(again.alreadyImported)
+        #expect(try s.store.allRegions() == regions)
+
+        // The same fixes in another file (other bytes) match the stored regions: no new region, same visit.
+        try (Self.eightDistrictWalk() + "\n").write(toFile: s.directory.file("copy.gpx"), atomically: true, encoding: .utf8)
+        let copy = try s.importer.importFile(s.directory.file("copy.gpx"))
+        #expect(copy.newRegions == 0 && copy.revisits == 0 && copy.firsts.isEmpty)
+        #expect(try s.store.allRegions() == regions)
+
+        s.events.finish()
+        var news = 0, firstDistricts: [String] = [], firstCountries: [String] = []
+        for await event in s.events.events {
+            switch event {
+            case .newRegion: news += 1
+            case let .firstDistrict(_, name): firstDistricts.append(name)
+            case let .firstCountry(code, _): firstCountries.append(code)
+            default: break
+            }
+        }
+        #expect(news == summary.newRegions)
+        #expect(Set(firstDistricts) == Set(Self.districts) && firstDistricts.count == 8)
+        #expect(firstCountries == ["TR"])
+    }
+
+    @Test func aReturnAfterHoursIsARevisit() throws {
+        let s = try Self.setup()
+        let csv = """
+            lat,lon,timestamp
+            40.9879,29.0281,2024-05-01T08:00:00Z
+            40.9880,29.0282,2024-05-01T08:10:00Z
+            41.0430,29.0070,2024-05-01T09:00:00Z
+            40.9879,29.0281,2024-05-01T12:00:00Z
+            """
+        try csv.write(toFile: s.directory.file("day.csv"), atomically: true, encoding: .utf8)
+        let summary = try s.importer.importFile(s.directory.file("day.csv"))
+        #expect(summary.newRegions == 2 && summary.revisits == 1)
+        let kadikoy = try #require(try s.store.allRegions().first { $0.district == "Kadıköy" })
+        #expect(kadikoy.visitCount == 2)
+        #expect(StoreTime.text(kadikoy.lastVisit) == "2024-05-01T12:00:00.000Z")
+    }
+
+    @Test(arguments: [
+        ("truncated.gpx", "<?xml version=\"1.0\"?>\n<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkpt>\n<trkpt lat=\"41.0"),
+        ("broken.gpx", "<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkseg>\n</gpx>\n"),
+        ("bad-row.csv", "lat,lon,timestamp\n41.0,29.0,2024-05-01T08:00:00Z\n41.1,abc,2024-05-01T08:01:00Z\n"),
+        ("bad-time.csv", "lat,lon,timestamp\n41.0,29.0,2024-05-01T08:00:00Z\n41.1,29.1,yesterday\n"),
+        ("shape.json", "{\"locations\": {\"latitudeE7\": 1}}"),
+    ])
+    func malformedFilesChangeNothing(name: String, content: String) throws {
+        let s = try Self.setup()
+        try "lat,lon,timestamp\n40.9879,29.0281,2024-05-01T08:00:00Z\n".write(toFile: s.directory.file("ok.csv"), atomically: true, encoding: .utf8)
+        _ = try s.importer.importFile(s.directory.file("ok.csv"))
+        let before = try s.store.export(.json)
+        let file = s.directory.file(name)
+        try content.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try s.importer.importFile(file) }
+        do { _ = try s.importer.importFile(file) } catch {
+            #expect(String(describing: error).contains(file), "\(error)")
+        }
+        #expect(try s.store.export(.json) == before)
+    }
+
+    @Test func enrichFillsRegionsStoredWithoutNames() throws {
+        let s = try Self.setup()
+        try s.store.write { db in
+            try db.execute(sql: """
+                INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
+                VALUES (40.9879, 29.0281, 150, '2024-05-01T08:00:00.000Z', 'sxk9ht9', '2024-05-01T08:00:00.000Z')
+                """)
+        }
+        let stale = try s.store.regionsNeedingEnrichment(current: s.importer.enricher.identity, all: false)
+        #expect(stale.count == 1)
+        #expect(try s.store.enrich(stale, with: s.importer.enricher) == 1)
+        #expect(try s.store.allRegions().first?.district == "Kadıköy")
+        #expect(try s.store.regionsNeedingEnrichment(current: s.importer.enricher.identity, all: true).isEmpty)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+@testable import RoquaRegions
+import RoquaTestSupport
+import Testing
+
+@Suite struct TrackReaderFormatTests {
+    typealias F = TrackFixtures
+    let t0 = TrackFixtures.t0
+
+    @Test func detectsByExtensionAndContent() throws {
+        let dir = try TempDirectory()
+        let cases: [(String, String, TrackFormat)] = [
+            ("a.gpx", "<gpx></gpx>", .gpx),
+            ("a.xml", "<?xml version=\"1.0\"?>\n<!-- c -->\n<gpx:gpx xmlns:gpx=\"x\"></gpx:gpx>", .gpx),
+            ("a.csv", "lat,lon,time\n", .csv),
+            ("a.dat", "latitude;longitude;timestamp\n41;29;1546336800\n", .csv),
+            ("a.data", "41.0,29.0,1546336800\n", .csv),
+            ("a.geojson", "{\"foo\": 1}", .geoJSON),
+            ("b.json", "{\"name\": \"x\", \"features\": []}", .geoJSON),
+            ("c.json", "{\"crs\": {\"type\": \"name\"}, \"type\": \"FeatureCollection\", \"features\": []}", .geoJSON),
+            ("Records.json", "{\"locations\": []}", .googleRecords),
+            ("r.txt.json", "\n  {\"deviceSettings\": {\"semanticSegments\": 1}, \"locations\": []}", .googleRecords),
+            ("Timeline.json", "{\"semanticSegments\": []}", .googleTimeline),
+            ("t.json", "{\"rawSignals\": [], \"semanticSegments\": []}", .googleTimeline),
+        ]
+        for (name, text, format) in cases {
+            let path = try F.write(text, name, in: dir, bom: name.hasPrefix("r"))
+            #expect(try TrackFormat.detect(path: path) == format, "\(name)")
+        }
+    }
+
+    @Test func unknownAndWrongShapedFilesNameTheFile() throws {
+        let dir = try TempDirectory()
+        let cases: [(String, String, String)] = [
+            ("foo.json", #"{"foo": 1, "bar": [1, {"locations": 2}]}"#, #"keys "foo", "bar""#),
+            ("empty.json", "{}", "an empty object"),
+            ("array.json", #"[{"lat": 1}]"#, "top-level JSON array"),
+            ("blank.json", "  \n", "empty file"),
+            ("semantic.json", #"{"timelineObjects": []}"#, "timelineObjects"),
+            ("doc.kml", "<?xml version=\"1.0\"?><kml></kml>", "root element <kml>"),
+            ("notes.md", "# my trip\nwent places\n", "unknown track format"),
+            ("broken.json", "{\"foo\": [1, 2}", "mismatched '}'"),
+        ]
+        for (name, text, fragment) in cases {
+            let path = try F.write(text, name, in: dir)
+            let error = #expect(throws: TrackReadError.self, "\(name)") { try TrackReaders.open(path: path) }
+            #expect(error?.file == path)
+            #expect(error?.message.contains(fragment) == true, "\(String(describing: error))")
+        }
+        let missing = dir.file("missing.gpx")
+        let error = #expect(throws: TrackReadError.self) { try TrackReaders.open(path: missing) }
+        #expect(error?.file == missing)
+        #expect(error?.message.contains("cannot open") == true)
+        let directory = #expect(throws: TrackReadError.self) { try TrackReaders.open(path: dir.path) }
+        #expect(directory?.message.contains("directory") == true)
+    }
+
+    @Test func utf16IsRefusedClearly() throws {
+        let dir = try TempDirectory()
+        let path = dir.file("utf16.csv")
+        try (Data([0xFF, 0xFE]) + "lat,lon,time\n".data(using: .utf16LittleEndian)!).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: TrackReadError.self) { try TrackReaders.open(path: path) }
+        #expect(error?.message.contains("UTF-16") == true)
+    }
+
+    @Test func openReadsEachFormatEndToEnd() throws {
+        let dir = try TempDirectory()
+        let files = [
+            try F.write("<gpx><wpt lat=\"41\" lon=\"29\"><time>2019-01-01T10:00:00Z</time></wpt></gpx>", "a.gpx", in: dir),
+            try F.write("lat,lon,time\r\n41,29,2019-01-01T10:00:00Z\r\n", "a.csv", in: dir, bom: true),
+            try F.write(#"{"features": [{"type": "Feature", "properties": {"time": "2019-01-01T10:00:00Z"}, "geometry": {"type": "Point", "coordinates": [29, 41]}}]}"#,
+                        "a.json", in: dir),
+            try F.write(#"{"locations": [{"latitudeE7": 410000000, "longitudeE7": 290000000, "timestampMs": "1546336800000"}]}"#, "r.json", in: dir),
+            try F.write(#"{"rawSignals": [{"position": {"LatLng": "41°, 29°", "timestamp": "2019-01-01T10:00:00Z"}}]}"#, "t.json", in: dir),
+        ]
+        for path in files {
+            let fixes = try F.readAll(path: path)
+            try #require(fixes.count == 1, "\(path)")
+            F.check(fixes[0], 41, 29, t0)
+        }
+    }
+
+    @Test func iso8601Variants() {
+        let cases: [(String, TimeInterval)] = [
+            ("2019-01-01T10:00:00Z", t0),
+            ("2019-01-01T10:00:00.123Z", t0 + 0.123),
+            ("2019-01-01T10:00:00.123456789Z", t0 + 0.123456789),
+            ("2019-01-01t10:00:00,5z", t0 + 0.5),
+            ("2019-01-01 10:00:00", t0),
+            ("2019-01-01T10:00Z", t0),
+            ("2019-01-01T13:00:00+03:00", t0),
+            ("2019-01-01T13:00:00+0300", t0),
+            ("2019-01-01T07:30:00-02:30", t0),
+            ("2019-01-01T13:00:00+03", t0),
+            (" 2019-01-01T10:00:00Z ", t0),
+            ("2024-02-29T00:00:00Z", 1_709_164_800),
+            ("1969-12-31T23:59:59Z", -1),
+        ]
+        for (text, expected) in cases {
+            let parsed = TrackTime.iso8601(text)?.timeIntervalSince1970
+            #expect(parsed.map { abs($0 - expected) < 1e-6 } == true, "\(text) → \(String(describing: parsed))")
+        }
+        for bad in ["", "2019-01-01", "2019-13-01T00:00:00Z", "2019-02-29T00:00:00Z", "2019-01-01T24:00:00Z",
+                    "2019-01-01T10:00:00.Z", "2019-01-01T10:00:00Q", "2019-01-01T10:00:00+3", "19-01-01T10:00:00Z",
+                    "2019-01-01T10:00:00Zjunk", "1546336800"] {
+            #expect(TrackTime.iso8601(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func epochSecondsAndMilliseconds() {
+        #expect(TrackTime.parse("1546336800")?.timeIntervalSince1970 == t0)
+        #expect(TrackTime.parse("1546336800.5")?.timeIntervalSince1970 == t0 + 0.5)
+        #expect(TrackTime.parse("1546336800500")?.timeIntervalSince1970 == t0 + 0.5)
+        #expect(TrackTime.parse("nan") == nil)
+        #expect(TrackTime.parse("inf") == nil)
+        #expect(TrackTime.parse("0x10") == nil)
+        #expect(TrackTime.parse("") == nil)
+    }
+}
