@@ -3,12 +3,7 @@ import RoquaBoundaries
 import RoquaTestSupport
 import Testing
 
-/// What a run of the `roqua` binary gave back.
-struct CLIResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
+typealias CLIResult = CommandResult
 
 /// The built `roqua` binary with `resolve --boundaries <bundled DB>` in front of the arguments.
 enum BatchCLI {
@@ -18,40 +13,7 @@ enum BatchCLI {
     static func resolve(_ arguments: [String], stdin: String? = nil) throws -> CLIResult {
         try #require(FileManager.default.isExecutableFile(atPath: executable),
                      "no roqua executable beside the test bundle at \(executable)")
-        let all = ["resolve", "--boundaries", try Bundled.path()] + arguments
-        guard let stdin else {
-            let result = try CommandRunner.run(executable, all)
-            return CLIResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
-        }
-        return try run(executable, all, stdin: stdin)
-    }
-
-    /// `CommandRunner.run` with standard input read from the file `stdin` (opened on fd 0 by
-    /// posix_spawn_file_actions_addopen), stdout and stderr to temporary files.
-    static func run(_ executable: String, _ arguments: [String], stdin: String) throws -> CLIResult {
-        let directory = try TempDirectory("roqua-run-stdin")
-        let outPath = directory.file("stdout"), errPath = directory.file("stderr")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let env = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
-        guard spawned == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable, "errno": spawned])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return CLIResult(status: exitStatus,
-                         stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        return try CommandRunner.run(executable, ["resolve", "--boundaries", try Bundled.path()] + arguments, stdin: stdin)
     }
 }
 

@@ -23,22 +23,48 @@ public struct CommandResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// The child's peak resident set size.
+    public var maxRSSKilobytes: Int = 0
+}
+
+/// A child process started by `CommandRunner.start`; its output goes to temporary files.
+public final class RunningCommand {
+    public let pid: pid_t
+    private let directory: TempDirectory
+
+    init(pid: pid_t, directory: TempDirectory) {
+        self.pid = pid
+        self.directory = directory
+    }
+
+    public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+
+    /// Waits for the child to end and collects what it printed.
+    public func wait() -> CommandResult {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return CommandResult(status: exitStatus,
+                             stdout: (try? String(contentsOfFile: directory.file("stdout"), encoding: .utf8)) ?? "",
+                             stderr: (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? "",
+                             maxRSSKilobytes: usage.ru_maxrss)
+    }
 }
 
 public enum CommandRunner {
-    /// Runs `executable` with `arguments` and waits; stdin is empty, stdout and stderr go to
-    /// temporary files. posix_spawn + waitpid rather than Foundation's Process, whose pipes and
+    /// Starts `executable` with `arguments`; stdin is the file `stdin` (or empty), stdout and
+    /// stderr go to temporary files. posix_spawn rather than Foundation's Process, whose pipes and
     /// exit notification can hang when parallel tests spawn children at the same time.
-    public static func run(_ executable: String, _ arguments: [String],
-                           environment: [String: String]? = nil) throws -> CommandResult {
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                             stdin: String? = nil) throws -> RunningCommand {
         let directory = try TempDirectory("roqua-run")
-        let outPath = directory.file("stdout"), errPath = directory.file("stderr")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory.file("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, directory.file("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
@@ -48,11 +74,12 @@ public enum CommandRunner {
         guard spawned == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable, "errno": spawned])
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return CommandResult(status: exitStatus,
-                             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        return RunningCommand(pid: pid, directory: directory)
+    }
+
+    /// Runs `executable` to its end (see `start`).
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           stdin: String? = nil) throws -> CommandResult {
+        try start(executable, arguments, environment: environment, stdin: stdin).wait()
     }
 }

@@ -23,8 +23,7 @@ public final class GeoJSONTrackReader: FixReader {
     public let path: String
     private let json: JSONScanner
     private var state = State.start
-    private var pending: [Fix] = []
-    private var pendingIndex = 0
+    private var pending = PendingFixes()
     private var featureIndex = 0
     private var sawFeatures = false
     /// Top-level members, for a file that is one Feature or one bare geometry.
@@ -73,12 +72,7 @@ public final class GeoJSONTrackReader: FixReader {
 
     public func next() throws -> Fix? {
         while true {
-            if pendingIndex < pending.count {
-                pendingIndex += 1
-                return pending[pendingIndex - 1]
-            }
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
+            if let fix = pending.pop() { return fix }
             switch state {
             case .start:
                 guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError("the top level is not a JSON object") }

@@ -24,8 +24,7 @@ public final class GoogleTimelineReader: FixReader {
     public let path: String
     private let json: JSONScanner
     private var state = State.start
-    private var pending: [Fix] = []
-    private var pendingIndex = 0
+    private var pending = PendingFixes()
     private var sawTimeline = false
 
     private enum State { case start, topLevel, segments, signals, done }
@@ -39,12 +38,7 @@ public final class GoogleTimelineReader: FixReader {
 
     public func next() throws -> Fix? {
         while true {
-            if pendingIndex < pending.count {
-                pendingIndex += 1
-                return pending[pendingIndex - 1]
-            }
-            pending.removeAll(keepingCapacity: true)
-            pendingIndex = 0
+            if let fix = pending.pop() { return fix }
             switch state {
             case .start:
                 guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError() }
