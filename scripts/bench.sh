@@ -44,6 +44,15 @@ for w in "${workloads[@]}"; do
   /usr/bin/time -f "{\"bench\":\"cli\",\"workload\":\"$w\",\"seconds\":%e,\"max_rss_kb\":%M}" -a -o "$results" \
     "$bin/roqua" resolve --boundaries "$db" --input "$out/points/$w.csv" --output /dev/null
 done
+echo "track import" >&2
+[ -f "$out/points/walk-1m.csv" ] || python3 scripts/bench_tracks.py "$out/points"
+for f in walk-1m.csv Records-1m.json; do
+  for i in $(seq "$runs"); do
+    rm -f "$out/regions.sqlite" "$out/regions.sqlite-wal" "$out/regions.sqlite-shm"
+    /usr/bin/time -f "{\"bench\":\"track-import\",\"file\":\"$f\",\"bytes\":$(stat -c %s "$out/points/$f"),\"seconds\":%e,\"max_rss_kb\":%M}" \
+      -a -o "$results" "$bin/roqua" track import "$out/points/$f" --store "$out/regions.sqlite" --boundaries "$db" >/dev/null
+  done
+done
 echo "peers (shapely, SpatiaLite)" >&2
 files=()
 for w in "${workloads[@]}"; do files+=("$out/points/$w.csv"); done

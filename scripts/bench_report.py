@@ -47,6 +47,18 @@ def main(path):
         print(f"| {workload} | {full:,.0f} | {per_core:,.0f} | {parallel:,.0f} | {first:.0f} ms | "
               f"{runs[0]['points'] / c.get('seconds', float('nan')):,.0f} /s | {c.get('max_rss_kb', float('nan')) / 1024:.0f} MB | "
               f"{shapely:,.0f} | {spatialite:,.0f} | {per_core / shapely:.1f}× | {per_core / spatialite:.0f}× |")
+    tracks = defaultdict(list)
+    for r in rows:
+        if r.get("bench") == "track-import":
+            tracks[r["file"]].append(r)
+    if tracks:
+        print()
+        print("| track import (1 M fixes, `roqua track import`) | file size | median time | fixes/s | peak RSS |")
+        print("|---|---:|---:|---:|---:|")
+        for name, runs in tracks.items():
+            seconds = median([r["seconds"] for r in runs])
+            print(f"| {name} | {runs[0]['bytes'] / 1e6:.0f} MB | {seconds:.2f} s | {1_000_000 / seconds:,.0f} | "
+                  f"{median([r['max_rss_kb'] for r in runs]) / 1024:.0f} MB |")
     for workload, by_peer in peers.items():
         for name, r in by_peer.items():
             print(f"<!-- {workload} {name}: {r.get('points')} points, load {r.get('load_seconds', 0):.2f} s, "

@@ -29,8 +29,8 @@ public enum ClusterOutcome: Sendable, Equatable {
 /// Rules:
 /// - A fix is checked in this order: invalid coordinate, invalid timestamp, accuracy (nil accuracy is accepted,
 ///   accuracy equal to the threshold too), duplicate (same timestamp and coordinate as one of the last
-///   `duplicateWindow` accepted fixes: memory stays bounded however long the file; a repeat from further back
-///   falls into the same region and visit anyway, so only the drop count differs).
+///   `duplicateWindow` accepted fixes — loggers repeat a fix right after itself; a repeat from further back
+///   falls into the same region and visit anyway, so only the drop count differs, and memory stays bounded).
 /// - A fix is inside a region when its haversine distance to the centre is ≤ the region's radius. Every region
 ///   (loaded or created in this run) is found through `RegionGrid`, not just the last one; when several contain
 ///   the fix, the oldest (lowest index) wins. Not the nearest centre: with "oldest", a fix goes where it went
@@ -55,11 +55,10 @@ public struct ClusteringEngine {
     /// Visit timelines of regions touched in this run (created lazily for loaded regions).
     private var timelines: [VisitTimeline?]
     private var changedExisting = Set<Int>()
-    private var seenFixes = Set<FixKey>()
-    private var seenOrder: [FixKey] = []
-    private var seenNext = 0
-    /// How many recent accepted fixes duplicates are looked for among.
-    public static let duplicateWindow = 1 << 16
+    private var recentFixes: [FixKey] = []
+    private var recentNext = 0
+    /// How many recent accepted fixes duplicates are looked for among (a linear scan: no hashing per fix).
+    public static let duplicateWindow = 16
     private var previousAccepted: (coordinate: Coordinate, timestamp: Date)?
 
     private struct FixKey: Hashable {
@@ -98,13 +97,12 @@ public struct ClusteringEngine {
         }
         let key = FixKey(time: time.timeIntervalSinceReferenceDate, latitude: coordinate.latitude,
                          longitude: coordinate.longitude)
-        guard seenFixes.insert(key).inserted else { return .dropped(.duplicate) }
-        if seenOrder.count < Self.duplicateWindow {
-            seenOrder.append(key)
+        guard !recentFixes.contains(key) else { return .dropped(.duplicate) }
+        if recentFixes.count < Self.duplicateWindow {
+            recentFixes.append(key)
         } else {
-            seenFixes.remove(seenOrder[seenNext])
-            seenOrder[seenNext] = key
-            seenNext = (seenNext + 1) % Self.duplicateWindow
+            recentFixes[recentNext] = key
+            recentNext = (recentNext + 1) % Self.duplicateWindow
         }
 
         let speed = settings.speedBasedRadius ? speed(of: fix) : nil
