@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "RoquaBoundaries", targets: ["RoquaBoundaries"]),
         .library(name: "RoquaRegions", targets: ["RoquaRegions"]),
+        .library(name: "RoquaProgress", targets: ["RoquaProgress"]),
         .executable(name: "roqua", targets: ["roqua"]),
     ],
     dependencies: [
@@ -25,14 +26,19 @@ let package = Package(
             name: "RoquaRegions",
             dependencies: ["RoquaBoundaries", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "RoquaProgress",
+            dependencies: ["RoquaBoundaries", "RoquaRegions", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
             name: "roqua-bench",
-            dependencies: ["RoquaBoundaries", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/RoquaBench"
         ),
         .target(
@@ -43,6 +49,11 @@ let package = Package(
         .testTarget(
             name: "RoquaBoundariesTests",
             dependencies: ["RoquaBoundaries", "RoquaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "RoquaProgressTests",
+            dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "RoquaRegionsTests",

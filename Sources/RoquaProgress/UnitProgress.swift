@@ -1,0 +1,88 @@
+import Foundation
+import RoquaBoundaries
+import RoquaRegions
+
+/// A child unit and when it was first visited (nil: not yet).
+public struct ChildVisit: Sendable, Codable, Equatable {
+    public var code: String
+    public var name: String
+    public var firstVisit: Date?
+}
+
+/// "İstanbul 8/39 districts": a unit's visited children out of all its children.
+public struct UnitProgress: Sendable, Codable, Equatable {
+    public var code: String
+    public var name: String
+    public var level: String
+    public var childLevel: String
+    public var visited: Int
+    public var total: Int
+    public var firstVisit: Date?
+    public var visitedChildren: [ChildVisit]
+    public var notVisitedChildren: [ChildVisit]
+
+    /// `İstanbul 8/39 districts`
+    public var label: String {
+        let plural = childLevel == "country" ? "countries" : childLevel + "s"
+        return "\(name) \(visited)/\(total) \(plural)"
+    }
+}
+
+/// Progress over the boundary hierarchy from the codes regions were enriched with.
+public struct ProgressCalculator: Sendable {
+    public let hierarchy: BoundaryHierarchy
+    /// Every visited unit (country, province, district) → the start of its earliest region.
+    public let firstVisits: [String: Date]
+
+    public init(hierarchy: BoundaryHierarchy, regions: [VisitedRegion]) {
+        self.hierarchy = hierarchy
+        var first: [String: Date] = [:]
+        for region in regions {
+            for code in [region.countryCode, region.provinceCode, region.districtCode].compactMap({ $0 }) {
+                first[code] = min(first[code] ?? region.timestampStart, region.timestampStart)
+            }
+        }
+        firstVisits = first
+    }
+
+    /// x/N for a unit with children (nil for a unit without any, e.g. a district).
+    public func progress(of code: String) -> UnitProgress? {
+        guard let unit = hierarchy.units[code], let children = hierarchy.children[code], !children.isEmpty else { return nil }
+        let visits = children.map { ChildVisit(code: $0, name: hierarchy.units[$0]?.name ?? $0, firstVisit: firstVisits[$0]) }
+        let visited = visits.filter { $0.firstVisit != nil }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
+        let notVisited = visits.filter { $0.firstVisit == nil }.sorted { $0.name < $1.name }
+        let childLevel = hierarchy.units[children[0]]?.level.description ?? "unit"
+        return UnitProgress(code: code, name: unit.name, level: unit.level.description, childLevel: childLevel,
+                            visited: visited.count, total: children.count, firstVisit: firstVisits[code],
+                            visitedChildren: visited, notVisitedChildren: notVisited)
+    }
+
+    /// Visited countries, earliest first.
+    public var countries: [ChildVisit] {
+        firstVisits.compactMap { code, date in
+            guard let unit = hierarchy.units[code], unit.level == .country else { return nil }
+            return ChildVisit(code: code, name: unit.name, firstVisit: date)
+        }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
+    }
+
+    /// Countries visited per continent, out of the continent's countries in the boundary DB.
+    public var continents: [UnitProgress] {
+        let all = hierarchy.units.values.filter { $0.level == .country }
+        let byContinent = Dictionary(grouping: all) { $0.continent ?? "Unknown" }
+        return byContinent.keys.sorted().compactMap { continent in
+            let members = byContinent[continent]!.map { ChildVisit(code: $0.code, name: $0.name, firstVisit: firstVisits[$0.code]) }
+            let visited = members.filter { $0.firstVisit != nil }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
+            guard !visited.isEmpty else { return nil }
+            return UnitProgress(code: continent, name: continent, level: "continent", childLevel: "country",
+                                visited: visited.count, total: members.count, firstVisit: visited.first?.firstVisit,
+                                visitedChildren: visited, notVisitedChildren: members.filter { $0.firstVisit == nil }
+                                    .sorted { $0.name < $1.name })
+        }
+    }
+
+    /// x/N for every visited unit that has children: countries' provinces, provinces' districts.
+    public var visitedUnitsWithChildren: [UnitProgress] {
+        firstVisits.keys.sorted().compactMap { progress(of: $0) }
+            .sorted { ($0.level, $0.code) < ($1.level, $1.code) }
+    }
+}
