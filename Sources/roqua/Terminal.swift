@@ -5,6 +5,7 @@ import Foundation
 struct Failure: Error, CustomStringConvertible {
     let message: String
     init(_ error: any Error) { message = String(describing: error) }
+    init(message: String) { self.message = message }
     var description: String { message }
 }
 
@@ -33,10 +34,16 @@ enum Terminal {
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 
-    static func printJSON<T: Encodable>(_ value: T) throws {
+    /// Pretty, sorted, snake_case JSON; dates as ISO 8601 in `dates` (UTC by default).
+    static func printJSON<T: Encodable>(_ value: T, dates: TimeZone = TimeZone(identifier: "UTC")!) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
+        let style = Date.ISO8601FormatStyle(timeZone: dates)
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(style.format(date))
+        }
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }
