@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaProgress
+import RoquaRegions
 
 // roqua-bench import DATA_DIR OUT.sqlite
 // roqua-bench resolve DB POINTS.csv NAME [--workers N]
@@ -93,6 +95,36 @@ case "micro":
     let pointMake = seconds(start) / Double(pts.count * 10)
     emit(["parse_us": parse * 1e6, "unprepared_covers_us": unprepared * 1e6, "first_prepared_us": firstPrepared * 1e6,
           "warm_prepared_us": warmPrepared * 1e6, "point_us": pointMake * 1e6, "n": n, "rss": peakRSSMegabytes()])
+case "stats" where args.count == 3:
+    // roqua-bench stats DB N: N synthetic regions (70 % in Türkiye, the rest worldwide), enriched
+    // offline, then every statistic of `roqua stats` computed from them.
+    let count = Int(args[2]) ?? 100_000
+    let index = try ResolverIndex(path: args[1])
+    var generator = SystemRandomNumberGenerator()
+    let points = (0..<count).map { i in
+        i % 10 < 7
+            ? Coordinate(latitude: Double.random(in: 36.5...41.5, using: &generator), longitude: Double.random(in: 27...44, using: &generator))
+            : Coordinate(latitude: Double.random(in: -60...70, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+    }
+    let answers = try BatchResolver(index: index, workers: 2).resolve(points)
+    let start0 = Date(timeIntervalSince1970: 1_600_000_000)
+    let regions = zip(points, answers).enumerated().map { i, pair in
+        let answer = try? pair.1.get()
+        return VisitedRegion(latitude: pair.0.latitude, longitude: pair.0.longitude, radius: 150,
+                             timestampStart: start0.addingTimeInterval(Double(i) * 600), city: answer?.province?.name,
+                             district: answer?.district?.name, country: answer?.country?.name, countryCode: answer?.country?.code,
+                             provinceCode: answer?.province?.code, districtCode: answer?.district?.code, geohash: "")
+    }
+    let hierarchy = try BoundaryHierarchy(database: index.database)
+    var timings: [Double] = []
+    var report: ProgressReport?
+    for _ in 0..<3 {
+        let start = DispatchTime.now()
+        report = try ProgressReport(regions: regions, hierarchy: hierarchy)
+        timings.append(seconds(start))
+    }
+    emit(["bench": "stats", "regions": count, "seconds_median": timings.sorted()[1], "countries": report!.countries.count,
+          "area_km2": report!.exploredSquareKilometres, "peak_rss_mb": peakRSSMegabytes()])
 default:
     FileHandle.standardError.write(Data("usage: roqua-bench import DATA OUT | resolve DB POINTS.csv NAME [--workers N]\n".utf8))
     exit(64)

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The share of the world explored, on a 0.001° latitude/longitude grid whose cells are weighted by
+/// their true area: a cell between latitudes φ1…φ2 spanning Δλ radians covers R²·Δλ·(sin φ2 − sin φ1)
+/// on the authalic sphere (R = 6,371,007.2 m), so a cell at 60° counts half as much as one at the
+/// equator. Counting cells instead would overstate exploration towards the poles.
+///
+/// A cell is visited when it intersects a circle: the great-circle (haversine) distance from the
+/// circle's centre to the cell's nearest point is at most the radius. The nearest point is taken by
+/// clamping the centre's latitude and longitude into the cell. That is exact for the cell's meridian
+/// edges and for points due north or south; across a parallel it is off by a factor ~(r/R)², i.e.
+/// far below a millimetre for explored circles.
+///
+/// Cell key: `row · 360,000 + column`, row = ⌊(latitude + 90) · 1000⌋ in 0..<180,000 (90° itself
+/// goes to the top row), column = ⌊(longitude + 180) · 1000⌋ in 0..<360,000 (longitudes wrap).
+/// The cost is one set insertion per covered cell: about 12 per 150 m circle at the equator, more
+/// towards the poles where cells narrow (a circle around a pole touches every cell of the rows it
+/// covers, 360,000 per row).
+public enum WorldGrid {
+    public static let cellDegrees = 0.001
+    public static let rows = 180_000
+    public static let columns = 360_000
+    /// 4πR² on the authalic sphere, m².
+    public static let earthArea = 4 * Double.pi * ExploredArea.sphereRadius * ExploredArea.sphereRadius
+
+    /// The cell holding a point (latitudes clamped to ±90°, longitudes wrapped); nil when not finite.
+    public static func cell(latitude: Double, longitude: Double) -> Int64? {
+        guard latitude.isFinite, longitude.isFinite else { return nil }
+        return key(row: row(latitude), column: column(longitude))
+    }
+
+    /// The true area of a cell, m².
+    public static func area(ofCell key: Int64) -> Double {
+        rowArea(Int(key / Int64(columns)))
+    }
+
+    /// The cells the circles touch. Circles with a non-finite value, a latitude outside ±90° or a
+    /// negative radius are skipped (`ExploredArea.squareMeters` reports them as errors).
+    public static func visitedCells(of circles: [ExploredCircle]) -> Set<Int64> {
+        var cells = Set<Int64>()
+        cells.reserveCapacity(circles.count * 8)
+        for circle in circles where (try? circle.validate(index: 0)) != nil {
+            insertCells(of: circle, into: &cells)
+        }
+        return cells
+    }
+
+    /// Percentage (0…100) of the Earth's surface the cells cover.
+    public static func percentage(ofCells cells: Set<Int64>) -> Double {
+        // Cells of a row share one area: count per row, then add rows in order, so equal sets give
+        // bit-equal results whatever order the set iterates in.
+        var perRow: [Int64: Int] = [:]
+        for key in cells { perRow[key / Int64(columns), default: 0] += 1 }
+        var total = 0.0
+        for row in perRow.keys.sorted() { total += Double(perRow[row]!) * rowArea(Int(row)) }
+        return min(100, total / earthArea * 100)
+    }
+
+    /// Percentage (0…100) of the Earth's surface in cells the circles touch.
+    public static func percentage(of circles: [ExploredCircle]) -> Double {
+        percentage(ofCells: visitedCells(of: circles))
+    }
+
+    /// A percentage with a fixed number of decimals (clamped to 4…9), "." as the separator and no
+    /// "%" sign, e.g. `format(0.0012345)` → "0.00123".
+    public static func format(_ percentage: Double, decimals: Int = 5) -> String {
+        String(format: "%.\(min(9, max(4, decimals)))f", percentage)
+    }
+
+    // MARK: - Cells of one circle
+
+    /// Row by row: on the row's band, the nearest latitude to the centre is the clamped one, and the
+    /// haversine inequality hav(Δφ) + cos φc·cos φn·hav(Δλ) ≤ hav(ρ) gives the longitude half-width
+    /// directly, so no cell is tested one by one.
+    private static func insertCells(of circle: ExploredCircle, into cells: inout Set<Int64>) {
+        let rho = circle.radius / ExploredArea.sphereRadius
+        let rhoDegrees = rho * 180 / .pi
+        let φc = circle.latitude * .pi / 180
+        let longitude = remainder(circle.longitude, 360)
+        let havRho = rho >= .pi ? 1 : sinSquaredHalf(rho)
+        let firstRow = row(circle.latitude - rhoDegrees), lastRow = row(circle.latitude + rhoDegrees)
+        for r in firstRow...lastRow {
+            let south = edgeLatitude(r), north = edgeLatitude(r + 1)
+            let φn = min(max(φc, south), north)
+            let slack = havRho - sinSquaredHalf(φn - φc)
+            if slack < 0 { continue }
+            let spread = cos(φc) * cos(φn)
+            let base = Int64(r) * Int64(columns)
+            if spread <= slack {  // every longitude is within reach: the row circles a pole
+                for c in 0..<columns { cells.insert(base + Int64(c)) }
+                continue
+            }
+            let halfWidth = 2 * asin((slack / spread).squareRoot()) * 180 / .pi
+            let first = unwrappedColumn(longitude - halfWidth), last = unwrappedColumn(longitude + halfWidth)
+            if last - first + 1 >= Int64(columns) {
+                for c in 0..<columns { cells.insert(base + Int64(c)) }
+                continue
+            }
+            for c in first...last { cells.insert(base + Int64(wrapped(c))) }
+        }
+    }
+
+    // MARK: - Grid arithmetic
+
+    private static func key(row: Int, column: Int) -> Int64 { Int64(row) * Int64(columns) + Int64(column) }
+
+    private static func row(_ latitude: Double) -> Int {
+        let r = ((latitude + 90) / cellDegrees).rounded(.down)
+        return Int(min(max(r, 0), Double(rows - 1)))
+    }
+
+    private static func column(_ longitude: Double) -> Int {
+        wrapped(unwrappedColumn(remainder(longitude, 360)))
+    }
+
+    private static func wrapped(_ column: Int64) -> Int {
+        Int(((column % Int64(columns)) + Int64(columns)) % Int64(columns))
+    }
+
+    /// Column index before wrapping (for longitudes within ±540°), so a range across the
+    /// antimeridian stays increasing.
+    private static func unwrappedColumn(_ longitude: Double) -> Int64 {
+        Int64(((longitude + 180) / cellDegrees).rounded(.down))
+    }
+
+    /// Southern edge of a row, radians.
+    private static func edgeLatitude(_ row: Int) -> Double {
+        (Double(row) * cellDegrees - 90) * .pi / 180
+    }
+
+    /// R²·Δλ·(sin φ2 − sin φ1), with the sine difference as 2·cos(mid)·sin(half) so the equatorial
+    /// rows keep their digits.
+    private static func rowArea(_ row: Int) -> Double {
+        let south = edgeLatitude(row), north = edgeLatitude(row + 1)
+        let sineDifference = 2 * cos((south + north) / 2) * sin((north - south) / 2)
+        let width = cellDegrees * .pi / 180
+        return ExploredArea.sphereRadius * ExploredArea.sphereRadius * width * sineDifference
+    }
+}
