@@ -45,12 +45,17 @@ public struct ProgressCalculator: Sendable {
         firstVisits = first
     }
 
+    /// By name as people read it: Çatalca among the c's, Şile among the s's (byte order puts them last).
+    static func alphabetical(_ a: ChildVisit, _ b: ChildVisit) -> Bool {
+        (NameFolding.fold(a.name), a.code) < (NameFolding.fold(b.name), b.code)
+    }
+
     /// x/N for a unit with children (nil for a unit without any, e.g. a district).
     public func progress(of code: String) -> UnitProgress? {
         guard let unit = hierarchy.units[code], let children = hierarchy.children[code], !children.isEmpty else { return nil }
         let visits = children.map { ChildVisit(code: $0, name: hierarchy.units[$0]?.name ?? $0, firstVisit: firstVisits[$0]) }
         let visited = visits.filter { $0.firstVisit != nil }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
-        let notVisited = visits.filter { $0.firstVisit == nil }.sorted { $0.name < $1.name }
+        let notVisited = visits.filter { $0.firstVisit == nil }.sorted(by: Self.alphabetical)
         let childLevel = hierarchy.units[children[0]]?.level.description ?? "unit"
         return UnitProgress(code: code, name: unit.name, level: unit.level.description, childLevel: childLevel,
                             visited: visited.count, total: children.count, firstVisit: firstVisits[code],
@@ -76,7 +81,7 @@ public struct ProgressCalculator: Sendable {
             return UnitProgress(code: continent, name: continent, level: "continent", childLevel: "country",
                                 visited: visited.count, total: members.count, firstVisit: visited.first?.firstVisit,
                                 visitedChildren: visited, notVisitedChildren: members.filter { $0.firstVisit == nil }
-                                    .sorted { $0.name < $1.name })
+                                    .sorted(by: Self.alphabetical))
         }
     }
 
