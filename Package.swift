@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "RoquaBoundaries", targets: ["RoquaBoundaries"]),
         .library(name: "RoquaRegions", targets: ["RoquaRegions"]),
         .library(name: "RoquaProgress", targets: ["RoquaProgress"]),
+        .library(name: "RoquaMaps", targets: ["RoquaMaps"]),
         .executable(name: "roqua", targets: ["roqua"]),
     ],
     dependencies: [
@@ -30,9 +31,13 @@ let package = Package(
             name: "RoquaProgress",
             dependencies: ["RoquaBoundaries", "RoquaRegions", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "RoquaMaps",
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress",
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaMaps",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
@@ -53,6 +58,11 @@ let package = Package(
         .testTarget(
             name: "RoquaProgressTests",
             dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "RoquaMapsTests",
+            dependencies: ["RoquaMaps", "RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
