@@ -1,5 +1,6 @@
 # Shared by setup.sh and test.sh: the system libraries Roqua links against.
-ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev)
+# librsvg2-bin: rsvg-convert, for `roqua map --png`.
+ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev librsvg2-bin)
 
 roqua_install_system_packages() {
   local missing=()

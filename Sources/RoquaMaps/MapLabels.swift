@@ -1,0 +1,37 @@
+import Foundation
+
+/// Greedy label placement: each label goes at its anchor, or is nudged up or down a line or two
+/// when it would overlap a label already placed. Labels are placed biggest unit first.
+struct LabelPlacer {
+    struct Label {
+        var text: String
+        var x: Double
+        var y: Double
+    }
+
+    let fontSize: Double
+    /// Drop a label that cannot be placed without overlapping (crowded maps) instead of overlapping.
+    let dropCrowded: Bool
+    private var placed: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+    private(set) var labels: [Label] = []
+
+    init(fontSize: Double, dropCrowded: Bool) {
+        self.fontSize = fontSize
+        self.dropCrowded = dropCrowded
+    }
+
+    /// `x, y`: the label's centre, pixels.
+    mutating func place(_ text: String, x: Double, y: Double) {
+        let halfWidth = Double(text.count) * fontSize * 0.31 + 1, halfHeight = fontSize * 0.55
+        let offsets = [0, -1, 1, -2, 2].map { Double($0) * fontSize * 1.1 }
+        for dy in offsets {
+            let box = (minX: x - halfWidth, minY: y + dy - halfHeight, maxX: x + halfWidth, maxY: y + dy + halfHeight)
+            if !placed.contains(where: { $0.minX < box.maxX && box.minX < $0.maxX && $0.minY < box.maxY && box.minY < $0.maxY }) {
+                placed.append(box)
+                labels.append(Label(text: text, x: x, y: y + dy))
+                return
+            }
+        }
+        if !dropCrowded { labels.append(Label(text: text, x: x, y: y)) }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import RoquaBoundaries
+import RoquaProgress
+import RoquaRegions
+
+public struct MapOptions: Sendable {
+    /// Picture width in pixels; the height follows from the unit's shape.
+    public var width: Double
+    /// Draw the fog of war: a dark layer with the visited regions' circles lit.
+    public var fog: Bool
+    /// Draw the unit's descendants at this level instead of its children (e.g. Türkiye's districts).
+    public var level: AdminLevel?
+    /// The zone the legend's dates are days in.
+    public var timeZone: TimeZone
+    /// Grid step of the display simplification, pixels.
+    public var quantum: Double
+
+    public init(width: Double = 1200, fog: Bool = false, level: AdminLevel? = nil, timeZone: TimeZone = .current,
+                quantum: Double = 0.5) {
+        self.width = width
+        self.fog = fog
+        self.level = level
+        self.timeZone = timeZone
+        self.quantum = quantum
+    }
+}
+
+/// An SVG map and what it shows.
+public struct RenderedMap: Sendable {
+    public var svg: String
+    public var scope: MapScope
+    public var visited: Int
+    public var total: Int
+    /// Visited-region circles drawn in the fog (those reaching into the picture).
+    public var fogCircles: Int
+    public var firstVisit: Date?
+    public var lastVisit: Date?
+    public var width: Double
+    public var height: Double
+    /// Longitude/latitude → pixels of the map area; the map area starts `mapTop` pixels down.
+    public var projection: MapProjection
+    public var mapTop: Double
+}
+
+/// Draws a unit's children from the boundary DB: visited ones filled and labelled, the others
+/// dim, with a legend and, on request, the fog of war.
+public struct MapRenderer: Sendable {
+    public let database: BoundaryDatabase
+    public let hierarchy: BoundaryHierarchy
+
+    static let headerHeight = 52.0
+    static let legendHeight = 64.0
+
+    public init(database: BoundaryDatabase, hierarchy: BoundaryHierarchy) {
+        self.database = database
+        self.hierarchy = hierarchy
+    }
+
+    public init(database: BoundaryDatabase) throws {
+        self.init(database: database, hierarchy: try BoundaryHierarchy(database: database))
+    }
+
+    public func render(unit query: String, regions: [VisitedRegion], options: MapOptions = MapOptions()) throws -> RenderedMap {
+        guard (100...20000).contains(options.width) else { throw MapError.badWidth(options.width) }
+        let scope = try MapScope.resolve(query, level: options.level, in: hierarchy)
+        let units = try MapUnit.load(scope.children, from: database)
+        let firstVisits = ProgressCalculator(hierarchy: hierarchy, regions: regions).firstVisits
+        let inside = regions.filter { scope.contains([$0.countryCode, $0.provinceCode, $0.districtCode]) }
+
+        var box = units.dropFirst().reduce(units[0].box) { box, unit in
+            BoundingBox(minX: min(box.minX, unit.box.minX), minY: min(box.minY, unit.box.minY),
+                        maxX: max(box.maxX, unit.box.maxX), maxY: max(box.maxY, unit.box.maxY))
+        }
+        if scope.code == MapScope.worldCode { box.minY = max(box.minY, -58) }  // Antarctica would fill half of Mercator
+        let projection = MapProjection(fitting: box, width: options.width, margin: 12)
+        let encoder = PathEncoder(projection: projection, quantum: options.quantum, offsetY: Self.headerHeight)
+        let width = options.width, mapHeight = projection.height
+        let height = Self.headerHeight + mapHeight + Self.legendHeight
+
+        let visited = units.filter { firstVisits[$0.code] != nil }
+        let first = inside.map(\.timestampStart).min()
+        let last = inside.map { max($0.lastVisit, $0.timestampEnd ?? $0.lastVisit) }.max()
+        let many = units.count > 120
+        let fontSize = (min(max(width / 100, 8), 13) * (many ? 0.7 : 1)).rounded()
+
+        var svg = SVGWriter()
+        svg.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
+        svg.line(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(width))" height="\#(n(height))" "#
+            + #"viewBox="0 0 \#(n(width)) \#(n(height))">"#)
+        let plural = Self.plural(scope.childLevel)
+        svg.line("<title>\(escape("\(scope.name): \(visited.count)/\(units.count) \(plural) visited"))</title>")
+        svg.line("<style>")
+        svg.line("svg{font-family:'DejaVu Sans',Verdana,sans-serif}")
+        svg.line(".background{fill:#f3f1ec}.sea{fill:#dde8ef}")
+        svg.line(".unit{stroke:#ffffff;stroke-width:\(many ? "0.3" : "0.8");stroke-linejoin:round;fill-rule:evenodd}")
+        svg.line(".visited{fill:#e2703a}.unvisited{fill:#cfcabd}")
+        svg.line(".label{font-size:\(n(fontSize))px;font-weight:bold;fill:#1c1c1c;text-anchor:middle;"
+            + "paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 4))px;stroke-linejoin:round}")
+        svg.line(".fog{fill:#0e1424;opacity:0.72}")
+        svg.line(".title{font-size:20px;font-weight:bold;fill:#1c1c1c}.subtitle{font-size:12px;fill:#555555}")
+        svg.line(".legend{font-size:13px;fill:#2a2a2a}.swatch{stroke:#8a8578;stroke-width:0.5}")
+        svg.line("</style>")
+        svg.line(#"<rect class="background" width="\#(n(width))" height="\#(n(height))"/>"#)
+        svg.line(#"<rect class="sea" x="0" y="\#(n(Self.headerHeight))" width="\#(n(width))" height="\#(n(mapHeight))"/>"#)
+
+        svg.line(#"<clipPath id="map-area"><rect x="0" y="\#(n(Self.headerHeight))" width="\#(n(width))" "#
+            + #"height="\#(n(mapHeight))"/></clipPath>"#)
+        svg.line(#"<g id="units" clip-path="url(#map-area)">"#)
+        for unit in units {
+            var d = encoder.pathData(unit.polygons)
+            if d.isEmpty {  // Too small to show at this scale: a 2-pixel square keeps it on the map.
+                let p = projection.point(longitude: unit.labelPoint.longitude, latitude: unit.labelPoint.latitude)
+                d = "M\(n(p.x - 1)) \(n(p.y + Self.headerHeight - 1))l2 0 0 2-2 0z"
+            }
+            let state = firstVisits[unit.code] == nil ? "unvisited" : "visited"
+            svg.line(#"<path class="unit \#(state)" data-code="\#(escape(unit.code))" d="\#(d)"><title>\#(escape(unit.name))</title></path>"#)
+        }
+        svg.line("</g>")
+
+        var circles = 0
+        if options.fog {
+            let top = Self.headerHeight, bottom = Self.headerHeight + mapHeight
+            svg.line(#"<g id="fog"><mask id="fog-mask" maskUnits="userSpaceOnUse" x="0" y="\#(n(top))" "#
+                + #"width="\#(n(width))" height="\#(n(mapHeight))">"#)
+            svg.line(#"<rect x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" fill="white"/>"#)
+            for region in regions {
+                let p = projection.point(longitude: region.longitude, latitude: region.latitude)
+                let r = max(Double(region.radius) * projection.pixelsPerMetre(atLatitude: region.latitude), 0.1)
+                let y = p.y + top
+                guard p.x + r >= 0, p.x - r <= width, y + r >= top, y - r <= bottom else { continue }
+                svg.line(#"<circle cx="\#(n(p.x))" cy="\#(n(y))" r="\#(n(r))" fill="black"/>"#)
+                circles += 1
+            }
+            svg.line("</mask>")
+            svg.line(#"<rect class="fog" x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" mask="url(#fog-mask)"/></g>"#)
+        }
+
+        var placer = LabelPlacer(fontSize: fontSize, dropCrowded: many)
+        let biggestFirst = visited.sorted {
+            ($0.box.maxX - $0.box.minX) * ($0.box.maxY - $0.box.minY) > ($1.box.maxX - $1.box.minX) * ($1.box.maxY - $1.box.minY)
+        }
+        for unit in biggestFirst {
+            let p = projection.point(longitude: unit.labelPoint.longitude, latitude: unit.labelPoint.latitude)
+            placer.place(unit.name, x: p.x, y: p.y + Self.headerHeight)
+        }
+        svg.line(#"<g id="labels">"#)
+        for label in placer.labels {
+            let y = label.y + fontSize * 0.35  // the baseline, so the text is centred on the anchor
+            svg.line(#"<text class="label" x="\#(n(label.x))" y="\#(n(y))">\#(escape(label.text))</text>"#)
+        }
+        svg.line("</g>")
+
+        svg.line(#"<text class="title" x="16" y="30">\#(escape(scope.name))</text>"#)
+        svg.line(#"<text class="subtitle" x="16" y="46">\#(escape(plural.capitalized)) drawn from Roqua's boundary data</text>"#)
+        let dates = Self.dateRange(first, last, options.timeZone)
+        let legendTop = Self.headerHeight + mapHeight + 14
+        svg.line(#"<g class="legend" transform="translate(16,\#(n(legendTop)))">"#)
+        svg.line(#"<rect class="swatch visited" width="14" height="14"/>"#)
+        svg.line(#"<text x="20" y="11">Visited \#(visited.count)/\#(units.count) \#(plural)</text>"#)
+        svg.line(#"<rect class="swatch unvisited" x="220" width="14" height="14"/>"#)
+        svg.line(#"<text x="240" y="11">Not yet visited</text>"#)
+        if options.fog {
+            svg.line(#"<rect class="swatch fog" x="380" width="14" height="14"/>"#)
+            svg.line(#"<text x="400" y="11">Fog: unexplored (\#(circles) lit regions)</text>"#)
+        }
+        svg.line(#"<text y="34">\#(escape(dates))</text>"#)
+        svg.line("</g>")
+        svg.line("</svg>")
+        return RenderedMap(svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
+                           firstVisit: first, lastVisit: last, width: width, height: height,
+                           projection: projection, mapTop: Self.headerHeight)
+    }
+
+    static func plural(_ level: String) -> String { level == "country" ? "countries" : level + "s" }
+
+    /// `Visits 1 May 2024 – 3 May 2024`, or a note that there are none.
+    static func dateRange(_ first: Date?, _ last: Date?, _ zone: TimeZone) -> String {
+        guard let first, let last else { return "No visits here yet" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "d MMM yyyy"
+        let a = formatter.string(from: first), b = formatter.string(from: last)
+        return a == b ? "Visits on \(a)" : "Visits \(a) – \(b)"
+    }
+}
+
+/// A pixel quantity to a tenth.
+func n(_ value: Double) -> String { SVGNumber.format(value) }
+
+/// Text and attribute values escaped for XML.
+func escape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for c in text {
+        switch c {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&apos;"
+        default: out.append(c)
+        }
+    }
+    return out
+}
+
+struct SVGWriter {
+    private(set) var text = ""
+    mutating func line(_ s: String) {
+        text += s
+        text += "\n"
+    }
+}

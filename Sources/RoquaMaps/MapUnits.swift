@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaProgress
+
+/// A unit to draw: its polygons in degrees (shell first, then holes) and where its label goes.
+public struct MapUnit: Sendable {
+    public var code: String
+    public var name: String
+    public var polygons: [[Ring]]
+    /// A point inside the unit (GEOS point on surface), longitude/latitude.
+    public var labelPoint: (longitude: Double, latitude: Double)
+    public var box: BoundingBox
+}
+
+public enum MapError: Error, CustomStringConvertible, Equatable {
+    case noSubdivisions(name: String, code: String)
+    case nothingAtLevel(name: String, code: String, level: String)
+    case missingGeometry(code: String)
+    case badWidth(Double)
+
+    public var description: String {
+        switch self {
+        case let .noSubdivisions(name, code):
+            "\(name) (\(code)) has no subdivisions in the boundary database; map its parent, or pass --level"
+        case let .nothingAtLevel(name, code, level):
+            "\(name) (\(code)) has no \(level) units in the boundary database"
+        case let .missingGeometry(code): "the boundary database has no geometry for \(code)"
+        case let .badWidth(width): "a map must be between 100 and 20000 pixels wide (got \(width))"
+        }
+    }
+}
+
+/// What a map shows: a unit (or the world) and the codes of the units drawn inside it.
+public struct MapScope: Sendable, Equatable {
+    /// The unit's code, or `world`.
+    public var code: String
+    public var name: String
+    /// The drawn units' level as a word: "district", "province", "country".
+    public var childLevel: String
+    public var children: [String]
+
+    public static let worldCode = "world"
+
+    /// `query` names a unit (or `world`); its children are drawn, or its descendants at `level`.
+    public static func resolve(_ query: String, level: AdminLevel? = nil, in hierarchy: BoundaryHierarchy) throws -> MapScope {
+        let isWorld = NameFolding.fold(query) == NameFolding.fold(worldCode)
+        let roots: [String]
+        let code: String, name: String, rootLevel: Int
+        if isWorld {
+            roots = hierarchy.units.values.filter { $0.parent == nil && $0.level == .country }.map(\.code).sorted()
+            (code, name, rootLevel) = (worldCode, "World", -1)
+        } else {
+            let unit = try hierarchy.unit(named: query)
+            roots = hierarchy.children[unit.code] ?? []
+            (code, name, rootLevel) = (unit.code, unit.name, unit.level.rawValue)
+        }
+        let wanted = level ?? AdminLevel(rawValue: rootLevel + 1)
+        guard let wanted else { throw MapError.noSubdivisions(name: name, code: code) }
+        guard wanted.rawValue > rootLevel else {
+            throw MapError.nothingAtLevel(name: name, code: code, level: wanted.description)
+        }
+        // Walk down from the first level below the unit to the wanted one.
+        var codes = roots
+        while let first = codes.first, let unit = hierarchy.units[first], unit.level < wanted {
+            codes = codes.flatMap { hierarchy.children[$0] ?? [] }
+        }
+        codes = codes.filter { hierarchy.units[$0]?.level == wanted }
+        guard !codes.isEmpty else {
+            if level == nil { throw MapError.noSubdivisions(name: name, code: code) }
+            throw MapError.nothingAtLevel(name: name, code: code, level: wanted.description)
+        }
+        return MapScope(code: code, name: name, childLevel: wanted.description, children: codes)
+    }
+
+    /// Whether a region counts towards this map: it lies in the unit (any region for the world).
+    func contains(_ codes: [String?]) -> Bool {
+        code == Self.worldCode || codes.contains(code)
+    }
+}
+
+extension MapUnit {
+    /// The geometry of each code from the boundary DB, in the order of `codes`.
+    static func load(_ codes: [String], from database: BoundaryDatabase) throws -> [MapUnit] {
+        var rows: [String: (name: String, wkb: Data)] = [:]
+        try database.read { db in
+            for chunk in stride(from: 0, to: codes.count, by: 500).map({ Array(codes[$0..<min($0 + 500, codes.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                for row in try Row.fetchAll(db, sql: "SELECT code, name, geometry FROM boundaries WHERE code IN (\(marks))",
+                                            arguments: StatementArguments(chunk)) {
+                    rows[row["code"]] = (row["name"], row["geometry"])
+                }
+            }
+        }
+        let context = GEOSContext()
+        return try codes.map { code in
+            guard let row = rows[code] else { throw MapError.missingGeometry(code: code) }
+            let geometry = try context.geometry(wkb: row.wkb)
+            let label = try geometry.pointOnSurface()
+            return MapUnit(code: code, name: row.name, polygons: try geometry.polygonRings(),
+                           labelPoint: (label.x, label.y), box: try geometry.bounds())
+        }
+    }
+}

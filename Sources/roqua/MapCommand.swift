@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import RoquaBoundaries
+import RoquaMaps
+import RoquaProgress
+import RoquaRegions
+
+struct MapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Draw a unit's districts, provinces or countries as an SVG map: visited ones filled, with fog of war.",
+        discussion: """
+            Drawn offline from the boundary database, no tiles. --unit world draws every country; \
+            --level draws deeper units (e.g. --unit TR --level district: Türkiye's 973 districts).
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var boundaryOptions: BoundaryOptions
+
+    @Option(help: ArgumentHelp("The unit: a code (TR-34), a name (istanbul, Türkiye), or world.", valueName: "NAME|CODE"))
+    var unit: String
+
+    @Option(help: ArgumentHelp("The SVG file to write.", valueName: "FILE.svg"))
+    var out: String
+
+    @Flag(help: "Also write a PNG next to the SVG (needs rsvg-convert, Debian package librsvg2-bin).")
+    var png = false
+
+    @Flag(help: "Cover the map in fog, lit where the visited regions are.")
+    var fog = false
+
+    @Option(help: ArgumentHelp("Picture width in pixels.", valueName: "PX"))
+    var width = 1200
+
+    @Option(help: ArgumentHelp("Draw the unit's units at this level (country, province, district) instead of its children.",
+                               valueName: "LEVEL"))
+    var level: String?
+
+    @Option(help: ArgumentHelp("Time zone of the legend's dates (default: the system's).", valueName: "TZ"))
+    var timeZone: String?
+
+    func validate() throws {
+        guard (100...20000).contains(width) else { throw ValidationError("--width must be between 100 and 20000 pixels") }
+        if let level, AdminLevel(name: level) == nil {
+            throw ValidationError("unknown level '\(level)' (use country, province or district)")
+        }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Istanbul)")
+        }
+    }
+
+    func run() throws {
+        let options = MapOptions(width: Double(width), fog: fog, level: level.flatMap(AdminLevel.init(name:)),
+                                 timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        let map = try failing {
+            let renderer = try MapRenderer(database: boundaryOptions.open())
+            return try renderer.render(unit: unit, regions: try storeOptions.open().allRegions(), options: options)
+        }
+        try failing { try Data(map.svg.utf8).write(to: URL(fileURLWithPath: out)) }
+        let size = ByteCountFormatter.string(fromByteCount: Int64(map.svg.utf8.count), countStyle: .file)
+        print("\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"
+            + (fog ? ", \(map.fogCircles) regions lit" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
+        if png {
+            let pngPath = PNGConverter.pngPath(for: out)
+            try failing { try PNGConverter.convert(svg: out, to: pngPath) }
+            print(pngPath)
+        }
+    }
+}

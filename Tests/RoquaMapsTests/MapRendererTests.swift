@@ -1,0 +1,131 @@
+import Foundation
+import RoquaBoundaries
+import RoquaMaps
+import RoquaProgress
+import RoquaTestSupport
+import Testing
+
+/// Maps drawn from the real bundled boundaries with the fixture's visits.
+@Suite struct MapRendererTests {
+    @Test func istanbulHasOneShapePerDistrictWithTheVisitedMarked() throws {
+        let map = try MapFixtures.renderer().render(unit: "istanbul", regions: try MapFixtures.regions(),
+                                                    options: MapOptions(timeZone: TimeZone(identifier: "UTC")!))
+        let document = try #require(SVGDocument.parse(map.svg), "the SVG is not well-formed XML")
+        #expect(document.elements.first?.name == "svg")
+        let units = document.units
+        #expect(units.count == 39)
+        #expect(Set(units.compactMap { $0.attributes["data-code"] }).count == 39)
+        #expect(units.allSatisfy { $0.classes.contains("unit") && !($0.attributes["d"] ?? "").isEmpty })
+        let visited = Set(units.filter { $0.classes.contains("visited") }.compactMap { $0.attributes["data-code"] })
+        #expect(visited == MapFixtures.visitedIstanbulDistricts)
+        #expect(units.filter { $0.classes.contains("unvisited") }.count == 31)
+        #expect(map.visited == 8 && map.total == 39)
+        // Visited districts are labelled, and nothing else is.
+        let labels = document.elements.filter { $0.name == "text" && $0.classes.contains("label") }
+        #expect(labels.count == 8)
+        #expect(map.svg.contains(">Kadıköy</text>") && map.svg.contains(">Üsküdar</text>"))
+        #expect(!map.svg.contains(">Adalar</text>"))
+        // A legend with x/N and the date range; a title; the CSS classes.
+        #expect(map.svg.contains("Visited 8/39 districts"))
+        #expect(map.svg.contains("Visits 1 May 2024 – 9 May 2024"))  // the 9 İstanbul regions, a day apart
+        #expect(map.svg.contains(#"<text class="title" x="16" y="30">İstanbul</text>"#))
+        for css in [".unit{", ".visited{", ".unvisited{", ".label{", ".fog{", ".legend{"] { #expect(map.svg.contains(css)) }
+        #expect(document.fogCircles.isEmpty)  // no fog unless asked
+    }
+
+    @Test func fogHasOneLitCirclePerRegionInThePicture() throws {
+        let regions = try MapFixtures.regions()
+        let map = try MapFixtures.renderer().render(unit: "TR-34", regions: regions, options: MapOptions(fog: true))
+        let document = try #require(SVGDocument.parse(map.svg))
+        let circles = document.fogCircles
+        #expect(circles.count == MapFixtures.istanbulRegions)  // Ankara and Athens lie outside the picture
+        #expect(map.fogCircles == circles.count)
+        // The mask: a white rectangle with black circles, used by one dark .fog rectangle.
+        let mask = try #require(document.elements.first { $0.name == "mask" })
+        #expect(document.elements.contains { $0.name == "rect" && $0.groups.contains("fog") && $0.attributes["fill"] == "white" })
+        #expect(circles.allSatisfy { $0.attributes["fill"] == "black" })
+        let fog = try #require(document.elements.first { $0.name == "rect" && $0.classes.contains("fog") && $0.groups.contains("fog") })
+        #expect(fog.attributes["mask"] == "url(#\(mask.attributes["id"] ?? ""))")
+        // True radius: 1500 m at Kadıköy's latitude, in pixels.
+        let kadikoy = regions[5]
+        let expected = Double(kadikoy.radius) * map.projection.pixelsPerMetre(atLatitude: kadikoy.latitude)
+        let p = map.projection.point(longitude: kadikoy.longitude, latitude: kadikoy.latitude)
+        let circle = try #require(circles.first {
+            abs(Double($0.attributes["cx"] ?? "")! - p.x) < 0.06 && abs(Double($0.attributes["cy"] ?? "")! - p.y - map.mapTop) < 0.06
+        })
+        #expect(abs(Double(circle.attributes["r"] ?? "")! - expected) < 0.06)
+        #expect(expected > 5)  // visible at 1200 px
+        // On the world map every region is lit.
+        let world = try MapFixtures.renderer().render(unit: "world", regions: regions, options: MapOptions(fog: true))
+        #expect(SVGDocument.parse(world.svg)?.fogCircles.count == regions.count)
+    }
+
+    @Test func istanbulMapIsSmallAndCoordinatesAreRounded() throws {
+        let map = try MapFixtures.renderer().render(unit: "TR-34", regions: try MapFixtures.regions(), options: MapOptions(fog: true))
+        #expect(map.svg.utf8.count < 1_000_000)
+        // Every number in an attribute has at most one decimal.
+        #expect(map.svg.range(of: #"="[^"]*[0-9]\.[0-9]{2}"#, options: .regularExpression) == nil)
+        #expect(map.svg.contains(#" d="M"#))
+    }
+
+    @Test func turkiyeProvincesAndDistricts() throws {
+        let renderer = try MapFixtures.renderer()
+        let regions = try MapFixtures.regions()
+        let provinces = try renderer.render(unit: "Türkiye", regions: regions)
+        let provinceShapes = try #require(SVGDocument.parse(provinces.svg)).units
+        #expect(provinceShapes.count == 81)
+        #expect(Set(provinceShapes.filter { $0.classes.contains("visited") }.compactMap { $0.attributes["data-code"] })
+            == ["TR-34", "TR-06"])
+        let districts = try renderer.render(unit: "TR", regions: regions,
+                                            options: MapOptions(width: 1600, fog: true, level: .district))
+        #expect(districts.svg.utf8.count < 2_000_000)
+        let document = try #require(SVGDocument.parse(districts.svg))
+        #expect(document.units.count == 973)
+        #expect(document.units.filter { $0.classes.contains("visited") }.count == 9)  // 8 in İstanbul, Çankaya
+        #expect(districts.svg.contains("Visited 9/973 districts"))
+        #expect(document.fogCircles.count == 10)  // all but Athens
+    }
+
+    @Test func worldHasEveryCountry() throws {
+        let database = try Bundled.database()
+        let countries = try BoundaryHierarchy(database: database).units.values.filter { $0.level == .country }.count
+        let map = try MapFixtures.renderer().render(unit: "world", regions: try MapFixtures.regions())
+        let units = try #require(SVGDocument.parse(map.svg)).units
+        #expect(units.count == countries)
+        #expect(Set(units.filter { $0.classes.contains("visited") }.compactMap { $0.attributes["data-code"] }) == ["TR", "GR"])
+        #expect(map.svg.contains("Visited 2/\(countries) countries"))
+    }
+
+    @Test func unknownUnitsGetSuggestionsAndDistrictsHaveNoChildren() throws {
+        let renderer = try MapFixtures.renderer()
+        #expect {
+            _ = try renderer.render(unit: "Istanbull", regions: [])
+        } throws: { error in
+            guard case let .unknown(_, suggestions)? = error as? BoundaryHierarchy.LookupError else { return false }
+            return suggestions.first == "İstanbul (TR-34)"
+        }
+        #expect(throws: MapError.noSubdivisions(name: "Kadıköy", code: "TUR034023")) {
+            try renderer.render(unit: "TUR034023", regions: [])
+        }
+        #expect(throws: MapError.nothingAtLevel(name: "İstanbul", code: "TR-34", level: "province")) {
+            try renderer.render(unit: "TR-34", regions: [], options: MapOptions(level: .province))
+        }
+    }
+
+    @Test func noVisitsStillDrawsTheMap() throws {
+        let map = try MapFixtures.renderer().render(unit: "TR-34", regions: [], options: MapOptions(fog: true))
+        let document = try #require(SVGDocument.parse(map.svg))
+        #expect(document.units.count == 39 && document.units.allSatisfy { $0.classes.contains("unvisited") })
+        #expect(document.fogCircles.isEmpty)
+        #expect(map.svg.contains("Visited 0/39 districts") && map.svg.contains("No visits here yet"))
+    }
+
+    @Test func pngPathAndMissingConverter() throws {
+        #expect(PNGConverter.pngPath(for: "/tmp/a/istanbul.svg") == "/tmp/a/istanbul.png")
+        #expect(PNGConverter.pngPath(for: "map") == "map.png")
+        #expect(throws: PNGConversionError.converterMissing) {
+            try PNGConverter.convert(svg: "/nonexistent.svg", to: "/nonexistent.png", environment: ["PATH": "/nonexistent"])
+        }
+        #expect(PNGConversionError.converterMissing.description.contains("librsvg2-bin"))
+    }
+}
