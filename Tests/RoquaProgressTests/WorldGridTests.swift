@@ -1,22 +1,12 @@
 import Foundation
 import RoquaProgress
+import RoquaTestSupport
 import Testing
 
 private let sphereRadius = 6_371_007.2
 private let earthArea = 4 * Double.pi * sphereRadius * sphereRadius
 private let columns: Int64 = 360_000
 
-/// Seeded generator so "random" placements are reproducible.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The test's own cell geometry, from the key alone.
 private struct Cell {

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaTestSupport
 import Testing
 @testable import RoquaRegions
 
@@ -19,17 +20,6 @@ private func fix(_ c: Coordinate, minutes: Double, accuracy: Double? = nil, spee
 
 private func centre(_ r: VisitedRegion) -> Coordinate { Coordinate(latitude: r.latitude, longitude: r.longitude) }
 
-/// Seeded generator so "random" tests are reproducible.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 struct ClusteringTests {
     @Test func straightWalkMakesRegionsAboutARadiusApart() {
@@ -124,7 +114,7 @@ struct ClusteringTests {
     }
 
     @Test func sameInputTwiceGivesIdenticalOutput() {
-        var rng = SplitMix64(state: 42)
+        var rng = SeededGenerator(state: 42)
         let fixes = (0..<2000).map { i in
             fix(offset(kadikoy, north: Double.random(in: -3000...3000, using: &rng), east: Double.random(in: -3000...3000, using: &rng)),
                 minutes: Double(i) * Double.random(in: 0.1...3, using: &rng), accuracy: Double.random(in: 0...70, using: &rng))
@@ -136,7 +126,7 @@ struct ClusteringTests {
 
     @Test func orderOfAStayDoesNotChangeItsVisits() {
         // Two stays at one place: 09:00–10:00 and 12:00–12:30, a fix every 2 minutes, jittered within 40 m.
-        var rng = SplitMix64(state: 7)
+        var rng = SeededGenerator(state: 7)
         let minutes = Array(stride(from: 0.0, through: 60, by: 2)) + Array(stride(from: 180.0, through: 210, by: 2))
         let stay = minutes.map { fix(offset(kadikoy, north: Double.random(in: -40...40, using: &rng),
                                             east: Double.random(in: -40...40, using: &rng)), minutes: $0) }
@@ -240,7 +230,7 @@ struct ClusteringTests {
         // Dense random fixes near Kadıköy, at 85° N astride the antimeridian and around the North Pole,
         // with the speed-based option on so radii differ (100 / 200 m) and cells are sized by the larger one.
         let places = [kadikoy, Coordinate(latitude: 85, longitude: 179.99), Coordinate(latitude: 89.995, longitude: 0)]
-        var rng = SplitMix64(state: 2024)
+        var rng = SeededGenerator(state: 2024)
         for place in places {
             var engine = ClusteringEngine(settings: ClusteringSettings(speedBasedRadius: true))
             let lonSpread = place.latitude > 89 ? 180.0 : 0.05  // all the way round at the pole
