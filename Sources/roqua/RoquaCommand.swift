@@ -13,7 +13,7 @@ struct RoquaCommand: ParsableCommand {
         commandName: "roqua",
         abstract: "Offline reverse geocoder: coordinates → country / province / district, with no network.",
         version: Roqua.version,
-        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self, StatsCommand.self, MapCommand.self,
+        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self, StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
                       ExportCommand.self, RestoreCommand.self]
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaProgress
 import RoquaRegions
 
 struct TrackCommand: ParsableCommand {
@@ -22,6 +23,7 @@ struct TrackCommand: ParsableCommand {
 
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var boundaryOptions: BoundaryOptions
+        @OptionGroup var achievementOptions: AchievementOptions
 
         @Argument(help: "Track files (.gpx, .csv, .geojson, Takeout Records.json or Timeline.json).")
         var files: [String]
@@ -54,11 +56,20 @@ struct TrackCommand: ParsableCommand {
                 try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
                                   settings: settings)
             }
+            let tracker = try achievementOptions.tracker(store: importer.store, boundaries: boundaryOptions)
             for file in files {
                 Terminal.status("reading \(file)…")
+                let before = try failing { try tracker.level() }
                 let summary = try failing { try importer.importFile(file) }
                 Terminal.endStatus()
                 print(summary.report(maxAccuracy: accuracy))
+                if summary.alreadyImported { continue }
+                for unlock in try failing({ try tracker.update() }) {
+                    let title = tracker.catalog.definition(unlock.id)?.title
+                    print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
+                }
+                let after = try failing { try tracker.level() }
+                print("  +\(after.xp - before.xp) XP" + (after.level > before.level ? ", level \(before.level) → \(after.level)" : ""))
             }
         }
     }

@@ -56,19 +56,29 @@ struct ArchivedImport: Codable, Equatable, FetchableRecord, PersistableRecord {
     var revisits: Int
 }
 
+struct ArchivedUnlock: Codable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "achievement_unlocks"
+    var id: String
+    var unlocked_at: String
+    var xp: Int
+}
+
 struct Archive: Codable {
     static let formatName = "roqua-regions"
     var format = formatName
     var version = 1
     var regions: [ArchivedRegion]
     var imports: [ArchivedImport]
+    /// Absent in exports made before achievements existed.
+    var achievement_unlocks: [ArchivedUnlock]? = []
 }
 
 extension RegionStore {
     func archive() throws -> Archive {
         try read { db in
             Archive(regions: try ArchivedRegion.fetchAll(db, sql: "SELECT * FROM visited_regions ORDER BY id"),
-                    imports: try ArchivedImport.fetchAll(db, sql: "SELECT * FROM imports ORDER BY imported_at, checksum"))
+                    imports: try ArchivedImport.fetchAll(db, sql: "SELECT * FROM imports ORDER BY imported_at, checksum"),
+                    achievement_unlocks: try ArchivedUnlock.fetchAll(db, sql: "SELECT * FROM achievement_unlocks ORDER BY unlocked_at, id"))
         }
     }
 
@@ -91,10 +101,11 @@ extension RegionStore {
         return try write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
             guard existing == 0 || replace else { throw RegionStoreError.notEmpty(path: path, regions: existing) }
-            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports")
+            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports; DELETE FROM achievement_unlocks")
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'visited_regions'")
             for region in archive.regions { try region.insert(db) }
             for entry in archive.imports { try entry.insert(db) }
+            for unlock in archive.achievement_unlocks ?? [] { try unlock.insert(db) }
             return archive.regions.count
         }
     }

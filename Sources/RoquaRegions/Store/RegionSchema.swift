@@ -43,6 +43,16 @@ enum RegionSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2: achievement unlocks") { db in
+            // An achievement unlocks once: the primary key makes a second unlock impossible.
+            try db.execute(sql: """
+                CREATE TABLE achievement_unlocks (
+                    id TEXT PRIMARY KEY,
+                    unlocked_at TEXT NOT NULL,
+                    xp INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

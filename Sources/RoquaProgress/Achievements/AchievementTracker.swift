@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaRegions
+
+/// One achievement unlocked, once, at a time.
+public struct AchievementUnlock: Sendable, Equatable, Codable {
+    public var id: String
+    public var unlockedAt: Date
+    public var xp: Int
+}
+
+/// XP for exploring (read from the catalog file's `experience` object; these are the defaults)
+/// and the level curve: reaching level L takes `levelBase · L · (L − 1) / 2` XP in total, so each
+/// level costs `levelBase` more than the one before (100, 200, 300, … with the default base).
+public struct ExperienceRules: Sendable, Codable, Equatable {
+    public var region = 10
+    public var district = 50
+    public var province = 200
+    public var country = 500
+    public var levelBase = 100
+
+    public init() {}
+
+    /// The `experience` object of an achievements file, or the defaults when it has none.
+    public static func load(path: String) -> ExperienceRules {
+        struct File: Decodable { var experience: ExperienceRules? }
+        guard let data = FileManager.default.contents(atPath: path),
+              let file = try? JSONDecoder().decode(File.self, from: data) else { return ExperienceRules() }
+        return file.experience ?? ExperienceRules()
+    }
+
+    /// XP for the regions themselves: every region, and every first district, province and country.
+    public func explorationXP(_ regions: [VisitedRegion]) -> Int {
+        regions.count * region + Set(regions.compactMap(\.districtCode)).count * district
+            + Set(regions.compactMap(\.provinceCode)).count * province + Set(regions.compactMap(\.countryCode)).count * country
+    }
+
+    public func level(forXP xp: Int) -> Int {
+        var level = 1
+        while levelBase * (level + 1) * level / 2 <= xp { level += 1 }
+        return level
+    }
+
+    /// Total XP at which `level` starts.
+    public func xp(atLevel level: Int) -> Int { levelBase * level * (level - 1) / 2 }
+}
+
+/// The player's standing: XP, level and what the next level needs.
+public struct PlayerLevel: Sendable, Equatable, Codable {
+    public var xp: Int
+    public var level: Int
+    public var levelStartXP: Int
+    public var nextLevelXP: Int
+}
+
+/// Unlocks achievements from the store's regions and keeps them in the store: evaluated once per
+/// import (after its transaction), never per fix; an unlock is written once and never repeated.
+public struct AchievementTracker {
+    public let store: RegionStore
+    public let catalog: AchievementCatalog
+    public let rules: ExperienceRules
+    public let hierarchy: BoundaryHierarchy?
+    public let timeZone: TimeZone
+
+    public init(store: RegionStore, catalog: AchievementCatalog, rules: ExperienceRules = ExperienceRules(),
+                hierarchy: BoundaryHierarchy?, timeZone: TimeZone = .current) {
+        self.store = store
+        self.catalog = catalog
+        self.rules = rules
+        self.hierarchy = hierarchy
+        self.timeZone = timeZone
+    }
+
+    public func unlocks() throws -> [AchievementUnlock] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, unlocked_at, xp FROM achievement_unlocks ORDER BY unlocked_at, id").map {
+                AchievementUnlock(id: $0["id"], unlockedAt: StoreTime.date($0["unlocked_at"]) ?? .distantPast, xp: $0["xp"])
+            }
+        }
+    }
+
+    /// Current statuses of every achievement.
+    public func statuses(now: Date = Date()) throws -> [AchievementStatus] {
+        let context = AchievementContext(regions: try store.allRegions(), hierarchy: hierarchy, timeZone: timeZone, now: now)
+        return AchievementEvaluator(catalog: catalog).evaluate(context)
+    }
+
+    /// Evaluates and stores what became unlocked; returns only the new unlocks.
+    public func update(now: Date = Date()) throws -> [AchievementUnlock] {
+        let reached = try statuses(now: now).filter(\.unlocked)
+        return try store.write { db in
+            var new: [AchievementUnlock] = []
+            for status in reached {
+                let xp = catalog.definition(status.id)?.xp ?? 0
+                try db.execute(sql: "INSERT OR IGNORE INTO achievement_unlocks (id, unlocked_at, xp) VALUES (?, ?, ?)",
+                               arguments: [status.id, StoreTime.text(now), xp])
+                if db.changesCount > 0 { new.append(AchievementUnlock(id: status.id, unlockedAt: now, xp: xp)) }
+            }
+            return new
+        }
+    }
+
+    public func level() throws -> PlayerLevel {
+        let xp = rules.explorationXP(try store.allRegions()) + (try unlocks()).reduce(0) { $0 + $1.xp }
+        let level = rules.level(forXP: xp)
+        return PlayerLevel(xp: xp, level: level, levelStartXP: rules.xp(atLevel: level), nextLevelXP: rules.xp(atLevel: level + 1))
+    }
+}
