@@ -79,6 +79,7 @@ struct ProfileCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var boundaryOptions: BoundaryOptions
     @OptionGroup var achievementOptions: AchievementOptions
+    @Option(help: ArgumentHelp("Also draw the profile card as an SVG picture.", valueName: "FILE")) var svg: String?
 
     func run() throws {
         let store = try storeOptions.open()
@@ -94,5 +95,13 @@ struct ProfileCommand: ParsableCommand {
               + "\(Set(regions.compactMap(\.provinceCode)).count) provinces, \(Set(regions.compactMap(\.countryCode)).count) countries")
         print("Badges: \(unlocks.count) of \(tracker.catalog.achievements.count)"
               + (unlocks.isEmpty ? "" : " — " + unlocks.suffix(5).compactMap { tracker.catalog.definition($0.id)?.title.en }.joined(separator: ", ")))
+        guard let svg else { return }
+        let badges = unlocks.reversed().compactMap { u in tracker.catalog.definition(u.id).map { ($0.title.en, $0.rarity.rawValue) } }
+        let card = ProfileCard.svg(.init(level: level, regions: regions.count, districts: Set(regions.compactMap(\.districtCode)).count,
+                                         provinces: Set(regions.compactMap(\.provinceCode)).count,
+                                         countries: Set(regions.compactMap(\.countryCode)).count, badges: badges,
+                                         unlockedCount: unlocks.count, totalCount: tracker.catalog.achievements.count))
+        try failing { try card.write(toFile: svg, atomically: true, encoding: .utf8) }
+        print("Wrote \(svg)")
     }
 }

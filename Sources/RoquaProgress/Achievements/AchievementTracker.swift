@@ -52,6 +52,13 @@ public struct PlayerLevel: Sendable, Equatable, Codable {
     public var level: Int
     public var levelStartXP: Int
     public var nextLevelXP: Int
+
+    public init(xp: Int, level: Int, levelStartXP: Int, nextLevelXP: Int) {
+        self.xp = xp
+        self.level = level
+        self.levelStartXP = levelStartXP
+        self.nextLevelXP = nextLevelXP
+    }
 }
 
 /// Unlocks achievements from the store's regions and keeps them in the store: evaluated once per
