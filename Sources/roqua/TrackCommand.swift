@@ -59,17 +59,18 @@ struct TrackCommand: ParsableCommand {
             let tracker = try achievementOptions.tracker(store: importer.store, boundaries: boundaryOptions)
             for file in files {
                 Terminal.status("reading \(file)…")
-                let before = try failing { try tracker.level() }
                 let summary = try failing { try importer.importFile(file) }
                 Terminal.endStatus()
                 print(summary.report(maxAccuracy: accuracy))
-                if summary.alreadyImported { continue }
-                for unlock in try failing({ try tracker.update() }) {
-                    let title = tracker.catalog.definition(unlock.id)?.title
-                    print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
+                for event in try failing({ try tracker.consume(summary.events) }) {
+                    switch event {
+                    case let .unlocked(unlock):
+                        let title = tracker.catalog.definition(unlock.id)?.title
+                        print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
+                    case let .levelUp(from, to):
+                        print("  level up: \(from) → \(to)")
+                    }
                 }
-                let after = try failing { try tracker.level() }
-                print("  +\(after.xp - before.xp) XP" + (after.level > before.level ? ", level \(before.level) → \(after.level)" : ""))
             }
         }
     }

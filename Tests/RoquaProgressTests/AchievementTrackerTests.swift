@@ -31,18 +31,33 @@ import Testing
                                          hierarchy: try BoundaryHierarchy(database: Bundled.database()))
         let walk = directory.file("walk.csv")
         try Self.allIstanbulDistricts(to: walk)
-        _ = try importer.importFile(walk)
-        let first = try tracker.update()
-        #expect(first.map(\.id).contains("fatih_madalyonu"))
-        #expect(first.map(\.id).contains("kasif_puani"))
+        let events = try tracker.consume(try importer.importFile(walk).events)
+        let unlocked = events.compactMap { if case let .unlocked(u) = $0 { u.id } else { nil } }
+        #expect(unlocked.contains("fatih_madalyonu") && unlocked.contains("kasif_puani"))
+        #expect(events.contains { if case .levelUp(from: 1, to: _) = $0 { true } else { false } })
 
-        // Re-importing the same file adds nothing and unlocks nothing; neither does another pass.
-        #expect(try importer.importFile(walk).alreadyImported)
-        #expect(try tracker.update().isEmpty)
+        // Re-importing the same file causes no events and unlocks nothing; neither do the same fixes in
+        // another file, nor a full re-evaluation.
+        let again = try importer.importFile(walk)
+        #expect(again.alreadyImported && again.events.isEmpty)
+        #expect(try tracker.consume(again.events).isEmpty)
         try (try String(contentsOfFile: walk, encoding: .utf8) + "\n").write(toFile: directory.file("again.csv"), atomically: true, encoding: .utf8)
-        _ = try importer.importFile(directory.file("again.csv"))
+        #expect(try tracker.consume(try importer.importFile(directory.file("again.csv")).events).isEmpty)
         #expect(try tracker.update().isEmpty)
         #expect(try tracker.unlocks().filter { $0.id == "fatih_madalyonu" }.count == 1)
+
+        // A revisit a week later moves only revisit- and streak-based achievements.
+        let stamp = { (id: String) in try store.read { db in try String.fetchOne(db, sql: "SELECT updated_at FROM achievement_progress WHERE id = ?", arguments: [id]) } }
+        let milestoneBefore = try stamp("explorer_100")
+        #expect(milestoneBefore != nil)
+        let line = try #require(try String(contentsOfFile: walk, encoding: .utf8).split(separator: "\n").dropFirst().first)
+        let parts = line.split(separator: ",")
+        try "lat,lon,timestamp\n\(parts[0]),\(parts[1]),\(1_714_550_400 + 7 * 86_400)\n".write(toFile: directory.file("later.csv"), atomically: true, encoding: .utf8)
+        let later = try importer.importFile(directory.file("later.csv"))
+        #expect(later.revisits == 1 && later.newRegions == 0)
+        Thread.sleep(forTimeInterval: 0.01)
+        _ = try tracker.consume(later.events)
+        #expect(try stamp("explorer_100") == milestoneBefore)  // not re-evaluated
 
         // XP: exploration plus unlocks; the level follows the documented curve.
         let level = try tracker.level()

@@ -35,8 +35,10 @@ public struct AchievementEvaluator: Sendable {
 
     public init(catalog: AchievementCatalog) { self.catalog = catalog }
 
-    /// Statuses in catalog order.
-    public func evaluate(_ context: AchievementContext) -> [AchievementStatus] {
+    /// Statuses in catalog order. With `only`, just those achievements (and what their
+    /// prerequisites need) are computed; ids in `unlocked` are taken as unlocked without computing.
+    public func evaluate(_ context: AchievementContext, only: Set<String>? = nil,
+                         unlocked: Set<String> = []) -> [AchievementStatus] {
         let byID = Dictionary(catalog.achievements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var done: [String: AchievementStatus] = [:]
 
@@ -44,6 +46,12 @@ public struct AchievementEvaluator: Sendable {
         func status(_ id: String) -> AchievementStatus? {
             if let known = done[id] { return known }
             guard let definition = byID[id], let calculator = catalog.calculators[id] else { return nil }
+            if unlocked.contains(id) {
+                let kept = AchievementStatus(id: id, current: .nan, target: .nan, unlocked: true, hidden: definition.hidden,
+                                             missingPrerequisites: [], window: .always)
+                done[id] = kept
+                return kept
+            }
             var scope = context
             var windowState = AchievementWindowState.always
             if let window = definition.window(in: context.timeZone) {
@@ -60,6 +68,6 @@ public struct AchievementEvaluator: Sendable {
             done[id] = result
             return result
         }
-        return catalog.achievements.compactMap { status($0.id) }
+        return catalog.achievements.filter { only?.contains($0.id) ?? true }.compactMap { status($0.id) }
     }
 }

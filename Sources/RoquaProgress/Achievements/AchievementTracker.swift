@@ -61,8 +61,17 @@ public struct PlayerLevel: Sendable, Equatable, Codable {
     }
 }
 
-/// Unlocks achievements from the store's regions and keeps them in the store: evaluated once per
-/// import (after its transaction), never per fix; an unlock is written once and never repeated.
+/// What the achievement system reports after a batch of region events.
+public enum AchievementEvent: Sendable, Equatable {
+    case unlocked(AchievementUnlock)
+    case levelUp(from: Int, to: Int)
+}
+
+/// Unlocks achievements from region events and keeps unlocks and progress in the store.
+///
+/// Incremental: `consume` looks only at the achievements a batch of events can move — new regions
+/// move every locked one, revisits only those counting revisits or streaks — and skips everything
+/// already unlocked; nothing is evaluated per fix. An unlock is written once and never repeated.
 public struct AchievementTracker {
     public let store: RegionStore
     public let catalog: AchievementCatalog
@@ -93,12 +102,48 @@ public struct AchievementTracker {
         return AchievementEvaluator(catalog: catalog).evaluate(context)
     }
 
-    /// Evaluates and stores what became unlocked; returns only the new unlocks.
+    /// Calculators whose result a revisit can change (a revisit adds no region, district or area).
+    static let revisitSensitive: Set<String> = ["revisit", "daily_streak", "weekend_streak"]
+
+    /// Handles the events of one import (after its transaction): the unlocks and level-ups they caused.
+    public func consume(_ events: [RegionEvent], now: Date = Date()) throws -> [AchievementEvent] {
+        let addsRegions = events.contains { if case .revisit = $0 { false } else { true } }
+        guard !events.isEmpty else { return [] }
+        let unlocked = Set(try unlocks().map(\.id))
+        let affected = Set(catalog.achievements.filter { definition in
+            !unlocked.contains(definition.id) && (addsRegions || Self.revisitSensitive.contains(definition.calculator))
+        }.map(\.id))
+        let newRegions = events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } }
+        let regions = try store.allRegions()
+        let oldRegions = regions.filter { $0.id.map { !newRegions.contains($0) } ?? true }
+        let before = rules.level(forXP: rules.explorationXP(oldRegions) + (try unlocks()).reduce(0) { $0 + $1.xp })
+        var result = try record(affected, among: regions, unlocked: unlocked, now: now).map(AchievementEvent.unlocked)
+        let after = try level().level
+        if after > before { result.append(.levelUp(from: before, to: after)) }
+        return result
+    }
+
+    /// Evaluates every locked achievement and stores what became unlocked; returns the new unlocks.
     public func update(now: Date = Date()) throws -> [AchievementUnlock] {
-        let reached = try statuses(now: now).filter(\.unlocked)
+        let unlocked = Set(try unlocks().map(\.id))
+        let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
+        return try record(locked, among: try store.allRegions(), unlocked: unlocked, now: now)
+    }
+
+    /// Evaluates `ids`, saves their progress and their unlocks in one transaction.
+    private func record(_ ids: Set<String>, among regions: [VisitedRegion], unlocked: Set<String>,
+                        now: Date) throws -> [AchievementUnlock] {
+        guard !ids.isEmpty else { return [] }
+        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now)
+        let statuses = AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
         return try store.write { db in
             var new: [AchievementUnlock] = []
-            for status in reached {
+            for status in statuses where !unlocked.contains(status.id) {
+                try db.execute(sql: """
+                    INSERT INTO achievement_progress (id, current, target, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET current = excluded.current, target = excluded.target, updated_at = excluded.updated_at
+                    """, arguments: [status.id, status.current, status.target, StoreTime.text(now)])
+                guard status.unlocked else { continue }
                 let xp = catalog.definition(status.id)?.xp ?? 0
                 try db.execute(sql: "INSERT OR IGNORE INTO achievement_unlocks (id, unlocked_at, xp) VALUES (?, ?, ?)",
                                arguments: [status.id, StoreTime.text(now), xp])

@@ -20,6 +20,8 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var newRegions = 0
     public var revisits = 0
     public var firsts: [FirstVisit] = []
+    /// The events this import caused (also yielded to the importer's stream, if it has one).
+    public var events: [RegionEvent] = []
 
     public var droppedTotal: Int { dropped.values.reduce(0, +) }
 }
@@ -99,18 +101,17 @@ public final class TrackImporter {
                                  summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
             return saved
         }
-        if let events {
-            for region in saved { pending.append(.newRegion(region)) }
-            for first in summary.firsts {
-                switch first.level {
-                case .country: pending.append(.firstCountry(code: first.code, name: first.name))
-                case .province: pending.append(.firstProvince(code: first.code, name: first.name))
-                case .district: pending.append(.firstDistrict(code: first.code, name: first.name))
-                }
+        for region in saved { pending.append(.newRegion(region)) }
+        for first in summary.firsts {
+            switch first.level {
+            case .country: pending.append(.firstCountry(code: first.code, name: first.name))
+            case .province: pending.append(.firstProvince(code: first.code, name: first.name))
+            case .district: pending.append(.firstDistrict(code: first.code, name: first.name))
             }
-            for index in revisited { pending.append(.revisit(engine.regions[index])) }
-            pending.forEach(events.yield)
         }
+        for index in revisited { pending.append(.revisit(engine.regions[index])) }
+        summary.events = pending
+        pending.forEach { events?.yield($0) }
         return summary
     }
 }

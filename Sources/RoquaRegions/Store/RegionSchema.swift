@@ -53,6 +53,17 @@ enum RegionSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v3: achievement progress") { db in
+            // Progress as last evaluated, so `achievements` and the profile read it without recomputing.
+            try db.execute(sql: """
+                CREATE TABLE achievement_progress (
+                    id TEXT PRIMARY KEY,
+                    current REAL NOT NULL,
+                    target REAL NOT NULL,
+                    updated_at TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }
