@@ -109,16 +109,18 @@ public struct AchievementTracker {
     public func consume(_ events: [RegionEvent], now: Date = Date()) throws -> [AchievementEvent] {
         let addsRegions = events.contains { if case .revisit = $0 { false } else { true } }
         guard !events.isEmpty else { return [] }
-        let unlocked = Set(try unlocks().map(\.id))
+        let previous = try unlocks()
+        let unlocked = Set(previous.map(\.id))
         let affected = Set(catalog.achievements.filter { definition in
             !unlocked.contains(definition.id) && (addsRegions || Self.revisitSensitive.contains(definition.calculator))
         }.map(\.id))
-        let newRegions = events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } }
+        let newRegions = Set(events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } })
         let regions = try store.allRegions()
         let oldRegions = regions.filter { $0.id.map { !newRegions.contains($0) } ?? true }
-        let before = rules.level(forXP: rules.explorationXP(oldRegions) + (try unlocks()).reduce(0) { $0 + $1.xp })
-        var result = try record(affected, among: regions, unlocked: unlocked, now: now).map(AchievementEvent.unlocked)
-        let after = try level().level
+        let new = try record(affected, among: regions, unlocked: unlocked, now: now)
+        let before = level(regions: oldRegions, unlocks: previous).level
+        let after = level(regions: regions, unlocks: previous + new).level
+        var result = new.map(AchievementEvent.unlocked)
         if after > before { result.append(.levelUp(from: before, to: after)) }
         return result
     }
@@ -154,7 +156,11 @@ public struct AchievementTracker {
     }
 
     public func level() throws -> PlayerLevel {
-        let xp = rules.explorationXP(try store.allRegions()) + (try unlocks()).reduce(0) { $0 + $1.xp }
+        level(regions: try store.allRegions(), unlocks: try unlocks())
+    }
+
+    private func level(regions: [VisitedRegion], unlocks: [AchievementUnlock]) -> PlayerLevel {
+        let xp = rules.explorationXP(regions) + unlocks.reduce(0) { $0 + $1.xp }
         let level = rules.level(forXP: xp)
         return PlayerLevel(xp: xp, level: level, levelStartXP: rules.xp(atLevel: level), nextLevelXP: rules.xp(atLevel: level + 1))
     }
