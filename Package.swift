@@ -1,13 +1,22 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// The folder tree follows the pipeline: import → boundaries (store, resolver) → regions →
+// progress → achievements → maps → the `roqua` command.
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+
 let package = Package(
     name: "Roqua",
-    platforms: [.macOS(.v13)],
+    // Linux is what is built and tested; macOS 15 is the floor `Synchronization.Mutex` sets.
+    platforms: [.macOS(.v15)],
     products: [
+        // The run-time resolver: what an app embedding Roqua links (no shapelib).
         .library(name: "RoquaBoundaries", targets: ["RoquaBoundaries"]),
+        // Building a boundary database from shapefiles.
+        .library(name: "RoquaImport", targets: ["RoquaImport"]),
         .library(name: "RoquaRegions", targets: ["RoquaRegions"]),
         .library(name: "RoquaProgress", targets: ["RoquaProgress"]),
+        .library(name: "RoquaAchievements", targets: ["RoquaAchievements"]),
         .library(name: "RoquaMaps", targets: ["RoquaMaps"]),
         .executable(name: "roqua", targets: ["roqua"]),
     ],
@@ -16,58 +25,57 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
-        // Thin C shims: only the wrapper files in RoquaBoundaries/CInterop import them.
+        // Thin C shims: only the wrapper files import them.
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
+        // Streaming readers and writers shared by every module that reads outside input.
+        .target(name: "RoquaIO"),
+        .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
+        .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "CShapelib", grdb]),
+        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
+        .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions"]),
         .target(
-            name: "RoquaBoundaries",
-            dependencies: ["CGEOS", "CShapelib", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        .target(
-            name: "RoquaRegions",
-            dependencies: ["RoquaBoundaries", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        .target(
-            name: "RoquaProgress",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "RoquaAchievements",
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaIO", grdb],
+            resources: [.embedInCode("achievements.json")]
         ),
         .target(
             name: "RoquaMaps",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO", grdb]
         ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaMaps",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
+                           "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
             name: "roqua-bench",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", grdb],
             path: "Benchmarks/RoquaBench"
         ),
         .target(
             name: "RoquaTestSupport",
-            dependencies: ["RoquaBoundaries", "CShapelib", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions", "RoquaMaps", "CShapelib", grdb],
             path: "Tests/RoquaTestSupport"
         ),
+        .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
+        .testTarget(name: "RoquaBoundariesTests", dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(name: "RoquaImportTests", dependencies: ["RoquaImport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport"]),
         .testTarget(
-            name: "RoquaBoundariesTests",
-            dependencies: ["RoquaBoundaries", "RoquaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        .testTarget(
-            name: "RoquaProgressTests",
-            dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            name: "RoquaAchievementsTests",
+            dependencies: ["RoquaAchievements", "RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", grdb]
         ),
         .testTarget(
             name: "RoquaMapsTests",
-            dependencies: ["RoquaMaps", "RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RoquaMaps", "RoquaAchievements", "RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport"]
         ),
+        // End-to-end tests of the built `roqua` binary, as swift-argument-parser keeps them.
         .testTarget(
-            name: "RoquaRegionsTests",
-            dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "RoquaCLITests",
+            dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaImport
 import RoquaProgress
 import RoquaRegions
 

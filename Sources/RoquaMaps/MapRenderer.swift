@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaBoundaries
 import RoquaProgress
 import RoquaRegions
@@ -88,7 +89,7 @@ public struct MapRenderer: Sendable {
         svg.line(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(width))" height="\#(n(height))" "#
             + #"viewBox="0 0 \#(n(width)) \#(n(height))">"#)
         let plural = Self.plural(scope.childLevel)
-        svg.line("<title>\(escape("\(scope.name): \(visited.count)/\(units.count) \(plural) visited"))</title>")
+        svg.line("<title>\(XMLText.escape("\(scope.name): \(visited.count)/\(units.count) \(plural) visited"))</title>")
         svg.line("<style>")
         svg.line("svg{font-family:'DejaVu Sans',Verdana,sans-serif}")
         svg.line(".background{fill:#f3f1ec}.sea{fill:#dde8ef}")
@@ -113,7 +114,7 @@ public struct MapRenderer: Sendable {
                 d = "M\(n(p.x - 1)) \(n(p.y + Self.headerHeight - 1))l2 0 0 2-2 0z"
             }
             let state = firstVisits[unit.code] == nil ? "unvisited" : "visited"
-            svg.line(#"<path class="unit \#(state)" data-code="\#(escape(unit.code))" d="\#(d)"><title>\#(escape(unit.name))</title></path>"#)
+            svg.line(#"<path class="unit \#(state)" data-code="\#(XMLText.escape(unit.code))" d="\#(d)"><title>\#(XMLText.escape(unit.name))</title></path>"#)
         }
         svg.line("</g>")
 
@@ -146,12 +147,12 @@ public struct MapRenderer: Sendable {
         svg.line(#"<g id="labels">"#)
         for label in placer.labels {
             let y = label.y + fontSize * 0.35  // the baseline, so the text is centred on the anchor
-            svg.line(#"<text class="label" x="\#(n(label.x))" y="\#(n(y))">\#(escape(label.text))</text>"#)
+            svg.line(#"<text class="label" x="\#(n(label.x))" y="\#(n(y))">\#(XMLText.escape(label.text))</text>"#)
         }
         svg.line("</g>")
 
-        svg.line(#"<text class="title" x="16" y="30">\#(escape(scope.name))</text>"#)
-        svg.line(#"<text class="subtitle" x="16" y="46">\#(escape(plural.capitalized)) drawn from Roqua's boundary data</text>"#)
+        svg.line(#"<text class="title" x="16" y="30">\#(XMLText.escape(scope.name))</text>"#)
+        svg.line(#"<text class="subtitle" x="16" y="46">\#(XMLText.escape(plural.capitalized)) drawn from Roqua's boundary data</text>"#)
         let dates = Self.dateRange(first, last, options.timeZone)
         let legendTop = Self.headerHeight + mapHeight + 14
         svg.line(#"<g class="legend" transform="translate(16,\#(n(legendTop)))">"#)
@@ -163,7 +164,7 @@ public struct MapRenderer: Sendable {
             svg.line(#"<rect class="swatch fog" x="380" width="14" height="14"/>"#)
             svg.line(#"<text x="400" y="11">Fog: unexplored (\#(circles) lit regions)</text>"#)
         }
-        svg.line(#"<text y="34">\#(escape(dates))</text>"#)
+        svg.line(#"<text y="34">\#(XMLText.escape(dates))</text>"#)
         svg.line("</g>")
         svg.line("</svg>")
         return RenderedMap(svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
@@ -187,23 +188,6 @@ public struct MapRenderer: Sendable {
 
 /// A pixel quantity to a tenth.
 func n(_ value: Double) -> String { SVGNumber.format(value) }
-
-/// Text and attribute values escaped for XML.
-func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default: out.append(c)
-        }
-    }
-    return out
-}
 
 struct SVGWriter {
     private(set) var text = ""

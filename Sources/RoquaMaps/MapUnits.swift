@@ -4,16 +4,16 @@ import RoquaBoundaries
 import RoquaProgress
 
 /// A unit to draw: its polygons in degrees (shell first, then holes) and where its label goes.
-public struct MapUnit: Sendable {
-    public var code: String
-    public var name: String
-    public var polygons: [[Ring]]
+package struct MapUnit: Sendable {
+    package var code: String
+    package var name: String
+    package var polygons: [[Ring]]
     /// A point inside the unit (GEOS point on surface), longitude/latitude.
-    public var labelPoint: (longitude: Double, latitude: Double)
-    public var box: BoundingBox
+    package var labelPoint: (longitude: Double, latitude: Double)
+    package var box: BoundingBox
 }
 
-public enum MapError: Error, CustomStringConvertible, Equatable {
+public enum MapError: Error, CustomStringConvertible, Equatable, Sendable {
     case noSubdivisions(name: String, code: String)
     case nothingAtLevel(name: String, code: String, level: String)
     case missingGeometry(code: String)

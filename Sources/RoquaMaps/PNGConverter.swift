@@ -1,6 +1,6 @@
 import Foundation
 
-public enum PNGConversionError: Error, CustomStringConvertible, Equatable {
+public enum PNGConversionError: Error, CustomStringConvertible, Equatable, Sendable {
     case converterMissing
     case failed(status: Int32, message: String)
 

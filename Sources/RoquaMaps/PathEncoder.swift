@@ -7,16 +7,16 @@ import RoquaBoundaries
 /// vertex and its neighbours, so a border two units share (the same vertices in the data) comes
 /// out the same on both sides: no gaps, no slivers. (Douglas–Peucker per polygon would keep
 /// different vertices on each side and open gaps.)
-public struct PathEncoder: Sendable {
-    public let projection: MapProjection
+package struct PathEncoder: Sendable {
+    package let projection: MapProjection
     /// Grid step in pixels.
-    public let quantum: Double
+    package let quantum: Double
     /// Rings enclosing less than this many square pixels are dropped (islets, slivers).
-    public let minimumArea: Double
+    package let minimumArea: Double
     /// Offset added to every y (room for a title above the map).
-    public let offsetY: Double
+    package let offsetY: Double
 
-    public init(projection: MapProjection, quantum: Double = 0.5, minimumArea: Double = 0.5, offsetY: Double = 0) {
+    package init(projection: MapProjection, quantum: Double = 0.5, minimumArea: Double = 0.5, offsetY: Double = 0) {
         self.projection = projection
         self.quantum = quantum
         self.minimumArea = minimumArea
@@ -65,7 +65,7 @@ public struct PathEncoder: Sendable {
     /// SVG path data for the polygons: `M x y l dx dy … z` per ring, with relative steps (exact
     /// multiples of the quantum, so absolute positions add up to the same grid points on both sides).
     /// Empty when every ring is too small to show.
-    public func pathData(_ polygons: [[Ring]]) -> String {
+    package func pathData(_ polygons: [[Ring]]) -> String {
         var d = ""
         for polygon in polygons {
             // A hole is only drawn when its shell is.

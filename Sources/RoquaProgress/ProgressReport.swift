@@ -39,9 +39,7 @@ public struct ProgressReport: Sendable, Codable {
         exploredSquareKilometres = try ExploredArea.squareMeters(of: circles) / 1e6
         worldPercent = WorldGrid.percentage(of: circles)
         worldPercentText = WorldGrid.format(worldPercent, decimals: options.decimals)
-        // Every visit counts as activity for streaks: the first one and the latest one are kept per region.
-        streaks = Streaks.summary(of: regions.flatMap { [$0.timestampStart, $0.lastVisit] }, now: options.now,
-                                  timeZone: options.timeZone)
+        streaks = Streaks.summary(of: Streaks.activity(of: regions), now: options.now, timeZone: options.timeZone)
         timeZone = options.timeZone.identifier
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaRegions
 
 /// A calendar day in some time zone (proleptic Gregorian year, month 1–12, day 1–31).
 ///
@@ -122,6 +123,13 @@ public enum Streaks {
     /// Saturday and Sunday. The weekend differs by country (Friday–Saturday in much of the Middle
     /// East, Friday only in Iran, Friday and Sunday in Brunei), so it is a parameter.
     public static let defaultWeekendDays: Set<Weekday> = [.saturday, .sunday]
+
+    /// The moments that count as activity for streaks, the same for `roqua stats` and for the
+    /// streak achievements: each region's first visit and its latest visit (the store keeps no
+    /// history of the visits between).
+    public static func activity(of regions: [VisitedRegion]) -> [Date] {
+        regions.flatMap { $0.lastVisit == $0.timestampStart ? [$0.timestampStart] : [$0.timestampStart, $0.lastVisit] }
+    }
 
     /// The streaks in `activity` (e.g. visit start times) as of `now`, with days taken in `timeZone`.
     public static func summary(of activity: some Sequence<Date>, now: Date,

@@ -1,25 +1,10 @@
 import ArgumentParser
 import Foundation
+import RoquaAchievements
 import RoquaBoundaries
+import RoquaIO
+import RoquaMaps
 import RoquaProgress
-import RoquaRegions
-
-/// `--achievements FILE`: the definitions (default: the bundled data/achievements.json).
-struct AchievementOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Achievement definitions (default: $ROQUA_ACHIEVEMENTS or the bundled file).", valueName: "FILE"))
-    var achievements: String?
-
-    var path: String {
-        achievements ?? ProcessInfo.processInfo.environment["ROQUA_ACHIEVEMENTS"] ?? AchievementCatalog.bundledPath()
-    }
-
-    func tracker(store: RegionStore, boundaries: BoundaryOptions) throws -> AchievementTracker {
-        try failing {
-            AchievementTracker(store: store, catalog: try AchievementCatalog.load(path: path), rules: ExperienceRules.load(path: path),
-                               hierarchy: try? BoundaryHierarchy(database: boundaries.open()))
-        }
-    }
-}
 
 struct AchievementsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,21 +24,21 @@ struct AchievementsCommand: ParsableCommand {
         @Option(help: "Texts in en or tr.") var lang: Language = .en
 
         func run() throws {
-            let tracker = try achievementOptions.tracker(store: storeOptions.open(), boundaries: boundaryOptions)
-            _ = try failing { try tracker.update() }
-            let unlocks = Dictionary(uniqueKeysWithValues: try failing { try tracker.unlocks() }.map { ($0.id, $0) })
-            let statuses = try failing { try tracker.statuses() }.filter { all || unlocks[$0.id] != nil }
+            let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
+            let board = try tracker.board(store: storeOptions.open())
+            let statuses = board.statuses.filter { all || board.unlock($0.id) != nil }
             if json { return try Terminal.printJSON(statuses) }
             for status in statuses {
                 guard let definition = tracker.catalog.definition(status.id) else { continue }
-                let secret = definition.hidden && unlocks[status.id] == nil
+                let unlock = board.unlock(status.id)
+                let secret = definition.hidden && unlock == nil
                 let title = secret ? "???" : (lang == .tr ? definition.title.tr : definition.title.en)
                 let detail = secret ? "hidden" : (lang == .tr ? definition.description.tr : definition.description.en)
-                let state = unlocks[status.id].map { "unlocked \(StatsCommand.day($0.unlockedAt, .current))" }
+                let state = unlock.map { "unlocked \(StatsCommand.day($0.unlockedAt, .current))" }
                     ?? String(format: "%.0f%%", status.fraction * 100)
-                print("\(secret ? "?" : unlocks[status.id] == nil ? "·" : "★") \(title) [\(definition.rarity.rawValue), \(definition.xp) XP] — \(detail) — \(state)")
+                print("\(secret ? "?" : unlock == nil ? "·" : "★") \(title) [\(definition.rarity.rawValue), \(definition.xp) XP] — \(detail) — \(state)")
             }
-            print("\(unlocks.count) of \(tracker.catalog.achievements.count) unlocked")
+            print("\(board.unlocks.count) of \(tracker.catalog.achievements.count) unlocked")
         }
     }
 
@@ -63,13 +48,11 @@ struct AchievementsCommand: ParsableCommand {
 
         func run() throws {
             let problems = AchievementCatalog.validate(path: file)
-            if problems.isEmpty {
-                let count = (try? AchievementCatalog.load(path: file))?.achievements.count ?? 0
-                print("\(file): \(count) achievements, no problems")
-                return
+            guard problems.isEmpty else {
+                for problem in problems { Terminal.error("\(file): \(problem)") }
+                throw Failure("\(file): \(problems.count) problem(s)")
             }
-            for problem in problems { Terminal.error("\(file): \(problem)") }
-            throw Failure(message: "\(file): \(problems.count) problem(s)")
+            print("\(file): \(try AchievementCatalog.load(path: file).achievements.count) achievements, no problems")
         }
     }
 }
@@ -82,26 +65,15 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also draw the profile card as an SVG picture.", valueName: "FILE")) var svg: String?
 
     func run() throws {
-        let store = try storeOptions.open()
-        let tracker = try achievementOptions.tracker(store: store, boundaries: boundaryOptions)
-        _ = try failing { try tracker.update() }
-        let level = try failing { try tracker.level() }
-        let unlocks = try failing { try tracker.unlocks() }
-        let span = max(level.nextLevelXP - level.levelStartXP, 1), done = level.xp - level.levelStartXP
-        let bar = String(repeating: "█", count: 20 * done / span) + String(repeating: "░", count: 20 - 20 * done / span)
-        print("Level \(level.level)  \(bar)  \(level.xp) XP (next level at \(level.nextLevelXP))")
-        let regions = try failing { try store.allRegions() }
-        print("\(regions.count) regions, \(Set(regions.compactMap(\.districtCode)).count) districts, "
-              + "\(Set(regions.compactMap(\.provinceCode)).count) provinces, \(Set(regions.compactMap(\.countryCode)).count) countries")
-        print("Badges: \(unlocks.count) of \(tracker.catalog.achievements.count)"
-              + (unlocks.isEmpty ? "" : " — " + unlocks.suffix(5).compactMap { tracker.catalog.definition($0.id)?.title.en }.joined(separator: ", ")))
+        let profile = try Profile(store: storeOptions.open(), tracker: achievementOptions.tracker(boundaries: boundaryOptions))
+        let filled = Int((20 * profile.level.fraction).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
+        print("Level \(profile.level.level)  \(bar)  \(profile.level.xp) XP (next level at \(profile.level.nextLevelXP))")
+        print("\(profile.regions) regions, \(profile.districts) districts, \(profile.provinces) provinces, \(profile.countries) countries")
+        print("Badges: \(profile.badges.count) of \(profile.achievementCount)"
+              + (profile.badges.isEmpty ? "" : " — " + profile.badges.prefix(5).reversed().map(\.title.en).joined(separator: ", ")))
         guard let svg else { return }
-        let badges = unlocks.reversed().compactMap { u in tracker.catalog.definition(u.id).map { ($0.title.en, $0.rarity.rawValue) } }
-        let card = ProfileCard.svg(.init(level: level, regions: regions.count, districts: Set(regions.compactMap(\.districtCode)).count,
-                                         provinces: Set(regions.compactMap(\.provinceCode)).count,
-                                         countries: Set(regions.compactMap(\.countryCode)).count, badges: badges,
-                                         unlockedCount: unlocks.count, totalCount: tracker.catalog.achievements.count))
-        try failing { try card.write(toFile: svg, atomically: true, encoding: .utf8) }
+        try OutputFile.write(Array(ProfileCard.svg(profile).utf8), to: svg)
         print("Wrote \(svg)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoquaIO
 import RoquaRegions
 
 struct ExportCommand: ParsableCommand {
@@ -18,12 +19,8 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let data = try failing { try storeOptions.open().export(format) }
-        if let output, output != "-" {
-            try failing { try data.write(to: URL(fileURLWithPath: output), options: .atomic) }
-        } else {
-            FileHandle.standardOutput.write(data)
-        }
+        let data = try storeOptions.open(.readOnly).export(format)
+        try OutputFile.write(data, to: output ?? "-")
     }
 }
 
@@ -43,7 +40,7 @@ struct RestoreCommand: ParsableCommand {
     var replace = false
 
     func run() throws {
-        let count = try failing { try storeOptions.open().restore(from: file, replace: replace) }
+        let count = try storeOptions.open().restore(from: file, replace: replace)
         print("Restored \(count) regions into \(storeOptions.path)")
     }
 }

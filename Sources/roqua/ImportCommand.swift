@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaImport
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,8 +26,23 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Largest piece, in degrees of width or height.")
     var maxPieceDegrees = 4.0
 
+    func validate() throws {
+        guard (16...100_000).contains(maxPieceVertices) else { throw ValidationError("--max-piece-vertices must be 16…100000") }
+        guard maxPieceDegrees.isFinite, (0.01...360).contains(maxPieceDegrees) else {
+            throw ValidationError("--max-piece-degrees must be 0.01…360")
+        }
+    }
+
     func run() throws {
-        let options = ImportOptions(sources: from.isEmpty ? [RoquaPaths.bundledData()] : from,
+        var sources = from
+        if sources.isEmpty {
+            guard let bundled = RoquaPaths.bundledData() else {
+                throw Failure("the bundled boundary data was not found (looked beside the binary in ../share/roqua and in the "
+                    + "source tree's data/); set ROQUA_DATA or pass --from DIR")
+            }
+            sources = [bundled]
+        }
+        let options = ImportOptions(sources: sources,
                                     output: out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
                                     maxPieceDegrees: maxPieceDegrees)
         var layerLabel = ""
@@ -45,7 +61,7 @@ struct ImportCommand: ParsableCommand {
             }
         } catch {
             Terminal.endStatus()
-            throw Failure(error)
+            throw error
         }
         Terminal.endStatus()
         let counts = AdminLevel.allCases.map { "\(report.counts[$0] ?? 0) \($0 == .country ? "countries" : $0.description + "s")" }

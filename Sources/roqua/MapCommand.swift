@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 import RoquaMaps
 import RoquaProgress
 import RoquaRegions
@@ -53,17 +54,15 @@ struct MapCommand: ParsableCommand {
     func run() throws {
         let options = MapOptions(width: Double(width), fog: fog, level: level.flatMap(AdminLevel.init(name:)),
                                  timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
-        let map = try failing {
-            let renderer = try MapRenderer(database: boundaryOptions.open())
-            return try renderer.render(unit: unit, regions: try storeOptions.open().allRegions(), options: options)
-        }
-        try failing { try Data(map.svg.utf8).write(to: URL(fileURLWithPath: out)) }
+        let renderer = try MapRenderer(database: boundaryOptions.open())
+        let map = try renderer.render(unit: unit, regions: try storeOptions.open(.readOnly).allRegions(), options: options)
+        try OutputFile.write(Array(map.svg.utf8), to: out)
         let size = ByteCountFormatter.string(fromByteCount: Int64(map.svg.utf8.count), countStyle: .file)
         print("\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"
             + (fog ? ", \(map.fogCircles) regions lit" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
         if png {
             let pngPath = PNGConverter.pngPath(for: out)
-            try failing { try PNGConverter.convert(svg: out, to: pngPath) }
+            try PNGConverter.convert(svg: out, to: pngPath)
             print(pngPath)
         }
     }

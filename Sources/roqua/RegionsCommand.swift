@@ -7,7 +7,7 @@ struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regions",
         abstract: "List visited regions, or fill in their names offline.",
-        subcommands: [List.self, Enrich.self],
+        subcommands: [List.self, Enrich.self, Repair.self],
         defaultSubcommand: List.self
     )
 
@@ -24,22 +24,12 @@ struct RegionsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let store = try storeOptions.open()
-            let regions = try failing { try unit.map(store.regions(in:)) ?? store.allRegions() }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                encoder.keyEncodingStrategy = .convertToSnakeCase
-                encoder.dateEncodingStrategy = .custom { date, encoder in
-                    var container = encoder.singleValueContainer()
-                    try container.encode(StoreTime.text(date))
-                }
-                print(String(decoding: try encoder.encode(regions), as: UTF8.self))
-                return
-            }
+            let store = try storeOptions.open(.readOnly)
+            let regions = try unit.map(store.regions(in:)) ?? store.allRegions()
+            if json { return try Terminal.printJSON(regions) }  // each region as its stored row
             for r in regions {
                 let place = [r.district, r.city, r.country].compactMap { $0 }.joined(separator: ", ")
-                let day = String(StoreTime.text(r.timestampStart).prefix(10))
+                let day = String(try StoreTime.text(r.timestampStart).prefix(10))
                 print("#\(r.id ?? 0)  \(day)  \(r.visitCount) visit(s)  \(r.radius) m  \(r.geohash)  \(place.isEmpty ? "(not enriched)" : place)")
             }
             print("\(regions.count) region(s)" + (unit.map { " in \($0)" } ?? ""))
@@ -60,12 +50,25 @@ struct RegionsCommand: ParsableCommand {
 
         func run() throws {
             let store = try storeOptions.open()
-            let changed = try failing {
-                let enricher = try RegionEnricher(boundaries: boundaryOptions.path)
-                let stale = try store.regionsNeedingEnrichment(current: enricher.identity, all: all)
-                return (stale.count, try store.enrich(stale, with: enricher))
-            }
-            print("Enriched \(changed.0) region(s); \(changed.1) changed")
+            let enricher = try RegionEnricher(boundaries: boundaryOptions.path)
+            let stale = try store.regionsNeedingEnrichment(current: enricher.identity, all: all)
+            let changed = try store.enrich(stale, with: enricher)
+            print("Enriched \(stale.count) region(s); \(changed) changed")
+        }
+    }
+
+    struct Repair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove stored regions that cannot be read back (written by an older Roqua or by hand).",
+            discussion: "Every other command skips such rows with a warning; this deletes them, in one transaction, and lists them."
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let removed = try storeOptions.open().removeUnreadableRegions()
+            for row in removed { print("removed \(row)") }
+            print("\(removed.count) unreadable region(s) removed")
         }
     }
 }

@@ -53,11 +53,9 @@ struct ResolveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let index = try failing { try ResolverIndex(database: boundaryOptions.open()) }
+        let index = try ResolverIndex(database: boundaryOptions.open())
         if let input { return try runBatch(index: index, input: input) }
-        let answer = try failing {
-            try Resolver(index: index, fallbackMeters: fallbackMeters).resolve(latitude: latitude!.value, longitude: longitude!.value)
-        }
+        let answer = try Resolver(index: index, fallbackMeters: fallbackMeters).resolve(latitude: latitude!.value, longitude: longitude!.value)
         print(json ? answer.json(language: lang) : answer.text(language: lang))
     }
 
@@ -74,7 +72,7 @@ struct ResolveCommand: ParsableCommand {
             }
         } catch {
             Terminal.endStatus()
-            throw Failure(error)
+            throw error
         }
         Terminal.endStatus()
         if summary.failed > 0 {

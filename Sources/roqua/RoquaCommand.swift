@@ -13,19 +13,8 @@ struct RoquaCommand: ParsableCommand {
         commandName: "roqua",
         abstract: "Offline reverse geocoder: coordinates → country / province / district, with no network.",
         version: Roqua.version,
-        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self, StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
+        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self,
+                      StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
                       ExportCommand.self, RestoreCommand.self]
     )
-}
-
-/// `--boundaries PATH`, shared by every verb that reads the boundary DB.
-struct BoundaryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The boundary database.", valueName: "PATH"))
-    var boundaries: String?
-
-    var path: String { boundaries ?? RoquaPaths.boundaries() }
-
-    func open() throws -> BoundaryDatabase {
-        try failing { try BoundaryDatabase(path: path) }
-    }
 }

@@ -35,14 +35,13 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-        let (regions, hierarchy) = try failing {
-            (try storeOptions.open().allRegions(), try BoundaryHierarchy(database: boundaryOptions.open()))
-        }
+        let regions = try storeOptions.open(.readOnly).allRegions()
+        let hierarchy = try BoundaryHierarchy(database: boundaryOptions.open())
         if let unit {
-            let found = try failing { try hierarchy.unit(named: unit) }
+            let found = try hierarchy.unit(named: unit)
             let calculator = ProgressCalculator(hierarchy: hierarchy, regions: regions)
             guard let progress = calculator.progress(of: found.code) else {
-                throw Failure(message: "\(found.name) (\(found.code)) has no subdivisions in the boundary database")
+                throw Failure("\(found.name) (\(found.code)) has no subdivisions in the boundary database")
             }
             if json { return try Terminal.printJSON(progress, dates: zone) }
             print(progress.label + (progress.firstVisit.map { ", first visited \(Self.day($0, zone))" } ?? ""))
@@ -52,9 +51,7 @@ struct StatsCommand: ParsableCommand {
             print("  " + (progress.notVisitedChildren.isEmpty ? "none" : progress.notVisitedChildren.map(\.name).joined(separator: ", ")))
             return
         }
-        let report = try failing {
-            try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals))
-        }
+        let report = try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals))
         if json { return try Terminal.printJSON(report, dates: zone) }
         print(report.text)
     }

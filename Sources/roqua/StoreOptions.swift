@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import RoquaAchievements
 import RoquaBoundaries
 import RoquaRegions
 
@@ -9,7 +11,40 @@ struct StoreOptions: ParsableArguments {
 
     var path: String { store ?? RegionStore.defaultPath() }
 
-    func open() throws -> RegionStore {
-        try failing { try RegionStore(path: path) }
+    /// The store with every module's tables; verbs that only read open it read-only. Rows that
+    /// cannot be read back are reported once (they are skipped, never fatal).
+    func open(_ access: RegionStore.Access = .readWrite) throws -> RegionStore {
+        let path = path
+        return try RegionStore(path: path, components: [AchievementStorage.component], access: access) { unreadable in
+            Terminal.warning("\(path): \(unreadable.count) stored region(s) cannot be read and are skipped "
+                + "(first: \(unreadable[0])); `roqua regions repair` removes them")
+        }
+    }
+}
+
+/// `--boundaries PATH`, shared by every verb that reads the boundary DB.
+struct BoundaryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The boundary database.", valueName: "PATH"))
+    var boundaries: String?
+
+    var path: String { boundaries ?? RoquaPaths.boundaries() }
+
+    func open() throws -> BoundaryDatabase { try BoundaryDatabase(path: path) }
+}
+
+/// `--achievements FILE`: the definitions (default: the ones built into Roqua).
+struct AchievementOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Achievement definitions (default: $ROQUA_ACHIEVEMENTS or the built-in ones).", valueName: "FILE"))
+    var achievements: String?
+
+    func catalog() throws -> AchievementCatalog {
+        if let path = achievements ?? ProcessInfo.processInfo.environment["ROQUA_ACHIEVEMENTS"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return try AchievementCatalog.load(path: path)
+        }
+        return try AchievementCatalog.bundled()
+    }
+
+    func tracker(boundaries: BoundaryOptions) throws -> AchievementTracker {
+        AchievementTracker(catalog: try catalog(), hierarchy: try BoundaryHierarchy(database: boundaries.open()))
     }
 }

@@ -1,19 +1,11 @@
 import ArgumentParser
 import Foundation
 
-/// A library error shown as its own message on stderr, with exit status 1.
-struct Failure: Error, CustomStringConvertible {
-    let message: String
-    init(_ error: any Error) { message = String(describing: error) }
-    init(message: String) { self.message = message }
-    var description: String { message }
-}
-
-/// Runs `body`, turning library errors into their message on stderr and exit status 1.
-func failing<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let error as Failure { throw error } catch let error as ExitCode { throw error } catch {
-        throw Failure(error)
-    }
+/// A message of the command's own (not a library error) shown on stderr with exit status 1, as
+/// ArgumentParser shows every error a command throws: `Error: <description>`.
+struct Failure: Error, CustomStringConvertible, Sendable {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 enum Terminal {
@@ -21,6 +13,10 @@ enum Terminal {
 
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func warning(_ text: String) {
+        error("warning: " + text)
     }
 
     /// A one-line status that rewrites itself; only on a terminal, never in pipes or logs.

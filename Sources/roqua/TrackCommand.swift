@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
-import RoquaProgress
+import RoquaAchievements
 import RoquaRegions
 
 struct TrackCommand: ParsableCommand {
@@ -41,28 +41,30 @@ struct TrackCommand: ParsableCommand {
         var visitGap = ClusteringSettings.default.visitGap / 60
 
         func validate() throws {
-            if radius <= 0 { throw ValidationError("--radius must be positive") }
-            if accuracy <= 0 { throw ValidationError("--accuracy must be positive") }
-            if visitGap <= 0 { throw ValidationError("--visit-gap must be positive") }
+            do { try settings.validate() } catch { throw ValidationError(error.description) }
         }
 
-        func run() throws {
+        var settings: ClusteringSettings {
             var settings = ClusteringSettings.default
             settings.radius = radius
             settings.speedBasedRadius = speedBased
             settings.maxAccuracy = accuracy
             settings.visitGap = visitGap * 60
-            let importer = try failing {
-                try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
-                                  settings: settings)
-            }
-            let tracker = try achievementOptions.tracker(store: importer.store, boundaries: boundaryOptions)
+            return settings
+        }
+
+        func run() throws {
+            let importer = try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
+                                             settings: settings)
+            let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
             for file in files {
                 Terminal.status("reading \(file)…")
-                let summary = try failing { try importer.importFile(file) }
+                let (summary, events) = try importer.importFile(file) { db, summary in
+                    try tracker.consume(db, events: summary.events)
+                }
                 Terminal.endStatus()
                 print(summary.report(maxAccuracy: accuracy))
-                for event in try failing({ try tracker.consume(summary.events) }) {
+                for event in events ?? [] {
                     switch event {
                     case let .unlocked(unlock):
                         let title = tracker.catalog.definition(unlock.id)?.title

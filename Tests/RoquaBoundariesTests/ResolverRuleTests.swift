@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaImport
 import RoquaTestSupport
 import Testing
 

@@ -9,10 +9,7 @@ import Testing
 @Suite struct ProgressReportTests {
     static func store(in directory: TempDirectory) throws -> RegionStore {
         let store = try RegionStore(path: directory.file("regions.sqlite"))
-        var csv = "lat,lon,timestamp\n"
-        let day: (Int) -> String = { String(format: "2024-05-%02dT10:00:00Z", $0) }
-        for (i, place) in UnitProgressTests.places.enumerated() { csv += "\(place.0),\(place.1),\(day(1 + i))\n" }
-        try csv.write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
+        try Trip.csv.write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
         _ = try TrackImporter(store: store, enricher: RegionEnricher(boundaries: Bundled.path())).importFile(directory.file("trip.csv"))
         return store
     }
@@ -33,27 +30,5 @@ import Testing
         #expect(report.worldPercentText.split(separator: ".").last?.count == 6)
         #expect(report.streaks.longestDailyLength == 12 && report.streaks.currentDaily == 12)
         #expect(report.text.contains("İstanbul 8/39 districts"))
-    }
-
-    @Test func cliStatsAndUnits() throws {
-        let directory = try TempDirectory()
-        _ = try Self.store(in: directory)
-        let roqua = ProductsDirectory.product("roqua")
-        let common = ["--store", directory.file("regions.sqlite"), "--boundaries", try Bundled.path()]
-        let stats = try CommandRunner.run(roqua, ["stats"] + common)
-        #expect(stats.status == 0, "\(stats.stderr)")
-        #expect(stats.stdout.contains("Türkiye 2/81 provinces") && stats.stdout.contains("İstanbul 8/39 districts"))
-        for query in ["istanbul", "İSTANBUL", "TR-34"] {
-            let unit = try CommandRunner.run(roqua, ["stats", "--unit", query, "--json"] + common)
-            #expect(unit.status == 0, "\(unit.stderr)")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(unit.stdout.utf8)) as? [String: Any])
-            #expect(json["visited"] as? Int == 8 && json["total"] as? Int == 39)
-            #expect((json["not_visited_children"] as? [Any])?.count == 31)
-        }
-        let unknown = try CommandRunner.run(roqua, ["stats", "--unit", "Istanbull"] + common)
-        #expect(unknown.status != 0)
-        #expect(unknown.stderr.contains("İstanbul (TR-34)"), "\(unknown.stderr)")
-        let badDecimals = try CommandRunner.run(roqua, ["stats", "--decimals", "12"] + common)
-        #expect(badDecimals.status != 0 && badDecimals.stderr.contains("4 and 9"))
     }
 }

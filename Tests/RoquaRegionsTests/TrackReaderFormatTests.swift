@@ -1,6 +1,7 @@
 import Foundation
 @testable import RoquaRegions
 import RoquaTestSupport
+import RoquaIO
 import Testing
 
 @Suite struct TrackReaderFormatTests {
@@ -97,23 +98,23 @@ import Testing
             ("1969-12-31T23:59:59Z", -1),
         ]
         for (text, expected) in cases {
-            let parsed = TrackTime.iso8601(text)?.timeIntervalSince1970
+            let parsed = TimeText.iso8601(text)?.timeIntervalSince1970
             #expect(parsed.map { abs($0 - expected) < 1e-6 } == true, "\(text) → \(String(describing: parsed))")
         }
         for bad in ["", "2019-01-01", "2019-13-01T00:00:00Z", "2019-02-29T00:00:00Z", "2019-01-01T24:00:00Z",
                     "2019-01-01T10:00:00.Z", "2019-01-01T10:00:00Q", "2019-01-01T10:00:00+3", "19-01-01T10:00:00Z",
                     "2019-01-01T10:00:00Zjunk", "1546336800"] {
-            #expect(TrackTime.iso8601(bad) == nil, "\(bad)")
+            #expect(TimeText.iso8601(bad) == nil, "\(bad)")
         }
     }
 
     @Test func epochSecondsAndMilliseconds() {
-        #expect(TrackTime.parse("1546336800")?.timeIntervalSince1970 == t0)
-        #expect(TrackTime.parse("1546336800.5")?.timeIntervalSince1970 == t0 + 0.5)
-        #expect(TrackTime.parse("1546336800500")?.timeIntervalSince1970 == t0 + 0.5)
-        #expect(TrackTime.parse("nan") == nil)
-        #expect(TrackTime.parse("inf") == nil)
-        #expect(TrackTime.parse("0x10") == nil)
-        #expect(TrackTime.parse("") == nil)
+        #expect(TimeText.parse("1546336800")?.timeIntervalSince1970 == t0)
+        #expect(TimeText.parse("1546336800.5")?.timeIntervalSince1970 == t0 + 0.5)
+        #expect(TimeText.parse("1546336800500")?.timeIntervalSince1970 == t0 + 0.5)
+        #expect(TimeText.parse("nan") == nil)
+        #expect(TimeText.parse("inf") == nil)
+        #expect(TimeText.parse("0x10") == nil)
+        #expect(TimeText.parse("") == nil)
     }
 }

@@ -1,17 +1,19 @@
 import Foundation
 import RoquaBoundaries
+import RoquaImport
+import RoquaIO
 
 /// One administrative unit of a fixture layer: a DBF row (CODE, NAME, NAME_EN, NAME_TR, PARENT)
 /// and its shape.
-public struct FixtureUnit: Sendable {
-    public var code: FieldValue
-    public var name: FieldValue
-    public var nameEn: FieldValue
-    public var nameTr: FieldValue
-    public var parent: FieldValue
-    public var shape: FixtureShape
+package struct FixtureUnit: Sendable {
+    package var code: FieldValue
+    package var name: FieldValue
+    package var nameEn: FieldValue
+    package var nameTr: FieldValue
+    package var parent: FieldValue
+    package var shape: FixtureShape
 
-    public init(code: String, name: FieldValue, parent: String? = nil, nameEn: FieldValue = .null,
+    package init(code: String, name: FieldValue, parent: String? = nil, nameEn: FieldValue = .null,
                 nameTr: FieldValue = .null, shape: FixtureShape) {
         self.code = .text(code)
         self.name = name
@@ -22,7 +24,7 @@ public struct FixtureUnit: Sendable {
     }
 
     /// A unit whose polygon is the given rings, written as they are.
-    public init(code: String, name: FieldValue, parent: String? = nil, rings: [Ring]) {
+    package init(code: String, name: FieldValue, parent: String? = nil, rings: [Ring]) {
         self.init(code: code, name: name, parent: parent, shape: .polygon(rings))
     }
 
@@ -32,22 +34,22 @@ public struct FixtureUnit: Sendable {
 }
 
 /// One shapefile of a fixture and its manifest entry.
-public struct FixtureLayer: Sendable {
-    public static let fields = ["CODE", "NAME", "NAME_EN", "NAME_TR", "PARENT"]
+package struct FixtureLayer: Sendable {
+    package static let fields = ["CODE", "NAME", "NAME_EN", "NAME_TR", "PARENT"]
 
-    public var file: String
-    public var level: String
-    public var units: [FixtureUnit]
-    public var type: FixtureShapeType = .polygon
-    public var codePage: String? = "UTF-8"
-    public var projection: Projection? = .wgs84
-    public var dbfRecordLimit: Int?
-    public var source: String
-    public var licence = "Test data, no rights reserved"
+    package var file: String
+    package var level: String
+    package var units: [FixtureUnit]
+    package var type: FixtureShapeType = .polygon
+    package var codePage: String? = "UTF-8"
+    package var projection: Projection? = .wgs84
+    package var dbfRecordLimit: Int?
+    package var source: String
+    package var licence = "Test data, no rights reserved"
     /// Whether `manifest.json` lists this layer.
-    public var inManifest = true
+    package var inManifest = true
 
-    public init(file: String, level: AdminLevel, units: [FixtureUnit]) {
+    package init(file: String, level: AdminLevel, units: [FixtureUnit]) {
         self.file = file
         self.level = level.description
         self.units = units
@@ -55,15 +57,15 @@ public struct FixtureLayer: Sendable {
     }
 
     /// The path without `.shp` inside `directory`.
-    public func base(in directory: String) -> String {
+    package func base(in directory: String) -> String {
         (directory as NSString).appendingPathComponent((file as NSString).deletingPathExtension)
     }
 
-    public func path(in directory: String, extension ext: String = "shp") -> String {
+    package func path(in directory: String, extension ext: String = "shp") -> String {
         base(in: directory) + "." + ext
     }
 
-    public func write(in directory: String) throws {
+    package func write(in directory: String) throws {
         try FixtureWriter.write(base: base(in: directory), type: type, fields: Self.fields,
                                 records: units.map { FixtureRecord($0.shape, $0.values) },
                                 codePage: codePage, projection: projection, dbfRecordLimit: dbfRecordLimit)
@@ -77,14 +79,14 @@ public struct FixtureLayer: Sendable {
 }
 
 /// A set of layers written together with their `manifest.json`.
-public struct AdminFixture: Sendable {
-    public var layers: [FixtureLayer]
+package struct AdminFixture: Sendable {
+    package var layers: [FixtureLayer]
 
-    public init(layers: [FixtureLayer]) { self.layers = layers }
+    package init(layers: [FixtureLayer]) { self.layers = layers }
 
     /// Country XX (0…10°, 0…10°); provinces P1 (west half) and P2 (east half); districts D1 and
     /// D2 in P1 and D3 in P2, each a 3° square. Every ring is a clockwise shell.
-    public static func standard() -> AdminFixture {
+    package static func standard() -> AdminFixture {
         var country = FixtureLayer(file: "countries.shp", level: .country, units: [
             FixtureUnit(code: "XX", name: "Testland", nameEn: "Testland", nameTr: "Test Ülkesi",
                         shape: .polygon([Shapes.square(x: 0, y: 0, size: 10)])),
@@ -105,13 +107,13 @@ public struct AdminFixture: Sendable {
     }
 
     /// The layer written to `file` (e.g. "districts.shp").
-    public subscript(file: String) -> FixtureLayer {
+    package subscript(file: String) -> FixtureLayer {
         get { layers.first { $0.file == file }! }
         set { layers[layers.firstIndex { $0.file == file }!] = newValue }
     }
 
     /// Writes every layer's files and `manifest.json` into `directory`.
-    public func write(in directory: String) throws {
+    package func write(in directory: String) throws {
         for layer in layers { try layer.write(in: directory) }
         try ManifestWriter.write(layers.filter(\.inManifest).map(\.manifestEntry),
                                  to: (directory as NSString).appendingPathComponent("manifest.json"))
@@ -119,9 +121,9 @@ public struct AdminFixture: Sendable {
 }
 
 /// Writes a format-1 manifest, as `data/manifest.json` is.
-public enum ManifestWriter {
+package enum ManifestWriter {
     /// Each layer: `file`, `level`, `fields` ({code, name, name_en, name_tr, parent}), `source`, `licence`.
-    public static func write(_ layers: [[String: Any]], format: Int = 1, to path: String) throws {
+    package static func write(_ layers: [[String: Any]], format: Int = 1, to path: String) throws {
         let document: [String: Any] = ["format": format, "layers": layers]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: URL(fileURLWithPath: path))

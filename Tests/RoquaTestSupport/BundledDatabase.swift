@@ -1,26 +1,28 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaImport
+import RoquaIO
 
 /// The boundary DB built from the bundled `data/` with the real importer, once per test process.
-public enum Bundled {
+package enum Bundled {
     private static let built: Result<String, any Error> = Result {
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("roqua-bundled-\(getpid())")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = (directory as NSString).appendingPathComponent("boundaries.sqlite")
-        _ = try BoundaryImporter.run(ImportOptions(sources: [RoquaPaths.bundledData()], output: output))
+        _ = try BoundaryImporter.run(ImportOptions(sources: [Repository.data], output: output))
         atexit { try? FileManager.default.removeItem(atPath: (NSTemporaryDirectory() as NSString)
             .appendingPathComponent("roqua-bundled-\(getpid())")) }
         return output
     }
     private static let loadedIndex: Result<ResolverIndex, any Error> = Result { try ResolverIndex(path: path()) }
 
-    public static func path() throws -> String { try built.get() }
-    public static func database() throws -> BoundaryDatabase { try BoundaryDatabase(path: path()) }
-    public static func index() throws -> ResolverIndex { try loadedIndex.get() }
+    package static func path() throws -> String { try built.get() }
+    package static func database() throws -> BoundaryDatabase { try BoundaryDatabase(path: path()) }
+    package static func index() throws -> ResolverIndex { try loadedIndex.get() }
 
     /// A GEOS geometry of one boundary (by code) in `context`.
-    public static func geometry(_ code: String, in context: GEOSContext) throws -> Geometry {
+    package static func geometry(_ code: String, in context: GEOSContext) throws -> Geometry {
         let wkb = try database().read { db in
             try Data.fetchOne(db, sql: "SELECT geometry FROM boundaries WHERE code = ?", arguments: [code])
         }

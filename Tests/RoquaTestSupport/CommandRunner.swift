@@ -2,8 +2,8 @@ import Foundation
 
 /// Where SwiftPM put the built products of this test run (`.build/debug`, or whatever
 /// `--scratch-path` chose): the directory holding the test bundle.
-public enum ProductsDirectory {
-    public static var path: String {
+package enum ProductsDirectory {
+    package static var path: String {
         // macOS: the .xctest bundle is loaded by Xcode's xctest tool; its parent is the products dir.
         if let bundle = (Bundle.allBundles + [Bundle.main]).first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             return (bundle.bundlePath as NSString).deletingLastPathComponent
@@ -14,22 +14,22 @@ public enum ProductsDirectory {
     }
 
     /// The built product `name` (e.g. "roqua") next to the test bundle.
-    public static func product(_ name: String) -> String {
+    package static func product(_ name: String) -> String {
         (path as NSString).appendingPathComponent(name)
     }
 }
 
-public struct CommandResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct CommandResult: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
     /// The child's peak resident set size.
-    public var maxRSSKilobytes: Int = 0
+    package var maxRSSKilobytes: Int = 0
 }
 
 /// A child process started by `CommandRunner.start`; its output goes to temporary files.
-public final class RunningCommand {
-    public let pid: pid_t
+package final class RunningCommand {
+    package let pid: pid_t
     private let directory: TempDirectory
 
     init(pid: pid_t, directory: TempDirectory) {
@@ -37,10 +37,10 @@ public final class RunningCommand {
         self.directory = directory
     }
 
-    public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+    package func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
     /// Waits for the child to end and collects what it printed.
-    public func wait() -> CommandResult {
+    package func wait() -> CommandResult {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
@@ -52,11 +52,11 @@ public final class RunningCommand {
     }
 }
 
-public enum CommandRunner {
+package enum CommandRunner {
     /// Starts `executable` with `arguments`; stdin is the file `stdin` (or empty), stdout and
     /// stderr go to temporary files. posix_spawn rather than Foundation's Process, whose pipes and
     /// exit notification can hang when parallel tests spawn children at the same time.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    package static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                              stdin: String? = nil) throws -> RunningCommand {
         let directory = try TempDirectory("roqua-run")
         var actions = posix_spawn_file_actions_t()
@@ -78,7 +78,7 @@ public enum CommandRunner {
     }
 
     /// Runs `executable` to its end (see `start`).
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            stdin: String? = nil) throws -> CommandResult {
         try start(executable, arguments, environment: environment, stdin: stdin).wait()
     }

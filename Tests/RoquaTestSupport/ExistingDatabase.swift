@@ -1,5 +1,7 @@
 import Foundation
 import RoquaBoundaries
+import RoquaImport
+import RoquaIO
 
 /// The bytes of a boundary DB built once from `AdminFixture.standard()`, shared by every test
 /// that needs "a valid database already at the output path".
@@ -14,16 +16,16 @@ private let standardDatabase: Result<Data, any Error> = Result {
 
 /// A valid boundary DB alone in a fresh directory, to check that a failed import leaves it
 /// byte-identical and leaves nothing else behind.
-public final class ExistingDatabase: Sendable {
-    public static let fileName = "boundaries.sqlite"
+package final class ExistingDatabase: Sendable {
+    package static let fileName = "boundaries.sqlite"
 
-    public let directory: TempDirectory
+    package let directory: TempDirectory
     /// The DB's path: pass it as the import's output.
-    public let path: String
-    public let original: Data
-    public let originalSHA256: String
+    package let path: String
+    package let original: Data
+    package let originalSHA256: String
 
-    public init() throws {
+    package init() throws {
         directory = try TempDirectory("roqua-existing")
         path = directory.file(Self.fileName)
         original = try standardDatabase.get()
@@ -31,17 +33,17 @@ public final class ExistingDatabase: Sendable {
         try original.write(to: URL(fileURLWithPath: path))
     }
 
-    public func currentBytes() throws -> Data {
+    package func currentBytes() throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    public func currentSHA256() throws -> String {
+    package func currentSHA256() throws -> String {
         try SHA256.hex(ofFile: path)
     }
 
     /// Everything in the directory except the DB itself (a `.boundaries.sqlite.building-PID`
     /// file, a journal, …); empty after a clean failure.
-    public func leftovers() throws -> [String] {
+    package func leftovers() throws -> [String] {
         try directory.contents().filter { $0 != Self.fileName }
     }
 }

@@ -1,18 +1,20 @@
 import CShapelib
 import Foundation
 import RoquaBoundaries
+import RoquaImport
+import RoquaIO
 
 /// A DBF value: text (written as UTF-8 bytes), raw bytes (for legacy code pages), or NULL.
-public enum FieldValue: Sendable, Equatable, ExpressibleByStringLiteral {
+package enum FieldValue: Sendable, Equatable, ExpressibleByStringLiteral {
     case text(String)
     case bytes([UInt8])
     case null
 
-    public init(stringLiteral value: String) { self = .text(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
 }
 
 /// What one shapefile record holds, written as given: no ring is closed or reoriented.
-public enum FixtureShape: Sendable {
+package enum FixtureShape: Sendable {
     /// Polygon parts (shells and holes) in file order.
     case polygon([Ring])
     case point(x: Double, y: Double)
@@ -21,23 +23,23 @@ public enum FixtureShape: Sendable {
     case null
 }
 
-public struct FixtureRecord: Sendable {
-    public var shape: FixtureShape
-    public var values: [String: FieldValue]
+package struct FixtureRecord: Sendable {
+    package var shape: FixtureShape
+    package var values: [String: FieldValue]
 
-    public init(_ shape: FixtureShape, _ values: [String: FieldValue]) {
+    package init(_ shape: FixtureShape, _ values: [String: FieldValue]) {
         self.shape = shape
         self.values = values
     }
 }
 
 /// The `.prj` beside a shapefile.
-public enum Projection: Sendable {
+package enum Projection: Sendable {
     case wgs84
     case utm35N
     case custom(String)
 
-    public var wkt: String {
+    package var wkt: String {
         switch self {
         case .wgs84: Self.wgs84WKT
         case .utm35N: Self.utm35NWKT
@@ -45,12 +47,12 @@ public enum Projection: Sendable {
         }
     }
 
-    public static let wgs84WKT = #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
+    package static let wgs84WKT = #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
 
-    public static let utm35NWKT = #"PROJCS["WGS_1984_UTM_Zone_35N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",27.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]"#
+    package static let utm35NWKT = #"PROJCS["WGS_1984_UTM_Zone_35N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",27.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]"#
 }
 
-public enum FixtureShapeType: Sendable {
+package enum FixtureShapeType: Sendable {
     case polygon, point, line
 
     var shapelibType: Int32 {
@@ -62,12 +64,12 @@ public enum FixtureShapeType: Sendable {
     }
 }
 
-public struct FixtureError: Error, CustomStringConvertible {
-    public var description: String
+package struct FixtureError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// Writes shapefiles with shapelib's own writer, so fixtures are what a real writer produces.
-public enum FixtureWriter {
+package enum FixtureWriter {
     /// Writes `base.shp`, `.shx`, `.dbf` (and `.cpg` when shapelib writes one for `codePage`),
     /// and `.prj` unless `projection` is nil.
     ///
@@ -75,7 +77,7 @@ public enum FixtureWriter {
     /// - `codePage`: handed to `DBFCreateEx`: "UTF-8", "1254", … write a `.cpg`; "LDID/202" sets the
     ///   DBF's language driver byte instead; nil writes neither (readers then guess).
     /// - `dbfRecordLimit`: write only this many DBF records (to make .dbf and .shp disagree).
-    public static func write(base: String, type: FixtureShapeType = .polygon, fields: [String],
+    package static func write(base: String, type: FixtureShapeType = .polygon, fields: [String],
                              records: [FixtureRecord], codePage: String? = "UTF-8",
                              projection: Projection? = .wgs84, width: Int32 = 64,
                              dbfRecordLimit: Int? = nil) throws {
@@ -86,7 +88,7 @@ public enum FixtureWriter {
     }
 
     /// Writes `base.shp` and `base.shx` only.
-    public static func writeShapes(base: String, type: FixtureShapeType, shapes: [FixtureShape]) throws {
+    package static func writeShapes(base: String, type: FixtureShapeType, shapes: [FixtureShape]) throws {
         guard let shp = SHPCreate(base, type.shapelibType) else {
             throw FixtureError(description: "SHPCreate(\(base)) failed")
         }
@@ -127,7 +129,7 @@ public enum FixtureWriter {
     }
 
     /// Writes `base.dbf` with string fields; values missing from a record's dictionary are NULL.
-    public static func writeDBF(base: String, fields: [String], records: [[String: FieldValue]],
+    package static func writeDBF(base: String, fields: [String], records: [[String: FieldValue]],
                                 codePage: String? = "UTF-8", width: Int32 = 64) throws {
         guard let dbf = DBFCreateEx(base + ".dbf", codePage) else {
             throw FixtureError(description: "DBFCreateEx(\(base).dbf, \(codePage ?? "nil")) failed")
@@ -157,17 +159,17 @@ public enum FixtureWriter {
         }
     }
 
-    public static func writePRJ(base: String, _ projection: Projection) throws {
+    package static func writePRJ(base: String, _ projection: Projection) throws {
         try projection.wkt.write(toFile: base + ".prj", atomically: false, encoding: .utf8)
     }
 
     /// Writes (or replaces) `base.cpg` with `text`, as GDAL and ArcGIS do.
-    public static func writeCPG(base: String, _ text: String) throws {
+    package static func writeCPG(base: String, _ text: String) throws {
         try text.write(toFile: base + ".cpg", atomically: false, encoding: .utf8)
     }
 
     /// Cuts `count` bytes off the end of a file.
-    public static func truncate(_ path: String, by count: Int) throws {
+    package static func truncate(_ path: String, by count: Int) throws {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         let size = try handle.seekToEnd()

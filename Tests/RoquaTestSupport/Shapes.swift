@@ -1,23 +1,25 @@
 import Foundation
 import RoquaBoundaries
+import RoquaImport
+import RoquaIO
 
 /// Rings for fixtures. Shapefile convention: clockwise rings are shells, counter-clockwise holes.
-public enum Shapes {
+package enum Shapes {
     /// A closed axis-aligned rectangle; clockwise (a shell) unless `clockwise` is false.
-    public static func rectangle(minX: Double, minY: Double, maxX: Double, maxY: Double,
+    package static func rectangle(minX: Double, minY: Double, maxX: Double, maxY: Double,
                                  clockwise: Bool = true) -> Ring {
         let ring = Ring(xs: [minX, minX, maxX, maxX, minX], ys: [minY, maxY, maxY, minY, minY])
         return clockwise ? ring : reversed(ring)
     }
 
     /// A closed square with its lower-left corner at (x, y).
-    public static func square(x: Double, y: Double, size: Double, clockwise: Bool = true) -> Ring {
+    package static func square(x: Double, y: Double, size: Double, clockwise: Bool = true) -> Ring {
         rectangle(minX: x, minY: y, maxX: x + size, maxY: y + size, clockwise: clockwise)
     }
 
     /// A closed regular polygon with `vertices` distinct corners on a circle (area
     /// `vertices / 2 · r² · sin(2π / vertices)`).
-    public static func circle(centerX: Double, centerY: Double, radius: Double, vertices: Int,
+    package static func circle(centerX: Double, centerY: Double, radius: Double, vertices: Int,
                               clockwise: Bool = true) -> Ring {
         var xs: [Double] = [], ys: [Double] = []
         for i in 0..<vertices {
@@ -31,22 +33,22 @@ public enum Shapes {
         return Ring(xs: xs, ys: ys)
     }
 
-    public static func circleArea(radius: Double, vertices: Int) -> Double {
+    package static func circleArea(radius: Double, vertices: Int) -> Double {
         Double(vertices) / 2 * radius * radius * sin(2 * Double.pi / Double(vertices))
     }
 
     /// A self-intersecting "bow-tie" inside the box (x, y)–(x + size, y + size) whose two lobes
     /// differ in size, so its signed area is not zero (it reads as a clockwise shell).
-    public static func bowTie(x: Double, y: Double, size: Double) -> Ring {
+    package static func bowTie(x: Double, y: Double, size: Double) -> Ring {
         Ring(xs: [x, x + size, x + size, x, x], ys: [y, y + size, y, y + size / 4, y])
     }
 
     /// A ring from (x, y) pairs, written as given (closed only if the last pair repeats the first).
-    public static func ring(_ points: [(Double, Double)]) -> Ring {
+    package static func ring(_ points: [(Double, Double)]) -> Ring {
         Ring(xs: points.map(\.0), ys: points.map(\.1))
     }
 
-    public static func reversed(_ ring: Ring) -> Ring {
+    package static func reversed(_ ring: Ring) -> Ring {
         Ring(xs: ring.xs.reversed(), ys: ring.ys.reversed())
     }
 }

@@ -1,103 +1,140 @@
 import Foundation
+import RoquaIO
 
 /// One input row: its number (line in CSV/NDJSON, feature in GeoJSON), the coordinate or why
 /// there is none, and what the output keeps of it.
 struct BatchRow {
-    enum Kept { case csvLine(String), properties([String: Any]?), nothing }
+    enum Kept { case csvLine(String), properties(JSONValue?), nothing }
     var row: Int
     var coordinate: Result<Coordinate, BatchRowError>
     var kept: Kept
 }
 
-/// Reads CSV, NDJSON or a GeoJSON FeatureCollection of points; detects which from the content.
+/// Reads CSV, NDJSON or a GeoJSON FeatureCollection of points, streaming: memory holds one row
+/// (at most `maxRowBytes`; a longer one is a row error) or one feature, never the file.
+///
+/// The format comes from the content, decided on the first line without trusting it to be a
+/// good row: a first line naming `"features"` or `"FeatureCollection"` is GeoJSON; a first line
+/// that is an object by itself, or is followed by a line starting another object, is NDJSON (so
+/// a broken first row is reported as that row's error); anything not starting with `{` is CSV.
 final class BatchInput {
+    static let maxRowBytes = 1 << 20
     let path: String
     let format: BatchFormat
     private(set) var csvHeader: String?
-    private let reader: LineReader
-    private var pending: String?
+    private let stream: ByteStream
+    private let json: JSONScanner
+    private var line: [UInt8] = []
+    /// A line read but not yet turned into a row (nil bytes: it was too long).
+    private var pending: [UInt8]?
+    private var pendingLine = 0
+    private var hasPending = false
     private var latColumn = 0, lonColumn = 1, columnCount: Int?
-    private var features: [[String: Any]] = []
     private var featureIndex = 0
+    private var inFeatures = false
+    private var finished = false
 
-    var fraction: Double? { reader.totalBytes.map { $0 > 0 ? Double(reader.bytesRead) / Double($0) : 1 } }
+    var fraction: Double? { stream.totalBytes.map { $0 > 0 ? Double(stream.offset) / Double($0) : 1 } }
 
     init(path: String) throws {
         self.path = path
-        reader = try LineReader(path: path)
-        var first: String?
-        while var line = try reader.next() {
-            if reader.lineNumber == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }  // UTF-8 BOM
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty { first = line; break }
+        do {
+            stream = try ByteStream(path: path)
+        } catch {
+            throw BatchError.cannotOpen(path: path, reason: error.message)
         }
-        let trimmed = first?.trimmingCharacters(in: .whitespaces) ?? ""
-        if trimmed.hasPrefix("{"), !Self.isStandaloneObject(trimmed) || trimmed.contains("\"FeatureCollection\"") {
-            format = .geojson
-            var data = Data((trimmed + "\n").utf8)
-            data.append(try reader.readAll())
-            features = try Self.features(data, path: path)
-        } else if trimmed.hasPrefix("{") {
-            format = .ndjson
-            pending = first
-        } else {
-            format = .csv
-            guard let first else { return }
-            try readHeader(first)
+        json = JSONScanner(stream: stream)
+        let head = try stream.lookahead(64 << 10)
+        format = Self.detect(head)
+        switch format {
+        case .geojson: try geoJSON { try beginFeatures() }
+        case .ndjson: break
+        case .csv: try readHeader()
         }
     }
 
-    /// JSON true/false arrive as NSNumber 1/0; they are never coordinates.
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        type(of: number) == type(of: NSNumber(value: true))
-    }
-
-    private static func isStandaloneObject(_ line: String) -> Bool {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any]
-    }
-
-    private static func features(_ data: Data, path: String) throws -> [[String: Any]] {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw BatchError.notGeoJSON(path: path, reason: "invalid JSON")
-        }
-        guard let root = object as? [String: Any], root["type"] as? String == "FeatureCollection",
-              let features = root["features"] as? [[String: Any]] else {
-            throw BatchError.notGeoJSON(path: path, reason: "no \"features\" array")
-        }
-        return features
-    }
-
-    private func readHeader(_ line: String) throws {
-        let fields = CSV.split(line)
-        let names = fields.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
-        let lat = names.firstIndex { ["lat", "latitude", "y"].contains($0) }
-        let lon = names.firstIndex { ["lon", "lng", "long", "longitude", "x"].contains($0) }
-        if let lat, let lon {
-            (latColumn, lonColumn, columnCount, csvHeader) = (lat, lon, fields.count, line)
-        } else if fields.count >= 2, Double(fields[0].trimmingCharacters(in: .whitespaces)) != nil {
-            pending = line  // no header: lat, lon are the first two columns
-            csvHeader = (["lat", "lon"] + (2..<fields.count).map { "column\($0 + 1)" }).joined(separator: ",")
-        } else {
-            throw BatchError.badHeader(path: path, reason: "line 1 names no lat/lon columns (lat, latitude / lon, lng, longitude) and is not numeric")
+    /// Broken JSON in a FeatureCollection ends the batch (there is no next row to go on with):
+    /// the error says where, and that the file was taken for GeoJSON.
+    private func geoJSON<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as InputError {
+            throw BatchError.notGeoJSON(path: path, reason: (error.line.map { "line \($0): " } ?? "") + error.message)
         }
     }
+
+    static func detect(_ head: [UInt8]) -> BatchFormat {
+        var start = 0
+        while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
+        guard start < head.count, head[start] == UInt8(ascii: "{") else { return .csv }
+        let firstEnd = head[start...].firstIndex(of: 0x0A)
+        let first = head[start..<(firstEnd ?? head.count)]
+        let text = String(decoding: first, as: UTF8.self)
+        if text.contains("\"features\"") || text.contains("\"FeatureCollection\"") { return .geojson }
+        guard let firstEnd else { return .geojson }  // no line break in 64 KiB: one big document
+        if TextValues.trimmed(first).last == UInt8(ascii: "}") { return .ndjson }
+        let next = head[(firstEnd + 1)...].drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return next.first == UInt8(ascii: "{") ? .ndjson : .geojson
+    }
+
+    // MARK: - CSV
+
+    private func readHeader() throws {
+        while true {
+            guard let number = try nextLine() else { return }
+            guard let bytes = pending else { return }  // an overlong first line: reported as a row
+            if CSVLine.isBlank(bytes) { hasPending = false; continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let fields = CSVLine.split(bytes) else {
+                throw BatchError.badHeader(path: path, reason: "line \(number) has an unterminated quote")
+            }
+            let names = fields.map { String(decoding: $0, as: UTF8.self).lowercased() }
+            let lat = names.firstIndex { ["lat", "latitude", "y"].contains($0) }
+            let lon = names.firstIndex { ["lon", "lng", "long", "longitude", "x"].contains($0) }
+            if let lat, let lon {
+                (latColumn, lonColumn, columnCount, csvHeader) = (lat, lon, fields.count, text)
+                hasPending = false
+            } else if fields.count >= 2, TextValues.number(bytes: fields[0]) != nil {
+                // No header: lat, lon are the first two columns; this line is the first row.
+                csvHeader = (["lat", "lon"] + (2..<fields.count).map { "column\($0 + 1)" }).joined(separator: ",")
+            } else {
+                throw BatchError.badHeader(path: path, reason: "line \(number) names no lat/lon columns (lat, latitude / lon, lng, longitude) and is not numeric")
+            }
+            return
+        }
+    }
+
+    /// Reads the next line into `pending` (nil when it was too long) and returns its number; nil at the end.
+    private func nextLine() throws -> Int? {
+        let number = stream.line
+        switch try stream.readLine(into: &line, limit: Self.maxRowBytes) {
+        case .end: return nil
+        case .line: pending = line
+        case .tooLong: pending = nil
+        }
+        pendingLine = number
+        hasPending = true
+        return number
+    }
+
+    // MARK: - Rows
 
     /// Up to `count` rows; empty at the end.
     func next(_ count: Int) throws -> [BatchRow] {
         var rows: [BatchRow] = []
-        rows.reserveCapacity(count)
+        rows.reserveCapacity(min(count, 1 << 16))
         if format == .geojson {
-            while rows.count < count, featureIndex < features.count {
-                rows.append(feature(features[featureIndex], number: featureIndex + 1))
-                featureIndex += 1
-            }
+            while rows.count < count, let row = try geoJSON({ try nextFeature() }) { rows.append(row) }
             return rows
         }
         while rows.count < count {
-            let line: String
-            if let p = pending { line = p; pending = nil } else if let l = try reader.next() { line = l } else { break }
-            if CSV.isBlank(line) { continue }
-            rows.append(format == .csv ? csvRow(line) : ndjsonRow(line))
+            if !hasPending, try nextLine() == nil { break }
+            hasPending = false
+            let number = pendingLine
+            guard let bytes = pending else {
+                rows.append(BatchRow(row: number, coordinate: failure(number, "row longer than \(Self.maxRowBytes >> 20) MiB"), kept: .nothing))
+                continue
+            }
+            if CSVLine.isBlank(bytes) { continue }
+            rows.append(format == .csv ? csvRow(bytes, number) : ndjsonRow(bytes, number))
         }
         return rows
     }
@@ -107,12 +144,12 @@ final class BatchInput {
     }
 
     private func coordinate(_ row: Int, lat: String?, lon: String?) -> Result<Coordinate, BatchRowError> {
-        guard let lat, let latitude = Double(CSV.trimmed(lat)) else {
-            return failure(row, "latitude '\(lat ?? "")' is not a number")
-        }
-        guard let lon, let longitude = Double(CSV.trimmed(lon)) else {
-            return failure(row, "longitude '\(lon ?? "")' is not a number")
-        }
+        guard let lat, let latitude = TextValues.number(lat) else { return failure(row, "latitude \(Echo.quoted(lat ?? "")) is not a number") }
+        guard let lon, let longitude = TextValues.number(lon) else { return failure(row, "longitude \(Echo.quoted(lon ?? "")) is not a number") }
+        return coordinate(row, latitude, longitude)
+    }
+
+    private func coordinate(_ row: Int, _ latitude: Double, _ longitude: Double) -> Result<Coordinate, BatchRowError> {
         do {
             return .success(try Coordinate(latitude: latitude, longitude: longitude).validated())
         } catch {
@@ -120,83 +157,85 @@ final class BatchInput {
         }
     }
 
-    private func csvRow(_ line: String) -> BatchRow {
-        let row = reader.lineNumber
-        let fields = CSV.split(line)
+    private func csvRow(_ bytes: [UInt8], _ row: Int) -> BatchRow {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let fields = CSVLine.split(bytes) else {
+            return BatchRow(row: row, coordinate: failure(row, "unterminated quote (a row must fit on one line)"), kept: .csvLine(text))
+        }
         let expected = columnCount ?? fields.count
         if columnCount == nil { columnCount = fields.count }
         guard fields.count == expected else {
-            return BatchRow(row: row, coordinate: failure(row, "expected \(expected) columns, found \(fields.count)"), kept: .csvLine(line))
+            return BatchRow(row: row, coordinate: failure(row, "expected \(expected) columns, found \(fields.count)"), kept: .csvLine(text))
         }
-        return BatchRow(row: row, coordinate: coordinate(row, lat: fields[latColumn], lon: fields[lonColumn]), kept: .csvLine(line))
+        return BatchRow(row: row, coordinate: coordinate(row, lat: String(decoding: fields[latColumn], as: UTF8.self),
+                                                         lon: String(decoding: fields[lonColumn], as: UTF8.self)),
+                        kept: .csvLine(text))
     }
 
-    private func ndjsonRow(_ line: String) -> BatchRow {
-        let row = reader.lineNumber
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+    private func ndjsonRow(_ bytes: [UInt8], _ row: Int) -> BatchRow {
+        let scanner = JSONScanner(stream: ByteStream(bytes: bytes, name: path, line: row))
+        guard let object = try? scanner.readValue(), case .object = object, (try? scanner.expectEnd()) != nil else {
             return BatchRow(row: row, coordinate: failure(row, "not a JSON object"), kept: .nothing)
         }
-        func text(_ keys: [String]) -> String? {
-            keys.lazy.compactMap { object[$0] }.first.map { value in
-                guard let number = value as? NSNumber else { return "\(value)" }
-                return Self.isBoolean(number) ? (number.boolValue ? "true" : "false") : number.stringValue
+        func value(_ name: String, _ keys: [String]) -> Result<Double, BatchRowError> {
+            guard let found = keys.lazy.compactMap({ object[$0] }).first else { return .failure(BatchRowError(file: path, row: row, message: "no \(name)")) }
+            switch found {
+            case let .number(number, _): return .success(number)
+            case let .string(text, _):
+                guard let number = TextValues.number(text) else {
+                    return .failure(BatchRowError(file: path, row: row, message: "\(name) \(Echo.quoted(text)) is not a number"))
+                }
+                return .success(number)
+            default: return .failure(BatchRowError(file: path, row: row, message: "\(name) is \(found.kind), not a number"))
             }
         }
-        return BatchRow(row: row, coordinate: coordinate(row, lat: text(["lat", "latitude"]), lon: text(["lon", "lng", "longitude"])),
-                        kept: .nothing)
-    }
-
-    private func feature(_ feature: [String: Any], number: Int) -> BatchRow {
-        let properties = feature["properties"] as? [String: Any]
-        guard let geometry = feature["geometry"] as? [String: Any], geometry["type"] as? String == "Point",
-              let position = geometry["coordinates"] as? [NSNumber], position.count >= 2,
-              !position.contains(where: Self.isBoolean) else {
-            return BatchRow(row: number, coordinate: failure(number, "feature is not a Point with coordinates"), kept: .properties(properties))
+        let result = value("latitude", ["lat", "latitude"]).flatMap { lat in
+            value("longitude", ["lon", "lng", "longitude"]).flatMap { lon in coordinate(row, lat, lon) }
         }
-        return BatchRow(row: number, coordinate: coordinate(number, lat: position[1].stringValue, lon: position[0].stringValue),
-                        kept: .properties(properties))
+        return BatchRow(row: row, coordinate: result, kept: .nothing)
     }
-}
 
-enum CSV {
-    /// RFC 4180 fields of one line (quoted fields may hold commas and doubled quotes).
-    static func split(_ line: String) -> [String] {
-        guard line.utf8.contains(UInt8(ascii: "\"")) else {
-            return line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    // MARK: - GeoJSON
+
+    /// Walks the top-level object up to its `features` array, checking `type` on the way.
+    private func beginFeatures() throws {
+        try json.beginObject("a GeoJSON FeatureCollection")
+        while let key = try json.nextKey() {
+            switch key {
+            case "features":
+                try json.beginArray("the \"features\" array")
+                inFeatures = true
+                return
+            case "type":
+                let type = try json.readValue(depth: 1)
+                guard type.string == "FeatureCollection" else {
+                    throw BatchError.notGeoJSON(path: path, reason: "\"type\" is \(type.string.map(Echo.quoted) ?? type.kind), not \"FeatureCollection\"")
+                }
+            default:
+                try json.skipValue()
+            }
         }
-        var fields: [String] = [], field = "", quoted = false
-        var iterator = line.makeIterator()
-        while let ch = iterator.next() {
-            if quoted {
-                if ch == "\"" {
-                    if let next = iterator.next() {
-                        if next == "\"" { field.append("\"") } else {
-                            quoted = false
-                            if next == "," { fields.append(field); field = "" } else { field.append(next) }
-                        }
-                    } else { quoted = false }
-                } else { field.append(ch) }
-            } else if ch == "\"" { quoted = true } else if ch == "," { fields.append(field); field = "" } else { field.append(ch) }
+        throw BatchError.notGeoJSON(path: path, reason: "no \"features\" array")
+    }
+
+    private func nextFeature() throws -> BatchRow? {
+        guard !finished else { return nil }
+        guard inFeatures, try json.nextElement() else {
+            // After the array: the rest of the object is read to check the document is whole.
+            while try json.nextKey() != nil { try json.skipValue() }
+            try json.expectEnd()
+            finished = true
+            return nil
         }
-        fields.append(field)
-        return fields
-    }
-
-    static func isBlank(_ line: String) -> Bool {
-        line.utf8.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-    }
-
-    /// Without surrounding spaces and tabs (no Foundation on the per-row path).
-    static func trimmed(_ text: String) -> Substring {
-        var result = Substring(text)
-        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
-        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
-        return result
-    }
-
-    static func quote(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") })
-        else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        featureIndex += 1
+        let feature = try json.readValue(keeping: ["type", "geometry", "properties"])
+        let properties = feature["properties"].flatMap { $0.isNull ? nil : $0 }
+        guard let geometry = feature["geometry"], geometry["type"]?.string == "Point",
+              let position = geometry["coordinates"]?.array, position.count >= 2,
+              let lon = position[0].number, let lat = position[1].number else {
+            return BatchRow(row: featureIndex, coordinate: failure(featureIndex, "feature is not a Point with numeric coordinates"),
+                            kept: .properties(properties))
+        }
+        return BatchRow(row: featureIndex, coordinate: coordinate(featureIndex, lat, lon), kept: .properties(properties))
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import RoquaIO
 
 /// Streams a file of coordinates through the resolver: chunks are read, resolved on every
 /// core, and written in input order, so memory stays constant however long the input.
-public enum BatchRunner {
+package enum BatchRunner {
     static let chunkSize = 16_384
 
-    public static func run(index: ResolverIndex, input: String, output: String, options: BatchOptions,
+    package static func run(index: ResolverIndex, input: String, output: String, options: BatchOptions,
                            events: (BatchEvent) -> Void) throws -> BatchSummary {
         let source = try BatchInput(path: input)
         let format = options.output ?? source.format
@@ -40,71 +41,57 @@ public enum BatchRunner {
     }
 }
 
-/// Writes answers as CSV (input columns kept, result columns appended), NDJSON or GeoJSON.
+/// Writes answers as CSV (input columns kept, result columns appended), NDJSON or GeoJSON, to a
+/// file (replaced only when the batch completes), a device or standard output.
 final class BatchOutput {
     static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
-    private let handle: FileHandle
+    private let file: OutputFile
     private let format: BatchFormat
     private let language: Language
-    private var buffer = ""
     private var features = 0
 
     init(path: String, format: BatchFormat, language: Language) throws {
-        if path == "-" {
-            handle = .standardOutput
-        } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: path) else {
-                throw BatchError.cannotOpen(path: path, reason: "cannot create the output file")
-            }
-            self.handle = handle
-        }
+        file = try OutputFile(path: path)
         self.format = format
         self.language = language
     }
 
     func begin(csvHeader: String?) throws {
         switch format {
-        case .csv: buffer += (csvHeader ?? "lat,lon") + "," + Self.resultColumns + "\n"
-        case .geojson: buffer += "{\"type\":\"FeatureCollection\",\"features\":[\n"
+        case .csv: try file.write((csvHeader ?? "lat,lon") + "," + Self.resultColumns + "\n")
+        case .geojson: try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         case .ndjson: break
         }
     }
 
     func write(_ answer: Resolution, row: BatchRow) throws {
+        var out = ""
         switch format {
         case .ndjson:
-            buffer += answer.json(language: language) + "\n"
+            out = answer.json(language: language) + "\n"
         case .csv:
-            if case let .csvLine(line) = row.kept { buffer += line } else {
-                buffer += "\(answer.coordinate.latitude),\(answer.coordinate.longitude)"
+            if case let .csvLine(line) = row.kept { out = line } else {
+                out = "\(answer.coordinate.latitude),\(answer.coordinate.longitude)"
             }
             for unit in [answer.country, answer.province, answer.district] {
-                buffer += "," + CSV.quote(unit?.code ?? "") + "," + CSV.quote(unit?.name(language: language) ?? "")
+                out += "," + CSVLine.quote(unit?.code ?? "") + "," + CSVLine.quote(unit?.name(language: language) ?? "")
             }
-            buffer += answer.approximate ? ",true\n" : ",false\n"
+            out += answer.approximate ? ",true\n" : ",false\n"
         case .geojson:
             var properties = "{"
-            if case let .properties(kept?) = row.kept, let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]),
-               let text = String(data: data, encoding: .utf8), text.count > 2 {
-                properties += text.dropFirst().dropLast() + ","
+            if case let .properties(kept?) = row.kept, case let .object(members, _) = kept, !members.isEmpty {
+                properties += kept.jsonText.dropFirst().dropLast() + ","
             }
             properties += "\"roqua\":" + answer.json(language: language) + "}"
-            buffer += (features > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
+            out = (features > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
                 + "\(answer.coordinate.longitude),\(answer.coordinate.latitude)]},\"properties\":\(properties)}"
             features += 1
         }
-        if buffer.utf8.count > 1 << 16 { try flush() }
+        try file.write(out)
     }
 
     func finish() throws {
-        if format == .geojson { buffer += "\n]}\n" }
-        try flush()
-        if handle !== FileHandle.standardOutput { try handle.close() }
-    }
-
-    private func flush() throws {
-        try handle.write(contentsOf: Data(buffer.utf8))
-        buffer = ""
+        if format == .geojson { try file.write("\n]}\n") }
+        try file.commit()
     }
 }

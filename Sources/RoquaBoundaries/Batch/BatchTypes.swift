@@ -1,16 +1,16 @@
 /// Batch input/output formats.
-public enum BatchFormat: String, CaseIterable, Sendable {
+package enum BatchFormat: String, CaseIterable, Sendable {
     case csv, ndjson, geojson
 }
 
-public struct BatchOptions: Sendable {
-    public var language: Language
+package struct BatchOptions: Sendable {
+    package var language: Language
     /// Output format; nil = the input's own.
-    public var output: BatchFormat?
-    public var workers: Int
-    public var fallbackMeters: Double
+    package var output: BatchFormat?
+    package var workers: Int
+    package var fallbackMeters: Double
 
-    public init(language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000) {
+    package init(language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000) {
         self.language = language
         self.output = output
         self.workers = workers
@@ -18,30 +18,30 @@ public struct BatchOptions: Sendable {
     }
 }
 
-public struct BatchSummary: Sendable {
-    public var rows: Int
-    public var failed: Int
+package struct BatchSummary: Sendable {
+    package var rows: Int
+    package var failed: Int
 }
 
 /// A problem with one input row; the batch goes on.
-public struct BatchRowError: Error, CustomStringConvertible, Sendable {
-    public var file: String
-    public var row: Int
-    public var message: String
-    public var description: String { "\(file == "-" ? "stdin" : file): row \(row): \(message)" }
+package struct BatchRowError: Error, CustomStringConvertible, Sendable {
+    package var file: String
+    package var row: Int
+    package var message: String
+    package var description: String { "\(file == "-" ? "stdin" : file): row \(row): \(message)" }
 }
 
-public enum BatchEvent: Sendable {
+package enum BatchEvent: Sendable {
     case rowError(BatchRowError)
     case progress(rows: Int, fraction: Double?)
 }
 
-public enum BatchError: Error, CustomStringConvertible, Sendable {
+package enum BatchError: Error, CustomStringConvertible, Sendable {
     case cannotOpen(path: String, reason: String)
     case badHeader(path: String, reason: String)
     case notGeoJSON(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(path, reason): "\(path): cannot open: \(reason)"
         case let .badHeader(path, reason): "\(path): \(reason)"

@@ -10,11 +10,11 @@ public struct GEOSError: Error, CustomStringConvertible, Sendable {
 
 /// One GEOS context. GEOS handles are not thread-safe: each thread owns its own context,
 /// and only WKB bytes (Sendable) cross threads.
-public final class GEOSContext {
+package final class GEOSContext {
     let handle: OpaquePointer
     private let messages = MessageBox()
 
-    public init() {
+    package init() {
         handle = GEOS_init_r()
         GEOSContext_setErrorMessageHandler_r(handle, { message, user in
             guard let message, let user else { return }
@@ -45,7 +45,7 @@ public final class GEOSContext {
     }
 
     /// Builds a polygon or multipolygon from assembled rings.
-    public func polygonal(_ polygons: [PolygonRings]) throws -> Geometry {
+    package func polygonal(_ polygons: [PolygonRings]) throws -> Geometry {
         var built: [OpaquePointer?] = []
         do {
             for polygon in polygons { built.append(try makePolygon(polygon)) }
@@ -88,15 +88,15 @@ public final class GEOSContext {
         return GEOSGeom_createLinearRing_r(handle, sequence)
     }
 
-    public func rectangle(_ box: BoundingBox) throws -> Geometry {
+    package func rectangle(_ box: BoundingBox) throws -> Geometry {
         try own(GEOSGeom_createRectangle_r(handle, box.minX, box.minY, box.maxX, box.maxY), "createRectangle")
     }
 
-    public func point(x: Double, y: Double) throws -> Geometry {
+    package func point(x: Double, y: Double) throws -> Geometry {
         try own(GEOSGeom_createPointFromXY_r(handle, x, y), "createPoint")
     }
 
-    public func geometry(wkb: Data) throws -> Geometry {
+    package func geometry(wkb: Data) throws -> Geometry {
         guard let reader = GEOSWKBReader_create_r(handle) else { throw failure("WKBReader") }
         defer { GEOSWKBReader_destroy_r(handle, reader) }
         return try own(wkb.withUnsafeBytes {

@@ -2,8 +2,8 @@ import CGEOS
 import Foundation
 
 /// A GEOS geometry owned by one context. Not Sendable: pass `wkb()` bytes between threads.
-public final class Geometry {
-    let context: GEOSContext
+package final class Geometry {
+    package let context: GEOSContext
     let pointer: OpaquePointer
     private var handle: OpaquePointer { context.handle }
 
@@ -14,22 +14,22 @@ public final class Geometry {
 
     deinit { GEOSGeom_destroy_r(handle, pointer) }
 
-    public func isValid() throws -> Bool { try context.truth(GEOSisValid_r(handle, pointer), "isValid") }
+    package func isValid() throws -> Bool { try context.truth(GEOSisValid_r(handle, pointer), "isValid") }
 
-    public var invalidityReason: String {
+    package var invalidityReason: String {
         guard let reason = GEOSisValidReason_r(handle, pointer) else { return "unknown" }
         defer { GEOSFree_r(handle, reason) }
         return String(cString: reason)
     }
 
     /// GEOS's repair, keeping only the polygonal parts (collapsed pieces become lines and points).
-    public func madeValid() throws -> Geometry {
+    package func madeValid() throws -> Geometry {
         let repaired = try context.own(GEOSMakeValid_r(handle, pointer), "makeValid")
         return try repaired.polygonalParts()
     }
 
     /// The polygons inside this geometry, as one polygon or multipolygon.
-    public func polygonalParts() throws -> Geometry {
+    package func polygonalParts() throws -> Geometry {
         let type = GEOSGeomTypeId_r(handle, pointer)
         if type == Int32(GEOS_POLYGON.rawValue) || type == Int32(GEOS_MULTIPOLYGON.rawValue) { return self }
         var parts: [OpaquePointer?] = []
@@ -51,17 +51,17 @@ public final class Geometry {
         }
     }
 
-    public var isEmpty: Bool { GEOSisEmpty_r(handle, pointer) == 1 }
-    public var coordinateCount: Int { Int(GEOSGetNumCoordinates_r(handle, pointer)) }
-    public var partCount: Int { Int(GEOSGetNumGeometries_r(handle, pointer)) }
+    package var isEmpty: Bool { GEOSisEmpty_r(handle, pointer) == 1 }
+    package var coordinateCount: Int { Int(GEOSGetNumCoordinates_r(handle, pointer)) }
+    package var partCount: Int { Int(GEOSGetNumGeometries_r(handle, pointer)) }
 
-    public func area() throws -> Double {
+    package func area() throws -> Double {
         var value = 0.0
         guard GEOSArea_r(handle, pointer, &value) == 1 else { throw context.failure("area") }
         return value
     }
 
-    public func bounds() throws -> BoundingBox {
+    package func bounds() throws -> BoundingBox {
         var box = BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         guard GEOSGeom_getXMin_r(handle, pointer, &box.minX) == 1, GEOSGeom_getYMin_r(handle, pointer, &box.minY) == 1,
               GEOSGeom_getXMax_r(handle, pointer, &box.maxX) == 1, GEOSGeom_getYMax_r(handle, pointer, &box.maxY) == 1
@@ -70,25 +70,25 @@ public final class Geometry {
     }
 
     /// Fast rectangle clip (may be slightly invalid where the input is); see `intersection` for the robust one.
-    public func clipped(to box: BoundingBox) throws -> Geometry {
+    package func clipped(to box: BoundingBox) throws -> Geometry {
         try context.own(GEOSClipByRect_r(handle, pointer, box.minX, box.minY, box.maxX, box.maxY), "clipByRect")
     }
 
-    public func intersection(_ other: Geometry) throws -> Geometry {
+    package func intersection(_ other: Geometry) throws -> Geometry {
         try context.own(GEOSIntersection_r(handle, pointer, other.pointer), "intersection")
     }
 
-    public func difference(_ other: Geometry) throws -> Geometry {
+    package func difference(_ other: Geometry) throws -> Geometry {
         try context.own(GEOSDifference_r(handle, pointer, other.pointer), "difference")
     }
 
-    public func covers(_ other: Geometry) throws -> Bool {
+    package func covers(_ other: Geometry) throws -> Bool {
         try context.truth(GEOSCovers_r(handle, pointer, other.pointer), "covers")
     }
 
     /// The point of this geometry nearest to `other` (in degree space), as (x, y). Unprepared on
     /// purpose: a prepared one would build and keep a second index per piece for a rare path.
-    public func nearestPoint(to other: Geometry) throws -> (x: Double, y: Double) {
+    package func nearestPoint(to other: Geometry) throws -> (x: Double, y: Double) {
         guard let sequence = GEOSNearestPoints_r(handle, pointer, other.pointer) else {
             throw context.failure("nearestPoints")
         }
@@ -98,14 +98,14 @@ public final class Geometry {
         return (x, y)
     }
 
-    public func distance(to other: Geometry) throws -> Double {
+    package func distance(to other: Geometry) throws -> Double {
         var value = 0.0
         guard GEOSDistance_r(handle, pointer, other.pointer, &value) == 1 else { throw context.failure("distance") }
         return value
     }
 
     /// A point guaranteed to lie inside the geometry, as (x, y).
-    public func pointOnSurface() throws -> (x: Double, y: Double) {
+    package func pointOnSurface() throws -> (x: Double, y: Double) {
         let point = try context.own(GEOSPointOnSurface_r(handle, pointer), "pointOnSurface")
         var x = 0.0, y = 0.0
         guard GEOSGeomGetX_r(handle, point.pointer, &x) == 1, GEOSGeomGetY_r(handle, point.pointer, &y) == 1 else {
@@ -114,7 +114,7 @@ public final class Geometry {
         return (x, y)
     }
 
-    public func wkb() throws -> Data {
+    package func wkb() throws -> Data {
         guard let writer = GEOSWKBWriter_create_r(handle) else { throw context.failure("WKBWriter") }
         defer { GEOSWKBWriter_destroy_r(handle, writer) }
         var size = 0
@@ -125,15 +125,15 @@ public final class Geometry {
         return Data(bytes: bytes, count: size)
     }
 
-    public func prepared() throws -> PreparedGeometry {
+    package func prepared() throws -> PreparedGeometry {
         guard let prepared = GEOSPrepare_r(handle, pointer) else { throw context.failure("prepare") }
         return PreparedGeometry(geometry: self, pointer: prepared)
     }
 }
 
 /// A prepared geometry: builds its index lazily on first use; not thread-safe.
-public final class PreparedGeometry {
-    public let geometry: Geometry
+package final class PreparedGeometry {
+    package let geometry: Geometry
     let pointer: OpaquePointer
     private var handle: OpaquePointer { geometry.context.handle }
 
@@ -145,15 +145,15 @@ public final class PreparedGeometry {
     deinit { GEOSPreparedGeom_destroy_r(handle, pointer) }
 
     /// True when the point lies inside or on the boundary.
-    public func covers(_ point: Geometry) throws -> Bool {
+    package func covers(_ point: Geometry) throws -> Bool {
         try geometry.context.truth(GEOSPreparedCovers_r(handle, pointer, point.pointer), "preparedCovers")
     }
 
-    public func intersects(_ other: Geometry) throws -> Bool {
+    package func intersects(_ other: Geometry) throws -> Bool {
         try geometry.context.truth(GEOSPreparedIntersects_r(handle, pointer, other.pointer), "preparedIntersects")
     }
 
-    public func contains(_ point: Geometry) throws -> Bool {
+    package func contains(_ point: Geometry) throws -> Bool {
         try geometry.context.truth(GEOSPreparedContains_r(handle, pointer, point.pointer), "preparedContains")
     }
 }

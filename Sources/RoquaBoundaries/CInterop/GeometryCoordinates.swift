@@ -5,7 +5,7 @@ extension Geometry {
     /// Every polygon of this geometry as its rings, the shell first and then the holes, each ring
     /// with its coordinates as stored (closed: the first point repeated last). Non-polygonal parts
     /// of a collection are skipped.
-    public func polygonRings() throws -> [[Ring]] {
+    package func polygonRings() throws -> [[Ring]] {
         var polygons: [[Ring]] = []
         try collectRings(pointer, into: &polygons)
         return polygons

@@ -5,12 +5,12 @@ import CGEOS
 extension Geometry {
     /// The area within `distance` of this geometry; a point becomes an inscribed regular polygon of
     /// 4 · `quadrantSegments` vertices, whose area falls short of the circle's by ≈ (π/(2n))²·2/3.
-    public func buffer(_ distance: Double, quadrantSegments: Int) throws -> Geometry {
+    package func buffer(_ distance: Double, quadrantSegments: Int) throws -> Geometry {
         try context.own(GEOSBuffer_r(context.handle, pointer, distance, Int32(clamping: quadrantSegments)), "buffer")
     }
 
     /// The union of this geometry's parts (overlaps dissolved), GEOS's cascaded unary union.
-    public func unaryUnion() throws -> Geometry {
+    package func unaryUnion() throws -> Geometry {
         try context.own(GEOSUnaryUnion_r(context.handle, pointer), "unaryUnion")
     }
 }
@@ -18,7 +18,7 @@ extension Geometry {
 extension GEOSContext {
     /// A geometry collection of copies of `parts`: GEOS takes ownership of what it is handed, while
     /// each Swift `Geometry` keeps (and frees) its own pointer.
-    public func collection(_ parts: [Geometry]) throws -> Geometry {
+    package func collection(_ parts: [Geometry]) throws -> Geometry {
         var clones: [OpaquePointer?] = []
         clones.reserveCapacity(parts.count)
         for part in parts {
@@ -36,7 +36,7 @@ extension GEOSContext {
     }
 
     /// The union of `parts` in one cascaded pass (much faster than folding pairwise unions).
-    public func union(_ parts: [Geometry]) throws -> Geometry {
+    package func union(_ parts: [Geometry]) throws -> Geometry {
         try collection(parts).unaryUnion()
     }
 }

@@ -68,19 +68,19 @@ public enum AdminLevel: Int, Sendable, Codable, CaseIterable, Comparable, Custom
 }
 
 /// A closed ring as read from a file: parallel coordinate arrays, first point repeated last.
-public struct Ring: Sendable, Equatable {
-    public var xs: [Double]
-    public var ys: [Double]
+package struct Ring: Sendable, Equatable {
+    package var xs: [Double]
+    package var ys: [Double]
 
-    public init(xs: [Double], ys: [Double]) {
+    package init(xs: [Double], ys: [Double]) {
         self.xs = xs
         self.ys = ys
     }
 
-    public var count: Int { xs.count }
+    package var count: Int { xs.count }
 
     /// Shoelace area: positive counter-clockwise, negative clockwise.
-    public var signedArea: Double {
+    package var signedArea: Double {
         var sum = 0.0
         for i in 0..<(xs.count - 1) {
             sum += xs[i] * ys[i + 1] - xs[i + 1] * ys[i]
@@ -88,12 +88,12 @@ public struct Ring: Sendable, Equatable {
         return sum / 2
     }
 
-    public var bounds: BoundingBox {
+    package var bounds: BoundingBox {
         BoundingBox(minX: xs.min() ?? 0, minY: ys.min() ?? 0, maxX: xs.max() ?? 0, maxY: ys.max() ?? 0)
     }
 
     /// Even-odd ray casting; points on the edge may go either way, which is enough to nest rings.
-    public func encloses(x: Double, y: Double) -> Bool {
+    package func encloses(x: Double, y: Double) -> Bool {
         var inside = false
         var j = xs.count - 1
         for i in 0..<xs.count {
@@ -107,11 +107,11 @@ public struct Ring: Sendable, Equatable {
 }
 
 /// One polygon: a shell and the holes assigned to it.
-public struct PolygonRings: Sendable, Equatable {
-    public var shell: Ring
-    public var holes: [Ring]
+package struct PolygonRings: Sendable, Equatable {
+    package var shell: Ring
+    package var holes: [Ring]
 
-    public init(shell: Ring, holes: [Ring] = []) {
+    package init(shell: Ring, holes: [Ring] = []) {
         self.shell = shell
         self.holes = holes
     }

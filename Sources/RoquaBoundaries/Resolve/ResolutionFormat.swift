@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 
 extension Resolution {
     /// `Türkiye › İstanbul › Kadıköy`, with a note when approximate or empty.
@@ -24,23 +25,5 @@ extension Resolution {
         out += ",\"approximate\":\(approximate)"
         if let distanceMeters { out += ",\"distance_m\":\((distanceMeters * 10).rounded() / 10)" }
         return out + "}"
-    }
-}
-
-enum JSONText {
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

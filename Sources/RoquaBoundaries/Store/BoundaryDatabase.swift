@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-public enum BoundaryDatabaseError: Error, CustomStringConvertible, Equatable {
+public enum BoundaryDatabaseError: Error, CustomStringConvertible, Equatable, Sendable {
     case missing(path: String)
     case notABoundaryDatabase(path: String, reason: String)
     case unsupportedSchema(path: String, found: Int, supported: Int)

@@ -2,10 +2,10 @@ import GRDB
 
 /// The boundary DB's layout. One file: boundaries (full geometry as WKB, hierarchy, names),
 /// their subdivided pieces with an R*Tree over the pieces' boxes, and provenance.
-enum BoundarySchema {
-    static let version = 1
+package enum BoundarySchema {
+    package static let version = 1
 
-    static func create(_ db: Database) throws {
+    package static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE sources (

@@ -38,6 +38,36 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
 
     public static let `default` = ClusteringSettings()
 
+    /// Radii a region may have, metres. A "region" is a place seen, not a city: beyond 5 km a
+    /// circle claims ground never seen, and statistics over 0.001° cells grow with its square.
+    public static let radiusRange = 10...5000
+    /// Accuracy thresholds accepted, metres.
+    public static let accuracyRange = 1.0...100_000
+    /// Visit gaps accepted, seconds (one minute to one week).
+    public static let visitGapRange = 60.0...(7 * 86_400)
+
+    /// Checks every value against its range, so nothing is stored that a later command refuses.
+    /// - Throws: `ClusteringSettingsError` naming the setting, its value and its range.
+    public func validate() throws(ClusteringSettingsError) {
+        for (name, value) in [("radius", radius), ("walking radius", walkingRadius), ("vehicle radius", vehicleRadius)]
+        where !Self.radiusRange.contains(value) {
+            throw ClusteringSettingsError("\(name) \(value) m is outside \(Self.radiusRange.lowerBound)…\(Self.radiusRange.upperBound) m")
+        }
+        guard maxAccuracy.isFinite, Self.accuracyRange.contains(maxAccuracy) else {
+            throw ClusteringSettingsError("accuracy threshold \(maxAccuracy) m is outside 1…100000 m")
+        }
+        guard visitGap.isFinite, Self.visitGapRange.contains(visitGap) else {
+            throw ClusteringSettingsError("visit gap \(visitGap / 60) min is outside 1…10080 min")
+        }
+        guard vehicleSpeedThreshold.isFinite, vehicleSpeedThreshold > 0, speedDerivationMaxInterval.isFinite,
+              speedDerivationMaxInterval > 0 else {
+            throw ClusteringSettingsError("speed settings must be finite and positive")
+        }
+        guard (1...Geohash.maxPrecision).contains(geohashPrecision) else {
+            throw ClusteringSettingsError("geohash precision \(geohashPrecision) is outside 1…\(Geohash.maxPrecision)")
+        }
+    }
+
     /// The largest radius a new region can get under these settings (sizes the spatial index).
     var largestNewRadius: Int { speedBasedRadius ? max(walkingRadius, vehicleRadius) : radius }
 
@@ -47,4 +77,10 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
         guard let speed, speed >= vehicleSpeedThreshold else { return walkingRadius }
         return vehicleRadius
     }
+}
+
+/// A clustering setting outside its range.
+public struct ClusteringSettingsError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

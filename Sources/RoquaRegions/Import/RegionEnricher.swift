@@ -8,6 +8,7 @@ public final class RegionEnricher {
     /// Identifies the boundary DB (its import time): regions enriched by another one are stale.
     public let identity: String
 
+    /// - Throws: `BoundaryDatabaseError` when the boundary database cannot be opened.
     public init(boundaries path: String) throws {
         let index = try ResolverIndex(path: path)
         resolver = try Resolver(index: index)
@@ -15,6 +16,7 @@ public final class RegionEnricher {
     }
 
     /// The region with names and codes of the units its centre lies in (nil where none).
+    /// - Throws: `ResolveError` when the centre is not a valid coordinate.
     public func enriched(_ region: VisitedRegion) throws -> VisitedRegion {
         var region = region
         let answer = try resolver.resolve(latitude: region.latitude, longitude: region.longitude)
@@ -24,6 +26,7 @@ public final class RegionEnricher {
         region.provinceCode = answer.province?.code
         region.district = answer.district?.name
         region.districtCode = answer.district?.code
+        region.enrichedWith = identity
         return region
     }
 }

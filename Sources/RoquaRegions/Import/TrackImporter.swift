@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaIO
 
 /// A unit seen for the first time, by code and name.
 public struct FirstVisit: Sendable, Equatable {
@@ -35,24 +36,53 @@ public final class TrackImporter {
     public let settings: ClusteringSettings
     public let events: RegionEventStream?
 
+    /// - Throws: `ClusteringSettingsError` for a setting outside its range (checked before anything is read).
     public init(store: RegionStore, enricher: RegionEnricher, settings: ClusteringSettings = .default,
-                events: RegionEventStream? = nil) {
+                events: RegionEventStream? = nil) throws {
+        try settings.validate()
         self.store = store
         self.enricher = enricher
         self.settings = settings
         self.events = events
     }
 
+    /// Imports one file: its fixes clustered against every stored region and written in one
+    /// transaction; events yielded after the commit.
+    /// - Throws: `TrackReadError` for malformed input (nothing written), `RegionStoreError`.
     public func importFile(_ path: String) throws -> TrackImportSummary {
+        try importFile(path) { _, _ in () }.summary
+    }
+
+    /// As `importFile(_:)`, running `alongside` inside the same transaction after the regions are
+    /// written, so what it writes (the achievements' unlocks) commits with them or not at all.
+    package func importFile<T>(_ path: String, alongside: (Database, TrackImportSummary) throws -> T)
+        throws -> (summary: TrackImportSummary, extra: T?) {
         let format = try TrackFormat.detect(path: path)
         var summary = TrackImportSummary(file: path, format: format.rawValue)
         let checksum = try SHA256.hex(ofFile: path)
+        // Checked again under the write lock: another process may import the same file meanwhile.
         if try store.hasImport(checksum: checksum) {
             summary.alreadyImported = true
-            return summary
+            return (summary, nil)
         }
+        let outcome = try store.write { db -> (TrackImportSummary, T?) in
+            if try RegionStore.hasImport(db, checksum: checksum) {
+                summary.alreadyImported = true
+                return (summary, nil)
+            }
+            try record(path: path, format: format, checksum: checksum, into: &summary, db: db)
+            return (summary, try alongside(db, summary))
+        }
+        outcome.0.events.forEach { events?.yield($0) }
+        return outcome
+    }
+
+    /// Reads, clusters and writes inside the open transaction: the regions it clusters against
+    /// are the ones stored at this moment, under the write lock.
+    private func record(path: String, format: TrackFormat, checksum: String, into summary: inout TrackImportSummary,
+                        db: Database) throws {
         var reader = try format.open(path: path)
-        var engine = ClusteringEngine(settings: settings, existingRegions: try store.allRegions())
+        var engine = ClusteringEngine(settings: settings, existingRegions: try RegionStore.regions(db).readable)
         var revisited: [Int] = []
         while let fix = try reader.next() {
             summary.fixesRead += 1
@@ -65,12 +95,13 @@ public final class TrackImporter {
             case .sameVisit: break
             }
         }
-        var visited = try store.visitedCodes()
-        var created: [VisitedRegion] = []
+        var visited = try RegionStore.visitedCodes(db)
         var pending: [RegionEvent] = []
         for index in engine.newRegionIndices {
-            let region = try enricher.enriched(engine.regions[index])
-            created.append(region)
+            var region = try enricher.enriched(engine.regions[index])
+            try region.insert(db)
+            region.id = db.lastInsertedRowID
+            pending.append(.newRegion(region))
             for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),
                                         (.province, region.provinceCode, region.city),
                                         (.district, region.districtCode, region.district)] {
@@ -78,30 +109,19 @@ public final class TrackImporter {
                 summary.firsts.append(FirstVisit(level: level, code: code, name: name ?? code))
             }
         }
-        let saved = try store.write { db in
-            var saved: [VisitedRegion] = []
-            for region in created {
-                try RegionRecord(region: region, enrichedWith: enricher.identity).insert(db)
-                var stored = region
-                stored.id = db.lastInsertedRowID
-                saved.append(stored)
-            }
-            for index in engine.changedRegionIndices {
-                let r = engine.regions[index]
-                try db.execute(sql: """
-                    UPDATE visited_regions SET timestamp_start = ?, timestamp_end = ?, visit_count = ?, last_visit = ?
-                    WHERE id = ?
-                    """, arguments: [StoreTime.text(r.timestampStart), r.timestampEnd.map(StoreTime.text), r.visitCount,
-                                     StoreTime.text(r.lastVisit), r.id])
-            }
+        for index in engine.changedRegionIndices {
+            let r = engine.regions[index]
             try db.execute(sql: """
-                INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [checksum, (path as NSString).lastPathComponent, format.rawValue, StoreTime.text(Date()),
-                                 summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
-            return saved
+                UPDATE visited_regions SET timestamp_start = ?, timestamp_end = ?, visit_count = ?, last_visit = ?
+                WHERE id = ?
+                """, arguments: [try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
+                                 try StoreTime.text(r.lastVisit), r.id])
         }
-        for region in saved { pending.append(.newRegion(region)) }
+        try db.execute(sql: """
+            INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [checksum, (path as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
+                             summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
         for first in summary.firsts {
             switch first.level {
             case .country: pending.append(.firstCountry(code: first.code, name: first.name))
@@ -111,7 +131,5 @@ public final class TrackImporter {
         }
         for index in revisited { pending.append(.revisit(engine.regions[index])) }
         summary.events = pending
-        pending.forEach { events?.yield($0) }
-        return summary
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 
 /// One GPS fix as read from a track file.
 public struct Fix: Sendable, Equatable {
@@ -30,19 +31,4 @@ public protocol FixReader {
 }
 
 /// Malformed track input: names the file and, where there is one, the line (or record).
-public struct TrackReadError: Error, CustomStringConvertible, Equatable, Sendable {
-    public var file: String
-    public var line: Int?
-    public var message: String
-
-    public init(file: String, line: Int?, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String {
-        if let line { return "\(file): line \(line): \(message)" }
-        return "\(file): \(message)"
-    }
-}
+public typealias TrackReadError = InputError

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A visited region: a circle around where the user was, with what it lies in (seed 001's
-/// `visited_regions`, plus codes and visit bookkeeping).
-public struct VisitedRegion: Sendable, Equatable, Codable {
+/// A visited region: a circle around where the user was, with what it lies in (the product's
+/// `visited_regions` row, plus codes and visit bookkeeping). Its `Codable` form is the table's
+/// row, column for column, used both by the store and by exports.
+public struct VisitedRegion: Sendable, Equatable {
     public var id: Int64?
     public var latitude: Double
     public var longitude: Double
@@ -12,7 +13,7 @@ public struct VisitedRegion: Sendable, Equatable, Codable {
     public var timestampStart: Date
     /// The last fix of the latest visit.
     public var timestampEnd: Date?
-    /// Province (il) name, as the seed calls it `city`.
+    /// Province (il) name, as the product calls it `city`.
     public var city: String?
     public var district: String?
     public var country: String?
@@ -25,11 +26,13 @@ public struct VisitedRegion: Sendable, Equatable, Codable {
     public var visitCount: Int
     /// Start of the latest visit.
     public var lastVisit: Date
+    /// Which boundary database named this region (its import time); nil until enriched.
+    public var enrichedWith: String?
 
     public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
                 timestampEnd: Date? = nil, city: String? = nil, district: String? = nil, country: String? = nil,
                 countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
-                geohash: String, visitCount: Int = 1, lastVisit: Date? = nil) {
+                geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -45,5 +48,63 @@ public struct VisitedRegion: Sendable, Equatable, Codable {
         self.geohash = geohash
         self.visitCount = visitCount
         self.lastVisit = lastVisit ?? timestampStart
+        self.enrichedWith = enrichedWith
+    }
+}
+
+extension VisitedRegion: Codable {
+    /// The table's column names.
+    enum CodingKeys: String, CodingKey {
+        case id, latitude, longitude, radius, city, district, country, geohash
+        case timestampStart = "timestamp_start", timestampEnd = "timestamp_end"
+        case countryCode = "country_code", provinceCode = "province_code", districtCode = "district_code"
+        case visitCount = "visit_count", lastVisit = "last_visit", enrichedWith = "enriched_with"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func time(_ key: CodingKeys) throws -> Date {
+            let text = try c.decode(String.self, forKey: key)
+            guard let date = StoreTime.date(text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a stored time")
+            }
+            return date
+        }
+        id = try c.decodeIfPresent(Int64.self, forKey: .id)
+        latitude = try c.decode(Double.self, forKey: .latitude)
+        longitude = try c.decode(Double.self, forKey: .longitude)
+        radius = try c.decode(Int.self, forKey: .radius)
+        timestampStart = try time(.timestampStart)
+        timestampEnd = try c.decodeIfPresent(String.self, forKey: .timestampEnd) == nil ? nil : try time(.timestampEnd)
+        city = try c.decodeIfPresent(String.self, forKey: .city)
+        district = try c.decodeIfPresent(String.self, forKey: .district)
+        country = try c.decodeIfPresent(String.self, forKey: .country)
+        countryCode = try c.decodeIfPresent(String.self, forKey: .countryCode)
+        provinceCode = try c.decodeIfPresent(String.self, forKey: .provinceCode)
+        districtCode = try c.decodeIfPresent(String.self, forKey: .districtCode)
+        geohash = try c.decode(String.self, forKey: .geohash)
+        visitCount = try c.decode(Int.self, forKey: .visitCount)
+        lastVisit = try time(.lastVisit)
+        enrichedWith = try c.decodeIfPresent(String.self, forKey: .enrichedWith)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(latitude, forKey: .latitude)
+        try c.encode(longitude, forKey: .longitude)
+        try c.encode(radius, forKey: .radius)
+        try c.encode(StoreTime.text(timestampStart), forKey: .timestampStart)
+        try c.encodeIfPresent(timestampEnd.map(StoreTime.text), forKey: .timestampEnd)
+        try c.encodeIfPresent(city, forKey: .city)
+        try c.encodeIfPresent(district, forKey: .district)
+        try c.encodeIfPresent(country, forKey: .country)
+        try c.encodeIfPresent(countryCode, forKey: .countryCode)
+        try c.encodeIfPresent(provinceCode, forKey: .provinceCode)
+        try c.encodeIfPresent(districtCode, forKey: .districtCode)
+        try c.encode(geohash, forKey: .geohash)
+        try c.encode(visitCount, forKey: .visitCount)
+        try c.encode(StoreTime.text(lastVisit), forKey: .lastVisit)
+        try c.encodeIfPresent(enrichedWith, forKey: .enrichedWith)
     }
 }

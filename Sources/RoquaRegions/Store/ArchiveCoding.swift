@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 
 /// Reading and writing archives; GeoJSON puts each region's row in a Point feature's properties.
 enum ArchiveCoding {
@@ -16,7 +17,7 @@ enum ArchiveCoding {
         }
         var type = "Feature"
         var geometry: Point
-        var properties: ArchivedRegion
+        var properties: VisitedRegion
     }
 
     struct FeatureCollection: Codable {
@@ -32,7 +33,7 @@ enum ArchiveCoding {
         return try encoder.encode(FeatureCollection(roqua: header, features: features))
     }
 
-    static func gpx(_ archive: Archive) -> String {
+    static func gpx(_ archive: Archive) throws -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="Roqua" xmlns="http://www.topografix.com/GPX/1/1">
@@ -40,63 +41,74 @@ enum ArchiveCoding {
             """
         for r in archive.regions {
             let name = [r.district, r.city, r.country].compactMap { $0 }.joined(separator: ", ")
-            out += "  <wpt lat=\"\(r.latitude)\" lon=\"\(r.longitude)\"><time>\(r.timestamp_start)</time>"
-            out += "<name>\(escape(name.isEmpty ? "region \(r.id)" : name))</name>"
-            out += "<desc>radius \(r.radius) m, \(r.visit_count) visit(s), last \(r.last_visit)</desc></wpt>\n"
+            out += "  <wpt lat=\"\(r.latitude)\" lon=\"\(r.longitude)\"><time>\(try StoreTime.text(r.timestampStart))</time>"
+            out += "<name>\(XMLText.escape(name.isEmpty ? "region \(r.id ?? 0)" : name))</name>"
+            out += "<desc>radius \(r.radius) m, \(r.visitCount) visit(s), last \(try StoreTime.text(r.lastVisit))</desc></wpt>\n"
         }
         return out + "</gpx>\n"
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// A JSON or GeoJSON export, whichever `file` holds.
     static func read(_ file: String) throws -> Archive {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw ArchiveError.unreadable(file: file, reason: "cannot read the file")
+            throw ArchiveError.unreadable(file: file, reason: "cannot read the file (missing, a directory, or no permission)")
         }
         if data.prefix(64).contains(UInt8(ascii: "<")) { throw ArchiveError.notRestorable(file: file) }
+        struct Shape: Decodable { var features: [Ignored]? }
+        struct Ignored: Decodable { init(from decoder: any Decoder) throws {} }
         let decoder = JSONDecoder()
-        if let collection = try? decoder.decode(FeatureCollection.self, from: data) {
-            var archive = collection.roqua
-            archive.regions = collection.features.map(\.properties)
-            return archive
-        }
         do {
+            if try decoder.decode(Shape.self, from: data).features != nil {
+                let collection = try decoder.decode(FeatureCollection.self, from: data)
+                var archive = collection.roqua
+                archive.regions = collection.features.map(\.properties)
+                return archive
+            }
             return try decoder.decode(Archive.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ArchiveError.unreadable(file: file, reason: "missing \(key.stringValue) at \(path(context))")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ArchiveError.unreadable(file: file, reason: "wrong type at \(path(context))")
-        } catch {
-            throw ArchiveError.unreadable(file: file, reason: "invalid JSON")
+        } catch let error as DecodingError {
+            throw ArchiveError.unreadable(file: file, reason: describe(error))
         }
     }
 
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return text.replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            return "missing \(key.stringValue)" + (context.codingPath.isEmpty ? "" : " at \(path(context))")
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            return "wrong type at \(path(context))"
+        case let .dataCorrupted(context):
+            return context.codingPath.isEmpty ? "invalid JSON" : "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "invalid JSON"
+        }
     }
 
-    /// Every row checked before anything is written: ranges, timestamps, unique ids.
-    static func validate(_ archive: Archive, file: String) throws {
+    /// Every row checked before anything is written: ranges, times, unique ids, component rows.
+    static func validate(_ archive: Archive, file: String, tables: [StoreComponent.ArchivedTable]) throws {
         guard archive.format == Archive.formatName, archive.version == 1 else {
             throw ArchiveError.unreadable(file: file, reason: "format \(archive.format) version \(archive.version)")
         }
         var ids = Set<Int64>()
-        for (i, r) in archive.regions.enumerated() {
-            func bad(_ reason: String) -> ArchiveError { .badRegion(file: file, index: i, reason: reason) }
-            guard (try? Coordinate(latitude: r.latitude, longitude: r.longitude).validated()) != nil else {
-                throw bad("coordinate \(r.latitude), \(r.longitude) out of range")
+        for (i, region) in archive.regions.enumerated() {
+            func bad(_ reason: String) -> ArchiveError { .badRow(file: file, section: "regions", index: i, reason: reason) }
+            guard let id = region.id else { throw bad("no id") }
+            guard ids.insert(id).inserted else { throw bad("id \(id) repeated") }
+            do { try region.validate() } catch { throw bad(error.description) }
+            for date in [region.timestampStart, region.lastVisit] + (region.timestampEnd.map { [$0] } ?? []) {
+                do { _ = try StoreTime.text(date) } catch { throw bad(error.description) }
             }
-            guard r.radius > 0 else { throw bad("radius \(r.radius) must be positive") }
-            guard r.visit_count > 0 else { throw bad("visit_count \(r.visit_count) must be positive") }
-            for t in [r.timestamp_start, r.last_visit] + (r.timestamp_end.map { [$0] } ?? []) where StoreTime.date(t) == nil {
-                throw bad("timestamp '\(t)' does not parse")
+        }
+        for table in tables {
+            for (i, row) in (archive.tables[table.key] ?? []).enumerated() {
+                do { try table.validate(row) } catch {
+                    throw ArchiveError.badRow(file: file, section: table.key, index: i, reason: error.message)
+                }
             }
-            guard ids.insert(r.id).inserted else { throw bad("id \(r.id) repeated") }
         }
     }
 }

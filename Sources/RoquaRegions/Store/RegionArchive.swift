@@ -2,49 +2,29 @@ import Foundation
 import GRDB
 
 /// The whole store as one document: `roqua export` writes it, `roqua restore` reads it back.
-/// JSON and GeoJSON carry every column of every row (ids included), so export → restore →
-/// export gives the same bytes; GPX is for other tools and is not restorable.
+/// JSON and GeoJSON carry every column of every row (ids included), the regions and imports and
+/// each component's archived tables, so export → restore → export gives the same bytes; GPX is
+/// for other tools and is not restorable.
 public enum ArchiveFormat: String, CaseIterable, Sendable {
     case json, geojson, gpx
 }
 
-public enum ArchiveError: Error, CustomStringConvertible, Equatable {
+public enum ArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
     case unreadable(file: String, reason: String)
-    case badRegion(file: String, index: Int, reason: String)
+    case badRow(file: String, section: String, index: Int, reason: String)
     case notRestorable(file: String)
 
     public var description: String {
         switch self {
         case let .unreadable(file, reason): "\(file): not a Roqua export: \(reason)"
-        case let .badRegion(file, index, reason): "\(file): region \(index + 1): \(reason)"
+        case let .badRow(file, section, index, reason): "\(file): \(section) entry \(index + 1): \(reason)"
         case let .notRestorable(file): "\(file): GPX exports cannot be restored; restore a JSON or GeoJSON export"
         }
     }
 }
 
-/// One row of each table, every column, as it is stored.
-/// Column names are the table's, so GRDB maps rows both ways with no code.
-struct ArchivedRegion: Codable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "visited_regions"
-    var id: Int64
-    var latitude: Double
-    var longitude: Double
-    var radius: Int
-    var timestamp_start: String
-    var timestamp_end: String?
-    var city: String?
-    var district: String?
-    var country: String?
-    var geohash: String
-    var country_code: String?
-    var province_code: String?
-    var district_code: String?
-    var visit_count: Int
-    var last_visit: String
-    var enriched_with: String?
-}
-
-struct ArchivedImport: Codable, Equatable, FetchableRecord, PersistableRecord {
+/// One row of the imports table, every column as stored.
+struct ImportRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "imports"
     var checksum: String
     var file: String
@@ -56,29 +36,67 @@ struct ArchivedImport: Codable, Equatable, FetchableRecord, PersistableRecord {
     var revisits: Int
 }
 
-struct ArchivedUnlock: Codable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "achievement_unlocks"
-    var id: String
-    var unlocked_at: String
-    var xp: Int
-}
-
+/// The document: fixed sections plus one per archived component table, all at the top level.
 struct Archive: Codable {
     static let formatName = "roqua-regions"
     var format = formatName
     var version = 1
-    var regions: [ArchivedRegion]
-    var imports: [ArchivedImport]
-    /// Absent in exports made before achievements existed.
-    var achievement_unlocks: [ArchivedUnlock]? = []
+    var regions: [VisitedRegion]
+    var imports: [ImportRow]
+    /// Component tables by their archive key (`achievement_unlocks`); absent keys read as empty.
+    var tables: [String: [[String: ArchiveValue]]] = [:]
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+    private static let fixedKeys: Set<String> = ["format", "version", "regions", "imports", "type", "features", "roqua"]
+
+    init(regions: [VisitedRegion], imports: [ImportRow], tables: [String: [[String: ArchiveValue]]]) {
+        self.regions = regions
+        self.imports = imports
+        self.tables = tables
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        format = try c.decode(String.self, forKey: Key("format"))
+        version = try c.decode(Int.self, forKey: Key("version"))
+        regions = try c.decodeIfPresent([VisitedRegion].self, forKey: Key("regions")) ?? []
+        imports = try c.decode([ImportRow].self, forKey: Key("imports"))
+        for key in c.allKeys where !Self.fixedKeys.contains(key.stringValue) {
+            tables[key.stringValue] = try c.decode([[String: ArchiveValue]].self, forKey: key)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(format, forKey: Key("format"))
+        try c.encode(version, forKey: Key("version"))
+        try c.encode(regions, forKey: Key("regions"))
+        try c.encode(imports, forKey: Key("imports"))
+        for (key, rows) in tables { try c.encode(rows, forKey: Key(key)) }
+    }
 }
 
 extension RegionStore {
     func archive() throws -> Archive {
         try read { db in
-            Archive(regions: try ArchivedRegion.fetchAll(db, sql: "SELECT * FROM visited_regions ORDER BY id"),
-                    imports: try ArchivedImport.fetchAll(db, sql: "SELECT * FROM imports ORDER BY imported_at, checksum"),
-                    achievement_unlocks: try ArchivedUnlock.fetchAll(db, sql: "SELECT * FROM achievement_unlocks ORDER BY unlocked_at, id"))
+            let (regions, unreadable) = try Self.regions(db)
+            if let first = unreadable.first {
+                throw ArchiveError.unreadable(file: path, reason: "\(first); run `roqua regions repair` first")
+            }
+            var tables: [String: [[String: ArchiveValue]]] = [:]
+            for table in components.flatMap(\.archivedTables) {
+                tables[table.key] = try Row.fetchAll(db, sql: "SELECT * FROM \(table.table) ORDER BY \(table.order)").map { row in
+                    Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, ArchiveValue.fromDatabaseValue(row[$0]) ?? .null) })
+                }
+            }
+            return Archive(regions: regions, imports: try ImportRow.fetchAll(db, sql: "SELECT * FROM imports ORDER BY imported_at, checksum"),
+                           tables: tables)
         }
     }
 
@@ -88,24 +106,38 @@ extension RegionStore {
         switch format {
         case .json: return try ArchiveCoding.encoder.encode(archive)
         case .geojson: return try ArchiveCoding.geoJSON(archive)
-        case .gpx: return Data(ArchiveCoding.gpx(archive).utf8)
+        case .gpx: return Data(try ArchiveCoding.gpx(archive).utf8)
         }
     }
 
-    /// Replaces the store's content with `file`'s, in one transaction. An unreadable file or a
-    /// bad row changes nothing; a non-empty store is refused unless `replace`.
+    /// Replaces the store's content with `file`'s, in one transaction: regions, imports and every
+    /// component's archived tables (tables the file lacks end up empty, so nothing stale is left).
+    /// An unreadable file or a bad row changes nothing; a non-empty store is refused unless `replace`.
+    /// - Throws: `ArchiveError` naming the file and the row; `RegionStoreError.notEmpty`.
     @discardableResult
     public func restore(from file: String, replace: Bool = false) throws -> Int {
         let archive = try ArchiveCoding.read(file)
-        try ArchiveCoding.validate(archive, file: file)
+        let tables = components.flatMap(\.archivedTables)
+        try ArchiveCoding.validate(archive, file: file, tables: tables)
         return try write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
             guard existing == 0 || replace else { throw RegionStoreError.notEmpty(path: path, regions: existing) }
-            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports; DELETE FROM achievement_unlocks")
+            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports")
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'visited_regions'")
             for region in archive.regions { try region.insert(db) }
             for entry in archive.imports { try entry.insert(db) }
-            for unlock in archive.achievement_unlocks ?? [] { try unlock.insert(db) }
+            for table in tables {
+                try db.execute(sql: "DELETE FROM \(table.table)")
+                let known = Set(try db.columns(in: table.table).map(\.name))
+                for (index, row) in (archive.tables[table.key] ?? []).enumerated() {
+                    if let unknown = row.keys.sorted().first(where: { !known.contains($0) }) {
+                        throw ArchiveError.badRow(file: file, section: table.key, index: index, reason: "unknown column '\(unknown)'")
+                    }
+                    let columns = row.keys.sorted()
+                    try db.execute(sql: "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                                   arguments: StatementArguments(columns.map { row[$0]! }))
+                }
+            }
             return archive.regions.count
         }
     }

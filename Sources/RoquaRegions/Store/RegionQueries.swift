@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RoquaBoundaries
 
 extension RegionStore {
@@ -15,9 +16,7 @@ extension RegionStore {
     /// Regions whose names are missing, or (with `all`) were filled from another boundary DB.
     public func regionsNeedingEnrichment(current identity: String, all: Bool) throws -> [VisitedRegion] {
         try read { db in
-            try RegionRecord.fetchAll(db, sql: """
-                SELECT * FROM visited_regions WHERE enriched_with IS NULL OR (? AND enriched_with != ?) ORDER BY id
-                """, arguments: [all, identity]).map(\.region)
+            try Self.regions(db, where: "enriched_with IS NULL OR (? AND enriched_with != ?)", arguments: [all, identity]).readable
         }
     }
 
@@ -27,8 +26,10 @@ extension RegionStore {
         return try write { db in
             var changed = 0
             for (old, new) in zip(regions, updated) {
-                try RegionRecord(region: new, enrichedWith: enricher.identity).update(db)
-                if old != new { changed += 1 }
+                try new.update(db)
+                var renamed = old
+                renamed.enrichedWith = new.enrichedWith
+                if renamed != new { changed += 1 }
             }
             return changed
         }

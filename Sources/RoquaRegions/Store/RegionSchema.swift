@@ -3,10 +3,13 @@ import GRDB
 /// The region store's schema, one migration per change: a store written by an older Roqua is
 /// brought up to date on open, inside a transaction.
 enum RegionSchema {
+    /// The first migration's id: every region store has it applied.
+    static let first = "v1: visited regions and imports"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: visited regions and imports") { db in
-            // Seed 001's table, plus codes (names change with the language and the data; codes do
+        migrator.registerMigration(first) { db in
+            // The product's table, plus codes (names change with the language and the data; codes do
             // not), visit bookkeeping, and which boundary DB enriched the row.
             try db.execute(sql: """
                 CREATE TABLE visited_regions (
@@ -40,27 +43,6 @@ enum RegionSchema {
                     fixes_dropped INTEGER NOT NULL,
                     new_regions INTEGER NOT NULL,
                     revisits INTEGER NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration("v2: achievement unlocks") { db in
-            // An achievement unlocks once: the primary key makes a second unlock impossible.
-            try db.execute(sql: """
-                CREATE TABLE achievement_unlocks (
-                    id TEXT PRIMARY KEY,
-                    unlocked_at TEXT NOT NULL,
-                    xp INTEGER NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration("v3: achievement progress") { db in
-            // Progress as last evaluated, so `achievements` and the profile read it without recomputing.
-            try db.execute(sql: """
-                CREATE TABLE achievement_progress (
-                    id TEXT PRIMARY KEY,
-                    current REAL NOT NULL,
-                    target REAL NOT NULL,
-                    updated_at TEXT NOT NULL
                 );
                 """)
         }

@@ -2,24 +2,56 @@ import Foundation
 import GRDB
 import RoquaBoundaries
 
-public enum RegionStoreError: Error, CustomStringConvertible, Equatable {
+public enum RegionStoreError: Error, CustomStringConvertible, Equatable, Sendable {
     case cannotOpen(path: String, reason: String)
+    case notARegionStore(path: String, reason: String)
     case notEmpty(path: String, regions: Int)
+    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason): "\(path): cannot open the region store: \(reason)"
+        case let .notARegionStore(path, reason):
+            "\(path): not a Roqua region store (\(reason)); give --store the path of a region store or of a new file"
         case let .notEmpty(path, regions):
             "\(path): the store already holds \(regions) regions; restore into an empty store, or pass --replace"
+        case let .cannotWrite(path, reason): "\(path): cannot write the region store: \(reason)"
         }
+    }
+
+    /// The error for a failed SQLite call on the store at `path`, in words (disk full, read-only…).
+    static func from(_ error: any Error, path: String, writing: Bool) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        let reason: String
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_FULL: reason = "the disk is full"
+        case .SQLITE_READONLY: reason = "the file or its directory is read-only"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: reason = "the file is damaged or not a database"
+        case .SQLITE_CANTOPEN: reason = "the file or its directory cannot be opened"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: reason = "another Roqua process kept it locked for too long"
+        case .SQLITE_IOERR: reason = "input/output error (\(error.message ?? "disk"))"
+        default: reason = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+        return writing ? RegionStoreError.cannotWrite(path: path, reason: reason) : RegionStoreError.cannotOpen(path: path, reason: reason)
     }
 }
 
-/// The user's visited regions: its own SQLite file in WAL mode, schema changes through GRDB
-/// migrations, every import written in one transaction.
+/// The user's visited regions: one SQLite file in WAL mode, schema changes through GRDB
+/// migrations, every write in one IMMEDIATE transaction (so two processes importing at once
+/// take turns instead of both deciding from the same old state), waiting up to two minutes
+/// for another process's write to finish.
 public final class RegionStore: Sendable {
+    public enum Access: Sendable {
+        case readWrite
+        /// For verbs that only read: works on read-only media; a missing store reads as empty.
+        case readOnly
+    }
+
     public let path: String
+    public let components: [StoreComponent]
     let queue: DatabaseQueue
+    /// Told about rows that cannot be read back whenever a read skips them.
+    let unreadableHandler: (@Sendable ([UnreadableRegion]) -> Void)?
 
     /// `$ROQUA_STORE`, else `regions.sqlite` in Roqua's data home.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -27,35 +59,87 @@ public final class RegionStore: Sendable {
         return (RoquaPaths.dataHome(environment: environment) as NSString).appendingPathComponent("regions.sqlite")
     }
 
-    public init(path: String) throws {
+    /// Opens (creating when missing, unless read-only) the store at `path`, with the tables of `components`.
+    /// - Throws: `RegionStoreError` when the file cannot be opened, is another kind of SQLite
+    ///   database (a boundary database, say), or cannot be migrated.
+    /// - Parameter unreadable: called with the rows a read had to skip (see `unreadableRegions`).
+    public init(path: String, components: [StoreComponent] = [], access: Access = .readWrite,
+                unreadable: (@Sendable ([UnreadableRegion]) -> Void)? = nil) throws {
         self.path = path
+        self.components = components
+        unreadableHandler = unreadable
         var config = Configuration()
+        config.busyMode = .timeout(120)
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
         do {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            switch access {
+            case .readOnly where !FileManager.default.fileExists(atPath: path):
+                queue = try DatabaseQueue(configuration: config)  // nothing stored yet: an empty store
+                try Self.migrator(components).migrate(queue)
+                return
+            case .readOnly:
+                config.readonly = true
+                queue = try DatabaseQueue(path: path, configuration: config)
+                try queue.read { db in try Self.checkIdentity(db, path: path) }
+            case .readWrite:
+                let directory = (path as NSString).deletingLastPathComponent
+                if !directory.isEmpty {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                }
+                queue = try DatabaseQueue(path: path, configuration: config)
+                try queue.writeWithoutTransaction { db in
+                    try Self.checkIdentity(db, path: path)
+                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                }
+                try Self.migrator(components).migrate(queue)
             }
-            queue = try DatabaseQueue(path: path, configuration: config)
-            try queue.writeWithoutTransaction { db in
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            }
-            try RegionSchema.migrator.migrate(queue)
+        } catch let error as RegionStoreError {
+            throw error
         } catch let error as DatabaseError {
-            throw RegionStoreError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
-        } catch {
-            throw RegionStoreError.cannotOpen(path: path, reason: "\(error)")
+            throw RegionStoreError.from(error, path: path, writing: false)
+        } catch let error as CocoaError {
+            throw RegionStoreError.cannotOpen(path: path, reason: error.localizedDescription)
         }
     }
 
-    public func read<T>(_ body: (Database) throws -> T) throws -> T { try queue.read(body) }
-    public func write<T>(_ body: (Database) throws -> T) throws -> T { try queue.write(body) }
+    /// The store's own migrations, then each component's.
+    static func migrator(_ components: [StoreComponent]) -> DatabaseMigrator {
+        var migrator = RegionSchema.migrator
+        for migration in components.flatMap(\.migrations) {
+            migrator.registerMigration(migration.identifier, migrate: migration.migrate)
+        }
+        return migrator
+    }
 
+    /// A new file, or one this store's migrations made; any other SQLite database is refused
+    /// before a table is added to it.
+    private static func checkIdentity(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard !tables.isEmpty else { return }
+        guard tables.contains("grdb_migrations"),
+              try Bool.fetchOne(db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?",
+                                arguments: [RegionSchema.first]) == true else {
+            let shown = tables.sorted().prefix(4).joined(separator: ", ")
+            throw RegionStoreError.notARegionStore(path: path, reason: "it holds the tables \(shown)\(tables.count > 4 ? ", …" : "")")
+        }
+    }
+
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try queue.read(body) } catch { throw RegionStoreError.from(error, path: path, writing: false) }
+    }
+
+    /// One IMMEDIATE transaction: committed when `body` returns, rolled back when it throws.
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try queue.write(body) } catch { throw RegionStoreError.from(error, path: path, writing: true) }
+    }
+
+    /// Every readable region, in id order; rows that cannot be read back (see `unreadableRegions`) are left out.
     public func allRegions() throws -> [VisitedRegion] {
-        try read { db in try RegionRecord.fetchAll(db, sql: "SELECT * FROM visited_regions ORDER BY id").map(\.region) }
+        let (readable, unreadable) = try read { db in try Self.regions(db) }
+        if !unreadable.isEmpty { unreadableHandler?(unreadable) }
+        return readable
     }
 
     public func regionCount() throws -> Int {
@@ -64,17 +148,23 @@ public final class RegionStore: Sendable {
 
     /// Whether a file with this content was imported before.
     public func hasImport(checksum: String) throws -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM imports WHERE checksum = ?", arguments: [checksum]) ?? false }
+        try read { db in try Self.hasImport(db, checksum: checksum) }
+    }
+
+    static func hasImport(_ db: Database, checksum: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM imports WHERE checksum = ?", arguments: [checksum]) ?? false
     }
 
     /// Codes of every country, province and district any region lies in.
     public func visitedCodes() throws -> Set<String> {
-        try read { db in
-            Set(try String.fetchAll(db, sql: """
-                SELECT country_code FROM visited_regions WHERE country_code IS NOT NULL
-                UNION SELECT province_code FROM visited_regions WHERE province_code IS NOT NULL
-                UNION SELECT district_code FROM visited_regions WHERE district_code IS NOT NULL
-                """))
-        }
+        try read { db in try Self.visitedCodes(db) }
+    }
+
+    static func visitedCodes(_ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: """
+            SELECT country_code FROM visited_regions WHERE country_code IS NOT NULL
+            UNION SELECT province_code FROM visited_regions WHERE province_code IS NOT NULL
+            UNION SELECT district_code FROM visited_regions WHERE district_code IS NOT NULL
+            """))
     }
 }

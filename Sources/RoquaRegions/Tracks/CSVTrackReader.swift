@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 
 /// Streams fixes out of a delimited text file, one per line.
 ///
@@ -54,7 +55,7 @@ public final class CSVTrackReader: FixReader {
             else if line.contains(0x09) { delimiter = 0x09 }
         }
         let fields = try split(line)
-        if let first = fields.first, TrackValues.number(bytes: first) != nil {
+        if let first = fields.first, TextValues.number(bytes: first) != nil {
             columns = Columns()
             return false
         }
@@ -85,7 +86,7 @@ public final class CSVTrackReader: FixReader {
             throw error("expected at least \(needed) fields, found \(fields.count)")
         }
         func number(_ index: Int, _ what: String) throws -> Double {
-            guard let value = TrackValues.number(bytes: fields[index]) else {
+            guard let value = TextValues.number(bytes: fields[index]) else {
                 throw error("\(what) \"\(Self.text(fields[index]))\" is not a number")
             }
             return value
@@ -99,7 +100,7 @@ public final class CSVTrackReader: FixReader {
         let coordinate = try TrackValues.coordinate(
             latitude: try number(columns.latitude, "latitude"), longitude: try number(columns.longitude, "longitude"),
             file: path, line: lineNumber)
-        guard let timestamp = TrackTime.parse(bytes: fields[columns.time]) else {
+        guard let timestamp = TimeText.parse(bytes: fields[columns.time]) else {
             throw error("timestamp \"\(Self.text(fields[columns.time]))\" is neither ISO 8601 nor Unix epoch seconds/milliseconds")
         }
         return Fix(coordinate: coordinate, timestamp: timestamp,
@@ -107,41 +108,10 @@ public final class CSVTrackReader: FixReader {
                    position: lineNumber)
     }
 
-    /// Splits one line on the delimiter, honouring double quotes; fields come back with spaces
-    /// and tabs around them trimmed. Unquoted lines (nearly all) are sliced without copying.
     private func split(_ bytes: [UInt8]) throws -> [ArraySlice<UInt8>] {
-        var fields: [ArraySlice<UInt8>] = []
-        guard bytes.contains(UInt8(ascii: "\"")) else {
-            var start = 0
-            for i in 0...bytes.count where i == bytes.count || bytes[i] == delimiter {
-                fields.append(TrackValues.trimmed(bytes[start..<i]))
-                start = i + 1
-            }
-            return fields
+        guard let fields = CSVLine.split(bytes, delimiter: delimiter) else {
+            throw error("unterminated quoted field (records must fit on one line)")
         }
-        var field: [UInt8] = []
-        var quoted = false
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if quoted {
-                if b == UInt8(ascii: "\"") {
-                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 1 } else { quoted = false }
-                } else {
-                    field.append(b)
-                }
-            } else if b == UInt8(ascii: "\"") {
-                quoted = true
-            } else if b == delimiter {
-                fields.append(TrackValues.trimmed(field[...]))
-                field.removeAll(keepingCapacity: true)
-            } else {
-                field.append(b)
-            }
-            i += 1
-        }
-        guard !quoted else { throw error("unterminated quoted field (records must fit on one line)") }
-        fields.append(TrackValues.trimmed(field[...]))
         return fields
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaBoundaries
 
 /// Streams fixes out of a GPX file (1.1, and 1.0 which differs only in ways ignored here).
@@ -91,7 +92,7 @@ public final class GPXReader: FixReader {
     private func startPoint(kind: String, attributes: [String: String], line: Int, depth: Int) throws -> PendingPoint {
         func degrees(_ key: String) throws -> Double {
             guard let text = attributes[key] else { throw error("<\(kind)> has no \(key) attribute", line: line) }
-            guard let value = TrackValues.number(text) else {
+            guard let value = TextValues.number(text) else {
                 throw error("<\(kind)> \(key)=\"\(text)\" is not a number", line: line)
             }
             return value
@@ -106,13 +107,13 @@ public final class GPXReader: FixReader {
         let text = capture.text
         switch capture.name {
         case "time":
-            guard let date = TrackTime.iso8601(text) else {
+            guard let date = TimeText.iso8601(text) else {
                 throw error("<time>\(text.trimmingCharacters(in: .whitespacesAndNewlines))</time> is not an ISO 8601 date-time",
                             line: capture.line)
             }
             point?.time = date
         default:
-            guard let speed = TrackValues.number(text), speed >= 0 else {
+            guard let speed = TextValues.number(text), speed >= 0 else {
                 throw error("<speed>\(text.trimmingCharacters(in: .whitespacesAndNewlines))</speed> is not a non-negative number",
                             line: capture.line)
             }

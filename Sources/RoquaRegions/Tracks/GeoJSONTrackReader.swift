@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaBoundaries
 
 /// Streams fixes out of a GeoJSON file, one feature at a time (coordinates are read straight
@@ -250,8 +251,8 @@ public final class GeoJSONTrackReader: FixReader {
     }
 
     private func time(_ value: JSONValue) throws -> Date {
-        if let number = value.number, let date = TrackTime.epoch(number) { return date }
-        if let text = value.string, let date = TrackTime.parse(text) { return date }
+        if let number = value.number, let date = TimeText.epoch(number) { return date }
+        if let text = value.string, let date = TimeText.parse(text) { return date }
         throw error("time \(GoogleRecordsReader.show(value)) is neither ISO 8601 nor epoch seconds", value.line)
     }
 
@@ -273,7 +274,7 @@ public final class GeoJSONTrackReader: FixReader {
             let timestamp: Date
             if let times = properties.times {
                 timestamp = times[index].date
-            } else if let fourth = position.fourth, let date = TrackTime.epoch(fourth) {
+            } else if let fourth = position.fourth, let date = TimeText.epoch(fourth) {
                 timestamp = date
             } else if type == "Point", let featureTime {
                 timestamp = featureTime

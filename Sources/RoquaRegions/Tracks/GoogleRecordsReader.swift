@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaBoundaries
 
 /// Streams fixes out of a classic Google Takeout `Records.json` (Location History), element by
@@ -83,13 +84,13 @@ public final class GoogleRecordsReader: FixReader {
 
         let timestamp: Date
         if let value = record["timestamp"] {
-            guard let text = value.string, let date = TrackTime.iso8601(text) else {
+            guard let text = value.string, let date = TimeText.iso8601(text) else {
                 throw fail("timestamp \(Self.show(value)) is not an ISO 8601 date-time", at: value)
             }
             timestamp = date
         } else if let value = record["timestampMs"] {
             // Always milliseconds here, whatever the size: that is what the field is.
-            guard let ms = value.number ?? value.string.flatMap({ TrackValues.number($0) }) else {
+            guard let ms = value.number ?? value.string.flatMap({ TextValues.number($0) }) else {
                 throw fail("timestampMs \(Self.show(value)) is not a number of milliseconds", at: value)
             }
             timestamp = Date(timeIntervalSince1970: ms / 1000)

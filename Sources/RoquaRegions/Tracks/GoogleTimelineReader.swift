@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaBoundaries
 
 /// Streams fixes out of the on-device Google Maps Timeline export (`Timeline.json`, 2024 on),
@@ -88,7 +89,7 @@ public final class GoogleTimelineReader: FixReader {
                 if let value = entry["time"] {
                     timestamp = try time(value, "time")
                 } else if let offset = entry["durationMinutesOffsetFromStartTime"], let start,
-                          let minutes = offset.number ?? offset.string.flatMap({ TrackValues.number($0) }) {
+                          let minutes = offset.number ?? offset.string.flatMap({ TextValues.number($0) }) {
                     timestamp = start.addingTimeInterval(minutes * 60)
                 } else {
                     throw error("timelinePath point has no time", point.line)
@@ -141,7 +142,7 @@ public final class GoogleTimelineReader: FixReader {
     }
 
     private func time(_ value: JSONValue, _ name: String) throws -> Date {
-        guard let text = value.string, let date = TrackTime.iso8601(text) else {
+        guard let text = value.string, let date = TimeText.iso8601(text) else {
             throw error("\(name) \(GoogleRecordsReader.show(value)) is not an ISO 8601 date-time", value.line)
         }
         return date
@@ -160,7 +161,7 @@ public final class GoogleTimelineReader: FixReader {
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         if body.hasPrefix("geo:") { body = body.dropFirst(4) }
         let parts = body.replacingOccurrences(of: "°", with: "").split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let latitude = TrackValues.number(parts[0]), let longitude = TrackValues.number(parts[1]) else {
+        guard parts.count == 2, let latitude = TextValues.number(parts[0]), let longitude = TextValues.number(parts[1]) else {
             return nil
         }
         return (latitude, longitude)

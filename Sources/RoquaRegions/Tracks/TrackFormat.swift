@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 
 /// The track file formats Roqua reads.
 /// Raw values are stable lower-case names, fit for storing (e.g. in an import log).
@@ -42,7 +43,7 @@ public enum TrackFormat: String, Sendable, CaseIterable {
             _ = try stream.readLine(into: &line)
             let text = String(decoding: line, as: UTF8.self)
             let fields = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" })
-            if fields.count >= 3, TrackValues.number(fields[0]) != nil || text.lowercased().contains("lat") { return .csv }
+            if fields.count >= 3, TextValues.number(fields[0]) != nil || text.lowercased().contains("lat") { return .csv }
             throw TrackReadError(file: path, line: nil,
                                  message: "unknown track format (expected GPX, CSV, GeoJSON, Google Records.json or Timeline.json)")
         }

@@ -1,0 +1,70 @@
+import Foundation
+import RoquaBoundaries
+import RoquaProgress
+import RoquaRegions
+
+/// Everything calculators read: the regions, the boundary tree (for continents), the user's time
+/// zone and "now". Build it once per evaluation; the expensive statistics (explored area, world
+/// percentage, streaks, distinct unit sets) are computed on first use and then reused by every
+/// achievement that needs them. Not shared across threads: one evaluation owns one context.
+public final class AchievementContext {
+    public let regions: [VisitedRegion]
+    public let hierarchy: BoundaryHierarchy?
+    public let timeZone: TimeZone
+    public let now: Date
+
+    public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
+                now: Date = Date()) {
+        self.regions = regions
+        self.hierarchy = hierarchy
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    public private(set) lazy var circles: [ExploredCircle] = regions.map {
+        ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius))
+    }
+
+    private var area: Double?
+
+    /// Area of the union of the regions' circles in km², computed once.
+    /// - Throws: `ExploredAreaError` when a stored region has a radius the computation refuses.
+    public func exploredSquareKilometres() throws -> Double {
+        if let area { return area }
+        let value = try ExploredArea.squareMeters(of: circles) / 1_000_000
+        area = value
+        return value
+    }
+
+    /// The share of the Earth's surface explored, in percent.
+    public private(set) lazy var worldPercent: Double = WorldGrid.percentage(of: circles)
+
+    /// The same streaks `roqua stats` shows (one definition of activity: `Streaks.activity(of:)`).
+    public private(set) lazy var streaks: StreakSummary =
+        Streaks.summary(of: Streaks.activity(of: regions), now: now, timeZone: timeZone)
+
+    public private(set) lazy var countryCodes: Set<String> = Set(regions.compactMap(\.countryCode))
+
+    /// Regions in `unit`: a country, province or district code matching the region's own codes.
+    public func regions(in unit: String?) -> [VisitedRegion] {
+        guard let unit else { return regions }
+        return regions.filter { $0.countryCode == unit || $0.provinceCode == unit || $0.districtCode == unit }
+    }
+
+    /// The continent of a country code, from the boundary tree (nil without one).
+    public func continent(ofCountry code: String) -> String? { hierarchy?.units[code]?.continent }
+
+    private var restricted: [String: AchievementContext] = [:]
+
+    /// The same context with only the regions started in `[from, until)`, cached per window.
+    public func restricted(from: Date?, until: Date?) -> AchievementContext {
+        let key = "\(from?.timeIntervalSince1970 ?? -.infinity)|\(until?.timeIntervalSince1970 ?? .infinity)"
+        if let cached = restricted[key] { return cached }
+        let kept = regions.filter { region in
+            (from.map { region.timestampStart >= $0 } ?? true) && (until.map { region.timestampStart < $0 } ?? true)
+        }
+        let context = AchievementContext(regions: kept, hierarchy: hierarchy, timeZone: timeZone, now: now)
+        restricted[key] = context
+        return context
+    }
+}

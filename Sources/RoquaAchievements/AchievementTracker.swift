@@ -1,0 +1,100 @@
+import Foundation
+import RoquaProgress
+import GRDB
+import RoquaBoundaries
+import RoquaRegions
+
+/// What the achievement system reports after a batch of region events.
+public enum AchievementEvent: Sendable, Equatable {
+    case unlocked(AchievementUnlock)
+    case levelUp(from: Int, to: Int)
+}
+
+/// Every achievement's status with the unlocks and the player's level, as of one moment.
+public struct AchievementBoard: Sendable {
+    public var statuses: [AchievementStatus]
+    public var unlocks: [AchievementUnlock]
+    public var level: PlayerLevel
+    /// Achievements unlocked by this evaluation (a new catalog entry, a window that opened).
+    public var newUnlocks: [AchievementUnlock]
+
+    public func unlock(_ id: String) -> AchievementUnlock? { unlocks.first { $0.id == id } }
+}
+
+/// Unlocks achievements from region events and keeps the unlocks in the region store (which must
+/// be opened with `AchievementStorage.component`).
+///
+/// Incremental: `consume` looks only at the achievements a batch of events can move — new regions
+/// move every locked one, revisits only those counting revisits or streaks — and skips everything
+/// already unlocked; nothing is evaluated per fix. An unlock is written once and never repeated.
+public struct AchievementTracker: Sendable {
+    public let catalog: AchievementCatalog
+    public let hierarchy: BoundaryHierarchy
+    public let timeZone: TimeZone
+
+    public init(catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone = .current) {
+        self.catalog = catalog
+        self.hierarchy = hierarchy
+        self.timeZone = timeZone
+    }
+
+    /// Calculators whose result a revisit can change (a revisit adds no region, district or area).
+    static let revisitSensitive: Set<String> = ["revisit", "daily_streak", "weekend_streak"]
+
+    /// Inside an import's transaction, after its regions are written: the unlocks and level-ups
+    /// the import's events caused, stored in the same transaction.
+    package func consume(_ db: Database, events: [RegionEvent], now: Date = Date()) throws -> [AchievementEvent] {
+        guard !events.isEmpty else { return [] }
+        let previous = try AchievementStorage.unlocks(db)
+        let unlocked = Set(previous.map(\.id))
+        let affected = affected(by: events, unlocked: unlocked)
+        let newRegions = Set(events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } })
+        let regions = try RegionStore.readableRegions(db)
+        let oldRegions = regions.filter { $0.id.map { !newRegions.contains($0) } ?? true }
+        let new = try record(affected, among: regions, unlocked: unlocked, now: now, db)
+        let before = catalog.experience.standing(regions: oldRegions, unlocks: previous).level
+        let after = catalog.experience.standing(regions: regions, unlocks: previous + new).level
+        var result = new.map(AchievementEvent.unlocked)
+        if after > before { result.append(.levelUp(from: before, to: after)) }
+        return result
+    }
+
+    /// The locked achievements a batch of events can move: all of them when a region was added,
+    /// only revisit and streak ones when the batch holds nothing but revisits.
+    func affected(by events: [RegionEvent], unlocked: Set<String>) -> Set<String> {
+        let addsRegions = events.contains { if case .revisit = $0 { false } else { true } }
+        return Set(catalog.achievements.filter { definition in
+            !unlocked.contains(definition.id) && (addsRegions || Self.revisitSensitive.contains(definition.calculator))
+        }.map(\.id))
+    }
+
+    /// Evaluates every achievement, stores what became unlocked (a catalog that gained entries, a
+    /// validity window that opened), and returns the whole board, in one transaction.
+    public func board(store: RegionStore, now: Date = Date()) throws -> AchievementBoard {
+        try store.write { db in
+            let regions = try RegionStore.readableRegions(db)
+            let previous = try AchievementStorage.unlocks(db)
+            let unlocked = Set(previous.map(\.id))
+            let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
+            let new = try record(locked, among: regions, unlocked: unlocked, now: now, db)
+            let unlocks = previous + new
+            let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now)
+            return AchievementBoard(statuses: try AchievementEvaluator(catalog: catalog).evaluate(context), unlocks: unlocks,
+                                    level: catalog.experience.standing(regions: regions, unlocks: unlocks), newUnlocks: new)
+        }
+    }
+
+    /// Evaluates `ids` and stores their unlocks; returns the new ones.
+    private func record(_ ids: Set<String>, among regions: [VisitedRegion], unlocked: Set<String>, now: Date,
+                        _ db: Database) throws -> [AchievementUnlock] {
+        guard !ids.isEmpty else { return [] }
+        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now)
+        let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
+        var new: [AchievementUnlock] = []
+        for status in statuses where status.unlocked && !unlocked.contains(status.id) {
+            let unlock = AchievementUnlock(id: status.id, unlockedAt: now, xp: catalog.definition(status.id)?.xp ?? 0)
+            if try AchievementStorage.insert(unlock, db) { new.append(unlock) }
+        }
+        return new
+    }
+}

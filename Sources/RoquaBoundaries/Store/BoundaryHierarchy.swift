@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+/// The administrative tree of a boundary DB (no geometry): who is whose child, for "x/N".
+public struct BoundaryHierarchy: Sendable {
+    public struct Unit: Sendable, Equatable {
+        public var code: String
+        public var name: String
+        public var level: AdminLevel
+        public var parent: String?
+        public var country: String
+        public var continent: String?
+    }
+
+    public let units: [String: Unit]
+    /// Children codes by parent code, in code order.
+    public let children: [String: [String]]
+
+    public init(database: BoundaryDatabase) throws {
+        var units: [String: Unit] = [:]
+        var children: [String: [String]] = [:]
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT b.code, b.name, b.level, p.code AS parent, b.country_code, b.continent
+                FROM boundaries b LEFT JOIN boundaries p ON b.parent_id = p.id ORDER BY b.code
+                """)
+            for row in rows {
+                let unit = Unit(code: row["code"], name: row["name"], level: AdminLevel(rawValue: row["level"]) ?? .country,
+                                parent: row["parent"], country: row["country_code"], continent: row["continent"])
+                units[unit.code] = unit
+                if let parent = unit.parent { children[parent, default: []].append(unit.code) }
+            }
+        }
+        self.units = units
+        self.children = children
+    }
+
+    public enum LookupError: Error, CustomStringConvertible, Equatable, Sendable {
+        case unknown(String, suggestions: [String])
+        case ambiguous(String, candidates: [String])
+
+        public var description: String {
+            switch self {
+            case let .unknown(name, suggestions):
+                "no unit called '\(name)'" + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?")
+            case let .ambiguous(name, candidates):
+                "'\(name)' names \(candidates.count) units: \(candidates.prefix(8).joined(separator: ", "))"
+                    + (candidates.count > 8 ? ", …" : "") + "; give a code"
+            }
+        }
+    }
+
+    /// The unit named by a code (`TR-34`) or a name (`istanbul`, `İSTANBUL`), without case or
+    /// Turkish dots mattering; an unknown name gets the closest names as suggestions.
+    public func unit(named query: String) throws -> Unit {
+        if let unit = units[query] ?? units[query.uppercased()] { return unit }
+        let wanted = NameFolding.fold(query)
+        let matches = units.values.filter { NameFolding.fold($0.name) == wanted || NameFolding.fold($0.code) == wanted }
+        if matches.count == 1 { return matches[0] }
+        // A country and its namesake province (e.g. a city-state) differ in level: prefer the wider.
+        if let widest = matches.min(by: { $0.level < $1.level }), matches.filter({ $0.level == widest.level }).count == 1 {
+            return widest
+        }
+        if matches.count > 1 {
+            throw LookupError.ambiguous(query, candidates: matches.map { "\($0.name) (\($0.code))" }.sorted())
+        }
+        let scored = units.values.map { (unit: $0, distance: Self.editDistance(wanted, NameFolding.fold($0.name))) }
+            .filter { $0.distance <= max(2, wanted.count / 3) }
+            .sorted { ($0.distance, $0.unit.code) < ($1.distance, $1.unit.code) }
+        throw LookupError.unknown(query, suggestions: scored.prefix(5).map { "\($0.unit.name) (\($0.unit.code))" })
+    }
+
+    /// Levenshtein distance over characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

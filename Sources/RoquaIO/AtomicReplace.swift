@@ -1,0 +1,113 @@
+import Foundation
+
+/// A file that cannot be written, with the path and the system's reason.
+public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): cannot write: \(reason)" }
+
+    /// The error for the failed call that just set `errno`.
+    package static func errno(_ path: String) -> OutputError {
+        OutputError(path: path, reason: String(cString: strerror(Glibc.errno)))
+    }
+}
+
+/// Builds a file beside its target and moves it into place only when the build succeeded, so an
+/// existing target is never half-written: a failure or a kill leaves it byte-identical. Only
+/// regular files are replaced; a device, FIFO or directory at the target is refused, never
+/// renamed over. Temporary files of builds killed earlier (their process gone) are removed.
+package struct AtomicReplace {
+    package let target: String
+    package let temporary: String
+
+    package init(target: String) throws(OutputError) {
+        self.target = target
+        let directory = (target as NSString).deletingLastPathComponent
+        let dir = directory.isEmpty ? "." : directory
+        if let kind = FileKind(path: target), kind != .regular {
+            throw OutputError(path: target, reason: "is \(kind.description); give the path of a regular file")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(path: target, reason: "cannot create the directory \(dir)")
+        }
+        let name = (target as NSString).lastPathComponent
+        temporary = (dir as NSString).appendingPathComponent(".\(name).building-\(getpid())")
+        Self.removeLeftovers(of: temporary)
+        Self.removeStale(directory: dir, name: name)
+    }
+
+    /// Removes the temporary file and its SQLite companions.
+    package static func removeLeftovers(of path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// `.NAME.building-PID` files whose process no longer runs: what a killed build left behind.
+    private static func removeStale(directory: String, name: String) {
+        let prefix = ".\(name).building-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            return  // an unreadable directory: nothing can be cleaned, and the build itself will report it
+        }
+        for entry in entries where entry.hasPrefix(prefix) {
+            let rest = entry.dropFirst(prefix.count)
+            let pidText = rest.prefix { $0.isNumber }
+            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink((directory as NSString).appendingPathComponent(entry))
+        }
+    }
+
+    package func discard() { Self.removeLeftovers(of: temporary) }
+
+    /// Flushes the finished file to disk and renames it over the target (atomic on POSIX).
+    package func commit() throws(OutputError) {
+        let fd = open(temporary, O_RDONLY)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        guard rename(temporary, target) == 0 else {
+            let error = OutputError.errno(target)
+            discard()
+            throw error
+        }
+    }
+}
+
+/// What a path names, for deciding how output may be written to it.
+package enum FileKind: Equatable, CustomStringConvertible {
+    case regular, directory, characterDevice, blockDevice, fifo, socket, other
+
+    /// nil when nothing is there (a symbolic link is followed).
+    package init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .directory
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        case S_IFIFO: self = .fifo
+        case S_IFSOCK: self = .socket
+        default: self = .other
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .regular: "a regular file"
+        case .directory: "a directory"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .fifo: "a FIFO"
+        case .socket: "a socket"
+        case .other: "not a regular file"
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+
+/// Size caps that keep every reader's memory bounded by one record, never by the file.
+package enum InputLimits {
+    /// Bytes read from disk at a time.
+    package static let chunkSize = 1 << 20
+    /// Longest single token (CSV line, XML text or attribute, JSON string) or JSON record.
+    /// Real records are a few hundred bytes; this only stops a corrupt file (say, one with no
+    /// newlines or a missing quote) from being pulled into memory whole.
+    package static let maxRecordBytes = 64 << 20
+    /// Deepest element / container nesting accepted (GPX and JSON exports nest < 10 deep).
+    package static let maxDepth = 512
+}
+
+/// A file (or standard input, as `-`) read front to back in fixed-size chunks, counting lines as
+/// it goes so every error can name one. A leading UTF-8 byte order mark is skipped; UTF-16 is
+/// refused with a clear message. A class because it owns a file descriptor (closed in `deinit`)
+/// and is shared by a reader and its tokenizer.
+package final class ByteStream {
+    package let path: String
+    /// The file's size when it is a regular file (for progress), nil for pipes and devices.
+    package let totalBytes: Int?
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// The chunk buffer: raw memory owned by this object, not an array, so reading it needs no
+    /// exclusivity bookkeeping (which dominated profiles of the array version).
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private var index = 0
+    private var count = 0
+    private var consumedBefore = 0
+    private var reachedEOF = false
+    /// 1-based line of the next unread byte.
+    package private(set) var line = 1
+
+    package init(path: String, chunkSize: Int = InputLimits.chunkSize) throws(InputError) {
+        self.path = path
+        if path == "-" {
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw InputError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+            }
+            ownsDescriptor = true
+        }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if ownsDescriptor { close(fd) }
+            throw InputError(file: path, line: nil, message: "is a directory, not a file")
+        }
+        totalBytes = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        buffer = .allocate(capacity: max(chunkSize, 16))
+        // Every property is set: from here on `deinit` closes and frees whatever happens.
+        try refill()
+        try skipByteOrderMark()
+    }
+
+    /// A stream over bytes already in memory (one NDJSON row, a file read whole); `name` is
+    /// what errors call it and `line` the line its first byte stands on.
+    package init(bytes: some Collection<UInt8>, name: String, line: Int = 1) {
+        path = name
+        fd = -1
+        ownsDescriptor = false
+        totalBytes = bytes.count
+        buffer = .allocate(capacity: max(bytes.count, 16))
+        _ = buffer.initialize(from: bytes)
+        count = bytes.count
+        reachedEOF = true
+        self.line = line
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+        buffer.deallocate()
+    }
+
+    /// Up to `limit` bytes ahead, not consumed (fewer only at the end of the input), for format
+    /// detection that must not consume anything, even on a pipe. `limit` is capped by the chunk size.
+    package func lookahead(_ limit: Int) throws(InputError) -> [UInt8] {
+        let wanted = min(limit, buffer.count)
+        if count - index < wanted, !reachedEOF {
+            // Move what is left to the front and read more behind it.
+            let left = count - index
+            if index > 0, left > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + index, left) }
+            consumedBefore += index
+            index = 0
+            count = left
+            while count < wanted {
+                let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw InputError(file: path, line: line, message: "read failed: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 {
+                reachedEOF = true
+                break
+            }
+                count += n
+            }
+        }
+        return Array(UnsafeBufferPointer(rebasing: buffer[index..<min(count, index + wanted)]))
+    }
+
+    /// Bytes consumed so far (used to bound the size of one record, and for progress).
+    package var offset: Int { consumedBefore + index }
+
+    /// The next byte without consuming it, or nil at the end of the file.
+    @inline(__always)
+    package func peek() throws(InputError) -> UInt8? {
+        if index < count { return buffer[index] }
+        try refill()
+        return index < count ? buffer[index] : nil
+    }
+
+    /// Consumes the byte `peek()` just returned (call only after a non-nil peek).
+    @inline(__always)
+    package func advance() {
+        if buffer[index] == 0x0A { line += 1 }
+        index += 1
+    }
+
+    /// Consumes and returns the next byte, or nil at the end of the file.
+    @inline(__always)
+    package func next() throws(InputError) -> UInt8? {
+        guard let byte = try peek() else { return nil }
+        advance()
+        return byte
+    }
+
+    /// Skips spaces, tabs, CR and LF and returns the next byte, not consumed (nil at the end).
+    /// Works on the chunk directly rather than through `peek`/`advance`: JSON is mostly this.
+    package func skipWhitespace() throws(InputError) -> UInt8? {
+        // Most calls land on a token already: answer those without setting up a scan.
+        if index < count {
+            let byte = buffer[index]
+            if byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09 { return byte }
+        }
+        var unused: [UInt8] = []
+        return try scan(until: ByteSet.notWhitespace, into: &unused, keep: false, limit: 0)
+    }
+
+    /// Consumes bytes up to (not including) the first one in `stops` and returns that byte, not
+    /// consumed (nil at the end of the file). Newlines passed over are counted.
+    @discardableResult
+    package func skip(until stops: ByteSet) throws(InputError) -> UInt8? {
+        var unused: [UInt8] = []
+        return try scan(until: stops, into: &unused, keep: false, limit: 0)
+    }
+
+    /// As `skip(until:)`, appending the bytes passed over to `output`, which may not grow past
+    /// `limit` bytes (a corrupt file must not be read into memory whole).
+    @discardableResult
+    package func collect(until stops: ByteSet, into output: inout [UInt8], limit: Int = InputLimits.maxRecordBytes) throws(InputError) -> UInt8? {
+        try scan(until: stops, into: &output, keep: true, limit: limit)
+    }
+
+    /// The bulk path for whitespace, strings, numbers and skipped text: a tight loop over the
+    /// chunk instead of a `peek`/`advance` call per byte.
+    private func scan(until stops: ByteSet, into output: inout [UInt8], keep: Bool, limit: Int) throws(InputError) -> UInt8? {
+        while true {
+            if index >= count {
+                try refill()
+                if index >= count { return nil }
+            }
+            let start = index, end = count
+            let bytes = buffer
+            let (stop, newlines) = stops.table.withUnsafeBufferPointer { table in
+                var i = start, n = 0
+                while i < end {
+                    let b = bytes[i]
+                    if table[Int(b)] { break }
+                    if b == 0x0A { n += 1 }
+                    i += 1
+                }
+                return (i, n)
+            }
+            if keep {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<stop]))
+                guard output.count <= limit else { throw error("a single value or text is longer than \(limit) bytes") }
+            }
+            line += newlines
+            index = stop
+            if stop < end { return buffer[stop] }
+        }
+    }
+
+    /// What `readLine(into:limit:)` found.
+    package enum LineRead: Equatable {
+        case line
+        /// A line longer than the limit: consumed up to its end, not kept.
+        case tooLong(bytes: Int)
+        case end
+    }
+
+    /// Reads one line (without its `\n` or `\r\n`) into `line`, replacing its contents. A line
+    /// longer than `limit` bytes is skipped to its end and reported, so one corrupt row never
+    /// pulls a file into memory. Works a chunk at a time: CSV files are mostly this.
+    package func readLine(into line: inout [UInt8], limit: Int) throws(InputError) -> LineRead {
+        line.removeAll(keepingCapacity: true)
+        var sawAny = false
+        var length = 0
+        while true {
+            if index >= count {
+                try refill()
+                if index >= count { break }
+            }
+            sawAny = true
+            let start = index, end = count, bytes = buffer
+            var i = start
+            while i < end, bytes[i] != 0x0A { i += 1 }
+            length += i - start
+            if length <= limit {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            } else {
+                line.removeAll(keepingCapacity: false)
+            }
+            if i < end {
+                index = i + 1
+                self.line += 1
+                break
+            }
+            index = count
+        }
+        guard sawAny else { return .end }
+        if length > limit { return .tooLong(bytes: length) }
+        if line.last == 0x0D { line.removeLast() }
+        return .line
+    }
+
+    /// As `readLine(into:limit:)` with the record limit, for files where an overlong line means
+    /// the file is not what it claims to be; false at the end of the file.
+    package func readLine(into line: inout [UInt8]) throws(InputError) -> Bool {
+        switch try readLine(into: &line, limit: InputLimits.maxRecordBytes) {
+        case .line: return true
+        case .end: return false
+        case .tooLong:
+            throw error("line longer than \(InputLimits.maxRecordBytes >> 20) MiB (is this really a text file?)", line: self.line - 1)
+        }
+    }
+
+    /// A `InputError` for this file at `line` (the current line by default).
+    package func error(_ message: String, line: Int? = nil) -> InputError {
+        InputError(file: path, line: line ?? self.line, message: message)
+    }
+
+    private func refill() throws(InputError) {
+        guard !reachedEOF else { return }
+        consumedBefore += count
+        index = 0
+        count = 0
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, line: line, message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { reachedEOF = true }
+            count = n
+            return
+        }
+    }
+
+    private func skipByteOrderMark() throws(InputError) {
+        if count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+            index = 3
+        } else if count >= 2, (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF) {
+            throw InputError(file: path, line: nil, message: "UTF-16 text is not supported; save the file as UTF-8")
+        }
+    }
+}
+
+/// A set of bytes as a lookup table, for `ByteStream.scan`.
+package struct ByteSet: Sendable {
+    package let table: [Bool]
+
+    package init(_ bytes: [UInt8], inverted: Bool = false) {
+        var table = [Bool](repeating: inverted, count: 256)
+        for byte in bytes { table[Int(byte)] = !inverted }
+        self.table = table
+    }
+
+    package static let notWhitespace = ByteSet([0x20, 0x0A, 0x0D, 0x09], inverted: true)
+}
+

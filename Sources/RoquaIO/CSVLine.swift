@@ -1,0 +1,54 @@
+/// One line of delimited text (RFC 4180 quoting, a record on one line), shared by the track CSV
+/// reader and the batch resolver.
+package enum CSVLine {
+    /// The fields of `bytes` split on `delimiter`, spaces and tabs around each trimmed; quoted
+    /// fields may hold the delimiter and doubled quotes. Unquoted lines (nearly all) are sliced
+    /// without copying. Nil when a quote is left open (the record does not end on this line).
+    package static func split(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ",")) -> [ArraySlice<UInt8>]? {
+        var fields: [ArraySlice<UInt8>] = []
+        guard bytes.contains(UInt8(ascii: "\"")) else {
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == delimiter {
+                fields.append(TextValues.trimmed(bytes[start..<i]))
+                start = i + 1
+            }
+            return fields
+        }
+        var field: [UInt8] = []
+        var quoted = false
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if quoted {
+                if b == UInt8(ascii: "\"") {
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 1 } else { quoted = false }
+                } else {
+                    field.append(b)
+                }
+            } else if b == UInt8(ascii: "\"") {
+                quoted = true
+            } else if b == delimiter {
+                fields.append(TextValues.trimmed(field[...]))
+                field.removeAll(keepingCapacity: true)
+            } else {
+                field.append(b)
+            }
+            i += 1
+        }
+        guard !quoted else { return nil }
+        fields.append(TextValues.trimmed(field[...]))
+        return fields
+    }
+
+    /// True for a line of nothing but spaces and tabs.
+    package static func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    /// A value as a CSV field: quoted when it holds a comma, a quote or a line break.
+    package static func quote(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
+        else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

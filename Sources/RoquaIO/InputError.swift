@@ -1,0 +1,45 @@
+/// Malformed outside input (a track file, a batch of coordinates, an export being restored):
+/// names the file and, where there is one, the line or record.
+public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        let name = file == "-" ? "stdin" : file
+        if let line { return "\(name): line \(line): \(message)" }
+        return "\(name): \(message)"
+    }
+}
+
+/// Values from outside input as they appear in messages: quoted, and cut to `limit` characters
+/// so a corrupt 8 MB field makes a one-line error, not an 8 MB one.
+package enum Echo {
+    package static let limit = 80
+
+    package static func quoted(_ text: some StringProtocol) -> String {
+        "\"" + cut(text) + "\""
+    }
+
+    package static func quoted(bytes: some Collection<UInt8>) -> String {
+        quoted(String(decoding: bytes.prefix(limit * 4), as: UTF8.self))
+    }
+
+    /// At most `limit` characters, with `…` and the full length when cut.
+    package static func cut(_ text: some StringProtocol) -> String {
+        var count = 0
+        var end = text.startIndex
+        while end < text.endIndex, count < limit {
+            end = text.index(after: end)
+            count += 1
+        }
+        guard end < text.endIndex else { return String(text) }
+        return String(text[..<end]) + "… (\(text.utf8.count) bytes)"
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+
+/// A JSON value with the line it started on, so errors found after parsing can still name one.
+package indirect enum JSONValue {
+    /// Members in file order: records have a handful of keys, so a linear search beats hashing.
+    case object([(key: String, value: JSONValue)], line: Int)
+    case array([JSONValue], line: Int)
+    case string(String, line: Int)
+    case number(Double, line: Int)
+    case bool(Bool, line: Int)
+    case null(line: Int)
+
+    package var line: Int {
+        switch self {
+        case let .object(_, line), let .array(_, line), let .string(_, line), let .number(_, line), let .bool(_, line): line
+        case let .null(line): line
+        }
+    }
+
+    /// The member named `key` (the last one, if repeated), or nil.
+    package subscript(key: String) -> JSONValue? {
+        guard case let .object(members, _) = self else { return nil }
+        return members.last(where: { $0.key == key })?.value
+    }
+
+    package var string: String? { if case let .string(s, _) = self { s } else { nil } }
+    package var number: Double? { if case let .number(n, _) = self { n } else { nil } }
+    package var array: [JSONValue]? { if case let .array(a, _) = self { a } else { nil } }
+    package var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// A short name for messages ("a string", "an object").
+    package var kind: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+}
+
+/// A pull JSON tokenizer over a `ByteStream`. Readers walk the outer structure with
+/// `nextKey` / `nextElement` (nothing is kept), skip what they do not need with `skipValue`
+/// (nothing is kept either), and build a `JSONValue` only for one record at a time, so memory
+/// is bounded by the largest record, not the file.
+package final class JSONScanner {
+    package let stream: ByteStream
+    /// Open containers: whether each is an object, and whether a member has been read yet.
+    private var containers: [(isObject: Bool, first: Bool)] = []
+    private var scratch: [UInt8] = []
+    /// Where the value being built by `readValue` began, to cap one record's size.
+    private var recordStart = 0
+
+    package init(stream: ByteStream) {
+        self.stream = stream
+    }
+
+    package func error(_ message: String, line: Int? = nil) -> InputError { stream.error(message, line: line) }
+
+    /// The first non-whitespace byte, not consumed (nil at the end of the file).
+    package func peekToken() throws(InputError) -> UInt8? {
+        try stream.skipWhitespace()
+    }
+
+    /// The line of the next token (whitespace before it skipped).
+    package func tokenLine() throws(InputError) -> Int {
+        _ = try peekToken()
+        return stream.line
+    }
+
+    /// Starts the size count for a record walked piece by piece rather than by `readValue`.
+    package func beginRecord() {
+        recordStart = stream.offset
+    }
+
+    /// Consumes `{`: the start of an object walked with `nextKey`.
+    package func beginObject(_ what: @autoclosure () -> String) throws(InputError) {
+        guard try peekToken() == UInt8(ascii: "{") else { throw error("expected \(what()) (a JSON object) here") }
+        stream.advance()
+        containers.append((true, true))
+    }
+
+    /// Consumes `[`: the start of an array walked with `nextElement`.
+    package func beginArray(_ what: @autoclosure () -> String) throws(InputError) {
+        guard try peekToken() == UInt8(ascii: "[") else { throw error("expected \(what()) (a JSON array) here") }
+        stream.advance()
+        containers.append((false, true))
+    }
+
+    /// The next member's key (its `:` consumed, the value left to read or skip), or nil when the
+    /// object walked by `beginObject` has ended.
+    package func nextKey() throws(InputError) -> String? {
+        guard try nextMember(close: UInt8(ascii: "}")) else { return nil }
+        guard let quote = try peekToken() else { throw error("file ends inside a JSON object: truncated file?") }
+        guard quote == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
+        let key = try readString()
+        guard try peekToken() == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+        stream.advance()
+        return key
+    }
+
+    /// True when the array walked by `beginArray` has another element (left to read or skip).
+    package func nextElement() throws(InputError) -> Bool {
+        try nextMember(close: UInt8(ascii: "]"))
+    }
+
+    private func nextMember(close: UInt8) throws(InputError) -> Bool {
+        guard let top = containers.last else { throw error("internal: no open JSON container") }
+        let byte = try peekToken()
+        if byte == close {
+            stream.advance()
+            containers.removeLast()
+            return false
+        }
+        if !top.first {
+            guard byte == UInt8(ascii: ",") else {
+                if byte == nil { throw error("file ends inside a JSON \(top.isObject ? "object" : "array"): truncated file?") }
+                throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in JSON \(top.isObject ? "object" : "array")")
+            }
+            stream.advance()
+        } else if byte == nil {
+            throw error("file ends inside a JSON \(top.isObject ? "object" : "array"): truncated file?")
+        }
+        containers[containers.count - 1].first = false
+        return true
+    }
+
+    /// After the top-level value: only whitespace may follow.
+    package func expectEnd() throws(InputError) {
+        if try peekToken() != nil { throw error("unexpected content after the end of the JSON document") }
+    }
+
+    // MARK: - Values
+
+    /// Reads one value. For objects, `keeping` (when given) limits the members kept at this
+    /// level; the rest are skipped without being built.
+    package func readValue(keeping: [String]? = nil, depth: Int = 0) throws(InputError) -> JSONValue {
+        guard depth < InputLimits.maxDepth else { throw error("JSON nested too deeply") }
+        let line = try tokenLine()
+        if depth == 0 { recordStart = stream.offset }
+        guard stream.offset - recordStart <= InputLimits.maxRecordBytes else {
+            throw error("one JSON record is larger than \(InputLimits.maxRecordBytes >> 20) MiB")
+        }
+        switch try peekToken() {
+        case UInt8(ascii: "{"):
+            stream.advance()
+            containers.append((true, true))
+            var members: [(key: String, value: JSONValue)] = []
+            while let key = try nextKey() {
+                if let keeping, !keeping.contains(key) { try skipValue(); continue }
+                members.append((key, try readValue(depth: depth + 1)))
+            }
+            return .object(members, line: line)
+        case UInt8(ascii: "["):
+            stream.advance()
+            containers.append((false, true))
+            var elements: [JSONValue] = []
+            while try nextElement() { elements.append(try readValue(depth: depth + 1)) }
+            return .array(elements, line: line)
+        case UInt8(ascii: "\""):
+            return .string(try readString(), line: line)
+        case nil:
+            throw error("file ends where a JSON value was expected: truncated file?")
+        default:
+            try readBareWord()
+            if scratch == Self.trueBytes { return .bool(true, line: line) }
+            if scratch == Self.falseBytes { return .bool(false, line: line) }
+            if scratch == Self.nullBytes { return .null(line: line) }
+            guard let number = TextValues.number(bytes: scratch[...]) else { throw invalidWord() }
+            return .number(number, line: line)
+        }
+    }
+
+    /// Skips one value of any size, keeping nothing but the stack of open brackets (so a
+    /// mismatched bracket in skipped data is still caught).
+    package func skipValue() throws(InputError) {
+        var closers: [UInt8] = []
+        repeat {
+            guard let byte = try peekToken() else { throw error("file ends inside a JSON value: truncated file?") }
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                stream.advance()
+                closers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                guard closers.count < InputLimits.maxDepth else { throw error("JSON nested too deeply") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard let expected = closers.last else { throw error("unexpected '\(Character(Unicode.Scalar(byte)))'") }
+                guard byte == expected else {
+                    throw error("mismatched '\(Character(Unicode.Scalar(byte)))' (expected '\(Character(Unicode.Scalar(expected)))')")
+                }
+                stream.advance()
+                closers.removeLast()
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                guard !closers.isEmpty else { throw error("unexpected '\(Character(Unicode.Scalar(byte)))'") }
+                stream.advance()
+            case UInt8(ascii: "\""):
+                try readString(keep: false)
+            default:
+                try readBareWord()
+                guard scratch == Self.trueBytes || scratch == Self.falseBytes || scratch == Self.nullBytes
+                    || TextValues.number(bytes: scratch[...]) != nil else { throw invalidWord() }
+            }
+        } while !closers.isEmpty
+    }
+
+    /// A quoted string with escapes decoded (`keep: false` only checks and skips it).
+    @discardableResult
+    package func readString(keep: Bool = true) throws(InputError) -> String {
+        let startLine = stream.line
+        stream.advance() // the opening quote
+        scratch.removeAll(keepingCapacity: true)
+        while true {
+            if keep {
+                try stream.collect(until: Self.stringStops, into: &scratch)
+            } else {
+                try stream.skip(until: Self.stringStops)
+            }
+            guard let byte = try stream.next() else { throw error("file ends inside a string begun on line \(startLine): truncated file?") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                return keep ? String(decoding: scratch, as: UTF8.self) : ""
+            case UInt8(ascii: "\\"):
+                guard let escaped = try stream.next() else { throw error("file ends inside a string: truncated file?") }
+                guard keep else { continue }
+                switch escaped {
+                case UInt8(ascii: "n"): scratch.append(0x0A)
+                case UInt8(ascii: "t"): scratch.append(0x09)
+                case UInt8(ascii: "r"): scratch.append(0x0D)
+                case UInt8(ascii: "b"): scratch.append(0x08)
+                case UInt8(ascii: "f"): scratch.append(0x0C)
+                case UInt8(ascii: "u"): try readUnicodeEscape()
+                default: scratch.append(escaped) // \" \\ \/
+                }
+            case 0..<0x20:
+                throw error("control character inside a string (unterminated string?)", line: startLine)
+            default:
+                break // not a stop byte: cannot happen
+            }
+            guard scratch.count <= InputLimits.maxRecordBytes else { throw error("string too long", line: startLine) }
+        }
+    }
+
+    /// After `\u`: four hex digits, joined with a following `\uDCxx` when a surrogate pair.
+    private func readUnicodeEscape() throws(InputError) {
+        func hex4() throws(InputError) -> UInt32 {
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard let b = try stream.next(), let digit = Character(Unicode.Scalar(b)).hexDigitValue else {
+                    throw error("bad \\u escape in a string")
+                }
+                value = value * 16 + UInt32(digit)
+            }
+            return value
+        }
+        var value = try hex4()
+        if (0xD800..<0xDC00).contains(value), try stream.peek() == UInt8(ascii: "\\") {
+            stream.advance()
+            guard try stream.next() == UInt8(ascii: "u") else { throw error("bad surrogate pair in a string") }
+            let low = try hex4()
+            value = 0x10000 + ((value - 0xD800) << 10) + (low &- 0xDC00)
+        }
+        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+        scratch.append(contentsOf: Array(String(Character(scalar)).utf8))
+    }
+
+    /// A number, `true`, `false` or `null`: bytes up to a delimiter, left in `scratch`.
+    private func readBareWord() throws(InputError) {
+        scratch.removeAll(keepingCapacity: true)
+        try stream.collect(until: Self.wordStops, into: &scratch, limit: 1024)
+        guard !scratch.isEmpty else {
+            if let b = try stream.peek() { throw error("unexpected '\(Character(Unicode.Scalar(b)))' where a JSON value was expected") }
+            throw error("file ends where a JSON value was expected: truncated file?")
+        }
+    }
+
+    private func invalidWord() -> InputError {
+        error("invalid JSON value \"\(String(decoding: scratch.prefix(64), as: UTF8.self))\"")
+    }
+
+    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
+    /// Where a string's plain run ends: the closing quote, an escape, or a control character.
+    private static let stringStops = ByteSet([UInt8(ascii: "\""), UInt8(ascii: "\\")] + Array(0..<0x20))
+    /// Where a bare word ends (also at quotes and brackets, so `1"x"` is not one word).
+    private static let wordStops = ByteSet(Array(",}]:{[\" \n\r\t".utf8))
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// JSON string literals, written by hand on hot output paths (one answer per input row).
+package enum JSONText {
+    package static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Text and attribute values escaped for XML (SVG maps, the profile card, GPX exports).
+package enum XMLText {
+    package static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+extension JSONValue {
+    /// The value as compact JSON text, members in file order.
+    package var jsonText: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
+        switch self {
+        case let .object(members, _):
+            out += "{"
+            for (i, member) in members.enumerated() {
+                if i > 0 { out += "," }
+                out += JSONText.quote(member.key) + ":"
+                member.value.write(into: &out)
+            }
+            out += "}"
+        case let .array(elements, _):
+            out += "["
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out += "," }
+                element.write(into: &out)
+            }
+            out += "]"
+        case let .string(text, _): out += JSONText.quote(text)
+        case let .number(value, _):
+            out += value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        case let .bool(value, _): out += value ? "true" : "false"
+        case .null: out += "null"
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+
+/// One step of an XML document. Names are local names (a `gpx:` or any other namespace prefix
+/// is dropped: GPX files in the wild use both the default namespace and prefixes). `depth` is
+/// the element's own depth, 1 for the root.
+package enum XMLEvent: Equatable {
+    case start(name: String, attributes: [String: String], line: Int, depth: Int)
+    case end(name: String, line: Int, depth: Int)
+    /// Character data (entities decoded, CDATA included); only produced while `keepText` is on.
+    case text(String)
+}
+
+/// A small pull tokenizer for the subset of XML that track files use: elements, attributes,
+/// text, CDATA, comments, processing instructions (the `<?xml …?>` declaration) and a DOCTYPE
+/// to skip. It checks well-formedness as it goes (matching end tags, nothing left open at the
+/// end of the file) because a truncated or hand-broken file must be an error, not a shorter
+/// track. Memory: the stack of open element names plus the current token.
+package final class XMLTokenizer {
+    package let stream: ByteStream
+    /// Whether text is wanted; when off, text is skipped without being collected.
+    package var keepText = false
+    private var open: [(name: String, line: Int)] = []
+    private var pendingEnd: (name: String, line: Int, depth: Int)?
+
+    package init(stream: ByteStream) {
+        self.stream = stream
+    }
+
+    /// The next event, or nil at a clean end of the file.
+    package func next() throws(InputError) -> XMLEvent? {
+        while true {
+            if let end = pendingEnd {
+                pendingEnd = nil
+                return .end(name: end.name, line: end.line, depth: end.depth)
+            }
+            guard let byte = try stream.peek() else {
+                if let unclosed = open.last {
+                    throw stream.error("file ends before <\(unclosed.name)> (opened on line \(unclosed.line)) is closed: truncated file?")
+                }
+                return nil
+            }
+            if byte != UInt8(ascii: "<") {
+                if let text = try readText(), keepText { return .text(text) }
+                continue
+            }
+            let line = stream.line
+            stream.advance()
+            switch try stream.peek() {
+            case UInt8(ascii: "?"):
+                try skip(past: Array("?>".utf8), what: "processing instruction", line: line)
+            case UInt8(ascii: "!"):
+                stream.advance()
+                if let text = try readBang(line: line), keepText { return .text(text) }
+            case UInt8(ascii: "/"):
+                stream.advance()
+                return try readEndTag(line: line)
+            case nil:
+                throw stream.error("file ends inside a tag: truncated file?")
+            default:
+                return try readStartTag(line: line)
+            }
+        }
+    }
+
+    // MARK: - Tags
+
+    private func readStartTag(line: Int) throws(InputError) -> XMLEvent {
+        let name = try readName(line: line)
+        var attributes: [String: String] = [:]
+        while true {
+            try skipWhitespace()
+            guard let byte = try stream.next() else {
+                throw stream.error("file ends inside <\(name)> (opened on line \(line)): truncated file?")
+            }
+            switch byte {
+            case UInt8(ascii: ">"), UInt8(ascii: "/"):
+                if byte == UInt8(ascii: "/") {
+                    guard try stream.next() == UInt8(ascii: ">") else { throw stream.error("expected '>' after '/' in <\(name)>") }
+                }
+                open.append((name, line))
+                guard open.count <= InputLimits.maxDepth else { throw stream.error("elements nested too deeply") }
+                let depth = open.count
+                if byte == UInt8(ascii: "/") {
+                    open.removeLast()
+                    pendingEnd = (Self.localName(name), line, depth)
+                }
+                return .start(name: Self.localName(name), attributes: attributes, line: line, depth: depth)
+            case UInt8(ascii: "<"):
+                throw stream.error("unexpected '<' inside <\(name)> (opened on line \(line)): broken XML")
+            default:
+                var attribute = [byte]
+                while let b = try stream.peek(), !Self.isWhitespace(b), b != UInt8(ascii: "="), b != UInt8(ascii: ">"),
+                      b != UInt8(ascii: "/"), b != UInt8(ascii: "<") {
+                    attribute.append(b)
+                    stream.advance()
+                    guard attribute.count <= 1024 else { throw stream.error("attribute name too long in <\(name)>") }
+                }
+                let attributeName = String(decoding: attribute, as: UTF8.self)
+                try skipWhitespace()
+                guard try stream.next() == UInt8(ascii: "=") else {
+                    throw stream.error("attribute \(attributeName) in <\(name)> has no value: broken XML")
+                }
+                try skipWhitespace()
+                guard let quote = try stream.next(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                    throw stream.error("attribute \(attributeName) in <\(name)> is not quoted: broken XML")
+                }
+                attributes[Self.localName(attributeName)] = try readCharacters(until: quote, inAttribute: true)
+                _ = try stream.next() // the closing quote, known to be there
+            }
+        }
+    }
+
+    private func readEndTag(line: Int) throws(InputError) -> XMLEvent {
+        let name = try readName(line: line)
+        try skipWhitespace()
+        guard try stream.next() == UInt8(ascii: ">") else { throw stream.error("malformed closing tag </\(name)>: broken XML") }
+        guard let top = open.last else { throw stream.error("closing tag </\(name)> without a matching opening tag: broken XML", line: line) }
+        guard top.name == name else {
+            throw stream.error("closing tag </\(name)> does not match <\(top.name)> opened on line \(top.line): broken XML", line: line)
+        }
+        let depth = open.count
+        open.removeLast()
+        return .end(name: Self.localName(name), line: line, depth: depth)
+    }
+
+    private func readName(line: Int) throws(InputError) -> String {
+        var bytes: [UInt8] = []
+        try stream.collect(until: Self.nameStops, into: &bytes, limit: 1024)
+        guard !bytes.isEmpty else {
+            if try stream.peek() == nil { throw stream.error("file ends inside a tag: truncated file?") }
+            throw stream.error("malformed tag (no element name): broken XML", line: line)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: - Text, CDATA, comments
+
+    /// `<!--…-->`, `<![CDATA[…]]>` (returned as text) or `<!DOCTYPE …>` (skipped).
+    private func readBang(line: Int) throws(InputError) -> String? {
+        if try stream.peek() == UInt8(ascii: "-") {
+            stream.advance()
+            guard try stream.next() == UInt8(ascii: "-") else { throw stream.error("malformed comment: broken XML", line: line) }
+            try skip(past: Array("-->".utf8), what: "comment", line: line)
+            return nil
+        }
+        if try stream.peek() == UInt8(ascii: "[") {
+            for expected in "[CDATA[".utf8 {
+                guard try stream.next() == expected else { throw stream.error("malformed CDATA section: broken XML", line: line) }
+            }
+            guard keepText else {
+                try skip(past: Array("]]>".utf8), what: "CDATA section", line: line)
+                return nil
+            }
+            var bytes: [UInt8] = []
+            while true {
+                guard let b = try stream.next() else { throw stream.error("file ends inside a CDATA section opened on line \(line)") }
+                bytes.append(b)
+                if bytes.count >= 3, bytes[bytes.count - 3] == 0x5D, bytes[bytes.count - 2] == 0x5D, b == 0x3E {
+                    bytes.removeLast(3)
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+                guard bytes.count <= InputLimits.maxRecordBytes else { throw stream.error("CDATA section too long", line: line) }
+            }
+        }
+        // A DOCTYPE, possibly with an internal subset in [...]: skip to the '>' outside brackets.
+        var brackets = 0
+        while let b = try stream.next() {
+            if b == UInt8(ascii: "[") { brackets += 1 }
+            if b == UInt8(ascii: "]") { brackets -= 1 }
+            if b == UInt8(ascii: ">"), brackets <= 0 { return nil }
+        }
+        throw stream.error("file ends inside a <! declaration opened on line \(line)")
+    }
+
+    /// Text up to the next `<`: decoded when kept, otherwise only skipped.
+    private func readText() throws(InputError) -> String? {
+        guard keepText else {
+            try stream.skip(until: Self.markupStart) // entities need no decoding when dropped
+            return nil
+        }
+        return try readCharacters(until: UInt8(ascii: "<"), inAttribute: false)
+    }
+
+    /// Characters up to (not including) `terminator`, with entity references decoded.
+    private func readCharacters(until terminator: UInt8, inAttribute: Bool) throws(InputError) -> String {
+        let startLine = stream.line
+        var bytes: [UInt8] = []
+        let stops = terminator == UInt8(ascii: "\"") ? Self.doubleQuotedStops : terminator == UInt8(ascii: "'") ? Self.singleQuotedStops : Self.textStops
+        while true {
+            try stream.collect(until: stops, into: &bytes)
+            guard let b = try stream.peek() else {
+                if inAttribute { throw stream.error("file ends inside an attribute value begun on line \(startLine)") }
+                break
+            }
+            if b == terminator { break }
+            if inAttribute, b == UInt8(ascii: "<") { throw stream.error("'<' inside an attribute value: broken XML") }
+            stream.advance()
+            if b == UInt8(ascii: "&") {
+                bytes.append(contentsOf: try readEntity())
+            } else {
+                bytes.append(b)
+            }
+            guard bytes.count <= InputLimits.maxRecordBytes else { throw stream.error("text too long", line: startLine) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// After `&`: `lt;`, `gt;`, `amp;`, `quot;`, `apos;`, `#NN;` or `#xHH;`.
+    private func readEntity() throws(InputError) -> [UInt8] {
+        var name: [UInt8] = []
+        while let b = try stream.next() {
+            if b == UInt8(ascii: ";") {
+                let text = String(decoding: name, as: UTF8.self)
+                switch text {
+                case "lt": return Array("<".utf8)
+                case "gt": return Array(">".utf8)
+                case "amp": return Array("&".utf8)
+                case "quot": return Array("\"".utf8)
+                case "apos": return Array("'".utf8)
+                default:
+                    var scalarValue: UInt32?
+                    if text.hasPrefix("#x") || text.hasPrefix("#X") {
+                        scalarValue = UInt32(text.dropFirst(2), radix: 16)
+                    } else if text.hasPrefix("#") {
+                        scalarValue = UInt32(text.dropFirst(), radix: 10)
+                    }
+                    guard let scalarValue, let scalar = Unicode.Scalar(scalarValue) else {
+                        throw stream.error("unknown entity &\(text);: broken XML")
+                    }
+                    return Array(String(Character(scalar)).utf8)
+                }
+            }
+            name.append(b)
+            guard name.count <= 16 else { break }
+        }
+        throw stream.error("malformed '&' entity reference: broken XML")
+    }
+
+    private func skip(past terminator: [UInt8], what: String, line: Int) throws(InputError) {
+        // Compare the last few bytes read against the terminator; a plain match counter would
+        // miss overlaps such as `--->` ending a comment.
+        var recent = [UInt8](repeating: 0, count: terminator.count)
+        while let b = try stream.next() {
+            recent.removeFirst()
+            recent.append(b)
+            if recent == terminator { return }
+        }
+        throw stream.error("file ends inside a \(what) opened on line \(line): truncated file?")
+    }
+
+    private func skipWhitespace() throws(InputError) {
+        while let b = try stream.peek(), Self.isWhitespace(b) { stream.advance() }
+    }
+
+    /// Where an element or attribute name ends.
+    private static let nameStops = ByteSet(Array(" \n\r\t>/<=\"'".utf8))
+    private static let markupStart = ByteSet([UInt8(ascii: "<")])
+    /// Where a plain run of text or attribute value ends (an entity, markup or the quote).
+    private static let textStops = ByteSet(Array("<&".utf8))
+    private static let doubleQuotedStops = ByteSet(Array("<&\"".utf8))
+    private static let singleQuotedStops = ByteSet(Array("<&'".utf8))
+
+    private static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+    }
+
+    private static func localName(_ name: String) -> String {
+        guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+        return String(name[name.utf8.index(after: colon)...])
+    }
+}

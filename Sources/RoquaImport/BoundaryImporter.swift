@@ -1,0 +1,189 @@
+import Foundation
+import RoquaBoundaries
+import RoquaIO
+import GRDB
+
+/// Builds the boundary DB from shapefiles: reads every layer the manifest lists, turns records
+/// into valid GEOS polygons, cuts them into indexed pieces and writes one SQLite file, atomically.
+public enum BoundaryImporter {
+    public static func run(_ options: ImportOptions, events: (ImportEvent) -> Void = { _ in }) throws -> ImportReport {
+        let started = Date()
+        let plans = try Manifest.resolve(sources: options.sources)
+        // Open (and so check) every file before anything is written.
+        let readers = try plans.map { try ShapefileReader(path: $0.shapefile) }
+        let replace = try AtomicReplace(target: options.output)
+        var warnings: [String] = []
+        let report: (counts: [AdminLevel: Int], pieces: Int)
+        do {
+            var config = Configuration()
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            }
+            let queue = try DatabaseQueue(path: replace.temporary, configuration: config)
+            report = try queue.write { db in
+                try BoundarySchema.create(db)
+                var writer = try BoundaryWriter(db: db, context: GEOSContext(), limits: (options.maxPieceVertices, options.maxPieceDegrees))
+                for (index, (plan, reader)) in zip(plans, readers).enumerated() {
+                    events(.layerStarted(layer: plan.name, index: index, layerCount: plans.count, features: reader.shapeCount))
+                    try writer.importLayer(plan, reader: reader) { event in
+                        if case let .warning(text) = event { warnings.append(text) }
+                        events(event)
+                    }
+                }
+                try writeMeta(db, options: options)
+                return (writer.counts, writer.pieceCount)
+            }
+            try queue.close()
+            try replace.commit()
+        } catch {
+            replace.discard()
+            throw error
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: options.output)[.size] as? Int) ?? 0
+        return ImportReport(output: options.output, counts: report.counts, pieces: report.pieces, warnings: warnings,
+                            seconds: Date().timeIntervalSince(started), bytes: bytes)
+    }
+
+    private static func writeMeta(_ db: Database, options: ImportOptions) throws {
+        let meta: [(String, String)] = [
+            ("schema_version", String(BoundarySchema.version)),
+            ("roqua_version", Roqua.version),
+            ("imported_at", ISO8601DateFormatter().string(from: Date())),
+            ("piece_max_vertices", String(options.maxPieceVertices)),
+            ("piece_max_degrees", String(options.maxPieceDegrees)),
+        ]
+        for (key, value) in meta {
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+}
+
+/// Writes one layer after another into an open transaction, keeping the code → row map that
+/// links each unit to its parent.
+struct BoundaryWriter {
+    private struct Unit { var id: Int64; var level: AdminLevel; var country: String; var origin: String }
+
+    let db: Database
+    let context: GEOSContext
+    let limits: (vertices: Int, degrees: Double)
+    private var units: [String: Unit] = [:]
+    private(set) var counts: [AdminLevel: Int] = [:]
+    private(set) var pieceCount = 0
+    private let insertBoundary: Statement
+    private let insertPiece: Statement
+    private let insertIndex: Statement
+
+    init(db: Database, context: GEOSContext, limits: (vertices: Int, degrees: Double)) throws {
+        self.db = db
+        self.context = context
+        self.limits = limits
+        insertBoundary = try db.makeStatement(sql: """
+            INSERT INTO boundaries(level, code, name, name_en, name_tr, parent_id, country_code, continent, iso_a3,
+              source_id, source_record, min_x, min_y, max_x, max_y, vertex_count, geometry)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertPiece = try db.makeStatement(sql: """
+            INSERT INTO pieces(boundary_id, level, min_x, min_y, max_x, max_y, vertex_count, geometry)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertIndex = try db.makeStatement(sql: "INSERT INTO piece_index(id, min_x, max_x, min_y, max_y) VALUES (?, ?, ?, ?, ?)")
+    }
+
+    mutating func importLayer(_ plan: LayerPlan, reader: ShapefileReader, events: (ImportEvent) -> Void) throws {
+        let sourceID = try insertSource(plan, reader: reader)
+        let file = (reader.path as NSString).lastPathComponent
+        for index in 0..<reader.shapeCount {
+            let record = index + 1
+            func value(_ field: String?) throws -> String? {
+                guard let field else { return nil }
+                return try reader.string(record: index, field: field)
+            }
+            func required(_ field: String) throws -> String {
+                guard let text = try value(field) else {
+                    throw ImportError.missingValue(file: reader.path, record: record, field: field)
+                }
+                return text
+            }
+            let code = try required(plan.fields.code)
+            let name = try required(plan.fields.name)
+            if let existing = units[code] {
+                throw ImportError.duplicateCode(file: reader.path, record: record, code: code, first: existing.origin)
+            }
+            var parent: Unit?
+            if let parentLevel = plan.level.parent, let field = plan.fields.parent {
+                let parentCode = try required(field)
+                guard let found = units[parentCode], found.level == parentLevel else {
+                    throw ImportError.unknownParent(file: reader.path, record: record, code: code,
+                                                    parent: parentCode, level: parentLevel)
+                }
+                parent = found
+            }
+            let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
+            let box = try geometry.bounds()
+            let country = parent?.country ?? code
+            let arguments: StatementArguments = [
+                plan.level.rawValue, code, name, try value(plan.fields.nameEn) ?? name, try value(plan.fields.nameTr) ?? name,
+                parent?.id, country, try value(plan.fields.continent), try value(plan.fields.isoA3), sourceID, record,
+                box.minX, box.minY, box.maxX, box.maxY, geometry.coordinateCount, try geometry.wkb(),
+            ]
+            try insertBoundary.execute(arguments: arguments)
+            let id = db.lastInsertedRowID
+            units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
+            try insertPieces(of: geometry, boundary: id, level: plan.level)
+            counts[plan.level, default: 0] += 1
+            if record % 25 == 0 || record == reader.shapeCount {
+                events(.progress(layer: plan.name, done: record, total: reader.shapeCount))
+            }
+        }
+    }
+
+    /// The record's rings as one valid polygonal geometry; invalid ones are repaired with a warning.
+    private func polygon(reader: ShapefileReader, index: Int, code: String, name: String,
+                         events: (ImportEvent) -> Void) throws -> Geometry {
+        let label = "\((reader.path as NSString).lastPathComponent) record \(index + 1) (\(code) \(name))"
+        let assembled = RingAssembler.assemble(try reader.rings(at: index))
+        if assembled.droppedRings > 0 {
+            events(.warning("\(label): dropped \(assembled.droppedRings) degenerate ring(s)"))
+        }
+        if assembled.promotedHoles > 0 {
+            events(.warning("\(label): \(assembled.promotedHoles) counter-clockwise ring(s) outside any shell read as shells"))
+        }
+        guard !assembled.polygons.isEmpty else {
+            throw ImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
+        }
+        var geometry = try context.polygonal(assembled.polygons)
+        if try !geometry.isValid() {
+            let reason = geometry.invalidityReason
+            geometry = try geometry.madeValid()
+            events(.warning("\(label): invalid polygon (\(reason)) repaired"))
+        }
+        guard !geometry.isEmpty, try geometry.area() > 0 else {
+            throw ImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
+        }
+        return geometry
+    }
+
+    private mutating func insertPieces(of geometry: Geometry, boundary: Int64, level: AdminLevel) throws {
+        for piece in try Subdivider.pieces(of: geometry, maxVertices: limits.vertices, maxDegrees: limits.degrees) {
+            let b = piece.box
+            try insertPiece.execute(arguments: [boundary, level.rawValue, b.minX, b.minY, b.maxX, b.maxY,
+                                                piece.vertexCount, piece.wkb])
+            try insertIndex.execute(arguments: [db.lastInsertedRowID, b.minX, b.maxX, b.minY, b.maxY])
+            pieceCount += 1
+        }
+    }
+
+    private func insertSource(_ plan: LayerPlan, reader: ShapefileReader) throws -> Int64 {
+        let base = String(reader.path.dropLast(4))
+        func checksum(_ ext: String) throws -> String {
+            try SHA256.hex(ofFile: ShapefileReader.companion(base, ext) ?? base + "." + ext)
+        }
+        try db.execute(sql: """
+            INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [plan.name, plan.level.rawValue, (reader.path as NSString).lastPathComponent,
+                             try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.rawValue,
+                             reader.shapeCount, plan.source, plan.licence])
+        return db.lastInsertedRowID
+    }
+}

@@ -1,0 +1,170 @@
+import CShapelib
+import Foundation
+import RoquaBoundaries
+import Synchronization
+
+/// shapelib's error hook takes no user-data pointer, so its last message is kept here.
+private let shapelibMessage = Mutex<String?>(nil)
+
+private func shapelibHooks() -> SAHooks {
+    var hooks = SAHooks()
+    SASetupDefaultHooks(&hooks)
+    hooks.Error = { message in
+        guard let message else { return }
+        let text = String(cString: message)
+        shapelibMessage.withLock { $0 = text }
+    }
+    return hooks
+}
+
+private func takeShapelibMessage() -> String {
+    shapelibMessage.withLock { message in
+        defer { message = nil }
+        return message ?? "unknown error"
+    }
+}
+
+/// A polygon shapefile (.shp + .shx + .dbf, optional .prj and .cpg) opened for reading.
+/// Wraps shapelib; everything it hands out is Swift values.
+package final class ShapefileReader {
+    package let path: String
+    package let shapeCount: Int
+    package let encoding: DBFTextEncoding
+    package let fieldNames: [String]
+    package let bounds: BoundingBox
+    private let shp: SHPHandle
+    private let dbf: DBFHandle
+
+    /// Opens `path` (the .shp, or the name without extension) and checks everything that can be
+    /// checked before reading shapes: companions, shape type, record counts, projection, code page.
+    package init(path: String) throws {
+        let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
+        self.path = base + ".shp"
+        guard let shpPath = Self.companion(base, "shp") else {
+            throw ShapefileError.cannotOpen(file: self.path, reason: "no such file")
+        }
+        for ext in ["shx", "dbf"] where Self.companion(base, ext) == nil {
+            throw ShapefileError.missingCompanion(file: self.path, missing: (base as NSString).lastPathComponent + "." + ext)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: shpPath)[.size] as? Int) ?? 0
+        guard size > 0 else { throw ShapefileError.empty(file: self.path) }
+        guard size >= 100 else {
+            throw ShapefileError.cannotOpen(file: self.path, reason: "\(size) bytes is shorter than the 100-byte header")
+        }
+
+        var hooks = shapelibHooks()
+        guard let shp = SHPOpenLL(shpPath, "rb", &hooks) else {
+            throw ShapefileError.cannotOpen(file: self.path, reason: takeShapelibMessage())
+        }
+        guard let dbf = DBFOpenLL(Self.companion(base, "dbf"), "rb", &hooks) else {
+            SHPClose(shp)
+            throw ShapefileError.cannotOpen(file: base + ".dbf", reason: takeShapelibMessage())
+        }
+        var opened = false
+        defer { if !opened { SHPClose(shp); DBFClose(dbf) } }
+
+        var count: Int32 = 0, type: Int32 = 0
+        var minBound = [Double](repeating: 0, count: 4), maxBound = [Double](repeating: 0, count: 4)
+        SHPGetInfo(shp, &count, &type, &minBound, &maxBound)
+        let codePage = DBFGetCodePage(dbf).map { String(cString: $0) }
+        guard let encoding = DBFTextEncoding(codePage: codePage) else {
+            throw ShapefileError.unknownCodePage(file: base + ".dbf", codePage: codePage ?? "")
+        }
+        guard [SHPT_POLYGON, SHPT_POLYGONZ, SHPT_POLYGONM].contains(type) else {
+            throw ShapefileError.unsupportedShapeType(file: self.path, type: Self.typeName(type))
+        }
+        guard count > 0 else { throw ShapefileError.empty(file: self.path) }
+        let records = DBFGetRecordCount(dbf)
+        guard records == count else {
+            throw ShapefileError.recordCountMismatch(file: self.path, shapes: Int(count), records: Int(records))
+        }
+        let bounds = BoundingBox(minX: minBound[0], minY: minBound[1], maxX: maxBound[0], maxY: maxBound[1])
+        try Self.checkGeographic(base: base, shp: self.path, bounds: bounds)
+
+        self.shp = shp
+        self.dbf = dbf
+        self.shapeCount = Int(count)
+        self.bounds = bounds
+        self.encoding = encoding
+        self.fieldNames = (0..<DBFGetFieldCount(dbf)).map { index in
+            var name = [CChar](repeating: 0, count: 12)
+            DBFGetFieldInfo(dbf, index, &name, nil, nil)
+            return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        opened = true
+    }
+
+    deinit {
+        SHPClose(shp)
+        DBFClose(dbf)
+    }
+
+    /// Finds `base.ext` in lower or upper case.
+    static func companion(_ base: String, _ ext: String) -> String? {
+        [base + "." + ext, base + "." + ext.uppercased()].first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    private static func typeName(_ type: Int32) -> String {
+        switch type {
+        case SHPT_POINT, SHPT_POINTZ, SHPT_POINTM, SHPT_MULTIPOINT, SHPT_MULTIPOINTZ, SHPT_MULTIPOINTM: "point"
+        case SHPT_ARC, SHPT_ARCZ, SHPT_ARCM: "line"
+        case SHPT_MULTIPATCH: "multipatch"
+        case SHPT_NULL: "null"
+        default: "type-\(type)"
+        }
+    }
+
+    /// A projected `.prj` is refused; with no `.prj`, the bounds must at least look like degrees.
+    private static func checkGeographic(base: String, shp: String, bounds: BoundingBox) throws {
+        if let prj = Self.companion(base, "prj") {
+            let wkt = ((try? String(contentsOfFile: prj, encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+            if wkt.hasPrefix("PROJCS") || wkt.hasPrefix("PROJCRS") {
+                let name = wkt.split(separator: "\"").dropFirst().first.map(String.init) ?? "projected"
+                throw ShapefileError.notGeographic(file: prj, detail: "projected CRS \(name)")
+            }
+        }
+        let world = BoundingBox(minX: -180.000001, minY: -90.000001, maxX: 180.000001, maxY: 90.000001)
+        guard world.contains(bounds) else {
+            throw ShapefileError.notGeographic(
+                file: shp, detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90")
+        }
+    }
+
+    /// The rings of shape `index` (0-based), each as it is in the file.
+    package func rings(at index: Int) throws -> [Ring] {
+        guard let object = SHPReadObject(shp, Int32(index)) else {
+            throw ShapefileError.unreadableRecord(file: path, record: index + 1, reason: takeShapelibMessage())
+        }
+        defer { SHPDestroyObject(object) }
+        let shape = object.pointee
+        guard shape.nSHPType != SHPT_NULL, shape.nVertices > 0 else { return [] }
+        let vertices = Int(shape.nVertices), parts = max(Int(shape.nParts), 1)
+        var rings: [Ring] = []
+        rings.reserveCapacity(parts)
+        for part in 0..<parts {
+            let start = shape.nParts == 0 ? 0 : Int(shape.panPartStart[part])
+            let end = part + 1 < parts ? Int(shape.panPartStart[part + 1]) : vertices
+            guard start >= 0, start <= end, end <= vertices else {
+                throw ShapefileError.unreadableRecord(file: path, record: index + 1, reason: "part \(part) out of range")
+            }
+            rings.append(Ring(xs: Array(UnsafeBufferPointer(start: shape.padfX + start, count: end - start)),
+                              ys: Array(UnsafeBufferPointer(start: shape.padfY + start, count: end - start))))
+        }
+        return rings
+    }
+
+    /// The text of `field` in record `index` (0-based), decoded per the file's code page; nil when NULL.
+    package func string(record index: Int, field: String) throws -> String? {
+        let column = DBFGetFieldIndex(dbf, field)
+        guard column >= 0 else { throw ShapefileError.missingField(file: path, field: field) }
+        if DBFIsAttributeNULL(dbf, Int32(index), column) != 0 { return nil }
+        guard let raw = DBFReadStringAttribute(dbf, Int32(index), column) else { return nil }
+        let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
+        guard let text = encoding.decode(bytes) else {
+            throw ShapefileError.undecodableText(file: path, record: index + 1, field: field, encoding: encoding.rawValue)
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import RoquaIO
+
+/// A time the store cannot hold: outside the years 0000–9999 or not finite.
+public struct StoreTimeError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var seconds: Double
+    public var description: String { "the time \(seconds) s since 1970 cannot be stored (years 0000–9999 only)" }
+}
+
+/// Times are stored as ISO 8601 text in UTC with milliseconds (`2023-11-14T22:13:20.123Z`), as
+/// the product's TEXT columns suggest: readable in any SQLite shell, sortable as text, exact to
+/// the millisecond, in the proleptic Gregorian calendar both ways.
+public enum StoreTime {
+    /// - Throws: `StoreTimeError` for a time four year digits cannot write: such a time is never
+    ///   stored, because it could not be read back.
+    public static func text(_ date: Date) throws(StoreTimeError) -> String {
+        guard let text = TimeText.iso8601Milliseconds(date) else { throw StoreTimeError(seconds: date.timeIntervalSince1970) }
+        return text
+    }
+
+    public static func date(_ text: String) -> Date? {
+        TimeText.iso8601(text)
+    }
+
+    /// Rounds to the millisecond, the store's precision, so what is kept equals what is read back.
+    public static func rounded(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}

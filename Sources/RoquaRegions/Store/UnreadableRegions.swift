@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+/// A stored row that cannot be read back as a region (a time that does not parse, a value of
+/// the wrong type): written by an older Roqua or by hand. It is skipped by every reader, so one
+/// bad row never makes the store unusable, and `roqua regions repair` removes it.
+public struct UnreadableRegion: Sendable, Equatable, CustomStringConvertible {
+    public var id: Int64
+    public var problem: String
+    public var description: String { "region \(id): \(problem)" }
+}
+
+extension VisitedRegion: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "visited_regions"
+}
+
+extension RegionStore {
+    /// Rows of `visited_regions` that cannot be read back, in id order.
+    public func unreadableRegions() throws -> [UnreadableRegion] {
+        try read { db in try Self.regions(db).unreadable }
+    }
+
+    /// Deletes the unreadable rows in one transaction; returns what was removed.
+    @discardableResult
+    public func removeUnreadableRegions() throws -> [UnreadableRegion] {
+        try write { db in
+            let bad = try Self.regions(db).unreadable
+            for row in bad { try db.execute(sql: "DELETE FROM visited_regions WHERE id = ?", arguments: [row.id]) }
+            return bad
+        }
+    }
+
+    /// Every row, decoded one at a time so a bad one is set aside rather than failing the rest.
+    static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [])
+        throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
+        var readable: [VisitedRegion] = [], unreadable: [UnreadableRegion] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM visited_regions WHERE \(condition) ORDER BY id", arguments: arguments)
+        while let row = try rows.next() {
+            do {
+                let region = try VisitedRegion(row: row)
+                try region.validate()
+                readable.append(region)
+            } catch {
+                unreadable.append(UnreadableRegion(id: row["id"] ?? -1, problem: Self.problem(error)))
+            }
+        }
+        return (readable, unreadable)
+    }
+
+    private static func problem(_ error: any Error) -> String {
+        switch error {
+        case let DecodingError.dataCorrupted(context): context.debugDescription
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            "\(context.codingPath.last?.stringValue ?? "a column") has the wrong type"
+        case let DecodingError.keyNotFound(key, _): "\(key.stringValue) is missing"
+        default: "\(error)"
+        }
+    }
+}
+
+extension VisitedRegion {
+    /// What a region must satisfy to be stored and used: a valid centre, a radius the statistics
+    /// can work with, at least one visit.
+    /// - Throws: `RegionValueError` naming the value.
+    public func validate() throws(RegionValueError) {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
+            throw RegionValueError("coordinate \(latitude), \(longitude) is out of range")
+        }
+        guard (1...ClusteringSettings.radiusRange.upperBound).contains(radius) else {
+            throw RegionValueError("radius \(radius) m is outside 1…\(ClusteringSettings.radiusRange.upperBound) m")
+        }
+        guard visitCount > 0 else { throw RegionValueError("visit_count \(visitCount) must be positive") }
+    }
+}
+
+/// A region value that cannot be stored (or was stored by something else and cannot be used).
+public struct RegionValueError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension RegionStore {
+    /// Every readable region inside an open transaction (for modules keeping tables in step).
+    package static func readableRegions(_ db: Database) throws -> [VisitedRegion] {
+        try regions(db).readable
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaProgress
+import RoquaRegions
+import RoquaTestSupport
+import Testing
+@testable import RoquaAchievements
+
+/// Unlocks kept in the store: once, and never again on re-import.
+@Suite struct AchievementTrackerTests {
+    /// One fix inside each of İstanbul's 39 districts, an hour apart.
+    static func allIstanbulDistricts(to path: String) throws {
+        let context = GEOSContext()
+        let wkbs = try Bundled.database().read { db in
+            try Data.fetchAll(db, sql: "SELECT geometry FROM boundaries WHERE parent_id = (SELECT id FROM boundaries WHERE code = 'TR-34')")
+        }
+        #expect(wkbs.count == 39)
+        var csv = "lat,lon,timestamp\n"
+        for (i, wkb) in wkbs.enumerated() {
+            let p = try context.geometry(wkb: wkb).pointOnSurface()
+            csv += "\(p.y),\(p.x),\(1_714_550_400 + i * 3600)\n"
+        }
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    struct Setup {
+        let directory: TempDirectory
+        let store: RegionStore
+        let importer: TrackImporter
+        let tracker: AchievementTracker
+
+        init() throws {
+            directory = try TempDirectory()
+            store = try RegionStore(path: directory.file("regions.sqlite"), components: [AchievementStorage.component])
+            importer = try TrackImporter(store: store, enricher: try RegionEnricher(boundaries: Bundled.path()))
+            tracker = AchievementTracker(catalog: try AchievementCatalog.bundled(),
+                                         hierarchy: try BoundaryHierarchy(database: Bundled.database()))
+        }
+
+        /// Imports `path` with the tracker in the import's transaction.
+        func run(_ path: String) throws -> (summary: TrackImportSummary, events: [AchievementEvent]) {
+            let (summary, events) = try importer.importFile(path) { db, summary in try tracker.consume(db, events: summary.events) }
+            return (summary, events ?? [])
+        }
+
+        func unlocks() throws -> [AchievementUnlock] { try store.read { db in try AchievementStorage.unlocks(db) } }
+    }
+
+    @Test func theThirtyNineDistrictWalkUnlocksFatihMadalyonuExactlyOnce() throws {
+        let setup = try Setup()
+        let walk = setup.directory.file("walk.csv")
+        try Self.allIstanbulDistricts(to: walk)
+        let events = try setup.run(walk).events
+        let unlocked = events.compactMap { if case let .unlocked(u) = $0 { u.id } else { nil } }
+        #expect(unlocked.contains("fatih_madalyonu") && unlocked.contains("kasif_puani"))
+        #expect(events.contains { if case .levelUp(from: 1, to: _) = $0 { true } else { false } })
+
+        // Re-importing the same file causes no events and unlocks nothing; neither do the same fixes in
+        // another file, nor a full re-evaluation.
+        let again = try setup.run(walk)
+        #expect(again.summary.alreadyImported && again.summary.events.isEmpty && again.events.isEmpty)
+        try (try String(contentsOfFile: walk, encoding: .utf8) + "\n").write(toFile: setup.directory.file("again.csv"), atomically: true, encoding: .utf8)
+        #expect(try setup.run(setup.directory.file("again.csv")).events.isEmpty)
+        #expect(try setup.tracker.board(store: setup.store).newUnlocks.isEmpty)
+        #expect(try setup.unlocks().filter { $0.id == "fatih_madalyonu" }.count == 1)
+
+        // XP: exploration plus unlocks; the level follows the documented curve.
+        let board = try setup.tracker.board(store: setup.store)
+        let rules = setup.tracker.catalog.experience
+        #expect(board.level.xp == rules.explorationXP(try setup.store.allRegions()) + board.unlocks.reduce(0) { $0 + $1.xp })
+        #expect(board.level.levelStartXP <= board.level.xp && board.level.xp < board.level.nextLevelXP)
+    }
+
+    @Test func aRevisitOnlyMovesRevisitAndStreakAchievements() throws {
+        let tracker = AchievementTracker(catalog: try AchievementCatalog.bundled(),
+                                         hierarchy: try BoundaryHierarchy(database: Bundled.database()))
+        let region = VisitedRegion(id: 1, latitude: 41, longitude: 29, radius: 150, timestampStart: Date(), geohash: "sxk9")
+        let revisitOnly = tracker.affected(by: [.revisit(region)], unlocked: [])
+        let calculators = Set(revisitOnly.compactMap { tracker.catalog.definition($0)?.calculator })
+        #expect(!revisitOnly.isEmpty && calculators.isSubset(of: AchievementTracker.revisitSensitive))
+        let withNewRegion = tracker.affected(by: [.revisit(region), .newRegion(region)], unlocked: ["explorer_100"])
+        #expect(withNewRegion.count == tracker.catalog.achievements.count - 1 && !withNewRegion.contains("explorer_100"))
+    }
+
+    @Test func unlocksTravelWithExportsAndRestoreLeavesNoStaleRows() throws {
+        let setup = try Setup()
+        let walk = setup.directory.file("walk.csv")
+        try Self.allIstanbulDistricts(to: walk)
+        _ = try setup.run(walk)
+        let unlocks = try setup.unlocks()
+        #expect(!unlocks.isEmpty)
+        let export = setup.directory.file("export.json")
+        try setup.store.export(.json).write(to: URL(fileURLWithPath: export))
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: export)), as: UTF8.self).contains("\"achievement_unlocks\""))
+
+        let other = try RegionStore(path: setup.directory.file("other.sqlite"), components: [AchievementStorage.component])
+        try other.restore(from: export)
+        #expect(try other.read { db in try AchievementStorage.unlocks(db) } == unlocks)
+        #expect(try other.export(.json) == setup.store.export(.json))
+
+        // An export without unlocks, restored with --replace, leaves none behind.
+        let empty = setup.directory.file("empty.json")
+        try #"{"format": "roqua-regions", "version": 1, "regions": [], "imports": []}"#.write(toFile: empty, atomically: true, encoding: .utf8)
+        try other.restore(from: empty, replace: true)
+        #expect(try other.read { db in try AchievementStorage.unlocks(db) }.isEmpty)
+        #expect(try other.regionCount() == 0)
+    }
+
+    @Test func levelCurve() {
+        let rules = ExperienceRules()
+        #expect(rules.level(forXP: 0) == 1 && rules.level(forXP: 99) == 1 && rules.level(forXP: 100) == 2)
+        #expect(rules.level(forXP: 300) == 3 && rules.level(forXP: 599) == 3 && rules.level(forXP: 600) == 4)
+        #expect(rules.xp(atLevel: 5) == 1000)
+    }
+
+    @Test func theBuiltInCatalogIsValid() throws {
+        let catalog = try AchievementCatalog.bundled()
+        #expect(catalog.achievements.count == 87)
+        #expect(catalog.experience == ExperienceRules())
+    }
+}
