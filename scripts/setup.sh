@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# One command for a fresh machine: installs what is missing, builds Roqua, builds the boundary
-# database from the bundled data/ and resolves a few coordinates offline.
+# One command for a fresh machine: installs what is missing, builds Roqua, installs it into
+# $ROQUA_PREFIX (default ~/.local: bin/roqua and share/roqua/), builds the boundary database
+# from the bundled data and resolves a few coordinates offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 roqua_install_system_packages
 roqua_build .build-setup.log -c release --product roqua
-roqua=.build/release/roqua
+prefix=${ROQUA_PREFIX:-$HOME/.local}
+scripts/install.sh "$prefix"
+roqua="$prefix/bin/roqua"
 "$roqua" import
 echo
 echo "\$ roqua resolve 40.9879 29.0281"
@@ -15,4 +18,7 @@ echo
 echo "\$ roqua resolve --input scripts/examples/places.csv"
 "$roqua" resolve --input scripts/examples/places.csv || true
 echo
-echo "Roqua is ready: $PWD/$roqua (copy it onto your PATH if you like)."
+case ":$PATH:" in
+  *":$prefix/bin:"*) echo "Roqua is ready: $roqua" ;;
+  *) echo "Roqua is ready: $roqua (add $prefix/bin to your PATH to type just 'roqua')" ;;
+esac

@@ -2,14 +2,18 @@
 # Runs the whole test suite (installs missing system libraries first). The tests build their
 # own boundary DB from data/ and never use the network; where the kernel lets us, they run in a
 # network namespace with no interfaces to prove it.
+#   scripts/test.sh          everything (what CI runs)
+#   scripts/test.sh --fast   skips the suites tagged slow (names ending in SlowTests), for development
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 roqua_install_system_packages
 roqua_build .build-tests.log --build-tests
+args=(--skip-build)
+[ "${1:-}" = "--fast" ] && args+=(--skip SlowTests)
 if unshare -n true 2>/dev/null; then
   echo "Running the tests with networking disabled (unshare -n)."
-  unshare -n swift test --skip-build
+  unshare -n swift test "${args[@]}"
 else
-  swift test --skip-build
+  swift test "${args[@]}"
 fi

@@ -39,7 +39,8 @@ public enum BoundaryImporter {
             replace.discard()
             throw error
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: options.output)[.size] as? Int) ?? 0
+        var info = stat()
+        let bytes = stat(options.output, &info) == 0 ? Int(info.st_size) : 0  // for the report only; the file was just renamed there
         return ImportReport(output: options.output, counts: report.counts, pieces: report.pieces, warnings: warnings,
                             seconds: Date().timeIntervalSince(started), bytes: bytes)
     }

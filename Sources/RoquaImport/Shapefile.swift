@@ -46,7 +46,11 @@ package final class ShapefileReader {
         for ext in ["shx", "dbf"] where Self.companion(base, ext) == nil {
             throw ShapefileError.missingCompanion(file: self.path, missing: (base as NSString).lastPathComponent + "." + ext)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: shpPath)[.size] as? Int) ?? 0
+        var info = stat()
+        guard stat(shpPath, &info) == 0 else {
+            throw ShapefileError.cannotOpen(file: self.path, reason: String(cString: strerror(errno)))
+        }
+        let size = Int(info.st_size)
         guard size > 0 else { throw ShapefileError.empty(file: self.path) }
         guard size >= 100 else {
             throw ShapefileError.cannotOpen(file: self.path, reason: "\(size) bytes is shorter than the 100-byte header")
@@ -117,8 +121,10 @@ package final class ShapefileReader {
     /// A projected `.prj` is refused; with no `.prj`, the bounds must at least look like degrees.
     private static func checkGeographic(base: String, shp: String, bounds: BoundingBox) throws {
         if let prj = Self.companion(base, "prj") {
-            let wkt = ((try? String(contentsOfFile: prj, encoding: .utf8)) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+            guard let data = FileManager.default.contents(atPath: prj) else {
+                throw ShapefileError.cannotOpen(file: prj, reason: "cannot be read")
+            }
+            let wkt = String(decoding: data.prefix(64 << 10), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
             if wkt.hasPrefix("PROJCS") || wkt.hasPrefix("PROJCRS") {
                 let name = wkt.split(separator: "\"").dropFirst().first.map(String.init) ?? "projected"
                 throw ShapefileError.notGeographic(file: prj, detail: "projected CRS \(name)")

@@ -174,8 +174,15 @@ final class BatchInput {
 
     private func ndjsonRow(_ bytes: [UInt8], _ row: Int) -> BatchRow {
         let scanner = JSONScanner(stream: ByteStream(bytes: bytes, name: path, line: row))
-        guard let object = try? scanner.readValue(), case .object = object, (try? scanner.expectEnd()) != nil else {
-            return BatchRow(row: row, coordinate: failure(row, "not a JSON object"), kept: .nothing)
+        let object: JSONValue
+        do {
+            object = try scanner.readValue()
+            try scanner.expectEnd()
+        } catch {
+            return BatchRow(row: row, coordinate: failure(row, "not a JSON object: \(error.message)"), kept: .nothing)
+        }
+        guard case .object = object else {
+            return BatchRow(row: row, coordinate: failure(row, "not a JSON object but \(object.kind)"), kept: .nothing)
         }
         func value(_ name: String, _ keys: [String]) -> Result<Double, BatchRowError> {
             guard let found = keys.lazy.compactMap({ object[$0] }).first else { return .failure(BatchRowError(file: path, row: row, message: "no \(name)")) }

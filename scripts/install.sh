@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs a built roqua into PREFIX (default ~/.local): PREFIX/bin/roqua and the bundled boundary
+# dataset in PREFIX/share/roqua/, where the binary finds it without the source tree.
+#   scripts/install.sh [PREFIX]      (build first: swift build -c release --product roqua)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix=${1:-$HOME/.local}
+binary=.build/release/roqua
+[ -x "$binary" ] || { echo "no $binary: build it first (swift build -c release --product roqua)" >&2; exit 1; }
+mkdir -p "$prefix/bin" "$prefix/share/roqua"
+install -m 0755 "$binary" "$prefix/bin/roqua"
+for f in data/*; do install -m 0644 "$f" "$prefix/share/roqua/"; done
+echo "Installed $prefix/bin/roqua and its data in $prefix/share/roqua"
