@@ -71,7 +71,7 @@ extension AchievementParameters {
     }
 }
 
-/// Regions explored in total (seed: first_steps, explorer_100, …). Target: regions.
+/// Regions explored in total (first_steps, explorer_100, …). Target: regions.
 public struct MilestoneCalculator: AchievementCalculator {
     let target: Double
     public init(parameters: AchievementParameters) throws(AchievementParameterError) { target = try parameters.requiredTarget() }
@@ -129,7 +129,7 @@ public struct CountryCalculator: AchievementCalculator {
     }
 }
 
-/// Explored area (union of circles). Target: km² (seed 000's 1 000 000 m² is target 1).
+/// Explored area (union of circles). Target: km² (1 000 000 m² is target 1).
 public struct AreaCalculator: AchievementCalculator {
     let target: Double
     public init(parameters: AchievementParameters) throws(AchievementParameterError) { target = try parameters.requiredTarget() }
@@ -138,7 +138,7 @@ public struct AreaCalculator: AchievementCalculator {
     }
 }
 
-/// Share of the world explored. Target: percent (0.001 = seed's "Dünya'nın Binde Biri").
+/// Share of the world explored. Target: percent (0.001 = "Dünya'nın Binde Biri", a thousandth of the world).
 public struct PercentageCalculator: AchievementCalculator {
     let target: Double
     public init(parameters: AchievementParameters) throws(AchievementParameterError) {

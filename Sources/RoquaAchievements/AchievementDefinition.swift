@@ -1,7 +1,7 @@
 import Foundation
 import RoquaProgress
 
-/// How rare an achievement is meant to be (seed 002: share of users who unlock it).
+/// How rare an achievement is meant to be (the share of users meant to unlock it).
 public enum AchievementRarity: String, Sendable, Codable, CaseIterable {
     case common, rare, epic, legendary
 

@@ -4,7 +4,7 @@ import RoquaRegions
 
 /// Regions (or distinct days with a region) started between `fromHour` (inclusive) and `toHour`
 /// (exclusive) local time; `fromHour > toHour` wraps midnight (23 → 5 is a night). The time zone
-/// is the context's unless `timeZone` names one. Seed 002: early bird, night owl.
+/// is the context's unless `timeZone` names one. For early bird, night owl.
 public struct TimeOfDayCalculator: AchievementCalculator {
     let target: Double
     let fromHour: Int
@@ -53,7 +53,7 @@ public struct TimeOfDayCalculator: AchievementCalculator {
 }
 
 /// The most regions started within any rolling window (`windowMinutes`, 60 by default).
-/// Seed 002: speed explorer, "10+ regions in an hour".
+/// For the speed explorer, "10+ regions in an hour".
 public struct RegionsPerHourCalculator: AchievementCalculator {
     let target: Double
     let window: TimeInterval
@@ -80,7 +80,7 @@ public struct RegionsPerHourCalculator: AchievementCalculator {
 }
 
 /// Returns to known regions: visits beyond the first, summed over regions (`mode: sum`, default)
-/// or of the most revisited region (`mode: max`). Seed 002: return visitor.
+/// or of the most revisited region (`mode: max`). For the return visitor.
 public struct RevisitCalculator: AchievementCalculator {
     let target: Double
     let maximum: Bool
@@ -97,7 +97,7 @@ public struct RevisitCalculator: AchievementCalculator {
 }
 
 /// Regions whose centre lies in `bbox` (`south`, `west`, `north`, `east`, degrees).
-/// Seed 002: Boğaz Kaşifi over the Bosphorus.
+/// For Boğaz Kaşifi over the Bosphorus.
 public struct BoundingBoxCalculator: AchievementCalculator {
     let target: Double
     let box: AchievementBoundingBox

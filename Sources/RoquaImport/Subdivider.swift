@@ -1,7 +1,7 @@
 import Foundation
 import RoquaBoundaries
 
-/// A small part of a boundary's polygon, as stored in `pieces` and indexed by the R*Tree.
+/// A small part of a boundary's polygon, as stored in `pieces` (boxes also in the R*Tree).
 package struct Piece: Sendable {
     package var box: BoundingBox
     package var vertexCount: Int
@@ -10,8 +10,9 @@ package struct Piece: Sendable {
 
 /// Splits big polygons into pieces of at most `maxVertices` vertices by cutting their box in
 /// half, again and again (as PostGIS `ST_Subdivide` does). Prepared point-in-polygon on a
-/// 300-vertex piece is several times faster than on a 100k-vertex coastline, and the R*Tree
-/// rejects most pieces before GEOS is asked at all.
+/// 300-vertex piece is several times faster than on a 100k-vertex coastline, and the resolver's
+/// in-memory grid of piece boxes rejects most pieces before GEOS is asked at all (the R*Tree in
+/// the file serves other SQL readers).
 package enum Subdivider {
     /// Pieces have at most `maxVertices` vertices and span at most `maxDegrees` either way: a
     /// small box keeps the grid cells' candidate lists short and rejects more points early.

@@ -95,7 +95,7 @@ public struct StreakSummary: Sendable, Hashable, Codable {
     public var longestWeekendLength: Int { longestWeekend?.length ?? 0 }
 }
 
-/// Daily and weekend exploration streaks (DESIGN §6), computed in the user's time zone.
+/// Daily and weekend exploration streaks, computed in the user's time zone.
 ///
 /// Rules:
 /// - An instant belongs to the calendar day it falls on in `timeZone`, per

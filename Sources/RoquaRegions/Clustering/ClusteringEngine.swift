@@ -24,7 +24,7 @@ public enum ClusterOutcome: Sendable, Equatable {
     case revisit(index: Int)
 }
 
-/// Turns fixes into visited regions (DESIGN §5): pure, deterministic, no I/O.
+/// Turns fixes into visited regions (the rules below): pure, deterministic, no I/O.
 ///
 /// Rules:
 /// - A fix is checked in this order: invalid coordinate, invalid timestamp, accuracy (nil accuracy is accepted,

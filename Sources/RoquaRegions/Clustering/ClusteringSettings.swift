@@ -1,8 +1,8 @@
 import Foundation
 
-/// Every threshold of the visited-region clustering (DESIGN §5, seed 001), defaults as the seed gives them.
+/// Every threshold of the visited-region clustering , with the product's defaults.
 public struct ClusteringSettings: Sendable, Equatable, Codable {
-    /// Radius of a new region, metres (seed: 150 m), used unless `speedBasedRadius` is on.
+    /// Radius of a new region, metres (150 m by default), used unless `speedBasedRadius` is on.
     public var radius: Int
     /// Off by default. When on, a new region's radius is `walkingRadius` or `vehicleRadius` by the fix's speed.
     public var speedBasedRadius: Bool
@@ -17,9 +17,9 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     public var speedDerivationMaxInterval: TimeInterval
     /// Fixes whose horizontal accuracy is worse (larger) than this, metres, are dropped; nil accuracy is accepted.
     public var maxAccuracy: Double
-    /// Two fixes in one region at most this far apart (seconds) belong to the same visit (seed: 30 min).
+    /// Two fixes in one region at most this far apart (seconds) belong to the same visit (30 min by default).
     public var visitGap: TimeInterval
-    /// Characters of the centre's geohash (seed: 7 ≈ 153 m × 153 m at the equator).
+    /// Characters of the centre's geohash (7 by default ≈ 153 m × 153 m at the equator).
     public var geohashPrecision: Int
 
     public init(radius: Int = 150, speedBasedRadius: Bool = false, walkingRadius: Int = 100, vehicleRadius: Int = 200,
