@@ -23,13 +23,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Thin C shims: only the wrapper files import them.
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO"),
+        .target(name: "RoquaIO", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "CShapelib", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
