@@ -2,7 +2,7 @@ import Foundation
 import RoquaProgress
 
 /// One thing wrong with an achievements file, naming the achievement when there is one.
-public struct AchievementProblem: Sendable, Equatable, CustomStringConvertible {
+public struct AchievementProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         case malformedJSON, invalidEntry, missingID, duplicateID, unknownCalculator, invalidParameter,
              unknownPrerequisite, prerequisiteCycle, invalidRarity, invalidCategory, missingText, invalidWindow
@@ -57,10 +57,10 @@ public struct AchievementCatalog: Sendable {
     /// The definitions in the file at `path`.
     /// - Throws: `AchievementCatalogError` naming the file and every problem in it.
     public static func load(path: String) throws -> AchievementCatalog {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw AchievementCatalogError(path: path, problems: [
-                AchievementProblem(id: nil, kind: .malformedJSON, message: "cannot be read (missing, a directory, or no permission)"),
-            ])
+        let data: Data
+        switch read(path) {
+        case let .success(bytes): data = bytes
+        case let .failure(problem): throw AchievementCatalogError(path: path, problems: [problem])
         }
         do { return try load(data: data) } catch var error as AchievementCatalogError {
             error.path = path
@@ -79,10 +79,24 @@ public struct AchievementCatalog: Sendable {
 
     /// Every problem in the file at `path` (empty when it is fine).
     public static func validate(path: String) -> [AchievementProblem] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return [AchievementProblem(id: nil, kind: .malformedJSON, message: "cannot be read (missing, a directory, or no permission)")]
+        switch read(path) {
+        case let .success(data): validate(data: data)
+        case let .failure(problem): [problem]
         }
-        return validate(data: data)
+    }
+
+    /// Definitions files are small: anything but a regular file of at most 16 MiB is refused
+    /// before it is read (so `/dev/zero` is an error, not an endless read).
+    private static func read(_ path: String) -> Result<Data, AchievementProblem> {
+        func problem(_ message: String) -> Result<Data, AchievementProblem> {
+            .failure(AchievementProblem(id: nil, kind: .malformedJSON, message: message))
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return problem("cannot be read: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { return problem("is not a regular file") }
+        guard info.st_size <= 16 << 20 else { return problem("is \(info.st_size >> 20) MiB; an achievements file is at most 16 MiB") }
+        guard let data = FileManager.default.contents(atPath: path) else { return problem("cannot be read (no permission?)") }
+        return .success(data)
     }
 
     /// Every problem in `data` (empty when it is fine).

@@ -49,7 +49,7 @@ public struct AchievementTracker: Sendable {
         let unlocked = Set(previous.map(\.id))
         let affected = affected(by: events, unlocked: unlocked)
         let newRegions = Set(events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } })
-        let regions = try RegionStore.readableRegions(db)
+        let regions = try RegionStore.regions(db).readable  // the import has reported unreadable rows already
         let oldRegions = regions.filter { $0.id.map { !newRegions.contains($0) } ?? true }
         let new = try record(affected, among: regions, unlocked: unlocked, now: now, db)
         let before = catalog.experience.standing(regions: oldRegions, unlocks: previous).level
@@ -72,7 +72,7 @@ public struct AchievementTracker: Sendable {
     /// validity window that opened), and returns the whole board, in one transaction.
     public func board(store: RegionStore, now: Date = Date()) throws -> AchievementBoard {
         try store.write { db in
-            let regions = try RegionStore.readableRegions(db)
+            let regions = try store.readableRegions(db)
             let previous = try AchievementStorage.unlocks(db)
             let unlocked = Set(previous.map(\.id))
             let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import RoquaAchievements
 import RoquaBoundaries
 import RoquaRegions
@@ -16,10 +17,17 @@ struct StoreOptions: ParsableArguments {
     func open(_ access: RegionStore.Access = .readWrite) throws -> RegionStore {
         let path = path
         return try RegionStore(path: path, components: [AchievementStorage.component], access: access) { unreadable in
-            Terminal.warning("\(path): \(unreadable.count) stored region(s) cannot be read and are skipped "
-                + "(first: \(unreadable[0])); `roqua regions repair` removes them")
+            Self.warnedOnce.withLock { warned in
+                guard !warned else { return }
+                warned = true
+                Terminal.warning("\(path): \(unreadable.count) stored region(s) cannot be read and are skipped "
+                    + "(first: \(unreadable[0])); `roqua regions repair` removes them")
+            }
         }
     }
+
+    /// One warning per command, however many times the regions are read.
+    private static let warnedOnce = Mutex(false)
 }
 
 /// `--boundaries PATH`, shared by every verb that reads the boundary DB.

@@ -38,11 +38,14 @@ public struct BoundaryHierarchy: Sendable {
     public enum LookupError: Error, CustomStringConvertible, Equatable, Sendable {
         case unknown(String, suggestions: [String])
         case ambiguous(String, candidates: [String])
+        case tooLong(Int)
 
         public var description: String {
             switch self {
             case let .unknown(name, suggestions):
                 "no unit called '\(name)'" + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?")
+            case let .tooLong(length):
+                "a unit name or code has at most \(BoundaryHierarchy.longestQuery) characters, not \(length)"
             case let .ambiguous(name, candidates):
                 "'\(name)' names \(candidates.count) units: \(candidates.prefix(8).joined(separator: ", "))"
                     + (candidates.count > 8 ? ", …" : "") + "; give a code"
@@ -53,6 +56,7 @@ public struct BoundaryHierarchy: Sendable {
     /// The unit named by a code (`TR-34`) or a name (`istanbul`, `İSTANBUL`), without case or
     /// Turkish dots mattering; an unknown name gets the closest names as suggestions.
     public func unit(named query: String) throws -> Unit {
+        guard query.count <= Self.longestQuery else { throw LookupError.tooLong(query.count) }
         if let unit = units[query] ?? units[query.uppercased()] { return unit }
         let wanted = NameFolding.fold(query)
         let matches = units.values.filter { NameFolding.fold($0.name) == wanted || NameFolding.fold($0.code) == wanted }
@@ -69,6 +73,10 @@ public struct BoundaryHierarchy: Sendable {
             .sorted { ($0.distance, $0.unit.code) < ($1.distance, $1.unit.code) }
         throw LookupError.unknown(query, suggestions: scored.prefix(5).map { "\($0.unit.name) (\($0.unit.code))" })
     }
+
+    /// Longer than any unit's name in any language: a longer query is a mistake, and would make
+    /// the suggestion search (an edit distance per unit) slow.
+    static let longestQuery = 200
 
     /// Levenshtein distance over characters.
     static func editDistance(_ a: String, _ b: String) -> Int {

@@ -82,7 +82,7 @@ public final class TrackImporter {
     private func record(path: String, format: TrackFormat, checksum: String, into summary: inout TrackImportSummary,
                         db: Database) throws {
         var reader = try format.open(path: path)
-        var engine = ClusteringEngine(settings: settings, existingRegions: try RegionStore.regions(db).readable)
+        var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db))
         var revisited: [Int] = []
         while let fix = try reader.next() {
             summary.fixesRead += 1

@@ -85,10 +85,7 @@ struct Archive: Codable {
 extension RegionStore {
     func archive() throws -> Archive {
         try read { db in
-            let (regions, unreadable) = try Self.regions(db)
-            if let first = unreadable.first {
-                throw ArchiveError.unreadable(file: path, reason: "\(first); run `roqua regions repair` first")
-            }
+            let regions = try readableRegions(db)
             var tables: [String: [[String: ArchiveValue]]] = [:]
             for table in components.flatMap(\.archivedTables) {
                 tables[table.key] = try Row.fetchAll(db, sql: "SELECT * FROM \(table.table) ORDER BY \(table.order)").map { row in

@@ -81,7 +81,7 @@ public final class RegionStore: Sendable {
                 return
             case .readOnly:
                 config.readonly = true
-                queue = try DatabaseQueue(path: path, configuration: config)
+                queue = try Self.openReadOnly(path, config)
                 try queue.read { db in try Self.checkIdentity(db, path: path) }
             case .readWrite:
                 let directory = (path as NSString).deletingLastPathComponent
@@ -101,6 +101,25 @@ public final class RegionStore: Sendable {
             throw RegionStoreError.from(error, path: path, writing: false)
         } catch let error as CocoaError {
             throw RegionStoreError.cannotOpen(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// A WAL database opens read-only only where SQLite can create its `-shm` file; on read-only
+    /// media it is opened as immutable instead, which is exact as long as no write-ahead log holds
+    /// changes not yet in the main file (then the user is told to copy both files somewhere writable).
+    private static func openReadOnly(_ path: String, _ config: Configuration) throws -> DatabaseQueue {
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            return queue
+        } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode.primaryResultCode) {
+            var info = stat()
+            if stat(path + "-wal", &info) == 0, info.st_size > 0 {
+                throw RegionStoreError.cannotOpen(path: path, reason: "it is on read-only media and its -wal file holds changes not "
+                    + "yet in the main file; copy both to writable storage and open the copy")
+            }
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
+            return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: config)
         }
     }
 
@@ -137,7 +156,12 @@ public final class RegionStore: Sendable {
 
     /// Every readable region, in id order; rows that cannot be read back (see `unreadableRegions`) are left out.
     public func allRegions() throws -> [VisitedRegion] {
-        let (readable, unreadable) = try read { db in try Self.regions(db) }
+        try read { db in try readableRegions(db) }
+    }
+
+    /// Every readable region inside an open transaction; rows that cannot be read are reported.
+    package func readableRegions(_ db: Database) throws -> [VisitedRegion] {
+        let (readable, unreadable) = try Self.regions(db)
         if !unreadable.isEmpty { unreadableHandler?(unreadable) }
         return readable
     }

@@ -31,7 +31,7 @@ extension RegionStore {
     }
 
     /// Every row, decoded one at a time so a bad one is set aside rather than failing the rest.
-    static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [])
+    package static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [])
         throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
         var readable: [VisitedRegion] = [], unreadable: [UnreadableRegion] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM visited_regions WHERE \(condition) ORDER BY id", arguments: arguments)
@@ -77,11 +77,4 @@ extension VisitedRegion {
 public struct RegionValueError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
-}
-
-extension RegionStore {
-    /// Every readable region inside an open transaction (for modules keeping tables in step).
-    package static func readableRegions(_ db: Database) throws -> [VisitedRegion] {
-        try regions(db).readable
-    }
 }
