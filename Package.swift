@@ -49,6 +49,11 @@ let package = Package(
             dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
                            "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
+        .executableTarget(
+            name: "roqua-fuzz",
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO"]
+        ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
             name: "roqua-bench",

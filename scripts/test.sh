@@ -2,8 +2,9 @@
 # Runs the whole test suite (installs missing system libraries first). The tests build their
 # own boundary DB from data/ and never use the network; where the kernel lets us, they run in a
 # network namespace with no interfaces to prove it.
-#   scripts/test.sh          everything (what CI runs)
-#   scripts/test.sh --fast   skips the suites tagged slow (names ending in SlowTests), for development
+#   scripts/test.sh          everything (what CI runs): the suite, then the fault test (kill -9,
+#                            full disk, read-only and damaged stores) and every fuzz target for 20 s
+#   scripts/test.sh --fast   only the suite, without the suites tagged slow (names ending in SlowTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
@@ -17,3 +18,8 @@ if unshare -n true 2>/dev/null; then
 else
   swift test "${args[@]}"
 fi
+[ "${1:-}" = "--fast" ] && exit 0
+echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"
+scripts/fault-test.sh 20
+echo "Fuzzing every parser of outside input for 20 s each:"
+scripts/fuzz.sh 20

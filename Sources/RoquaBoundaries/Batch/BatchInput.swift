@@ -3,7 +3,7 @@ import RoquaIO
 
 /// One input row: its number (line in CSV/NDJSON, feature in GeoJSON), the coordinate or why
 /// there is none, and what the output keeps of it.
-struct BatchRow {
+package struct BatchRow {
     enum Kept { case csvLine(String), properties(JSONValue?), nothing }
     var row: Int
     var coordinate: Result<Coordinate, BatchRowError>
@@ -17,7 +17,7 @@ struct BatchRow {
 /// good row: a first line naming `"features"` or `"FeatureCollection"` is GeoJSON; a first line
 /// that is an object by itself, or is followed by a line starting another object, is NDJSON (so
 /// a broken first row is reported as that row's error); anything not starting with `{` is CSV.
-final class BatchInput {
+package final class BatchInput {
     static let maxRowBytes = 1 << 20
     let path: String
     let format: BatchFormat
@@ -36,7 +36,7 @@ final class BatchInput {
 
     var fraction: Double? { stream.totalBytes.map { $0 > 0 ? Double(stream.offset) / Double($0) : 1 } }
 
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         do {
             stream = try ByteStream(path: path)
@@ -118,7 +118,7 @@ final class BatchInput {
     // MARK: - Rows
 
     /// Up to `count` rows; empty at the end.
-    func next(_ count: Int) throws -> [BatchRow] {
+    package func next(_ count: Int) throws -> [BatchRow] {
         var rows: [BatchRow] = []
         rows.reserveCapacity(min(count, 1 << 16))
         if format == .geojson {

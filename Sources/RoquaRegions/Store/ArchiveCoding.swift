@@ -3,7 +3,7 @@ import RoquaBoundaries
 import RoquaIO
 
 /// Reading and writing archives; GeoJSON puts each region's row in a Point feature's properties.
-enum ArchiveCoding {
+package enum ArchiveCoding {
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -49,7 +49,7 @@ enum ArchiveCoding {
     }
 
     /// A JSON or GeoJSON export, whichever `file` holds.
-    static func read(_ file: String) throws -> Archive {
+    package static func read(_ file: String) throws -> Archive {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
             throw ArchiveError.unreadable(file: file, reason: "cannot read the file (missing, a directory, or no permission)")
@@ -89,7 +89,7 @@ enum ArchiveCoding {
     }
 
     /// Every row checked before anything is written: ranges, times, unique ids, component rows.
-    static func validate(_ archive: Archive, file: String, tables: [StoreComponent.ArchivedTable]) throws {
+    package static func validate(_ archive: Archive, file: String, tables: [StoreComponent.ArchivedTable]) throws {
         guard archive.format == Archive.formatName, archive.version == 1 else {
             throw ArchiveError.unreadable(file: file, reason: "format \(archive.format) version \(archive.version)")
         }

@@ -37,7 +37,7 @@ struct ImportRow: Codable, Equatable, FetchableRecord, PersistableRecord {
 }
 
 /// The document: fixed sections plus one per archived component table, all at the top level.
-struct Archive: Codable {
+package struct Archive: Codable {
     static let formatName = "roqua-regions"
     var format = formatName
     var version = 1
@@ -61,7 +61,7 @@ struct Archive: Codable {
         self.tables = tables
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         format = try c.decode(String.self, forKey: Key("format"))
         version = try c.decode(Int.self, forKey: Key("version"))
@@ -72,7 +72,7 @@ struct Archive: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(format, forKey: Key("format"))
         try c.encode(version, forKey: Key("version"))
