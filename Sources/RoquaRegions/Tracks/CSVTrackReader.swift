@@ -73,8 +73,7 @@ public final class CSVTrackReader: FixReader {
         }
         var found = Columns(latitude: -1, longitude: -1, time: -1, accuracy: nil, speed: nil)
         for (index, raw) in fields.enumerated() {
-            let name = String(Self.text(raw).lowercased().unicodeScalars.filter { !" _-".unicodeScalars.contains($0) })
-            switch name {
+            switch Self.columnName(Self.text(raw)) {
             case "lat", "latitude": found.latitude = index
             case "lon", "lng", "long", "longitude": found.longitude = index
             case "time", "timestamp", "date", "datetime", "utc", "timeutc": found.time = index
@@ -131,6 +130,22 @@ public final class CSVTrackReader: FixReader {
             throw error("unterminated quoted field (records must fit on one line)")
         }
         return fields
+    }
+
+    /// A header field as compared: lower case, without spaces, `_` and `-`.
+    static func columnName(_ field: String) -> String {
+        String(field.lowercased().unicodeScalars.filter { !" _-".unicodeScalars.contains($0) })
+    }
+
+    /// Whether a first line is CSV this reader takes: data (a numeric first field) or a header
+    /// naming latitude and longitude columns.
+    static func isTrackHeader(_ line: [UInt8]) -> Bool {
+        var delimiter = UInt8(ascii: ",")
+        if !line.contains(delimiter) { delimiter = line.contains(UInt8(ascii: ";")) ? UInt8(ascii: ";") : 0x09 }
+        guard let fields = CSVLine.split(line, delimiter: delimiter), let first = fields.first else { return false }
+        if TextValues.number(bytes: first) != nil { return true }
+        let names = Set(fields.map { columnName(text($0)) })
+        return !names.isDisjoint(with: ["lat", "latitude"]) && !names.isDisjoint(with: ["lon", "lng", "long", "longitude"])
     }
 
     private static func text(_ field: ArraySlice<UInt8>) -> String {

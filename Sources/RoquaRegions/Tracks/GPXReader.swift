@@ -16,7 +16,8 @@ import RoquaBoundaries
 /// - `accuracy` comes from an `<hAcc>` element inside the point's `<extensions>` (Apple
 ///   Health's export, metres); `<hdop>` is a dilution factor, not metres, and is not used.
 ///   `speed` (m/s) comes from a `<speed>` child (GPX 1.0) or one inside the extensions (Apple
-///   Health, Garmin's TrackPointExtension v2).
+///   Health, Garmin's TrackPointExtension v2); a value there that is not a non-negative number
+///   ("n/a", -1) is left out, the point kept.
 /// - Nothing but comments and whitespace may follow `</gpx>`.
 /// - `position` is the line of the point's opening tag.
 /// - Broken XML (mismatched tags, unclosed elements at the end of the file, a root that is not
@@ -128,10 +129,9 @@ public final class GPXReader: FixReader {
             }
             point?.time = try TrackValues.time(date, file: path, line: capture.line)
         default:
-            guard let value = TextValues.number(text), value >= 0 else {
-                throw error("<\(capture.name)>\(Echo.cut(text.trimmingCharacters(in: .whitespacesAndNewlines)))</\(capture.name)> "
-                            + "is not a non-negative number", line: capture.line)
-            }
+            // An optional value that does not parse ("n/a", -1 for "unknown") is left out: the
+            // point is still a timed position, which is what matters.
+            guard let value = TextValues.number(text), value >= 0 else { return }
             if capture.name == "speed" { point?.speed = value } else { point?.accuracy = value }
         }
     }

@@ -80,7 +80,7 @@ public final class GeoJSONTrackReader: FixReader {
     package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions(), featureArray: String = "features") {
         path = stream.path
         walker = JSONTopLevel(JSONScanner(stream: stream), streaming: [featureArray],
-                              expected: "a GeoJSON object (a FeatureCollection, a Feature or a geometry)")
+                              expected: "a usable GeoJSON track (a FeatureCollection, a Feature or a geometry)")
         untimed = UntimedPoints(options)
     }
 

@@ -46,9 +46,10 @@ struct JSONTopLevel {
                     seen.insert("")
                     state = .array(nil)
                 case nil:
-                    throw json.stream.error("empty file: expected \(expected)", line: nil)
-                default:
-                    throw json.stream.error("the top level is not \(expected)", line: nil)
+                    throw InputError(file: json.stream.path, line: nil, message: "not \(expected): empty file")
+                case let byte?:
+                    let kind = byte == UInt8(ascii: "[") ? "an array" : "not a JSON object"
+                    throw InputError(file: json.stream.path, line: nil, message: "not \(expected): the top level is \(kind)")
                 }
             case .object:
                 guard let key = try json.nextKey() else {

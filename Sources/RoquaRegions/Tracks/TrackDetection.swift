@@ -15,9 +15,9 @@ import RoquaIO
 ///   `latitudeE7`/`timestampMs`/`timestamp` → Records.json, a GeoJSON Feature → Overland.
 /// - `[`: an array of Timeline segments (`startTime`, `visit`, `activity`, `timelinePath`) →
 ///   the iOS Timeline export.
-/// - Text lines `YYYY-MM-DDThh:mm:ssZ<TAB>…` → OwnTracks; otherwise CSV when named
-///   `.csv`/`.tsv`/`.txt` or when the first line looks like CSV (a delimiter plus a numeric
-///   first field or a `lat` column).
+/// - Text lines `YYYY-MM-DDThh:mm:ssZ<TAB>…` → OwnTracks; CSV when the first line is data
+///   (a numeric first field) or a header naming latitude and longitude columns (a Strava
+///   `activities.csv` is not a track).
 enum TrackDetection {
     enum Result: Equatable {
         case format(TrackFormat)
@@ -49,10 +49,10 @@ enum TrackDetection {
             var line: [UInt8] = []
             _ = try stream.readLine(into: &line, limit: 4096)
             if isOwnTracksLine(line) { return .format(.ownTracks) }
-            if ["csv", "tsv", "txt"].contains(ext) { return .format(.csv) }
-            let text = String(decoding: line, as: UTF8.self)
-            let fields = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" })
-            if fields.count >= 3, TextValues.number(fields[0]) != nil || text.lowercased().contains("lat") { return .format(.csv) }
+            if CSVTrackReader.isTrackHeader(line) { return .format(.csv) }
+            if ["csv", "tsv", "txt"].contains(ext) {
+                return .notATrack("a CSV file whose first line is neither data nor a header naming latitude and longitude columns")
+            }
             return .notATrack("unknown track format (expected \(expectedFormats))")
         }
     }
