@@ -36,7 +36,7 @@ import Testing
             ("foo.json", #"{"foo": 1, "bar": [1, {"locations": 2}]}"#, #"keys "foo", "bar""#),
             ("empty.json", "{}", "an empty object"),
             ("array.json", #"[{"lat": 1}]"#, "top-level JSON array of objects with keys \"lat\""),
-            ("numbers.json", "[1, 2]", "top-level JSON array of numbers"),
+            ("numbers.json", "[1, 2]", "top-level JSON array whose first element is a number"),
             ("overland.json", #"{"locations": [{"lat": 1, "lon": 2}]}"#, "neither a Records.json location"),
             ("blank.json", "  \n", "empty file"),
             ("doc.svg", "<?xml version=\"1.0\"?><svg></svg>", "root element <svg>"),

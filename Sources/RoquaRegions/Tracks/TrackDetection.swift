@@ -136,7 +136,7 @@ enum TrackDetection {
         try json.beginArray("a JSON array")
         guard try json.nextElement() else { return .notATrack("an empty JSON array: no track in it") }
         guard try json.peekToken() == UInt8(ascii: "{") else {
-            return .notATrack("a top-level JSON array of \(try json.readValue().kind)s is not a supported track format "
+            return .notATrack("a top-level JSON array whose first element is \(try json.readValue().kind) is not a supported track format "
                 + "(expected the iOS Timeline location-history.json: an array of segments)")
         }
         try json.beginObject("an array element")

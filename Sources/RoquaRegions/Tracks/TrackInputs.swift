@@ -35,7 +35,8 @@ public enum TrackInputs {
         }
         do {
             let magic = path == "-" ? [] : try ByteStream(path: path).lookahead(4)
-            if magic == zipMagic || (magic.isEmpty && archiveExtensions.contains(fileExtension(path))) {
+            // `PK` and the archive names: an empty archive starts with its end record, not `PK\3\4`.
+            if magic.starts(with: zipMagic.prefix(2)) || archiveExtensions.contains(fileExtension(path)) {
                 try unpack(path, into: &inputs)
             } else {
                 inputs.append(.source(try TrackSource(file: path, foundByWalking: !named)))
