@@ -131,14 +131,15 @@ struct ImportTally {
 
     mutating func failed(_ name: String, _ error: any Error) {
         failures += 1
+        fflush(nil) // the error lands after the reports of the files before it, even in a pipe
         let text = String(describing: error)
         Terminal.error("error: " + (text.hasPrefix(name) ? text : "\(name): \(text)"))
     }
 
-    /// The closing line when more than one file was involved or something failed; nil otherwise.
+    /// The closing line when more than one file was involved; nil otherwise.
     func summaryLine(named: Int) -> String? {
         let files = imported + before + notTracks + failures
-        guard files > 1 || named > 1 || failures > 0 || passedOver > 0 else { return nil }
+        guard files > 1 || named > 1 || passedOver > 0 else { return nil }
         var parts = ["\(imported) imported (\(fixes) fixes)"]
         if before > 0 { parts.append("\(before) imported before") }
         if notTracks > 0 { parts.append("\(notTracks) not track files") }

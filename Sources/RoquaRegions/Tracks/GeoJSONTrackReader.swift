@@ -31,6 +31,7 @@ public final class GeoJSONTrackReader: FixReader {
     private var pending = PendingFixes()
     private var untimed: UntimedPoints
     private var featureIndex = 0
+    private var finished = false
     private var sawFeatures: Bool { !walker.seen.isEmpty }
     /// Top-level members, for a file that is one Feature or one bare geometry.
     private var topType: String?
@@ -93,9 +94,10 @@ public final class GeoJSONTrackReader: FixReader {
                 featureIndex += 1
                 try readFeature()
             case .end:
+                // `.end` comes back on every later call: the top level is turned into fixes once.
+                guard !finished else { return nil }
+                finished = true
                 try finishTopLevel()
-                if let fix = pending.pop() { return fix }
-                return nil
             }
         }
     }
@@ -296,11 +298,7 @@ public final class GeoJSONTrackReader: FixReader {
     }
 
     private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
-        guard let value, !value.isNull else { return nil }
-        guard let number = value.number, number >= 0 else {
-            throw error("\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number", value.line)
-        }
-        return number
+        try TrackValues.metric(value, name, file: path)
     }
 
     private func error(_ message: String, _ line: Int) -> TrackReadError {

@@ -126,9 +126,7 @@ public final class GoogleSemanticReader: FixReader {
     }
 
     private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
-        guard let value, !value.isNull else { return nil }
-        guard let number = value.number else { throw error("\(name) \(GoogleRecordsReader.show(value)) is not a number", value.line) }
-        return try TrackValues.metric(number, name, file: path, line: value.line)
+        try TrackValues.metric(value, name, file: path)
     }
 
     private func error(_ message: String, _ line: Int) -> TrackReadError {

@@ -115,11 +115,7 @@ public final class GoogleTimelineReader: FixReader {
     }
 
     private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
-        guard let value, !value.isNull else { return nil }
-        guard let number = value.number, number >= 0 else {
-            throw error("\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number", value.line)
-        }
-        return number
+        try TrackValues.metric(value, name, file: path)
     }
 
     private func time(_ value: JSONValue, _ name: String) throws -> Date {

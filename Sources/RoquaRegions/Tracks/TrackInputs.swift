@@ -29,12 +29,13 @@ public enum TrackInputs {
 
     private static func expand(_ path: String, named: Bool, into inputs: inout [TrackInput]) {
         var isDirectory: ObjCBool = false
-        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             walk(path, into: &inputs)
             return
         }
         do {
-            let magic = path == "-" ? [] : try ByteStream(path: path).lookahead(4)
+            guard path != "-" else { return inputs.append(.source(try TrackSource(file: path))) }
+            let magic = try ByteStream(path: path).lookahead(4)
             // `PK` and the archive names: an empty archive starts with its end record, not `PK\3\4`.
             if magic.starts(with: zipMagic.prefix(2)) || archiveExtensions.contains(fileExtension(path)) {
                 try unpack(path, into: &inputs)

@@ -20,6 +20,10 @@ public final class TrackSource {
     /// A file on disk, named by the user (`foundByWalking: false`) or found in a directory.
     /// - Throws: `TrackReadError` when it cannot be opened.
     public convenience init(file: String, foundByWalking: Bool = false) throws {
+        // A track is read more than once (its format, its checksum, its fixes): a pipe cannot be.
+        guard file != "-" else {
+            throw TrackReadError(file: file, line: nil, message: "tracks cannot be read from standard input: save it to a file first")
+        }
         let magic = try ByteStream(path: file).lookahead(2)
         self.init(name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil)
     }

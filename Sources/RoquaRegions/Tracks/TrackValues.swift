@@ -70,4 +70,14 @@ public enum TrackValues {
         }
         return value
     }
+
+    /// A JSON member holding a metric value: nil when absent or null, else a finite
+    /// non-negative number or an error on its line.
+    static func metric(_ value: JSONValue?, _ name: String, file: String) throws(InputError) -> Double? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = value.number, number >= 0 else {
+            throw InputError(file: file, line: value.line, message: "\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number")
+        }
+        return number
+    }
 }
