@@ -28,14 +28,22 @@ import Testing
             ("track.geojson", #"{"type": "Feature", "properties": {"time": "2024-05-01T08:00:00Z", "junk": ["#,
              #"]}, "geometry": {"type": "Point", "coordinates": [29.0281, 40.9879]}}"#),
         ]
+        func importPeak(_ path: String, store: String) throws -> Int {
+            let result = try CommandRunner.run(ProductsDirectory.product("roqua"), [
+                "track", "import", path, "--store", dir.file(store), "--boundaries", Bundled.path(),
+            ])
+            #expect(result.status == 0 && result.stdout.contains("1 fixes read"), "\(path): \(result.stderr)")
+            return result.maxRSSKilobytes
+        }
+        // The baseline: the same import of a one-record file (boundaries and catalog loaded).
+        let small = dir.file("small.json")
+        try #"{"locations": [\#(record)]}"#.write(toFile: small, atomically: true, encoding: .utf8)
+        let baseline = try importPeak(small, store: "small.sqlite")
         for (name, before, after) in files {
             let path = dir.file(name)
             try Self.writeSkippedMember(path, before: before, after: after)
-            let result = try CommandRunner.run(ProductsDirectory.product("roqua"), [
-                "track", "import", path, "--store", dir.file("\(name).sqlite"), "--boundaries", Bundled.path(),
-            ])
-            #expect(result.status == 0 && result.stdout.contains("1 fixes read"), "\(name): \(result.stderr)")
-            #expect(result.maxRSSKilobytes < 150_000, "\(name): peak RSS \(result.maxRSSKilobytes / 1024) MB")
+            let peak = try importPeak(path, store: "\(name).sqlite")
+            #expect(peak - baseline < 30_000, "\(name): peak RSS \(peak / 1024) MB against \(baseline / 1024) MB for one record")
         }
     }
 }
