@@ -1,6 +1,6 @@
 # Shared by setup.sh and test.sh: the system libraries Roqua links against.
-# librsvg2-bin: rsvg-convert, for `roqua map --png`.
-ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev librsvg2-bin)
+# librsvg2-bin: rsvg-convert, for `roqua map --png`. zlib1g-dev, libzip-dev: `.gz` and `.zip`/`.kmz` track files.
+ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev librsvg2-bin zlib1g-dev libzip-dev)
 
 roqua_install_system_packages() {
   local missing=()
