@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The precomputed cells of a boundary DB, shared by every resolver thread. The 1° grid is read
+/// at open (260 KB); a tile's quadtree is read from the DB the first time any thread needs it
+/// and kept for the life of the index. Readers take a published tile with one atomic load and
+/// no lock and no reference counting, so workers never contend; only a first read takes the lock.
+package final class CellIndex: @unchecked Sendable {
+    // @unchecked: `grid` is written only in `init`; each `slots` entry goes once from 0 to a
+    // pointer to an immutable `CellTile` (release store after the tile is built, acquire load
+    // before it is read); `loaded` is touched only under `lock`.
+    package let fallbackMeters: Double
+    package let unitCount: Int
+    let grid: UnsafeMutablePointer<UInt32>
+    private let slots: UnsafeMutablePointer<Atomic<Int>>
+    private let slotCount: Int
+    private let database: BoundaryDatabase
+    private let lock = Mutex<[(tile: UnsafeMutablePointer<CellTile>, blob: UnsafeMutableRawPointer)]>([])
+
+    /// - Throws: `BoundaryDatabaseError` when the DB has no cell index or it is damaged.
+    package init(database: BoundaryDatabase, unitCount: Int) throws {
+        self.database = database
+        self.unitCount = unitCount
+        let row = try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT format, fallback_meters, unit_count, grid, (SELECT MAX(id) FROM cell_tiles) AS tiles FROM cell_index")
+        }
+        let cells = CellFormat.tileColumns * CellFormat.tileRows
+        guard let row, let format: Int = row["format"], let meters: Double = row["fallback_meters"],
+              let units: Int = row["unit_count"], let blob: Data = row["grid"] else {
+            throw BoundaryDatabaseError.notABoundaryDatabase(path: database.path, reason: "no cell index; rebuild it with `roqua import`")
+        }
+        guard format == CellFormat.version, units == unitCount, blob.count == 4 * cells, meters >= 0 else {
+            throw BoundaryDatabaseError.notABoundaryDatabase(
+                path: database.path, reason: "the cell index does not match this Roqua (format \(format)); rebuild it with `roqua import`")
+        }
+        fallbackMeters = meters
+        let slotCount = (row["tiles"] as Int?).map { $0 + 1 } ?? 0
+        self.slotCount = slotCount
+        let grid = UnsafeMutablePointer<UInt32>.allocate(capacity: cells)
+        blob.withUnsafeBytes { raw in
+            for i in 0..<cells { grid[i] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+        }
+        self.grid = grid
+        slots = .allocate(capacity: max(slotCount, 1))
+        for i in 0..<max(slotCount, 1) { (slots + i).initialize(to: Atomic(0)) }
+        for i in 0..<cells where grid[i] & CellFormat.leafFlag == 0 {
+            guard Int(grid[i]) < slotCount else {
+                throw BoundaryDatabaseError.notABoundaryDatabase(path: database.path, reason: "cell index grid names a missing tile")
+            }
+        }
+        for i in 0..<cells where grid[i] & CellFormat.answerFlag != 0 && grid[i] & CellFormat.leafFlag != 0 {
+            guard Int(grid[i] & ~(CellFormat.leafFlag | CellFormat.answerFlag)) < unitCount else {
+                throw BoundaryDatabaseError.notABoundaryDatabase(path: database.path, reason: "cell index grid names a missing unit")
+            }
+        }
+    }
+
+    deinit {
+        lock.withLock { owned in
+            for (tile, blob) in owned {
+                tile.deallocate()
+                blob.deallocate()
+            }
+        }
+        grid.deallocate()
+        slots.deallocate()
+    }
+
+    /// The tile `id` (a grid value without the leaf flag), read from the DB on first use.
+    /// - Throws: `BoundaryDatabaseError` when the tile is missing or damaged.
+    @inline(__always)
+    package func tile(_ id: Int) throws -> UnsafePointer<CellTile> {
+        let bits = slots[id].load(ordering: .acquiring)
+        if bits != 0, let pointer = UnsafePointer<CellTile>(bitPattern: bits) { return pointer }
+        return try load(id)
+    }
+
+    private func load(_ id: Int) throws -> UnsafePointer<CellTile> {
+        try lock.withLock { owned in
+            let bits = slots[id].load(ordering: .acquiring)
+            if bits != 0, let pointer = UnsafePointer<CellTile>(bitPattern: bits) { return pointer }
+            let data = try database.read { db in
+                try Data.fetchOne(db, sql: "SELECT data FROM cell_tiles WHERE id = ?", arguments: [id])
+            }
+            guard let data, data.count >= 24 else { throw damaged("cell tile \(id) is missing") }
+            let blob = UnsafeMutableRawPointer.allocate(byteCount: max(data.count, 8), alignment: 8)
+            data.withUnsafeBytes { blob.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
+            guard let view = CellTile(blob: blob, size: data.count, unitCount: unitCount) else {
+                blob.deallocate()
+                throw damaged("cell tile \(id) is damaged")
+            }
+            let tile = UnsafeMutablePointer<CellTile>.allocate(capacity: 1)
+            tile.initialize(to: view)
+            owned.append((tile, blob))
+            slots[id].store(Int(bitPattern: tile), ordering: .releasing)
+            return UnsafePointer(tile)
+        }
+    }
+
+    private func damaged(_ reason: String) -> BoundaryDatabaseError {
+        .notABoundaryDatabase(path: database.path, reason: reason + "; rebuild it with `roqua import`")
+    }
+}
