@@ -60,3 +60,47 @@ package struct CellGeometry: Sendable {
         return BoundingBox(minX: min(ax, bx), minY: min(ay, by), maxX: max(ax, bx), maxY: max(ay, by))
     }
 }
+
+/// The collected vertices frozen into flat memory for the builder's hot loops: reading them
+/// involves no reference counting, so the loops stay fast even in debug builds (the tests
+/// import the bundled data with one).
+final class CellEdges: @unchecked Sendable {
+    // @unchecked: filled in `init`, only read afterwards.
+    let xy: UnsafeMutablePointer<Double>
+    let unitOf: UnsafeMutablePointer<Int32>
+    let vertexCount: Int
+
+    init(_ geometry: CellGeometry) {
+        vertexCount = geometry.vertexCount
+        xy = .allocate(capacity: max(2 * vertexCount, 1))
+        xy.initialize(from: geometry.xy, count: 2 * vertexCount)
+        unitOf = .allocate(capacity: max(vertexCount, 1))
+        unitOf.initialize(from: geometry.unitOf, count: vertexCount)
+    }
+
+    deinit {
+        xy.deallocate()
+        unitOf.deallocate()
+    }
+
+    @inline(__always) func unit(_ edge: Int32) -> Int32 { unitOf[Int(edge)] }
+
+    /// Whether edge `e`'s box meets the box (minX, minY, maxX, maxY).
+    @inline(__always)
+    func touches(_ e: Int32, _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> Bool {
+        let p = xy + 2 * Int(e)
+        return max(p[0], p[2]) >= minX && min(p[0], p[2]) <= maxX && max(p[1], p[3]) >= minY && min(p[1], p[3]) <= maxY
+    }
+
+    @inline(__always)
+    func touches(_ e: Int32, _ box: BoundingBox, by margin: Double) -> Bool {
+        touches(e, box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin)
+    }
+
+    /// The orientation of (x, y) against edge `e`'s line (`Predicates.orientation`).
+    @inline(__always)
+    func orientation(_ e: Int32, _ x: Double, _ y: Double) -> Int {
+        let p = xy + 2 * Int(e)
+        return Predicates.orientation(p[0], p[1], p[2], p[3], x, y)
+    }
+}

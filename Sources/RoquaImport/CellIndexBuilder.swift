@@ -23,20 +23,24 @@ package enum CellIndexBuilder {
     package static func build(_ geometry: CellGeometry, fallbackMeters: Double, limits: CellLimits = CellLimits(),
                               threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Output {
         let started = Date()
+        var tuned = limits
+        if let k = ProcessInfo.processInfo.environment["ROQUA_CELL_K"].flatMap(Int.init) { tuned.edgesPerCell = k }
+        let limits = tuned
         let units = UnitTable(levels: geometry.levels, parents: Array(repeating: -1, count: geometry.unitCount),
                               countryCodes: geometry.countryCodes, codes: geometry.codes, precisions: geometry.precisions)
         let debug = ProcessInfo.processInfo.environment["ROQUA_CELL_DEBUG"] != nil
         func phase(_ name: String) { if debug { FileHandle.standardError.write(Data("\(name) \(Date().timeIntervalSince(started))\n".utf8)) } }
+        let edges = CellEdges(geometry)
         let tileEdges = assignEdges(geometry, fallbackMeters: fallbackMeters, limits: limits)
         phase("assign")
-        let references = (0..<(rows * columns)).map { reference(tile: $0, edges: tileEdges[$0], geometry: geometry) }
+        let references = (0..<(rows * columns)).map { reference(tile: $0, edges: tileEdges[$0], geometry: edges) }
         phase("references")
         let status = try coverStatus(geometry, references: references, tileEdges: tileEdges, threads: threads)
         phase("status")
 
         var grid = [UInt32](repeating: CellFormat.empty, count: rows * columns)
         let results = Slots<(UInt32, Data?, Int)>(count: rows * columns)
-        let shared = Shared((geometry, units, tileEdges, references, status))
+        let shared = Shared((edges, units, tileEdges, references, status))
         DispatchQueue.concurrentPerform(iterations: max(threads, 1)) { worker in
             let (geometry, units, tileEdges, references, status) = shared.value
             for tile in stride(from: worker, to: rows * columns, by: max(threads, 1)) {
@@ -105,18 +109,13 @@ package enum CellIndexBuilder {
 
     /// A point inside the tile that no edge touching it passes through or near (nil if none is
     /// found: the tile is then left out, which the resolver answers as empty — never seen on real data).
-    private static func reference(tile: Int, edges: [Int32], geometry: CellGeometry) -> (x: Double, y: Double)? {
+    private static func reference(tile: Int, edges: [Int32], geometry: CellEdges) -> (x: Double, y: Double)? {
         let b = box(tile)
-        let inTile = edges.filter {
-            let e = geometry.edgeBox(Int($0))
-            return e.maxX >= b.minX - CellFormat.margin && e.minX <= b.maxX + CellFormat.margin
-                && e.maxY >= b.minY - CellFormat.margin && e.minY <= b.maxY + CellFormat.margin
-        }
-        for offset in CellTileBuilder.offsets {
+        let inTile = edges.filter { geometry.touches($0, b, by: CellFormat.margin) }
+        for offset in CellNode.offsets {
             let r = (x: b.minX + offset.0, y: b.minY + offset.1)
             let clear = inTile.allSatisfy { e in
-                let i = 2 * Int(e), xy = geometry.xy
-                let o = Predicates.orientation(xy[i], xy[i + 1], xy[i + 2], xy[i + 3], r.x, r.y)
+                let o = geometry.orientation(e, r.x, r.y)
                 return o != 0 && o != Predicates.uncertain
             }
             if clear { return r }

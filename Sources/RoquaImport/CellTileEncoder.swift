@@ -5,20 +5,37 @@ import RoquaBoundaries
 /// its runs use copied in and the runs renumbered to them.
 enum CellTileEncoder {
     static func encode(nodes: [UInt32], leaves: [CellTileBuilder.Leaf], nearLists: [CellTileBuilder.NearList],
-                       geometry: CellGeometry) -> Data {
-        var used: [Int32] = []
-        for leaf in leaves {
-            for entry in leaf.entries { for run in entry.runs { used.append(contentsOf: run.0...(run.0 + run.1)) } }
+                       geometry: CellEdges) -> Data {
+        // The vertices used: the union of every run's vertex interval, kept as merged intervals.
+        var intervals: [(start: Int32, end: Int32)] = []
+        for leaf in leaves { for entry in leaf.entries { for run in entry.runs { intervals.append((run.0, run.0 + run.1)) } } }
+        for list in nearLists { for near in list { for run in near.runs { intervals.append((run.0, run.0 + run.1)) } } }
+        intervals.sort { $0.start < $1.start }
+        var merged: [(start: Int32, end: Int32, local: Int32)] = []
+        var vertexCount: Int32 = 0
+        for interval in intervals {
+            if let last = merged.last, interval.start <= last.end + 1 {
+                if interval.end > last.end {
+                    vertexCount += interval.end - last.end
+                    merged[merged.count - 1].end = interval.end
+                }
+            } else {
+                merged.append((interval.start, interval.end, vertexCount))
+                vertexCount += interval.end - interval.start + 1
+            }
         }
-        for list in nearLists {
-            for near in list { for run in near.runs { used.append(contentsOf: run.0...(run.0 + run.1)) } }
+        /// The local number of global vertex `v` (which lies in one of the merged intervals).
+        func local(_ v: Int32) -> Int32 {
+            var lo = 0, hi = merged.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if merged[mid].start <= v { lo = mid } else { hi = mid - 1 }
+            }
+            return merged[lo].local + (v - merged[lo].start)
         }
-        used.sort()
         var vertices: [Int32] = []
-        for v in used where vertices.last != v { vertices.append(v) }
-        var local: [Int32: Int32] = [:]
-        local.reserveCapacity(vertices.count)
-        for (i, v) in vertices.enumerated() { local[v] = Int32(i) }
+        vertices.reserveCapacity(Int(vertexCount))
+        for interval in merged { vertices.append(contentsOf: interval.start...interval.end) }
 
         var words: [Int32] = []
         var listOffsets: [Int32] = []
@@ -27,7 +44,7 @@ enum CellTileEncoder {
             words.append(Int32(list.count))
             for near in list {
                 words += [near.unit, Int32(near.runs.count)]
-                for run in near.runs { words += [local[run.0]!, run.1] }  // every run's vertices were listed above
+                for run in near.runs { words += [local(run.0), run.1] }
             }
         }
         var offsets: [UInt32] = []
@@ -38,38 +55,52 @@ enum CellTileEncoder {
             for entry in leaf.entries {
                 let state = (entry.coversAll ? CellFormat.entryCoversAll : 0) | (entry.inside ? CellFormat.entryReferenceInside : 0)
                 words += [entry.unit, state, Int32(entry.runs.count)]
-                for run in entry.runs { words += [local[run.0]!, run.1] }  // as above
+                for run in entry.runs { words += [local(run.0), run.1] }
             }
         }
         // Force unwrap: the counts are small and positive, so the layout always exists.
         let sections = CellFormat.Sections(nodes: nodes.count, leaves: leaves.count, words: words.count, vertices: vertices.count)!
+        // Every section as plain arrays first, then copied into the blob in one go each.
+        var xy = [Double](repeating: 0, count: 2 * vertices.count)
+        for (i, v) in vertices.enumerated() {
+            xy[2 * i] = geometry.xy[2 * Int(v)]
+            xy[2 * i + 1] = geometry.xy[2 * Int(v) + 1]
+        }
+        var refs = [Double](repeating: 0, count: 2 * leaves.count)
+        for (i, leaf) in leaves.enumerated() { (refs[2 * i], refs[2 * i + 1]) = (leaf.reference.x, leaf.reference.y) }
+        func boxes(_ size: Int, _ count: Int) -> [Float] {
+            var out = [Float](repeating: 0, count: 4 * count)
+            for block in 0..<count {
+                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+                for i in (block * size)...min(vertices.count - 1, (block + 1) * size) {
+                    minX = min(minX, xy[2 * i])
+                    maxX = max(maxX, xy[2 * i])
+                    minY = min(minY, xy[2 * i + 1])
+                    maxY = max(maxY, xy[2 * i + 1])
+                }
+                // Rounded outward, so a Float box still holds every vertex.
+                (out[4 * block], out[4 * block + 1]) = (Float(minX).nextDown, Float(minY).nextDown)
+                (out[4 * block + 2], out[4 * block + 3]) = (Float(maxX).nextUp, Float(maxY).nextUp)
+            }
+            return out
+        }
+        let blocks = boxes(CellFormat.blockVertices, CellFormat.blockCount(vertices: vertices.count))
+        let groups = boxes(CellFormat.groupVertices, CellFormat.groupCount(vertices: vertices.count))
+        let header: [UInt32] = [CellFormat.magic, UInt32(nodes.count), UInt32(leaves.count), UInt32(words.count), UInt32(vertices.count), 0]
         var blob = Data(count: sections.end)
         blob.withUnsafeMutableBytes { raw in
-            let header: [UInt32] = [CellFormat.magic, UInt32(nodes.count), UInt32(leaves.count), UInt32(words.count), UInt32(vertices.count), 0]
-            for (i, value) in header.enumerated() { raw.storeBytes(of: value.littleEndian, toByteOffset: 4 * i, as: UInt32.self) }
-            for (i, value) in nodes.enumerated() { raw.storeBytes(of: value.littleEndian, toByteOffset: sections.nodes + 4 * i, as: UInt32.self) }
-            for (i, value) in offsets.enumerated() { raw.storeBytes(of: value.littleEndian, toByteOffset: sections.leaves + 4 * i, as: UInt32.self) }
-            for (i, value) in words.enumerated() { raw.storeBytes(of: value.littleEndian, toByteOffset: sections.words + 4 * i, as: Int32.self) }
-            for (i, leaf) in leaves.enumerated() {
-                raw.storeBytes(of: leaf.reference.x.bitPattern.littleEndian, toByteOffset: sections.refs + 16 * i, as: UInt64.self)
-                raw.storeBytes(of: leaf.reference.y.bitPattern.littleEndian, toByteOffset: sections.refs + 16 * i + 8, as: UInt64.self)
+            // The blob is read as native little-endian memory (every platform Roqua runs on).
+            func put<T>(_ values: [T], at offset: Int) {
+                values.withUnsafeBytes { raw.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             }
-            for (i, v) in vertices.enumerated() {
-                raw.storeBytes(of: geometry.x(Int(v)).bitPattern.littleEndian, toByteOffset: sections.vertices + 16 * i, as: UInt64.self)
-                raw.storeBytes(of: geometry.y(Int(v)).bitPattern.littleEndian, toByteOffset: sections.vertices + 16 * i + 8, as: UInt64.self)
-            }
-            for (size, count, offset) in [(CellFormat.blockVertices, CellFormat.blockCount(vertices: vertices.count), sections.blocks),
-                                          (CellFormat.groupVertices, CellFormat.groupCount(vertices: vertices.count), sections.groups)] {
-                for block in 0..<count {
-                    let members = vertices[(block * size)...min(vertices.count - 1, (block + 1) * size)]
-                    let xs = members.map { geometry.x(Int($0)) }, ys = members.map { geometry.y(Int($0)) }
-                    // Blocks are never empty; Float boxes are rounded outward so they still hold every vertex.
-                    let box = [Float(xs.min()!).nextDown, Float(ys.min()!).nextDown, Float(xs.max()!).nextUp, Float(ys.max()!).nextUp]
-                    for (k, value) in box.enumerated() {
-                        raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset + 16 * block + 4 * k, as: UInt32.self)
-                    }
-                }
-            }
+            put(header, at: 0)
+            put(nodes, at: sections.nodes)
+            put(offsets, at: sections.leaves)
+            put(words, at: sections.words)
+            put(refs, at: sections.refs)
+            put(xy, at: sections.vertices)
+            put(blocks, at: sections.blocks)
+            put(groups, at: sections.groups)
         }
         return blob
     }

@@ -16,12 +16,16 @@ package final class CellIndex: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Atomic<Int>>
     private let slotCount: Int
     private let database: BoundaryDatabase
-    private let lock = Mutex<[(tile: UnsafeMutablePointer<CellTile>, blob: UnsafeMutableRawPointer)]>([])
+    /// Tiles read so far (freed with the index) and the connection that reads them: its own,
+    /// holding its shared lock for good (the DB is replaced, never written in place), so that a
+    /// tile costs one prepared statement step, not a transaction.
+    private let lock: Mutex<(owned: [(tile: UnsafeMutablePointer<CellTile>, blob: UnsafeMutableRawPointer)], reader: DatabaseQueue?)>
 
     /// - Throws: `BoundaryDatabaseError` when the DB has no cell index or it is damaged.
     package init(database: BoundaryDatabase, unitCount: Int) throws {
         self.database = database
         self.unitCount = unitCount
+        lock = Mutex(([], nil))
         let row = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT format, fallback_meters, unit_count, grid, (SELECT MAX(id) FROM cell_tiles) AS tiles FROM cell_index")
         }
@@ -57,8 +61,8 @@ package final class CellIndex: @unchecked Sendable {
     }
 
     deinit {
-        lock.withLock { owned in
-            for (tile, blob) in owned {
+        lock.withLock { state in
+            for (tile, blob) in state.owned {
                 tile.deallocate()
                 blob.deallocate()
             }
@@ -73,28 +77,43 @@ package final class CellIndex: @unchecked Sendable {
     package func tile(_ id: Int) throws -> UnsafePointer<CellTile> {
         let bits = slots[id].load(ordering: .acquiring)
         if bits != 0, let pointer = UnsafePointer<CellTile>(bitPattern: bits) { return pointer }
-        return try load(id)
+        // The address crosses the lock as an integer: the tile it names is immutable and lives as long as the index.
+        guard let pointer = UnsafePointer<CellTile>(bitPattern: try load(id)) else { throw damaged("cell tile \(id) is missing") }
+        return pointer
     }
 
-    private func load(_ id: Int) throws -> UnsafePointer<CellTile> {
-        try lock.withLock { owned in
+    /// The address of tile `id`, read and published first if no thread has yet.
+    private func load(_ id: Int) throws -> Int {
+        try lock.withLock { state in
             let bits = slots[id].load(ordering: .acquiring)
-            if bits != 0, let pointer = UnsafePointer<CellTile>(bitPattern: bits) { return pointer }
-            let data = try database.read { db in
-                try Data.fetchOne(db, sql: "SELECT data FROM cell_tiles WHERE id = ?", arguments: [id])
+            if bits != 0 { return bits }
+            if state.reader == nil {
+                var config = Configuration()
+                config.readonly = true
+                config.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+                state.reader = try DatabaseQueue(path: database.path, configuration: config)
             }
-            guard let data, data.count >= 24 else { throw damaged("cell tile \(id) is missing") }
-            let blob = UnsafeMutableRawPointer.allocate(byteCount: max(data.count, 8), alignment: 8)
-            data.withUnsafeBytes { blob.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
-            guard let view = CellTile(blob: blob, size: data.count, unitCount: unitCount) else {
-                blob.deallocate()
-                throw damaged("cell tile \(id) is damaged")
+            let blob = try state.reader!.inDatabase { db -> UnsafeMutableRawPointer? in  // set just above
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT data FROM cell_tiles WHERE id = ?"), arguments: [id])
+                guard let row = try rows.next() else { return nil }
+                return try row.withUnsafeData(atIndex: 0) { data -> UnsafeMutableRawPointer? in
+                    guard let data, data.count >= 24 else { return nil }
+                    let blob = UnsafeMutableRawPointer.allocate(byteCount: data.count, alignment: 8)
+                    data.withUnsafeBytes { blob.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
+                    guard let view = CellTile(blob: blob, size: data.count, unitCount: unitCount) else {
+                        blob.deallocate()
+                        throw damaged("cell tile \(id) is damaged")
+                    }
+                    let tile = UnsafeMutablePointer<CellTile>.allocate(capacity: 1)
+                    tile.initialize(to: view)
+                    state.owned.append((tile, blob))
+                    return UnsafeMutableRawPointer(tile)
+                }
             }
-            let tile = UnsafeMutablePointer<CellTile>.allocate(capacity: 1)
-            tile.initialize(to: view)
-            owned.append((tile, blob))
-            slots[id].store(Int(bitPattern: tile), ordering: .releasing)
-            return UnsafePointer(tile)
+            guard let blob else { throw damaged("cell tile \(id) is missing") }
+            let address = Int(bitPattern: blob)
+            slots[id].store(address, ordering: .releasing)
+            return address
         }
     }
 
