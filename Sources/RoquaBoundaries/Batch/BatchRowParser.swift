@@ -3,7 +3,7 @@ import RoquaIO
 
 /// Turns one CSV or NDJSON line into a coordinate (or the row's error), on any worker thread:
 /// everything it needs to know about the file (columns, count) is fixed by the reader first.
-struct BatchRowParser: Sendable {
+package struct BatchRowParser: Sendable {
     let path: String
     let format: BatchFormat
     var latColumn = 0, lonColumn = 1
@@ -96,7 +96,7 @@ struct BatchRowParser: Sendable {
     /// digits and at most 22 after the point, the value is the digits divided by a power of ten,
     /// which IEEE division rounds exactly as `Double(String)` does. Everything else (exponents,
     /// signs, long digit strings, junk) goes to `TextValues.number`, so both accept and give the same.
-    static func number(_ field: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func number(_ field: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         while i < field.count, isSpace(field[i]) { i += 1 }
         var end = field.count

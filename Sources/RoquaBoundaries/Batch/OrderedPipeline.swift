@@ -5,7 +5,7 @@ import Foundation
 /// builds its own state once (`makeWorker`, on its own thread: a resolver, a formatter) and keeps
 /// it for every job. Memory is bounded by the caller: it submits only while `inFlight` is below
 /// its limit and takes results in order with `next()`.
-final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendable {
+package final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property below is read and written only while `condition` is locked.
     private let condition = NSCondition()
     private var jobs: [(sequence: Int, job: Job)] = []
@@ -17,7 +17,7 @@ final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendabl
     private var taken = 0
 
     /// Starts `workers` threads; each calls `makeWorker` once and then its result per job.
-    init(workers: Int, makeWorker: @escaping @Sendable () throws -> (Job) throws -> Output) {
+    package init(workers: Int, makeWorker: @escaping @Sendable () throws -> (Job) throws -> Output) {
         running = workers
         for _ in 0..<workers {
             let thread = Thread { [self] in work(makeWorker) }
@@ -27,20 +27,20 @@ final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendabl
     }
 
     /// Jobs submitted whose results have not been taken yet.
-    var inFlight: Int {
+    package var inFlight: Int {
         condition.lock()
         defer { condition.unlock() }
         return submitted - taken
     }
 
     /// Whether the next result in order is ready (so `next()` would not wait).
-    var nextIsReady: Bool {
+    package var nextIsReady: Bool {
         condition.lock()
         defer { condition.unlock() }
         return results[taken] != nil
     }
 
-    func submit(_ job: Job) {
+    package func submit(_ job: Job) {
         condition.lock()
         jobs.append((submitted, job))
         submitted += 1
@@ -50,7 +50,7 @@ final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendabl
 
     /// The result of the oldest job not yet taken, waiting for it; nil when every job is taken.
     /// - Throws: what the job (or its worker's setup) threw.
-    func next() throws -> Output? {
+    package func next() throws -> Output? {
         condition.lock()
         defer { condition.unlock() }
         guard taken < submitted else { return nil }
@@ -62,7 +62,7 @@ final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendabl
 
     /// Stops the workers once the jobs already taken are done (queued jobs are dropped) and
     /// waits for them to exit. Call it once, always (also when giving up after an error).
-    func close() {
+    package func close() {
         condition.lock()
         closed = true
         jobs.removeAll()
