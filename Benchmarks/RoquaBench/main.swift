@@ -100,6 +100,21 @@ case "check" where args.count >= 3:
         }
     }
     emit(["bench": "check", "points": n, "mismatches": bad, "seconds": seconds(start)])
+case "tiles" where args.count == 2:
+    // roqua-bench tiles DB: reads every cell tile; time and memory of the whole index.
+    func currentRSSMegabytes() -> Double {
+        let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+        return fields.count > 1 ? (Double(fields[1]) ?? 0) * 4096 / 1e6 : 0
+    }
+    let before = currentRSSMegabytes()
+    let start = DispatchTime.now()
+    let index = try ResolverIndex(path: args[1])
+    let opened = currentRSSMegabytes()
+    let ids = try index.database.read { db in try Int.fetchAll(db, sql: "SELECT id FROM cell_tiles") }
+    let loadStart = DispatchTime.now()
+    for id in ids { _ = try index.cells.tile(id) }
+    emit(["bench": "tiles", "tiles": ids.count, "open_s": seconds(start) - seconds(loadStart), "load_all_s": seconds(loadStart),
+          "rss_before_mb": before, "rss_open_mb": opened, "rss_all_mb": currentRSSMegabytes()])
 case "micro":
     let db = try BoundaryDatabase(path: args[1])
     let wkbs: [Data] = try db.read { db in try Data.fetchAll(db, sql: "SELECT geometry FROM pieces WHERE level = 2 ORDER BY id LIMIT 3000") }

@@ -52,7 +52,7 @@ struct CellTileBuilder {
     private(set) var leaves: [Leaf] = []
     private(set) var nearLists: [NearList] = []
     private var grid: TileEdgeGrid?
-    /// Areas about twice the search radius wide whose leaves share one list of nearby units:
+    /// Areas up to four search radii wide whose leaves share one list of nearby units:
     /// the box and, once a leaf asked for it, the list's index.
     private var anchors: [(box: BoundingBox, list: Int?)] = []
 
@@ -96,7 +96,7 @@ struct CellTileBuilder {
         let box = cell.box
         let radius = reach(box)
         var anchor = anchor
-        if anchor == nil, box.width <= 2 * radius {
+        if anchor == nil, box.width <= 4 * radius {
             anchors.append((box, nil))
             anchor = anchors.count - 1
         }

@@ -3,7 +3,7 @@ import RoquaBoundaries
 /// The edges near one tile in a uniform grid of bins, so a cell asks "which edges lie within
 /// the search radius of me" by looking at a few bins instead of every edge of the tile.
 struct TileEdgeGrid {
-    static let bins = 64
+    static let bins = 32
     private let origin: (x: Double, y: Double)
     private let binSize: Double
     private var starts: [Int32]

@@ -8,7 +8,9 @@ import Foundation
 package final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property below is read and written only while `condition` is locked.
     private let condition = NSCondition()
-    private var jobs: [(sequence: Int, job: Job)] = []
+    /// Queued jobs from `jobStart` on; a taken job's slot is cleared at once, so its memory goes
+    /// with it, and the taken prefix is dropped from time to time.
+    private var jobs: [(sequence: Int, job: Job)?] = []
     private var jobStart = 0
     private var results: [Int: Result<Output, any Error>] = [:]
     private var closed = false
@@ -83,10 +85,11 @@ package final class OrderedPipeline<Job: Sendable, Output: Sendable>: @unchecked
                 condition.unlock()
                 return
             }
-            let (sequence, job) = jobs[jobStart]
+            guard let (sequence, job) = jobs[jobStart] else { continue }  // slots from jobStart on are always filled
+            jobs[jobStart] = nil
             jobStart += 1
-            if jobStart == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
+            if jobStart == jobs.count || jobStart >= 64 {
+                jobs.removeFirst(jobStart)
                 jobStart = 0
             }
             condition.unlock()
