@@ -28,6 +28,12 @@ func readPoints(_ path: String) throws -> [Coordinate] {
     }
 }
 
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 func emit(_ fields: [String: Any]) {
     let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
@@ -53,11 +59,13 @@ case "resolve" where args.count >= 4:
     let resolver = try Resolver(index: index, fallbackMeters: fallback)
     _ = try resolver.placement(points[0])
     let firstAnswer = seconds(open) * 1000
-    func pass() throws -> (seconds: Double, found: Int) {
-        let start = DispatchTime.now()
+    /// One pass over the points on this thread: wall seconds, CPU seconds of the thread (the
+    /// figure that holds when other processes share the cores), points with an answer.
+    func pass() throws -> (seconds: Double, cpu: Double, found: Int) {
+        let start = DispatchTime.now(), cpu = threadCPUSeconds()
         var found = 0
         for point in points where try resolver.placement(point).unit != nil { found += 1 }
-        return (seconds(start), found)
+        return (seconds(start), threadCPUSeconds() - cpu, found)
     }
     let cold = try pass()
     let warm = try pass()
@@ -77,6 +85,7 @@ case "resolve" where args.count >= 4:
     emit(["bench": "resolve", "workload": args[3], "points": points.count, "fallback_m": fallback, "found": cold.found,
           "first_answer_ms": firstAnswer, "cold_per_s": Double(points.count) / cold.seconds,
           "warm_per_s": Double(points.count) / warm.seconds, "resolution_per_s": Double(points.count) / resolutions,
+          "cold_per_cpu_s": Double(points.count) / cold.cpu, "warm_per_cpu_s": Double(points.count) / warm.cpu,
           "batch_1_per_s": Double(points.count) / parallel[1]!, "batch_\(workers)_per_s": Double(points.count) / parallel[workers]!,
           "speedup": parallel[1]! / parallel[workers]!, "named": named, "peak_rss_mb": peakRSSMegabytes()])
 case "check" where args.count >= 3:

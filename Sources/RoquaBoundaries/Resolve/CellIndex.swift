@@ -19,7 +19,12 @@ package final class CellIndex: @unchecked Sendable {
     /// Tiles read so far (freed with the index) and the connection that reads them: its own,
     /// holding its shared lock for good (the DB is replaced, never written in place), so that a
     /// tile costs one prepared statement step, not a transaction.
-    private let lock: Mutex<(owned: [(tile: UnsafeMutablePointer<CellTile>, blob: UnsafeMutableRawPointer)], reader: DatabaseQueue?)>
+    private let lock: Mutex<(owned: [UnsafeMutableRawPointer], reader: DatabaseQueue?)>
+    /// A loaded tile is one allocation: its `CellTile` (padded to a cache line), then the blob.
+    /// The quadtree's nodes are at a fixed offset from it, so the lookup reaches the root
+    /// without first reading the `CellTile`.
+    static let headerBytes = (MemoryLayout<CellTile>.stride + 63) & ~63
+    package static let nodesOffset = headerBytes + 24
 
     /// - Throws: `BoundaryDatabaseError` when the DB has no cell index or it is damaged.
     package init(database: BoundaryDatabase, unitCount: Int) throws {
@@ -62,10 +67,7 @@ package final class CellIndex: @unchecked Sendable {
 
     deinit {
         lock.withLock { state in
-            for (tile, blob) in state.owned {
-                tile.deallocate()
-                blob.deallocate()
-            }
+            for tile in state.owned { tile.deallocate() }  // `CellTile` holds no references: nothing to deinitialize
         }
         grid.deallocate()
         slots.deallocate()
@@ -98,16 +100,16 @@ package final class CellIndex: @unchecked Sendable {
                 guard let row = try rows.next() else { return nil }
                 return try row.withUnsafeData(atIndex: 0) { data -> UnsafeMutableRawPointer? in
                     guard let data, data.count >= 24 else { return nil }
-                    let blob = UnsafeMutableRawPointer.allocate(byteCount: data.count, alignment: 8)
+                    let base = UnsafeMutableRawPointer.allocate(byteCount: Self.headerBytes + data.count, alignment: 64)
+                    let blob = base + Self.headerBytes
                     data.withUnsafeBytes { blob.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
                     guard let view = CellTile(blob: blob, size: data.count, unitCount: unitCount) else {
-                        blob.deallocate()
+                        base.deallocate()
                         throw damaged("cell tile \(id) is damaged")
                     }
-                    let tile = UnsafeMutablePointer<CellTile>.allocate(capacity: 1)
-                    tile.initialize(to: view)
-                    state.owned.append((tile, blob))
-                    return UnsafeMutableRawPointer(tile)
+                    base.initializeMemory(as: CellTile.self, to: view)
+                    state.owned.append(base)
+                    return base
                 }
             }
             guard let blob else { throw damaged("cell tile \(id) is missing") }

@@ -34,11 +34,12 @@ struct CellLookup {
         var shift = bits
         if top & CellFormat.leafFlag == 0 {
             let tile = try index.tile(Int(top))
-            var value = tile.pointee.nodes[0]
+            let nodes = (UnsafeRawPointer(tile) + CellIndex.nodesOffset).assumingMemoryBound(to: UInt32.self)
+            var value = nodes[0]
             while value & CellFormat.leafFlag == 0 {
                 shift -= 1
                 let quadrant = ((py >> shift) & 1) << 1 | ((px >> shift) & 1)
-                value = tile.pointee.nodes[Int(value) + quadrant]
+                value = nodes[Int(value) + quadrant]
             }
             leaf = Leaf(value: value, tile: tile)
         }

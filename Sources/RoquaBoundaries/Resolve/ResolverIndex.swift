@@ -16,6 +16,8 @@ public final class ResolverIndex: Sendable {
 
     public let database: BoundaryDatabase
     let units: [Unit]
+    /// Per unit, the answer it stands for (its ancestors filled in), copied for each point.
+    private let answers: [Resolution]
     package let table: UnitTable
     package let cells: CellIndex
     private let pieceTable = Mutex<PieceTable?>(nil)
@@ -52,6 +54,20 @@ public final class ResolverIndex: Sendable {
             if let parent, let index = unitIndex[parent] { units[i].parent = index }
         }
         self.units = units
+        answers = units.indices.map { unit in
+            var answer = Resolution(coordinate: Coordinate(latitude: 0, longitude: 0), approximate: false, distanceMeters: nil)
+            var current = Int32(unit)
+            while current >= 0 {
+                let u = units[Int(current)]
+                switch u.level {
+                case .country: answer.country = u.reference
+                case .province: answer.province = u.reference
+                case .district: answer.district = u.reference
+                }
+                current = u.parent
+            }
+            return answer
+        }
         table = UnitTable(levels: units.map(\.level), parents: units.map(\.parent), countryCodes: units.map(\.country),
                           codes: units.map(\.reference.code), precisions: precisions)
         cells = try CellIndex(database: database, unitCount: units.count)
@@ -63,17 +79,10 @@ public final class ResolverIndex: Sendable {
 
     /// The unit and its ancestors as an answer.
     func resolution(for unit: Int32, at coordinate: Coordinate, approximate: Bool, distance: Double?) -> Resolution {
-        var result = Resolution(coordinate: coordinate, approximate: approximate, distanceMeters: distance)
-        var current = unit
-        while current >= 0 {
-            let u = units[Int(current)]
-            switch u.level {
-            case .country: result.country = u.reference
-            case .province: result.province = u.reference
-            case .district: result.district = u.reference
-            }
-            current = u.parent
-        }
+        var result = answers[Int(unit)]
+        result.coordinate = coordinate
+        result.approximate = approximate
+        result.distanceMeters = distance
         return result
     }
 
