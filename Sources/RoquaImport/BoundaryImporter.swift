@@ -104,7 +104,6 @@ struct BoundaryWriter {
 
     mutating func importLayer(_ plan: LayerPlan, reader: ShapefileReader, events: (ImportEvent) -> Void) throws {
         let sourceID = try insertSource(plan, reader: reader)
-        let file = (reader.path as NSString).lastPathComponent
         for index in 0..<reader.shapeCount {
             let record = index + 1
             func value(_ field: String?) throws -> String? {
@@ -131,25 +130,39 @@ struct BoundaryWriter {
                 }
                 parent = found
             }
-            let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
-            let box = try geometry.bounds()
             let country = parent?.country ?? code
-            let arguments: StatementArguments = [
-                plan.level.rawValue, code, name, try value(plan.fields.nameEn) ?? name, try value(plan.fields.nameTr) ?? name,
-                parent?.id, country, try value(plan.fields.continent), try value(plan.fields.isoA3), sourceID, record,
-                box.minX, box.minY, box.maxX, box.maxY, geometry.coordinateCount, try geometry.wkb(),
-            ]
-            try insertBoundary.execute(arguments: arguments)
-            let id = db.lastInsertedRowID
-            units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
-            try insertPieces(of: geometry, boundary: id, level: plan.level)
-            cells.add(level: plan.level, code: code, country: country, precision: plan.precision, box: box,
-                      polygons: try geometry.polygonRings())
+            do {
+                try add(plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
+                        sourceID: sourceID, values: value, events: events)
+            } catch let error as GEOSError {
+                throw ImportError.geometry(file: reader.path, record: record, code: code, reason: error.description)
+            }
             counts[plan.level, default: 0] += 1
             if record % 25 == 0 || record == reader.shapeCount {
                 events(.progress(layer: plan.name, done: record, total: reader.shapeCount))
             }
         }
+    }
+
+    /// Writes one record: its boundary row, its indexed pieces and its cells.
+    private mutating func add(_ plan: LayerPlan, reader: ShapefileReader, index: Int, code: String, name: String, parent: Unit?,
+                              country: String, sourceID: Int64, values value: (String?) throws -> String?,
+                              events: (ImportEvent) -> Void) throws {
+        let record = index + 1
+        let file = (reader.path as NSString).lastPathComponent
+        let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
+        let box = try geometry.bounds()
+        let arguments: StatementArguments = [
+            plan.level.rawValue, code, name, try value(plan.fields.nameEn) ?? name, try value(plan.fields.nameTr) ?? name,
+            parent?.id, country, try value(plan.fields.continent), try value(plan.fields.isoA3), sourceID, record,
+            box.minX, box.minY, box.maxX, box.maxY, geometry.coordinateCount, try geometry.wkb(),
+        ]
+        try insertBoundary.execute(arguments: arguments)
+        let id = db.lastInsertedRowID
+        units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
+        try insertPieces(of: geometry, boundary: id, level: plan.level)
+        cells.add(level: plan.level, code: code, country: country, precision: plan.precision, box: box,
+                  polygons: try geometry.polygonRings())
     }
 
     /// The record's rings as one valid polygonal geometry; invalid ones are repaired with a warning.

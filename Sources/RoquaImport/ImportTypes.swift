@@ -51,6 +51,7 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     case duplicateCode(file: String, record: Int, code: String, first: String)
     case unknownParent(file: String, record: Int, code: String, parent: String, level: AdminLevel)
     case emptyGeometry(file: String, record: Int, code: String)
+    case geometry(file: String, record: Int, code: String, reason: String)
 
     public var description: String {
         switch self {
@@ -62,6 +63,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(file): record \(record) (\(code)) names parent '\(parent)', which is no \(level) in the imported layers"
         case let .emptyGeometry(file, record, code):
             "\(file): record \(record) (\(code)) has no polygon with an area"
+        case let .geometry(file, record, code, reason):
+            "\(file): record \(record) (\(code)): its geometry cannot be processed: \(reason)"
         }
     }
 }
