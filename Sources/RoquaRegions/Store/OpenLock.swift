@@ -1,14 +1,16 @@
 import Foundation
 
-/// An exclusive advisory lock (`flock`) on the store file, held while a process checks and
-/// migrates the store. SQLite's own locks are POSIX record locks, which `flock` does not touch.
-/// Where the file cannot be opened for writing the lock is skipped and SQLite reports the
-/// problem in its own words.
+/// An exclusive advisory lock (`flock`) held while a process checks and migrates a store, taken
+/// on the store's directory, never on the database file: closing any descriptor of the database
+/// file would drop the POSIX locks SQLite holds on it in this process (SQLite's documented way to
+/// corrupt a database). Where the directory cannot be opened the lock is skipped and SQLite's
+/// own locking still serialises the writes.
 struct OpenLock {
     private let descriptor: Int32
 
     init(path: String) {
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let directory = (path as NSString).deletingLastPathComponent
+        descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
     }
