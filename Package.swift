@@ -128,6 +128,8 @@ let package = Package(
                            .product(name: "JWTKit", package: "jwt-kit"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")]
         ),
     ],
