@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // Thin C shims: only the wrapper files in RoquaBoundaries/CInterop import them.
@@ -103,6 +104,7 @@ let package = Package(
             name: "RoquaChatPostgres",
             dependencies: ["RoquaChatServer", "RoquaChatCore",
                            .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),

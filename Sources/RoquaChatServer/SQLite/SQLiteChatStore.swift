@@ -112,7 +112,7 @@ package final class SQLiteChatStore: ChatStore {
                     (phone, code_mac, code_expires_at, attempts_left, send_times, failures, last_failure_at, blocked_until)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [phone.e164, state.codeMAC, SQLiteRows.ms(state.codeExpiresAt), state.attemptsLeft,
-                                 SQLiteRows.sendTimesText(state), state.failures, SQLiteRows.ms(state.lastFailureAt),
+                                 SQLiteRows.sendTimesText(state.sendTimes), state.failures, SQLiteRows.ms(state.lastFailureAt),
                                  SQLiteRows.ms(state.blockedUntil)])
             return result
         }
