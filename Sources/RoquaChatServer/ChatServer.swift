@@ -28,13 +28,15 @@ package struct ChatServer: Sendable {
     }
 
     /// The Hummingbird application listening on `host:port` (port 0: any free port, reported
-    /// through `onRunning`), running `services` (e.g. a database client) alongside.
+    /// through `onRunning`), running `services` (e.g. a database client) alongside and
+    /// `beforeStart` (e.g. migrations) once they run but before the first request.
     package func application(host: String, port: Int, services: [any Service] = [],
+                             beforeStart: [@Sendable () async throws -> Void] = [],
                              onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: ChatRequestContext.self)
         routes.register(on: router)
         let logger = logger
-        return Application(
+        var application = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "roqua-chat"),
             services: services,
@@ -44,5 +46,7 @@ package struct ChatServer: Sendable {
                 await onRunning(port)
             },
             logger: logger)
+        for step in beforeStart { application.beforeServerStarts(perform: step) }
+        return application
     }
 }

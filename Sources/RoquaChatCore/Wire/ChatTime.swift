@@ -37,10 +37,10 @@ public enum ChatTime {
 /// JSON coders with the wire's conventions: snake_case keys are spelled out in `CodingKeys`,
 /// dates as `ChatTime` text.
 public enum ChatJSON {
-    /// An encoder for request and response bodies.
+    /// An encoder for request and response bodies (keys sorted, so that output is stable).
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(ChatTime.format(date))

@@ -37,7 +37,8 @@ package struct AccessTokens: Sendable {
     /// A signed token for `userID` on `deviceID`, valid for `lifetime` from now.
     /// - Throws: jwt-kit's error if signing fails.
     package func issue(userID: String, deviceID: String) async throws -> String {
-        let now = clock.now()
+        // Whole seconds, as JWT numeric dates usually are.
+        let now = Date(timeIntervalSince1970: clock.now().timeIntervalSince1970.rounded(.down))
         let claims = AccessClaims(sub: .init(value: userID), did: deviceID, iss: .init(value: Self.issuer),
                                   iat: .init(value: now), exp: .init(value: now.addingTimeInterval(lifetime)))
         return try await keys.sign(claims)

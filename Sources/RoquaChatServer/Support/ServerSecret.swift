@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RoquaChatCore
 
 /// The server's master secret. Every key the server needs (the JWT key, the key for the sign-in
 /// code MACs, the key that derives refresh-token successors) is derived
@@ -39,6 +40,19 @@ package struct ServerSecret: Sendable {
         return ServerSecret(key: SymmetricKey(data: trimmed))
     }
 
+    /// Reads the secret at `path`, first writing a new random one there (owner-only
+    /// permissions) when the file does not exist, so that tokens survive restarts.
+    /// - Throws: `ServerSecretError` naming the file.
+    package static func loadOrCreate(path: String) throws -> ServerSecret {
+        if !FileManager.default.fileExists(atPath: path) {
+            let text = Hex.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }) + "\n"
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw ServerSecretError.unwritable(path: path)
+            }
+        }
+        return try load(path: path)
+    }
+
     /// The subkey for `purpose`.
     package func key(for purpose: KeyPurpose) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: material, salt: Data("roqua-chat".utf8),
@@ -56,11 +70,13 @@ package struct ServerSecret: Sendable {
 /// Why the secret could not be used.
 package enum ServerSecretError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String)
+    case unwritable(path: String)
     case tooShort(source: String, bytes: Int)
 
     package var description: String {
         switch self {
         case .unreadable(let path): "\(path): cannot read the JWT secret file"
+        case .unwritable(let path): "\(path): cannot create the JWT secret file"
         case let .tooShort(source, bytes): "\(source): the secret has \(bytes) bytes; at least 32 are needed (e.g. openssl rand -hex 32)"
         }
     }
