@@ -119,7 +119,9 @@ let package = Package(
         .executableTarget(
             name: "roqua-chat-bench",
             dependencies: ["RoquaChatCore",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Benchmarks/RoquaChatBench"
         ),
         .testTarget(

@@ -38,6 +38,8 @@ package struct ChatServer: Sendable {
         let logger = logger
         var application = Application(
             router: router,
+            // Idle connections (a client that connects and says nothing) are closed after a minute.
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: .init(address: .hostname(host, port: port), serverName: "roqua-chat"),
             services: services,
             onServerRunning: { channel in

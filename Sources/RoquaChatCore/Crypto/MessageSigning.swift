@@ -5,17 +5,26 @@ import Foundation
 /// that gives a message its meaning, each as a 4-byte big-endian length and its UTF-8 bytes, after
 /// a domain tag. `sent_at` enters as whole milliseconds, `metadata` in its canonical JSON form.
 public struct MessageSigningFields: Sendable, Equatable {
+    /// `group_id`: the group.
     public var groupID: String
+    /// `sender_id`: the author.
     public var senderID: String
+    /// `device_id`: the device.
     public var deviceID: String?
+    /// `local_id`: the author's own id for the message (UUIDv7).
     public var localID: String
+    /// What the message carries.
     public var type: MessageType
+    /// `sent_at` in whole milliseconds since 1970.
     public var sentAtMilliseconds: Int64
+    /// `key_epoch`: the group key epoch of an encrypted body.
     public var keyEpoch: Int?
+    /// The body; opaque to the server (ciphertext once end-to-end encryption is on).
     public var content: String
     /// Canonical JSON (`JSONValue.canonicalData()`), or nil.
     public var canonicalMetadata: Data?
 
+    /// Creates the value from its parts.
     public init(groupID: String, senderID: String, deviceID: String?, localID: String, type: MessageType,
                 sentAtMilliseconds: Int64, keyEpoch: Int?, content: String, canonicalMetadata: Data?) {
         self.groupID = groupID

@@ -1,7 +1,10 @@
 /// A calendar day without a time zone (`YYYY-MM-DD`), for a group's active window.
 public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The year.
     public let year: Int
+    /// The month, 1–12.
     public let month: Int
+    /// The day of the month.
     public let day: Int
 
     /// Parses `YYYY-MM-DD`.

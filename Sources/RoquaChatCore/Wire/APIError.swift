@@ -29,17 +29,22 @@ public enum ChatErrorCode: String, Codable, Sendable, Equatable, CaseIterable {
 public struct APIErrorBody: Codable, Sendable, Equatable {
     /// The code and the human message.
     public struct Detail: Codable, Sendable, Equatable {
+        /// The stable code to act on.
         public var code: ChatErrorCode
+        /// For people; not stable.
         public var message: String
 
+        /// Creates the value from its parts.
         public init(code: ChatErrorCode, message: String) {
             self.code = code
             self.message = message
         }
     }
 
+    /// What went wrong.
     public var error: Detail
 
+    /// Creates the value from its parts.
     public init(code: ChatErrorCode, message: String) {
         error = Detail(code: code, message: message)
     }

@@ -4,11 +4,17 @@ import Foundation
 /// author is `sender_id` when given (a member relaying someone else's message; then
 /// `device_id` and `signature` are required) and otherwise the signed-in user.
 public struct PushMessage: Codable, Sendable, Equatable {
+    /// `local_id`: the author's own id for the message (UUIDv7).
     public var localID: String
+    /// `group_id`: the group.
     public var groupID: String
+    /// What the message carries.
     public var type: MessageType
+    /// The body; opaque to the server (ciphertext once end-to-end encryption is on).
     public var content: String
+    /// `sent_at`: when the author's device says it was sent.
     public var sentAt: Date
+    /// Free JSON (a location's latitude, longitude and address), covered by the signature.
     public var metadata: JSONValue?
     /// The author, when not the uploader (relayed messages).
     public var senderID: String?
@@ -19,6 +25,7 @@ public struct PushMessage: Codable, Sendable, Equatable {
     /// Base64 Ed25519 signature over `MessageSigning.payload(...)`.
     public var signature: String?
 
+    /// Creates the value from its parts.
     public init(localID: String, groupID: String, type: MessageType, content: String, sentAt: Date,
                 metadata: JSONValue? = nil, senderID: String? = nil, deviceID: String? = nil,
                 keyEpoch: Int? = nil, signature: String? = nil) {
@@ -49,16 +56,22 @@ public struct PushMessage: Codable, Sendable, Equatable {
 
 /// The body of `POST /v1/sync/push` (at most `ChatLimits.maxMessagesPerPush` messages).
 public struct PushBody: Codable, Sendable, Equatable {
+    /// The messages.
     public var messages: [PushMessage]
+    /// Creates the value from its parts.
     public init(messages: [PushMessage]) { self.messages = messages }
 }
 
 /// A message the server holds: its id and its place in the group's sequence.
 public struct SyncedMessage: Codable, Sendable, Equatable, Hashable {
+    /// `local_id`: the author's own id for the message (UUIDv7).
     public var localID: String
+    /// `server_id`: the server's id for the message.
     public var serverID: String
+    /// The message's place in its group's sequence (the pull cursor).
     public var seq: Int64
 
+    /// Creates the value from its parts.
     public init(localID: String, serverID: String, seq: Int64) {
         self.localID = localID
         self.serverID = serverID
@@ -93,9 +106,12 @@ public enum RejectionReason: String, Codable, Sendable, Equatable, CaseIterable 
 
 /// One refused message.
 public struct RejectedMessage: Codable, Sendable, Equatable {
+    /// `local_id`: the author's own id for the message (UUIDv7).
     public var localID: String
+    /// Why it was refused.
     public var reason: RejectionReason
 
+    /// Creates the value from its parts.
     public init(localID: String, reason: RejectionReason) {
         self.localID = localID
         self.reason = reason
@@ -109,10 +125,14 @@ public struct RejectedMessage: Codable, Sendable, Equatable {
 
 /// The answer to a push; a replayed message appears in `synced` exactly as the first time.
 public struct PushResult: Codable, Sendable, Equatable {
+    /// Messages the server holds (new or replayed).
     public var synced: [SyncedMessage]
+    /// Messages refused, with why.
     public var rejected: [RejectedMessage]
+    /// `sync_time`: the server's time of this push.
     public var syncTime: Date
 
+    /// Creates the value from its parts.
     public init(synced: [SyncedMessage], rejected: [RejectedMessage], syncTime: Date) {
         self.synced = synced
         self.rejected = rejected
