@@ -10,7 +10,7 @@ extension SQLiteChatStore {
             var lastSeqBefore: [String: Int64] = [:]
             for groupID in plan.groupsToAdvance {
                 let count = plan.inserts[groupID]?.count ?? 0
-                let after = try Int64.fetchOne(db, sql: "UPDATE tour_groups SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq",
+                let after = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE tour_groups SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq"),
                                                arguments: [count, groupID]) ?? Int64(count)
                 lastSeqBefore[groupID] = after - Int64(count)
             }
@@ -24,10 +24,10 @@ extension SQLiteChatStore {
         var existing: [AuthorLocalID: ExistingMessage] = [:]
         for (authorID, localIDs) in Dictionary(grouping: items.map(\.key), by: \.authorID) {
             let ids = Array(Set(localIDs.map(\.localID)))
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT local_id, group_id, server_id, seq, digest FROM messages
                 WHERE sender_id = ? AND local_id IN (\(databaseQuestionMarks(count: ids.count)))
-                """, arguments: StatementArguments([authorID] + ids))
+                """), arguments: StatementArguments([authorID] + ids))
             for row in rows {
                 existing[AuthorLocalID(authorID: authorID, localID: row["local_id"])] =
                     ExistingMessage(groupID: row["group_id"], serverID: row["server_id"], seq: row["seq"], digest: row["digest"])
@@ -40,9 +40,9 @@ extension SQLiteChatStore {
         for groupID in groupIDs {
             guard let group = try group(db, id: groupID) else { continue }
             groups[groupID] = group
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM memberships WHERE group_id = ? AND user_id IN (\(databaseQuestionMarks(count: userIDs.count)))
-                """, arguments: StatementArguments([groupID] + userIDs))
+                """), arguments: StatementArguments([groupID] + userIDs))
             for row in rows {
                 let membership = try SQLiteRows.membership(row)
                 memberships[MembershipKey(groupID: groupID, userID: membership.userID)] = membership
@@ -53,11 +53,11 @@ extension SQLiteChatStore {
 
     static func insert(_ db: Database, _ row: StoredMessage) throws {
         let message = row.message
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO messages (server_id, group_id, seq, sender_id, device_id, local_id, type, content, metadata,
                                   sent_at, order_at, received_at, key_epoch, signature, digest)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [message.serverID, message.groupID, message.seq, message.senderID, message.deviceID,
+            """).execute(arguments: [message.serverID, message.groupID, message.seq, message.senderID, message.deviceID,
                              message.localID, message.type.rawValue, message.content, try SQLiteRows.metadataText(message.metadata),
                              SQLiteRows.ms(message.sentAt), SQLiteRows.ms(message.orderAt), SQLiteRows.ms(message.receivedAt),
                              message.keyEpoch, message.signature, row.digest])
@@ -65,22 +65,22 @@ extension SQLiteChatStore {
 
     package func messages(groupID: String, after: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM messages WHERE group_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
-                """, arguments: [groupID, after, upTo ?? Int64.max, limit]).map(SQLiteRows.message)
+                """), arguments: [groupID, after, upTo ?? Int64.max, limit]).map(SQLiteRows.message)
         }
     }
 
     package func receipts(groupID: String) async throws -> [ReceiptMark] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM receipts WHERE group_id = ? ORDER BY user_id", arguments: [groupID])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM receipts WHERE group_id = ? ORDER BY user_id"), arguments: [groupID])
                 .map(SQLiteRows.receipt)
         }
     }
 
     package func mergeReceipt(groupID: String, userID: String, deliveredUpTo: Int64, readUpTo: Int64, now: Date) async throws -> ReceiptMark {
         try await pool.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO receipts (group_id, user_id, delivered_up_to, read_up_to, updated_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (group_id, user_id) DO UPDATE SET
                     updated_at = CASE WHEN excluded.delivered_up_to > receipts.delivered_up_to
@@ -88,8 +88,8 @@ extension SQLiteChatStore {
                                       THEN excluded.updated_at ELSE receipts.updated_at END,
                     delivered_up_to = MAX(receipts.delivered_up_to, excluded.delivered_up_to),
                     read_up_to = MAX(receipts.read_up_to, excluded.read_up_to)
-                """, arguments: [groupID, userID, deliveredUpTo, readUpTo, SQLiteRows.ms(now)])
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM receipts WHERE group_id = ? AND user_id = ?", arguments: [groupID, userID])
+                """).execute(arguments: [groupID, userID, deliveredUpTo, readUpTo, SQLiteRows.ms(now)])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM receipts WHERE group_id = ? AND user_id = ?"), arguments: [groupID, userID])
             guard let row else { throw ChatStoreError.corruptRow(table: "receipts", reason: "the merged mark vanished") }
             return SQLiteRows.receipt(row)
         }
@@ -97,14 +97,14 @@ extension SQLiteChatStore {
 
     package func putBlob(sha256: String, data: Data, uploadedBy: String, now: Date) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO blobs (sha256, size, data, uploaded_by, created_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [sha256, data.count, data, uploadedBy, SQLiteRows.ms(now)])
+                """).execute(arguments: [sha256, data.count, data, uploadedBy, SQLiteRows.ms(now)])
             return db.changesCount > 0
         }
     }
 
     package func blob(sha256: String) async throws -> Data? {
-        try await pool.read { db in try Data.fetchOne(db, sql: "SELECT data FROM blobs WHERE sha256 = ?", arguments: [sha256]) }
+        try await pool.read { db in try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM blobs WHERE sha256 = ?"), arguments: [sha256]) }
     }
 }

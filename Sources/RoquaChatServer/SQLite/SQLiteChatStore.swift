@@ -36,7 +36,7 @@ package final class SQLiteChatStore: ChatStore {
 
     package func user(id: String) async throws -> UserRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(SQLiteRows.user)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(SQLiteRows.user)
         }
     }
 
@@ -45,27 +45,27 @@ package final class SQLiteChatStore: ChatStore {
     }
 
     static func user(_ db: Database, phone: PhoneNumber) throws -> UserRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM users WHERE phone = ?", arguments: [phone.e164]).map(SQLiteRows.user)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE phone = ?"), arguments: [phone.e164]).map(SQLiteRows.user)
     }
 
     /// The user with `phone`, created with `role` when missing.
     static func ensureUser(_ db: Database, phone: PhoneNumber, role: Role, now: Date) throws -> UserRecord {
         if let user = try user(db, phone: phone) { return user }
         let user = UserRecord(id: UUIDv7.make(at: now), phone: phone, role: role, createdAt: now)
-        try db.execute(sql: "INSERT INTO users (id, phone, role, created_at) VALUES (?, ?, ?, ?)",
-                       arguments: [user.id, phone.e164, role.rawValue, SQLiteRows.ms(now)])
+        try db.cachedStatement(sql: "INSERT INTO users (id, phone, role, created_at) VALUES (?, ?, ?, ?)").execute(
+            arguments: [user.id, phone.e164, role.rawValue, SQLiteRows.ms(now)])
         return user
     }
 
     package func signIn(phone: PhoneNumber, deviceID: String, publicKey: Data?, now: Date) async throws -> UserRecord {
         try await pool.write { db in
             let user = try Self.ensureUser(db, phone: phone, role: .user, now: now)
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO devices (user_id, device_id, public_key, created_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (user_id, device_id) DO UPDATE SET
                     public_key = COALESCE(excluded.public_key, devices.public_key),
                     last_sign_in_at = excluded.last_sign_in_at
-                """, arguments: [user.id, deviceID, publicKey, SQLiteRows.ms(now), SQLiteRows.ms(now)])
+                """).execute(arguments: [user.id, deviceID, publicKey, SQLiteRows.ms(now), SQLiteRows.ms(now)])
             return user
         }
     }
@@ -73,7 +73,7 @@ package final class SQLiteChatStore: ChatStore {
     package func setRole(phone: PhoneNumber, role: Role, now: Date) async throws -> UserRecord {
         try await pool.write { db in
             var user = try Self.ensureUser(db, phone: phone, role: role, now: now)
-            try db.execute(sql: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, user.id])
+            try db.cachedStatement(sql: "UPDATE users SET role = ? WHERE id = ?").execute(arguments: [role.rawValue, user.id])
             user.role = role
             return user
         }
@@ -81,8 +81,8 @@ package final class SQLiteChatStore: ChatStore {
 
     package func setRole(userID: String, role: Role) async throws -> UserRecord? {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
-            return try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [userID]).map(SQLiteRows.user)
+            try db.cachedStatement(sql: "UPDATE users SET role = ? WHERE id = ?").execute(arguments: [role.rawValue, userID])
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [userID]).map(SQLiteRows.user)
         }
     }
 
@@ -91,7 +91,7 @@ package final class SQLiteChatStore: ChatStore {
         return try await pool.read { db in
             var keys: [DeviceRef: Data] = [:]
             for device in devices {
-                if let key = try Data.fetchOne(db, sql: "SELECT public_key FROM devices WHERE user_id = ? AND device_id = ?",
+                if let key = try Data.fetchOne(db.cachedStatement(sql: "SELECT public_key FROM devices WHERE user_id = ? AND device_id = ?"),
                                                arguments: [device.userID, device.deviceID]) {
                     keys[device] = key
                 }
@@ -104,14 +104,14 @@ package final class SQLiteChatStore: ChatStore {
 
     package func updateOTP<Result: Sendable>(phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result) async throws -> Result {
         try await pool.write { db in
-            var state = try Row.fetchOne(db, sql: "SELECT * FROM otp_states WHERE phone = ?", arguments: [phone.e164])
+            var state = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM otp_states WHERE phone = ?"), arguments: [phone.e164])
                 .map(SQLiteRows.otpState) ?? OTPState()
             let result = body(&state)
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO otp_states
                     (phone, code_mac, code_expires_at, attempts_left, send_times, failures, last_failure_at, blocked_until)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [phone.e164, state.codeMAC, SQLiteRows.ms(state.codeExpiresAt), state.attemptsLeft,
+                """).execute(arguments: [phone.e164, state.codeMAC, SQLiteRows.ms(state.codeExpiresAt), state.attemptsLeft,
                                  SQLiteRows.sendTimesText(state.sendTimes), state.failures, SQLiteRows.ms(state.lastFailureAt),
                                  SQLiteRows.ms(state.blockedUntil)])
             return result
@@ -122,40 +122,40 @@ package final class SQLiteChatStore: ChatStore {
 
     package func createRefreshFamily(_ family: RefreshFamilyRecord, firstToken: RefreshTokenRecord) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO refresh_families (id, user_id, device_id, created_at) VALUES (?, ?, ?, ?)",
-                           arguments: [family.id, family.userID, family.deviceID, SQLiteRows.ms(family.createdAt)])
+            try db.cachedStatement(sql: "INSERT INTO refresh_families (id, user_id, device_id, created_at) VALUES (?, ?, ?, ?)").execute(
+                arguments: [family.id, family.userID, family.deviceID, SQLiteRows.ms(family.createdAt)])
             try Self.insert(db, token: firstToken)
         }
     }
 
     static func insert(_ db: Database, token: RefreshTokenRecord) throws {
-        try db.execute(sql: "INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)",
-                       arguments: [token.tokenHash, token.familyID, SQLiteRows.ms(token.issuedAt), SQLiteRows.ms(token.expiresAt)])
+        try db.cachedStatement(sql: "INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)").execute(
+            arguments: [token.tokenHash, token.familyID, SQLiteRows.ms(token.issuedAt), SQLiteRows.ms(token.expiresAt)])
     }
 
     package func rotateRefreshToken(presentedHash: String, successorHash: String, now: Date,
                                     settings: ChatSettings) async throws -> RefreshDecision {
         try await pool.write { db in
             func token(_ hash: String) throws -> RefreshTokenRecord? {
-                try Row.fetchOne(db, sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?"), arguments: [hash])
                     .map(SQLiteRows.refreshToken)
             }
             let presented = try token(presentedHash)
             let family = try presented.flatMap { presented in
-                try Row.fetchOne(db, sql: "SELECT * FROM refresh_families WHERE id = ?", arguments: [presented.familyID])
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM refresh_families WHERE id = ?"), arguments: [presented.familyID])
                     .map(SQLiteRows.refreshFamily)
             }
             let lookup = RefreshLookup(token: presented, family: family, successor: try token(successorHash))
             let decision = RefreshRules.decide(lookup, now: now, settings: settings)
             switch decision {
             case .rotate(let family):
-                try db.execute(sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?",
-                               arguments: [SQLiteRows.ms(now), presentedHash])
+                try db.cachedStatement(sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?").execute(
+                    arguments: [SQLiteRows.ms(now), presentedHash])
                 try Self.insert(db, token: RefreshTokenRecord(tokenHash: successorHash, familyID: family.id, issuedAt: now,
                                                               expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
             case .reused(let familyID):
-                try db.execute(sql: "UPDATE refresh_families SET revoked_at = ? WHERE id = ?",
-                               arguments: [SQLiteRows.ms(now), familyID])
+                try db.cachedStatement(sql: "UPDATE refresh_families SET revoked_at = ? WHERE id = ?").execute(
+                    arguments: [SQLiteRows.ms(now), familyID])
             case .repeatWithinGrace, .superseded, .expired, .invalid:
                 break
             }
@@ -165,10 +165,10 @@ package final class SQLiteChatStore: ChatStore {
 
     package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, ?)
                 WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
-                """, arguments: [SQLiteRows.ms(now), tokenHash])
+                """).execute(arguments: [SQLiteRows.ms(now), tokenHash])
             return db.changesCount > 0
         }
     }
