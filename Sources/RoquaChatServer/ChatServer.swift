@@ -18,12 +18,12 @@ package struct ChatServer: Sendable {
         self.store = store
         self.settings = settings
         self.logger = logger
-        let auth = await AuthService(store: store, sms: sms, clock: clock, settings: settings, secret: secret, logger: logger)
+        let environment = ServiceEnvironment(store: store, clock: clock, settings: settings, logger: logger)
         routes = ChatRoutes(
-            auth: auth,
-            groups: GroupService(store: store, clock: clock, settings: settings, logger: logger),
-            sync: SyncService(store: store, clock: clock, settings: settings, logger: logger),
-            blobs: BlobService(store: store, clock: clock, logger: logger),
+            auth: await AuthService(environment, sms: sms, secret: secret),
+            groups: GroupService(environment),
+            sync: SyncService(environment),
+            blobs: BlobService(environment),
             store: store, settings: settings)
     }
 

@@ -1,5 +1,5 @@
 /// A calendar day without a time zone (`YYYY-MM-DD`), for a group's active window.
-public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct CalendarDay: ValidatedText, Hashable, Comparable, CustomStringConvertible {
     /// The year.
     public let year: Int
     /// The month, 1–12.
@@ -54,22 +54,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// `YYYY-MM-DD`.
+    public var text: String { description }
+
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(text)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }
 

@@ -1,6 +1,6 @@
 /// A phone number in E.164 form (`+` and 8–15 digits, no leading zero), the only form the server
 /// stores. Spaces, dashes, dots and parentheses typed by people are dropped first.
-public struct PhoneNumber: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct PhoneNumber: ValidatedText, Hashable, CustomStringConvertible {
     /// The E.164 text, e.g. `+905551234567`.
     public let e164: String
 
@@ -26,19 +26,8 @@ public struct PhoneNumber: Sendable, Hashable, Codable, CustomStringConvertible 
 
     public var description: String { e164 }
 
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(raw)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(e164)
-    }
+    /// The E.164 text.
+    public var text: String { e164 }
 }
 
 /// Why a phone number was refused.

@@ -5,25 +5,22 @@ import RoquaChatCore
 /// Sign-in by SMS code, token refresh with rotation, sign-out, and turning an access token into
 /// an `Actor`.
 package struct AuthService: Sendable {
-    let store: any ChatStore
+    let environment: ServiceEnvironment
     let sms: any SMSProvider
-    let clock: any ChatClock
-    let settings: ChatSettings
     let tokens: AccessTokens
     let codeMAC: KeyedMAC
     let successorMAC: KeyedMAC
-    let logger: Logger
+    var store: any ChatStore { environment.store }
+    var clock: any ChatClock { environment.clock }
+    var settings: ChatSettings { environment.settings }
+    var logger: Logger { environment.logger }
 
-    package init(store: any ChatStore, sms: any SMSProvider, clock: any ChatClock, settings: ChatSettings,
-                 secret: ServerSecret, logger: Logger) async {
-        self.store = store
+    package init(_ environment: ServiceEnvironment, sms: any SMSProvider, secret: ServerSecret) async {
+        self.environment = environment
         self.sms = sms
-        self.clock = clock
-        self.settings = settings
-        tokens = await AccessTokens(secret: secret, clock: clock, lifetime: settings.accessTokenLifetime)
+        tokens = await AccessTokens(secret: secret, clock: environment.clock, lifetime: environment.settings.accessTokenLifetime)
         codeMAC = KeyedMAC(secret.key(for: .signInCode))
         successorMAC = KeyedMAC(secret.key(for: .refreshSuccessor))
-        self.logger = logger
     }
 
     /// Sends a new code unless the phone's resend limits say no. The caller answers 202 either

@@ -4,16 +4,14 @@ import RoquaChatCore
 
 /// Groups, invites and membership. Every decision about who may do what goes through `Policy`.
 package struct GroupService: Sendable {
-    let store: any ChatStore
-    let clock: any ChatClock
-    let settings: ChatSettings
-    let logger: Logger
+    let environment: ServiceEnvironment
+    var store: any ChatStore { environment.store }
+    var clock: any ChatClock { environment.clock }
+    var settings: ChatSettings { environment.settings }
+    var logger: Logger { environment.logger }
 
-    package init(store: any ChatStore, clock: any ChatClock, settings: ChatSettings, logger: Logger) {
-        self.store = store
-        self.clock = clock
-        self.settings = settings
-        self.logger = logger
+    package init(_ environment: ServiceEnvironment) {
+        self.environment = environment
     }
 
     /// Creates a group led by the actor.

@@ -6,14 +6,13 @@ import RoquaChatCore
 /// Content-addressed blobs for images and files: stored under the SHA-256 of their bytes,
 /// which the server recomputes; any signed-in user may read a blob whose digest they know.
 package struct BlobService: Sendable {
-    let store: any ChatStore
-    let clock: any ChatClock
-    let logger: Logger
+    let environment: ServiceEnvironment
+    var store: any ChatStore { environment.store }
+    var clock: any ChatClock { environment.clock }
+    var logger: Logger { environment.logger }
 
-    package init(store: any ChatStore, clock: any ChatClock, logger: Logger) {
-        self.store = store
-        self.clock = clock
-        self.logger = logger
+    package init(_ environment: ServiceEnvironment) {
+        self.environment = environment
     }
 
     /// Stores `data` under `sha256` after checking the digest.

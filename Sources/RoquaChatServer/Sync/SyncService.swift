@@ -4,16 +4,14 @@ import RoquaChatCore
 
 /// Push, pull and receipts.
 package struct SyncService: Sendable {
-    let store: any ChatStore
-    let clock: any ChatClock
-    let settings: ChatSettings
-    let logger: Logger
+    let environment: ServiceEnvironment
+    var store: any ChatStore { environment.store }
+    var clock: any ChatClock { environment.clock }
+    var settings: ChatSettings { environment.settings }
+    var logger: Logger { environment.logger }
 
-    package init(store: any ChatStore, clock: any ChatClock, settings: ChatSettings, logger: Logger) {
-        self.store = store
-        self.clock = clock
-        self.settings = settings
-        self.logger = logger
+    package init(_ environment: ServiceEnvironment) {
+        self.environment = environment
     }
 
     /// Stores new messages, answers replays with their first result, refuses what may not be
