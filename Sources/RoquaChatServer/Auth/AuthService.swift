@@ -4,16 +4,12 @@ import RoquaChatCore
 
 /// Sign-in by SMS code, token refresh with rotation, sign-out, and turning an access token into
 /// an `Actor`.
-package struct AuthService: Sendable {
-    let environment: ServiceEnvironment
+package struct AuthService: EnvironmentService {
+    package let environment: ServiceEnvironment
     let sms: any SMSProvider
     let tokens: AccessTokens
     let codeMAC: KeyedMAC
     let successorMAC: KeyedMAC
-    var store: any ChatStore { environment.store }
-    var clock: any ChatClock { environment.clock }
-    var settings: ChatSettings { environment.settings }
-    var logger: Logger { environment.logger }
 
     package init(_ environment: ServiceEnvironment, sms: any SMSProvider, secret: ServerSecret) async {
         self.environment = environment

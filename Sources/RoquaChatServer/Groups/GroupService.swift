@@ -3,12 +3,8 @@ import Logging
 import RoquaChatCore
 
 /// Groups, invites and membership. Every decision about who may do what goes through `Policy`.
-package struct GroupService: Sendable {
-    let environment: ServiceEnvironment
-    var store: any ChatStore { environment.store }
-    var clock: any ChatClock { environment.clock }
-    var settings: ChatSettings { environment.settings }
-    var logger: Logger { environment.logger }
+package struct GroupService: EnvironmentService {
+    package let environment: ServiceEnvironment
 
     package init(_ environment: ServiceEnvironment) {
         self.environment = environment

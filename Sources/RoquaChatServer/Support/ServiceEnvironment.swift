@@ -14,3 +14,15 @@ package struct ServiceEnvironment: Sendable {
         self.logger = logger
     }
 }
+
+/// A service over a `ServiceEnvironment`, reaching its parts directly.
+package protocol EnvironmentService: Sendable {
+    var environment: ServiceEnvironment { get }
+}
+
+extension EnvironmentService {
+    var store: any ChatStore { environment.store }
+    var clock: any ChatClock { environment.clock }
+    var settings: ChatSettings { environment.settings }
+    var logger: Logger { environment.logger }
+}

@@ -5,11 +5,8 @@ import RoquaChatCore
 
 /// Content-addressed blobs for images and files: stored under the SHA-256 of their bytes,
 /// which the server recomputes; any signed-in user may read a blob whose digest they know.
-package struct BlobService: Sendable {
-    let environment: ServiceEnvironment
-    var store: any ChatStore { environment.store }
-    var clock: any ChatClock { environment.clock }
-    var logger: Logger { environment.logger }
+package struct BlobService: EnvironmentService {
+    package let environment: ServiceEnvironment
 
     package init(_ environment: ServiceEnvironment) {
         self.environment = environment

@@ -3,12 +3,8 @@ import Logging
 import RoquaChatCore
 
 /// Push, pull and receipts.
-package struct SyncService: Sendable {
-    let environment: ServiceEnvironment
-    var store: any ChatStore { environment.store }
-    var clock: any ChatClock { environment.clock }
-    var settings: ChatSettings { environment.settings }
-    var logger: Logger { environment.logger }
+package struct SyncService: EnvironmentService {
+    package let environment: ServiceEnvironment
 
     package init(_ environment: ServiceEnvironment) {
         self.environment = environment
