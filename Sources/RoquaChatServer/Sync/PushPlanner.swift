@@ -39,7 +39,7 @@ package struct PushPlan: Sendable {
     enum Outcome: Sendable {
         case synced(SyncedMessage)
         case rejected(RejectedMessage)
-        case inserted(groupID: String, ordinal: Int, localID: String)
+        case inserted(groupID: String, ordinal: Int, localID: String, serverID: String)
     }
 
     var outcomes: [Outcome] = []
@@ -66,9 +66,8 @@ package struct PushPlan: Sendable {
             switch outcome {
             case .synced(let result): synced.append(result)
             case .rejected(let rejection): rejected.append(rejection)
-            case let .inserted(groupID, ordinal, localID):
-                let row = inserts[groupID]![ordinal]
-                synced.append(SyncedMessage(localID: localID, serverID: row.message.serverID,
+            case let .inserted(groupID, ordinal, localID, serverID):
+                synced.append(SyncedMessage(localID: localID, serverID: serverID,
                                             seq: (lastSeqBefore[groupID] ?? 0) + Int64(ordinal) + 1))
             }
         }
@@ -77,8 +76,9 @@ package struct PushPlan: Sendable {
 
     mutating func insert(_ row: StoredMessage) -> Outcome {
         let groupID = row.message.groupID
+        let ordinal = inserts[groupID]?.count ?? 0
         inserts[groupID, default: []].append(row)
-        return .inserted(groupID: groupID, ordinal: inserts[groupID]!.count - 1, localID: row.message.localID)
+        return .inserted(groupID: groupID, ordinal: ordinal, localID: row.message.localID, serverID: row.message.serverID)
     }
 }
 
