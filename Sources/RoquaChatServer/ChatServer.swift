@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The sync server: services over a store, behind Hummingbird. The CLI runs it as a service
+/// (graceful shutdown on SIGINT/SIGTERM); tests start it on port 0 in-process.
+package struct ChatServer: Sendable {
+    package let store: any ChatStore
+    package let settings: ChatSettings
+    let routes: ChatRoutes
+    let logger: Logger
+
+    /// Builds the services over `store`.
+    package init(store: any ChatStore, sms: any SMSProvider, secret: ServerSecret, clock: any ChatClock = SystemClock(),
+                 settings: ChatSettings = ChatSettings(), logger: Logger = Logger(label: "roqua.chat")) async {
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+        let environment = ServiceEnvironment(store: store, clock: clock, settings: settings, logger: logger)
+        routes = ChatRoutes(
+            auth: await AuthService(environment, sms: sms, secret: secret),
+            groups: GroupService(environment),
+            sync: SyncService(environment),
+            blobs: BlobService(environment),
+            store: store, settings: settings)
+    }
+
+    /// The Hummingbird application listening on `host:port` (port 0: any free port, reported
+    /// through `onRunning`), running `services` (e.g. a database client) alongside and
+    /// `beforeStart` (e.g. migrations) once they run but before the first request.
+    package func application(host: String, port: Int, services: [any Service] = [],
+                             beforeStart: [@Sendable () async throws -> Void] = [],
+                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: ChatRequestContext.self)
+        routes.register(on: router)
+        let logger = logger
+        var application = Application(
+            router: router,
+            // Idle connections (a client that connects and says nothing) are closed after a minute.
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "roqua-chat"),
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("listening", metadata: ["address": "\(host):\(port)"])
+                await onRunning(port)
+            },
+            logger: logger)
+        for step in beforeStart { application.beforeServerStarts(perform: step) }
+        return application
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import RoquaChatCore
+
+extension SQLiteChatStore {
+    package func push(_ items: [PreparedPush], uploader: Actor, now: Date) async throws -> PushResult {
+        try await pool.write { db in
+            let snapshot = try Self.pushSnapshot(db, items: items, uploader: uploader)
+            let plan = PushPlanner.plan(items, uploader: uploader, snapshot: snapshot, now: now)
+            var lastSeqBefore: [String: Int64] = [:]
+            for groupID in plan.groupsToAdvance {
+                let count = plan.inserts[groupID]?.count ?? 0
+                let after = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE tour_groups SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq"),
+                                               arguments: [count, groupID]) ?? Int64(count)
+                lastSeqBefore[groupID] = after - Int64(count)
+            }
+            let (rows, result) = plan.assign(lastSeqBefore: lastSeqBefore, syncTime: now)
+            for row in rows { try Self.insert(db, row) }
+            return result
+        }
+    }
+
+    static func pushSnapshot(_ db: Database, items: [PreparedPush], uploader: Actor) throws -> PushSnapshot {
+        var existing: [AuthorLocalID: ExistingMessage] = [:]
+        for (authorID, localIDs) in Dictionary(grouping: items.map(\.key), by: \.authorID) {
+            let ids = Array(Set(localIDs.map(\.localID)))
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT local_id, group_id, server_id, seq, digest FROM messages
+                WHERE sender_id = ? AND local_id IN (\(databaseQuestionMarks(count: ids.count)))
+                """), arguments: StatementArguments([authorID] + ids))
+            for row in rows {
+                existing[AuthorLocalID(authorID: authorID, localID: row["local_id"])] =
+                    ExistingMessage(groupID: row["group_id"], serverID: row["server_id"], seq: row["seq"], digest: row["digest"])
+            }
+        }
+        let groupIDs = Array(Set(items.map(\.message.groupID)))
+        var groups: [String: GroupRecord] = [:]
+        var memberships: [MembershipKey: MembershipRecord] = [:]
+        let userIDs = Array(Set(items.map(\.authorID) + [uploader.userID]))
+        for groupID in groupIDs {
+            guard let group = try group(db, id: groupID) else { continue }
+            groups[groupID] = group
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM memberships WHERE group_id = ? AND user_id IN (\(databaseQuestionMarks(count: userIDs.count)))
+                """), arguments: StatementArguments([groupID] + userIDs))
+            for row in rows {
+                let membership = try SQLiteRows.membership(row)
+                memberships[MembershipKey(groupID: groupID, userID: membership.userID)] = membership
+            }
+        }
+        return PushSnapshot(existing: existing, groups: groups, memberships: memberships)
+    }
+
+    static func insert(_ db: Database, _ row: StoredMessage) throws {
+        let message = row.message
+        try db.cachedStatement(sql: """
+            INSERT INTO messages (server_id, group_id, seq, sender_id, device_id, local_id, type, content, metadata,
+                                  sent_at, order_at, received_at, key_epoch, signature, digest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [message.serverID, message.groupID, message.seq, message.senderID, message.deviceID,
+                             message.localID, message.type.rawValue, message.content, try SQLiteRows.metadataText(message.metadata),
+                             SQLiteRows.ms(message.sentAt), SQLiteRows.ms(message.orderAt), SQLiteRows.ms(message.receivedAt),
+                             message.keyEpoch, message.signature, row.digest])
+    }
+
+    package func messages(groupID: String, after: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
+        try await pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM messages WHERE group_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
+                """), arguments: [groupID, after, upTo ?? Int64.max, limit]).map(SQLiteRows.message)
+        }
+    }
+
+    package func receipts(groupID: String) async throws -> [ReceiptMark] {
+        try await pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM receipts WHERE group_id = ? ORDER BY user_id"), arguments: [groupID])
+                .map(SQLiteRows.receipt)
+        }
+    }
+
+    package func mergeReceipt(groupID: String, userID: String, deliveredUpTo: Int64, readUpTo: Int64, now: Date) async throws -> ReceiptMark {
+        try await pool.write { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO receipts (group_id, user_id, delivered_up_to, read_up_to, updated_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (group_id, user_id) DO UPDATE SET
+                    updated_at = CASE WHEN excluded.delivered_up_to > receipts.delivered_up_to
+                                        OR excluded.read_up_to > receipts.read_up_to
+                                      THEN excluded.updated_at ELSE receipts.updated_at END,
+                    delivered_up_to = MAX(receipts.delivered_up_to, excluded.delivered_up_to),
+                    read_up_to = MAX(receipts.read_up_to, excluded.read_up_to)
+                """).execute(arguments: [groupID, userID, deliveredUpTo, readUpTo, SQLiteRows.ms(now)])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM receipts WHERE group_id = ? AND user_id = ?"), arguments: [groupID, userID])
+            guard let row else { throw ChatStoreError.corruptRow(table: "receipts", reason: "the merged mark vanished") }
+            return SQLiteRows.receipt(row)
+        }
+    }
+
+    package func putBlob(sha256: String, data: Data, uploadedBy: String, now: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO blobs (sha256, size, data, uploaded_by, created_at) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [sha256, data.count, data, uploadedBy, SQLiteRows.ms(now)])
+            return db.changesCount > 0
+        }
+    }
+
+    package func blob(sha256: String) async throws -> Data? {
+        try await pool.read { db in try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM blobs WHERE sha256 = ?"), arguments: [sha256]) }
+    }
+}

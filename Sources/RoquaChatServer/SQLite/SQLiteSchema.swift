@@ -1,0 +1,106 @@
+import GRDB
+
+/// The embedded store's schema, changed only through migrations. Times are whole milliseconds
+/// since 1970; ids are text (UUIDs); the PostgreSQL schema mirrors this one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: users, sign-in, groups, messages, receipts, blobs") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    phone TEXT NOT NULL UNIQUE,
+                    role TEXT NOT NULL,
+                    created_at INTEGER NOT NULL);
+                CREATE TABLE devices (
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    device_id TEXT NOT NULL,
+                    public_key BLOB,
+                    created_at INTEGER NOT NULL,
+                    last_sign_in_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, device_id));
+                CREATE TABLE otp_states (
+                    phone TEXT PRIMARY KEY,
+                    code_mac BLOB,
+                    code_expires_at INTEGER,
+                    attempts_left INTEGER NOT NULL,
+                    send_times TEXT NOT NULL,
+                    failures INTEGER NOT NULL,
+                    last_failure_at INTEGER,
+                    blocked_until INTEGER);
+                CREATE TABLE refresh_families (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    device_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER);
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    family_id TEXT NOT NULL REFERENCES refresh_families(id),
+                    issued_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    used_at INTEGER);
+                CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
+                CREATE TABLE tour_groups (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    guide_id TEXT NOT NULL REFERENCES users(id),
+                    start_date TEXT,
+                    end_date TEXT,
+                    created_at INTEGER NOT NULL,
+                    last_seq INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE memberships (
+                    group_id TEXT NOT NULL REFERENCES tour_groups(id),
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    role TEXT NOT NULL,
+                    joined_at INTEGER NOT NULL,
+                    visible_after_seq INTEGER NOT NULL,
+                    removed_at INTEGER,
+                    removed_at_seq INTEGER,
+                    PRIMARY KEY (group_id, user_id));
+                CREATE INDEX memberships_user ON memberships(user_id);
+                CREATE TABLE invites (
+                    code_hash TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES tour_groups(id),
+                    phone TEXT NOT NULL,
+                    created_by TEXT NOT NULL REFERENCES users(id),
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    accepted_at INTEGER,
+                    accepted_by TEXT);
+                CREATE TABLE messages (
+                    server_id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES tour_groups(id),
+                    seq INTEGER NOT NULL,
+                    sender_id TEXT NOT NULL,
+                    device_id TEXT,
+                    local_id TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    content TEXT NOT NULL,
+                    metadata TEXT,
+                    sent_at INTEGER NOT NULL,
+                    order_at INTEGER NOT NULL,
+                    received_at INTEGER NOT NULL,
+                    key_epoch INTEGER,
+                    signature TEXT,
+                    digest BLOB NOT NULL,
+                    UNIQUE (group_id, seq),
+                    UNIQUE (sender_id, local_id));
+                CREATE TABLE receipts (
+                    group_id TEXT NOT NULL REFERENCES tour_groups(id),
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    delivered_up_to INTEGER NOT NULL,
+                    read_up_to INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (group_id, user_id));
+                CREATE TABLE blobs (
+                    sha256 TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    uploaded_by TEXT NOT NULL,
+                    created_at INTEGER NOT NULL);
+                """)
+        }
+        return migrator
+    }
+}

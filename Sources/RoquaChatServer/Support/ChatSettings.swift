@@ -1,0 +1,40 @@
+import Foundation
+import RoquaChatCore
+
+/// The rules' numbers in one place; the defaults are the documented product rules.
+package struct ChatSettings: Sendable {
+    /// A sign-in code is valid this long.
+    package var codeLifetime: TimeInterval = 5 * 60
+    /// At least this long between two codes sent to one phone.
+    package var resendInterval: TimeInterval = 60
+    /// At most this many codes sent to one phone within an hour.
+    package var sendsPerHour = 5
+    /// Wrong guesses that kill a code.
+    package var guessesPerCode = 5
+    /// After the n-th consecutive wrong guess for a phone, verifying waits `base × 2^(n-1)`…
+    package var backoffBase: TimeInterval = 1
+    /// …but never longer than this.
+    package var backoffMax: TimeInterval = 15 * 60
+    /// Consecutive failures are forgotten after this long without one.
+    package var failureMemory: TimeInterval = 60 * 60
+
+    package var accessTokenLifetime: TimeInterval = 15 * 60
+    package var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// A refresh token presented again this soon after its rotation gets the same successor
+    /// (two requests of one app refreshing at once) instead of revoking the sign-in.
+    package var refreshGrace: TimeInterval = 30
+
+    package var inviteDefaultHours = 7 * 24
+    package var inviteMaxHours = 30 * 24
+
+    /// Bytes of a JSON body, except pushes.
+    package var maxJSONBodyBytes = 64 * 1024
+    /// Bytes of a push body: 100 messages of 64 KiB content and 8 KiB metadata, escaped.
+    package var maxPushBodyBytes = 16 * 1024 * 1024
+    /// Bytes of one blob.
+    package var maxBlobBytes = 10 * 1024 * 1024
+    package var defaultPullLimit = 100
+    package var maxPullLimit = ChatLimits.maxPullLimit
+
+    package init() {}
+}

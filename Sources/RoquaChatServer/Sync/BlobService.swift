@@ -1,0 +1,41 @@
+import Crypto
+import Foundation
+import Logging
+import RoquaChatCore
+
+/// Content-addressed blobs for images and files: stored under the SHA-256 of their bytes,
+/// which the server recomputes; any signed-in user may read a blob whose digest they know.
+package struct BlobService: EnvironmentService {
+    package let environment: ServiceEnvironment
+
+    package init(_ environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+
+    /// Stores `data` under `sha256` after checking the digest.
+    /// - Throws: `invalidField` for a malformed digest, `digestMismatch` when the bytes hash otherwise.
+    package func put(sha256: String, data: Data, actor: Actor) async throws -> BlobStored {
+        let expected = try Self.digest(sha256)
+        let actual = Hex.encode(SHA256.hash(data: data))
+        guard actual == expected else { throw ChatServerError.digestMismatch(expected: expected, actual: actual) }
+        let created = try await store.putBlob(sha256: expected, data: data, uploadedBy: actor.userID, now: clock.now())
+        logger.info("blob stored", metadata: ["user": "\(actor.userID)", "bytes": "\(data.count)", "new": "\(created)"])
+        return BlobStored(sha256: expected, size: data.count, created: created)
+    }
+
+    /// The blob's bytes.
+    /// - Throws: `invalidField` for a malformed digest, `blobNotFound`.
+    package func get(sha256: String) async throws -> Data {
+        let digest = try Self.digest(sha256)
+        guard let data = try await store.blob(sha256: digest) else { throw ChatServerError.blobNotFound(digest) }
+        return data
+    }
+
+    static func digest(_ text: String) throws -> String {
+        let lowered = text.lowercased()
+        guard Hex.isSHA256(lowered) else {
+            throw ChatServerError.invalidField(field: "sha256", reason: "'\(text.prefix(80))' is not 64 hexadecimal digits")
+        }
+        return lowered
+    }
+}

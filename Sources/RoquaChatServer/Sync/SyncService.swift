@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import RoquaChatCore
+
+/// Push, pull and receipts.
+package struct SyncService: EnvironmentService {
+    package let environment: ServiceEnvironment
+
+    package init(_ environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+
+    /// Stores new messages, answers replays with their first result, refuses what may not be
+    /// stored one message at a time.
+    /// - Throws: `invalidField` when the batch holds more than `ChatLimits.maxMessagesPerPush`.
+    package func push(_ body: PushBody, actor: Actor) async throws -> PushResult {
+        guard body.messages.count <= ChatLimits.maxMessagesPerPush else {
+            throw ChatServerError.invalidField(field: "messages",
+                                               reason: "\(body.messages.count) messages; at most \(ChatLimits.maxMessagesPerPush) per push")
+        }
+        let prepared = try await PushPreparation.prepare(body.messages, uploader: actor, store: store)
+        let result = try await store.push(prepared, uploader: actor, now: clock.now())
+        logger.info("push", metadata: ["user": "\(actor.userID)", "synced": "\(result.synced.count)",
+                                       "rejected": "\(result.rejected.count)"])
+        return result
+    }
+
+    /// One page of a group's messages after `since`, within what the actor may see, with the
+    /// members' receipt marks.
+    /// - Throws: `groupNotFound`, `forbidden`, `invalidField` for a negative cursor or a bad limit.
+    package func pull(groupID: String, since: Int64, limit: Int?, actor: Actor) async throws -> PullResult {
+        guard since >= 0 else { throw ChatServerError.invalidField(field: "since", reason: "\(since) is negative") }
+        let limit = limit ?? settings.defaultPullLimit
+        guard (1...settings.maxPullLimit).contains(limit) else {
+            throw ChatServerError.invalidField(field: "limit", reason: "\(limit) is not within 1–\(settings.maxPullLimit)")
+        }
+        guard let group = try await store.group(id: groupID) else { throw ChatServerError.groupNotFound(groupID) }
+        let membership = try await store.membership(groupID: groupID, userID: actor.userID)
+        try Policy.require(.pull, actor: actor, group: group, membership: membership)
+        let range = Policy.visibleRange(actor: actor, group: group, membership: membership)
+        let after = max(since, range.after)
+        var messages = try await store.messages(groupID: groupID, after: after, upTo: range.upTo, limit: limit + 1)
+        let hasMore = messages.count > limit
+        if hasMore { messages.removeLast(messages.count - limit) }
+        let receipts = try await store.receipts(groupID: groupID).map { mark in
+            guard let cap = range.upTo else { return mark }
+            var capped = mark
+            capped.deliveredUpTo = min(mark.deliveredUpTo, cap)
+            capped.readUpTo = min(mark.readUpTo, cap)
+            return capped
+        }
+        return PullResult(messages: messages, receipts: receipts, nextSince: messages.last?.seq ?? after, hasMore: hasMore)
+    }
+
+    /// Raises the actor's marks; each is capped at the group's newest message.
+    /// - Throws: `groupNotFound`, `forbidden`, `invalidField` for negative marks or too many groups.
+    package func markReceipts(_ body: ReceiptsBody, actor: Actor) async throws -> ReceiptsResult {
+        guard body.receipts.count <= ChatLimits.maxMessagesPerPush else {
+            throw ChatServerError.invalidField(field: "receipts", reason: "\(body.receipts.count) groups; at most \(ChatLimits.maxMessagesPerPush)")
+        }
+        var merged: [ReceiptMark] = []
+        for update in body.receipts {
+            let read = update.readUpTo ?? 0
+            let delivered = max(update.deliveredUpTo ?? 0, read)
+            guard read >= 0, delivered >= 0 else {
+                throw ChatServerError.invalidField(field: "receipts", reason: "negative mark for group '\(update.groupID)'")
+            }
+            guard let group = try await store.group(id: update.groupID) else { throw ChatServerError.groupNotFound(update.groupID) }
+            let membership = try await store.membership(groupID: group.id, userID: actor.userID)
+            try Policy.require(.markReceipts, actor: actor, group: group, membership: membership)
+            merged.append(try await store.mergeReceipt(groupID: group.id, userID: actor.userID,
+                                                       deliveredUpTo: min(delivered, group.lastSeq),
+                                                       readUpTo: min(read, group.lastSeq), now: clock.now()))
+        }
+        return ReceiptsResult(receipts: merged)
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RoquaChatServer
+import ServiceLifecycle
+
+/// `roqua-chat server`: runs the sync server until SIGINT or SIGTERM, then shuts down gracefully.
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Run the sync server (graceful shutdown on SIGINT/SIGTERM).")
+
+    @OptionGroup var store: StoreLocation
+
+    @Option(name: .long, help: ArgumentHelp("Where to listen; loopback unless you mean otherwise.", valueName: "HOST:PORT"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(name: .customLong("sms-outbox"), help: ArgumentHelp("Development SMS provider: sign-in codes are appended to this file as JSON lines.",
+                                                               valueName: "FILE"))
+    var smsOutbox: String
+
+    @Option(name: .customLong("jwt-secret-file"),
+            help: ArgumentHelp("The server secret (≥ 32 bytes; e.g. openssl rand -hex 32). Default with --db: PATH.secret, created when missing; with --postgres: random per process.",
+                               valueName: "FILE"))
+    var jwtSecretFile: String?
+
+    @Option(name: .customLong("max-blob-bytes"), help: "The largest blob accepted.")
+    var maxBlobBytes = 10 * 1024 * 1024
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        _ = try Self.listenAddress(listen)
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown log level '\(logLevel)'.") }
+        guard maxBlobBytes > 0 else { throw ValidationError("--max-blob-bytes must be positive.") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "roqua.chat")
+        let (host, port) = try Self.listenAddress(listen)
+        let opened = try failing { try store.open(logger: logger) }
+        let secret: ServerSecret
+        if let jwtSecretFile {
+            secret = try failing { try ServerSecret.load(path: jwtSecretFile) }
+        } else if let db = store.db {
+            secret = try failing { try ServerSecret.loadOrCreate(path: db + ".secret") }
+        } else {
+            logger.warning("no --jwt-secret-file: a random secret; tokens die with this process and other instances reject them")
+            secret = .random()
+        }
+        var settings = ChatSettings()
+        settings.maxBlobBytes = maxBlobBytes
+        let server = await ChatServer(store: opened.store, sms: FileOutboxSMSProvider(path: smsOutbox), secret: secret,
+                                      settings: settings, logger: logger)
+        let application = server.application(host: host, port: port, services: opened.services, beforeStart: opened.prepare)
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        logger.info("stopped")
+    }
+
+    /// `HOST:PORT` or `[IPv6]:PORT`.
+    static func listenAddress(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError("--listen '\(text)' is not HOST:PORT (e.g. 127.0.0.1:8080).")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ValidationError("--listen '\(text)' has no host.") }
+        return (host, port)
+    }
+}
+
+/// Runs `body`, turning a library error into a clean exit with its message.
+func failing<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        throw ValidationError("\(error)")
+    }
+}

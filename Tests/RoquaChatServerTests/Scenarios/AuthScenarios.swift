@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import RoquaChatCore
+@testable import RoquaChatServer
+
+/// Sign-in by SMS code: always 202, resend limits, expiry, lockout, back-off.
+enum AuthScenarios {
+    static let phone = "+905551112233"
+
+    static func request(_ h: ChatHarness, _ phone: String = phone) async throws -> HTTPResult {
+        try await h.http.send(.POST, "/v1/auth/otp/request", json: OTPRequestBody(phone: try PhoneNumber(phone)))
+    }
+
+    static func verify(_ h: ChatHarness, code: String, phone: String = phone, device: String = "phone-1") async throws -> HTTPResult {
+        try await h.http.send(.POST, "/v1/auth/otp/verify",
+                              json: OTPVerifyBody(phone: try PhoneNumber(phone), code: code, deviceID: device))
+    }
+
+    static func wrongCode(for code: String) -> String {
+        String(format: "%06d", (Int(code)! + 1) % 1_000_000)
+    }
+
+    static var all: [Scenario] { [
+        Scenario("sign-in: a verified code creates the user with role user and returns working tokens") { h in
+            #expect(try await request(h).status == 202)
+            let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
+            #expect(code.count == 6 && code.allSatisfy(\.isNumber))
+            let result = try await verify(h, code: code)
+            #expect(result.status == 200)
+            let tokens: AuthTokens = try result.decode()
+            #expect(tokens.user.role == .user && tokens.user.phone.e164 == phone)
+            #expect(tokens.expiresIn == 900 && tokens.tokenType == "Bearer")
+            let me = try await h.http.send(.GET, "/v1/me", token: tokens.accessToken)
+            #expect(me.status == 200)
+            #expect(try me.decode(UserInfo.self) == tokens.user)
+            // Single use: the same code does not sign in twice.
+            #expect(try await verify(h, code: code).errorCode == .invalidCode)
+        },
+        Scenario("sign-in: requests always answer 202; resends need 60 s and at most 5 go out per hour") { h in
+            let number = try PhoneNumber(phone)
+            func sent() -> Int { h.server.sms.sent.filter { $0.phone == number }.count }
+            #expect(try await request(h).status == 202)
+            h.clock.advance(by: 59)
+            #expect(try await request(h).status == 202)
+            #expect(sent() == 1, "a resend before 60 s is silently dropped")
+            h.clock.advance(by: 1)
+            #expect(try await request(h).status == 202)
+            #expect(sent() == 2)
+            for _ in 0..<3 {
+                h.clock.advance(by: 60)
+                _ = try await request(h)
+            }
+            #expect(sent() == 5)
+            h.clock.advance(by: 60)
+            #expect(try await request(h).status == 202)
+            #expect(sent() == 5, "a sixth code within the hour is dropped")
+            // An hour after the first send, one slot frees up.
+            h.clock.advance(by: 3600 - 5 * 60)
+            _ = try await request(h)
+            #expect(sent() == 6)
+            // Another phone is unaffected.
+            _ = try await request(h, "+905559998877")
+            #expect(h.server.sms.sent.count == 7)
+        },
+        Scenario("sign-in: a code expires after 5 minutes") { h in
+            _ = try await request(h)
+            let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
+            h.clock.advance(by: 5 * 60 + 1)
+            #expect(try await verify(h, code: code).errorCode == .codeExpired)
+        },
+        Scenario("sign-in: 5 wrong guesses kill the code; the right one then fails too") { h in
+            _ = try await request(h)
+            let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
+            for guess in 0..<5 {
+                let result = try await verify(h, code: wrongCode(for: code))
+                #expect(result.status == 401 && result.errorCode == .invalidCode, "guess \(guess)")
+                h.clock.advance(by: 20)
+            }
+            #expect(try await verify(h, code: code).errorCode == .invalidCode)
+            // A new code works (after the back-off) and resets the failures.
+            _ = try await request(h)
+            let fresh = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
+            #expect(try await verify(h, code: fresh).status == 200)
+        },
+        Scenario("sign-in: wrong guesses back off, doubling per failure, with Retry-After") { h in
+            _ = try await request(h)
+            let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
+            var waits: [String] = []
+            for _ in 0..<4 {
+                #expect(try await verify(h, code: wrongCode(for: code)).errorCode == .invalidCode)
+                let blocked = try await verify(h, code: code)
+                #expect(blocked.status == 429 && blocked.errorCode == .tooManyAttempts)
+                waits.append(blocked.headers.first(name: "Retry-After") ?? "-")
+                h.clock.advance(by: Double(Int(waits.last!) ?? 0))
+            }
+            #expect(waits == ["1", "2", "4", "8"])
+            // Blocked guesses do not count: the right code still works on the fifth try.
+            #expect(try await verify(h, code: code).status == 200)
+        },
+        Scenario("sign-in: the code is stored only as a 32-byte HMAC") { h in
+            _ = try await request(h)
+            let number = try PhoneNumber(phone)
+            let code = try #require(h.server.sms.lastCode(for: number))
+            let state = try await h.store.updateOTP(phone: number) { $0 }
+            let mac = try #require(state.codeMAC)
+            #expect(mac.count == 32)
+            #expect(mac.range(of: Data(code.utf8)) == nil)
+            #expect(state.attemptsLeft == 5)
+        },
+        Scenario("sign-in: malformed codes, phones and device ids are 400s; unknown phones get the same 401") { h in
+            _ = try await request(h)
+            #expect(try await verify(h, code: "12a456").status == 400)
+            #expect(try await verify(h, code: "1234567").status == 400)
+            #expect(try await verify(h, code: "123456", device: "bad device id!").status == 400)
+            let badPhone = try await h.http.send(.POST, "/v1/auth/otp/request", data: Data(#"{"phone":"0555 111"}"#.utf8))
+            #expect(badPhone.status == 400 && badPhone.errorCode == .invalidRequest)
+            #expect(badPhone.text.contains("0555 111"))
+            #expect(try await verify(h, code: "123456", phone: "+905550001111").errorCode == .invalidCode)
+        },
+    ] }
+}

@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import Testing
+import RoquaChatCore
+@testable import RoquaChatServer
+
+/// Receipt marks merged by maximum.
+enum ReceiptScenarios {
+    static var all: [Scenario] { [
+        Scenario("receipts: marks only grow, read implies delivered, capped at the newest message, shown in pulls") { h in
+            let (guide, group, members) = try await h.groupWithMembers(1)
+            _ = try await guide.push((0..<5).map { textMessage("\($0)", group: group.id) })
+            let member = members[0]
+            func mark(_ update: ReceiptUpdate) async throws -> ReceiptMark {
+                let result: ReceiptsResult = try await member.post("/v1/receipts", ReceiptsBody(receipts: [update])).decode()
+                return result.receipts[0]
+            }
+            var current = try await mark(ReceiptUpdate(groupID: group.id, deliveredUpTo: 2))
+            #expect(current.deliveredUpTo == 2 && current.readUpTo == 0)
+            current = try await mark(ReceiptUpdate(groupID: group.id, readUpTo: 4))
+            #expect(current.deliveredUpTo == 4 && current.readUpTo == 4)
+            let stamp = current.updatedAt
+            h.clock.advance(by: 10)
+            current = try await mark(ReceiptUpdate(groupID: group.id, deliveredUpTo: 1, readUpTo: 3))
+            #expect(current.deliveredUpTo == 4 && current.readUpTo == 4 && current.updatedAt == stamp, "never lowered")
+            current = try await mark(ReceiptUpdate(groupID: group.id, readUpTo: 999))
+            #expect(current.readUpTo == 5, "capped at the group's last sequence number")
+            let page: PullResult = try await guide.pull(group.id).decode()
+            #expect(page.receipts == [ReceiptMark(groupID: group.id, userID: member.userID, deliveredUpTo: 5, readUpTo: 5,
+                                                  updatedAt: h.clock.now())])
+            let negative = try await member.post("/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: group.id, readUpTo: -1)]))
+            #expect(negative.status == 400)
+            let unknown = try await member.post("/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: "nope", readUpTo: 1)]))
+            #expect(unknown.status == 404)
+        },
+    ] }
+}
+
+/// Content-addressed blobs.
+enum BlobScenarios {
+    static func sha(_ data: Data) -> String { Hex.encode(SHA256.hash(data: data)) }
+
+    static var all: [Scenario] {
+        var small = ChatSettings()
+        small.maxBlobBytes = 4096
+        return [
+            Scenario("blobs: stored under their verified SHA-256, once, and read back") { h in
+                let user = try await h.signIn("+905551110001")
+                let image = Data((0..<3000).map { UInt8($0 % 251) })
+                let digest = sha(image)
+                let put = try await h.http.send(.PUT, "/v1/blobs/\(digest)", data: image, token: user.token, contentType: "image/jpeg")
+                #expect(put.status == 201)
+                #expect(try put.decode(BlobStored.self) == BlobStored(sha256: digest, size: 3000, created: true))
+                let again = try await h.http.send(.PUT, "/v1/blobs/\(digest.uppercased())", data: image, token: user.token)
+                #expect(try again.status == 200 && again.decode(BlobStored.self).created == false)
+                let get = try await user.get("/v1/blobs/\(digest)")
+                #expect(get.status == 200 && get.body == image)
+                let wrong = try await h.http.send(.PUT, "/v1/blobs/\(sha(Data("other".utf8)))", data: image, token: user.token)
+                #expect(wrong.status == 400 && wrong.errorCode == .digestMismatch)
+                #expect(try await user.get("/v1/blobs/\(sha(Data("missing".utf8)))").status == 404)
+                #expect(try await user.get("/v1/blobs/not-a-digest").status == 400)
+                #expect(try await h.http.send(.GET, "/v1/blobs/\(digest)").status == 401)
+            },
+            Scenario("blobs: larger than the limit is 413", settings: small) { h in
+                let user = try await h.signIn("+905551110002")
+                let big = Data(repeating: 7, count: 4097)
+                let put = try await h.http.send(.PUT, "/v1/blobs/\(sha(big))", data: big, token: user.token)
+                #expect(put.status == 413 && put.errorCode == .payloadTooLarge)
+                let fits = Data(repeating: 7, count: 4096)
+                #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(fits))", data: fits, token: user.token).status == 201)
+            },
+        ]
+    }
+}
+
+/// Malformed requests: always a JSON error body with a code and a message that names the problem.
+enum RequestScenarios {
+    static var all: [Scenario] {
+        var small = ChatSettings()
+        small.maxPushBodyBytes = 2048
+        return [
+            Scenario("requests: malformed bodies are 400 with a JSON error naming the field") { h in
+                let user = try await h.signIn("+905551110003")
+                func push(_ text: String) async throws -> HTTPResult {
+                    try await h.http.send(.POST, "/v1/sync/push", data: Data(text.utf8), token: user.token)
+                }
+                let cases: [(String, String)] = [
+                    ("{not json", "not valid JSON"),
+                    (#"{"messages": [{"local_id": "a", "type": "text", "content": "x", "sent_at": "2025-05-01T10:00:00Z"}]}"#,
+                     "messages[0].group_id is missing"),
+                    (#"{"messages": [{"local_id": "a", "group_id": "g", "type": "video", "content": "x", "sent_at": "2025-05-01T10:00:00Z"}]}"#,
+                     "messages[0].type"),
+                    (#"{"messages": [{"local_id": "a", "group_id": "g", "type": "text", "content": "x", "sent_at": "yesterday"}]}"#,
+                     "messages[0].sent_at"),
+                    (#"{"messages": "many"}"#, "messages should be"),
+                    ("", "empty"),
+                ]
+                for (body, fragment) in cases {
+                    let result = try await push(body)
+                    #expect(result.status == 400 && result.errorCode == .invalidRequest, "\(body)")
+                    let message = try result.decode(APIErrorBody.self).error.message
+                    #expect(message.contains(fragment), "\(message) should mention \(fragment)")
+                }
+                let groups = try await h.http.send(.POST, "/v1/groups", data: Data("[]".utf8), token: user.token)
+                #expect(groups.status == 400 && groups.errorCode == .invalidRequest)
+            },
+            Scenario("requests: oversized bodies are 413, unknown routes 404, both as JSON", settings: small) { h in
+                let user = try await h.signIn("+905551110004")
+                let big = PushBody(messages: [textMessage(String(repeating: "x", count: 4000), group: "g")])
+                let tooLarge = try await user.post("/v1/sync/push", big)
+                #expect(tooLarge.status == 413 && tooLarge.errorCode == .payloadTooLarge)
+                let missing = try await user.get("/v1/nothing-here")
+                #expect(missing.status == 404 && missing.errorCode == .notFound)
+                let wrongMethod = try await h.http.send(.GET, "/v1/auth/otp/request")
+                #expect(wrongMethod.status == 404 && wrongMethod.errorCode == .notFound)
+                #expect(try await h.http.send(.GET, "/healthz").status == 200)
+            },
+        ]
+    }
+}
