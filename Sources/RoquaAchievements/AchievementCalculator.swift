@@ -5,8 +5,11 @@ import RoquaRegions
 
 /// A parameter that does not suit a calculator.
 public struct AchievementParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the parameter, naming it.
     public var message: String
+    /// Creates an error with `message`.
     public init(_ message: String) { self.message = message }
+    /// The message itself.
     public var description: String { message }
 }
 
@@ -37,6 +40,7 @@ public enum AchievementCalculators {
         ("bounding_box", { p throws(AchievementParameterError) in try BoundingBoxCalculator(parameters: p) }),
     ]
 
+    /// Every calculator name an achievement may use, in a fixed order.
     public static var names: [String] { makers.map(\.name) }
 
     /// The calculator called `name`, set up from `parameters`; nil when no calculator has that name.

@@ -3,18 +3,23 @@ import RoquaProgress
 
 /// One thing wrong with an achievements file, naming the achievement when there is one.
 public struct AchievementProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which rule an entry (or the file) broke.
     public enum Kind: String, Sendable, Equatable {
+        /// One case per rule; `malformedJSON` also covers a file that cannot be read.
         case malformedJSON, invalidEntry, missingID, duplicateID, unknownCalculator, invalidParameter,
              unknownPrerequisite, prerequisiteCycle, invalidRarity, invalidCategory, missingText, invalidWindow
     }
 
     /// The achievement's id; nil for file-level problems or an entry without an id.
     public var id: String?
+    /// Which rule was broken.
     public var kind: Kind
+    /// What is wrong, in one sentence.
     public var message: String
     /// 1-based line, for malformed JSON.
     public var line: Int?
 
+    /// Creates a problem for the achievement `id` (or the file when `nil`), at `line` for malformed JSON.
     public init(id: String?, kind: Kind, message: String, line: Int? = nil) {
         self.id = id
         self.kind = kind
@@ -22,15 +27,20 @@ public struct AchievementProblem: Error, Sendable, Equatable, CustomStringConver
         self.line = line
     }
 
+    /// `achievement 'ID': MESSAGE`, or `line N: …` / `file: …` when there is no id.
     public var description: String {
         let place = id.map { "achievement '\($0)'" } ?? line.map { "line \($0)" } ?? "file"
         return "\(place): \(message)"
     }
 }
 
+/// Every problem of an achievements file, reported together.
 public struct AchievementCatalogError: Error, Sendable, CustomStringConvertible {
+    /// The file's path; `nil` for data that came from no file.
     public var path: String?
+    /// Every problem found, in file order.
     public var problems: [AchievementProblem]
+    /// A first line naming the file and the number of problems, then one indented line per problem.
     public var description: String {
         "\(path ?? "achievements") has \(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
             + problems.map { "  \($0)" }.joined(separator: "\n")
@@ -42,7 +52,9 @@ public struct AchievementCatalogError: Error, Sendable, CustomStringConvertible 
 /// File format: `{"version": 1, "achievements": [ {definition}, … ]}` (see `AchievementDefinition`).
 /// Validation reports every problem at once, not just the first.
 public struct AchievementCatalog: Sendable {
+    /// The definitions, in file order.
     public let achievements: [AchievementDefinition]
+    /// Each achievement's calculator, set up from its parameters, by achievement id.
     public let calculators: [String: any AchievementCalculator]
     /// XP for exploring and the level curve: the file's `experience` object, else the defaults.
     public let experience: ExperienceRules
@@ -102,6 +114,7 @@ public struct AchievementCatalog: Sendable {
     /// Every problem in `data` (empty when it is fine).
     public static func validate(data: Data) -> [AchievementProblem] { check(data).problems }
 
+    /// The definition with `id`, or `nil` when the catalog has none.
     public func definition(_ id: String) -> AchievementDefinition? { achievements.first { $0.id == id } }
 
     // MARK: - Checking

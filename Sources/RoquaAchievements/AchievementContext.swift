@@ -8,11 +8,16 @@ import RoquaRegions
 /// percentage, streaks, distinct unit sets) are computed on first use and then reused by every
 /// achievement that needs them. Not shared across threads: one evaluation owns one context.
 public final class AchievementContext {
+    /// The regions every statistic is computed from.
     public let regions: [VisitedRegion]
+    /// The boundary tree, for continent counts; `nil` makes continent-limited counts 0.
     public let hierarchy: BoundaryHierarchy?
+    /// The zone whose calendar days and hours the temporal calculators use.
     public let timeZone: TimeZone
+    /// The instant the evaluation is made at (current streaks, validity windows).
     public let now: Date
 
+    /// Creates a context; no statistic is computed until a calculator asks for it.
     public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
                 now: Date = Date()) {
         self.regions = regions

@@ -5,6 +5,9 @@ import RoquaProgress
 public enum AchievementRarity: String, Sendable, Codable, CaseIterable {
     case common, rare, epic, legendary
 
+    /// Decodes a rarity from its name.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for a name that is not a rarity, listing the valid ones.
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self(rawValue: raw) else {
@@ -19,6 +22,9 @@ public enum AchievementRarity: String, Sendable, Codable, CaseIterable {
 public enum AchievementCategory: String, Sendable, Codable, CaseIterable {
     case milestone, city, district, province, country, exploration, temporal, behavioral, regional, landmark
 
+    /// Decodes a category from its name.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for a name that is not a category, listing the valid ones.
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self(rawValue: raw) else {
@@ -31,24 +37,33 @@ public enum AchievementCategory: String, Sendable, Codable, CaseIterable {
 
 /// A text in Turkish and English; both are required and must not be blank.
 public struct LocalizedText: Sendable, Codable, Equatable {
+    /// The Turkish text.
     public var tr: String
+    /// The English text.
     public var en: String
 
+    /// Creates a text from both languages (not checked; the catalog refuses blank ones).
     public init(tr: String, en: String) {
         self.tr = tr
         self.en = en
     }
 
+    /// The Turkish text for `tr`, the English text for any other language code.
     public func text(language: String) -> String { language == "tr" ? tr : en }
 }
 
 /// A latitude/longitude box (degrees); `west > east` would cross the antimeridian and is rejected.
 public struct AchievementBoundingBox: Sendable, Codable, Equatable {
+    /// Southern edge, degrees latitude.
     public var south: Double
+    /// Western edge, degrees longitude.
     public var west: Double
+    /// Northern edge, degrees latitude.
     public var north: Double
+    /// Eastern edge, degrees longitude.
     public var east: Double
 
+    /// Creates a box from its edges in degrees, unchecked (the catalog validates).
     public init(south: Double, west: Double, north: Double, east: Double) {
         self.south = south
         self.west = west
@@ -56,6 +71,7 @@ public struct AchievementBoundingBox: Sendable, Codable, Equatable {
         self.east = east
     }
 
+    /// Whether the point lies in the box, edges included.
     public func contains(latitude: Double, longitude: Double) -> Bool {
         latitude >= south && latitude <= north && longitude >= west && longitude <= east
     }
@@ -70,9 +86,11 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
     public var unit: String?
     /// A continent name as in the boundary DB (`Europe`, `Asia`, …).
     public var continent: String?
+    /// A box the count is limited to (the `bounding_box` calculator).
     public var bbox: AchievementBoundingBox?
     /// Time of day: start hour (inclusive) and end hour (exclusive), 0…24; `from > to` wraps midnight.
     public var fromHour: Int?
+    /// Time of day: end hour (exclusive), 0…24; see `fromHour`.
     public var toHour: Int?
     /// An IANA time zone overriding the context's for time-of-day.
     public var timeZone: String?
@@ -88,6 +106,7 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
     static let knownKeys: Set<String> = ["target", "unit", "continent", "bbox", "fromHour", "toHour", "timeZone",
                                          "count", "mode", "windowMinutes", "streak"]
 
+    /// Creates parameters; every one left `nil` is absent, as in a JSON object without the key.
     public init(target: Double? = nil, unit: String? = nil, continent: String? = nil, bbox: AchievementBoundingBox? = nil,
                 fromHour: Int? = nil, toHour: Int? = nil, timeZone: String? = nil, count: String? = nil,
                 mode: String? = nil, windowMinutes: Double? = nil, streak: String? = nil) {
@@ -115,6 +134,10 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
         case target, unit, continent, bbox, fromHour, toHour, timeZone, count, mode, windowMinutes, streak
     }
 
+    /// Decodes the parameters object of a definition.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming every unknown key; `DecodingError.typeMismatch`
+    ///   when a known key has a value of the wrong type.
     public init(from decoder: any Decoder) throws {
         let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
             .filter { !Self.knownKeys.contains($0) }.sorted()
@@ -144,6 +167,8 @@ public enum WindowBound: Sendable, Equatable {
     case day(year: Int, month: Int, day: Int)
     case instant(Date)
 
+    /// Parses `YYYY-MM-DD` as a day (a date that does not exist is `nil`) or an ISO 8601 instant
+    /// with or without fractional seconds; anything else is `nil`.
     public init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         if text.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
@@ -185,22 +210,34 @@ public enum WindowBound: Sendable, Equatable {
 /// outside it can unlock it (a reached target is still reported unlocked afterwards: it was earned
 /// in time). Before the window opens its progress is 0.
 public struct AchievementDefinition: Sendable, Codable, Equatable {
+    /// The achievement's id, unique in its catalog.
     public var id: String
     /// The calculator's name, e.g. `milestone`, `district` (see `AchievementCalculators.names`).
     public var calculator: String
+    /// The calculator's parameters (an empty set when the JSON has none).
     public var parameters: AchievementParameters
+    /// The title shown to the user, in Turkish and English.
     public var title: LocalizedText
+    /// What to do to unlock it, in Turkish and English.
     public var description: LocalizedText
+    /// The icon shown with the achievement, as written in the file (never blank).
     public var icon: String
+    /// How rare the achievement is meant to be.
     public var rarity: AchievementRarity
+    /// The shelf it is shown on.
     public var category: AchievementCategory
+    /// Whether its title is hidden (shown as `???`) until it is unlocked; `false` when absent.
     public var hidden: Bool
     /// Ids that must all be unlocked before this one can be.
     public var prerequisites: [String]
+    /// Start of the validity window: a `YYYY-MM-DD` day or an ISO 8601 instant (see `WindowBound`).
     public var validFrom: String?
+    /// End of the validity window, inclusive of the whole day for a `YYYY-MM-DD` day.
     public var validUntil: String?
+    /// XP the unlock awards; 0 when absent.
     public var xp: Int
 
+    /// Creates a definition, unchecked; `AchievementCatalog.load` validates definitions from a file.
     public init(id: String, calculator: String, parameters: AchievementParameters, title: LocalizedText,
                 description: LocalizedText, icon: String, rarity: AchievementRarity, category: AchievementCategory,
                 hidden: Bool = false, prerequisites: [String] = [], validFrom: String? = nil, validUntil: String? = nil,
@@ -225,6 +262,10 @@ public struct AchievementDefinition: Sendable, Codable, Equatable {
              validFrom, validUntil, xp
     }
 
+    /// Decodes one definition; absent `parameters`, `hidden`, `prerequisites` and `xp` take their defaults.
+    ///
+    /// - Throws: `DecodingError` when a required key is missing or a value has the wrong type, or
+    ///   what the rarity, category and parameters decoders throw.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(id: try c.decode(String.self, forKey: .id),

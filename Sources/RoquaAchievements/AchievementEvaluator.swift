@@ -10,8 +10,11 @@ public enum AchievementWindowState: String, Sendable, Codable {
 
 /// Progress towards one achievement at one moment.
 public struct AchievementStatus: Sendable, Equatable, Codable {
+    /// The achievement's id.
     public var id: String
+    /// Progress so far, in the calculator's unit (`.nan` for an unlock taken as given).
     public var current: Double
+    /// The amount to reach, in the same unit (`.nan` for an unlock taken as given).
     public var target: Double
     /// Target reached, every prerequisite unlocked, and reached with regions inside the window.
     public var unlocked: Bool
@@ -19,6 +22,7 @@ public struct AchievementStatus: Sendable, Equatable, Codable {
     public var hidden: Bool
     /// Prerequisites not unlocked yet; while any remain the achievement cannot unlock.
     public var missingPrerequisites: [String]
+    /// Where the evaluation's "now" falls relative to the validity window.
     public var window: AchievementWindowState
 
     /// 0…1.
@@ -32,8 +36,10 @@ public struct AchievementStatus: Sendable, Equatable, Codable {
 /// - Validity windows: only regions started inside `[validFrom, validUntil]` count (see
 ///   `AchievementDefinition`); an upcoming window has no regions and cannot unlock.
 public struct AchievementEvaluator: Sendable {
+    /// The definitions and calculators evaluated.
     public let catalog: AchievementCatalog
 
+    /// Creates an evaluator for `catalog`.
     public init(catalog: AchievementCatalog) { self.catalog = catalog }
 
     /// Statuses in catalog order. With `only`, just those achievements (and what their

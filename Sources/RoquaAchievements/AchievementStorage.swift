@@ -5,8 +5,11 @@ import RoquaRegions
 
 /// One achievement unlocked, once, at a time.
 public struct AchievementUnlock: Sendable, Equatable, Codable {
+    /// The achievement's id.
     public var id: String
+    /// When it was unlocked.
     public var unlockedAt: Date
+    /// The XP its definition awarded at that time.
     public var xp: Int
 }
 

@@ -12,12 +12,16 @@ public enum AchievementEvent: Sendable, Equatable {
 
 /// Every achievement's status with the unlocks and the player's level, as of one moment.
 public struct AchievementBoard: Sendable {
+    /// Every achievement's status, in catalog order.
     public var statuses: [AchievementStatus]
+    /// Every unlock stored, the new ones included, oldest first.
     public var unlocks: [AchievementUnlock]
+    /// The player's XP and level from regions and unlocks.
     public var level: PlayerLevel
     /// Achievements unlocked by this evaluation (a new catalog entry, a window that opened).
     public var newUnlocks: [AchievementUnlock]
 
+    /// The unlock of `id`, or `nil` while it is locked.
     public func unlock(_ id: String) -> AchievementUnlock? { unlocks.first { $0.id == id } }
 }
 
@@ -28,10 +32,14 @@ public struct AchievementBoard: Sendable {
 /// move every locked one, revisits only those counting revisits or streaks — and skips everything
 /// already unlocked; nothing is evaluated per fix. An unlock is written once and never repeated.
 public struct AchievementTracker: Sendable {
+    /// The achievements tracked.
     public let catalog: AchievementCatalog
+    /// The boundary tree calculators read continents from.
     public let hierarchy: BoundaryHierarchy
+    /// The zone temporal achievements count days and hours in.
     public let timeZone: TimeZone
 
+    /// Creates a tracker; it stores nothing until `board` or an import asks.
     public init(catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone = .current) {
         self.catalog = catalog
         self.hierarchy = hierarchy
@@ -70,6 +78,8 @@ public struct AchievementTracker: Sendable {
 
     /// Evaluates every achievement, stores what became unlocked (a catalog that gained entries, a
     /// validity window that opened), and returns the whole board, in one transaction.
+    /// - Throws: `RegionStoreError` when the store cannot be read or written; `ExploredAreaError`
+    ///   when a stored region's centre or radius cannot be measured.
     public func board(store: RegionStore, now: Date = Date()) throws -> AchievementBoard {
         try store.write { db in
             let regions = try store.readableRegions(db)

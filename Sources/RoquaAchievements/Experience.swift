@@ -6,15 +6,22 @@ import RoquaRegions
 /// level curve: reaching level L takes `levelBase · L · (L − 1) / 2` XP in total, so each level
 /// costs `levelBase` more than the one before (100, 200, 300, … with the default base).
 public struct ExperienceRules: Sendable, Codable, Equatable {
+    /// XP per region.
     public var region = 10
+    /// XP per distinct district visited.
     public var district = 50
+    /// XP per distinct province visited.
     public var province = 200
+    /// XP per distinct country visited.
     public var country = 500
+    /// XP the second level costs; each further level costs this much more than the one before.
     public var levelBase = 100
 
+    /// The default rules.
     public init() {}
 
     /// Missing keys keep their defaults.
+    /// - Throws: `DecodingError` when a key has a value that is not an integer.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = ExperienceRules()
@@ -44,6 +51,7 @@ public struct ExperienceRules: Sendable, Codable, Equatable {
             + Set(regions.compactMap(\.provinceCode)).count * province + Set(regions.compactMap(\.countryCode)).count * country
     }
 
+    /// The level a total of `xp` reaches (1 for anything below the second level's start).
     public func level(forXP xp: Int) -> Int {
         var level = 1
         while levelBase * (level + 1) * level / 2 <= xp { level += 1 }
@@ -63,11 +71,16 @@ public struct ExperienceRules: Sendable, Codable, Equatable {
 
 /// The player's standing: XP, level and what the next level needs.
 public struct PlayerLevel: Sendable, Equatable, Codable {
+    /// Total XP: exploration plus unlocks.
     public var xp: Int
+    /// The current level, from 1.
     public var level: Int
+    /// Total XP at which the current level started.
     public var levelStartXP: Int
+    /// Total XP at which the next level starts.
     public var nextLevelXP: Int
 
+    /// Creates a standing from its numbers; `ExperienceRules.standing` computes them.
     public init(xp: Int, level: Int, levelStartXP: Int, nextLevelXP: Int) {
         self.xp = xp
         self.level = level

@@ -4,12 +4,18 @@ import RoquaRegions
 
 /// What `roqua profile` shows: level and XP, headline counts and the latest badges.
 public struct Profile: Sendable, Codable, Equatable {
+    /// An unlocked achievement as the profile shows it.
     public struct Badge: Sendable, Codable, Equatable {
+        /// The achievement's id.
         public var id: String
+        /// The achievement's title.
         public var title: LocalizedText
+        /// The rarity's name, e.g. `epic`.
         public var rarity: String
+        /// When it was unlocked.
         public var unlockedAt: Date
 
+        /// Creates a badge.
         public init(id: String, title: LocalizedText, rarity: String, unlockedAt: Date) {
             self.id = id
             self.title = title
@@ -18,15 +24,22 @@ public struct Profile: Sendable, Codable, Equatable {
         }
     }
 
+    /// XP and level.
     public var level: PlayerLevel
+    /// Readable regions in the store.
     public var regions: Int
+    /// Distinct districts visited.
     public var districts: Int
+    /// Distinct provinces visited.
     public var provinces: Int
+    /// Distinct countries visited.
     public var countries: Int
     /// Unlocked achievements, latest first.
     public var badges: [Badge]
+    /// Achievements in the catalog, locked ones included.
     public var achievementCount: Int
 
+    /// Creates a profile from its parts.
     public init(level: PlayerLevel, regions: Int, districts: Int, provinces: Int, countries: Int, badges: [Badge],
                 achievementCount: Int) {
         self.level = level

@@ -2,14 +2,18 @@ import Foundation
 
 /// A file that cannot be written, with the path and the system's reason.
 public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The path that could not be written, as the caller gave it.
     public var path: String
+    /// Why: the system's `strerror` text, or what was wrong with the path (a device, a missing directory).
     public var reason: String
 
+    /// Creates an error for `path` with a human-readable `reason`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
+    /// `PATH: cannot write: REASON`.
     public var description: String { "\(path): cannot write: \(reason)" }
 
     /// The error for the failed call that just set `errno`.

@@ -1,16 +1,21 @@
 /// Malformed outside input (a track file, a batch of coordinates, an export being restored):
 /// names the file and, where there is one, the line or record.
 public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The input's path as given; `-` stands for standard input.
     public var file: String
+    /// The 1-based line or record number the problem is on, or `nil` when it concerns the whole input.
     public var line: Int?
+    /// What is wrong, with any echoed value already quoted and capped by `Echo`.
     public var message: String
 
+    /// Creates an error for `file`, at `line` when there is one.
     public init(file: String, line: Int?, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
+    /// `FILE: line N: MESSAGE` (or `FILE: MESSAGE` without a line), with `-` written as `stdin`.
     public var description: String {
         let name = file == "-" ? "stdin" : file
         if let line { return "\(name): line \(line): \(message)" }

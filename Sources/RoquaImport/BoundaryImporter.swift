@@ -6,6 +6,22 @@ import GRDB
 /// Builds the boundary DB from shapefiles: reads every layer the manifest lists, turns records
 /// into valid GEOS polygons, cuts them into indexed pieces and writes one SQLite file, atomically.
 public enum BoundaryImporter {
+    /// Imports every layer `options.sources` names into a new boundary DB at `options.output`.
+    ///
+    /// Every shapefile is opened (and so checked) before anything is written; the DB is built in a
+    /// temporary file beside the output and renamed over it only on success, so a failed import
+    /// leaves an existing output byte-identical.
+    ///
+    /// - Parameters:
+    ///   - options: The sources, the output path and the piece and cell-index limits.
+    ///   - events: Called on the calling thread as each layer starts, after every record, and for
+    ///     every warning (a dropped ring, a repaired polygon).
+    /// - Returns: What was written: unit counts per level, pieces, warnings, sizes and timings.
+    /// - Throws: `ManifestError` for a manifest that cannot be read or does not list a shapefile;
+    ///   `ShapefileError` for a shapefile that cannot be opened or read; `ImportError` for a record
+    ///   with a missing value, a repeated code, an unknown parent or an unusable polygon;
+    ///   `OutputError` when the output path cannot be written; `GEOSError` when the cell index
+    ///   cannot be built; GRDB's `DatabaseError` when SQLite fails.
     public static func run(_ options: ImportOptions, events: (ImportEvent) -> Void = { _ in }) throws -> ImportReport {
         let started = Date()
         let plans = try Manifest.resolve(sources: options.sources)

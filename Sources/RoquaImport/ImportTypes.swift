@@ -4,6 +4,7 @@ import RoquaBoundaries
 public struct ImportOptions: Sendable {
     /// Directories holding a `manifest.json`, manifests, or shapefiles listed in a manifest.
     public var sources: [String]
+    /// Path of the boundary DB to write; an existing regular file there is replaced atomically.
     public var output: String
     /// Pieces larger than this are cut in two, recursively (see `Subdivider`).
     public var maxPieceVertices: Int
@@ -14,6 +15,7 @@ public struct ImportOptions: Sendable {
     /// default); a resolver asked for more answers the points that need it through GEOS.
     public var cellFallbackMeters: Double
 
+    /// Creates options with the default piece limits (256 vertices, 4 degrees) and a 1000 m cell fallback.
     public init(sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4,
                 cellFallbackMeters: Double = 1000) {
         self.sources = sources
@@ -26,22 +28,35 @@ public struct ImportOptions: Sendable {
 
 /// What the importer reports while it works.
 public enum ImportEvent: Sendable {
+    /// A layer begins: its name, its 0-based position among `layerCount` layers, and its record count.
     case layerStarted(layer: String, index: Int, layerCount: Int, features: Int)
+    /// `done` of the layer's `total` records are imported.
     case progress(layer: String, done: Int, total: Int)
+    /// Something was repaired or dropped, naming the file, record and code.
     case warning(String)
 }
 
+/// What `BoundaryImporter.run` wrote, for `roqua import` to print.
 public struct ImportReport: Sendable {
+    /// The path of the boundary DB written.
     public var output: String
+    /// Units imported per level.
     public var counts: [AdminLevel: Int]
+    /// Indexed polygon pieces written, after subdivision.
     public var pieces: Int
+    /// Every warning also sent as an `ImportEvent.warning`, in order.
     public var warnings: [String]
+    /// Wall-clock seconds of the whole import.
     public var seconds: Double
+    /// Size of the written DB in bytes (0 if it could not be measured).
     public var bytes: Int
     /// The precomputed cell index: tiles written, mixed leaves, bytes and build time.
     public var cellTiles: Int
+    /// Mixed leaves of the cell quadtrees: cells whose answer still needs a test against their edges.
     public var cellLeaves: Int
+    /// Bytes of all encoded cell tiles.
     public var cellBytes: Int
+    /// Wall-clock seconds spent building the cell index.
     public var cellSeconds: Double
 }
 
@@ -53,6 +68,7 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     case emptyGeometry(file: String, record: Int, code: String)
     case geometry(file: String, record: Int, code: String, reason: String)
 
+    /// One line naming the file, the record and what is wrong with it.
     public var description: String {
         switch self {
         case let .missingValue(file, record, field):

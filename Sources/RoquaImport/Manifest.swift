@@ -48,6 +48,7 @@ package struct LayerPlan: Sendable {
     package var precision: Int
 }
 
+/// A manifest that cannot be used, or sources that no manifest covers; each case names the file.
 public enum ManifestError: Error, CustomStringConvertible, Equatable, Sendable {
     case unreadable(file: String, reason: String)
     case badLevel(file: String, layer: String, level: String)
@@ -55,6 +56,7 @@ public enum ManifestError: Error, CustomStringConvertible, Equatable, Sendable {
     case notInManifest(file: String, manifest: String)
     case noSources
 
+    /// One line naming the manifest or shapefile and what to change.
     public var description: String {
         switch self {
         case let .unreadable(file, reason): "\(file): not a valid Roqua manifest: \(reason)"

@@ -14,6 +14,7 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
     case missingField(file: String, field: String)
     case vertexOutOfBounds(file: String, record: Int, x: Double, y: Double, bounds: BoundingBox)
 
+    /// One line naming the file (and record) and, where there is one, the fix.
     public var description: String {
         switch self {
         case let .missingCompanion(file, missing):

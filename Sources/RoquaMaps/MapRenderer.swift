@@ -4,6 +4,7 @@ import RoquaBoundaries
 import RoquaProgress
 import RoquaRegions
 
+/// How `MapRenderer.render` draws: picture size, level of the drawn units, fog and date zone.
 public struct MapOptions: Sendable {
     /// Picture width in pixels; the height follows from the unit's shape.
     public var width: Double
@@ -16,6 +17,8 @@ public struct MapOptions: Sendable {
     /// Grid step of the display simplification, pixels.
     public var quantum: Double
 
+    /// Creates options; the defaults draw a 1200-pixel-wide map of the unit's children without fog,
+    /// with dates in the current time zone and a half-pixel simplification grid.
     public init(width: Double = 1200, fog: Bool = false, level: AdminLevel? = nil, timeZone: TimeZone = .current,
                 quantum: Double = 0.5) {
         self.width = width
@@ -28,39 +31,68 @@ public struct MapOptions: Sendable {
 
 /// An SVG map and what it shows.
 public struct RenderedMap: Sendable {
+    /// The complete SVG document, UTF-8 text.
     public var svg: String
+    /// The unit drawn and the codes of the units inside it.
     public var scope: MapScope
+    /// How many of the drawn units the regions have visited.
     public var visited: Int
+    /// How many units are drawn.
     public var total: Int
     /// Visited-region circles drawn in the fog (those reaching into the picture).
     public var fogCircles: Int
+    /// Start of the earliest region inside the unit, or `nil` when none is.
     public var firstVisit: Date?
+    /// Latest visit (or end) of the regions inside the unit, or `nil` when none is.
     public var lastVisit: Date?
+    /// Picture width in pixels, as asked for in `MapOptions.width`.
     public var width: Double
+    /// Picture height in pixels: header, map area and legend.
     public var height: Double
     /// Longitude/latitude → pixels of the map area; the map area starts `mapTop` pixels down.
     public var projection: MapProjection
+    /// Pixels from the top of the picture to the top of the map area (below the header).
     public var mapTop: Double
 }
 
 /// Draws a unit's children from the boundary DB: visited ones filled and labelled, the others
 /// dim, with a legend and, on request, the fog of war.
 public struct MapRenderer: Sendable {
+    /// The boundary DB the unit geometry is read from.
     public let database: BoundaryDatabase
+    /// The administrative tree of `database`, used to find the unit and its children.
     public let hierarchy: BoundaryHierarchy
 
     static let headerHeight = 52.0
     static let legendHeight = 64.0
 
+    /// Creates a renderer over `database` with a hierarchy already read from it.
     public init(database: BoundaryDatabase, hierarchy: BoundaryHierarchy) {
         self.database = database
         self.hierarchy = hierarchy
     }
 
+    /// Creates a renderer over `database`, reading its hierarchy first.
+    ///
+    /// - Throws: GRDB's `DatabaseError` when the units cannot be read from the DB.
     public init(database: BoundaryDatabase) throws {
         self.init(database: database, hierarchy: try BoundaryHierarchy(database: database))
     }
 
+    /// Draws the children of the unit named `query` (or `world`), or its descendants at
+    /// `options.level`, with the ones `regions` visited filled and labelled.
+    ///
+    /// - Parameters:
+    ///   - query: A unit code or name, matched as `BoundaryHierarchy.unit(named:)` does, or `world`.
+    ///   - regions: The visited regions; they decide which units are visited, the legend's dates
+    ///     and, with `options.fog`, the lit circles.
+    ///   - options: Size, level, fog and time zone.
+    /// - Returns: The SVG and what it shows.
+    /// - Throws: `MapError.badWidth` for a width outside 100…20000 pixels; `BoundaryHierarchy.LookupError`
+    ///   for an unknown, ambiguous or too long `query`; `MapError.noSubdivisions` or
+    ///   `MapError.nothingAtLevel` when there is nothing to draw at the wanted level;
+    ///   `MapError.missingGeometry` when a unit has no geometry row; `GEOSError` when a unit's geometry
+    ///   cannot be decoded; GRDB's `DatabaseError` when the DB cannot be read.
     public func render(unit query: String, regions: [VisitedRegion], options: MapOptions = MapOptions()) throws -> RenderedMap {
         guard (100...20000).contains(options.width) else { throw MapError.badWidth(options.width) }
         let scope = try MapScope.resolve(query, level: options.level, in: hierarchy)

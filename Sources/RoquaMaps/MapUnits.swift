@@ -13,12 +13,18 @@ package struct MapUnit: Sendable {
     package var box: BoundingBox
 }
 
+/// Why a map cannot be drawn; each case names the unit or the value.
 public enum MapError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// No level was asked for and nothing lies below the unit (a district, or a unit without children).
     case noSubdivisions(name: String, code: String)
+    /// The unit has no descendants at the asked level, or the level is not below the unit's.
     case nothingAtLevel(name: String, code: String, level: String)
+    /// The boundary DB has no geometry row for a unit the hierarchy lists.
     case missingGeometry(code: String)
+    /// The asked width is outside 100…20000 pixels.
     case badWidth(Double)
 
+    /// One line naming the unit or value and, where there is one, the fix.
     public var description: String {
         switch self {
         case let .noSubdivisions(name, code):
@@ -35,14 +41,20 @@ public enum MapError: Error, CustomStringConvertible, Equatable, Sendable {
 public struct MapScope: Sendable, Equatable {
     /// The unit's code, or `world`.
     public var code: String
+    /// The unit's name, or `World`.
     public var name: String
     /// The drawn units' level as a word: "district", "province", "country".
     public var childLevel: String
+    /// Codes of the drawn units, in code order per parent.
     public var children: [String]
 
+    /// The query and code that stand for the whole world (all countries).
     public static let worldCode = "world"
 
     /// `query` names a unit (or `world`); its children are drawn, or its descendants at `level`.
+    ///
+    /// - Throws: `BoundaryHierarchy.LookupError` when `query` names no single unit;
+    ///   `MapError.noSubdivisions` or `MapError.nothingAtLevel` when nothing lies at the wanted level.
     public static func resolve(_ query: String, level: AdminLevel? = nil, in hierarchy: BoundaryHierarchy) throws -> MapScope {
         let isWorld = NameFolding.fold(query) == NameFolding.fold(worldCode)
         let roots: [String]

@@ -6,6 +6,7 @@ import RoquaIO
 public enum ProfileCard {
     static let rarityColours = ["common": "#8a9aa9", "rare": "#3b82c4", "epic": "#9b59b6", "legendary": "#e0a030"]
 
+    /// A 420 × 260 pixel SVG card of `c`: level, XP bar, headline numbers and the latest badges.
     public static func svg(_ c: Profile) -> String {
         let fill = 360.0 * c.level.fraction
         var out = """

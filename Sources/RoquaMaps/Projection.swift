@@ -4,8 +4,11 @@ import RoquaBoundaries
 /// Web Mercator scaled to fit a bounding box into a picture `width` pixels wide, y downwards.
 /// Conformal, so the shapes of provinces and districts look as people know them from maps.
 public struct MapProjection: Sendable {
+    /// The bounding box in degrees the projection was fitted to.
     public let box: BoundingBox
+    /// Picture width in pixels, margins included.
     public let width: Double
+    /// Picture height in pixels that keeps the box's Mercator aspect, margins included.
     public let height: Double
     private let scale: Double
     private let originX: Double

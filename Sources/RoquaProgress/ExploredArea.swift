@@ -5,6 +5,7 @@ import Foundation
 public enum ExploredAreaError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidCircle(index: Int, reason: String)
 
+    /// One line naming the circle's index and the problem, never its coordinates.
     public var description: String {
         switch self {
         case let .invalidCircle(index, reason): "explored circle #\(index): \(reason)"

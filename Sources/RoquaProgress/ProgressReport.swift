@@ -4,8 +4,11 @@ import RoquaRegions
 
 /// Everything `roqua stats` shows, computed from the region store and the boundary DB.
 public struct ProgressReport: Sendable, Codable {
+    /// Number of visited regions the report was computed from.
     public var regions: Int
+    /// Visited countries, earliest first visit first.
     public var countries: [ChildVisit]
+    /// Countries visited per continent (only continents with a visit), in name order.
     public var continents: [UnitProgress]
     /// Every visited unit that has children: countries (provinces x/N), provinces (districts x/N).
     public var units: [UnitProgress]
@@ -13,15 +16,23 @@ public struct ProgressReport: Sendable, Codable {
     public var exploredSquareKilometres: Double
     /// Share of the Earth's surface in visited 0.001° cells, 0…100.
     public var worldPercent: Double
+    /// `worldPercent` with `Options.decimals` decimals (4…9), as printed.
     public var worldPercentText: String
+    /// Daily and weekend streaks as of `Options.now`.
     public var streaks: StreakSummary
+    /// Identifier of the time zone streak days were counted in, e.g. `Europe/Istanbul`.
     public var timeZone: String
 
+    /// How the report counts days and prints the world share.
     public struct Options: Sendable {
+        /// The zone whose calendar days the streaks count.
         public var timeZone: TimeZone
+        /// Decimals of `worldPercentText`; clamped to 4…9.
         public var decimals: Int
+        /// The instant the current streaks are counted up to.
         public var now: Date
 
+        /// Creates options: by default the current zone, 5 decimals, and now.
         public init(timeZone: TimeZone = .current, decimals: Int = 5, now: Date = Date()) {
             self.timeZone = timeZone
             self.decimals = decimals
@@ -29,6 +40,10 @@ public struct ProgressReport: Sendable, Codable {
         }
     }
 
+    /// Computes the report for `regions` (enriched with unit codes) over the units of `hierarchy`.
+    ///
+    /// - Throws: `ExploredAreaError.invalidCircle` when a region's centre or radius cannot be
+    ///   measured (not finite, latitude outside ±90°, radius negative or over `ExploredArea.maximumRadius`).
     public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy, options: Options = Options()) throws {
         let calculator = ProgressCalculator(hierarchy: hierarchy, regions: regions)
         let circles = regions.map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius)) }

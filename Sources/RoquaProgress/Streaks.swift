@@ -6,10 +6,14 @@ import RoquaRegions
 /// Kept as plain numbers, not a `Date`, because a local day is not an instant: the same day starts at
 /// different instants in different zones and can last 23, 24 or 25 hours.
 public struct StreakDay: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Proleptic Gregorian year.
     public var year: Int
+    /// Month, 1–12.
     public var month: Int
+    /// Day of the month, 1–31.
     public var day: Int
 
+    /// Creates a day from its numbers, unchecked.
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -26,6 +30,7 @@ public struct StreakDay: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Year, month and day only, for callers that work with `Calendar`.
     public var dateComponents: DateComponents { DateComponents(year: year, month: month, day: day) }
 
+    /// Calendar order: by year, then month, then day.
     public static func < (a: StreakDay, b: StreakDay) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
@@ -53,6 +58,7 @@ public struct StreakRun: Sendable, Hashable, Codable {
     /// The last active day of the run (for weekends: the latest active weekend day).
     public var last: StreakDay
 
+    /// Creates a run of `length` days or weekends from `first` to `last`.
     public init(length: Int, first: StreakDay, last: StreakDay) {
         self.length = length
         self.first = first
@@ -75,6 +81,7 @@ public struct StreakSummary: Sendable, Hashable, Codable {
     /// Distinct weekends with activity.
     public var activeWeekends: Int
 
+    /// Creates a summary from its counts; `Streaks.summary` computes them.
     public init(currentDaily: Int, longestDaily: StreakRun?, currentWeekend: Int,
                 longestWeekend: StreakRun?, activeDays: Int, activeWeekends: Int) {
         self.currentDaily = currentDaily

@@ -4,21 +4,33 @@ import RoquaRegions
 
 /// A child unit and when it was first visited (nil: not yet).
 public struct ChildVisit: Sendable, Codable, Equatable {
+    /// The child's code.
     public var code: String
+    /// The child's local name.
     public var name: String
+    /// Start of the child's earliest region, or `nil` when not visited.
     public var firstVisit: Date?
 }
 
 /// "İstanbul 8/39 districts": a unit's visited children out of all its children.
 public struct UnitProgress: Sendable, Codable, Equatable {
+    /// The unit's code (a continent's name for a continent).
     public var code: String
+    /// The unit's local name.
     public var name: String
+    /// The unit's level as a word: `country`, `province`, or `continent`.
     public var level: String
+    /// The children's level as a word, e.g. `district`.
     public var childLevel: String
+    /// Children with at least one visit.
     public var visited: Int
+    /// All children of the unit in the boundary DB.
     public var total: Int
+    /// Start of the earliest region in the unit (for a continent, in its countries), or `nil`.
     public var firstVisit: Date?
+    /// Visited children, earliest first visit first.
     public var visitedChildren: [ChildVisit]
+    /// Children not visited yet, in alphabetical order as people read it.
     public var notVisitedChildren: [ChildVisit]
 
     /// `İstanbul 8/39 districts`
@@ -30,10 +42,12 @@ public struct UnitProgress: Sendable, Codable, Equatable {
 
 /// Progress over the boundary hierarchy from the codes regions were enriched with.
 public struct ProgressCalculator: Sendable {
+    /// The administrative tree progress is counted over.
     public let hierarchy: BoundaryHierarchy
     /// Every visited unit (country, province, district) → the start of its earliest region.
     public let firstVisits: [String: Date]
 
+    /// Collects every unit's first visit from the codes `regions` were enriched with.
     public init(hierarchy: BoundaryHierarchy, regions: [VisitedRegion]) {
         self.hierarchy = hierarchy
         var first: [String: Date] = [:]

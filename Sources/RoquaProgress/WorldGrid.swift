@@ -17,8 +17,11 @@ import Foundation
 /// towards the poles where cells narrow (a circle around a pole touches every cell of the rows it
 /// covers, 360,000 per row).
 public enum WorldGrid {
+    /// Side of a grid cell, degrees.
     public static let cellDegrees = 0.001
+    /// Rows of cells from -90° to 90°.
     public static let rows = 180_000
+    /// Columns of cells from -180° to 180°.
     public static let columns = 360_000
     /// 4πR² on the authalic sphere, m².
     public static let earthArea = 4 * Double.pi * ExploredArea.sphereRadius * ExploredArea.sphereRadius

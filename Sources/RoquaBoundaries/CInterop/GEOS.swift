@@ -3,8 +3,11 @@ import Foundation
 
 /// An error GEOS reported, with the message its handler gave.
 public struct GEOSError: Error, CustomStringConvertible, Sendable {
+    /// The GEOS call that failed, e.g. reading WKB or a `covers` test.
     public let operation: String
+    /// The text GEOS's error handler gave, or `no message`.
     public let message: String
+    /// `GEOS OPERATION failed: MESSAGE`.
     public var description: String { "GEOS \(operation) failed: \(message)" }
 }
 

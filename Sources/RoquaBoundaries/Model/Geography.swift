@@ -1,10 +1,15 @@
 /// An axis-aligned box in degrees (x = longitude, y = latitude).
 public struct BoundingBox: Sendable, Equatable, Codable {
+    /// Westmost longitude, degrees.
     public var minX: Double
+    /// Southmost latitude, degrees.
     public var minY: Double
+    /// Eastmost longitude, degrees.
     public var maxX: Double
+    /// Northmost latitude, degrees.
     public var maxY: Double
 
+    /// Creates a box from its edges in degrees; the edges are taken as given, not reordered.
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.minX = minX
         self.minY = minY
@@ -12,17 +17,22 @@ public struct BoundingBox: Sendable, Equatable, Codable {
         self.maxY = maxY
     }
 
+    /// East–west extent in degrees (no wrap-around at ±180).
     public var width: Double { maxX - minX }
+    /// North–south extent in degrees.
     public var height: Double { maxY - minY }
 
+    /// Whether the point (longitude `x`, latitude `y`) lies in the box, edges included.
     public func contains(x: Double, y: Double) -> Bool {
         x >= minX && x <= maxX && y >= minY && y <= maxY
     }
 
+    /// Whether the boxes share at least one point, touching edges included.
     public func intersects(_ other: BoundingBox) -> Bool {
         other.minX <= maxX && other.maxX >= minX && other.minY <= maxY && other.maxY >= minY
     }
 
+    /// Whether `other` lies wholly in this box, shared edges included.
     public func contains(_ other: BoundingBox) -> Bool {
         other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
     }
@@ -42,15 +52,20 @@ public struct BoundingBox: Sendable, Equatable, Codable {
 
 /// The administrative levels Roqua knows, from the widest down.
 public enum AdminLevel: Int, Sendable, Codable, CaseIterable, Comparable, CustomStringConvertible {
+    /// A country (level 0).
     case country = 0
+    /// A province or other first-level subdivision (level 1).
     case province = 1
+    /// A district or other second-level subdivision (level 2).
     case district = 2
 
+    /// The level whose `description` is `name` (`country`, `province`, `district`), or `nil`.
     public init?(name: String) {
         guard let level = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = level
     }
 
+    /// The level's lower-case English word, as manifests and messages write it.
     public var description: String {
         switch self {
         case .country: "country"
@@ -59,11 +74,13 @@ public enum AdminLevel: Int, Sendable, Codable, CaseIterable, Comparable, Custom
         }
     }
 
+    /// The next wider level, or `nil` for `country`.
     public var parent: AdminLevel? { AdminLevel(rawValue: rawValue - 1) }
 
     /// District, province, country: the resolver's search order.
     public static let deepestFirst: [AdminLevel] = allCases.reversed()
 
+    /// Wider levels order first: `country < province < district`.
     public static func < (a: AdminLevel, b: AdminLevel) -> Bool { a.rawValue < b.rawValue }
 }
 

@@ -5,6 +5,7 @@ import Foundation
 public final class BatchResolver {
     /// The most workers a batch resolver starts; more are clamped to this.
     public static let maxWorkers = 256
+    /// The shared index every worker's resolver reads.
     public let index: ResolverIndex
     private let workers: [WorkerSlot]
 

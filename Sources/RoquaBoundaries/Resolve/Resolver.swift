@@ -19,6 +19,7 @@ import Foundation
 /// - A point in no polygon takes the nearest unit within `fallbackMeters` (deepest level first)
 ///   and is flagged `approximate`; beyond that every level is nil (open sea).
 public final class Resolver {
+    /// The shared index this resolver answers from.
     public let index: ResolverIndex
     /// Metres within which the nearest boundary answers a point no polygon holds (0 turns it off).
     public var fallbackMeters: Double

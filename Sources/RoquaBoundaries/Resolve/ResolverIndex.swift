@@ -14,6 +14,7 @@ public final class ResolverIndex: Sendable {
         var country: String
     }
 
+    /// The open boundary DB the index was loaded from; the GEOS path reads pieces from it.
     public let database: BoundaryDatabase
     let units: [Unit]
     /// Per unit, the answer it stands for (its ancestors filled in), copied for each point.

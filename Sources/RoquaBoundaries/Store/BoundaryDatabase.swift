@@ -1,11 +1,16 @@
 import Foundation
 import GRDB
 
+/// Why a file cannot be opened as a boundary DB; each case names the path.
 public enum BoundaryDatabaseError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// No file at `path`.
     case missing(path: String)
+    /// The file is not an SQLite boundary DB (no schema version, or SQLite refused it); `reason` says which.
     case notABoundaryDatabase(path: String, reason: String)
+    /// The DB has schema version `found`; this build reads only `supported`.
     case unsupportedSchema(path: String, found: Int, supported: Int)
 
+    /// One line naming the path and what to do (import, or pass `--boundaries`).
     public var description: String {
         switch self {
         case let .missing(path):
@@ -20,9 +25,15 @@ public enum BoundaryDatabaseError: Error, CustomStringConvertible, Equatable, Se
 
 /// A boundary DB opened read-only.
 public final class BoundaryDatabase: Sendable {
+    /// The DB file's path, as given.
     public let path: String
     let queue: DatabaseQueue
 
+    /// Opens the boundary DB at `path` read-only and checks its schema version.
+    ///
+    /// - Throws: `BoundaryDatabaseError.missing` when there is no file; `.notABoundaryDatabase` when
+    ///   SQLite cannot read it or it records no schema version; `.unsupportedSchema` when its schema
+    ///   version is not `BoundarySchema.version`.
     public init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw BoundaryDatabaseError.missing(path: path) }
         self.path = path
@@ -46,6 +57,9 @@ public final class BoundaryDatabase: Sendable {
         }
     }
 
+    /// Runs `body` in a read transaction on the DB's serial queue and returns its result.
+    ///
+    /// - Throws: What `body` throws, or GRDB's `DatabaseError` when SQLite fails.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.read(body)
     }

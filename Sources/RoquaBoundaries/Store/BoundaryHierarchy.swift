@@ -3,19 +3,30 @@ import GRDB
 
 /// The administrative tree of a boundary DB (no geometry): who is whose child, for "x/N".
 public struct BoundaryHierarchy: Sendable {
+    /// One unit of the tree, without geometry.
     public struct Unit: Sendable, Equatable {
+        /// The unit's code, unique in the DB.
         public var code: String
+        /// The unit's local name.
         public var name: String
+        /// The unit's level.
         public var level: AdminLevel
+        /// The parent unit's code, or `nil` for a country.
         public var parent: String?
+        /// The code of the unit's country (its own code for a country).
         public var country: String
+        /// The continent the source gives, or `nil` when the layer maps none.
         public var continent: String?
     }
 
+    /// Every unit, by code.
     public let units: [String: Unit]
     /// Children codes by parent code, in code order.
     public let children: [String: [String]]
 
+    /// Reads every unit and its parent from `database`.
+    ///
+    /// - Throws: GRDB's `DatabaseError` when the `boundaries` table cannot be read.
     public init(database: BoundaryDatabase) throws {
         var units: [String: Unit] = [:]
         var children: [String: [String]] = [:]
@@ -35,11 +46,16 @@ public struct BoundaryHierarchy: Sendable {
         self.children = children
     }
 
+    /// Why `unit(named:)` found no single unit; each case names the query.
     public enum LookupError: Error, CustomStringConvertible, Equatable, Sendable {
+        /// No unit has this name or code; `suggestions` are up to five close names, as `Name (CODE)`.
         case unknown(String, suggestions: [String])
+        /// Several units of the widest matching level share the name; `candidates` lists them as `Name (CODE)`.
         case ambiguous(String, candidates: [String])
+        /// The query is longer than any unit name (its length in characters).
         case tooLong(Int)
 
+        /// One line naming the query, with suggestions or candidates where there are some.
         public var description: String {
             switch self {
             case let .unknown(name, suggestions):
@@ -55,6 +71,8 @@ public struct BoundaryHierarchy: Sendable {
 
     /// The unit named by a code (`TR-34`) or a name (`istanbul`, `İSTANBUL`), without case or
     /// Turkish dots mattering; an unknown name gets the closest names as suggestions.
+    /// - Throws: `LookupError.tooLong` for a query over 200 characters; `.ambiguous` when several
+    ///   units of the widest matching level match; `.unknown`, with suggestions, when none does.
     public func unit(named query: String) throws -> Unit {
         guard query.count <= Self.longestQuery else { throw LookupError.tooLong(query.count) }
         if let unit = units[query] ?? units[query.uppercased()] { return unit }

@@ -2,44 +2,74 @@ import GRDB
 
 /// What `roqua info` shows: what the DB holds and where it came from.
 public struct BoundaryInfo: Codable, Sendable {
+    /// A country with the number of provinces and districts the DB holds for it.
     public struct CountryCounts: Codable, Sendable {
+        /// The country's code.
         public var code: String
+        /// The country's local name.
         public var name: String
+        /// Provinces of the country in the DB.
         public var provinces: Int
+        /// Districts of the country in the DB.
         public var districts: Int
     }
 
     /// A province that has districts, with their count (e.g. TR-34 İstanbul: 39).
     public struct ProvinceCounts: Codable, Sendable {
+        /// The province's code.
         public var code: String
+        /// The province's local name.
         public var name: String
+        /// The code of the province's country.
         public var country: String
+        /// Districts whose parent is this province.
         public var districts: Int
     }
 
+    /// One imported shapefile layer, as recorded at import time.
     public struct Source: Codable, Sendable {
+        /// The layer's name in the manifest.
         public var layer: String
+        /// The level the layer was imported at, as a word (`?` if the DB holds an unknown number).
         public var level: String
+        /// The shapefile's file name (no directory).
         public var file: String
+        /// Records imported from the layer.
         public var features: Int
+        /// The text encoding the DBF was read with.
         public var encoding: String
+        /// SHA-256 of the `.shp` file, lower-case hex.
         public var shpSha256: String
+        /// The source the manifest gave for the layer (where the data came from).
         public var description: String
+        /// The data's licence, as the manifest gave it.
         public var licence: String
     }
 
+    /// The DB file's path.
     public var path: String
+    /// The DB's schema version (0 if the DB records none).
     public var schemaVersion: Int
+    /// The Roqua version that imported the DB (`?` if unknown).
     public var roquaVersion: String
+    /// When the DB was imported, ISO 8601 text (`?` if unknown).
     public var importedAt: String
+    /// Units per level, keyed by the level's word.
     public var levels: [String: Int]
+    /// Indexed polygon pieces.
     public var pieces: Int
+    /// Every country with its counts, in code order.
     public var countries: [CountryCounts]
+    /// Every province that has districts, in code order.
     public var provincesWithDistricts: [ProvinceCounts]
+    /// The imported layers, in import order.
     public var sources: [Source]
 }
 
 extension BoundaryDatabase {
+    /// Reads what `roqua info` shows: metadata, counts per level and country, and the source layers.
+    ///
+    /// - Throws: GRDB's `DatabaseError` when a table cannot be read (a DB that is not a boundary DB).
     public func info() throws -> BoundaryInfo {
         try read { db in
             let meta = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")

@@ -1,6 +1,8 @@
 import Foundation
 
+/// Facts about this build of Roqua.
 public enum Roqua {
+    /// The version the CLI prints and each imported DB records.
     public static let version = "0.2.0"
 }
 

@@ -44,6 +44,7 @@ public enum ClusterOutcome: Sendable, Equatable {
 ///   later fix falls in.
 /// - `timestampEnd` is always set (the last fix of the latest visit), including for a region made from one fix.
 public struct ClusteringEngine {
+    /// The thresholds every fix is judged by.
     public let settings: ClusteringSettings
     /// All regions: the ones given at init (same order, same indices) followed by new ones in creation order,
     /// with visit fields updated.
@@ -67,6 +68,8 @@ public struct ClusteringEngine {
         var longitude: Double
     }
 
+    /// Creates an engine that clusters new fixes against `existingRegions` (kept at their indices)
+    /// under `settings`, which the caller has validated.
     public init(settings: ClusteringSettings = .default, existingRegions: [VisitedRegion] = []) {
         self.settings = settings
         regions = existingRegions

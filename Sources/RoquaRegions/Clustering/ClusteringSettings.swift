@@ -6,7 +6,9 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     public var radius: Int
     /// Off by default. When on, a new region's radius is `walkingRadius` or `vehicleRadius` by the fix's speed.
     public var speedBasedRadius: Bool
+    /// Radius of a new region made from a walking fix, metres (100 by default), with `speedBasedRadius` on.
     public var walkingRadius: Int
+    /// Radius of a new region made from a vehicle fix, metres (200 by default), with `speedBasedRadius` on.
     public var vehicleRadius: Int
     /// Speeds at or above this (m/s) count as a vehicle. 6 m/s = 21.6 km/h: above running and most
     /// cycling-in-town speeds, below any motorised traffic that is actually moving.
@@ -22,6 +24,7 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     /// Characters of the centre's geohash (7 by default ≈ 153 m × 153 m at the equator).
     public var geohashPrecision: Int
 
+    /// Creates settings; the defaults are the product's, and `validate()` checks any others.
     public init(radius: Int = 150, speedBasedRadius: Bool = false, walkingRadius: Int = 100, vehicleRadius: Int = 200,
                 vehicleSpeedThreshold: Double = 6, speedDerivationMaxInterval: TimeInterval = 300,
                 maxAccuracy: Double = 50, visitGap: TimeInterval = 30 * 60, geohashPrecision: Int = 7) {
@@ -36,6 +39,7 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
         self.geohashPrecision = geohashPrecision
     }
 
+    /// The product's defaults.
     public static let `default` = ClusteringSettings()
 
     /// Radii a region may have, metres. A "region" is a place seen, not a city: beyond 5 km a
@@ -81,6 +85,8 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
 
 /// A clustering setting outside its range.
 public struct ClusteringSettingsError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What is out of range: the setting, its value and the accepted range.
     public var description: String
+    /// Creates an error with `description`.
     public init(_ description: String) { self.description = description }
 }

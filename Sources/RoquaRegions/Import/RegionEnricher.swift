@@ -4,6 +4,7 @@ import RoquaBoundaries
 /// Fills a region's country / province / district from the offline resolver: no network, at
 /// insert time, and again by `roqua regions enrich` after a boundary DB upgrade.
 public final class RegionEnricher {
+    /// The offline resolver regions are enriched with (one thread at a time).
     public let resolver: Resolver
     /// Identifies the boundary DB (its import time): regions enriched by another one are stale.
     public let identity: String

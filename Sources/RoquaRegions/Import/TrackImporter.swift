@@ -5,31 +5,42 @@ import RoquaIO
 
 /// A unit seen for the first time, by code and name.
 public struct FirstVisit: Sendable, Equatable {
+    /// The unit's level.
     public var level: AdminLevel
+    /// The unit's code.
     public var code: String
+    /// The unit's local name.
     public var name: String
 }
 
 /// What importing one file did.
 public struct TrackImportSummary: Sendable, Equatable {
+    /// The file's name as messages give it (`archive.zip:inner/path` for an archive entry).
     public var file: String
+    /// The detected format's raw value (`gpx`, `csv`, …); empty when the file was not a track.
     public var format: String
     /// The same content was imported before: nothing was added.
     public var alreadyImported = false
     /// Found by walking a directory or archive and not a track file: why (nothing was read).
     public var notATrack: String?
+    /// Fixes read from the file, assumed-time ones included.
     public var fixesRead = 0
     /// Points without a time that were skipped (no `assumedTime` given).
     public var untimedSkipped = 0
     /// Points without a time given the assumed time (and counted in `fixesRead`).
     public var untimedAssumed = 0
+    /// Fixes the clustering dropped, per reason.
     public var dropped: [ClusterDropReason: Int] = [:]
+    /// Regions the file created.
     public var newRegions = 0
+    /// Fixes that started a new visit of an existing region.
     public var revisits = 0
+    /// Units seen for the first time because of this file: by new region, widest level first.
     public var firsts: [FirstVisit] = []
     /// The events this import caused (also yielded to the importer's stream, if it has one).
     public var events: [RegionEvent] = []
 
+    /// All dropped fixes, whatever the reason.
     public var droppedTotal: Int { dropped.values.reduce(0, +) }
 }
 
@@ -37,9 +48,13 @@ public struct TrackImportSummary: Sendable, Equatable {
 /// region, new regions enriched offline, everything written in one transaction per file (an
 /// error or a kill before the commit leaves the store as it was), events yielded after commit.
 public final class TrackImporter {
+    /// The store regions are read from and written to.
     public let store: RegionStore
+    /// Names new regions' country, province and district.
     public let enricher: RegionEnricher
+    /// The validated clustering thresholds.
     public let settings: ClusteringSettings
+    /// Where events are yielded after each commit; `nil` for none.
     public let events: RegionEventStream?
 
     /// - Throws: `ClusteringSettingsError` for a setting outside its range (checked before anything is read).

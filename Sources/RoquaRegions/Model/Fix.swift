@@ -4,7 +4,9 @@ import RoquaIO
 
 /// One GPS fix as read from a track file.
 public struct Fix: Sendable, Equatable {
+    /// Where the fix was, WGS84 degrees (not yet validated).
     public var coordinate: Coordinate
+    /// When the fix was taken.
     public var timestamp: Date
     /// Horizontal accuracy in metres, when the source gives one.
     public var accuracy: Double?
@@ -13,6 +15,7 @@ public struct Fix: Sendable, Equatable {
     /// Where it came from in its file (line for text formats, record/point number otherwise), for errors.
     public var position: Int
 
+    /// Creates a fix; accuracy and speed are optional, `position` is 0 when unknown.
     public init(coordinate: Coordinate, timestamp: Date, accuracy: Double? = nil, speed: Double? = nil, position: Int = 0) {
         self.coordinate = coordinate
         self.timestamp = timestamp

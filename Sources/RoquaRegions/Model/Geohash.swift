@@ -10,19 +10,29 @@ import Foundation
 /// - `decode` and `neighbours` accept upper or lower case, return lowercase, and return nil (never trap)
 ///   for an empty hash, one longer than 12, or a character outside the alphabet (a, i, l, o are not in it).
 public enum Geohash {
+    /// The 32 geohash characters, in value order.
     public static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz")
+    /// The longest hash produced or accepted, in characters.
     public static let maxPrecision = 12
 
     /// The cell a hash names: its centre and half-extents (the "error"), in degrees.
     public struct Box: Sendable, Equatable {
+        /// Centre latitude, degrees.
         public var latitude: Double
+        /// Centre longitude, degrees.
         public var longitude: Double
+        /// Half the cell's height, degrees.
         public var latitudeError: Double
+        /// Half the cell's width, degrees.
         public var longitudeError: Double
 
+        /// Southern edge, degrees.
         public var minLatitude: Double { latitude - latitudeError }
+        /// Northern edge, degrees.
         public var maxLatitude: Double { latitude + latitudeError }
+        /// Western edge, degrees.
         public var minLongitude: Double { longitude - longitudeError }
+        /// Eastern edge, degrees.
         public var maxLongitude: Double { longitude + longitudeError }
 
         /// Inclusive on every edge: a point on a shared edge belongs to both boxes as far as this says.
@@ -49,6 +59,7 @@ public enum Geohash {
         }
     }
 
+    /// The lowercase hash of the cell holding the point, `precision` characters long (clamped to 1…12).
     public static func encode(latitude: Double, longitude: Double, precision: Int = 7) -> String {
         let length = min(max(precision, 1), maxPrecision)
         let lat = latitude.isFinite ? min(max(latitude, -90), 90) : 0

@@ -4,8 +4,11 @@ import Foundation
 /// `visited_regions` row, plus codes and visit bookkeeping). Its `Codable` form is the table's
 /// row, column for column, used both by the store and by exports.
 public struct VisitedRegion: Sendable, Equatable {
+    /// The row id in the store; `nil` until inserted.
     public var id: Int64?
+    /// Centre latitude, degrees.
     public var latitude: Double
+    /// Centre longitude, degrees.
     public var longitude: Double
     /// Metres.
     public var radius: Int
@@ -15,10 +18,15 @@ public struct VisitedRegion: Sendable, Equatable {
     public var timestampEnd: Date?
     /// Province (il) name, as the product calls it `city`.
     public var city: String?
+    /// District name, local language; `nil` until enriched or outside any district.
     public var district: String?
+    /// Country name, local language; `nil` until enriched or at sea.
     public var country: String?
+    /// Country code from the boundary DB, e.g. `TR`.
     public var countryCode: String?
+    /// Province code from the boundary DB, e.g. `TR-34`.
     public var provinceCode: String?
+    /// District code from the boundary DB, e.g. `TUR034023`.
     public var districtCode: String?
     /// Geohash of the centre, precision 7 by default.
     public var geohash: String
@@ -29,6 +37,7 @@ public struct VisitedRegion: Sendable, Equatable {
     /// Which boundary database named this region (its import time); nil until enriched.
     public var enrichedWith: String?
 
+    /// Creates a region; `lastVisit` defaults to `timestampStart`. Nothing is validated (see `validate()`).
     public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
                 timestampEnd: Date? = nil, city: String? = nil, district: String? = nil, country: String? = nil,
                 countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
@@ -61,6 +70,10 @@ extension VisitedRegion: Codable {
         case visitCount = "visit_count", lastVisit = "last_visit", enrichedWith = "enriched_with"
     }
 
+    /// Decodes a region from its row form (stored times as ISO 8601 text).
+    ///
+    /// - Throws: `DecodingError` when a required column is missing, has the wrong type, or holds a
+    ///   time that does not parse.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func time(_ key: CodingKeys) throws -> Date {
@@ -88,6 +101,9 @@ extension VisitedRegion: Codable {
         enrichedWith = try c.decodeIfPresent(String.self, forKey: .enrichedWith)
     }
 
+    /// Encodes the region in its row form, times as ISO 8601 text with milliseconds.
+    ///
+    /// - Throws: `StoreTimeError` for a time outside the years 0000–9999; what the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(id, forKey: .id)

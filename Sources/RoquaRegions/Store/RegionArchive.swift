@@ -9,11 +9,16 @@ public enum ArchiveFormat: String, CaseIterable, Sendable {
     case json, geojson, gpx
 }
 
+/// Why an export cannot be restored; each case names the file.
 public enum ArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file cannot be read or is not a Roqua export.
     case unreadable(file: String, reason: String)
+    /// One entry of a section is invalid; `index` is 0-based, messages show it 1-based.
     case badRow(file: String, section: String, index: Int, reason: String)
+    /// The file is a GPX export, which is for other tools.
     case notRestorable(file: String)
 
+    /// One line naming the file (and entry) and what is wrong.
     public var description: String {
         switch self {
         case let .unreadable(file, reason): "\(file): not a Roqua export: \(reason)"
@@ -98,6 +103,8 @@ extension RegionStore {
     }
 
     /// The store as a document in `format`.
+    /// - Throws: `RegionStoreError` when the store cannot be read; `StoreTimeError` or an
+    ///   `EncodingError` when a value cannot be written.
     public func export(_ format: ArchiveFormat) throws -> Data {
         let archive = try archive()
         switch format {

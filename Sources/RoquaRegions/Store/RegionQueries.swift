@@ -5,6 +5,7 @@ import RoquaBoundaries
 extension RegionStore {
     /// Regions lying in the unit named by `unit`: a code (`TR-34`, `TUR034023`, `TR`) or a name
     /// (`istanbul`, `Kadıköy`), matched without case or Turkish dots mattering.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func regions(in unit: String) throws -> [VisitedRegion] {
         let wanted = NameFolding.fold(unit)
         return try allRegions().filter { region in
@@ -14,6 +15,7 @@ extension RegionStore {
     }
 
     /// Regions whose names are missing, or (with `all`) were filled from another boundary DB.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func regionsNeedingEnrichment(current identity: String, all: Bool) throws -> [VisitedRegion] {
         try read { db in
             try Self.regions(db, where: "enriched_with IS NULL OR (? AND enriched_with != ?)", arguments: [all, identity]).readable
@@ -21,6 +23,8 @@ extension RegionStore {
     }
 
     /// Re-resolves regions offline and saves them in one transaction; returns how many changed.
+    /// - Throws: `ResolveError` when a region's centre cannot be resolved (nothing is saved then);
+    ///   `RegionStoreError.cannotWrite` when the transaction fails.
     public func enrich(_ regions: [VisitedRegion], with enricher: RegionEnricher) throws -> Int {
         let updated = try regions.map { try enricher.enriched($0) }
         return try write { db in

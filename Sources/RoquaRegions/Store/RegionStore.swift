@@ -2,12 +2,18 @@ import Foundation
 import GRDB
 import RoquaBoundaries
 
+/// Why the region store cannot be used; each case names its path.
 public enum RegionStoreError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file cannot be opened or read; `reason` is SQLite's, in words.
     case cannotOpen(path: String, reason: String)
+    /// The file is another SQLite database (its tables are named).
     case notARegionStore(path: String, reason: String)
+    /// A restore into a store that already holds regions, without `replace`.
     case notEmpty(path: String, regions: Int)
+    /// A write failed (disk full, read-only, locked too long); `reason` says which.
     case cannotWrite(path: String, reason: String)
 
+    /// One line naming the path and what to do.
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason): "\(path): cannot open the region store: \(reason)"
@@ -41,13 +47,17 @@ public enum RegionStoreError: Error, CustomStringConvertible, Equatable, Sendabl
 /// take turns instead of both deciding from the same old state), waiting up to two minutes
 /// for another process's write to finish.
 public final class RegionStore: Sendable {
+    /// How the store is opened.
     public enum Access: Sendable {
+        /// Created when missing; migrations run.
         case readWrite
         /// For verbs that only read: works on read-only media; a missing store reads as empty.
         case readOnly
     }
 
+    /// The store file's path.
     public let path: String
+    /// The components whose tables this store was opened with.
     public let components: [StoreComponent]
     let queue: DatabaseQueue
     /// Told about rows that cannot be read back whenever a read skips them.
@@ -159,6 +169,7 @@ public final class RegionStore: Sendable {
     }
 
     /// Every readable region, in id order; rows that cannot be read back (see `unreadableRegions`) are left out.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func allRegions() throws -> [VisitedRegion] {
         try read { db in try readableRegions(db) }
     }
@@ -170,11 +181,15 @@ public final class RegionStore: Sendable {
         return readable
     }
 
+    /// Rows in `visited_regions`, unreadable ones included.
+    ///
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func regionCount() throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0 }
     }
 
     /// Whether a file with this content was imported before.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func hasImport(checksum: String) throws -> Bool {
         try read { db in try Self.hasImport(db, checksum: checksum) }
     }
@@ -184,6 +199,7 @@ public final class RegionStore: Sendable {
     }
 
     /// Codes of every country, province and district any region lies in.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func visitedCodes() throws -> Set<String> {
         try read { db in try Self.visitedCodes(db) }
     }

@@ -6,10 +6,14 @@ import GRDB
 /// the ones already applied and tolerates ids it does not know, so a store opened by a command
 /// that does not use a component keeps that component's tables untouched.
 public struct StoreComponent: Sendable {
+    /// One named schema change, run once per store.
     public struct Migration: Sendable {
+        /// The id GRDB records once the migration has run; never reuse or rename one.
         public var identifier: String
+        /// Changes the schema inside the migration's transaction.
         public var migrate: @Sendable (Database) throws -> Void
 
+        /// Creates a migration with a permanent `identifier`.
         public init(_ identifier: String, migrate: @escaping @Sendable (Database) throws -> Void) {
             self.identifier = identifier
             self.migrate = migrate
@@ -18,13 +22,16 @@ public struct StoreComponent: Sendable {
 
     /// A table exported under `key` with every column of every row, restored in one transaction.
     public struct ArchivedTable: Sendable {
+        /// The key the table's rows are exported under.
         public var key: String
+        /// The SQL table's name.
         public var table: String
         /// SQL `ORDER BY` terms, so exports are byte-identical for the same content.
         public var order: String
         /// Checks one row before anything is written; throws a message naming what is wrong.
         public var validate: @Sendable ([String: ArchiveValue]) throws(ArchiveRowProblem) -> Void
 
+        /// Creates an archived table: exported under `key`, ordered by `order`, each restored row checked by `validate`.
         public init(key: String, table: String, order: String,
                     validate: @escaping @Sendable ([String: ArchiveValue]) throws(ArchiveRowProblem) -> Void) {
             self.key = key
@@ -34,10 +41,14 @@ public struct StoreComponent: Sendable {
         }
     }
 
+    /// The component's name, for messages.
     public var name: String
+    /// The component's migrations, in the order they run.
     public var migrations: [Migration]
+    /// The component's tables that exports carry and restores replace.
     public var archivedTables: [ArchivedTable]
 
+    /// Creates a component; by default none of its tables travel with exports.
     public init(name: String, migrations: [Migration], archivedTables: [ArchivedTable] = []) {
         self.name = name
         self.migrations = migrations
@@ -47,17 +58,26 @@ public struct StoreComponent: Sendable {
 
 /// What is wrong with one row of an archived table.
 public struct ArchiveRowProblem: Error, Sendable {
+    /// What is wrong with the row, naming the column.
     public var message: String
+    /// Creates a problem with `message`.
     public init(_ message: String) { self.message = message }
 }
 
 /// One column value of an archived row, as JSON carries it.
 public enum ArchiveValue: Codable, Equatable, Sendable, DatabaseValueConvertible {
+    /// SQL `NULL`, JSON `null`.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// Text.
     case text(String)
 
+    /// Decodes `null`, an integer, a number or a string, tried in that order.
+    ///
+    /// - Throws: `DecodingError` when the value is none of them (an array or object).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null } else if let i = try? c.decode(Int64.self) { self = .integer(i) } else if let d = try? c.decode(Double.self) {
@@ -67,6 +87,9 @@ public enum ArchiveValue: Codable, Equatable, Sendable, DatabaseValueConvertible
         }
     }
 
+    /// Encodes the value as its JSON counterpart.
+    ///
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
@@ -77,6 +100,7 @@ public enum ArchiveValue: Codable, Equatable, Sendable, DatabaseValueConvertible
         }
     }
 
+    /// The value as SQLite stores it.
     public var databaseValue: DatabaseValue {
         switch self {
         case .null: .null
@@ -86,6 +110,7 @@ public enum ArchiveValue: Codable, Equatable, Sendable, DatabaseValueConvertible
         }
     }
 
+    /// The value of a database column; `nil` for a blob, which archives do not carry.
     public static func fromDatabaseValue(_ value: DatabaseValue) -> ArchiveValue? {
         switch value.storage {
         case .null: .null
@@ -96,6 +121,8 @@ public enum ArchiveValue: Codable, Equatable, Sendable, DatabaseValueConvertible
         }
     }
 
+    /// The string of a `.text` value, else `nil`.
     public var text: String? { if case let .text(s) = self { s } else { nil } }
+    /// The integer of an `.integer` value, else `nil`.
     public var integer: Int64? { if case let .integer(i) = self { i } else { nil } }
 }

@@ -3,7 +3,9 @@ import RoquaIO
 
 /// A time the store cannot hold: outside the years 0000–9999 or not finite.
 public struct StoreTimeError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The time that was refused, seconds since 1970-01-01 UTC.
     public var seconds: Double
+    /// Names the time in seconds and the years the store can hold.
     public var description: String { "the time \(seconds) s since 1970 cannot be stored (years 0000–9999 only)" }
 }
 
@@ -18,6 +20,7 @@ public enum StoreTime {
         return text
     }
 
+    /// The time in a stored text (any ISO 8601 form `TimeText` reads), or `nil` when it does not parse.
     public static func date(_ text: String) -> Date? {
         TimeText.iso8601(text)
     }

@@ -5,22 +5,28 @@ import GRDB
 /// the wrong type): written by an older Roqua or by hand. It is skipped by every reader, so one
 /// bad row never makes the store unusable, and `roqua regions repair` removes it.
 public struct UnreadableRegion: Sendable, Equatable, CustomStringConvertible {
+    /// The row id (-1 when even that cannot be read).
     public var id: Int64
+    /// Why the row cannot be read, naming the column.
     public var problem: String
+    /// `region ID: PROBLEM`.
     public var description: String { "region \(id): \(problem)" }
 }
 
 extension VisitedRegion: FetchableRecord, PersistableRecord {
+    /// The store table regions live in.
     public static let databaseTableName = "visited_regions"
 }
 
 extension RegionStore {
     /// Rows of `visited_regions` that cannot be read back, in id order.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func unreadableRegions() throws -> [UnreadableRegion] {
         try read { db in try Self.regions(db).unreadable }
     }
 
     /// Deletes the unreadable rows in one transaction; returns what was removed.
+    /// - Throws: `RegionStoreError.cannotWrite` when the transaction fails.
     @discardableResult
     public func removeUnreadableRegions() throws -> [UnreadableRegion] {
         try write { db in
@@ -75,6 +81,8 @@ extension VisitedRegion {
 
 /// A region value that cannot be stored (or was stored by something else and cannot be used).
 public struct RegionValueError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What is wrong with the value.
     public var description: String
+    /// Creates an error with `description`.
     public init(_ description: String) { self.description = description }
 }

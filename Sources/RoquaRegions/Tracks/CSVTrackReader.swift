@@ -22,6 +22,7 @@ import RoquaIO
 /// - The first bad row throws, naming its line (imports are all-or-nothing upstream).
 /// - `position` is the 1-based line number.
 public final class CSVTrackReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private let stream: ByteStream
     private var untimed: UntimedPoints
@@ -37,8 +38,12 @@ public final class CSVTrackReader: FixReader {
         var speed: Int?
     }
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the CSV file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -49,6 +54,10 @@ public final class CSVTrackReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while try stream.readLine(into: &line) {
             lineNumber += 1

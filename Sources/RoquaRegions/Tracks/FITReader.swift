@@ -20,6 +20,7 @@ import RoquaIO
 ///   are checked: a corrupt or truncated file is an error naming the byte offset.
 /// - `position` is the byte offset of the record message.
 public final class FITReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private let stream: ByteStream
     private var untimed: UntimedPoints
@@ -42,8 +43,12 @@ public final class FITReader: FixReader {
     static let epochOffset: TimeInterval = 631_065_600
     static let semicircle = 180.0 / 2_147_483_648.0
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the FIT file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -54,6 +59,10 @@ public final class FITReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while true {
             if !inFile {

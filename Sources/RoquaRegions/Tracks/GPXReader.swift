@@ -23,6 +23,7 @@ import RoquaBoundaries
 /// - Broken XML (mismatched tags, unclosed elements at the end of the file, a root that is not
 ///   `<gpx>`) is an error naming the line.
 public final class GPXReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private let xml: XMLTokenizer
     private var untimed: UntimedPoints
@@ -54,8 +55,12 @@ public final class GPXReader: FixReader {
     /// Point children read for their text; `time` only as a direct child of the point.
     private static let capturedElements: Set<String> = ["time", "speed", "hAcc"]
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the GPX file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -66,6 +71,10 @@ public final class GPXReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while let event = try xml.next() {
             switch event {

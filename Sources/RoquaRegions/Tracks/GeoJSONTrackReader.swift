@@ -25,6 +25,7 @@ import RoquaBoundaries
 ///   same way, its `locations` standing for `features`.
 /// - `position` is the line of the position's `[`.
 public final class GeoJSONTrackReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private var walker: JSONTopLevel
     private var json: JSONScanner { walker.json }
@@ -70,8 +71,12 @@ public final class GeoJSONTrackReader: FixReader {
     private static let geometryNesting = ["Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3]
     private static let skippedGeometries: Set<String> = ["Polygon", "MultiPolygon", "GeometryCollection"]
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the GeoJSON file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -85,6 +90,10 @@ public final class GeoJSONTrackReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }

@@ -19,12 +19,16 @@ import RoquaBoundaries
 /// - A top level that is not an object with a `locations` array is an error naming the file.
 /// - Times outside 1970-01-01 … 2100-01-01 are errors naming the line.
 public final class GoogleRecordsReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private var walker: JSONTopLevel
     private var index = 0
 
     private static let keys = ["latitudeE7", "longitudeE7", "timestamp", "timestampMs", "accuracy", "velocity"]
 
+    /// Opens the Google Records.json file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String) throws {
         self.init(stream: try ByteStream(path: path))
     }
@@ -35,6 +39,10 @@ public final class GoogleRecordsReader: FixReader {
                               expected: "a Google Takeout Records.json (a JSON object with a \"locations\" array)")
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while true {
             switch try walker.next() {

@@ -18,13 +18,18 @@ import RoquaIO
 ///   1970-01-01 … 2100-01-01; E7 values past ±90°/±180° from the old unsigned-overflow bug are
 ///   wrapped back as in Records.json. Anything else malformed is an error naming the line.
 public final class GoogleSemanticReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private var walker: JSONTopLevel
     private var pending = PendingFixes()
     private var untimed: UntimedPoints
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the Google Semantic Location History file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -36,6 +41,10 @@ public final class GoogleSemanticReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }

@@ -25,12 +25,16 @@ import RoquaBoundaries
 /// - A top level that is neither an object with `semanticSegments` or `rawSignals` nor an array
 ///   is an error. Times outside 1970-01-01 … 2100-01-01 are errors naming the line.
 public final class GoogleTimelineReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private var walker: JSONTopLevel
     private var pending = PendingFixes()
 
     private static let segmentKeys = ["startTime", "endTime", "timelinePath", "visit", "activity"]
 
+    /// Opens the Google Timeline file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String) throws {
         self.init(stream: try ByteStream(path: path))
     }
@@ -42,6 +46,10 @@ public final class GoogleTimelineReader: FixReader {
                                   + "or the iOS array of segments)")
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }

@@ -17,6 +17,7 @@ import RoquaIO
 /// - Times are ISO 8601 date-times, or dates (midnight UTC), inside 1970-01-01 … 2100-01-01.
 ///   Folders and Documents nest freely; the root must be `<kml>`. Errors name the line.
 public final class KMLReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private let xml: XMLTokenizer
     private var untimed: UntimedPoints
@@ -50,8 +51,12 @@ public final class KMLReader: FixReader {
         var used = 0
     }
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the KML file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -62,6 +67,10 @@ public final class KMLReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }

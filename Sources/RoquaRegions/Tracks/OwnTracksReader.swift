@@ -12,11 +12,15 @@ import RoquaIO
 /// - Blank lines are skipped; a line without the three tab-separated parts, or with JSON or
 ///   values that do not parse, is an error naming the line. Times lie inside 1970 … 2100.
 public final class OwnTracksReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private let stream: ByteStream
     private var line: [UInt8] = []
     private var lineNumber = 0
 
+    /// Opens the OwnTracks .rec file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String) throws {
         self.init(stream: try ByteStream(path: path))
     }
@@ -26,6 +30,10 @@ public final class OwnTracksReader: FixReader {
         self.stream = stream
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while try stream.readLine(into: &line) {
             lineNumber += 1

@@ -12,6 +12,7 @@ import RoquaIO
 /// - `speed` (m/s) comes from the `Speed` of the Activity Extension (`ns3:TPX`) when present.
 /// - `position` is the line of the `Trackpoint` tag. The root must be `<TrainingCenterDatabase>`.
 public final class TCXReader: FixReader {
+    /// The file being read, as given (for messages).
     public let path: String
     private let xml: XMLTokenizer
     private var untimed: UntimedPoints
@@ -30,8 +31,12 @@ public final class TCXReader: FixReader {
 
     private static let captured: Set<String> = ["Time", "LatitudeDegrees", "LongitudeDegrees", "Speed"]
 
+    /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
+    /// Opens the TCX file at `path` for reading; nothing but the first chunk is read yet.
+    ///
+    /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
     }
@@ -42,6 +47,10 @@ public final class TCXReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// The next fix in file order, or `nil` at the end of the file.
+    ///
+    /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
+    ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
         while let event = try xml.next() {
             switch event {

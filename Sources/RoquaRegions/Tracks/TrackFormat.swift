@@ -25,11 +25,13 @@ public enum TrackFormat: String, Sendable, CaseIterable {
 
     /// Decides a file's format from its content (see `TrackDetection`); a `.gz` file is looked
     /// into. Unknown or wrong-shaped files throw a `TrackReadError` naming the file.
+    /// - Throws: `TrackReadError` when the file cannot be opened or read, or is no track Roqua reads.
     public static func detect(path: String) throws -> TrackFormat {
         try detect(TrackSource(file: path))
     }
 
     /// As `detect(path:)`, for any source.
+    /// - Throws: `TrackReadError` when the source cannot be opened or read, or is no track Roqua reads.
     public static func detect(_ source: TrackSource) throws -> TrackFormat {
         switch try TrackDetection.detect(try source.open(), name: source.name) {
         case let .format(format): return format
@@ -38,11 +40,13 @@ public enum TrackFormat: String, Sendable, CaseIterable {
     }
 
     /// A reader for a file already known to be in this format.
+    /// - Throws: `TrackReadError` when the file cannot be opened.
     public func open(path: String, options: TrackReadOptions = TrackReadOptions()) throws -> any FixReader {
         try open(TrackSource(file: path), options: options)
     }
 
     /// A reader for a source already known to be in this format.
+    /// - Throws: `TrackReadError` when the source cannot be opened or its gzip or ZIP framing is broken.
     public func open(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions()) throws -> any FixReader {
         let stream = try source.open()
         return switch self {
@@ -64,6 +68,7 @@ public enum TrackFormat: String, Sendable, CaseIterable {
 /// Opening track files without knowing their format.
 public enum TrackReaders {
     /// A reader for `path`, its format detected by `TrackFormat.detect(path:)`.
+    /// - Throws: `TrackReadError` when the file cannot be opened or read, or is no track Roqua reads.
     public static func open(path: String, options: TrackReadOptions = TrackReadOptions()) throws -> any FixReader {
         let source = try TrackSource(file: path)
         return try TrackFormat.detect(source).open(source, options: options)

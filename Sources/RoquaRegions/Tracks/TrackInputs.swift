@@ -21,6 +21,8 @@ public enum TrackInputs {
     static let archiveExtensions: Set<String> = ["zip", "kmz"]
     static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
 
+    /// The tracks in `paths`, in the order given (directories in name order, archives in their own
+    /// order); a path that cannot be opened becomes `.failed` rather than stopping the others.
     public static func expand(_ paths: [String]) -> [TrackInput] {
         var inputs: [TrackInput] = []
         for path in paths { expand(path, named: true, into: &inputs) }

@@ -8,6 +8,7 @@ public struct TrackReadOptions: Sendable, Equatable {
     /// user says they did walk. Nil: such points are skipped and counted.
     public var assumedTime: Date?
 
+    /// Creates options; by default points without a time are skipped and counted.
     public init(assumedTime: Date? = nil) {
         self.assumedTime = assumedTime
     }
