@@ -70,7 +70,7 @@ let package = Package(
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
             name: "roqua-bench",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", grdb],
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaIO", grdb],
             path: "Benchmarks/RoquaBench"
         ),
         .target(

@@ -2,11 +2,13 @@ import Foundation
 import GRDB
 import RoquaBoundaries
 import RoquaImport
+import RoquaIO
 import RoquaProgress
 import RoquaRegions
 
 // roqua-bench import DATA_DIR OUT.sqlite
 // roqua-bench resolve DB POINTS.csv NAME [--workers N]
+// roqua-bench sha256 FILE      (the hash `track import` takes of every file, to recognise re-imports)
 // Prints one JSON line of figures; scripts/bench.sh runs it with the peers and prints ratios.
 
 func peakRSSMegabytes() -> Double {
@@ -149,6 +151,18 @@ case "micro":
     let pointMake = seconds(start) / Double(pts.count * 10)
     emit(["parse_us": parse * 1e6, "unprepared_covers_us": unprepared * 1e6, "first_prepared_us": firstPrepared * 1e6,
           "warm_prepared_us": warmPrepared * 1e6, "point_us": pointMake * 1e6, "n": n, "rss": peakRSSMegabytes()])
+case "sha256" where args.count == 2:
+    // Median of 3 passes over the file (the first also warms the page cache).
+    var times: [Double] = []
+    for _ in 0..<3 {
+        let start = DispatchTime.now()
+        _ = try SHA256.hex(ofFile: args[1])
+        times.append(seconds(start))
+    }
+    let bytes = (try FileManager.default.attributesOfItem(atPath: args[1])[.size] as? Int) ?? 0
+    let median = times.sorted()[1]
+    emit(["bench": "sha256", "file": (args[1] as NSString).lastPathComponent, "bytes": bytes, "seconds": median,
+          "mb_per_s": Double(bytes) / 1e6 / median])
 case "stats" where args.count == 3:
     // roqua-bench stats DB N: N synthetic regions (70 % in Türkiye, the rest worldwide), enriched
     // offline, then every statistic of `roqua stats` computed from them.
