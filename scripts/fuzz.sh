@@ -25,7 +25,7 @@ for target in "${targets[@]}"; do
   if ROQUA_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$binary" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$scratch/crashes/$target/" "$scratch/corpus/$target" "Tests/Fuzz/corpus/$target" >"$log" 2>&1; then
-    runs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{print $2}')
+    runs=$(grep -aE "stat::number_of_executed_units" "$log" | awk '{print $2}')
     echo "$target: ${seconds} s, ${runs:-?} inputs, no crash"
   else
     echo "$target: FAILED — see $log and $scratch/crashes/$target/" >&2
