@@ -24,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `roqua serve`: the HTTP server, its graceful shutdown and structured logs.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // Thin C shims: only the wrapper files import them.
@@ -47,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "roqua",
             dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
-                           "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           "RoquaMaps", "RoquaIO", "RoquaServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
         .executableTarget(
@@ -82,6 +86,23 @@ let package = Package(
         .testTarget(
             name: "RoquaCLITests",
             dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb]
+        ),
+        // `roqua serve`: the exploration page and a Nominatim-compatible API over HTTP (Hummingbird).
+        .target(
+            name: "RoquaServer",
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO", grdb,
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css"),
+                        .embedInCode("Web/login.html")]
+        ),
+        .testTarget(
+            name: "RoquaServerTests",
+            dependencies: ["RoquaServer", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
+                           .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs a built roqua into PREFIX (default ~/.local): PREFIX/bin/roqua and the bundled boundary
-# dataset in PREFIX/share/roqua/, where the binary finds it without the source tree.
+# dataset in PREFIX/share/roqua/, where the binary finds it without the source tree; Debian's
+# Leaflet (libjs-leaflet) is copied to PREFIX/share/roqua/leaflet/ for `roqua serve`'s page (the
+# page's own files are compiled into the binary).
 #   scripts/install.sh [PREFIX]      (build first: swift build -c release --product roqua)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,4 +12,12 @@ binary=.build/release/roqua
 mkdir -p "$prefix/bin" "$prefix/share/roqua"
 install -m 0755 "$binary" "$prefix/bin/roqua"
 for f in data/*; do install -m 0644 "$f" "$prefix/share/roqua/"; done
+leaflet=/usr/share/javascript/leaflet
+if [ -f "$leaflet/leaflet.js" ]; then
+  mkdir -p "$prefix/share/roqua/leaflet/images"
+  install -m 0644 -L "$leaflet/leaflet.js" "$leaflet/leaflet.css" "$prefix/share/roqua/leaflet/"
+  install -m 0644 "$leaflet"/images/*.png "$prefix/share/roqua/leaflet/images/"
+else
+  echo "note: $leaflet not found (apt-get install libjs-leaflet); roqua serve will look for it at run time" >&2
+fi
 echo "Installed $prefix/bin/roqua and its data in $prefix/share/roqua"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Load test of GET /reverse on loopback: wrk (Debian) with keep-alive, a coordinate per request
+# from a seeded generator (scripts/serve/reverse.lua), against a release build of roqua serve.
+# Bounded: RUNS runs of SECONDS each (default 3 × 10 s), 2 s request timeout, then the server is
+# stopped. Prints each run, the medians, and the server's peak RSS.
+#   scripts/load-test.sh [RUNS] [SECONDS] [CONNECTIONS]     (needs: swift build -c release --product roqua)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/serve/common.sh
+runs=${1:-3}; seconds=${2:-10}; connections=${3:-32}
+command -v wrk >/dev/null || { echo "missing wrk (apt-get install wrk)" >&2; exit 1; }
+ROQUA=${ROQUA_BIN:-.build/release/roqua}
+[ -x "$ROQUA" ] || { echo "no $ROQUA: swift build -c release --product roqua" >&2; exit 1; }
+work=$(mktemp -d /tmp/roqua-load.XXXXXX)
+trap 'serve_stop; rm -rf "$work"' EXIT
+serve_start "$work" --log-level warning
+url="http://127.0.0.1:$SERVE_PORT"
+echo "roqua serve (release) on $url; wrk 1 thread, $connections connections, ${seconds}s × $runs, $(nproc) cores shared by both"
+wrk -t1 -c4 -d2s -s scripts/serve/reverse.lua "$url" >/dev/null  # warm the resolver caches
+rates=(); p99s=()
+for run in $(seq 1 "$runs"); do
+  out=$(wrk -t1 -c"$connections" -d"${seconds}s" --timeout 2s --latency -s scripts/serve/reverse.lua "$url")
+  rate=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
+  p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+  p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
+  errors=$(grep -E "Non-2xx|Socket errors" <<<"$out" || true)
+  echo "run $run: $rate req/s, p50 $p50, p99 $p99 ${errors:+($errors)}"
+  rates+=("$rate"); p99s+=("$p99")
+done
+rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$SERVE_PID/status")
+median() { printf '%s\n' "$@" | python3 -c 'import sys, statistics
+def ms(v):
+    v = v.strip()
+    for unit, f in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if v.endswith(unit): return float(v[:-len(unit)]) * f
+    return float(v)
+print(statistics.median(ms(l) for l in sys.stdin if l.strip()))'; }
+echo "median: $(median "${rates[@]}") req/s, p99 $(median "${p99s[@]}") ms; server peak RSS $((rss_kb / 1024)) MB"
