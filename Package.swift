@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "CShapelib", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
@@ -87,6 +87,9 @@ let package = Package(
             name: "RoquaCLITests",
             dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb]
         ),
+        // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // `roqua serve`: the exploration page and a Nominatim-compatible API over HTTP (Hummingbird).
         .target(
             name: "RoquaServer",

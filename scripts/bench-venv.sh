@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes .build-bench/venv with the pinned peers for scripts/bench_peers.py and bench_points.py,
+# Makes .build-bench/venv with the pinned peers for scripts/bench_peers.py and bench_shapely_e2e.py,
 # and checks that Debian's /usr/bin/python3 can load mod_spatialite (the SpatiaLite peer).
 # Development time only: needs PyPI.
 set -euo pipefail
@@ -10,9 +10,9 @@ python=${PYTHON:-python3}
 if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check shapely==2.1.2 numpy==2.3.5
-"$venv/bin/python" -c 'import sys, shapely, numpy
-print(f"venv: python {sys.version.split()[0]}, shapely {shapely.__version__} (GEOS {shapely.geos_version_string}), numpy {numpy.__version__}")'
+"$venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: --require-hashes -r "$here/scripts/bench-requirements.txt"
+"$venv/bin/python" -c 'import sys, shapely, numpy, pandas
+print(f"venv: python {sys.version.split()[0]}, shapely {shapely.__version__} (GEOS {shapely.geos_version_string}), numpy {numpy.__version__}, pandas {pandas.__version__}")'
 
 if /usr/bin/python3 -c 'import sqlite3
 c = sqlite3.connect(":memory:"); c.enable_load_extension(True); c.load_extension("mod_spatialite")

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Benchmarks (never part of the tests): import of the bundled data, and the resolver against
-# shapely 2 and SpatiaLite on the same polygons. Prints a Markdown table (pasted into README.md)
-# and writes the raw figures to .build-bench/results.jsonl.
-#   scripts/bench.sh [RUNS]     (default 3 runs per Roqua figure; medians are reported)
+# Benchmarks (never part of the tests): import of the bundled data, the resolver as a library
+# and end to end (`roqua resolve --input`) against a shapely 2 + pandas pipeline and SpatiaLite
+# on the same polygons, on the seeded workloads of scripts/bench_workloads.py, and track import.
+# Prints Markdown tables (pasted into README.md); raw figures in .build-bench/results.jsonl.
+#   scripts/bench.sh [RUNS]     (default 3 rounds; medians are reported)
+# Run it on a quiet machine: `uptime` load well under the core count.
 # Needs PyPI and Debian's archive the first time (the peers' venv, libsqlite3-mod-spatialite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,19 +33,27 @@ for i in $(seq "$runs"); do
     "$bin/roqua-bench" import data "$db" >>"$results"
 done
 
-[ -f "$out/points/world-1m.csv" ] || "$py" scripts/bench_points.py "$db" "$out/points" >&2
-workloads=(world-1m turkiye-1m istanbul-track-100k)
+[ -f "$out/points/world-1m.csv" ] || python3 scripts/bench_workloads.py "$out/points" >&2
+workloads=(world-1m turkiye-bbox-1m istanbul-walk-200k)
 for w in "${workloads[@]}"; do
   echo "resolve $w: $runs runs" >&2
   for i in $(seq "$runs"); do
-    # The product (1 km nearest-boundary fallback on) and the peers' work (exact answers only).
-    "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w" --workers "$(nproc)" >>"$results"
-    ROQUA_BENCH_FALLBACK=0 "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w-exact" --workers "$(nproc)" >>"$results"
+    # Library, one thread per core figure: the product (1 km fallback on) and exact answers only.
+    "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w" --workers 2 >>"$results"
+    "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w" --workers 2 --fallback 0 >>"$results"
+    # End to end as a user runs it, then the shapely + pandas pipeline, in the same round.
+    for workers in 2 1; do
+      /usr/bin/time -f "{\"bench\":\"cli\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":%e,\"user_s\":%U,\"sys_s\":%S,\"max_rss_kb\":%M}" \
+        -a -o "$results" "$bin/roqua" resolve --boundaries "$db" --input "$out/points/$w.csv" --output "$out/roqua-$w.csv" --workers "$workers"
+    done
+    /usr/bin/time -f "{\"bench\":\"shapely-e2e-time\",\"workload\":\"$w\",\"seconds\":%e,\"max_rss_kb\":%M}" -a -o "$results" \
+      "$py" scripts/bench_shapely_e2e.py "$db" "$out/points/$w.csv" "$out/shapely-$w.csv" >>"$results"
   done
-  # What a user runs: the CLI streaming the file, all cores; its peak RSS is the resolver's.
-  /usr/bin/time -f "{\"bench\":\"cli\",\"workload\":\"$w\",\"seconds\":%e,\"max_rss_kb\":%M}" -a -o "$results" \
-    "$bin/roqua" resolve --boundaries "$db" --input "$out/points/$w.csv" --output /dev/null
 done
+echo "peers (shapely query only, SpatiaLite)" >&2
+files=()
+for w in "${workloads[@]}"; do files+=("$out/points/$w.csv"); done
+"$py" scripts/bench_peers.py "$db" "${files[@]}" >>"$results"
 echo "track import" >&2
 [ -f "$out/points/walk-1m.csv" ] || python3 scripts/bench_tracks.py "$out/points"
 for f in walk-1m.csv Records-1m.json; do
@@ -53,8 +63,4 @@ for f in walk-1m.csv Records-1m.json; do
       -a -o "$results" "$bin/roqua" track import "$out/points/$f" --store "$out/regions.sqlite" --boundaries "$db" >/dev/null
   done
 done
-echo "peers (shapely, SpatiaLite)" >&2
-files=()
-for w in "${workloads[@]}"; do files+=("$out/points/$w.csv"); done
-"$py" scripts/bench_peers.py "$db" "${files[@]}" >>"$results"
 "$py" scripts/bench_report.py "$results"

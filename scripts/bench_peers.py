@@ -6,7 +6,7 @@ Usage (run with the venv from scripts/bench-venv.sh):
       [--peers shapely,spatialite] [--spatialite-limit 20000] [--predicate within|covered_by]
       [--check DIR]
 
-POINTS.csv is a lat,lon CSV with a header (see scripts/bench_points.py); its file stem names the
+POINTS.csv is a lat,lon CSV with a header (see scripts/bench_workloads.py); its file stem names the
 workload. Each peer runs per workload in its own subprocess, so its peak RSS is its own, and
 prints one JSON line: peer, workload, points, seconds, points_per_s, load_seconds, peak_rss_mb.
 

@@ -7,10 +7,12 @@ with a python that has shapely 2 + numpy, e.g. .build-bench/venv/bin/python (scr
 Draws 10,000 seeded random points (4,000 world, 3,000 Türkiye bbox, 3,000 İstanbul bbox) and
 answers each one from the FULL boundary geometries (`boundaries.geometry`, not the pieces), with
 the resolver's rules:
- (1) deepest level first: the district covering the point (boundary included), its parent chain;
-     else the covering province and its parent; else the covering country;
- (2) two covering units at one level: the smaller code wins;
- (3) a unit found exactly whose country has deeper levels (a country without a province, a
+ (1) one answer per place: among the units covering the point (boundary included), the one
+     from the most precise layer (`sources.precision`, from data/manifest.json; then the deeper
+     level, then the smaller code) decides the country; the answer is the deepest unit of that
+     country covering the point (ties to the smaller code) with its parent chain;
+ (2) so two covering units of one layer and level: the smaller code wins;
+ (3) an answer unit whose country has deeper levels (a country without a province, a
      province without a district): the nearest unit of those deeper levels (deepest first) of
      that same country within 1000 m (approximate);
  (4) nothing covers: the nearest district, else province, else country within 1000 m
@@ -52,8 +54,10 @@ def haversine_m(lat1, lon1, lat2, lon2):
 class Boundaries:
     def __init__(self, db):
         con = sqlite3.connect(db)
-        rows = con.execute("SELECT id, level, code, parent_id, country_code, geometry FROM boundaries ORDER BY id").fetchall()
+        rows = con.execute("SELECT b.id, b.level, b.code, b.parent_id, b.country_code, b.geometry, s.precision "
+                           "FROM boundaries b JOIN sources s ON s.id = b.source_id ORDER BY b.id").fetchall()
         con.close()
+        self.precision = [r[6] for r in rows]
         self.code = [r[2] for r in rows]
         self.level = [r[1] for r in rows]
         self.country = [r[4] for r in rows]
@@ -76,17 +80,21 @@ class Boundaries:
         return out
 
     def covering(self, points):
-        """For each point: the deepest covering unit (ties to the smaller code), or -1."""
-        best = np.full(len(points), -1)
-        todo = np.arange(len(points))
+        """For each point: the answer unit among the units covering it (rule 1), or -1."""
+        found = [[] for _ in range(len(points))]
         for lv in LEVELS:
-            pt, cand = self.trees[lv].query(points[todo])  # bbox candidates
+            pt, cand = self.trees[lv].query(points)  # bbox candidates
             units = self.members[lv][cand]
-            hit = shapely.covers(self.geoms[units], points[todo][pt])
-            for p, u in zip(todo[pt[hit]], units[hit]):
-                if best[p] < 0 or self.code[u] < self.code[best[p]]:
-                    best[p] = u
-            todo = todo[best[todo] < 0]
+            hit = shapely.covers(self.geoms[units], points[pt])
+            for p, u in zip(pt[hit], units[hit]):
+                found[p].append(int(u))
+        best = np.full(len(points), -1)
+        for p, units in enumerate(found):
+            if not units:
+                continue
+            decider = min(units, key=lambda u: (-self.precision[u], -self.level[u], self.code[u]))
+            same = [u for u in units if self.country[u] == self.country[decider]]
+            best[p] = min(same, key=lambda u: (-self.level[u], self.code[u]))
         return best
 
     def nearest(self, x, y, levels, country=None):

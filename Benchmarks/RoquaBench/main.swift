@@ -28,6 +28,12 @@ func readPoints(_ path: String) throws -> [Coordinate] {
     }
 }
 
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 func emit(_ fields: [String: Any]) {
     let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
@@ -39,38 +45,85 @@ case "import" where args.count == 3:
     let start = DispatchTime.now()
     let report = try BoundaryImporter.run(ImportOptions(sources: [args[1]], output: args[2]))
     emit(["bench": "import", "seconds": seconds(start), "db_mb": Double(report.bytes) / 1e6,
-          "pieces": report.pieces, "peak_rss_mb": peakRSSMegabytes()])
+          "pieces": report.pieces, "peak_rss_mb": peakRSSMegabytes(), "cell_seconds": report.cellSeconds,
+          "cell_mb": Double(report.cellBytes) / 1e6, "cell_tiles": report.cellTiles, "cell_leaves": report.cellLeaves])
 case "resolve" where args.count >= 4:
-    let workers = args.count >= 6 && args[4] == "--workers" ? Int(args[5]) ?? 1 : 1
+    // roqua-bench resolve DB POINTS.csv NAME [--fallback M] [--workers N]: one resolver thread
+    // (cold: the first pass reads the cell tiles it meets; warm: the second), then N workers.
+    func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil } }
+    let fallback = option("--fallback").flatMap(Double.init) ?? 1000
+    let workers = option("--workers").flatMap(Int.init) ?? 2
     let points = try readPoints(args[2])
-    let rssBefore = peakRSSMegabytes()
     let open = DispatchTime.now()
     let index = try ResolverIndex(path: args[1])
-    let capacity = Int(ProcessInfo.processInfo.environment["ROQUA_BENCH_CACHE"] ?? "") ?? Resolver.defaultCacheVertices
-    let fallback = Double(ProcessInfo.processInfo.environment["ROQUA_BENCH_FALLBACK"] ?? "") ?? 1000
-    let resolver = try Resolver(index: index, fallbackMeters: fallback, cacheVertices: capacity)
-    _ = try resolver.resolve(points[0])
-    let firstAnswer = seconds(open)
-    // Single thread: points/s per core.
-    var start = DispatchTime.now()
-    var found = 0
-    for point in points where (try? resolver.resolve(point))?.country != nil { found += 1 }
-    let single = seconds(start)
-    let rssSingle = peakRSSMegabytes()
-    // All cores, fresh caches.
-    let batch = try BatchResolver(index: index, workers: workers, cacheVertices: capacity)
-    start = DispatchTime.now()
-    var answered = 0
-    for chunk in stride(from: 0, to: points.count, by: 16_384) {  // as the CLI streams
-        answered += batch.resolve(Array(points[chunk..<min(chunk + 16_384, points.count)])).count
+    let resolver = try Resolver(index: index, fallbackMeters: fallback)
+    _ = try resolver.placement(points[0])
+    let firstAnswer = seconds(open) * 1000
+    /// One pass over the points on this thread: wall seconds, CPU seconds of the thread (the
+    /// figure that holds when other processes share the cores), points with an answer.
+    func pass() throws -> (seconds: Double, cpu: Double, found: Int) {
+        let start = DispatchTime.now(), cpu = threadCPUSeconds()
+        var found = 0
+        for point in points where try resolver.placement(point).unit != nil { found += 1 }
+        return (seconds(start), threadCPUSeconds() - cpu, found)
     }
-    let parallel = seconds(start)
-    precondition(answered == points.count)
-    emit(["bench": "resolve", "workload": args[3], "points": points.count, "with_country": found,
-          "first_answer_ms": firstAnswer * 1000, "single_thread_s": single,
-          "points_per_s_per_core": Double(points.count) / single, "workers": workers,
-          "parallel_s": parallel, "parallel_points_per_s": Double(points.count) / parallel,
-          "peak_rss_mb": peakRSSMegabytes(), "rss_single_mb": rssSingle, "rss_points_mb": rssBefore])
+    let cold = try pass()
+    let warm = try pass()
+    var start = DispatchTime.now()
+    var named = 0
+    for point in points where try resolver.resolve(point).country != nil { named += 1 }
+    let resolutions = seconds(start)
+    var parallel: [Int: Double] = [:]
+    for n in Set([1, workers]).sorted() {
+        let batch = try BatchResolver(index: index, workers: n, fallbackMeters: fallback)
+        _ = batch.placements(points)  // each worker's own first pass
+        start = DispatchTime.now()
+        let answers = batch.placements(points)
+        parallel[n] = seconds(start)
+        precondition(answers.count == points.count)
+    }
+    emit(["bench": "resolve", "workload": args[3], "points": points.count, "fallback_m": fallback, "found": cold.found,
+          "first_answer_ms": firstAnswer, "cold_per_s": Double(points.count) / cold.seconds,
+          "warm_per_s": Double(points.count) / warm.seconds, "resolution_per_s": Double(points.count) / resolutions,
+          "cold_per_cpu_s": Double(points.count) / cold.cpu, "warm_per_cpu_s": Double(points.count) / warm.cpu,
+          "batch_1_per_s": Double(points.count) / parallel[1]!, "batch_\(workers)_per_s": Double(points.count) / parallel[workers]!,
+          "speedup": parallel[1]! / parallel[workers]!, "named": named, "peak_rss_mb": peakRSSMegabytes()])
+case "check" where args.count >= 3:
+    // roqua-bench check DB N [minLat maxLat minLon maxLon]: the cell index against the GEOS path.
+    let index = try ResolverIndex(path: args[1])
+    let resolver = try Resolver(index: index)
+    let n = Int(args[2]) ?? 10_000
+    let box = args.count >= 7 ? args[3...6].map { Double($0)! } : [-90, 90, -180, 180]
+    var generator = SystemRandomNumberGenerator()
+    var bad = 0
+    let start = DispatchTime.now()
+    for _ in 0..<n {
+        let c = Coordinate(latitude: Double.random(in: box[0]...box[1], using: &generator), longitude: Double.random(in: box[2]...box[3], using: &generator))
+        let fast = try resolver.placement(c)
+        let slow = try resolver.geometryPlacement(c)
+        if fast.unit != slow.unit || fast.approximate != slow.approximate {
+            bad += 1
+            if bad <= 10 {
+                print("MISMATCH \(c.latitude),\(c.longitude): cells \(index.resolution(for: fast, at: c).text(language: .local)) / geos \(index.resolution(for: slow, at: c).text(language: .local))")
+            }
+        }
+    }
+    emit(["bench": "check", "points": n, "mismatches": bad, "seconds": seconds(start)])
+case "tiles" where args.count == 2:
+    // roqua-bench tiles DB: reads every cell tile; time and memory of the whole index.
+    func currentRSSMegabytes() -> Double {
+        let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+        return fields.count > 1 ? (Double(fields[1]) ?? 0) * 4096 / 1e6 : 0
+    }
+    let before = currentRSSMegabytes()
+    let start = DispatchTime.now()
+    let index = try ResolverIndex(path: args[1])
+    let opened = currentRSSMegabytes()
+    let ids = try index.database.read { db in try Int.fetchAll(db, sql: "SELECT id FROM cell_tiles") }
+    let loadStart = DispatchTime.now()
+    for id in ids { _ = try index.cells.tile(id) }
+    emit(["bench": "tiles", "tiles": ids.count, "open_s": seconds(start) - seconds(loadStart), "load_all_s": seconds(loadStart),
+          "rss_before_mb": before, "rss_open_mb": opened, "rss_all_mb": currentRSSMegabytes()])
 case "micro":
     let db = try BoundaryDatabase(path: args[1])
     let wkbs: [Data] = try db.read { db in try Data.fetchAll(db, sql: "SELECT geometry FROM pieces WHERE level = 2 ORDER BY id LIMIT 3000") }

@@ -72,97 +72,97 @@ extension AchievementParameters {
 }
 
 /// Regions explored in total (first_steps, explorer_100, …). Target: regions.
-public struct MilestoneCalculator: AchievementCalculator {
+struct MilestoneCalculator: AchievementCalculator {
     let target: Double
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) { target = try parameters.requiredTarget() }
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) { target = try parameters.requiredTarget() }
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         (Double(context.regions.count), target)
     }
 }
 
 /// Regions explored inside one unit (`unit`, required: a province such as `TR-34`, or any code).
-public struct CityCalculator: AchievementCalculator {
+struct CityCalculator: AchievementCalculator {
     let target: Double
     let unit: String
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         guard let unit = try parameters.optionalUnit() else { throw AchievementParameterError("missing parameter 'unit'") }
         self.unit = unit
     }
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         (Double(context.regions(in: unit).count), target)
     }
 }
 
 /// Distinct units of one level (districts or provinces) entered, optionally only inside `unit`.
-public struct DistinctUnitCalculator: AchievementCalculator {
+struct DistinctUnitCalculator: AchievementCalculator {
     let target: Double
     let unit: String?
     let level: AdminLevel
 
-    public init(parameters: AchievementParameters, level: AdminLevel) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters, level: AdminLevel) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         unit = try parameters.optionalUnit()
         self.level = level
     }
 
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         let codes = context.regions(in: unit).compactMap { level == .district ? $0.districtCode : $0.provinceCode }
         return (Double(Set(codes).count), target)
     }
 }
 
 /// Distinct countries entered, optionally only those on `continent` (needs the boundary tree).
-public struct CountryCalculator: AchievementCalculator {
+struct CountryCalculator: AchievementCalculator {
     let target: Double
     let continent: String?
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         if let continent = parameters.continent, continent.trimmingCharacters(in: .whitespaces).isEmpty {
             throw AchievementParameterError("'continent' is empty")
         }
         continent = parameters.continent
     }
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         guard let continent else { return (Double(context.countryCodes.count), target) }
         return (Double(context.countryCodes.filter { context.continent(ofCountry: $0) == continent }.count), target)
     }
 }
 
 /// Explored area (union of circles). Target: km² (1 000 000 m² is target 1).
-public struct AreaCalculator: AchievementCalculator {
+struct AreaCalculator: AchievementCalculator {
     let target: Double
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) { target = try parameters.requiredTarget() }
-    public func progress(_ context: AchievementContext) throws -> (current: Double, target: Double) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) { target = try parameters.requiredTarget() }
+    func progress(_ context: AchievementContext) throws -> (current: Double, target: Double) {
         (try context.exploredSquareKilometres(), target)
     }
 }
 
 /// Share of the world explored. Target: percent (0.001 = "Dünya'nın Binde Biri", a thousandth of the world).
-public struct PercentageCalculator: AchievementCalculator {
+struct PercentageCalculator: AchievementCalculator {
     let target: Double
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         guard target <= 100 else { throw AchievementParameterError("'target' is a percentage and cannot exceed 100") }
     }
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         (context.worldPercent, target)
     }
 }
 
 /// Consecutive days (or weekends) with a visit. `streak`: `longest` (default, ever) or `current`.
-public struct StreakCalculator: AchievementCalculator {
+struct StreakCalculator: AchievementCalculator {
     let target: Double
     let current: Bool
     let weekends: Bool
 
-    public init(parameters: AchievementParameters, weekends: Bool) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters, weekends: Bool) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         current = try parameters.choice(parameters.streak, "streak", ["longest", "current"]) == "current"
         self.weekends = weekends
     }
 
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         let s = context.streaks
         let value = weekends ? (current ? s.currentWeekend : s.longestWeekendLength) : (current ? s.currentDaily : s.longestDailyLength)
         return (Double(value), target)

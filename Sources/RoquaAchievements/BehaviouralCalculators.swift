@@ -5,14 +5,14 @@ import RoquaRegions
 /// Regions (or distinct days with a region) started between `fromHour` (inclusive) and `toHour`
 /// (exclusive) local time; `fromHour > toHour` wraps midnight (23 → 5 is a night). The time zone
 /// is the context's unless `timeZone` names one. For early bird, night owl.
-public struct TimeOfDayCalculator: AchievementCalculator {
+struct TimeOfDayCalculator: AchievementCalculator {
     let target: Double
     let fromHour: Int
     let toHour: Int
     let timeZone: TimeZone?
     let countDays: Bool
 
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         guard let from = parameters.fromHour, let to = parameters.toHour else {
             throw AchievementParameterError("missing parameter 'fromHour' or 'toHour'")
@@ -37,7 +37,7 @@ public struct TimeOfDayCalculator: AchievementCalculator {
         fromHour < toHour ? (hour >= fromHour && hour < toHour) : (hour >= fromHour || hour < toHour % 24)
     }
 
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone ?? context.timeZone
         var regions = 0
@@ -54,11 +54,11 @@ public struct TimeOfDayCalculator: AchievementCalculator {
 
 /// The most regions started within any rolling window (`windowMinutes`, 60 by default).
 /// For the speed explorer, "10+ regions in an hour".
-public struct RegionsPerHourCalculator: AchievementCalculator {
+struct RegionsPerHourCalculator: AchievementCalculator {
     let target: Double
     let window: TimeInterval
 
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         let minutes = parameters.windowMinutes ?? 60
         guard minutes.isFinite, minutes > 0 else {
@@ -67,7 +67,7 @@ public struct RegionsPerHourCalculator: AchievementCalculator {
         window = minutes * 60
     }
 
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         let starts = context.regions.map(\.timestampStart).sorted()
         var best = 0
         var low = 0
@@ -81,16 +81,16 @@ public struct RegionsPerHourCalculator: AchievementCalculator {
 
 /// Returns to known regions: visits beyond the first, summed over regions (`mode: sum`, default)
 /// or of the most revisited region (`mode: max`). For the return visitor.
-public struct RevisitCalculator: AchievementCalculator {
+struct RevisitCalculator: AchievementCalculator {
     let target: Double
     let maximum: Bool
 
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         maximum = try parameters.choice(parameters.mode, "mode", ["sum", "max"]) == "max"
     }
 
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         let revisits = context.regions.map { max(0, $0.visitCount - 1) }
         return (Double(maximum ? (revisits.max() ?? 0) : revisits.reduce(0, +)), target)
     }
@@ -98,11 +98,11 @@ public struct RevisitCalculator: AchievementCalculator {
 
 /// Regions whose centre lies in `bbox` (`south`, `west`, `north`, `east`, degrees).
 /// For Boğaz Kaşifi over the Bosphorus.
-public struct BoundingBoxCalculator: AchievementCalculator {
+struct BoundingBoxCalculator: AchievementCalculator {
     let target: Double
     let box: AchievementBoundingBox
 
-    public init(parameters: AchievementParameters) throws(AchievementParameterError) {
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
         guard let box = parameters.bbox else { throw AchievementParameterError("missing parameter 'bbox'") }
         guard (-90...90).contains(box.south), (-90...90).contains(box.north), box.south < box.north,
@@ -112,7 +112,7 @@ public struct BoundingBoxCalculator: AchievementCalculator {
         self.box = box
     }
 
-    public func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         (Double(context.regions.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }.count), target)
     }
 }

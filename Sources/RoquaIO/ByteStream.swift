@@ -18,10 +18,10 @@ package enum InputLimits {
 /// and is shared by a reader and its tokenizer.
 package final class ByteStream {
     package let path: String
-    /// The file's size when it is a regular file (for progress), nil for pipes and devices.
+    /// The file's size when it is a regular file (for progress), nil for pipes, devices and
+    /// decompressed streams.
     package let totalBytes: Int?
-    private let fd: Int32
-    private let ownsDescriptor: Bool
+    private let source: any ByteSource
     /// The chunk buffer: raw memory owned by this object, not an array, so reading it needs no
     /// exclusivity bookkeeping (which dominated profiles of the array version).
     private let buffer: UnsafeMutableBufferPointer<UInt8>
@@ -32,26 +32,20 @@ package final class ByteStream {
     /// 1-based line of the next unread byte.
     package private(set) var line = 1
 
-    package init(path: String, chunkSize: Int = InputLimits.chunkSize) throws(InputError) {
-        self.path = path
-        if path == "-" {
-            fd = STDIN_FILENO
-            ownsDescriptor = false
-        } else {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw InputError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
-            }
-            ownsDescriptor = true
-        }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            if ownsDescriptor { close(fd) }
-            throw InputError(file: path, line: nil, message: "is a directory, not a file")
-        }
-        totalBytes = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    package convenience init(path: String, chunkSize: Int = InputLimits.chunkSize) throws(InputError) {
+        let file = try FileSource(path: path)
+        try self.init(source: file, name: path, totalBytes: file.size, chunkSize: chunkSize)
+    }
+
+    /// A stream over any source of bytes (a decompressor, an archive entry); `name` is what
+    /// errors call it.
+    package init(source: any ByteSource, name: String, totalBytes: Int? = nil,
+                 chunkSize: Int = InputLimits.chunkSize) throws(InputError) {
+        path = name
+        self.source = source
+        self.totalBytes = totalBytes
         buffer = .allocate(capacity: max(chunkSize, 16))
-        // Every property is set: from here on `deinit` closes and frees whatever happens.
+        // Every property is set: from here on `deinit` frees whatever happens.
         try refill()
         try skipByteOrderMark()
     }
@@ -60,8 +54,7 @@ package final class ByteStream {
     /// what errors call it and `line` the line its first byte stands on.
     package init(bytes: some Collection<UInt8>, name: String, line: Int = 1) {
         path = name
-        fd = -1
-        ownsDescriptor = false
+        source = EmptySource()
         totalBytes = bytes.count
         buffer = .allocate(capacity: max(bytes.count, 16))
         _ = buffer.initialize(from: bytes)
@@ -71,7 +64,6 @@ package final class ByteStream {
     }
 
     deinit {
-        if ownsDescriptor { close(fd) }
         buffer.deallocate()
     }
 
@@ -87,15 +79,11 @@ package final class ByteStream {
             index = 0
             count = left
             while count < wanted {
-                let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw InputError(file: path, line: line, message: "read failed: \(String(cString: strerror(errno)))")
-                }
+                let n = try source.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])), name: path)
                 if n == 0 {
-                reachedEOF = true
-                break
-            }
+                    reachedEOF = true
+                    break
+                }
                 count += n
             }
         }
@@ -126,6 +114,24 @@ package final class ByteStream {
         guard let byte = try peek() else { return nil }
         advance()
         return byte
+    }
+
+    /// Appends up to `wanted` bytes to `output` and returns how many were appended (fewer only
+    /// at the end of the input), for binary formats. Newlines are not counted in binary data.
+    @discardableResult
+    package func read(_ wanted: Int, into output: inout [UInt8]) throws(InputError) -> Int {
+        var got = 0
+        while got < wanted {
+            if index >= count {
+                try refill()
+                if index >= count { break }
+            }
+            let take = min(wanted - got, count - index)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<(index + take)]))
+            index += take
+            got += take
+        }
+        return got
     }
 
     /// Skips spaces, tabs, CR and LF and returns the next byte, not consumed (nil at the end).
@@ -249,16 +255,9 @@ package final class ByteStream {
         consumedBefore += count
         index = 0
         count = 0
-        while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputError(file: path, line: line, message: "read failed: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { reachedEOF = true }
-            count = n
-            return
-        }
+        let n = try source.read(into: UnsafeMutableRawBufferPointer(buffer), name: path)
+        if n == 0 { reachedEOF = true }
+        count = n
     }
 
     private func skipByteOrderMark() throws(InputError) {

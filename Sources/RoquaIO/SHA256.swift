@@ -2,12 +2,25 @@ import Crypto
 import Foundation
 
 /// SHA-256 hex digests for provenance and import checksums, from swift-crypto (BoringSSL's
-/// assembly on Linux, ~1.5 GB/s here), reading files in 1 MiB chunks so memory stays flat.
-package enum SHA256 {
+/// assembly on Linux, ~1.5 GB/s here), streamed so memory stays flat.
+package struct SHA256 {
+    private var hasher = Crypto.SHA256()
+
+    package init() {}
+
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: bytes)
+    }
+
+    /// The digest as 64 lower-case hex digits.
+    package func finalize() -> String {
+        hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
     package static func hex(of bytes: some Collection<UInt8>) -> String {
-        var hasher = Crypto.SHA256()
-        hasher.update(data: Array(bytes))
-        return hex(hasher.finalize())
+        var hasher = SHA256()
+        Array(bytes).withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize()
     }
 
     /// - Throws: `InputError` naming the file when it cannot be opened or read.
@@ -17,7 +30,7 @@ package enum SHA256 {
             throw InputError(file: path, line: nil, message: "cannot be read for its checksum: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var hasher = Crypto.SHA256()
+        var hasher = SHA256()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -27,12 +40,8 @@ package enum SHA256 {
                 throw InputError(file: path, line: nil, message: "read failed during its checksum: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
-        return hex(hasher.finalize())
-    }
-
-    private static func hex(_ digest: Crypto.SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize()
     }
 }

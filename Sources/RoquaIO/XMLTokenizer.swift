@@ -21,6 +21,13 @@ package final class XMLTokenizer {
     package var keepText = false
     private var open: [(name: String, line: Int)] = []
     private var pendingEnd: (name: String, line: Int, depth: Int)?
+    /// The root element, once it has closed: only whitespace, comments and processing
+    /// instructions may follow it.
+    private var closedRoot: String?
+
+    /// All attribute names and values of one tag together may not pass this many bytes (real
+    /// tags carry a few short attributes; a corrupt one must not be read into memory whole).
+    package static let maxAttributeBytes = 64 << 10
 
     package init(stream: ByteStream) {
         self.stream = stream
@@ -40,6 +47,11 @@ package final class XMLTokenizer {
                 return nil
             }
             if byte != UInt8(ascii: "<") {
+                if let root = closedRoot {
+                    guard try stream.skip(until: ByteSet.notWhitespace) != UInt8(ascii: "<") else { continue }
+                    if try stream.peek() == nil { continue }
+                    throw stream.error("text after the end of the document (</\(root)>): broken XML")
+                }
                 if let text = try readText(), keepText { return .text(text) }
                 continue
             }
@@ -57,6 +69,9 @@ package final class XMLTokenizer {
             case nil:
                 throw stream.error("file ends inside a tag: truncated file?")
             default:
+                if let root = closedRoot {
+                    throw stream.error("an element after the end of the document (</\(root)>): broken XML", line: line)
+                }
                 return try readStartTag(line: line)
             }
         }
@@ -67,6 +82,7 @@ package final class XMLTokenizer {
     private func readStartTag(line: Int) throws(InputError) -> XMLEvent {
         let name = try readName(line: line)
         var attributes: [String: String] = [:]
+        var attributeBytes = 0
         while true {
             try skipWhitespace()
             guard let byte = try stream.next() else {
@@ -82,6 +98,7 @@ package final class XMLTokenizer {
                 let depth = open.count
                 if byte == UInt8(ascii: "/") {
                     open.removeLast()
+                    if open.isEmpty { closedRoot = name }
                     pendingEnd = (Self.localName(name), line, depth)
                 }
                 return .start(name: Self.localName(name), attributes: attributes, line: line, depth: depth)
@@ -104,7 +121,11 @@ package final class XMLTokenizer {
                 guard let quote = try stream.next(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
                     throw stream.error("attribute \(attributeName) in <\(name)> is not quoted: broken XML")
                 }
-                attributes[Self.localName(attributeName)] = try readCharacters(until: quote, inAttribute: true)
+                attributeBytes += attribute.count
+                let value = try readCharacters(until: quote, inAttribute: true,
+                                               limit: max(0, Self.maxAttributeBytes - attributeBytes), tag: name)
+                attributeBytes += value.utf8.count
+                attributes[Self.localName(attributeName)] = value
                 _ = try stream.next() // the closing quote, known to be there
             }
         }
@@ -120,6 +141,7 @@ package final class XMLTokenizer {
         }
         let depth = open.count
         open.removeLast()
+        if open.isEmpty { closedRoot = name }
         return .end(name: Self.localName(name), line: line, depth: depth)
     }
 
@@ -178,16 +200,26 @@ package final class XMLTokenizer {
             try stream.skip(until: Self.markupStart) // entities need no decoding when dropped
             return nil
         }
-        return try readCharacters(until: UInt8(ascii: "<"), inAttribute: false)
+        return try readCharacters(until: UInt8(ascii: "<"), inAttribute: false, limit: InputLimits.maxRecordBytes, tag: nil)
     }
 
     /// Characters up to (not including) `terminator`, with entity references decoded.
-    private func readCharacters(until terminator: UInt8, inAttribute: Bool) throws(InputError) -> String {
+    /// `limit` caps the decoded bytes (the attribute budget left in `tag`, or the record limit
+    /// for text).
+    private func readCharacters(until terminator: UInt8, inAttribute: Bool, limit: Int, tag: String?) throws(InputError) -> String {
         let startLine = stream.line
         var bytes: [UInt8] = []
         let stops = terminator == UInt8(ascii: "\"") ? Self.doubleQuotedStops : terminator == UInt8(ascii: "'") ? Self.singleQuotedStops : Self.textStops
+        func tooLong() -> InputError {
+            if let tag { return stream.error("attributes of <\(tag)> are longer than \(Self.maxAttributeBytes) bytes", line: startLine) }
+            return stream.error("text too long", line: startLine)
+        }
         while true {
-            try stream.collect(until: stops, into: &bytes)
+            do {
+                try stream.collect(until: stops, into: &bytes, limit: limit)
+            } catch {
+                throw bytes.count > limit ? tooLong() : error
+            }
             guard let b = try stream.peek() else {
                 if inAttribute { throw stream.error("file ends inside an attribute value begun on line \(startLine)") }
                 break
@@ -200,7 +232,7 @@ package final class XMLTokenizer {
             } else {
                 bytes.append(b)
             }
-            guard bytes.count <= InputLimits.maxRecordBytes else { throw stream.error("text too long", line: startLine) }
+            guard bytes.count <= limit else { throw tooLong() }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

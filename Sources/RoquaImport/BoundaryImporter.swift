@@ -13,7 +13,7 @@ public enum BoundaryImporter {
         let readers = try plans.map { try ShapefileReader(path: $0.shapefile) }
         let replace = try AtomicReplace(target: options.output)
         var warnings: [String] = []
-        let report: (counts: [AdminLevel: Int], pieces: Int)
+        let report: (counts: [AdminLevel: Int], pieces: Int, cells: CellIndexBuilder.Output)
         do {
             var config = Configuration()
             config.prepareDatabase { db in
@@ -31,7 +31,9 @@ public enum BoundaryImporter {
                     }
                 }
                 try writeMeta(db, options: options)
-                return (writer.counts, writer.pieceCount)
+                let cells = try CellIndexBuilder.build(writer.cells, fallbackMeters: options.cellFallbackMeters)
+                try writeCells(db, cells, fallbackMeters: options.cellFallbackMeters, units: writer.cells.unitCount)
+                return (writer.counts, writer.pieceCount, cells)
             }
             try queue.close()
             try replace.commit()
@@ -42,7 +44,15 @@ public enum BoundaryImporter {
         var info = stat()
         let bytes = stat(options.output, &info) == 0 ? Int(info.st_size) : 0  // for the report only; the file was just renamed there
         return ImportReport(output: options.output, counts: report.counts, pieces: report.pieces, warnings: warnings,
-                            seconds: Date().timeIntervalSince(started), bytes: bytes)
+                            seconds: Date().timeIntervalSince(started), bytes: bytes, cellTiles: report.cells.tiles.count,
+                            cellLeaves: report.cells.leaves, cellBytes: report.cells.bytes, cellSeconds: report.cells.seconds)
+    }
+
+    private static func writeCells(_ db: Database, _ cells: CellIndexBuilder.Output, fallbackMeters: Double, units: Int) throws {
+        try db.execute(sql: "INSERT INTO cell_index(id, format, fallback_meters, unit_count, grid) VALUES (1, ?, ?, ?, ?)",
+                       arguments: [CellFormat.version, fallbackMeters, units, cells.grid])
+        let insert = try db.makeStatement(sql: "INSERT INTO cell_tiles(id, data) VALUES (?, ?)")
+        for tile in cells.tiles { try insert.execute(arguments: [tile.id, tile.blob]) }
     }
 
     private static func writeMeta(_ db: Database, options: ImportOptions) throws {
@@ -70,6 +80,8 @@ struct BoundaryWriter {
     private var units: [String: Unit] = [:]
     private(set) var counts: [AdminLevel: Int] = [:]
     private(set) var pieceCount = 0
+    /// Every unit's rings, for the cell index built once all layers are in.
+    private(set) var cells = CellGeometry()
     private let insertBoundary: Statement
     private let insertPiece: Statement
     private let insertIndex: Statement
@@ -92,7 +104,6 @@ struct BoundaryWriter {
 
     mutating func importLayer(_ plan: LayerPlan, reader: ShapefileReader, events: (ImportEvent) -> Void) throws {
         let sourceID = try insertSource(plan, reader: reader)
-        let file = (reader.path as NSString).lastPathComponent
         for index in 0..<reader.shapeCount {
             let record = index + 1
             func value(_ field: String?) throws -> String? {
@@ -119,23 +130,39 @@ struct BoundaryWriter {
                 }
                 parent = found
             }
-            let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
-            let box = try geometry.bounds()
             let country = parent?.country ?? code
-            let arguments: StatementArguments = [
-                plan.level.rawValue, code, name, try value(plan.fields.nameEn) ?? name, try value(plan.fields.nameTr) ?? name,
-                parent?.id, country, try value(plan.fields.continent), try value(plan.fields.isoA3), sourceID, record,
-                box.minX, box.minY, box.maxX, box.maxY, geometry.coordinateCount, try geometry.wkb(),
-            ]
-            try insertBoundary.execute(arguments: arguments)
-            let id = db.lastInsertedRowID
-            units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
-            try insertPieces(of: geometry, boundary: id, level: plan.level)
+            do {
+                try add(plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
+                        sourceID: sourceID, values: value, events: events)
+            } catch let error as GEOSError {
+                throw ImportError.geometry(file: reader.path, record: record, code: code, reason: error.description)
+            }
             counts[plan.level, default: 0] += 1
             if record % 25 == 0 || record == reader.shapeCount {
                 events(.progress(layer: plan.name, done: record, total: reader.shapeCount))
             }
         }
+    }
+
+    /// Writes one record: its boundary row, its indexed pieces and its cells.
+    private mutating func add(_ plan: LayerPlan, reader: ShapefileReader, index: Int, code: String, name: String, parent: Unit?,
+                              country: String, sourceID: Int64, values value: (String?) throws -> String?,
+                              events: (ImportEvent) -> Void) throws {
+        let record = index + 1
+        let file = (reader.path as NSString).lastPathComponent
+        let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
+        let box = try geometry.bounds()
+        let arguments: StatementArguments = [
+            plan.level.rawValue, code, name, try value(plan.fields.nameEn) ?? name, try value(plan.fields.nameTr) ?? name,
+            parent?.id, country, try value(plan.fields.continent), try value(plan.fields.isoA3), sourceID, record,
+            box.minX, box.minY, box.maxX, box.maxY, geometry.coordinateCount, try geometry.wkb(),
+        ]
+        try insertBoundary.execute(arguments: arguments)
+        let id = db.lastInsertedRowID
+        units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
+        try insertPieces(of: geometry, boundary: id, level: plan.level)
+        cells.add(level: plan.level, code: code, country: country, precision: plan.precision, box: box,
+                  polygons: try geometry.polygonRings())
     }
 
     /// The record's rings as one valid polygonal geometry; invalid ones are repaired with a warning.
@@ -180,11 +207,11 @@ struct BoundaryWriter {
             try SHA256.hex(ofFile: ShapefileReader.companion(base, ext) ?? base + "." + ext)
         }
         try db.execute(sql: """
-            INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence, precision)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [plan.name, plan.level.rawValue, (reader.path as NSString).lastPathComponent,
                              try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.rawValue,
-                             reader.shapeCount, plan.source, plan.licence])
+                             reader.shapeCount, plan.source, plan.licence, plan.precision])
         return db.lastInsertedRowID
     }
 }

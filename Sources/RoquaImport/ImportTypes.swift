@@ -10,11 +10,17 @@ public struct ImportOptions: Sendable {
     /// Pieces wider or taller than this many degrees are cut too.
     public var maxPieceDegrees: Double
 
-    public init(sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4) {
+    /// The nearest-boundary distance the cell index lists nearby units for (the resolver's
+    /// default); a resolver asked for more answers the points that need it through GEOS.
+    public var cellFallbackMeters: Double
+
+    public init(sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4,
+                cellFallbackMeters: Double = 1000) {
         self.sources = sources
         self.output = output
         self.maxPieceVertices = maxPieceVertices
         self.maxPieceDegrees = maxPieceDegrees
+        self.cellFallbackMeters = cellFallbackMeters
     }
 }
 
@@ -32,6 +38,11 @@ public struct ImportReport: Sendable {
     public var warnings: [String]
     public var seconds: Double
     public var bytes: Int
+    /// The precomputed cell index: tiles written, mixed leaves, bytes and build time.
+    public var cellTiles: Int
+    public var cellLeaves: Int
+    public var cellBytes: Int
+    public var cellSeconds: Double
 }
 
 /// Problems with the content of otherwise readable files; each names file, record and value.
@@ -40,6 +51,7 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     case duplicateCode(file: String, record: Int, code: String, first: String)
     case unknownParent(file: String, record: Int, code: String, parent: String, level: AdminLevel)
     case emptyGeometry(file: String, record: Int, code: String)
+    case geometry(file: String, record: Int, code: String, reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +63,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(file): record \(record) (\(code)) names parent '\(parent)', which is no \(level) in the imported layers"
         case let .emptyGeometry(file, record, code):
             "\(file): record \(record) (\(code)) has no polygon with an area"
+        case let .geometry(file, record, code, reason):
+            "\(file): record \(record) (\(code)): its geometry cannot be processed: \(reason)"
         }
     }
 }

@@ -26,6 +26,11 @@ package struct Manifest: Codable, Sendable {
         package var fields: Fields
         package var source: String
         package var licence: String
+        /// How detailed the layer is, compared with the others (higher = more detailed). Where
+        /// layers disagree about a point's country, the most precise layer covering it decides
+        /// (see `AnswerRule`). Absent means 0: the deepest level then decides, as when all
+        /// layers are equally precise.
+        package var precision: Int?
     }
 
     package var format: Int
@@ -40,6 +45,7 @@ package struct LayerPlan: Sendable {
     package var fields: Manifest.Fields
     package var source: String
     package var licence: String
+    package var precision: Int
 }
 
 public enum ManifestError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -97,7 +103,7 @@ extension Manifest {
             }
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
             return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
-                             source: layer.source, licence: layer.licence)
+                             source: layer.source, licence: layer.licence, precision: layer.precision ?? 0)
         }
     }
 

@@ -157,7 +157,22 @@ package final class ShapefileReader {
             rings.append(Ring(xs: Array(UnsafeBufferPointer(start: shape.padfX + start, count: end - start)),
                               ys: Array(UnsafeBufferPointer(start: shape.padfY + start, count: end - start))))
         }
+        try checkVertices(rings, record: index + 1)
         return rings
+    }
+
+    /// Every vertex must be a finite longitude/latitude inside the bounds the header declares (a
+    /// vertex at y = 1e200 would otherwise make the subdivision and the cell index recurse without end).
+    private func checkVertices(_ rings: [Ring], record: Int) throws {
+        let declared = BoundingBox(minX: max(bounds.minX, -180) - 1e-6, minY: max(bounds.minY, -90) - 1e-6,
+                                   maxX: min(bounds.maxX, 180) + 1e-6, maxY: min(bounds.maxY, 90) + 1e-6)
+        for ring in rings {
+            for (x, y) in zip(ring.xs, ring.ys) {
+                guard x.isFinite, y.isFinite, x >= declared.minX, x <= declared.maxX, y >= declared.minY, y <= declared.maxY else {
+                    throw ShapefileError.vertexOutOfBounds(file: path, record: record, x: x, y: y, bounds: declared)
+                }
+            }
+        }
     }
 
     /// The text of `field` in record `index` (0-based), decoded per the file's code page; nil when NULL.

@@ -1,3 +1,5 @@
+import RoquaBoundaries
+
 /// What can be wrong with a shapefile; every case names the file, and the record where there is one.
 public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable {
     case missingCompanion(file: String, missing: String)
@@ -10,6 +12,7 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
     case unknownCodePage(file: String, codePage: String)
     case undecodableText(file: String, record: Int, field: String, encoding: String)
     case missingField(file: String, field: String)
+    case vertexOutOfBounds(file: String, record: Int, x: Double, y: Double, bounds: BoundingBox)
 
     public var description: String {
         switch self {
@@ -33,6 +36,9 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
             "\(file): record \(record), field \(field) is not valid \(encoding) text; add a .cpg file naming the encoding"
         case let .missingField(file, field):
             "\(file): the .dbf has no field named \(field)"
+        case let .vertexOutOfBounds(file, record, x, y, bounds):
+            "\(file): record \(record) has the vertex \(x), \(y) outside the file's bounds "
+                + "\(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) (corrupt file?)"
         }
     }
 }

@@ -39,7 +39,7 @@ enum FuzzTargets {
 
     @Sendable static func batch(_ data: Data) throws {
         let input = try BatchInput(path: Scratch.file("input", data))
-        while try !input.next(4096).isEmpty {}
+        while let chunk = try input.next(4096) { chunk.forEachRow { _, _, _, _ in } }
     }
 
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.

@@ -38,29 +38,34 @@ struct ResolveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where batch output goes (default: standard output).", valueName: "FILE|-"))
     var output: String?
 
-    @Option(help: "Fall back to the nearest boundary within this many metres (0 turns it off).")
-    var fallbackMeters: Double = 1000
+    @Option(help: "Fall back to the nearest boundary within this many metres, 0…50000 (0 turns it off; up to 1000 is answered from the precomputed cells).")
+    var fallbackMeters = OptionNumber<Double>(1000)
 
-    @Option(help: "Worker threads for --input (default: one per core).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Worker threads for --input, 1…256 (default: one per core).")
+    var workers = OptionNumber<Int>(ProcessInfo.processInfo.activeProcessorCount)
 
     func validate() throws {
         if input == nil, latitude == nil || longitude == nil {
             throw ValidationError("give LAT LON, or --input FILE|-")
         }
         if input != nil, latitude != nil { throw ValidationError("give either LAT LON or --input, not both") }
-        if workers < 1 { throw ValidationError("--workers must be at least 1") }
+        guard (1...BatchOptions.maxWorkers).contains(workers.value) else {
+            throw ValidationError("--workers must be between 1 and \(BatchOptions.maxWorkers), not \(workers)")
+        }
+        guard fallbackMeters.value.isFinite, (0...BatchOptions.maxFallbackMeters).contains(fallbackMeters.value) else {
+            throw ValidationError("--fallback-meters must be a distance between 0 and \(Int(BatchOptions.maxFallbackMeters)) metres, not \(fallbackMeters)")
+        }
     }
 
     func run() throws {
         let index = try ResolverIndex(database: boundaryOptions.open())
         if let input { return try runBatch(index: index, input: input) }
-        let answer = try Resolver(index: index, fallbackMeters: fallbackMeters).resolve(latitude: latitude!.value, longitude: longitude!.value)
+        let answer = try Resolver(index: index, fallbackMeters: fallbackMeters.value).resolve(latitude: latitude!.value, longitude: longitude!.value)
         print(json ? answer.json(language: lang) : answer.text(language: lang))
     }
 
     private func runBatch(index: ResolverIndex, input: String) throws {
-        let options = BatchOptions(language: lang, output: format, workers: workers, fallbackMeters: fallbackMeters)
+        let options = BatchOptions(language: lang, output: format, workers: workers.value, fallbackMeters: fallbackMeters.value)
         let summary: BatchSummary
         do {
             summary = try BatchRunner.run(index: index, input: input, output: output ?? "-", options: options) { event in
@@ -101,3 +106,19 @@ struct Degrees: ExpressibleByArgument {
     }
 }
 extension BatchFormat: ExpressibleByArgument {}
+
+/// A numeric option that also takes the marked form of a negative number (see `Degrees`), so a
+/// value like `-5` reaches the range check and its clear message instead of failing to parse.
+struct OptionNumber<Value: LosslessStringConvertible & Sendable>: ExpressibleByArgument, CustomStringConvertible {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    init?(argument: String) {
+        let text = argument.hasPrefix(Degrees.minusMark) ? "-" + argument.dropFirst() : argument
+        guard let value = Value(text) else { return nil }
+        self.value = value
+    }
+
+    var description: String { value.description }
+}

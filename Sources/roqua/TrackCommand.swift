@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaBoundaries
 import RoquaAchievements
+import RoquaIO
 import RoquaRegions
 
 struct TrackCommand: ParsableCommand {
@@ -14,10 +15,15 @@ struct TrackCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import GPX, CSV, GeoJSON or Google Takeout files into the region store, offline.",
+            abstract: "Import track files, folders of them or archives into the region store, offline.",
             discussion: """
-                Each file is read streaming and written in one transaction: a malformed file changes \
-                nothing, and a file imported before (same content) adds nothing.
+                Formats: GPX, KML/KMZ, TCX, FIT, CSV, GeoJSON, Overland, OwnTracks .rec, Google Takeout \
+                Records.json, Semantic Location History and the on-device Timeline exports; any of them \
+                gzip-compressed (.gz) or inside a .zip archive (a Strava or Takeout export). Folders are \
+                walked. Each file is read streaming and written in its own transaction: a malformed file \
+                changes nothing and the others are still imported; a file imported before (same content) \
+                adds nothing. Points without a time are skipped and counted; a file with no timed point is \
+                an error unless --assume-time gives one. The exit status is 1 when any file failed.
                 """
         )
 
@@ -25,7 +31,7 @@ struct TrackCommand: ParsableCommand {
         @OptionGroup var boundaryOptions: BoundaryOptions
         @OptionGroup var achievementOptions: AchievementOptions
 
-        @Argument(help: "Track files (.gpx, .csv, .geojson, Takeout Records.json or Timeline.json).")
+        @Argument(help: "Track files, folders or .zip archives.")
         var files: [String]
 
         @Option(help: "Region radius in metres.")
@@ -40,8 +46,13 @@ struct TrackCommand: ParsableCommand {
         @Option(help: "Minutes between fixes in one region that still make one visit.")
         var visitGap = ClusteringSettings.default.visitGap / 60
 
+        @Option(help: ArgumentHelp("The time for points that have none (ISO 8601, e.g. 2024-05-01T10:00:00Z): a route you did walk.",
+                                   valueName: "time"))
+        var assumeTime: String?
+
         func validate() throws {
             do { try settings.validate() } catch { throw ValidationError(error.description) }
+            _ = try readOptions()
         }
 
         var settings: ClusteringSettings {
@@ -53,35 +64,136 @@ struct TrackCommand: ParsableCommand {
             return settings
         }
 
+        func readOptions() throws -> TrackReadOptions {
+            guard let assumeTime else { return TrackReadOptions() }
+            guard let date = TimeText.iso8601(assumeTime) else {
+                throw ValidationError("--assume-time \(Echo.quoted(assumeTime)) is not an ISO 8601 date-time (e.g. 2024-05-01T10:00:00Z)")
+            }
+            guard TrackValues.isInWindow(date) else {
+                throw ValidationError("--assume-time \(Echo.quoted(assumeTime)) is outside 1970-01-01 … 2100-01-01")
+            }
+            return TrackReadOptions(assumedTime: date)
+        }
+
         func run() throws {
             let importer = try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
                                              settings: settings)
             let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
-            for file in files {
-                Terminal.status("reading \(file)…")
-                let (summary, events) = try importer.importFile(file) { db, summary in
-                    try tracker.consume(db, events: summary.events)
-                }
-                Terminal.endStatus()
-                print(summary.report(maxAccuracy: accuracy))
-                for event in events ?? [] {
-                    switch event {
-                    case let .unlocked(unlock):
-                        let title = tracker.catalog.definition(unlock.id)?.title
-                        print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
-                    case let .levelUp(from, to):
-                        print("  level up: \(from) → \(to)")
+            let options = try readOptions()
+            let inputs = TrackInputs.expand(files)
+            var tally = ImportTally()
+            let total = inputs.reduce(0) { if case .source = $1 { $0 + 1 } else { $0 } }
+            let progress = ImportProgress(total: total)
+            for input in inputs {
+                switch input {
+                case let .failed(path, error):
+                    tally.failed(path, error)
+                case let .skipped(_, count):
+                    tally.passedOver += count
+                case let .source(source):
+                    progress.begin(source.name)
+                    do {
+                        let (summary, events) = try importer.importSource(source, options: options, progress: progress.fixes) { db, summary in
+                            try tracker.consume(db, events: summary.events)
+                        }
+                        progress.end(fixes: summary.fixesRead)
+                        tally.add(summary)
+                        print(summary.report(maxAccuracy: accuracy))
+                        for event in events ?? [] {
+                            switch event {
+                            case let .unlocked(unlock):
+                                let title = tracker.catalog.definition(unlock.id)?.title
+                                print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
+                            case let .levelUp(from, to):
+                                print("  level up: \(from) → \(to)")
+                            }
+                        }
+                    } catch {
+                        progress.end(fixes: 0)
+                        tally.failed(source.name, error)
                     }
                 }
             }
+            if let line = tally.summaryLine(named: files.count) { print(line) }
+            if tally.failures > 0 { throw ExitCode.failure }
         }
+    }
+}
+
+/// Counts across the files of one `track import`.
+struct ImportTally {
+    var imported = 0, before = 0, notTracks = 0, failures = 0, passedOver = 0, fixes = 0
+
+    mutating func add(_ summary: TrackImportSummary) {
+        if summary.notATrack != nil { notTracks += 1 } else if summary.alreadyImported { before += 1 } else { imported += 1 }
+        fixes += summary.fixesRead
+    }
+
+    mutating func failed(_ name: String, _ error: any Error) {
+        failures += 1
+        fflush(nil) // the error lands after the reports of the files before it, even in a pipe
+        let text = String(describing: error)
+        Terminal.error("error: " + (text.hasPrefix(name) ? text : "\(name): \(text)"))
+    }
+
+    /// The closing line when more than one file was involved; nil otherwise.
+    func summaryLine(named: Int) -> String? {
+        let files = imported + before + notTracks + failures
+        guard files > 1 || named > 1 || passedOver > 0 else { return nil }
+        var parts = ["\(imported) imported (\(fixes) fixes)"]
+        if before > 0 { parts.append("\(before) imported before") }
+        if notTracks > 0 { parts.append("\(notTracks) not track files") }
+        if passedOver > 0 { parts.append("\(passedOver) other files passed over") }
+        parts.append("\(failures) failed")
+        return "\(files) file(s): " + parts.joined(separator: ", ")
+    }
+}
+
+/// The one-line progress shown on a terminal: files done / total and the reading speed.
+final class ImportProgress {
+    let total: Int
+    private var done = 0
+    private var name = ""
+    private var started = Date()
+    private var lastShown = Date.distantPast
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func begin(_ name: String) {
+        self.name = name
+        started = Date()
+        show(fixes: 0)
+    }
+
+    /// Called by the importer every few thousand fixes.
+    func fixes(_ count: Int) {
+        guard Date().timeIntervalSince(lastShown) > 0.2 else { return }
+        show(fixes: count)
+    }
+
+    func end(fixes: Int) {
+        done += 1
+        Terminal.endStatus()
+    }
+
+    private func show(fixes: Int) {
+        lastShown = Date()
+        let seconds = max(Date().timeIntervalSince(started), 0.001)
+        let rate = fixes > 0 ? ", \(Int(Double(fixes) / seconds)) fixes/s" : ""
+        Terminal.status("[\(done + 1)/\(total)] \(Echo.cut(name)): \(fixes) fixes\(rate)")
     }
 }
 
 extension TrackImportSummary {
     func report(maxAccuracy: Double) -> String {
+        if let notATrack { return "\(file): passed over, not a track file: \(notATrack)" }
         if alreadyImported { return "\(file): imported before (same content); nothing added" }
-        var lines = ["\(file) (\(format)): \(fixesRead) fixes read, \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
+        var read = "\(fixesRead) fixes read"
+        if untimedSkipped > 0 { read += ", \(untimedSkipped) untimed skipped" }
+        if untimedAssumed > 0 { read += " (\(untimedAssumed) untimed, given --assume-time)" }
+        var lines = ["\(file) (\(format)): \(read), \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
         lines.append("  \(newRegions) new region(s), \(revisits) revisit(s)")
         for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {
             let names = firsts.filter { $0.level == level }.map(\.name)

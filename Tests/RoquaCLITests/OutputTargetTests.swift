@@ -73,7 +73,7 @@ import Testing
             (["map", "--unit", "istanbul", "--out", directory.path] + common, "is a directory"),
             (["map", "--unit", "istanbul", "--out", missing] + common, "does not exist"),
             (["resolve", "--input", directory.path, "--boundaries", try Bundled.path()], "is a directory"),
-            (["track", "import", directory.path] + common, "directory"),
+            (["track", "import", directory.file("no/such/dir")] + common, "no/such/dir"),
         ]
         for (arguments, message) in cases {
             let result = try CommandRunner.run(roqua, arguments)

@@ -24,6 +24,8 @@ import Testing
         try Trip.csv.write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
         #expect(try run(["track", "import", directory.file("trip.csv")] + common).status == 0)
         let regionStore = try RegionStore(path: directory.file("regions.sqlite"))
+        let imported = try regionStore.regionCount()
+        #expect(imported > 1)
         try regionStore.write { db in
             try db.execute(sql: """
                 INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
@@ -47,7 +49,8 @@ import Testing
         #expect(repair.stdout.contains("'-99999999999' is not a stored time") && repair.stdout.contains("radius 300000 m"))
         let after = try run(["stats"] + common)
         #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
-        #expect(try regionStore.regionCount() == 13)
+        let final = try regionStore.regionCount()
+        #expect(final == imported + 1, "imported \(imported), now \(final)")
     }
 
     @Test func storeTimesAreProlepticGregorianAndRefuseWhatCannotBeReadBack() throws {

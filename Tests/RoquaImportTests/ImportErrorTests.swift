@@ -175,6 +175,23 @@ import Testing
         try expectUntouched(s.existing)
     }
 
+    /// A vertex far outside the header's bounds (y = 1e200 made the subdivision recurse without
+    /// end) or not a number is refused naming file, record and value.
+    @Test(arguments: [(1.5, 1e200), (Double.nan, 6.5), (-1e300, 6.5)])
+    func vertexOutsideTheDeclaredBounds(x: Double, y: Double) throws {
+        let s = try Scenario()
+        try FixtureWriter.setVertex(shp: s.path("districts.shp"), record: 2, vertex: 1, x: x, y: y)
+        let error = try s.failure(ShapefileError.self)
+        guard case let .vertexOutOfBounds(file, record, _, _, _) = error else {
+            Issue.record("expected vertexOutOfBounds, got \(error)")
+            return
+        }
+        #expect(file == s.path("districts.shp") && record == 2)
+        #expect(error.description.contains("record 2") && error.description.contains(x.isNaN ? "nan" : "\(y == 6.5 ? x : y)"),
+                "\(error)")
+        try expectUntouched(s.existing)
+    }
+
     @Test func shapefileNotInManifest() throws {
         let s = try Scenario { $0["districts.shp"].inManifest = false }
         let shp = s.path("districts.shp")

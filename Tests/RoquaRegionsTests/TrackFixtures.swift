@@ -37,7 +37,7 @@ enum TrackFixtures {
 
     /// The `TrackReadError` reading all of `path` with `open` throws (recorded as a failure if
     /// it throws something else or nothing).
-    static func readError(_ path: String, _ open: (String) throws -> any FixReader = TrackReaders.open,
+    static func readError(_ path: String, _ open: (String) throws -> any FixReader = { try TrackReaders.open(path: $0) },
                           sourceLocation: SourceLocation = #_sourceLocation) -> TrackReadError? {
         #expect(throws: TrackReadError.self, sourceLocation: sourceLocation) {
             _ = try readAll(try open(path))

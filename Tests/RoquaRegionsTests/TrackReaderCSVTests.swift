@@ -59,19 +59,19 @@ import Testing
         let dir = try TempDirectory()
         let head = ["lat,lon,timestamp", "41,29,1546336800", "", "41,29,1546336801"]
         let letters = try F.write(head + ["4l.5,29,1546336802", "41,29,1546336803"], "bad.csv", in: dir)
-        F.check(F.readError(letters, CSVTrackReader.init), file: letters, line: 5, mentions: "latitude \"4l.5\"")
+        F.check(F.readError(letters, { try CSVTrackReader(path: $0) }), file: letters, line: 5, mentions: "latitude \"4l.5\"")
         let time = try F.write(head + ["41,29,2019-13-01T00:00:00Z"], "time.csv", in: dir)
-        F.check(F.readError(time, CSVTrackReader.init), file: time, line: 5, mentions: "timestamp")
+        F.check(F.readError(time, { try CSVTrackReader(path: $0) }), file: time, line: 5, mentions: "timestamp")
         let words = try F.write(head + ["41,29,last tuesday"], "words.csv", in: dir)
-        F.check(F.readError(words, CSVTrackReader.init), file: words, line: 5, mentions: "last tuesday")
+        F.check(F.readError(words, { try CSVTrackReader(path: $0) }), file: words, line: 5, mentions: "last tuesday")
         let range = try F.write(head + ["41,190,1546336802"], "range.csv", in: dir)
-        F.check(F.readError(range, CSVTrackReader.init), file: range, line: 5, mentions: "longitude")
-        let short = try F.write(head + ["41,29"], "short.csv", in: dir)
-        F.check(F.readError(short, CSVTrackReader.init), file: short, line: 5, mentions: "at least 3 fields")
+        F.check(F.readError(range, { try CSVTrackReader(path: $0) }), file: range, line: 5, mentions: "longitude")
+        let short = try F.write(head + ["41"], "short.csv", in: dir)
+        F.check(F.readError(short, { try CSVTrackReader(path: $0) }), file: short, line: 5, mentions: "at least 2 fields")
         let quote = try F.write(head + ["41,29,\"1546336802"], "quote.csv", in: dir)
-        F.check(F.readError(quote, CSVTrackReader.init), file: quote, line: 5, mentions: "unterminated")
+        F.check(F.readError(quote, { try CSVTrackReader(path: $0) }), file: quote, line: 5, mentions: "unterminated")
         let negative = try F.write(["lat,lon,time,accuracy", "41,29,1546336800,-3"], "neg.csv", in: dir)
-        F.check(F.readError(negative, CSVTrackReader.init), file: negative, line: 2, mentions: "negative")
+        F.check(F.readError(negative, { try CSVTrackReader(path: $0) }), file: negative, line: 2, mentions: "negative")
     }
 
     @Test func fixesBeforeTheBadRowAreDeliveredFirst() throws {
@@ -86,9 +86,13 @@ import Testing
     @Test func headerWithoutNeededColumns() throws {
         let dir = try TempDirectory()
         let noLat = try F.write(["name,lon,time", "a,29,1546336800"], "nolat.csv", in: dir)
-        F.check(F.readError(noLat, CSVTrackReader.init), file: noLat, line: 1, mentions: "latitude and longitude")
-        let noTime = try F.write(["", "lat,lon,elevation", "41,29,100"], "notime.csv", in: dir)
-        F.check(F.readError(noTime, CSVTrackReader.init), file: noTime, line: 2, mentions: "time")
+        F.check(F.readError(noLat, { try CSVTrackReader(path: $0) }), file: noLat, line: 1, mentions: "latitude and longitude")
+        // No time column: every row is an untimed point, skipped and counted (or given the assumed time).
+        let noTime = try F.write(["", "lat,lon,elevation", "41,29,100", "41.1,29.1,"], "notime.csv", in: dir)
+        let reader = try CSVTrackReader(path: noTime)
+        #expect(try F.readAll(reader).isEmpty && reader.untimedPoints == 2)
+        let assumed = try CSVTrackReader(path: noTime, options: TrackReadOptions(assumedTime: Date(timeIntervalSince1970: t0)))
+        #expect(try F.readAll(assumed).map(\.position) == [3, 4])
     }
 
     @Test func emptyAndHeaderOnlyFilesGiveNoFixes() throws {

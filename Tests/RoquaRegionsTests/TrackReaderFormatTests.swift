@@ -35,10 +35,12 @@ import Testing
         let cases: [(String, String, String)] = [
             ("foo.json", #"{"foo": 1, "bar": [1, {"locations": 2}]}"#, #"keys "foo", "bar""#),
             ("empty.json", "{}", "an empty object"),
-            ("array.json", #"[{"lat": 1}]"#, "top-level JSON array"),
+            ("array.json", #"[{"lat": 1}]"#, "top-level JSON array of objects with keys \"lat\""),
+            ("numbers.json", "[1, 2]", "top-level JSON array whose first element is a number"),
+            ("overland.json", #"{"locations": [{"lat": 1, "lon": 2}]}"#, "neither a Records.json location"),
             ("blank.json", "  \n", "empty file"),
-            ("semantic.json", #"{"timelineObjects": []}"#, "timelineObjects"),
-            ("doc.kml", "<?xml version=\"1.0\"?><kml></kml>", "root element <kml>"),
+            ("doc.svg", "<?xml version=\"1.0\"?><svg></svg>", "root element <svg>"),
+            ("photo.jpg", "\u{FF}\u{D8}\u{FF}", "unknown track format"),
             ("notes.md", "# my trip\nwent places\n", "unknown track format"),
             ("broken.json", "{\"foo\": [1, 2}", "mismatched '}'"),
         ]

@@ -57,40 +57,46 @@ import Testing
         F.check(fixes[1], 10.5, 20.5, t0 + 1, position: 4)
     }
 
-    @Test func trackPointWithoutTimeIsAnErrorOnItsLine() throws {
+    @Test func pointsWithoutTimeAreSkippedAndCounted() throws {
         let dir = try TempDirectory()
         let lines = ["<gpx><trk><trkseg>",
                      "<trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></trkpt>",
                      "<trkpt lat=\"1\" lon=\"2\"><ele>5</ele></trkpt>",
                      "</trkseg></trk></gpx>"]
         let path = try F.write(lines, "untimed.gpx", in: dir)
-        F.check(F.readError(path, GPXReader.init), file: path, line: 3, mentions: "no <time>")
+        let reader = try GPXReader(path: path)
+        #expect(try F.readAll(reader).map(\.position) == [2])
+        #expect(reader.untimedPoints == 1)
         let selfClosing = try F.write(["<gpx><trk><trkseg>", "", "<trkpt lat=\"1\" lon=\"2\"/>", "</trkseg></trk></gpx>"], "s.gpx", in: dir)
-        F.check(F.readError(selfClosing, GPXReader.init), file: selfClosing, line: 3, mentions: "no <time>")
+        let assumed = try GPXReader(path: selfClosing, options: TrackReadOptions(assumedTime: Date(timeIntervalSince1970: t0)))
+        let fixes = try F.readAll(assumed)
+        try #require(fixes.count == 1)
+        F.check(fixes[0], 1, 2, t0, position: 3)
+        #expect(assumed.untimedPoints == 1)
     }
 
     @Test func truncatedFileNamesTheUnclosedElement() throws {
         let dir = try TempDirectory()
         let text = Self.full.prefix(12).joined(separator: "\n") + "\n      <spe"
         let path = try F.write(text, "truncated.gpx", in: dir)
-        F.check(F.readError(path, GPXReader.init), file: path, line: 13, mentions: "truncated")
+        F.check(F.readError(path, { try GPXReader(path: $0) }), file: path, line: 13, mentions: "truncated")
         let cut = try F.write(Self.full.prefix(11).joined(separator: "\n"), "cut.gpx", in: dir)
-        F.check(F.readError(cut, GPXReader.init), file: cut, line: 11, mentions: "<trkpt> (opened on line 11)")
+        F.check(F.readError(cut, { try GPXReader(path: $0) }), file: cut, line: 11, mentions: "<trkpt> (opened on line 11)")
     }
 
     @Test func brokenXMLNamesTheLine() throws {
         let dir = try TempDirectory()
         let mismatched = try F.write(["<gpx>", "<trk><trkseg>", "<trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></trkpt>",
                                       "</trk></trkseg>", "</gpx>"], "mismatched.gpx", in: dir)
-        F.check(F.readError(mismatched, GPXReader.init), file: mismatched, line: 4, mentions: "does not match <trkseg>")
+        F.check(F.readError(mismatched, { try GPXReader(path: $0) }), file: mismatched, line: 4, mentions: "does not match <trkseg>")
         let unquoted = try F.write(["<gpx>", "<wpt lat=1 lon=2/>", "</gpx>"], "unquoted.gpx", in: dir)
-        F.check(F.readError(unquoted, GPXReader.init), file: unquoted, line: 2, mentions: "not quoted")
+        F.check(F.readError(unquoted, { try GPXReader(path: $0) }), file: unquoted, line: 2, mentions: "not quoted")
         let stray = try F.write(["<gpx>", "<wpt lat=\"1\" lon=\"2\"", "<time>x</time></wpt>", "</gpx>"], "stray.gpx", in: dir)
-        F.check(F.readError(stray, GPXReader.init), file: stray, line: 3, mentions: "unexpected '<'")
+        F.check(F.readError(stray, { try GPXReader(path: $0) }), file: stray, line: 3, mentions: "unexpected '<'")
         let entity = try F.write(["<gpx>", "<wpt lat=\"1\" lon=\"2\" name=\"a &nbsp; b\"/>", "</gpx>"], "entity.gpx", in: dir)
-        F.check(F.readError(entity, GPXReader.init), file: entity, line: 2, mentions: "entity")
+        F.check(F.readError(entity, { try GPXReader(path: $0) }), file: entity, line: 2, mentions: "entity")
         let extraClose = try F.write(["<gpx>", "</gpx>", "</gpx>"], "close.gpx", in: dir)
-        F.check(F.readError(extraClose, GPXReader.init), file: extraClose, line: 3, mentions: "without a matching")
+        F.check(F.readError(extraClose, { try GPXReader(path: $0) }), file: extraClose, line: 3, mentions: "without a matching")
     }
 
     @Test func badNumbersRangesAndTimes() throws {
@@ -100,27 +106,27 @@ import Testing
         }
         let time = "<time>2019-01-01T10:00:00Z</time>"
         let notNumber = try gpx("<trkpt lat=\"4l.0\" lon=\"29\">\(time)</trkpt>", "nan.gpx")
-        F.check(F.readError(notNumber, GPXReader.init), file: notNumber, line: 4, mentions: "not a number")
+        F.check(F.readError(notNumber, { try GPXReader(path: $0) }), file: notNumber, line: 4, mentions: "not a number")
         let nan = try gpx("<trkpt lat=\"nan\" lon=\"29\">\(time)</trkpt>", "nan2.gpx")
-        F.check(F.readError(nan, GPXReader.init), file: nan, line: 4, mentions: "not a number")
+        F.check(F.readError(nan, { try GPXReader(path: $0) }), file: nan, line: 4, mentions: "not a number")
         let range = try gpx("<trkpt lat=\"91\" lon=\"29\">\(time)</trkpt>", "range.gpx")
-        F.check(F.readError(range, GPXReader.init), file: range, line: 4, mentions: "latitude")
+        F.check(F.readError(range, { try GPXReader(path: $0) }), file: range, line: 4, mentions: "latitude")
         let lonRange = try gpx("<trkpt lat=\"41\" lon=\"-180.5\">\(time)</trkpt>", "lon.gpx")
-        F.check(F.readError(lonRange, GPXReader.init), file: lonRange, line: 4, mentions: "longitude")
+        F.check(F.readError(lonRange, { try GPXReader(path: $0) }), file: lonRange, line: 4, mentions: "longitude")
         let missing = try gpx("<trkpt lat=\"41\">\(time)</trkpt>", "missing.gpx")
-        F.check(F.readError(missing, GPXReader.init), file: missing, line: 4, mentions: "no lon")
+        F.check(F.readError(missing, { try GPXReader(path: $0) }), file: missing, line: 4, mentions: "no lon")
         let badTime = try gpx("<trkpt lat=\"41\" lon=\"29\">\n<time>2019-02-30T10:00:00Z</time></trkpt>", "time.gpx")
-        F.check(F.readError(badTime, GPXReader.init), file: badTime, line: 5, mentions: "ISO 8601")
+        F.check(F.readError(badTime, { try GPXReader(path: $0) }), file: badTime, line: 5, mentions: "ISO 8601")
         let noDate = try gpx("<trkpt lat=\"41\" lon=\"29\"><time>yesterday</time></trkpt>", "time2.gpx")
-        F.check(F.readError(noDate, GPXReader.init), file: noDate, line: 4, mentions: "yesterday")
+        F.check(F.readError(noDate, { try GPXReader(path: $0) }), file: noDate, line: 4, mentions: "yesterday")
     }
 
     @Test func rootMustBeGPX() throws {
         let dir = try TempDirectory()
         let kml = try F.write(["<?xml version=\"1.0\"?>", "<kml><Placemark/></kml>"], "a.gpx", in: dir)
-        F.check(F.readError(kml, GPXReader.init), file: kml, line: 2, mentions: "root element is <kml>")
+        F.check(F.readError(kml, { try GPXReader(path: $0) }), file: kml, line: 2, mentions: "root element is <kml>")
         let empty = try F.write("", "empty.gpx", in: dir)
-        F.check(F.readError(empty, GPXReader.init), file: empty, line: 1, mentions: "no <gpx>")
+        F.check(F.readError(empty, { try GPXReader(path: $0) }), file: empty, line: 1, mentions: "no <gpx>")
     }
 
     @Test func emptyTrackGivesNoFixes() throws {

@@ -50,14 +50,20 @@ import Testing
         #expect(try F.readAll(path: bare).map(\.timestamp.timeIntervalSince1970) == [t0, t0 + 1])
     }
 
-    @Test func positionsWithoutTimesAreErrors() throws {
+    @Test func positionsWithoutTimesAreSkippedAndCounted() throws {
         let dir = try TempDirectory()
         let lines = [#"{"type": "FeatureCollection", "features": ["#,
                      #"{"type": "Feature", "properties": {"time": "2019-01-01T10:00:00Z"},"#,
                      #" "geometry": {"type": "LineString", "coordinates": [[29, 41],"#,
                      #" [29.1, 41.1]]}}]}"#]
         let path = try F.write(lines, "untimed.geojson", in: dir)
-        F.check(F.readError(path, GeoJSONTrackReader.init), file: path, line: 3, mentions: "no time")
+        let reader = try GeoJSONTrackReader(path: path)
+        #expect(try F.readAll(reader).isEmpty)
+        #expect(reader.untimedPoints == 2)
+        let assumed = try GeoJSONTrackReader(path: path, options: TrackReadOptions(assumedTime: Date(timeIntervalSince1970: t0)))
+        let fixes = try F.readAll(assumed)
+        #expect(fixes.map(\.timestamp.timeIntervalSince1970) == [t0, t0] && fixes.map(\.position) == [3, 4])
+        #expect(assumed.untimedPoints == 2)
     }
 
     @Test func malformedFeaturesNameTheLine() throws {
@@ -67,32 +73,32 @@ import Testing
         }
         let count = try collection([#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[29, 41], [29, 41]]},"#,
                                     #" "properties": {"coordTimes": ["2019-01-01T10:00:00Z"]}}"#], "count.geojson")
-        F.check(F.readError(count, GeoJSONTrackReader.init), file: count, line: 3, mentions: "1 times for 2 positions")
+        F.check(F.readError(count, { try GeoJSONTrackReader(path: $0) }), file: count, line: 3, mentions: "1 times for 2 positions")
         let badTime = try collection([#"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [29, 41]},"#,
                                       #" "properties": {"time": "2019-01-01T25:00:00Z"}}"#], "time.geojson")
-        F.check(F.readError(badTime, GeoJSONTrackReader.init), file: badTime, line: 3, mentions: "2019-01-01T25:00:00Z")
+        F.check(F.readError(badTime, { try GeoJSONTrackReader(path: $0) }), file: badTime, line: 3, mentions: "2019-01-01T25:00:00Z")
         let range = try collection([#"{"type": "Feature", "properties": {"time": 1546336800},"#,
                                     #" "geometry": {"type": "Point", "coordinates": [41, 129]}}"#], "range.geojson")
-        F.check(F.readError(range, GeoJSONTrackReader.init), file: range, line: 3, mentions: "latitude")
+        F.check(F.readError(range, { try GeoJSONTrackReader(path: $0) }), file: range, line: 3, mentions: "latitude")
         let kind = try collection([#"{"type": "Feature", "properties": {"time": 1546336800},"#,
                                    #" "geometry": {"type": "Circle", "coordinates": [41, 29]}}"#], "kind.geojson")
-        F.check(F.readError(kind, GeoJSONTrackReader.init), file: kind, line: 3, mentions: "unsupported geometry type")
+        F.check(F.readError(kind, { try GeoJSONTrackReader(path: $0) }), file: kind, line: 3, mentions: "unsupported geometry type")
         let text = try collection([#"{"type": "Feature", "properties": {"time": 1546336800},"#,
                                    #" "geometry": {"type": "Point", "coordinates": [41, "29"]}}"#], "text.geojson")
-        F.check(F.readError(text, GeoJSONTrackReader.init), file: text, line: 3, mentions: "not a number")
+        F.check(F.readError(text, { try GeoJSONTrackReader(path: $0) }), file: text, line: 3, mentions: "not a number")
         let notFeature = try collection([#"{"type": "Point", "coordinates": [41, 29]}"#], "nf.geojson")
-        F.check(F.readError(notFeature, GeoJSONTrackReader.init), file: notFeature, line: 2, mentions: "not \"Feature\"")
+        F.check(F.readError(notFeature, { try GeoJSONTrackReader(path: $0) }), file: notFeature, line: 2, mentions: "not \"Feature\"")
     }
 
     @Test func brokenAndTruncatedJSON() throws {
         let dir = try TempDirectory()
         let truncated = try F.write(Array(Self.collection.prefix(7)), "cut.geojson", in: dir)
-        F.check(F.readError(truncated, GeoJSONTrackReader.init), file: truncated, line: 8, mentions: "truncated")
+        F.check(F.readError(truncated, { try GeoJSONTrackReader(path: $0) }), file: truncated, line: 8, mentions: "truncated")
         let comma = try F.write([#"{"type": "FeatureCollection", "features": ["#,
                                  #"{"type": "Feature" "geometry": null}]}"#], "comma.geojson", in: dir)
-        F.check(F.readError(comma, GeoJSONTrackReader.init), file: comma, line: 2, mentions: "expected ','")
+        F.check(F.readError(comma, { try GeoJSONTrackReader(path: $0) }), file: comma, line: 2, mentions: "expected ','")
         let trailing = try F.write([#"{"type": "FeatureCollection", "features": []}"#, "}"], "trailing.geojson", in: dir)
-        F.check(F.readError(trailing, GeoJSONTrackReader.init), file: trailing, line: 2, mentions: "after the end")
+        F.check(F.readError(trailing, { try GeoJSONTrackReader(path: $0) }), file: trailing, line: 2, mentions: "after the end")
     }
 
     @Test func wrongShapeNamesTheFile() throws {
@@ -100,7 +106,7 @@ import Testing
         for (name, text) in [("foo.geojson", #"{"foo": 1}"#), ("array.geojson", "[1, 2]"), ("type.geojson", #"{"type": "Topology"}"#),
                              ("nofeatures.geojson", #"{"type": "FeatureCollection"}"#)] {
             let path = try F.write(text, name, in: dir)
-            let error = F.readError(path, GeoJSONTrackReader.init)
+            let error = F.readError(path, { try GeoJSONTrackReader(path: $0) })
             #expect(error?.file == path)
             #expect(error?.message.contains("not a usable GeoJSON track") == true, "\(String(describing: error))")
         }

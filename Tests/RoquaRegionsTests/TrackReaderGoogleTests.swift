@@ -37,30 +37,30 @@ import Testing
         }
         let time = try records([#"{"latitudeE7": 1, "longitudeE7": 1, "timestamp": "2019-01-01T10:00:00Z"},"#,
                                 #"{"latitudeE7": 1, "longitudeE7": 1,"#, #" "timestamp": "01/01/2019"}"#], "time.json")
-        F.check(F.readError(time, GoogleRecordsReader.init), file: time, line: 4, mentions: "locations[1]: timestamp")
+        F.check(F.readError(time, { try GoogleRecordsReader(path: $0) }), file: time, line: 4, mentions: "locations[1]: timestamp")
         let none = try records(["", #"{"latitudeE7": 1, "longitudeE7": 1}"#], "none.json")
-        F.check(F.readError(none, GoogleRecordsReader.init), file: none, line: 3, mentions: "no timestamp")
+        F.check(F.readError(none, { try GoogleRecordsReader(path: $0) }), file: none, line: 3, mentions: "no timestamp")
         let ms = try records([#"{"latitudeE7": 1, "longitudeE7": 1, "timestampMs": "soon"}"#], "ms.json")
-        F.check(F.readError(ms, GoogleRecordsReader.init), file: ms, line: 2, mentions: "timestampMs")
+        F.check(F.readError(ms, { try GoogleRecordsReader(path: $0) }), file: ms, line: 2, mentions: "timestampMs")
         let half = try records([#"{"latitudeE7": 1, "timestamp": "2019-01-01T10:00:00Z"}"#], "half.json")
-        F.check(F.readError(half, GoogleRecordsReader.init), file: half, line: 2, mentions: "only one")
+        F.check(F.readError(half, { try GoogleRecordsReader(path: $0) }), file: half, line: 2, mentions: "only one")
         let range = try records([#"{"latitudeE7": 1, "longitudeE7": 1900000000, "timestamp": "2019-01-01T10:00:00Z"}"#], "range.json")
-        F.check(F.readError(range, GoogleRecordsReader.init), file: range, line: 2, mentions: "longitude")
+        F.check(F.readError(range, { try GoogleRecordsReader(path: $0) }), file: range, line: 2, mentions: "longitude")
         let cut = try F.write(Array(Self.records.prefix(4)), "cut.json", in: dir)
-        F.check(F.readError(cut, GoogleRecordsReader.init), file: cut, line: 5, mentions: "truncated")
+        F.check(F.readError(cut, { try GoogleRecordsReader(path: $0) }), file: cut, line: 5, mentions: "truncated")
         let unterminated = try F.write([#"{"locations": [{"timestamp": "2019-01-01T10:00:00Z}]}"#, "}]}"],
                                        "string.json", in: dir)
-        F.check(F.readError(unterminated, GoogleRecordsReader.init), file: unterminated, line: 1, mentions: "unterminated")
+        F.check(F.readError(unterminated, { try GoogleRecordsReader(path: $0) }), file: unterminated, line: 1, mentions: "unterminated")
     }
 
     @Test func recordsOfTheWrongShape() throws {
         let dir = try TempDirectory()
         for (name, text) in [("a.json", #"{"foo": 1}"#), ("b.json", "[]"), ("c.json", "")] {
             let path = try F.write(text, name, in: dir)
-            F.check(F.readError(path, GoogleRecordsReader.init), file: path, line: nil, mentions: "not a Google Takeout Records.json")
+            F.check(F.readError(path, { try GoogleRecordsReader(path: $0) }), file: path, line: nil, mentions: "not a Google Takeout Records.json")
         }
         let element = try F.write(#"{"locations": [42]}"#, "element.json", in: dir)
-        F.check(F.readError(element, GoogleRecordsReader.init), file: element, line: 1, mentions: "expected an object")
+        F.check(F.readError(element, { try GoogleRecordsReader(path: $0) }), file: element, line: 1, mentions: "expected an object")
     }
 
     static let timeline = [
@@ -102,27 +102,27 @@ import Testing
         }
         let point = try segments([#"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": ["#,
                                   #"{"point": "41.0 N, 29.0 E", "time": "2019-01-01T10:00:00Z"}]}"#], "point.json")
-        F.check(F.readError(point, GoogleTimelineReader.init), file: point, line: 3, mentions: "41.0 N, 29.0 E")
+        F.check(F.readError(point, { try GoogleTimelineReader(path: $0) }), file: point, line: 3, mentions: "41.0 N, 29.0 E")
         let time = try segments([#"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": ["#,
                                  #"{"point": "41.0°, 29.0°","#, #" "time": "2019-01-01T10:00:00 UTC"}]}"#], "time.json")
-        F.check(F.readError(time, GoogleTimelineReader.init), file: time, line: 4, mentions: "not an ISO 8601")
+        F.check(F.readError(time, { try GoogleTimelineReader(path: $0) }), file: time, line: 4, mentions: "not an ISO 8601")
         let start = try segments([#"{"startTime": "", "endTime": "2019-01-01T10:00:00Z"}"#], "start.json")
-        F.check(F.readError(start, GoogleTimelineReader.init), file: start, line: 2, mentions: "startTime")
+        F.check(F.readError(start, { try GoogleTimelineReader(path: $0) }), file: start, line: 2, mentions: "startTime")
         let signal = try F.write([#"{"rawSignals": [{"position": {"LatLng": "91°, 0°","#, #""timestamp": "2019-01-01T10:00:00Z"}}]}"#],
                                  "signal.json", in: dir)
-        F.check(F.readError(signal, GoogleTimelineReader.init), file: signal, line: 1, mentions: "latitude")
+        F.check(F.readError(signal, { try GoogleTimelineReader(path: $0) }), file: signal, line: 1, mentions: "latitude")
         let noTime = try segments([#"{"timelinePath": [{"point": "41.0°, 29.0°"}]}"#], "notime.json")
-        F.check(F.readError(noTime, GoogleTimelineReader.init), file: noTime, line: 2, mentions: "no time")
+        F.check(F.readError(noTime, { try GoogleTimelineReader(path: $0) }), file: noTime, line: 2, mentions: "no time")
     }
 
     @Test func timelineOfTheWrongShape() throws {
         let dir = try TempDirectory()
-        for (name, text) in [("a.json", #"{"foo": 1}"#), ("b.json", #"[{"startTime": "2019-01-01T10:00:00Z"}]"#)] {
+        for (name, text) in [("a.json", #"{"foo": 1}"#), ("b.json", #""segments""#)] {
             let path = try F.write(text, name, in: dir)
-            F.check(F.readError(path, GoogleTimelineReader.init), file: path, line: nil, mentions: "not a Google Timeline.json")
+            F.check(F.readError(path, { try GoogleTimelineReader(path: $0) }), file: path, line: nil, mentions: "not a Google Timeline export")
         }
         let segment = try F.write(#"{"semanticSegments": ["x"]}"#, "segment.json", in: dir)
-        F.check(F.readError(segment, GoogleTimelineReader.init), file: segment, line: 1, mentions: "not an object")
+        F.check(F.readError(segment, { try GoogleTimelineReader(path: $0) }), file: segment, line: 1, mentions: "not an object")
     }
 
     @Test func timelinePointStrings() {

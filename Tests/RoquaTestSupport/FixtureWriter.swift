@@ -175,4 +175,20 @@ package enum FixtureWriter {
         let size = try handle.seekToEnd()
         try handle.truncate(atOffset: size - min(size, UInt64(count)))
     }
+
+    /// Overwrites vertex `vertex` (0-based) of polygon record `record` (1-based) in the .shp,
+    /// leaving the header's bounds as they were: what a corrupt or hostile file looks like.
+    package static func setVertex(shp path: String, record: Int, vertex: Int, x: Double, y: Double) throws {
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let shx = try Data(contentsOf: URL(fileURLWithPath: String(path.dropLast(3)) + "shx"))
+        func bigEndian32(_ d: Data, _ at: Int) -> Int { d[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        func littleEndian32(_ at: Int) -> Int { data[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        let recordStart = bigEndian32(shx, 100 + (record - 1) * 8) * 2
+        let content = recordStart + 8
+        let parts = littleEndian32(content + 36)
+        let point = content + 44 + 4 * parts + 16 * vertex
+        withUnsafeBytes(of: x.bitPattern.littleEndian) { data.replaceSubrange(point..<(point + 8), with: $0) }
+        withUnsafeBytes(of: y.bitPattern.littleEndian) { data.replaceSubrange((point + 8)..<(point + 16), with: $0) }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
 }

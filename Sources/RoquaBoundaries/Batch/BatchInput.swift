@@ -3,15 +3,62 @@ import RoquaIO
 
 /// One input row: its number (line in CSV/NDJSON, feature in GeoJSON), the coordinate or why
 /// there is none, and what the output keeps of it.
-package struct BatchRow {
-    enum Kept { case csvLine(String), properties(JSONValue?), nothing }
+struct BatchRow: @unchecked Sendable {
+    // @unchecked: `JSONValue` is an immutable value tree; it only moves from the reader to one worker.
+    enum Kept { case properties(JSONValue?), nothing }
     var row: Int
     var coordinate: Result<Coordinate, BatchRowError>
     var kept: Kept
 }
 
-/// Reads CSV, NDJSON or a GeoJSON FeatureCollection of points, streaming: memory holds one row
-/// (at most `maxRowBytes`; a longer one is a row error) or one feature, never the file.
+/// A run of input in file order, read by one thread and handed whole to a worker: raw lines
+/// (CSV, NDJSON; parsed by the worker) or features already read (GeoJSON, one JSON stream).
+package struct BatchChunk: Sendable {
+    /// One line: where its bytes are in `bytes` (`length` -1: longer than the row limit, not kept).
+    struct Line: Sendable {
+        var start: Int
+        var length: Int
+        var number: Int
+    }
+
+    enum Content: Sendable {
+        case lines(bytes: [UInt8], lines: [Line])
+        case rows([BatchRow])
+    }
+
+    var content: Content
+    /// How to read the lines (columns, format): fixed by the rows read before this chunk.
+    var parser: BatchRowParser
+    /// How far through the input the chunk ends, when the size is known.
+    var fraction: Double?
+
+    /// Parses each row in order: its number, its coordinate or why there is none, the CSV line
+    /// it came from (kept in CSV output) and a GeoJSON feature's properties.
+    package func forEachRow(_ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, JSONValue?) -> Void) {
+        switch content {
+        case let .lines(bytes, lines):
+            bytes.withUnsafeBufferPointer { all in
+                for line in lines {
+                    guard line.length >= 0 else {
+                        body(line.number, parser.failure(line.number, "row longer than \(BatchInput.maxRowBytes >> 20) MiB"), nil, nil)
+                        continue
+                    }
+                    let text = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.length)])
+                    body(line.number, parser.coordinate(line: text, row: line.number), parser.format == .csv ? text : nil, nil)
+                }
+            }
+        case let .rows(rows):
+            for row in rows {
+                var properties: JSONValue?
+                if case let .properties(kept) = row.kept { properties = kept }
+                body(row.row, row.coordinate, nil, properties)
+            }
+        }
+    }
+}
+
+/// Reads CSV, NDJSON or a GeoJSON FeatureCollection of points, streaming, in chunks: memory
+/// holds one chunk of rows (each at most `maxRowBytes`; a longer one is a row error), never the file.
 ///
 /// The format comes from the content, decided on the first line without trusting it to be a
 /// good row: a first line naming `"features"` or `"FeatureCollection"` is GeoJSON; a first line
@@ -29,13 +76,15 @@ package final class BatchInput {
     private var pending: [UInt8]?
     private var pendingLine = 0
     private var hasPending = false
-    private var latColumn = 0, lonColumn = 1, columnCount: Int?
+    private var parser: BatchRowParser
     private var featureIndex = 0
     private var inFeatures = false
     private var finished = false
 
     var fraction: Double? { stream.totalBytes.map { $0 > 0 ? Double(stream.offset) / Double($0) : 1 } }
 
+    /// - Throws: `BatchError` when the file cannot be opened, its CSV header names no
+    ///   coordinate columns, or it starts as GeoJSON but is not a FeatureCollection.
     package init(path: String) throws {
         self.path = path
         do {
@@ -46,6 +95,7 @@ package final class BatchInput {
         json = JSONScanner(stream: stream)
         let head = try stream.lookahead(64 << 10)
         format = Self.detect(head)
+        parser = BatchRowParser(path: path, format: format)
         switch format {
         case .geojson: try geoJSON { try beginFeatures() }
         case .ndjson: break
@@ -90,7 +140,7 @@ package final class BatchInput {
             let lat = names.firstIndex { ["lat", "latitude", "y"].contains($0) }
             let lon = names.firstIndex { ["lon", "lng", "long", "longitude", "x"].contains($0) }
             if let lat, let lon {
-                (latColumn, lonColumn, columnCount, csvHeader) = (lat, lon, fields.count, text)
+                (parser.latColumn, parser.lonColumn, parser.columnCount, csvHeader) = (lat, lon, fields.count, text)
                 hasPending = false
             } else if fields.count >= 2, TextValues.number(bytes: fields[0]) != nil {
                 // No header: lat, lon are the first two columns; this line is the first row.
@@ -115,91 +165,37 @@ package final class BatchInput {
         return number
     }
 
-    // MARK: - Rows
+    // MARK: - Chunks
 
-    /// Up to `count` rows; empty at the end.
-    package func next(_ count: Int) throws -> [BatchRow] {
-        var rows: [BatchRow] = []
-        rows.reserveCapacity(min(count, 1 << 16))
+    /// Up to `count` rows (blank lines are not rows); nil at the end of the input.
+    /// - Throws: `BatchError.notGeoJSON` when a FeatureCollection breaks off; `InputError` when reading fails.
+    package func next(_ count: Int) throws -> BatchChunk? {
         if format == .geojson {
+            var rows: [BatchRow] = []
+            rows.reserveCapacity(min(count, 1 << 16))
             while rows.count < count, let row = try geoJSON({ try nextFeature() }) { rows.append(row) }
-            return rows
+            return rows.isEmpty ? nil : BatchChunk(content: .rows(rows), parser: parser, fraction: fraction)
         }
-        while rows.count < count {
+        var bytes: [UInt8] = []
+        var lines: [BatchChunk.Line] = []
+        lines.reserveCapacity(count)
+        while lines.count < count {
             if !hasPending, try nextLine() == nil { break }
             hasPending = false
-            let number = pendingLine
-            guard let bytes = pending else {
-                rows.append(BatchRow(row: number, coordinate: failure(number, "row longer than \(Self.maxRowBytes >> 20) MiB"), kept: .nothing))
+            guard let row = pending else {
+                lines.append(BatchChunk.Line(start: bytes.count, length: -1, number: pendingLine))
                 continue
             }
-            if CSVLine.isBlank(bytes) { continue }
-            rows.append(format == .csv ? csvRow(bytes, number) : ndjsonRow(bytes, number))
-        }
-        return rows
-    }
-
-    private func failure(_ row: Int, _ message: String) -> Result<Coordinate, BatchRowError> {
-        .failure(BatchRowError(file: path, row: row, message: message))
-    }
-
-    private func coordinate(_ row: Int, lat: String?, lon: String?) -> Result<Coordinate, BatchRowError> {
-        guard let lat, let latitude = TextValues.number(lat) else { return failure(row, "latitude \(Echo.quoted(lat ?? "")) is not a number") }
-        guard let lon, let longitude = TextValues.number(lon) else { return failure(row, "longitude \(Echo.quoted(lon ?? "")) is not a number") }
-        return coordinate(row, latitude, longitude)
-    }
-
-    private func coordinate(_ row: Int, _ latitude: Double, _ longitude: Double) -> Result<Coordinate, BatchRowError> {
-        do {
-            return .success(try Coordinate(latitude: latitude, longitude: longitude).validated())
-        } catch {
-            return failure(row, error.description)
-        }
-    }
-
-    private func csvRow(_ bytes: [UInt8], _ row: Int) -> BatchRow {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let fields = CSVLine.split(bytes) else {
-            return BatchRow(row: row, coordinate: failure(row, "unterminated quote (a row must fit on one line)"), kept: .csvLine(text))
-        }
-        let expected = columnCount ?? fields.count
-        if columnCount == nil { columnCount = fields.count }
-        guard fields.count == expected else {
-            return BatchRow(row: row, coordinate: failure(row, "expected \(expected) columns, found \(fields.count)"), kept: .csvLine(text))
-        }
-        return BatchRow(row: row, coordinate: coordinate(row, lat: String(decoding: fields[latColumn], as: UTF8.self),
-                                                         lon: String(decoding: fields[lonColumn], as: UTF8.self)),
-                        kept: .csvLine(text))
-    }
-
-    private func ndjsonRow(_ bytes: [UInt8], _ row: Int) -> BatchRow {
-        let scanner = JSONScanner(stream: ByteStream(bytes: bytes, name: path, line: row))
-        let object: JSONValue
-        do {
-            object = try scanner.readValue()
-            try scanner.expectEnd()
-        } catch {
-            return BatchRow(row: row, coordinate: failure(row, "not a JSON object: \(error.message)"), kept: .nothing)
-        }
-        guard case .object = object else {
-            return BatchRow(row: row, coordinate: failure(row, "not a JSON object but \(object.kind)"), kept: .nothing)
-        }
-        func value(_ name: String, _ keys: [String]) -> Result<Double, BatchRowError> {
-            guard let found = keys.lazy.compactMap({ object[$0] }).first else { return .failure(BatchRowError(file: path, row: row, message: "no \(name)")) }
-            switch found {
-            case let .number(number, _): return .success(number)
-            case let .string(text, _):
-                guard let number = TextValues.number(text) else {
-                    return .failure(BatchRowError(file: path, row: row, message: "\(name) \(Echo.quoted(text)) is not a number"))
-                }
-                return .success(number)
-            default: return .failure(BatchRowError(file: path, row: row, message: "\(name) is \(found.kind), not a number"))
+            if CSVLine.isBlank(row) { continue }
+            if format == .csv, parser.columnCount == nil, let fields = CSVLine.split(row) {
+                // The first row that splits fixes the column count of a file without a header.
+                // Rows before it in this chunk could not be split, so they never read the count.
+                parser.columnCount = fields.count
             }
+            lines.append(BatchChunk.Line(start: bytes.count, length: row.count, number: pendingLine))
+            bytes.append(contentsOf: row)
         }
-        let result = value("latitude", ["lat", "latitude"]).flatMap { lat in
-            value("longitude", ["lon", "lng", "longitude"]).flatMap { lon in coordinate(row, lat, lon) }
-        }
-        return BatchRow(row: row, coordinate: result, kept: .nothing)
+        return lines.isEmpty ? nil : BatchChunk(content: .lines(bytes: bytes, lines: lines), parser: parser, fraction: fraction)
     }
 
     // MARK: - GeoJSON
@@ -240,9 +236,9 @@ package final class BatchInput {
         guard let geometry = feature["geometry"], geometry["type"]?.string == "Point",
               let position = geometry["coordinates"]?.array, position.count >= 2,
               let lon = position[0].number, let lat = position[1].number else {
-            return BatchRow(row: featureIndex, coordinate: failure(featureIndex, "feature is not a Point with numeric coordinates"),
+            return BatchRow(row: featureIndex, coordinate: parser.failure(featureIndex, "feature is not a Point with numeric coordinates"),
                             kept: .properties(properties))
         }
-        return BatchRow(row: featureIndex, coordinate: coordinate(featureIndex, lat, lon), kept: .properties(properties))
+        return BatchRow(row: featureIndex, coordinate: parser.coordinate(featureIndex, lat, lon), kept: .properties(properties))
     }
 }

@@ -1,93 +1,108 @@
 import Foundation
 import RoquaIO
 
-/// Streams a file of coordinates through the resolver: chunks are read, resolved on every
-/// core, and written in input order, so memory stays constant however long the input.
+/// Streams a file of coordinates through the resolver as a pipeline: the calling thread reads
+/// chunks of lines and writes finished chunks in input order; the workers parse, resolve and
+/// format. At most a few chunks are in memory at once, however long the input.
 package enum BatchRunner {
     static let chunkSize = 16_384
 
+    /// - Throws: `BatchError` (input unreadable or not the format it starts as), `InputError`,
+    ///   `OutputError` (output cannot be written; a regular output file is then left as it was).
     package static func run(index: ResolverIndex, input: String, output: String, options: BatchOptions,
-                           events: (BatchEvent) -> Void) throws -> BatchSummary {
+                            events: (BatchEvent) -> Void) throws -> BatchSummary {
         let source = try BatchInput(path: input)
         let format = options.output ?? source.format
-        let resolver = try BatchResolver(index: index, workers: options.workers, fallbackMeters: options.fallbackMeters)
-        let sink = try BatchOutput(path: output, format: format, language: options.language)
-        var summary = BatchSummary(rows: 0, failed: 0)
+        let sink = try BatchOutput(path: output, format: format)
         try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil)
-        while true {
-            let rows = try source.next(chunkSize)
-            if rows.isEmpty { break }
-            let valid = rows.compactMap { try? $0.coordinate.get() }
-            var answers = resolver.resolve(valid).makeIterator()
-            for row in rows {
-                summary.rows += 1
-                switch row.coordinate {
-                case let .failure(error):
-                    summary.failed += 1
-                    events(.rowError(error))
-                case .success:
-                    switch answers.next()! {
-                    case let .success(answer): try sink.write(answer, row: row)
-                    case let .failure(error):
-                        summary.failed += 1
-                        events(.rowError(BatchRowError(file: input, row: row.row, message: error.description)))
-                    }
-                }
-            }
-            events(.progress(rows: summary.rows, fraction: source.fraction))
+        let formatter = BatchFormatter(format: format, fragments: UnitFragments(index: index, json: format != .csv, language: options.language),
+                                       units: index.table)
+        let fallback = options.fallbackMeters
+        let workers = min(max(options.workers, 1), BatchOptions.maxWorkers)
+        let pipeline = OrderedPipeline<BatchChunk, BatchChunkResult>(workers: workers) {
+            let resolver = try Resolver(index: index, fallbackMeters: fallback)
+            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: formatter) }
         }
+        defer { pipeline.close() }
+        var summary = BatchSummary(rows: 0, failed: 0)
+        func write(_ result: BatchChunkResult) throws {
+            for error in result.errors { events(.rowError(error)) }
+            summary.rows += result.rows
+            summary.failed += result.errors.count
+            try sink.write(result)
+            events(.progress(rows: summary.rows, fraction: result.fraction))
+        }
+        // Two chunks per worker in flight: one being worked on, one waiting.
+        let limit = 2 * workers + 1
+        while let chunk = try source.next(chunkSize) {
+            while pipeline.inFlight >= limit, let done = try pipeline.next() { try write(done) }
+            pipeline.submit(chunk)
+            while pipeline.nextIsReady, let done = try pipeline.next() { try write(done) }
+        }
+        while let done = try pipeline.next() { try write(done) }
         try sink.finish()
         return summary
     }
 }
 
-/// Writes answers as CSV (input columns kept, result columns appended), NDJSON or GeoJSON, to a
-/// file (replaced only when the batch completes), a device or standard output.
+/// What a worker made of one chunk: the output bytes, the rows' errors in order, and counts.
+struct BatchChunkResult: Sendable {
+    var bytes: [UInt8]
+    var errors: [BatchRowError]
+    var rows: Int
+    var features: Int
+    var fraction: Double?
+}
+
+/// A worker's part: parse each row, resolve it, format it.
+enum BatchWork {
+    static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter) -> BatchChunkResult {
+        var result = BatchChunkResult(bytes: [], errors: [], rows: 0, features: 0, fraction: chunk.fraction)
+        func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: JSONValue?) {
+            result.rows += 1
+            switch coordinate {
+            case let .failure(error): result.errors.append(error)
+            case let .success(c):
+                do {
+                    let placement = try resolver.placement(c)
+                    formatter.append(placement, at: c, csvLine: line, properties: properties, to: &result.bytes)
+                    result.features += 1
+                } catch {
+                    result.errors.append(BatchRowError(file: chunk.parser.path, row: row, message: error.description))
+                }
+            }
+        }
+        if case let .lines(bytes, lines) = chunk.content { result.bytes.reserveCapacity(bytes.count * 2 + lines.count * 64) }
+        chunk.forEachRow(answer)
+        return result
+    }
+}
+
+/// Writes the output: a header, the chunks' bytes in order, a footer; to a file (replaced only
+/// when the batch completes), a device or standard output.
 final class BatchOutput {
-    static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
     private let file: OutputFile
     private let format: BatchFormat
-    private let language: Language
     private var features = 0
 
-    init(path: String, format: BatchFormat, language: Language) throws {
+    init(path: String, format: BatchFormat) throws {
         file = try OutputFile(path: path)
         self.format = format
-        self.language = language
     }
 
     func begin(csvHeader: String?) throws {
         switch format {
-        case .csv: try file.write((csvHeader ?? "lat,lon") + "," + Self.resultColumns + "\n")
+        case .csv: try file.write((csvHeader ?? "lat,lon") + "," + BatchFormatter.resultColumns + "\n")
         case .geojson: try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         case .ndjson: break
         }
     }
 
-    func write(_ answer: Resolution, row: BatchRow) throws {
-        var out = ""
-        switch format {
-        case .ndjson:
-            out = answer.json(language: language) + "\n"
-        case .csv:
-            if case let .csvLine(line) = row.kept { out = line } else {
-                out = "\(answer.coordinate.latitude),\(answer.coordinate.longitude)"
-            }
-            for unit in [answer.country, answer.province, answer.district] {
-                out += "," + CSVLine.quote(unit?.code ?? "") + "," + CSVLine.quote(unit?.name(language: language) ?? "")
-            }
-            out += answer.approximate ? ",true\n" : ",false\n"
-        case .geojson:
-            var properties = "{"
-            if case let .properties(kept?) = row.kept, case let .object(members, _) = kept, !members.isEmpty {
-                properties += kept.jsonText.dropFirst().dropLast() + ","
-            }
-            properties += "\"roqua\":" + answer.json(language: language) + "}"
-            out = (features > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-                + "\(answer.coordinate.longitude),\(answer.coordinate.latitude)]},\"properties\":\(properties)}"
-            features += 1
-        }
-        try file.write(out)
+    func write(_ result: BatchChunkResult) throws {
+        // GeoJSON features each start with ",\n": the very first one of the file does not.
+        let skip = format == .geojson && features == 0 && result.features > 0 ? 2 : 0
+        features += result.features
+        try file.write(result.bytes[skip...])
     }
 
     func finish() throws {

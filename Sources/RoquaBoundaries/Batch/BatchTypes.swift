@@ -4,9 +4,15 @@ package enum BatchFormat: String, CaseIterable, Sendable {
 }
 
 package struct BatchOptions: Sendable {
+    /// The most worker threads a batch starts (more are clamped to this): each holds a resolver.
+    package static let maxWorkers = 256
+    /// The widest nearest-boundary fallback accepted, in metres.
+    package static let maxFallbackMeters = 50_000.0
+
     package var language: Language
     /// Output format; nil = the input's own.
     package var output: BatchFormat?
+    /// Worker threads (parse, resolve, format), clamped to 1…`maxWorkers`.
     package var workers: Int
     package var fallbackMeters: Double
 

@@ -1,33 +1,53 @@
 import Foundation
 
-/// Resolves many coordinates on every core: one `Resolver` (GEOS context, prepared pieces,
-/// caches) per worker thread, all sharing one `ResolverIndex`. Only Sendable values cross threads.
+/// Resolves many coordinates on every core: one `Resolver` per worker, all sharing one
+/// `ResolverIndex` (whose cells are shared read-only memory, so workers do not contend).
 public final class BatchResolver {
+    /// The most workers a batch resolver starts; more are clamped to this.
+    public static let maxWorkers = 256
     public let index: ResolverIndex
     private let workers: [WorkerSlot]
 
+    /// A batch resolver with `workers` resolvers (clamped to 1…`maxWorkers`).
+    /// - Throws: what `Resolver.init` throws.
     public init(index: ResolverIndex, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 fallbackMeters: Double = 1000, cacheVertices: Int = Resolver.defaultCacheVertices) throws {
-        // `cacheVertices` is the budget of the whole batch: memory stays the same however many workers.
-        let perWorker = cacheVertices / max(workers, 1)
         self.index = index
-        // GEOS contexts are created one after another, never concurrently.
-        self.workers = try (0..<max(workers, 1)).map { _ in
-            WorkerSlot(try Resolver(index: index, fallbackMeters: fallbackMeters, cacheVertices: perWorker))
+        let count = min(max(workers, 1), Self.maxWorkers)
+        self.workers = try (0..<count).map { _ in
+            WorkerSlot(try Resolver(index: index, fallbackMeters: fallbackMeters, cacheVertices: cacheVertices))
         }
     }
 
     /// Answers in input order. Each worker takes one contiguous slice, so nearby points of a
-    /// track stay with one worker and its locality cache.
+    /// track stay with one worker and its last-cell shortcut.
     public func resolve(_ coordinates: [Coordinate]) -> [Result<Resolution, ResolveError>] {
-        let results = ResultSlots(count: coordinates.count)
+        let index = self.index
+        return run(coordinates) { resolver, c in
+            Result { () throws(ResolveError) in index.resolution(for: try resolver.placement(c), at: c) }
+        }
+    }
+
+    /// As `resolve(_:)`, giving unit ids instead of names.
+    public func placements(_ coordinates: [Coordinate]) -> [Result<Placement, ResolveError>] {
+        run(coordinates) { resolver, c in Result { () throws(ResolveError) in try resolver.placement(c) } }
+    }
+
+    private func run<T>(_ coordinates: [Coordinate], _ body: (Resolver, Coordinate) -> T) -> [T] {
         let slices = min(workers.count, max(coordinates.count, 1))
         let size = (coordinates.count + slices - 1) / slices
+        let results = ResultSlots<T>(count: coordinates.count)
         let workers = self.workers
-        DispatchQueue.concurrentPerform(iterations: slices) { w in
-            let resolver = workers[w].resolver
-            for i in (w * size)..<min((w + 1) * size, coordinates.count) {
-                results.set(i, Result { () throws(ResolveError) in try resolver.resolve(coordinates[i]) })
+        coordinates.withUnsafeBufferPointer { points in
+            let points = UnsafeSendable(points)
+            withoutActuallyEscaping(body) { body in
+                let body = UnsafeSendable(body)
+                DispatchQueue.concurrentPerform(iterations: slices) { w in
+                    let resolver = workers[w].resolver
+                    for i in (w * size)..<min((w + 1) * size, points.value.count) {
+                        results.set(i, body.value(resolver, points.value[i]))
+                    }
+                }
             }
         }
         return results.values
@@ -40,9 +60,15 @@ private final class WorkerSlot: @unchecked Sendable {
     init(_ resolver: Resolver) { self.resolver = resolver }
 }
 
+/// A value used only inside `concurrentPerform`, where every index touches its own part.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 /// Preallocated answers; each index is written by exactly one worker, read after all have joined.
-private final class ResultSlots: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Result<Resolution, ResolveError>?>
+private final class ResultSlots<T>: @unchecked Sendable {
+    private let storage: UnsafeMutablePointer<T?>
     private let count: Int
 
     init(count: Int) {
@@ -56,6 +82,6 @@ private final class ResultSlots: @unchecked Sendable {
         storage.deallocate()
     }
 
-    func set(_ i: Int, _ value: Result<Resolution, ResolveError>) { storage[i] = value }
-    var values: [Result<Resolution, ResolveError>] { (0..<count).map { storage[$0]! } }
+    func set(_ i: Int, _ value: T) { storage[i] = value }
+    var values: [T] { (0..<count).map { storage[$0]! } }  // every slot was set before the join
 }

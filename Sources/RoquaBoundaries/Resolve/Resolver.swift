@@ -1,61 +1,72 @@
 import Foundation
 
-/// Answers coordinates with country / province / district. One resolver per thread: it owns a
-/// GEOS context and its prepared pieces. Share the `ResolverIndex`, not the resolver.
+/// Answers coordinates with country / province / district. One resolver per thread (it keeps a
+/// few per-thread caches); share the `ResolverIndex`, not the resolver.
+///
+/// Answers come from the precomputed cell index: open sea and the inside of units need no
+/// geometry at all, a point in a cell a border crosses is placed against that cell's few edges
+/// with exact-sign arithmetic, and the nearest-boundary fallback looks only at the units the
+/// cell lists within the fallback distance. GEOS answers the rest (`GeometryPath`).
 ///
 /// Rules:
-/// - The deepest level is looked up first; its ancestors complete the answer, so a point in a
-///   Türkiye district gets that district's province and country even where the coarser country
-///   outline misses it.
-/// - A point on a shared border (covered by two units of one level) goes to the unit with the
-///   smaller code, so the answer never depends on file or thread order.
-/// - A point inside a unit but in none of the deeper units its country has takes the deeper
-///   levels from the nearest such unit of the same country within `fallbackMeters` (approximate).
+/// - Points on a boundary count as inside (GEOS `covers`).
+/// - One answer per place (`AnswerRule`): the most precise layer covering the point decides
+///   the country; the answer is the deepest unit of that country covering it, with its
+///   ancestors. Units of one layer sharing a border: the smaller code wins.
+/// - A point inside a unit whose country has deeper levels, but in none of them, takes the
+///   deeper levels from the nearest such unit of the same country within `fallbackMeters`
+///   (approximate).
 /// - A point in no polygon takes the nearest unit within `fallbackMeters` (deepest level first)
 ///   and is flagged `approximate`; beyond that every level is nil (open sea).
 public final class Resolver {
     public let index: ResolverIndex
+    /// Metres within which the nearest boundary answers a point no polygon holds (0 turns it off).
     public var fallbackMeters: Double
-    private let context = GEOSContext()
-    private let cache: PieceCache
-    private let cells: CellCache
-    // The index's arrays, held here so the per-point loop reads them without touching `index`.
-    private let grid: GridIndex
-    private let pieceLevels: [AdminLevel]
-    private let pieceBoxes: [BoundingBox]
-    private let pieceUnits: [Int32]
-    private let codeRank: [Int32]
-    /// Per unit: the levels below it that its country has, deepest first (usually none).
-    private let deeperLevels: [[AdminLevel]]
+    private var cells: CellLookup
+    private let units: UnitTable
+    private let cacheVertices: Int
+    private var geometryPath: GeometryPath?
+    /// The indexed search radius at 85° latitude: below it, a point this far from ±180 needs no wrap-around.
+    private let reachAt85: Double
 
-    /// Vertices of prepared pieces kept (a prepared vertex costs ~60-100 bytes with its index).
-    public static let defaultCacheVertices = 1_000_000
+    /// Vertices of prepared pieces kept for the GEOS path (a prepared vertex costs ~60-100 bytes).
+    public static let defaultCacheVertices = 200_000
 
+    /// A resolver over `index` (open the index once, make one resolver per thread).
+    /// - Throws: never for now; kept so that opening per-thread resources may fail later.
     public init(index: ResolverIndex, fallbackMeters: Double = 1000, cacheVertices: Int = defaultCacheVertices) throws {
         self.index = index
         self.fallbackMeters = fallbackMeters
-        cache = try PieceCache(context: context, index: index, vertexBudget: cacheVertices)
-        cells = CellCache()
-        (grid, pieceLevels, pieceBoxes, pieceUnits, codeRank) =
-            (index.grid, index.pieceLevels, index.pieceBoxes, index.pieceUnits, index.codeRank)
-        let levelsByCountry = index.levelsByCountry
-        deeperLevels = index.units.map { unit in
-            AdminLevel.deepestFirst.filter { $0 > unit.level && levelsByCountry[unit.country]?.contains($0) == true }
-        }
+        self.cacheVertices = cacheVertices
+        units = index.table
+        cells = CellLookup(index: index.cells, units: index.table)
+        reachAt85 = Geodesy.searchRadiusDegrees(meters: index.cells.fallbackMeters, latitude: 85)
     }
 
+    /// A resolver over the boundary DB at `path`.
+    /// - Throws: `BoundaryDatabaseError` when the DB cannot be opened.
     public convenience init(path: String, fallbackMeters: Double = 1000) throws {
         try self.init(index: ResolverIndex(path: path), fallbackMeters: fallbackMeters)
     }
 
+    /// The answer for one coordinate.
+    /// - Throws: `ResolveError.invalidCoordinate` for NaN, infinities and values out of range;
+    ///   `ResolveError.geometry` when the DB cannot be read.
     public func resolve(latitude: Double, longitude: Double) throws(ResolveError) -> Resolution {
         try resolve(Coordinate(latitude: latitude, longitude: longitude))
     }
 
+    /// The answer for one coordinate. - Throws: as `resolve(latitude:longitude:)`.
     public func resolve(_ coordinate: Coordinate) throws(ResolveError) -> Resolution {
+        index.resolution(for: try placement(coordinate), at: coordinate)
+    }
+
+    /// The answer as unit ids, without building names: the fast path for many points.
+    /// - Throws: as `resolve(latitude:longitude:)`.
+    public func placement(_ coordinate: Coordinate) throws(ResolveError) -> Placement {
         let c = try coordinate.validated()
         do {
-            return try answer(c)
+            return try place(c)
         } catch let error as ResolveError {
             throw error
         } catch {
@@ -63,109 +74,68 @@ public final class Resolver {
         }
     }
 
-    private func answer(_ c: Coordinate) throws -> Resolution {
+    @inline(__always)
+    private func place(_ c: Coordinate) throws -> Placement {
         let x = c.longitude, y = c.latitude
-        var unit = try cells.unit(x: x, y: y) { box in try self.pureUnit(in: box) }
-        if unit == nil {
-            unit = try deepestCovering(x: x, y: y)
-            if unit == nil, abs(x) == 180 {  // ±180 is one meridian: polygons may stop at either side
-                unit = try deepestCovering(x: -x, y: y)
-            }
+        var leaf = try cells.leaf(x: x, y: y)
+        var best = try covering(leaf, x: x, y: y)
+        if best == -1, abs(x) == 180 {  // ±180 is one meridian: polygons may stop at either side
+            let other = try cells.leaf(x: -x, y: y)
+            let flipped = try covering(other, x: -x, y: y)
+            if flipped == -2 { best = -2 } else if flipped >= 0 { (leaf, best) = (other, flipped) }
         }
-        if let unit {
-            // Inside a unit whose country has deeper levels, but in none of them (e.g. in the
-            // Bosphorus, which Natural Earth's Türkiye covers but no district does): the deeper
-            // levels come from the nearest unit of the same country, flagged approximate.
-            let deeper = deeperLevels[Int(unit)]
-            if !deeper.isEmpty, let (near, meters) = try nearest(c, levels: deeper, country: index.units[Int(unit)].country) {
-                return index.resolution(for: near, at: c, approximate: true, distance: meters)
-            }
-            return index.resolution(for: unit, at: c, approximate: false, distance: nil)
+        if best == -2 { return try geometry().placement(c, fallbackMeters: fallbackMeters) }
+        if best >= 0, units.isComplete(best) || fallbackMeters <= 0 { return .exact(best) }
+        guard fallbackMeters > 0 else { return .nowhere }
+        let belowLevel = best >= 0 ? Int(units.level[Int(best)]) : -1
+        let country = best >= 0 ? units.country[Int(best)] : -1
+        let near: (Int32, Double)?
+        if isIndexed(x: x, y: y), !Self.isMixed(leaf.value) {
+            near = nil  // an empty or whole-answer leaf has no unit within the indexed distance
+        } else if isIndexed(x: x, y: y), cells.record(leaf).flags & CellFormat.leafNearUsesGeometry == 0 {
+            near = cells.nearest(leaf, c, deeperThan: belowLevel, country: country, meters: fallbackMeters)
+        } else {
+            near = try geometry().nearest(c, deeperThan: belowLevel, country: country, meters: fallbackMeters)
         }
-        if let (near, meters) = try nearest(c, levels: [.district, .province, .country], country: nil) {
-            return index.resolution(for: near, at: c, approximate: true, distance: meters)
-        }
-        return Resolution(coordinate: c, approximate: false, distanceMeters: nil)
+        if let (unit, meters) = near { return Placement(unit: UnitID(raw: unit), approximate: true, distanceMeters: meters) }
+        return best >= 0 ? .exact(best) : .nowhere
     }
 
-    /// The unit covering the point at the deepest level that has one; ties go to the smaller code.
-    /// The GEOS point is made only when some piece's box holds the point (open sea needs none).
-    private func deepestCovering(x: Double, y: Double) throws -> Int32? {
-        var point: Geometry?
-        var best: Int32 = -1, bestLevel = AdminLevel.district
-        for piece in grid.pieces(x: x, y: y) {  // deepest level first
-            let level = pieceLevels[Int(piece)]
-            if best >= 0, level != bestLevel { break }
-            let unit = pieceUnits[Int(piece)]
-            guard unit != best, pieceBoxes[Int(piece)].contains(x: x, y: y) else { continue }
-            if best >= 0, codeRank[Int(best)] < codeRank[Int(unit)] { continue }
-            if point == nil { point = try context.point(x: x, y: y) }
-            if try cache.piece(piece).covers(point!) { (best, bestLevel) = (unit, level) }
-        }
-        return best >= 0 ? best : nil
+    /// Whether the cell index's nearby-unit lists answer the fallback here: the distance is
+    /// within the indexed one, and the search does not reach across the antimeridian (the lists
+    /// do not wrap around).
+    @inline(__always)
+    private func isIndexed(x: Double, y: Double) -> Bool {
+        let indexed = index.cells.fallbackMeters
+        guard fallbackMeters <= indexed else { return false }
+        if abs(y) <= 85, abs(x) < 180 - reachAt85 { return true }
+        return 180 - abs(x) > Geodesy.searchRadiusDegrees(meters: fallbackMeters, latitude: y)
     }
 
-    /// For the locality cache: the one unit that holds the whole box at the deepest level touching
-    /// it, or nil when the box is mixed (a border runs through it) or touches nothing.
-    private func pureUnit(in box: BoundingBox) throws -> Int32? {
-        let rectangle = try context.rectangle(box)
-        for level in AdminLevel.deepestFirst {
-            var touching = Set<Int32>(), covering: Int32?
-            for piece in grid.pieces(in: box) where pieceLevels[Int(piece)] == level {
-                let pieceBox = index.pieceBoxes[Int(piece)]
-                guard pieceBox.intersects(box) else { continue }
-                let prepared = try cache.piece(piece)
-                guard try prepared.intersects(rectangle) else { continue }
-                touching.insert(index.pieceUnits[Int(piece)])
-                if covering == nil, pieceBox.contains(box), try prepared.covers(rectangle) {
-                    covering = index.pieceUnits[Int(piece)]
-                }
-            }
-            if !touching.isEmpty { return touching.count == 1 ? covering : nil }
-        }
-        return nil
+    @inline(__always)
+    private static func isMixed(_ value: UInt32) -> Bool {
+        value & CellFormat.answerFlag == 0 && value != CellFormat.empty
     }
 
-    /// The nearest unit within `fallbackMeters`, trying the levels in order. Near ±180 the
-    /// search also looks across the antimeridian, with the point shifted by 360°.
-    private func nearest(_ c: Coordinate, levels: [AdminLevel], country: String?) throws -> (Int32, Double)? {
-        guard fallbackMeters > 0 else { return nil }
-        // Degrees per metre along a meridian, widened by 1 % so the box never cuts the circle.
-        let dLat = fallbackMeters * 1.01 / (Geodesy.earthRadius * .pi / 180)
-        let dLon = min(dLat / max(cos(c.latitude * .pi / 180), 1e-6), 360)
-        var views = [c.longitude]
-        if c.longitude - dLon < -180 { views.append(c.longitude + 360) }
-        if c.longitude + dLon > 180 { views.append(c.longitude - 360) }
-        for level in levels {
-            // Candidates nearest box first; a box farther than the best answer cannot beat it.
-            var candidates: [(piece: Int32, x: Double, lowerBound: Double)] = []
-            for x in views {
-                let box = BoundingBox(minX: x - dLon, minY: c.latitude - dLat, maxX: x + dLon, maxY: c.latitude + dLat)
-                for piece in grid.pieces(in: box) where pieceLevels[Int(piece)] == level {
-                    let pieceBox = index.pieceBoxes[Int(piece)]
-                    guard pieceBox.intersects(box),
-                          country == nil || index.units[Int(index.pieceUnits[Int(piece)])].country == country else { continue }
-                    let nearestInBox = Coordinate(latitude: min(max(c.latitude, pieceBox.minY), pieceBox.maxY),
-                                                  longitude: min(max(x, pieceBox.minX), pieceBox.maxX))
-                    let bound = Geodesy.haversineMeters(Coordinate(latitude: c.latitude, longitude: x), nearestInBox) * 0.999
-                    if bound <= fallbackMeters { candidates.append((piece, x, bound)) }
-                }
-            }
-            candidates.sort { $0.lowerBound < $1.lowerBound }
-            var best: (unit: Int32, meters: Double)?
-            for candidate in candidates {
-                if let b = best, candidate.lowerBound > b.meters { break }
-                let unit = index.pieceUnits[Int(candidate.piece)]
-                let near = try cache.piece(candidate.piece).geometry.nearestPoint(to: context.point(x: candidate.x, y: c.latitude))
-                let meters = Geodesy.haversineMeters(c, Coordinate(latitude: near.y, longitude: near.x))
-                guard meters <= fallbackMeters else { continue }
-                if let b = best, b.meters < meters || (b.meters == meters && index.codeRank[Int(b.unit)] <= index.codeRank[Int(unit)]) {
-                    continue
-                }
-                best = (unit, meters)
-            }
-            if let best { return best }
-        }
-        return nil
+    /// The answer unit among the units covering (x, y) in `leaf`, -1 for none, or -2 when the
+    /// leaf is left to GEOS.
+    @inline(__always)
+    private func covering(_ leaf: CellLookup.Leaf, x: Double, y: Double) throws -> Int32 {
+        if leaf.value == CellFormat.empty { return -1 }
+        if leaf.value & CellFormat.answerFlag != 0 { return Int32(bitPattern: leaf.value & ~(CellFormat.leafFlag | CellFormat.answerFlag)) }
+        if cells.record(leaf).flags & CellFormat.leafUsesGeometry != 0 { return -2 }
+        return try cells.covering(leaf, x: x, y: y) { unit in try geometry().covers(unit, x: x, y: y) }
+    }
+
+    private func geometry() throws -> GeometryPath {
+        if let geometryPath { return geometryPath }
+        let path = try GeometryPath(index: index, cacheVertices: cacheVertices)
+        geometryPath = path
+        return path
+    }
+
+    /// The answer from GEOS alone, ignoring the cell index: the reference the tests compare with.
+    package func geometryPlacement(_ coordinate: Coordinate) throws -> Placement {
+        try geometry().placement(coordinate.validated(), fallbackMeters: fallbackMeters)
     }
 }

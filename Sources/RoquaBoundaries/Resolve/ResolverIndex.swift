@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Everything the resolver shares between threads, loaded once at open: the units with their
-/// hierarchy, every piece's box, and one grid per level. Immutable, so Sendable; geometry stays
-/// on disk until a worker needs a piece (see `PieceCache`).
+/// hierarchy and decision order, and the precomputed cell index (whose tiles are read on first
+/// use). The pieces' boxes for the GEOS path are read only if some point needs that path.
+/// Immutable once built, so Sendable: open it once and give it to every `Resolver`.
 public final class ResolverIndex: Sendable {
     struct Unit: Sendable {
         var reference: UnitReference
@@ -14,83 +16,160 @@ public final class ResolverIndex: Sendable {
 
     public let database: BoundaryDatabase
     let units: [Unit]
-    let pieceIDs: [Int64]
-    let pieceUnits: [Int32]
-    let pieceBoxes: [BoundingBox]
-    let pieceVertices: [Int32]
-    let pieceLevels: [AdminLevel]
-    /// One grid for all levels; in each cell the deepest level's pieces come first.
-    let grid: GridIndex
-    /// Each unit's position in code order: the border tie rule compares integers, not strings.
-    let codeRank: [Int32]
+    /// Per unit, the answer it stands for (its ancestors filled in), copied for each point.
+    private let answers: [Resolution]
+    package let table: UnitTable
+    package let cells: CellIndex
+    private let pieceTable = Mutex<PieceTable?>(nil)
 
+    /// Opens the boundary DB at `path` and loads its index.
+    /// - Throws: `BoundaryDatabaseError` when the file is missing, not a boundary DB, of another
+    ///   schema version, or its cell index is damaged.
     public convenience init(path: String) throws {
         try self.init(database: BoundaryDatabase(path: path))
     }
 
+    /// Loads the index of an open boundary DB.
+    /// - Throws: `BoundaryDatabaseError` as `init(path:)`, or a GRDB `DatabaseError` when a read fails.
     public init(database: BoundaryDatabase) throws {
         self.database = database
         var unitIndex: [Int64: Int32] = [:]
         var units: [Unit] = []
         var parentIDs: [Int64?] = []
-        var pieceIDs: [Int64] = [], pieceUnits: [Int32] = [], pieceBoxes: [BoundingBox] = [], pieceVertices: [Int32] = []
-        var pieceLevels: [AdminLevel] = []
+        var precisions: [Int] = []
         try database.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, level, code, name, name_en, name_tr, parent_id, country_code FROM boundaries ORDER BY id
+                SELECT b.id, b.level, b.code, b.name, b.name_en, b.name_tr, b.parent_id, b.country_code, s.precision
+                FROM boundaries b JOIN sources s ON s.id = b.source_id ORDER BY b.id
                 """)
             while let row = try rows.next() {
                 unitIndex[row[0]] = Int32(units.count)
                 units.append(Unit(reference: UnitReference(code: row[2], name: row[3], nameEn: row[4], nameTr: row[5]),
                                   level: AdminLevel(rawValue: row[1]) ?? .country, parent: -1, country: row[7]))
                 parentIDs.append(row[6])
-            }
-            let pieces = try Row.fetchCursor(db, sql: "SELECT id, boundary_id, min_x, min_y, max_x, max_y, vertex_count FROM pieces ORDER BY id")
-            while let row = try pieces.next() {
-                guard let unit = unitIndex[row[1]] else { continue }
-                pieceIDs.append(row[0])
-                pieceUnits.append(unit)
-                pieceBoxes.append(BoundingBox(minX: row[2], minY: row[3], maxX: row[4], maxY: row[5]))
-                pieceVertices.append(row[6])
-                pieceLevels.append(units[Int(unit)].level)
+                precisions.append(row[8])
             }
         }
         for (i, parent) in parentIDs.enumerated() {
             if let parent, let index = unitIndex[parent] { units[i].parent = index }
         }
         self.units = units
-        var rank = [Int32](repeating: 0, count: units.count)
-        for (position, unit) in units.indices.sorted(by: { units[$0].reference.code < units[$1].reference.code }).enumerated() {
-            rank[unit] = Int32(position)
+        answers = units.indices.map { unit in
+            var answer = Resolution(coordinate: Coordinate(latitude: 0, longitude: 0), approximate: false, distanceMeters: nil)
+            var current = Int32(unit)
+            while current >= 0 {
+                let u = units[Int(current)]
+                switch u.level {
+                case .country: answer.country = u.reference
+                case .province: answer.province = u.reference
+                case .district: answer.district = u.reference
+                }
+                current = u.parent
+            }
+            return answer
         }
-        codeRank = rank
-        self.pieceIDs = pieceIDs
-        self.pieceUnits = pieceUnits
-        self.pieceBoxes = pieceBoxes
-        self.pieceVertices = pieceVertices
-        self.pieceLevels = pieceLevels
-        let order = pieceLevels.indices.sorted { (pieceLevels[$0], $1) > (pieceLevels[$1], $0) }
-        grid = GridIndex(boxes: order.map { pieceBoxes[$0] }, members: order.map { Int32($0) })
+        table = UnitTable(levels: units.map(\.level), parents: units.map(\.parent), countryCodes: units.map(\.country),
+                          codes: units.map(\.reference.code), precisions: precisions)
+        cells = try CellIndex(database: database, unitCount: units.count)
     }
+
+    /// The fallback distance the cell index lists nearby units for; a resolver asked for more
+    /// answers the points that need it through GEOS (correct, slower).
+    public var indexedFallbackMeters: Double { cells.fallbackMeters }
 
     /// The unit and its ancestors as an answer.
     func resolution(for unit: Int32, at coordinate: Coordinate, approximate: Bool, distance: Double?) -> Resolution {
-        var result = Resolution(coordinate: coordinate, approximate: approximate, distanceMeters: distance)
-        var current = unit
-        while current >= 0 {
-            let u = units[Int(current)]
-            switch u.level {
-            case .country: result.country = u.reference
-            case .province: result.province = u.reference
-            case .district: result.district = u.reference
-            }
-            current = u.parent
-        }
+        var result = answers[Int(unit)]
+        result.coordinate = coordinate
+        result.approximate = approximate
+        result.distanceMeters = distance
         return result
     }
 
-    /// The levels each country has units at (a point in such a country should get one at each).
-    var levelsByCountry: [String: Set<AdminLevel>] {
-        units.reduce(into: [:]) { $0[$1.country, default: []].insert($1.level) }
+    /// The answer a placement stands for, at `coordinate`.
+    public func resolution(for placement: Placement, at coordinate: Coordinate) -> Resolution {
+        guard let unit = placement.unit else {
+            return Resolution(coordinate: coordinate, approximate: false, distanceMeters: nil)
+        }
+        return resolution(for: unit.raw, at: coordinate, approximate: placement.approximate, distance: placement.distanceMeters)
+    }
+
+    /// The unit a placement names: code and names (local, English, Turkish).
+    public func reference(_ unit: UnitID) -> UnitReference { units[Int(unit.raw)].reference }
+
+    /// The unit's parent (province of a district, country of a province), nil for a country.
+    public func parent(_ unit: UnitID) -> UnitID? {
+        let parent = units[Int(unit.raw)].parent
+        return parent >= 0 ? UnitID(raw: parent) : nil
+    }
+
+    /// The unit's level.
+    public func level(_ unit: UnitID) -> AdminLevel { units[Int(unit.raw)].level }
+
+    /// Every unit, as `UnitID`s in the DB's order.
+    public var unitIDs: [UnitID] { (0..<Int32(units.count)).map { UnitID(raw: $0) } }
+
+    /// The pieces' boxes and grid for the GEOS path, read from the DB the first time any
+    /// resolver needs them.
+    func pieces() throws -> PieceTable {
+        try pieceTable.withLock { table in
+            if let table { return table }
+            let loaded = try PieceTable(database: database, units: units)
+            table = loaded
+            return loaded
+        }
+    }
+}
+
+/// A unit, as an index into its `ResolverIndex` (valid only with the index it came from).
+public struct UnitID: Hashable, Sendable {
+    let raw: Int32
+}
+
+/// A compact answer: the deepest unit of the answer (its ancestors complete it) and how it was
+/// found. `Resolver.placement(_:)` gives it without building names; `ResolverIndex.resolution`
+/// turns it into a `Resolution`.
+public struct Placement: Sendable, Equatable {
+    /// The deepest unit of the answer; nil when no unit holds the point or lies near it.
+    public var unit: UnitID?
+    /// True when the unit was found as the nearest within the fallback distance.
+    public var approximate: Bool
+    /// Metres to the nearest boundary used, when approximate.
+    public var distanceMeters: Double?
+
+    static let nowhere = Placement(unit: nil, approximate: false, distanceMeters: nil)
+
+    static func exact(_ unit: Int32) -> Placement { Placement(unit: UnitID(raw: unit), approximate: false, distanceMeters: nil) }
+}
+
+/// Every piece's unit, level, box and vertex count, with a world grid over the boxes: what the
+/// GEOS path walks. Deepest level first in each grid cell.
+final class PieceTable: Sendable {
+    let pieceIDs: [Int64]
+    let pieceUnits: [Int32]
+    let pieceBoxes: [BoundingBox]
+    let pieceVertices: [Int32]
+    let pieceLevels: [AdminLevel]
+    let grid: GridIndex
+
+    init(database: BoundaryDatabase, units: [ResolverIndex.Unit]) throws {
+        var ids: [Int64] = [], owners: [Int32] = [], boxes: [BoundingBox] = [], vertices: [Int32] = [], levels: [AdminLevel] = []
+        try database.read { db in
+            // Units are numbered in boundary id order: the row number of `boundary_id`.
+            let unitOf = Dictionary(uniqueKeysWithValues: try Int64.fetchAll(db, sql: "SELECT id FROM boundaries ORDER BY id")
+                .enumerated().map { ($1, Int32($0)) })
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, boundary_id, min_x, min_y, max_x, max_y, vertex_count FROM pieces ORDER BY id")
+            while let row = try rows.next() {
+                guard let unit = unitOf[row[1]] else { continue }
+                ids.append(row[0])
+                owners.append(unit)
+                boxes.append(BoundingBox(minX: row[2], minY: row[3], maxX: row[4], maxY: row[5]))
+                vertices.append(row[6])
+                levels.append(units[Int(unit)].level)
+            }
+        }
+        (pieceIDs, pieceUnits, pieceBoxes, pieceVertices, pieceLevels) = (ids, owners, boxes, vertices, levels)
+        let order = levels.indices.sorted { (levels[$0], $1) > (levels[$1], $0) }
+        grid = GridIndex(boxes: order.map { boxes[$0] }, members: order.map { Int32($0) })
     }
 }

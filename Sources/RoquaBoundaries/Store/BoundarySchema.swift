@@ -1,9 +1,12 @@
 import GRDB
 
 /// The boundary DB's layout. One file: boundaries (full geometry as WKB, hierarchy, names),
-/// their subdivided pieces with an R*Tree over the pieces' boxes, and provenance.
+/// their subdivided pieces with an R*Tree over the pieces' boxes, provenance with each layer's
+/// precision, and the precomputed cell index the resolver answers from (see `CellIndex`).
+///
+/// Version 2 added `sources.precision` and the `cell_index` / `cell_tiles` tables.
 package enum BoundarySchema {
-    package static let version = 1
+    package static let version = 2
 
     package static func create(_ db: Database) throws {
         try db.execute(sql: """
@@ -19,7 +22,8 @@ package enum BoundarySchema {
                 encoding TEXT NOT NULL,
                 features INTEGER NOT NULL,
                 description TEXT NOT NULL,
-                licence TEXT NOT NULL
+                licence TEXT NOT NULL,
+                precision INTEGER NOT NULL DEFAULT 0
             );
             CREATE TABLE boundaries (
                 id INTEGER PRIMARY KEY,
@@ -50,6 +54,14 @@ package enum BoundarySchema {
             );
             CREATE INDEX pieces_boundary ON pieces(boundary_id);
             CREATE VIRTUAL TABLE piece_index USING rtree(id, min_x, max_x, min_y, max_y);
+            CREATE TABLE cell_index (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                format INTEGER NOT NULL,
+                fallback_meters REAL NOT NULL,
+                unit_count INTEGER NOT NULL,
+                grid BLOB NOT NULL
+            );
+            CREATE TABLE cell_tiles (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
             """)
     }
 }

@@ -16,7 +16,13 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var format: String
     /// The same content was imported before: nothing was added.
     public var alreadyImported = false
+    /// Found by walking a directory or archive and not a track file: why (nothing was read).
+    public var notATrack: String?
     public var fixesRead = 0
+    /// Points without a time that were skipped (no `assumedTime` given).
+    public var untimedSkipped = 0
+    /// Points without a time given the assumed time (and counted in `fixesRead`).
+    public var untimedAssumed = 0
     public var dropped: [ClusterDropReason: Int] = [:]
     public var newRegions = 0
     public var revisits = 0
@@ -48,18 +54,37 @@ public final class TrackImporter {
 
     /// Imports one file: its fixes clustered against every stored region and written in one
     /// transaction; events yielded after the commit.
-    /// - Throws: `TrackReadError` for malformed input (nothing written), `RegionStoreError`.
-    public func importFile(_ path: String) throws -> TrackImportSummary {
-        try importFile(path) { _, _ in () }.summary
+    /// - Throws: `TrackReadError` for malformed input and for a file with no timed fix (nothing
+    ///   written, nothing recorded), `RegionStoreError`.
+    public func importFile(_ path: String, options: TrackReadOptions = TrackReadOptions()) throws -> TrackImportSummary {
+        try importSource(TrackSource(file: path), options: options) { _, _ in () }.summary
     }
 
     /// As `importFile(_:)`, running `alongside` inside the same transaction after the regions are
     /// written, so what it writes (the achievements' unlocks) commits with them or not at all.
     package func importFile<T>(_ path: String, alongside: (Database, TrackImportSummary) throws -> T)
         throws -> (summary: TrackImportSummary, extra: T?) {
-        let format = try TrackFormat.detect(path: path)
-        var summary = TrackImportSummary(file: path, format: format.rawValue)
-        let checksum = try SHA256.hex(ofFile: path)
+        try importSource(TrackSource(file: path), alongside: alongside)
+    }
+
+    /// As `importFile(_:alongside:)` for any source (a file, a `.gz`, an archive entry).
+    /// `progress` is called with the fixes read so far, every few thousand fixes.
+    package func importSource<T>(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions(),
+                                 progress: ((Int) -> Void)? = nil,
+                                 alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+        let format: TrackFormat
+        switch try TrackDetection.detect(try source.open(), name: source.name) {
+        case let .format(found): format = found
+        case let .notATrack(reason):
+            // Named by the user, a file that is no track is an error; met while walking a
+            // folder or an archive (a Takeout's Settings.json), it is passed over and reported.
+            guard source.foundByWalking else { throw TrackReadError(file: source.name, line: nil, message: reason) }
+            var summary = TrackImportSummary(file: source.name, format: "")
+            summary.notATrack = reason
+            return (summary, nil)
+        }
+        var summary = TrackImportSummary(file: source.name, format: format.rawValue)
+        let checksum = try source.checksum()
         // Checked again under the write lock: another process may import the same file meanwhile.
         if try store.hasImport(checksum: checksum) {
             summary.alreadyImported = true
@@ -70,7 +95,7 @@ public final class TrackImporter {
                 summary.alreadyImported = true
                 return (summary, nil)
             }
-            try record(path: path, format: format, checksum: checksum, into: &summary, db: db)
+            try record(source, format: format, options: options, checksum: checksum, into: &summary, progress: progress, db: db)
             return (summary, try alongside(db, summary))
         }
         outcome.0.events.forEach { events?.yield($0) }
@@ -79,13 +104,20 @@ public final class TrackImporter {
 
     /// Reads, clusters and writes inside the open transaction: the regions it clusters against
     /// are the ones stored at this moment, under the write lock.
-    private func record(path: String, format: TrackFormat, checksum: String, into summary: inout TrackImportSummary,
-                        db: Database) throws {
-        var reader = try format.open(path: path)
+    private func record(_ source: TrackSource, format: TrackFormat, options: TrackReadOptions, checksum: String,
+                        into summary: inout TrackImportSummary, progress: ((Int) -> Void)?, db: Database) throws {
+        var reader = try format.open(source, options: options)
         var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db))
         var revisited: [Int] = []
         while let fix = try reader.next() {
             summary.fixesRead += 1
+            // Every reader checks this itself; checked again because nothing outside the window
+            // may reach the store, whatever reader produced it.
+            guard TrackValues.isInWindow(fix.timestamp) else {
+                throw TrackReadError(file: source.name, line: nil,
+                                     message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
+            }
+            if summary.fixesRead % 8192 == 0 { progress?(summary.fixesRead) }
             switch engine.process(fix) {
             case let .dropped(reason): summary.dropped[reason, default: 0] += 1
             case .newRegion: summary.newRegions += 1
@@ -94,6 +126,20 @@ public final class TrackImporter {
                 revisited.append(index)
             case .sameVisit: break
             }
+        }
+        if options.assumedTime == nil {
+            summary.untimedSkipped = reader.untimedPoints
+        } else {
+            summary.untimedAssumed = reader.untimedPoints
+        }
+        // Nothing read is never recorded as imported: the same file, fixed or read with
+        // `--assume-time`, must still be importable later.
+        guard summary.fixesRead > 0 else {
+            if reader.untimedPoints > 0 {
+                throw TrackReadError(file: source.name, line: nil, message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
+                    + "and none with one (a planned route is not a visit; pass --assume-time TIME to import it as walked then)")
+            }
+            throw TrackReadError(file: source.name, line: nil, message: "no fixes: the file holds no positions with a time")
         }
         var visited = try RegionStore.visitedCodes(db)
         var pending: [RegionEvent] = []
@@ -120,7 +166,7 @@ public final class TrackImporter {
         try db.execute(sql: """
             INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [checksum, (path as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
+            """, arguments: [checksum, (source.name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
                              summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
         for first in summary.firsts {
             switch first.level {

@@ -26,8 +26,16 @@ public struct Fix: Sendable, Equatable {
 public protocol FixReader {
     /// The file being read (for messages).
     var path: String { get }
+    /// Points read so far that carried no time: skipped, or given the assumed time of the
+    /// reader's `TrackReadOptions` (then also returned as fixes).
+    var untimedPoints: Int { get }
     /// The next fix, or nil at the end. Throws `TrackReadError` naming the file and line.
     mutating func next() throws -> Fix?
+}
+
+extension FixReader {
+    /// Readers of formats where every point has a time never count any.
+    public var untimedPoints: Int { 0 }
 }
 
 /// Malformed track input: names the file and, where there is one, the line (or record).

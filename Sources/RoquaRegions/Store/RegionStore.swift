@@ -88,6 +88,10 @@ public final class RegionStore: Sendable {
                 if !directory.isEmpty {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 }
+                // Processes opening one new store at once take turns: checking what the file holds and
+                // migrating it is one step, so no process sees (or repeats) another's half-made schema.
+                let lock = OpenLock(path: path)
+                defer { lock.release() }
                 queue = try DatabaseQueue(path: path, configuration: config)
                 try queue.writeWithoutTransaction { db in
                     try Self.checkIdentity(db, path: path)
@@ -136,7 +140,7 @@ public final class RegionStore: Sendable {
     /// before a table is added to it.
     private static func checkIdentity(_ db: Database, path: String) throws {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        guard !tables.isEmpty else { return }
+        guard !tables.isEmpty, tables != ["grdb_migrations"] else { return }  // new, or being made by another process
         guard tables.contains("grdb_migrations"),
               try Bool.fetchOne(db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?",
                                 arguments: [RegionSchema.first]) == true else {

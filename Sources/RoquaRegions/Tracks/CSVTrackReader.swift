@@ -16,25 +16,37 @@ import RoquaIO
 ///   Without a header (first field numeric) the order is `lat,lon,timestamp[,accuracy]`.
 /// - Timestamps are ISO 8601 (see `TrackTime`) or Unix epoch seconds, read as milliseconds when
 ///   above 1e11. Accuracy is metres, speed m/s; an empty optional field means none.
+/// - A row whose time field is empty or missing (or every row, when the header names no time
+///   column) is untimed: skipped and counted, or given `TrackReadOptions.assumedTime`. Times
+///   outside 1970-01-01 … 2100-01-01 are errors.
 /// - The first bad row throws, naming its line (imports are all-or-nothing upstream).
 /// - `position` is the 1-based line number.
 public final class CSVTrackReader: FixReader {
     public let path: String
     private let stream: ByteStream
+    private var untimed: UntimedPoints
     private var line: [UInt8] = []
     private var lineNumber = 0
     private var columns: Columns?
     private var delimiter = UInt8(ascii: ",")
 
     struct Columns: Equatable {
+        /// `time` is -1 when the header names no time column.
         var latitude = 0, longitude = 1, time = 2
         var accuracy: Int? = 3
         var speed: Int?
     }
 
-    public init(path: String) throws {
-        self.path = path
-        stream = try ByteStream(path: path)
+    public var untimedPoints: Int { untimed.count }
+
+    public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+        self.init(stream: try ByteStream(path: path), options: options)
+    }
+
+    package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions()) {
+        path = stream.path
+        self.stream = stream
+        untimed = UntimedPoints(options)
     }
 
     public func next() throws -> Fix? {
@@ -42,7 +54,7 @@ public final class CSVTrackReader: FixReader {
             lineNumber += 1
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if columns == nil, try readHeader() { continue }
-            return try fix(from: try split(line))
+            if let fix = try fix(from: try split(line)) { return fix }
         }
         return nil
     }
@@ -61,8 +73,7 @@ public final class CSVTrackReader: FixReader {
         }
         var found = Columns(latitude: -1, longitude: -1, time: -1, accuracy: nil, speed: nil)
         for (index, raw) in fields.enumerated() {
-            let name = String(Self.text(raw).lowercased().unicodeScalars.filter { !" _-".unicodeScalars.contains($0) })
-            switch name {
+            switch Self.columnName(Self.text(raw)) {
             case "lat", "latitude": found.latitude = index
             case "lon", "lng", "long", "longitude": found.longitude = index
             case "time", "timestamp", "date", "datetime", "utc", "timeutc": found.time = index
@@ -74,20 +85,19 @@ public final class CSVTrackReader: FixReader {
         guard found.latitude >= 0, found.longitude >= 0 else {
             throw error("the first line is neither data nor a header naming latitude and longitude columns")
         }
-        guard found.time >= 0 else { throw error("the header has no time/timestamp column") }
-        columns = found
+        columns = found // without a time column every row is untimed: skipped, or given the assumed time
         return true
     }
 
-    private func fix(from fields: [ArraySlice<UInt8>]) throws -> Fix {
+    private func fix(from fields: [ArraySlice<UInt8>]) throws -> Fix? {
         guard let columns else { throw error("internal: no column layout") }
-        let needed = max(columns.latitude, columns.longitude, columns.time) + 1
+        let needed = max(columns.latitude, columns.longitude) + 1
         guard fields.count >= needed else {
             throw error("expected at least \(needed) fields, found \(fields.count)")
         }
         func number(_ index: Int, _ what: String) throws -> Double {
             guard let value = TextValues.number(bytes: fields[index]) else {
-                throw error("\(what) \"\(Self.text(fields[index]))\" is not a number")
+                throw error("\(what) \(Echo.quoted(bytes: fields[index])) is not a number")
             }
             return value
         }
@@ -100,8 +110,15 @@ public final class CSVTrackReader: FixReader {
         let coordinate = try TrackValues.coordinate(
             latitude: try number(columns.latitude, "latitude"), longitude: try number(columns.longitude, "longitude"),
             file: path, line: lineNumber)
-        guard let timestamp = TimeText.parse(bytes: fields[columns.time]) else {
-            throw error("timestamp \"\(Self.text(fields[columns.time]))\" is neither ISO 8601 nor Unix epoch seconds/milliseconds")
+        let timestamp: Date
+        if columns.time < 0 || columns.time >= fields.count || fields[columns.time].isEmpty {
+            guard let assumed = untimed.time() else { return nil }
+            timestamp = assumed
+        } else {
+            guard let parsed = TimeText.parse(bytes: fields[columns.time]) else {
+                throw error("timestamp \(Echo.quoted(bytes: fields[columns.time])) is neither ISO 8601 nor Unix epoch seconds/milliseconds")
+            }
+            timestamp = try TrackValues.time(parsed, file: path, line: lineNumber, what: "timestamp")
         }
         return Fix(coordinate: coordinate, timestamp: timestamp,
                    accuracy: try optional(columns.accuracy, "accuracy"), speed: try optional(columns.speed, "speed"),
@@ -113,6 +130,22 @@ public final class CSVTrackReader: FixReader {
             throw error("unterminated quoted field (records must fit on one line)")
         }
         return fields
+    }
+
+    /// A header field as compared: lower case, without spaces, `_` and `-`.
+    static func columnName(_ field: String) -> String {
+        String(field.lowercased().unicodeScalars.filter { !" _-".unicodeScalars.contains($0) })
+    }
+
+    /// Whether a first line is CSV this reader takes: data (a numeric first field) or a header
+    /// naming latitude and longitude columns.
+    static func isTrackHeader(_ line: [UInt8]) -> Bool {
+        var delimiter = UInt8(ascii: ",")
+        if !line.contains(delimiter) { delimiter = line.contains(UInt8(ascii: ";")) ? UInt8(ascii: ";") : 0x09 }
+        guard let fields = CSVLine.split(line, delimiter: delimiter), let first = fields.first else { return false }
+        if TextValues.number(bytes: first) != nil { return true }
+        let names = Set(fields.map { columnName(text($0)) })
+        return !names.isDisjoint(with: ["lat", "latitude"]) && !names.isDisjoint(with: ["lon", "lng", "long", "longitude"])
     }
 
     private static func text(_ field: ArraySlice<UInt8>) -> String {

@@ -10,18 +10,22 @@ import RoquaBoundaries
 /// - The time is the point's own `<time>` child (ISO 8601, fractional seconds and a `Z` or
 ///   numeric offset optional; no zone means UTC). A `<time>` elsewhere (metadata, extensions)
 ///   is not the point's.
-/// - A `trkpt` without `<time>` is an error naming its line: a recorded track without times
-///   cannot be placed in time, and silently dropping points would make a broken file look
-///   fine. A `wpt` or `rtept` without `<time>` is skipped instead: waypoints and route points
-///   are places and plans, commonly saved without a time, and are not evidence of being there.
-/// - `accuracy` stays nil: `<hdop>` is a dilution factor, not metres. `speed` comes from a
-///   direct `<speed>` child (GPX 1.0, m/s) when present; extensions are not read.
+/// - A point without `<time>` (a planned route, a saved place, a track whose logger lost the
+///   clock for a moment) is skipped and counted (`untimedPoints`), or given
+///   `TrackReadOptions.assumedTime`. Times outside 1970-01-01 … 2100-01-01 are errors.
+/// - `accuracy` comes from an `<hAcc>` element inside the point's `<extensions>` (Apple
+///   Health's export, metres); `<hdop>` is a dilution factor, not metres, and is not used.
+///   `speed` (m/s) comes from a `<speed>` child (GPX 1.0) or one inside the extensions (Apple
+///   Health, Garmin's TrackPointExtension v2); a value there that is not a non-negative number
+///   ("n/a", -1) is left out, the point kept.
+/// - Nothing but comments and whitespace may follow `</gpx>`.
 /// - `position` is the line of the point's opening tag.
 /// - Broken XML (mismatched tags, unclosed elements at the end of the file, a root that is not
 ///   `<gpx>`) is an error naming the line.
 public final class GPXReader: FixReader {
     public let path: String
     private let xml: XMLTokenizer
+    private var untimed: UntimedPoints
     private var sawRoot = false
     private var point: PendingPoint?
     private var capture: Capture?
@@ -34,6 +38,7 @@ public final class GPXReader: FixReader {
         var depth: Int
         var time: Date?
         var speed: Double?
+        var accuracy: Double?
     }
 
     /// Text being collected for a `<time>` or `<speed>` child of the current point.
@@ -46,9 +51,19 @@ public final class GPXReader: FixReader {
 
     private static let pointElements: Set<String> = ["trkpt", "rtept", "wpt"]
 
-    public init(path: String) throws {
-        self.path = path
-        xml = XMLTokenizer(stream: try ByteStream(path: path))
+    /// Point children read for their text; `time` only as a direct child of the point.
+    private static let capturedElements: Set<String> = ["time", "speed", "hAcc"]
+
+    public var untimedPoints: Int { untimed.count }
+
+    public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+        self.init(stream: try ByteStream(path: path), options: options)
+    }
+
+    package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions()) {
+        path = stream.path
+        xml = XMLTokenizer(stream: stream)
+        untimed = UntimedPoints(options)
     }
 
     public func next() throws -> Fix? {
@@ -65,7 +80,8 @@ public final class GPXReader: FixReader {
                         throw error("<\(name)> inside <\(outer.kind)> (opened on line \(outer.line))", line: line)
                     }
                     point = try startPoint(kind: name, attributes: attributes, line: line, depth: depth)
-                } else if let point, depth == point.depth + 1, name == "time" || name == "speed" {
+                } else if let point, capture == nil, Self.capturedElements.contains(name),
+                          depth == point.depth + 1 || name != "time" {
                     capture = Capture(name: name, line: line, depth: depth)
                     xml.keepText = true
                 }
@@ -93,7 +109,7 @@ public final class GPXReader: FixReader {
         func degrees(_ key: String) throws -> Double {
             guard let text = attributes[key] else { throw error("<\(kind)> has no \(key) attribute", line: line) }
             guard let value = TextValues.number(text) else {
-                throw error("<\(kind)> \(key)=\"\(text)\" is not a number", line: line)
+                throw error("<\(kind)> \(key)=\(Echo.quoted(text)) is not a number", line: line)
             }
             return value
         }
@@ -108,26 +124,22 @@ public final class GPXReader: FixReader {
         switch capture.name {
         case "time":
             guard let date = TimeText.iso8601(text) else {
-                throw error("<time>\(text.trimmingCharacters(in: .whitespacesAndNewlines))</time> is not an ISO 8601 date-time",
+                throw error("<time>\(Echo.cut(text.trimmingCharacters(in: .whitespacesAndNewlines)))</time> is not an ISO 8601 date-time",
                             line: capture.line)
             }
-            point?.time = date
+            point?.time = try TrackValues.time(date, file: path, line: capture.line)
         default:
-            guard let speed = TextValues.number(text), speed >= 0 else {
-                throw error("<speed>\(text.trimmingCharacters(in: .whitespacesAndNewlines))</speed> is not a non-negative number",
-                            line: capture.line)
-            }
-            point?.speed = speed
+            // An optional value that does not parse ("n/a", -1 for "unknown") is left out: the
+            // point is still a timed position, which is what matters.
+            guard let value = TextValues.number(text), value >= 0 else { return }
+            if capture.name == "speed" { point?.speed = value } else { point?.accuracy = value }
         }
     }
 
     private func makeFix(_ point: PendingPoint) throws -> Fix? {
-        guard let time = point.time else {
-            if point.kind == "trkpt" { throw error("track point has no <time>: a track needs times", line: point.line) }
-            return nil // untimed waypoint / route point: a place, not a fix (see the type's rules)
-        }
+        guard let time = point.time ?? untimed.time() else { return nil } // counted: see the type's rules
         let coordinate = try TrackValues.coordinate(latitude: point.latitude, longitude: point.longitude, file: path, line: point.line)
-        return Fix(coordinate: coordinate, timestamp: time, accuracy: nil, speed: point.speed, position: point.line)
+        return Fix(coordinate: coordinate, timestamp: time, accuracy: point.accuracy, speed: point.speed, position: point.line)
     }
 
     private func error(_ message: String, line: Int) -> TrackReadError {

@@ -17,23 +17,27 @@ import RoquaBoundaries
 ///   the coordinates, as GPX-to-GeoJSON converters write them; the count must match); the
 ///   position's 4th value as epoch seconds (milliseconds above 1e11); and for a `Point` only,
 ///   `properties.time` or `properties.timestamp`. Time strings are ISO 8601 or epoch text,
-///   numbers are epoch. A position with no time is an error (a track needs times).
-/// - For a `Point`, `properties.accuracy` (m) and `properties.speed` (m/s) are read.
+///   numbers are epoch. A position with no time is skipped and counted (`untimedPoints`), or
+///   given `TrackReadOptions.assumedTime`. Times outside 1970-01-01 … 2100-01-01 are errors.
+/// - For a `Point`, `properties.accuracy` or `horizontal_accuracy` (m) and `properties.speed`
+///   (m/s) are read.
+/// - An Overland batch (`{"locations": [Feature…]}` with `properties.timestamp`) is read the
+///   same way, its `locations` standing for `features`.
 /// - `position` is the line of the position's `[`.
 public final class GeoJSONTrackReader: FixReader {
     public let path: String
-    private let json: JSONScanner
-    private var state = State.start
+    private var walker: JSONTopLevel
+    private var json: JSONScanner { walker.json }
     private var pending = PendingFixes()
+    private var untimed: UntimedPoints
     private var featureIndex = 0
-    private var sawFeatures = false
+    private var finished = false
+    private var sawFeatures: Bool { !walker.seen.isEmpty }
     /// Top-level members, for a file that is one Feature or one bare geometry.
     private var topType: String?
     private var topGeometry: Geometry?
     private var topCoordinates: Coordinates?
     private var topProperties = Properties()
-
-    private enum State { case start, topLevel, features, done }
 
     struct Position {
         var longitude: Double
@@ -66,33 +70,34 @@ public final class GeoJSONTrackReader: FixReader {
     private static let geometryNesting = ["Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3]
     private static let skippedGeometries: Set<String> = ["Polygon", "MultiPolygon", "GeometryCollection"]
 
-    public init(path: String) throws {
-        self.path = path
-        json = JSONScanner(stream: try ByteStream(path: path))
+    public var untimedPoints: Int { untimed.count }
+
+    public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+        self.init(stream: try ByteStream(path: path), options: options)
+    }
+
+    /// `featureArray` is the member holding the features: `features`, or `locations` in an
+    /// Overland batch.
+    package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions(), featureArray: String = "features") {
+        path = stream.path
+        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: [featureArray],
+                              expected: "a usable GeoJSON track (a FeatureCollection, a Feature or a geometry)")
+        untimed = UntimedPoints(options)
     }
 
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }
-            switch state {
-            case .start:
-                guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError("the top level is not a JSON object") }
-                try json.beginObject("the GeoJSON top level")
-                state = .topLevel
-            case .topLevel:
-                guard let key = try json.nextKey() else {
-                    try json.expectEnd()
-                    try finishTopLevel()
-                    state = .done
-                    continue
-                }
-                try readTopLevel(key)
-            case .features:
-                guard try json.nextElement() else { state = .topLevel; continue }
+            switch try walker.next() {
+            case let .member(key): try readTopLevel(key)
+            case .element:
                 featureIndex += 1
                 try readFeature()
-            case .done:
-                return nil
+            case .end:
+                // `.end` comes back on every later call: the top level is turned into fixes once.
+                guard !finished else { return nil }
+                finished = true
+                try finishTopLevel()
             }
         }
     }
@@ -106,10 +111,6 @@ public final class GeoJSONTrackReader: FixReader {
                 throw shapeError("\"type\" is \(GoogleRecordsReader.show(value)), not a GeoJSON type")
             }
             topType = type
-        case "features":
-            try json.beginArray("the \"features\" array")
-            sawFeatures = true
-            state = .features
         case "geometry":
             json.beginRecord()
             topGeometry = try readGeometry()
@@ -219,7 +220,7 @@ public final class GeoJSONTrackReader: FixReader {
             case "time", "timestamp":
                 let value = try json.readValue(depth: 1)
                 if properties.time == nil { properties.time = value }
-            case "accuracy": properties.accuracy = try json.readValue(depth: 1)
+            case "accuracy", "horizontal_accuracy": properties.accuracy = try json.readValue(depth: 1)
             case "speed": properties.speed = try json.readValue(depth: 1)
             case "coordTimes", "times": try readTimes(into: &properties)
             case "coordinateProperties":
@@ -251,8 +252,10 @@ public final class GeoJSONTrackReader: FixReader {
     }
 
     private func time(_ value: JSONValue) throws -> Date {
-        if let number = value.number, let date = TimeText.epoch(number) { return date }
-        if let text = value.string, let date = TimeText.parse(text) { return date }
+        if let number = value.number, let date = TimeText.epoch(number) {
+            return try TrackValues.time(date, file: path, line: value.line)
+        }
+        if let text = value.string, let date = TimeText.parse(text) { return try TrackValues.time(date, file: path, line: value.line) }
         throw error("time \(GoogleRecordsReader.show(value)) is neither ISO 8601 nor epoch seconds", value.line)
     }
 
@@ -275,11 +278,13 @@ public final class GeoJSONTrackReader: FixReader {
             if let times = properties.times {
                 timestamp = times[index].date
             } else if let fourth = position.fourth, let date = TimeText.epoch(fourth) {
-                timestamp = date
+                timestamp = try TrackValues.time(date, file: path, line: position.line)
             } else if type == "Point", let featureTime {
                 timestamp = featureTime
+            } else if let assumed = untimed.time() {
+                timestamp = assumed
             } else {
-                throw error("\(type) position has no time (no coordTimes/times, 4th coordinate or time property)", position.line)
+                continue // counted by `untimed`: a position without a time is a place, not a visit
             }
             let coordinate = try TrackValues.coordinate(latitude: position.latitude, longitude: position.longitude,
                                                         file: path, line: position.line)
@@ -293,11 +298,7 @@ public final class GeoJSONTrackReader: FixReader {
     }
 
     private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
-        guard let value, !value.isNull else { return nil }
-        guard let number = value.number, number >= 0 else {
-            throw error("\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number", value.line)
-        }
-        return number
+        try TrackValues.metric(value, name, file: path)
     }
 
     private func error(_ message: String, _ line: Int) -> TrackReadError {

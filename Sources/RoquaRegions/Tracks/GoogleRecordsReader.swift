@@ -17,51 +17,34 @@ import RoquaBoundaries
 /// - `position` is the line on which the record's `{` stands (1 for a minified file; error
 ///   messages also give the record's index).
 /// - A top level that is not an object with a `locations` array is an error naming the file.
+/// - Times outside 1970-01-01 … 2100-01-01 are errors naming the line.
 public final class GoogleRecordsReader: FixReader {
     public let path: String
-    private let json: JSONScanner
-    private var state = State.start
+    private var walker: JSONTopLevel
     private var index = 0
-
-    private enum State { case start, topLevel, locations, done }
 
     private static let keys = ["latitudeE7", "longitudeE7", "timestamp", "timestampMs", "accuracy", "velocity"]
 
-    public init(path: String) throws {
-        self.path = path
-        json = JSONScanner(stream: try ByteStream(path: path))
+    public convenience init(path: String) throws {
+        self.init(stream: try ByteStream(path: path))
+    }
+
+    package init(stream: ByteStream) {
+        path = stream.path
+        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: ["locations"],
+                              expected: "a Google Takeout Records.json (a JSON object with a \"locations\" array)")
     }
 
     public func next() throws -> Fix? {
         while true {
-            switch state {
-            case .start:
-                guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError() }
-                try json.beginObject("the Records.json top level")
-                state = .topLevel
-            case .topLevel:
-                guard let key = try json.nextKey() else {
-                    try json.expectEnd()
-                    throw shapeError()
-                }
-                if key == "locations" {
-                    try json.beginArray("the \"locations\" array")
-                    state = .locations
-                } else {
-                    try json.skipValue()
-                }
-            case .locations:
-                guard try json.nextElement() else {
-                    // The array is all we read; the rest of the object is skipped to check it is whole.
-                    while try json.nextKey() != nil { try json.skipValue() }
-                    try json.expectEnd()
-                    state = .done
-                    return nil
-                }
-                let record = try json.readValue(keeping: Self.keys)
+            switch try walker.next() {
+            case .member: try walker.json.skipValue()
+            case .element:
+                let record = try walker.json.readValue(keeping: Self.keys)
                 index += 1
                 if let fix = try fix(from: record) { return fix }
-            case .done:
+            case .end:
+                guard walker.seen.contains("locations") else { throw shapeError() }
                 return nil
             }
         }
@@ -87,13 +70,14 @@ public final class GoogleRecordsReader: FixReader {
             guard let text = value.string, let date = TimeText.iso8601(text) else {
                 throw fail("timestamp \(Self.show(value)) is not an ISO 8601 date-time", at: value)
             }
-            timestamp = date
+            timestamp = try TrackValues.time(date, file: path, line: value.line, what: "locations[\(index - 1)]: timestamp")
         } else if let value = record["timestampMs"] {
             // Always milliseconds here, whatever the size: that is what the field is.
             guard let ms = value.number ?? value.string.flatMap({ TextValues.number($0) }) else {
                 throw fail("timestampMs \(Self.show(value)) is not a number of milliseconds", at: value)
             }
-            timestamp = Date(timeIntervalSince1970: ms / 1000)
+            timestamp = try TrackValues.time(Date(timeIntervalSince1970: ms / 1000), file: path, line: value.line,
+                                             what: "locations[\(index - 1)]: timestampMs")
         } else {
             throw fail("has no timestamp or timestampMs")
         }
@@ -113,7 +97,7 @@ public final class GoogleRecordsReader: FixReader {
     }
 
     static func show(_ value: JSONValue) -> String {
-        if let s = value.string { return "\"\(s)\"" }
+        if let s = value.string { return Echo.quoted(s) }
         if let n = value.number { return "\(n)" }
         return value.kind
     }
@@ -121,5 +105,10 @@ public final class GoogleRecordsReader: FixReader {
     private func shapeError() -> TrackReadError {
         TrackReadError(file: path, line: nil,
                        message: "not a Google Takeout Records.json: expected a JSON object with a \"locations\" array")
+    }
+
+    /// Old exports stored some E7 values as unsigned 32-bit: past the limit, subtract 2^32.
+    static func degrees(e7 value: Double, limit: Double) -> Double {
+        unwrapE7(value, limit: limit) / 1e7
     }
 }

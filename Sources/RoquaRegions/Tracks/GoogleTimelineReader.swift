@@ -2,8 +2,10 @@ import Foundation
 import RoquaIO
 import RoquaBoundaries
 
-/// Streams fixes out of the on-device Google Maps Timeline export (`Timeline.json`, 2024 on),
-/// one `semanticSegments` / `rawSignals` element at a time; other members are skipped unread.
+/// Streams fixes out of the on-device Google Maps Timeline exports (2024 on), one segment or
+/// signal at a time; other members are skipped unread: Android's `Timeline.json` (an object
+/// with `semanticSegments` / `rawSignals` arrays) and iOS's `location-history.json` (a
+/// top-level array of the same segments, with `geo:` point strings).
 ///
 /// Rules (fixes come out in file order, not sorted by time):
 /// - `semanticSegments[].timelinePath[]`: `point` at `time`. (The iOS variant's
@@ -20,57 +22,35 @@ import RoquaBoundaries
 ///   Times are ISO 8601 with offsets. A point or time that does not parse, or a path point with
 ///   no time, is an error naming the line.
 /// - `position` is the line of the point string (or of the raw signal).
-/// - A top level that is not an object with `semanticSegments` or `rawSignals` is an error.
+/// - A top level that is neither an object with `semanticSegments` or `rawSignals` nor an array
+///   is an error. Times outside 1970-01-01 … 2100-01-01 are errors naming the line.
 public final class GoogleTimelineReader: FixReader {
     public let path: String
-    private let json: JSONScanner
-    private var state = State.start
+    private var walker: JSONTopLevel
     private var pending = PendingFixes()
-    private var sawTimeline = false
-
-    private enum State { case start, topLevel, segments, signals, done }
 
     private static let segmentKeys = ["startTime", "endTime", "timelinePath", "visit", "activity"]
 
-    public init(path: String) throws {
-        self.path = path
-        json = JSONScanner(stream: try ByteStream(path: path))
+    public convenience init(path: String) throws {
+        self.init(stream: try ByteStream(path: path))
+    }
+
+    package init(stream: ByteStream) {
+        path = stream.path
+        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: ["semanticSegments", "rawSignals"], topLevelArray: true,
+                              expected: "a Google Timeline export (a JSON object with \"semanticSegments\" or \"rawSignals\", "
+                                  + "or the iOS array of segments)")
     }
 
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }
-            switch state {
-            case .start:
-                guard try json.peekToken() == UInt8(ascii: "{") else { throw shapeError() }
-                try json.beginObject("the Timeline.json top level")
-                state = .topLevel
-            case .topLevel:
-                guard let key = try json.nextKey() else {
-                    try json.expectEnd()
-                    guard sawTimeline else { throw shapeError() }
-                    state = .done
-                    return nil
-                }
-                switch key {
-                case "semanticSegments":
-                    try json.beginArray("the \"semanticSegments\" array")
-                    sawTimeline = true
-                    state = .segments
-                case "rawSignals":
-                    try json.beginArray("the \"rawSignals\" array")
-                    sawTimeline = true
-                    state = .signals
-                default:
-                    try json.skipValue()
-                }
-            case .segments:
-                guard try json.nextElement() else { state = .topLevel; continue }
-                try readSegment(try json.readValue(keeping: Self.segmentKeys))
-            case .signals:
-                guard try json.nextElement() else { state = .topLevel; continue }
-                try readSignal(try json.readValue(keeping: ["position"]))
-            case .done:
+            switch try walker.next() {
+            case .member: try walker.json.skipValue()
+            case .element("rawSignals"): try readSignal(try walker.json.readValue(keeping: ["position"]))
+            case .element: try readSegment(try walker.json.readValue(keeping: Self.segmentKeys))
+            case .end:
+                guard !walker.seen.isEmpty else { throw shapeError() }
                 return nil
             }
         }
@@ -90,7 +70,8 @@ public final class GoogleTimelineReader: FixReader {
                     timestamp = try time(value, "time")
                 } else if let offset = entry["durationMinutesOffsetFromStartTime"], let start,
                           let minutes = offset.number ?? offset.string.flatMap({ TextValues.number($0) }) {
-                    timestamp = start.addingTimeInterval(minutes * 60)
+                    timestamp = try TrackValues.time(start.addingTimeInterval(minutes * 60), file: self.path, line: offset.line,
+                                                     what: "startTime + durationMinutesOffsetFromStartTime")
                 } else {
                     throw error("timelinePath point has no time", point.line)
                 }
@@ -134,18 +115,14 @@ public final class GoogleTimelineReader: FixReader {
     }
 
     private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {
-        guard let value, !value.isNull else { return nil }
-        guard let number = value.number, number >= 0 else {
-            throw error("\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number", value.line)
-        }
-        return number
+        try TrackValues.metric(value, name, file: path)
     }
 
     private func time(_ value: JSONValue, _ name: String) throws -> Date {
         guard let text = value.string, let date = TimeText.iso8601(text) else {
             throw error("\(name) \(GoogleRecordsReader.show(value)) is not an ISO 8601 date-time", value.line)
         }
-        return date
+        return try TrackValues.time(date, file: path, line: value.line, what: name)
     }
 
     private func fix(_ point: JSONValue, at timestamp: Date) throws -> Fix {
@@ -173,6 +150,6 @@ public final class GoogleTimelineReader: FixReader {
 
     private func shapeError() -> TrackReadError {
         TrackReadError(file: path, line: nil,
-                       message: "not a Google Timeline.json: expected a JSON object with \"semanticSegments\" or \"rawSignals\"")
+                       message: "not a Google Timeline export: expected a JSON object with \"semanticSegments\" or \"rawSignals\"")
     }
 }

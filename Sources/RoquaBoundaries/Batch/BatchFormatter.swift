@@ -1,0 +1,114 @@
+import Foundation
+import RoquaIO
+
+/// Each unit's text as one output format writes it, made once per batch and shared read-only
+/// by the workers: `code,name` (CSV-quoted where needed) or `{"code":…,"name":…}`.
+final class UnitFragments: @unchecked Sendable {
+    // @unchecked: filled in `init`, only read afterwards.
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let offsets: UnsafeMutablePointer<Int>
+
+    init(index: ResolverIndex, json: Bool, language: Language) {
+        var all: [UInt8] = []
+        var starts = [0]
+        for id in index.unitIDs {
+            let unit = index.reference(id)
+            let name = unit.name(language: language)
+            all += json ? Array("{\"code\":\(JSONText.quote(unit.code)),\"name\":\(JSONText.quote(name))}".utf8)
+                : Array((CSVLine.quote(unit.code) + "," + CSVLine.quote(name)).utf8)
+            starts.append(all.count)
+        }
+        bytes = .allocate(capacity: max(all.count, 1))
+        bytes.initialize(from: all, count: all.count)
+        offsets = .allocate(capacity: starts.count)
+        offsets.initialize(from: starts, count: starts.count)
+    }
+
+    deinit {
+        bytes.deallocate()
+        offsets.deallocate()
+    }
+
+    @inline(__always)
+    func append(_ unit: Int32, to out: inout [UInt8]) {
+        let start = offsets[Int(unit)], end = offsets[Int(unit) + 1]
+        out.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+    }
+}
+
+/// Writes answers as bytes in the batch's output format: CSV (the input line kept, result
+/// columns appended), NDJSON (the JSON of `Resolution.json`) or GeoJSON features. Every worker
+/// has its own; the text is byte for byte what `Resolution.json` and the CSV columns give.
+struct BatchFormatter {
+    static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
+    let format: BatchFormat
+    let fragments: UnitFragments
+    let units: UnitTable
+
+    /// Appends one answer. GeoJSON features each start with `,\n`; the writer drops the first one.
+    func append(_ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: JSONValue?,
+                to out: inout [UInt8]) {
+        var chain: (Int32, Int32, Int32) = (-1, -1, -1)
+        var unit = placement.unit?.raw ?? -1
+        while unit >= 0 {
+            switch units.level[Int(unit)] {
+            case 0: chain.0 = unit
+            case 1: chain.1 = unit
+            default: chain.2 = unit
+            }
+            unit = units.parent[Int(unit)]
+        }
+        switch format {
+        case .csv:
+            if let csvLine { Self.appendText(csvLine, to: &out) } else { Self.append("\(c.latitude),\(c.longitude)", to: &out) }
+            for level in 0..<3 {
+                let member = level == 0 ? chain.0 : (level == 1 ? chain.1 : chain.2)
+                out.append(UInt8(ascii: ","))
+                if member >= 0 { fragments.append(member, to: &out) } else { out.append(UInt8(ascii: ",")) }
+            }
+            Self.append(placement.approximate ? ",true\n" : ",false\n", to: &out)
+        case .ndjson:
+            appendJSON(placement, c, chain, to: &out)
+            out.append(0x0A)
+        case .geojson:
+            Self.append(",\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(c.longitude),\(c.latitude)]},\"properties\":{",
+                        to: &out)
+            if let properties, case let .object(members, _) = properties, !members.isEmpty {
+                Self.append(String(properties.jsonText.dropFirst().dropLast()) + ",", to: &out)
+            }
+            Self.append("\"roqua\":", to: &out)
+            appendJSON(placement, c, chain, to: &out)
+            Self.append("}}", to: &out)
+        }
+    }
+
+    private func appendJSON(_ placement: Placement, _ c: Coordinate, _ chain: (Int32, Int32, Int32), to out: inout [UInt8]) {
+        Self.append("{\"lat\":\(c.latitude),\"lon\":\(c.longitude)", to: &out)
+        for level in 0..<3 {
+            let member = level == 0 ? chain.0 : (level == 1 ? chain.1 : chain.2)
+            Self.append(level == 0 ? ",\"country\":" : (level == 1 ? ",\"province\":" : ",\"district\":"), to: &out)
+            if member >= 0 { fragments.append(member, to: &out) } else { Self.append("null", to: &out) }
+        }
+        Self.append(placement.approximate ? ",\"approximate\":true" : ",\"approximate\":false", to: &out)
+        if let meters = placement.distanceMeters { Self.append(",\"distance_m\":\((meters * 10).rounded() / 10)", to: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// An input line as text: copied as it is when it is ASCII (nearly always), else decoded as
+    /// UTF-8 with invalid bytes replaced, as `String(decoding:)` does everywhere else.
+    @inline(__always)
+    static func appendText(_ line: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var ascii = true
+        for b in line where b >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { out.append(contentsOf: line) } else { append(String(decoding: line, as: UTF8.self), to: &out) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where a `ByteStream` gets its bytes: a file, standard input, a decompressor, an archive
+/// entry. Sources are pulled from one thread at a time.
+package protocol ByteSource: AnyObject {
+    /// Fills the front of `buffer` and returns how many bytes were written; 0 only at the end.
+    /// `name` is what errors call the input.
+    func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int
+}
+
+/// A file opened read-only (or standard input, as `-`); the descriptor is closed with the object.
+package final class FileSource: ByteSource {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// The size of a regular file, nil for pipes and devices.
+    package let size: Int?
+
+    package init(path: String) throws(InputError) {
+        if path == "-" {
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw InputError(file: path, line: nil, message: "cannot open: \(String(cString: strerror(errno)))")
+            }
+            ownsDescriptor = true
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if ownsDescriptor { close(fd) }
+            throw InputError(file: path, line: nil, message: "cannot read: \(reason)")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            if ownsDescriptor { close(fd) }
+            throw InputError(file: path, line: nil, message: "is a directory, not a file")
+        }
+        size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw InputError(file: name, line: nil, message: "read failed: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// No bytes at all (for streams over memory, which never refill).
+package final class EmptySource: ByteSource {
+    package init() {}
+    package func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int { 0 }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RoquaBoundaries
+import RoquaIO
+
+/// Streams fixes out of a Garmin Training Center (TCX) file: activities and courses alike.
+///
+/// Rules:
+/// - Every `Trackpoint` with a `Position` (`LatitudeDegrees`, `LongitudeDegrees`) is a point,
+///   at its `Time` (ISO 8601, inside 1970-01-01 … 2100-01-01). Trackpoints without a Position
+///   (heart rate or cadence only, indoors) are not places and are passed over; ones with a
+///   Position but no Time are skipped and counted (`untimedPoints`), or given the assumed time.
+/// - `speed` (m/s) comes from the `Speed` of the Activity Extension (`ns3:TPX`) when present.
+/// - `position` is the line of the `Trackpoint` tag. The root must be `<TrainingCenterDatabase>`.
+public final class TCXReader: FixReader {
+    public let path: String
+    private let xml: XMLTokenizer
+    private var untimed: UntimedPoints
+    private var sawRoot = false
+    private var point: Pending?
+    private var capture: (name: String, line: Int, depth: Int, text: String)?
+
+    private struct Pending {
+        var line: Int
+        var depth: Int
+        var time: Date?
+        var latitude: Double?
+        var longitude: Double?
+        var speed: Double?
+    }
+
+    private static let captured: Set<String> = ["Time", "LatitudeDegrees", "LongitudeDegrees", "Speed"]
+
+    public var untimedPoints: Int { untimed.count }
+
+    public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
+        self.init(stream: try ByteStream(path: path), options: options)
+    }
+
+    package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions()) {
+        path = stream.path
+        xml = XMLTokenizer(stream: stream)
+        untimed = UntimedPoints(options)
+    }
+
+    public func next() throws -> Fix? {
+        while let event = try xml.next() {
+            switch event {
+            case let .start(name, _, line, depth):
+                guard sawRoot else {
+                    guard name == "TrainingCenterDatabase" else {
+                        throw error("not a TCX file: the root element is <\(Echo.cut(name))>, not <TrainingCenterDatabase>", line)
+                    }
+                    sawRoot = true
+                    continue
+                }
+                if name == "Trackpoint" {
+                    if let outer = point { throw error("<Trackpoint> inside <Trackpoint> (opened on line \(outer.line))", line) }
+                    point = Pending(line: line, depth: depth)
+                } else if point != nil, capture == nil, Self.captured.contains(name) {
+                    capture = (name, line, depth, "")
+                    xml.keepText = true
+                }
+            case let .text(text):
+                capture?.text += text
+                if let capture, capture.text.utf8.count > 1024 { throw error("<\(capture.name)> text is too long", capture.line) }
+            case let .end(_, _, depth):
+                if let done = capture, depth == done.depth {
+                    capture = nil
+                    xml.keepText = false
+                    try finish(done.name, done.text, line: done.line)
+                } else if let done = point, depth == done.depth {
+                    point = nil
+                    if let fix = try makeFix(done) { return fix }
+                }
+            }
+        }
+        guard sawRoot else { throw error("no <TrainingCenterDatabase> element: empty file or not TCX", xml.stream.line) }
+        return nil
+    }
+
+    private func finish(_ name: String, _ text: String, line: Int) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if name == "Time" {
+            guard let date = TimeText.iso8601(trimmed) else { throw error("<Time>\(Echo.cut(trimmed))</Time> is not an ISO 8601 date-time", line) }
+            point?.time = try TrackValues.time(date, file: path, line: line)
+            return
+        }
+        guard let value = TextValues.number(trimmed) else { throw error("<\(name)>\(Echo.cut(trimmed))</\(name)> is not a number", line) }
+        switch name {
+        case "LatitudeDegrees": point?.latitude = value
+        case "LongitudeDegrees": point?.longitude = value
+        default: point?.speed = try TrackValues.metric(value, "Speed", file: path, line: line)
+        }
+    }
+
+    private func makeFix(_ point: Pending) throws -> Fix? {
+        guard point.latitude != nil || point.longitude != nil else { return nil } // no Position: not a place
+        guard let latitude = point.latitude, let longitude = point.longitude else {
+            throw error("Trackpoint Position needs both LatitudeDegrees and LongitudeDegrees", point.line)
+        }
+        guard let time = point.time ?? untimed.time() else { return nil }
+        let coordinate = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: point.line)
+        return Fix(coordinate: coordinate, timestamp: time, speed: point.speed, position: point.line)
+    }
+
+    private func error(_ message: String, _ line: Int) -> TrackReadError {
+        TrackReadError(file: path, line: line, message: message)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import RoquaIO
+
+/// What a path given to `track import` turned into.
+public enum TrackInput {
+    /// A track to import.
+    case source(TrackSource)
+    /// A path that could not be opened, walked or unpacked (a failure of the import).
+    case failed(path: String, error: any Error)
+    /// Files passed over while walking a directory or archive because their names are not those
+    /// of track files (photos, a Strava `activities.csv` is still read: its name says CSV).
+    case skipped(path: String, count: Int)
+}
+
+/// Paths → the tracks in them: files as they are, directories walked (sorted, hidden entries
+/// left out), ZIP archives (`.zip`, `.kmz`, or any file that is one) opened and their track
+/// files listed. Nothing is read beyond the archive directories.
+public enum TrackInputs {
+    /// Names of files worth reading when walking (a `.gz` suffix is looked through).
+    public static let trackExtensions: Set<String> = ["gpx", "kml", "tcx", "fit", "geojson", "json", "csv", "tsv", "rec"]
+    static let archiveExtensions: Set<String> = ["zip", "kmz"]
+    static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+
+    public static func expand(_ paths: [String]) -> [TrackInput] {
+        var inputs: [TrackInput] = []
+        for path in paths { expand(path, named: true, into: &inputs) }
+        return inputs
+    }
+
+    private static func expand(_ path: String, named: Bool, into inputs: inout [TrackInput]) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            walk(path, into: &inputs)
+            return
+        }
+        do {
+            guard path != "-" else { return inputs.append(.source(try TrackSource(file: path))) }
+            let magic = try ByteStream(path: path).lookahead(4)
+            // `PK` and the archive names: an empty archive starts with its end record, not `PK\3\4`.
+            if magic.starts(with: zipMagic.prefix(2)) || archiveExtensions.contains(fileExtension(path)) {
+                try unpack(path, into: &inputs)
+            } else {
+                inputs.append(.source(try TrackSource(file: path, foundByWalking: !named)))
+            }
+        } catch {
+            inputs.append(.failed(path: path, error: error))
+        }
+    }
+
+    private static func walk(_ directory: String, into inputs: inout [TrackInput]) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            inputs.append(.failed(path: directory, error: InputError(file: directory, line: nil, message: "cannot list the directory")))
+            return
+        }
+        var passed = 0
+        for name in names where !name.hasPrefix(".") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                walk(path, into: &inputs)
+            } else if isTrackName(name) || archiveExtensions.contains(fileExtension(name)) {
+                expand(path, named: false, into: &inputs)
+            } else {
+                passed += 1
+            }
+        }
+        if passed > 0 { inputs.append(.skipped(path: directory, count: passed)) }
+    }
+
+    private static func unpack(_ path: String, into inputs: inout [TrackInput]) throws {
+        let archive = try ZipArchive(path: path)
+        let entries = try archive.entries()
+        var found = 0
+        for entry in entries where isTrackName(entry.name) && !isHidden(entry.name) {
+            // Gzip by name here: deciding by content would mean opening every entry twice.
+            let gzip = fileExtension(entry.name) == "gz"
+            inputs.append(.source(TrackSource(name: "\(path):\(entry.name)", file: path, gzip: gzip, foundByWalking: true,
+                                              archive: archive, entry: entry)))
+            found += 1
+        }
+        guard found > 0 else {
+            throw InputError(file: path, line: nil, message: "a ZIP archive with no supported file (\(entries.count) entries; "
+                + "expected names ending in " + trackExtensions.sorted().map { ".\($0)" }.joined(separator: ", ") + ", or .gz of those)")
+        }
+        if entries.count > found { inputs.append(.skipped(path: path, count: entries.count - found)) }
+    }
+
+    /// Whether a file name is that of a track file (after taking off `.gz`).
+    static func isTrackName(_ name: String) -> Bool {
+        var base = (name as NSString).lastPathComponent
+        if fileExtension(base) == "gz" { base = (base as NSString).deletingPathExtension }
+        return trackExtensions.contains(fileExtension(base))
+    }
+
+    private static func isHidden(_ name: String) -> Bool {
+        name.split(separator: "/").contains { $0.hasPrefix(".") || $0 == "__MACOSX" }
+    }
+
+    static func fileExtension(_ name: String) -> String {
+        (name as NSString).pathExtension.lowercased()
+    }
+}

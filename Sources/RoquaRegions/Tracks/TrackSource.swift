@@ -1,0 +1,73 @@
+import Foundation
+import RoquaIO
+
+/// One track to read: a file, a gzip-compressed file, or a file inside a ZIP archive (itself
+/// possibly gzip-compressed, as in a Strava bulk export). Each can be opened more than once
+/// (format detection, then reading); an archive is opened once and shared by its entries.
+public final class TrackSource {
+    /// What messages call it: the path, or `archive.zip:inner/path`.
+    public let name: String
+    /// The file on disk (the archive, for an entry).
+    public let file: String
+    /// Whether the bytes are gzip-compressed (by content, not by name).
+    public let gzip: Bool
+    /// Found by walking a directory or an archive rather than named by the user: a file that
+    /// turns out not to be a track is skipped rather than failed.
+    public let foundByWalking: Bool
+    private let archive: ZipArchive?
+    private let entry: ZipArchive.Entry?
+
+    /// A file on disk, named by the user (`foundByWalking: false`) or found in a directory.
+    /// - Throws: `TrackReadError` when it cannot be opened.
+    public convenience init(file: String, foundByWalking: Bool = false) throws {
+        // A track is read more than once (its format, its checksum, its fixes): a pipe cannot be.
+        guard file != "-" else {
+            throw TrackReadError(file: file, line: nil, message: "tracks cannot be read from standard input: save it to a file first")
+        }
+        let magic = try ByteStream(path: file).lookahead(2)
+        self.init(name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil)
+    }
+
+    init(name: String, file: String, gzip: Bool, foundByWalking: Bool, archive: ZipArchive?, entry: ZipArchive.Entry?) {
+        self.name = name
+        self.file = file
+        self.gzip = gzip
+        self.foundByWalking = foundByWalking
+        self.archive = archive
+        self.entry = entry
+    }
+
+    static let gzipMagic: [UInt8] = [0x1F, 0x8B]
+
+    /// A fresh stream over the (decompressed) content.
+    package func open() throws(InputError) -> ByteStream {
+        var source: any ByteSource
+        var size: Int?
+        if let archive, let entry {
+            source = try archive.open(entry)
+            size = gzip ? nil : Int(clamping: entry.size)
+        } else {
+            let file = try FileSource(path: file)
+            source = file
+            size = gzip ? nil : file.size
+        }
+        if gzip { source = try GzipSource(inner: source, name: name) }
+        return try ByteStream(source: source, name: name, totalBytes: size)
+    }
+
+    /// The content's SHA-256 as stored (the compressed bytes of a `.gz` file or an archive
+    /// entry): the identity that makes a re-import add nothing.
+    package func checksum() throws -> String {
+        guard let archive, let entry else { return try SHA256.hex(ofFile: file) }
+        let raw = try archive.open(entry, raw: true)
+        var hasher = SHA256()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try raw.read(into: buffer, name: name)
+            if n == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+        }
+        return hasher.finalize()
+    }
+}
