@@ -18,7 +18,7 @@ import Testing
             {"id":"x","lat":95,"lon":0}
             {"lat":52.52,"lon":13.405}
             """
-        let reply = try server.post("/reverse/batch?accept-language=en", body: Array(input.utf8),
+        let reply = try await server.post("/reverse/batch?accept-language=en", body: Array(input.utf8),
                                     headers: ["Content-Type": "application/x-ndjson"])
         #expect(reply.status == 200 && reply.headers["content-type"]?.hasPrefix("application/x-ndjson") == true)
         let rows = try lines(reply)
@@ -36,7 +36,7 @@ import Testing
         let server = try await SharedServer.get()
         let long = String(repeating: "9", count: 70_000)
         let input = "name,latitude,longitude\nKadıköy,40.9879,29.0281\nbad,abc,1\n\(long),1,1\nAnkara,39.9251,32.8369"
-        let rows = try lines(server.post("/reverse/batch", body: Array(input.utf8), headers: ["Content-Type": "text/csv"]))
+        let rows = try await lines(server.post("/reverse/batch", body: Array(input.utf8), headers: ["Content-Type": "text/csv"]))
         #expect(rows.count == 4)
         #expect((rows[0]["district"] as? [String: Any])?["name"] as? String == "Kadıköy" && rows[0]["row"] as? Int == 2)
         #expect(rows[1]["error"] as? String == "latitude \"abc\" is not a number")
@@ -54,14 +54,14 @@ import Testing
         try client.send(String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n")
         var received: [UInt8] = []
         while !String(decoding: received, as: UTF8.self).contains("Kadıköy") {
-            let part = try client.receive()
+            let part = try await client.receive()
             guard !part.isEmpty else { break }
             received += part
         }
         #expect(String(decoding: received, as: UTF8.self).contains("\"id\":1"))
         let second = #"{"id":2,"lat":39.9251,"lon":32.8369}"# + "\n"
         try client.send(String(second.utf8.count, radix: 16) + "\r\n" + second + "\r\n0\r\n\r\n")
-        received += try client.readAll()
+        received += try await client.readAll()
         let reply = try LoopbackHTTP.parse(received)
         let rows = try lines(reply)
         #expect(rows.map { $0["id"] as? Int } == [1, 2])

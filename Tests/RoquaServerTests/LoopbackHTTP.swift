@@ -3,8 +3,9 @@ import Glibc
 
 /// A minimal HTTP/1.1 client over a plain socket to 127.0.0.1, so tests can send exactly the
 /// bytes they mean (malformed queries, huge headers, a body sent in parts) and never wait more
-/// than `timeout` seconds for an answer.
-final class LoopbackHTTP {
+/// than `timeout` seconds for an answer. Every wait runs on a thread of its own: the server under
+/// test runs in this process on Swift's cooperative pool, which a blocking `recv` would starve.
+final class LoopbackHTTP: @unchecked Sendable {
     struct Reply {
         var status: Int
         var headers: [String: String]
@@ -53,8 +54,19 @@ final class LoopbackHTTP {
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+    /// Runs `body` on a new thread and waits for it without holding a thread of the pool.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// Some bytes, or empty at the end of the stream.
-    func receive() throws -> [UInt8] {
+    func receive() async throws -> [UInt8] {
+        try await Self.offPool { try self.receiveBlocking() }
+    }
+
+    private func receiveBlocking() throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 65536)
         let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw LoopbackError("no answer in time (errno \(errno))") }
@@ -62,10 +74,14 @@ final class LoopbackHTTP {
     }
 
     /// Reads until the server closes the connection (requests are sent with `Connection: close`).
-    func readAll() throws -> [UInt8] {
+    func readAll() async throws -> [UInt8] {
+        try await Self.offPool { try self.readAllBlocking() }
+    }
+
+    private func readAllBlocking() throws -> [UInt8] {
         var all: [UInt8] = []
         while true {
-            let part = try receive()
+            let part = try receiveBlocking()
             if part.isEmpty { return all }
             all += part
         }
@@ -102,12 +118,12 @@ final class LoopbackHTTP {
 
     /// One request on a fresh connection.
     static func request(_ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
-                        body: [UInt8] = []) throws -> Reply {
+                        body: [UInt8] = []) async throws -> Reply {
         let client = try LoopbackHTTP(port: port)
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         try client.send(Array((head + "\r\n").utf8) + body)
-        return try parse(client.readAll())
+        return try await parse(client.readAll())
     }
 }

@@ -13,7 +13,7 @@ enum SharedServer {
 
     @Test func kadikoyInNominatimsShape() async throws {
         let server = try await SharedServer.get()
-        let reply = try server.get("/reverse?lat=40.9879&lon=29.0281&format=json")
+        let reply = try await server.get("/reverse?lat=40.9879&lon=29.0281&format=json")
         #expect(reply.status == 200)
         #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
         let object = try reply.object()
@@ -29,29 +29,29 @@ enum SharedServer {
         let box = (object["boundingbox"] as? [String])?.compactMap(Double.init) ?? []
         #expect(box.count == 4 && box[0] < 40.9879 && box[1] > 40.9879 && box[2] < 29.0281 && box[3] > 29.0281)
         // The same unit, the same place_id, in every run and format.
-        let again = try server.get("/reverse?lat=40.99&lon=29.03&format=jsonv2").object()
+        let again = try await server.get("/reverse?lat=40.99&lon=29.03&format=jsonv2").object()
         #expect(again["place_id"] as? Int == object["place_id"] as? Int)
         #expect(again["category"] as? String == "boundary" && again["class"] == nil)
     }
 
     @Test func languageZoomAndAddressDetails() async throws {
         let server = try await SharedServer.get()
-        let english = try server.get("/reverse?lat=40.9879&lon=29.0281&accept-language=en").object()
+        let english = try await server.get("/reverse?lat=40.9879&lon=29.0281&accept-language=en").object()
         #expect(address(english)["province"] == "Istanbul")
-        let header = try server.get("/reverse?lat=40.9879&lon=29.0281", headers: ["Accept-Language": "en-GB,en;q=0.8"]).object()
+        let header = try await server.get("/reverse?lat=40.9879&lon=29.0281", headers: ["Accept-Language": "en-GB,en;q=0.8"]).object()
         #expect(address(header)["province"] == "Istanbul")
-        let province = try server.get("/reverse?lat=40.9879&lon=29.0281&zoom=5").object()
+        let province = try await server.get("/reverse?lat=40.9879&lon=29.0281&zoom=5").object()
         #expect(address(province)["town"] == nil && address(province)["province"] == "İstanbul")
         #expect(province["display_name"] as? String == "İstanbul, Türkiye" && province["addresstype"] as? String == "province")
-        let country = try server.get("/reverse?lat=40.9879&lon=29.0281&zoom=3").object()
+        let country = try await server.get("/reverse?lat=40.9879&lon=29.0281&zoom=3").object()
         #expect(address(country) == ["country": "Türkiye", "country_code": "tr"])
-        let bare = try server.get("/reverse?lat=40.9879&lon=29.0281&addressdetails=0").object()
+        let bare = try await server.get("/reverse?lat=40.9879&lon=29.0281&addressdetails=0").object()
         #expect(bare["address"] == nil && bare["display_name"] as? String == "Kadıköy, İstanbul, Türkiye")
     }
 
     @Test func berlinIsAStateOfGermany() async throws {
         let server = try await SharedServer.get()
-        let object = try server.get("/reverse?lat=52.5200&lon=13.4050&format=json&accept-language=en").object()
+        let object = try await server.get("/reverse?lat=52.5200&lon=13.4050&format=json&accept-language=en").object()
         #expect(address(object)["state"] == "Berlin")
         #expect(address(object)["country_code"] == "de" && address(object)["country"] == "Germany")
         #expect(address(object)["town"] == nil && address(object)["province"] == nil)
@@ -60,7 +60,7 @@ enum SharedServer {
 
     @Test func geoJSONAndGeocodeJSON() async throws {
         let server = try await SharedServer.get()
-        let geo = try server.get("/reverse?lat=40.9879&lon=29.0281&format=geojson")
+        let geo = try await server.get("/reverse?lat=40.9879&lon=29.0281&format=geojson")
         #expect(geo.headers["content-type"]?.hasPrefix("application/geo+json") == true)
         let collection = try geo.object()
         let feature = (collection["features"] as? [[String: Any]])?.first
@@ -68,7 +68,7 @@ enum SharedServer {
         #expect((feature?["properties"] as? [String: Any])?["display_name"] as? String == "Kadıköy, İstanbul, Türkiye")
         #expect((feature?["geometry"] as? [String: Any])?["type"] as? String == "Point")
         #expect((feature?["bbox"] as? [Double])?.count == 4)
-        let geocode = try server.get("/reverse?lat=40.9879&lon=29.0281&format=geocodejson").object()
+        let geocode = try await server.get("/reverse?lat=40.9879&lon=29.0281&format=geocodejson").object()
         #expect((geocode["geocoding"] as? [String: Any])?["version"] as? String == "0.1.0")
         let properties = ((geocode["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any]
         #expect(properties?["label"] as? String == "Kadıköy, İstanbul, Türkiye")
@@ -79,7 +79,7 @@ enum SharedServer {
     @Test func openSeaIsUnableToGeocode() async throws {
         let server = try await SharedServer.get()
         for format in ["json", "jsonv2", "geojson", "geocodejson"] {
-            let reply = try server.get("/reverse?lat=0&lon=-30&format=\(format)")
+            let reply = try await server.get("/reverse?lat=0&lon=-30&format=\(format)")
             #expect(reply.status == 200)
             #expect(reply.text == #"{"error":"Unable to geocode"}"#)
         }
@@ -99,7 +99,7 @@ enum SharedServer {
     ])
     func malformedQueriesAre400WithNominatimsErrorShape(target: String, message: String) async throws {
         let server = try await SharedServer.get()
-        let reply = try server.get(target)
+        let reply = try await server.get(target)
         #expect(reply.status == 400)
         let error = try reply.object()["error"] as? [String: Any]
         #expect(error?["code"] as? Int == 400)
@@ -108,9 +108,9 @@ enum SharedServer {
 
     @Test func status() async throws {
         let server = try await SharedServer.get()
-        let text = try server.get("/status")
+        let text = try await server.get("/status")
         #expect(text.status == 200 && text.text == "OK")
-        let json = try server.get("/status?format=json").object()
+        let json = try await server.get("/status?format=json").object()
         #expect(json["status"] as? Int == 0 && json["message"] as? String == "OK" && json["data_updated"] is String)
     }
 }

@@ -34,11 +34,11 @@ import Testing
         }
         var status: LoopbackHTTP.Reply?
         for _ in 0..<300 where status == nil {
-            status = try? LoopbackHTTP.request(port, "GET", "/status")
+            status = try? await LoopbackHTTP.request(port, "GET", "/status")
             if status == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(status?.text == "OK")
-        let reply = try LoopbackHTTP.request(port, "GET", "/reverse?lat=40.98765&lon=29.02811&format=json")
+        let reply = try await LoopbackHTTP.request(port, "GET", "/reverse?lat=40.98765&lon=29.02811&format=json")
         #expect(reply.status == 200)
         server.kill(SIGTERM)
         let result = server.wait()

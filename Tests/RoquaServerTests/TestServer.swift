@@ -46,12 +46,12 @@ final class TestServer: @unchecked Sendable {
         _ = await task.result
     }
 
-    func get(_ target: String, headers: [String: String] = [:]) throws -> LoopbackHTTP.Reply {
-        try LoopbackHTTP.request(port, "GET", target, headers: headers)
+    func get(_ target: String, headers: [String: String] = [:]) async throws -> LoopbackHTTP.Reply {
+        try await LoopbackHTTP.request(port, "GET", target, headers: headers)
     }
 
-    func post(_ target: String, body: [UInt8], headers: [String: String] = [:]) throws -> LoopbackHTTP.Reply {
-        try LoopbackHTTP.request(port, "POST", target, headers: headers, body: body)
+    func post(_ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> LoopbackHTTP.Reply {
+        try await LoopbackHTTP.request(port, "POST", target, headers: headers, body: body)
     }
 }
 

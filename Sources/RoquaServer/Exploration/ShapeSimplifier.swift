@@ -56,6 +56,15 @@ struct ShapeSimplifier {
         return parts.isEmpty ? nil : "[" + parts.joined(separator: ",") + "]"
     }
 
+    /// MultiPolygon `coordinates` of the grid cell at the centre of `box`: a unit too small for
+    /// this scale (a city state on the world map) still shows, and can be hovered, as a dot.
+    func marker(_ box: BoundingBox) -> String {
+        let x = Int(((box.minX + box.maxX) / 2 / step).rounded(.down))
+        let y = Int(((box.minY + box.maxY) / 2 / step).rounded(.down))
+        let cell = [GridPoint(x: x, y: y), GridPoint(x: x + 1, y: y), GridPoint(x: x + 1, y: y + 1), GridPoint(x: x, y: y + 1)]
+        return "[[" + text(cell) + "]]"
+    }
+
     private func text(_ points: [GridPoint]) -> String {
         var out = "["
         for p in points + [points[0]] {

@@ -57,7 +57,7 @@ final class UnitShapes: Sendable {
                     guard let record = catalog.records[code] else { continue }
                     let wkb: Data = row[1]
                     let polygons = try context.geometry(wkb: wkb).polygonRings()
-                    guard let coordinates = simplifier.multiPolygonCoordinates(polygons) else { continue }
+                    let coordinates = simplifier.multiPolygonCoordinates(polygons) ?? simplifier.marker(record.box)
                     features.append(feature(record, coordinates: coordinates))
                 }
             }
