@@ -1,5 +1,6 @@
 # Shared by the serve test scripts: a boundary DB, a built roqua, and a server on 127.0.0.1:0.
-# ROQUA_BIN picks the binary (default: the debug build beside the sources).
+# ROQUA_BIN picks the binary (default: the debug build beside the sources); ROQUA_TEST_BOUNDARIES
+# reuses a boundary DB built by this version instead of importing one (about a minute in debug).
 
 serve_roqua_binary() {
   local bin=${ROQUA_BIN:-}
@@ -12,6 +13,9 @@ serve_roqua_binary() {
 # boundary DB in WORKDIR; sets SERVE_PID and SERVE_PORT.
 serve_start() {
   local work=$1; shift
+  if [ -n "${ROQUA_TEST_BOUNDARIES:-}" ] && [ ! -e "$work/boundaries.sqlite" ]; then
+    ln -s "$(realpath "$ROQUA_TEST_BOUNDARIES")" "$work/boundaries.sqlite"
+  fi
   [ -f "$work/boundaries.sqlite" ] || "$ROQUA" import --out "$work/boundaries.sqlite" >/dev/null
   "$ROQUA" serve --listen 127.0.0.1:0 --boundaries "$work/boundaries.sqlite" --store "$work/regions.sqlite" "$@" \
     >"$work/serve.out" 2>"$work/serve.err" &
