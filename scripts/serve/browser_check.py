@@ -109,10 +109,14 @@ try:
     layout = driver.execute_script("""
         const map = document.getElementById('map').getBoundingClientRect();
         const panel = document.getElementById('panel').getBoundingClientRect();
-        return {mapWidth: map.width, panelTop: panel.top, mapBottom: map.bottom, scroll: document.documentElement.scrollWidth};
+        const width = document.documentElement.clientWidth;
+        return {mapWidth: map.width, panelTop: panel.top, mapBottom: map.bottom, width,
+                scroll: document.documentElement.scrollWidth};
     """)
+    # clientWidth: the window's 390 px less the scroll bar.
     check("phone-sized: the panel below the map, no sideways scrolling",
-          layout["panelTop"] >= layout["mapBottom"] - 1 and layout["scroll"] <= 390 and layout["mapWidth"] >= 380, layout)
+          layout["panelTop"] >= layout["mapBottom"] - 1 and layout["scroll"] <= layout["width"]
+          and layout["mapWidth"] >= layout["width"] - 1 and layout["width"] >= 360, layout)
     driver.save_screenshot(f"{shots}/serve-phone.png")
 finally:
     driver.quit()

@@ -20,6 +20,7 @@ const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲',
 const app = {
   lang: 'tr',
   visited: new Set(),
+  drilled: new Set(),
   stack: [{ code: 'world', name: null }],
   layers: [],
   shapes: new Map(),
@@ -64,6 +65,11 @@ function unitName(properties) {
 
 function styleFor(feature) {
   const visited = app.visited.has(feature.properties.code);
+  // A unit whose children are drawn above it stays invisible: its coarser outline would show
+  // through the gaps between its children.
+  if (app.drilled.has(feature.properties.code)) {
+    return { className: 'unit unit-' + feature.properties.level + ' drilled', stroke: false, fill: false };
+  }
   return {
     className: 'unit unit-' + feature.properties.level + (visited ? ' visited' : ''),
     color: visited ? '#f7d58b' : '#50657d', weight: feature.properties.level === 'country' ? 0.6 : 0.9,
@@ -100,6 +106,7 @@ function restyle() {
 async function showLevel(fit) {
   const chain = app.stack.map((entry) => entry.code);
   const collections = await Promise.all(chain.map(shapes));
+  app.drilled = new Set(chain.length === 1 && app.home ? [app.home] : chain);
   for (const layer of app.layers) map.removeLayer(layer);
   app.layers = collections.map((collection, index) => shapesLayer(collection, index > 0));
   if (chain.length === 1 && app.home) {
