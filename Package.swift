@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RoquaAchievements", targets: ["RoquaAchievements"]),
         .library(name: "RoquaMaps", targets: ["RoquaMaps"]),
         .executable(name: "roqua", targets: ["roqua"]),
+        // `roqua serve`: its own program, so the plain CLI builds without the HTTP stack.
+        .executable(name: "roqua-serve", targets: ["roqua-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -51,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "roqua",
             dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
-                           "RoquaMaps", "RoquaIO", "RoquaServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
         .executableTarget(
@@ -101,6 +103,10 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css"),
                         .embedInCode("Web/login.html")]
+        ),
+        .executableTarget(
+            name: "roqua-serve",
+            dependencies: ["RoquaServer", "RoquaBoundaries", "RoquaRegions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "RoquaServerTests",

@@ -3,14 +3,17 @@
 # from a seeded generator (scripts/serve/reverse.lua), against a release build of roqua serve.
 # Bounded: RUNS runs of SECONDS each (default 3 × 10 s), 2 s request timeout, then the server is
 # stopped. Prints each run, the medians, and the server's peak RSS.
-#   scripts/load-test.sh [RUNS] [SECONDS] [CONNECTIONS]     (needs: swift build -c release --product roqua)
+#   scripts/load-test.sh [RUNS] [SECONDS] [CONNECTIONS]
+#     (needs: swift build -c release --product roqua && swift build -c release --product roqua-serve)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/serve/common.sh
 runs=${1:-3}; seconds=${2:-10}; connections=${3:-32}
 command -v wrk >/dev/null || { echo "missing wrk (apt-get install wrk)" >&2; exit 1; }
 ROQUA=${ROQUA_BIN:-.build/release/roqua}
-[ -x "$ROQUA" ] || { echo "no $ROQUA: swift build -c release --product roqua" >&2; exit 1; }
+for bin in "$ROQUA" "$(dirname "$ROQUA")/roqua-serve"; do
+  [ -x "$bin" ] || { echo "no $bin: swift build -c release --product $(basename "$bin")" >&2; exit 1; }
+done
 work=$(mktemp -d /tmp/roqua-load.XXXXXX)
 trap 'serve_stop; rm -rf "$work"' EXIT
 serve_start "$work" --log-level warning

@@ -1,83 +1,40 @@
 import ArgumentParser
 import Foundation
-import RoquaRegions
-import RoquaServer
+import Glibc
 
+/// `roqua serve` runs `roqua-serve`, the program beside this one: the HTTP stack lives there so
+/// that the plain CLI builds quickly (see the README's `roqua serve`).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "The exploration app in a browser and a Nominatim-compatible reverse-geocoding API, offline.",
+        abstract: "The exploration app in a browser and a Nominatim-compatible API, offline (runs roqua-serve).",
         discussion: """
-            Serves the map page at / and the APIs (/reverse, /reverse/batch, /status, /api/…) on loopback. \
-            Listening on any other address needs --token (sent as 'Authorization: Bearer TOKEN' or set by \
-            the login form). Stops gracefully on SIGINT or SIGTERM.
+            The server is a program of its own, roqua-serve, installed beside roqua (swift build -c release \
+            --product roqua-serve, then scripts/install.sh). Every argument is passed on: see roqua-serve --help.
             """
     )
 
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var boundaryOptions: BoundaryOptions
-    @OptionGroup var achievementOptions: AchievementOptions
+    @Argument(parsing: .allUnrecognized, help: "Arguments for roqua-serve.")
+    var arguments: [String] = []
 
-    @Option(help: ArgumentHelp("Address and port to listen on (port 0: any free port).", valueName: "HOST:PORT"))
-    var listen = "127.0.0.1:8080"
-
-    @Option(help: ArgumentHelp("Token required from clients (16+ characters); needed for a non-loopback address.", valueName: "TOKEN"))
-    var token: String?
-
-    @Option(help: ArgumentHelp("Largest track or restore upload, in MB.", valueName: "MB"))
-    var maxUpload = ServerOptions.defaultMaxUploadMegabytes
-
-    @Option(help: ArgumentHelp("Leaflet's folder (default: $ROQUA_LEAFLET, share/roqua/leaflet, /usr/share/javascript/leaflet).",
-                               valueName: "DIR"))
-    var leaflet: String?
-
-    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "LEVEL"))
-    var logLevel = "info"
-
-    func validate() throws {
-        do { _ = try options() } catch let error as ServerError { throw ValidationError(error.description) }
-    }
-
-    func options() throws -> ServerOptions {
-        try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaryOptions.path, store: storeOptions.path,
-                          token: token, maxUploadMegabytes: maxUpload, achievements: achievementOptions.achievements,
-                          leaflet: leaflet, logLevel: logLevel)
+    /// `roqua-serve` in the directory of this executable.
+    static var serverPath: String {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return binary.deletingLastPathComponent().appendingPathComponent("roqua-serve").path
     }
 
     func run() throws {
-        let options = try options()
-        // ArgumentParser runs this command synchronously: the server runs in a task and this
-        // thread waits for it (no other work needs this thread meanwhile).
-        let outcome = BlockingOutcome()
-        Task {
-            do {
-                try await RoquaServer.run(options) { port in
-                    let address = ListenAddress(host: options.listen.host, port: port)
-                    // Unbuffered: scripts wait for this line to learn the port.
-                    FileHandle.standardOutput.write(Data("Roqua is serving on http://\(address)/\n".utf8))
-                }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
+        let path = Self.serverPath
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError("""
+                roqua serve runs roqua-serve, which is not installed beside roqua (\(path)); build and install it with \
+                `swift build -c release --product roqua-serve && scripts/install.sh`
+                """)
         }
-        if let error = outcome.wait() { throw error }
-    }
-}
-
-/// The result of work done in a task, waited for by a thread.
-final class BlockingOutcome: @unchecked Sendable {
-    // Guarded by `done`: written once before the signal, read after the wait.
-    private var error: (any Error)?
-    private let done = DispatchSemaphore(value: 0)
-
-    func finish(_ error: (any Error)?) {
-        self.error = error
-        done.signal()
-    }
-
-    func wait() -> (any Error)? {
-        done.wait()
-        return error
+        fflush(nil)
+        // The server takes this process's place: same pid, so signals sent to `roqua serve` reach it.
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        throw ValidationError("cannot run \(path): \(String(cString: strerror(errno)))")
     }
 }

@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    /// A FIT file (binary) and a Strava export (.zip of GPX, gzip'd GPX and FIT files), as the CLI reads them.
+    @Test func fitFilesAndArchives() async throws {
+        try await TestServer.with { server in
+            let fit = Array(try Data(contentsOf: URL(fileURLWithPath: Repository.path("Tests/Fixtures/tracks/garmin-fenix-5-run.fit"))))
+            let single = try await server.post("/api/tracks?name=run.fit", body: fit)
+            #expect(single.status == 200, "\(single.text)")
+            #expect(try single.object()["format"] as? String == "fit" && single.object()["fixes_read"] as? Int ?? 0 > 0)
+            let zip = Array(try Data(contentsOf: URL(fileURLWithPath: Repository.path("Tests/Fixtures/tracks/strava-export.zip"))))
+            let archive = try await server.post("/api/tracks?name=strava-export.zip", body: zip)
+            #expect(archive.status == 200, "\(archive.text)")
+            let object = try archive.object()
+            let files = (object["files"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+            #expect(object["format"] as? String == "archive" && files.count >= 2, "\(archive.text)")
+            #expect(files.allSatisfy { $0.hasPrefix("strava-export.zip:") && !$0.contains("roqua-upload") }, "\(files)")
+            #expect((object["text"] as? String)?.contains("file(s):") == true)
+        }
+    }
+
     @Test func badUploadsChangeNothing() async throws {
         try await TestServer.with(maxUploadMegabytes: 1) { server in
             let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]

@@ -14,16 +14,18 @@ final class ImportGate: Sendable {
         var receivedBytes: Int
         /// From `Content-Length` (nil when the client did not say).
         var totalBytes: Int?
+        /// Fixes read so far while `importing` (updated every few thousand).
+        var fixesRead: Int?
         var message: String?
     }
 
-    private let state = Mutex(Progress(phase: "idle", file: nil, receivedBytes: 0, totalBytes: nil, message: nil))
+    private let state = Mutex(Progress(phase: "idle", file: nil, receivedBytes: 0, totalBytes: nil, fixesRead: nil, message: nil))
 
     /// Claims the store for one import; false when another is running.
     func begin(file: String, totalBytes: Int?) -> Bool {
         state.withLock { progress in
             guard progress.phase != "receiving" && progress.phase != "importing" else { return false }
-            progress = Progress(phase: "receiving", file: file, receivedBytes: 0, totalBytes: totalBytes, message: nil)
+            progress = Progress(phase: "receiving", file: file, receivedBytes: 0, totalBytes: totalBytes, fixesRead: nil, message: nil)
             return true
         }
     }
@@ -33,7 +35,14 @@ final class ImportGate: Sendable {
     }
 
     func importing() {
-        state.withLock { $0.phase = "importing" }
+        state.withLock {
+            $0.phase = "importing"
+            $0.fixesRead = 0
+        }
+    }
+
+    func fixes(_ count: Int) {
+        state.withLock { $0.fixesRead = count }
     }
 
     /// Releases the store: `done`, or `failed` with the message.

@@ -25,12 +25,11 @@ enum TrackRoutes {
                                                           declaredLength: length) { state.imports.received($0) }
                 defer { spool.remove() }
                 state.imports.importing()
-                let outcome = try await offloaded { try importTrack(spool.file.path, state: state) }
+                let outcome = try await offloaded { try importUpload(spool.file.path, name: name, state: state) }
                 failure = nil
-                state.logger.info("track imported", metadata: ["format": "\(outcome.summary.format)",
-                                                                "new_regions": "\(outcome.summary.newRegions)"])
-                return JSONBody.response(ImportSummaryJSON.document(outcome.summary, events: outcome.events, name: name,
-                                                                    catalog: state.tracker.catalog))
+                state.logger.info("track imported", metadata: ["files": "\(outcome.summaries.count)",
+                                                                "new_regions": "\(outcome.newRegions)"])
+                return JSONBody.response(outcome.document(name: name, catalog: state.tracker.catalog))
             } catch let error as APIError {
                 failure = error.message
                 throw error
@@ -45,13 +44,41 @@ enum TrackRoutes {
         }
     }
 
-    /// The CLI's import: regions and achievements in one transaction.
-    static func importTrack(_ path: String, state: ServerState) throws -> (summary: TrackImportSummary, events: [AchievementEvent]) {
+    /// The CLI's import of one path: a track file, or an archive whose track files are imported
+    /// one by one, each in its own transaction with its achievements (as `roqua track import`
+    /// does). A single file's reading error is thrown; an archive's are listed in the answer.
+    /// - Throws: `TrackReadError` and the store's errors for a single file; `APIError` 422 when
+    ///   an archive holds no track that could be imported.
+    static func importUpload(_ path: String, name: String, state: ServerState) throws -> UploadOutcome {
         let importer = try TrackImporter(store: state.store, enricher: RegionEnricher(boundaries: state.options.boundaries))
         let tracker = state.tracker
-        let (summary, events) = try importer.importFile(path) { db, summary in
-            try tracker.consume(db, events: summary.events)
+        let inputs = TrackInputs.expand([path])
+        var outcome = UploadOutcome()
+        for input in inputs {
+            switch input {
+            case let .failed(_, error):
+                let message = UploadOutcome.uploadName(error, path: path, name: name)
+                guard inputs.count > 1 else { throw APIError(.unprocessableContent, message) }
+                outcome.failures.append((name, message))
+            case let .skipped(_, count):
+                outcome.passedOver += count
+            case let .source(source):
+                let entry = source.name.replacingOccurrences(of: path, with: name)
+                do {
+                    let (summary, events) = try importer.importSource(source, progress: { state.imports.fixes($0) }) { db, summary in
+                        try tracker.consume(db, events: summary.events)
+                    }
+                    outcome.summaries.append((entry, summary, events ?? []))
+                } catch {
+                    guard inputs.count > 1 || source.name != path else { throw error }
+                    outcome.failures.append((entry, UploadOutcome.uploadName(error, path: path, name: name)))
+                }
+            }
         }
-        return (summary, events ?? [])
+        if outcome.summaries.isEmpty, let first = outcome.failures.first {
+            throw APIError(.unprocessableContent, first.message)
+        }
+        guard !outcome.summaries.isEmpty else { throw APIError(.unprocessableContent, "\(name): no track file in the archive") }
+        return outcome
     }
 }

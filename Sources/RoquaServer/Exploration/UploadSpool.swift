@@ -47,15 +47,17 @@ struct UploadSpool {
         }
     }
 
-    /// Text that starts like GPX/XML, JSON or CSV, or a gzip / zip container; anything else
-    /// (an image, a binary) is refused before a byte is written.
+    /// Text that starts like GPX/XML, JSON or CSV, a FIT file (its header: size 12 or 14, `.FIT`
+    /// at byte 8), or a gzip / zip container; anything else (an image, another binary) is
+    /// refused before a byte is written.
     static func checkStart(_ bytes: [UInt8]) throws(APIError) {
         if bytes.starts(with: [0x1F, 0x8B]) || bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return }
+        if bytes.count >= 12, bytes[0] == 12 || bytes[0] == 14, Array(bytes[8..<12]) == Array(".FIT".utf8) { return }
         var text = bytes[...]
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
         let looksLikeText = !text.contains(0) && text.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         guard looksLikeText, let first = text.first(where: { $0 > 0x20 }) else {
-            throw .badRequest("not a track file (expected GPX, CSV, GeoJSON or Google Takeout JSON)")
+            throw .badRequest("not a track file (expected a track text such as GPX, KML, TCX, CSV or JSON, a FIT file, or a .gz / .zip)")
         }
         guard first != UInt8(ascii: "[") else {
             throw .badRequest("a top-level JSON array is not a supported track format")
