@@ -20,15 +20,22 @@ serve_start "$work" --log-level warning
 url="http://127.0.0.1:$SERVE_PORT"
 echo "roqua serve (release) on $url; wrk 1 thread, $connections connections, ${seconds}s × $runs, $(nproc) cores shared by both"
 wrk -t1 -c4 -d2s -s scripts/serve/reverse.lua "$url" >/dev/null  # warm the resolver caches
-rates=(); p99s=()
+# The server's CPU time (user + system, clock ticks) so far: divided by the requests answered, a
+# cost per request that does not depend on what else the shared machine is running.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVE_PID/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
+rates=(); p99s=(); costs=()
 for run in $(seq 1 "$runs"); do
+  before=$(cpu_ticks)
   out=$(wrk -t1 -c"$connections" -d"${seconds}s" --timeout 2s --latency -s scripts/serve/reverse.lua "$url")
   rate=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  cost=$(( ($(cpu_ticks) - before) * 1000000 / ticks_per_second / requests ))
   errors=$(grep -E "Non-2xx|Socket errors" <<<"$out" || true)
-  echo "run $run: $rate req/s, p50 $p50, p99 $p99 ${errors:+($errors)}"
-  rates+=("$rate"); p99s+=("$p99")
+  echo "run $run: $rate req/s, p50 $p50, p99 $p99, server CPU ${cost} µs/request ${errors:+($errors)} (load average $(cut -d' ' -f1 /proc/loadavg))"
+  rates+=("$rate"); p99s+=("$p99"); costs+=("$cost")
 done
 rss_kb=$(awk '/VmHWM/ {print $2}' "/proc/$SERVE_PID/status")
 median() { printf '%s\n' "$@" | python3 -c 'import sys, statistics
@@ -38,4 +45,5 @@ def ms(v):
         if v.endswith(unit): return float(v[:-len(unit)]) * f
     return float(v)
 print(statistics.median(ms(l) for l in sys.stdin if l.strip()))'; }
-echo "median: $(median "${rates[@]}") req/s, p99 $(median "${p99s[@]}") ms; server peak RSS $((rss_kb / 1024)) MB"
+echo "median: $(median "${rates[@]}") req/s, p99 $(median "${p99s[@]}") ms, server CPU $(median "${costs[@]}") µs/request;" \
+  "server peak RSS $((rss_kb / 1024)) MB"

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 import RoquaMaps
 
 typealias GridPoint = PathEncoder.GridPoint
@@ -77,6 +78,6 @@ struct ShapeSimplifier {
     /// Grid units in degrees, printed with only the decimals the step has.
     func number(_ units: Int) -> String {
         let decimals = max(0, Int(-floor(log10(step))))
-        return String(format: "%.\(decimals)f", Double(units) * step)
+        return TextValues.fixed(Double(units) * step, decimals: decimals)
     }
 }

@@ -131,5 +131,5 @@ struct NominatimFormatter {
     }
 
     /// Seven decimals, as Nominatim prints coordinates.
-    static func degrees(_ value: Double) -> String { String(format: "%.7f", value) }
+    static func degrees(_ value: Double) -> String { TextValues.fixed(value, decimals: 7) }
 }
