@@ -27,8 +27,14 @@ enum ArchiveRoutes {
             }
             var failure: String? = "interrupted"
             defer { state.imports.end(failure: failure) }
-            let spool = try await UploadSpool.receive(request.body, name: "restore.json", limit: state.options.maxUploadBytes,
+            let spool: UploadSpool
+            do {
+                spool = try await UploadSpool.receive(request.body, name: "restore.json", limit: state.options.maxUploadBytes,
                                                       declaredLength: length) { state.imports.received($0) }
+            } catch let error as APIError {
+                failure = error.message  // the progress route says why, not just "interrupted"
+                throw error
+            }
             defer { spool.remove() }
             state.imports.importing()
             do {

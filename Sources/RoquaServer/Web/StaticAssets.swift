@@ -39,6 +39,7 @@ struct StaticAssets: Sendable {
             "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache"),
             "app.css": Asset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8", cacheControl: "no-cache"),
         ]
+        // Leaflet's marker images are optional (the page draws no markers): no folder, no images.
         let leafletFiles = ["leaflet.js", "leaflet.css"]
             + ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/images")) ?? []).sorted().map { "images/" + $0 }
         for name in leafletFiles where Self.contentType(name) != nil {
