@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RoquaAchievements", targets: ["RoquaAchievements"]),
         .library(name: "RoquaMaps", targets: ["RoquaMaps"]),
         .executable(name: "roqua", targets: ["roqua"]),
+        // `roqua serve`: its own program, so the plain CLI builds without the HTTP stack.
+        .executable(name: "roqua-serve", targets: ["roqua-serve"]),
         .library(name: "RoquaChatCore", targets: ["RoquaChatCore"]),
         .library(name: "RoquaChatServer", targets: ["RoquaChatServer"]),
         .library(name: "RoquaChatPostgres", targets: ["RoquaChatPostgres"]),
@@ -150,6 +152,27 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+        // `roqua serve`: the exploration page and a Nominatim-compatible API over HTTP (Hummingbird).
+        .target(
+            name: "RoquaServer",
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO", grdb,
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css"),
+                        .embedInCode("Web/login.html")]
+        ),
+        .executableTarget(
+            name: "roqua-serve",
+            dependencies: ["RoquaServer", "RoquaBoundaries", "RoquaRegions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "RoquaServerTests",
+            dependencies: ["RoquaServer", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ],

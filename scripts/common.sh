@@ -1,10 +1,14 @@
 # Shared by setup.sh and test.sh: the system libraries Roqua links against.
 # librsvg2-bin: rsvg-convert, for `roqua map --png`. zlib1g-dev, libzip-dev: `.gz` and `.zip`/`.kmz` track files.
-ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev librsvg2-bin zlib1g-dev libzip-dev)
+# libjs-leaflet: the map library `roqua serve` serves to the page (no CDN).
+ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev librsvg2-bin zlib1g-dev libzip-dev libjs-leaflet)
+# Only for the tests of `roqua serve`: a real browser and its driver, geopy's venv, and wrk for the load test.
+ROQUA_TEST_APT_PACKAGES=(chromium chromium-driver python3-selenium python3-venv wrk)
 
+# Installs ROQUA_APT_PACKAGES and any packages given as arguments that are missing.
 roqua_install_system_packages() {
   local missing=()
-  for p in "${ROQUA_APT_PACKAGES[@]}"; do
+  for p in "${ROQUA_APT_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0

@@ -2,25 +2,33 @@
 # Runs the whole test suite (installs missing system libraries first). The tests build their
 # own boundary DB from data/ and never use the network; where the kernel lets us, they run in a
 # network namespace with no interfaces to prove it.
-#   scripts/test.sh          everything (what CI runs): the suite, then the fault test (kill -9,
-#                            full disk, read-only and damaged stores) and every fuzz target for 20 s
+#   scripts/test.sh          everything (what CI runs): the suite, then `roqua serve` against
+#                            geopy's Nominatim client and in a real browser (chromium), the fault
+#                            test (kill -9, full disk, read-only and damaged stores) and every
+#                            fuzz target for 20 s
 #   scripts/test.sh --fast   only the suite, without the suites tagged slow (names ending in SlowTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 roqua_install_system_packages
+roqua_install_system_packages "${ROQUA_TEST_APT_PACKAGES[@]}" \
+  || echo "warning: could not install ${ROQUA_TEST_APT_PACKAGES[*]}; the browser test will say what is missing" >&2
 roqua_build .build-tests.log --build-tests
 args=(--skip-build)
 [ "${1:-}" = "--fast" ] && args+=(--skip SlowTests)
 if unshare -n true 2>/dev/null && command -v ip >/dev/null; then
-  echo "Running the tests with networking disabled (unshare -n)."
-  # Tour groups: the chat server tests talk HTTP (and PostgreSQL) over 127.0.0.1, and a new
-  # network namespace starts with its loopback down; bring it up, nothing else exists there.
+  echo "Running the tests with networking disabled (unshare -n; loopback only, for the server tests)."
+  # The chat and serve tests talk HTTP (and PostgreSQL) over 127.0.0.1, and a new network
+  # namespace starts with its loopback down; bring it up, nothing else exists there.
   unshare -n sh -c 'ip link set lo up && exec swift test "$@"' sh "${args[@]}"
 else
   swift test "${args[@]}"
 fi
 [ "${1:-}" = "--fast" ] && exit 0
+echo "roqua serve against geopy's Nominatim client (geopy installed from PyPI into a venv):"
+scripts/geopy-test.sh
+echo "roqua serve's page in a real browser (chromium, selenium):"
+scripts/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"
 scripts/fault-test.sh 20
 echo "Fuzzing every parser of outside input for 20 s each:"

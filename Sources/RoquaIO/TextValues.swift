@@ -41,4 +41,24 @@ package enum TextValues {
     package static func isNumberByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D || byte == 0x2B || byte == 0x65 || byte == 0x45
     }
+
+    /// `value` with exactly `decimals` decimals, as `%.Nf` prints it, without Foundation's
+    /// formatting (several µs a call, a large share of a reverse-geocoding request). The scaled
+    /// value is rounded half away from zero, so an exact tie can differ from `%.Nf` in the last
+    /// digit. Falls back to `%.Nf` beyond ±9e15 units.
+    package static func fixed(_ value: Double, decimals: Int) -> String {
+        let scale = (0..<decimals).reduce(1.0) { value, _ in value * 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard value.isFinite, decimals >= 0, decimals <= 15, scaled < 9e15 else {
+            return String(format: "%.\(max(0, decimals))f", value)
+        }
+        let units = Int64(scaled)
+        let divisor = Int64(scale)
+        let whole = units / divisor, fraction = units % divisor
+        var text = value.sign == .minus ? "-" : ""  // as printf: -0.4 with no decimals is "-0"
+        text += String(whole)
+        guard decimals > 0 else { return text }
+        let digits = String(fraction)
+        return text + "." + String(repeating: "0", count: decimals - digits.count) + digits
+    }
 }

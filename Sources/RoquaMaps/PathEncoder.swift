@@ -24,9 +24,14 @@ package struct PathEncoder: Sendable {
     }
 
     /// A grid point, in quanta.
-    struct GridPoint: Equatable {
-        var x: Int
-        var y: Int
+    package struct GridPoint: Equatable, Sendable {
+        package var x: Int
+        package var y: Int
+
+        package init(x: Int, y: Int) {
+            self.x = x
+            self.y = y
+        }
     }
 
     /// The ring snapped to the grid and thinned, or nil when nothing of it would show.
@@ -38,10 +43,25 @@ package struct PathEncoder: Sendable {
             let g = GridPoint(x: Int((p.x / quantum).rounded()), y: Int(((p.y + offsetY) / quantum).rounded()))
             if points.last != g { points.append(g) }
         }
+        guard let kept = Self.thinned(points) else { return nil }
+        var twiceArea = 0
+        for i in 0..<kept.count {
+            let a = kept[i], b = kept[(i + 1) % kept.count]
+            twiceArea += a.x * b.y - b.x * a.y
+        }
+        guard Double(abs(twiceArea)) / 2 * quantum * quantum >= minimumArea else { return nil }
+        return kept
+    }
+
+    /// A closed ring of grid points (consecutive duplicates already dropped) without its repeated
+    /// last point and without points lying strictly between their two neighbours on a straight
+    /// line; nil when less than a triangle is left. Thinned against the original neighbours (not
+    /// the last kept point): the same vertex with the same neighbours is kept or dropped alike in
+    /// every unit that has it, so shared borders stay shared.
+    package static func thinned(_ ring: [GridPoint]) -> [GridPoint]? {
+        var points = ring
         while points.count > 1, points.first == points.last { points.removeLast() }
         guard points.count >= 3 else { return nil }
-        // Collinear thinning against the original neighbours (not the last kept point): the same
-        // vertex with the same neighbours is kept or dropped alike in every unit that has it.
         let n = points.count
         var kept: [GridPoint] = []
         kept.reserveCapacity(n)
@@ -52,14 +72,7 @@ package struct PathEncoder: Sendable {
             if cross == 0 && dot < 0 { continue }
             kept.append(b)
         }
-        guard kept.count >= 3 else { return nil }
-        var twiceArea = 0
-        for i in 0..<kept.count {
-            let a = kept[i], b = kept[(i + 1) % kept.count]
-            twiceArea += a.x * b.y - b.x * a.y
-        }
-        guard Double(abs(twiceArea)) / 2 * quantum * quantum >= minimumArea else { return nil }
-        return kept
+        return kept.count >= 3 ? kept : nil
     }
 
     /// SVG path data for the polygons: `M x y l dx dy … z` per ring, with relative steps (exact

@@ -120,33 +120,27 @@ struct TrackCommand: ParsableCommand {
     }
 }
 
-/// Counts across the files of one `track import`.
+/// Counts across the files of one `track import`, errors printed as they come.
 struct ImportTally {
-    var imported = 0, before = 0, notTracks = 0, failures = 0, passedOver = 0, fixes = 0
+    var counts = TrackImportTally()
 
-    mutating func add(_ summary: TrackImportSummary) {
-        if summary.notATrack != nil { notTracks += 1 } else if summary.alreadyImported { before += 1 } else { imported += 1 }
-        fixes += summary.fixesRead
+    mutating func add(_ summary: TrackImportSummary) { counts.add(summary) }
+
+    var passedOver: Int {
+        get { counts.passedOver }
+        set { counts.passedOver = newValue }
     }
 
+    var failures: Int { counts.failures }
+
     mutating func failed(_ name: String, _ error: any Error) {
-        failures += 1
+        counts.failures += 1
         fflush(nil) // the error lands after the reports of the files before it, even in a pipe
         let text = String(describing: error)
         Terminal.error("error: " + (text.hasPrefix(name) ? text : "\(name): \(text)"))
     }
 
-    /// The closing line when more than one file was involved; nil otherwise.
-    func summaryLine(named: Int) -> String? {
-        let files = imported + before + notTracks + failures
-        guard files > 1 || named > 1 || passedOver > 0 else { return nil }
-        var parts = ["\(imported) imported (\(fixes) fixes)"]
-        if before > 0 { parts.append("\(before) imported before") }
-        if notTracks > 0 { parts.append("\(notTracks) not track files") }
-        if passedOver > 0 { parts.append("\(passedOver) other files passed over") }
-        parts.append("\(failures) failed")
-        return "\(files) file(s): " + parts.joined(separator: ", ")
-    }
+    func summaryLine(named: Int) -> String? { counts.summaryLine(named: named) }
 }
 
 /// The one-line progress shown on a terminal: files done / total and the reading speed.
@@ -183,34 +177,5 @@ final class ImportProgress {
         let seconds = max(Date().timeIntervalSince(started), 0.001)
         let rate = fixes > 0 ? ", \(Int(Double(fixes) / seconds)) fixes/s" : ""
         Terminal.status("[\(done + 1)/\(total)] \(Echo.cut(name)): \(fixes) fixes\(rate)")
-    }
-}
-
-extension TrackImportSummary {
-    func report(maxAccuracy: Double) -> String {
-        if let notATrack { return "\(file): passed over, not a track file: \(notATrack)" }
-        if alreadyImported { return "\(file): imported before (same content); nothing added" }
-        var read = "\(fixesRead) fixes read"
-        if untimedSkipped > 0 { read += ", \(untimedSkipped) untimed skipped" }
-        if untimedAssumed > 0 { read += " (\(untimedAssumed) untimed, given --assume-time)" }
-        var lines = ["\(file) (\(format)): \(read), \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
-        lines.append("  \(newRegions) new region(s), \(revisits) revisit(s)")
-        for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {
-            let names = firsts.filter { $0.level == level }.map(\.name)
-            if !names.isEmpty { lines.append("  first time in \(names.count) \(label): \(names.joined(separator: ", "))") }
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    private func droppedDetail(_ maxAccuracy: Double) -> String {
-        let parts = dropped.sorted { $0.value > $1.value }.map { reason, count in
-            switch reason {
-            case .accuracy: "\(count) less accurate than \(Int(maxAccuracy)) m"
-            case .duplicate: "\(count) duplicates"
-            case .invalidCoordinate: "\(count) invalid coordinates"
-            case .invalidTimestamp: "\(count) invalid times"
-            }
-        }
-        return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
     }
 }

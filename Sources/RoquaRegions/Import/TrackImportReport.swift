@@ -1,0 +1,57 @@
+import RoquaBoundaries
+
+extension TrackImportSummary {
+    /// The lines `roqua track import` prints for the file (and `roqua serve` answers an upload
+    /// with): fixes read and dropped, new regions, the first districts, provinces and countries.
+    /// `maxAccuracy` is the limit the import used, named when fixes were dropped for it.
+    public func report(maxAccuracy: Double) -> String {
+        if let notATrack { return "\(file): passed over, not a track file: \(notATrack)" }
+        if alreadyImported { return "\(file): imported before (same content); nothing added" }
+        var read = "\(fixesRead) fixes read"
+        if untimedSkipped > 0 { read += ", \(untimedSkipped) untimed skipped" }
+        if untimedAssumed > 0 { read += " (\(untimedAssumed) untimed, given --assume-time)" }
+        var lines = ["\(file) (\(format)): \(read), \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
+        lines.append("  \(newRegions) new region(s), \(revisits) revisit(s)")
+        for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {
+            let names = firsts.filter { $0.level == level }.map(\.name)
+            if !names.isEmpty { lines.append("  first time in \(names.count) \(label): \(names.joined(separator: ", "))") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func droppedDetail(_ maxAccuracy: Double) -> String {
+        let parts = dropped.sorted { $0.value > $1.value }.map { reason, count in
+            switch reason {
+            case .accuracy: "\(count) less accurate than \(Int(maxAccuracy)) m"
+            case .duplicate: "\(count) duplicates"
+            case .invalidCoordinate: "\(count) invalid coordinates"
+            case .invalidTimestamp: "\(count) invalid times"
+            }
+        }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
+    }
+}
+
+/// Counts across the files of one import of several paths (a folder, an archive).
+public struct TrackImportTally: Sendable, Equatable {
+    public var imported = 0, before = 0, notTracks = 0, failures = 0, passedOver = 0, fixes = 0
+
+    public init() {}
+
+    public mutating func add(_ summary: TrackImportSummary) {
+        if summary.notATrack != nil { notTracks += 1 } else if summary.alreadyImported { before += 1 } else { imported += 1 }
+        fixes += summary.fixesRead
+    }
+
+    /// The closing line when more than one file was involved (`named`: paths given); nil otherwise.
+    public func summaryLine(named: Int) -> String? {
+        let files = imported + before + notTracks + failures
+        guard files > 1 || named > 1 || passedOver > 0 else { return nil }
+        var parts = ["\(imported) imported (\(fixes) fixes)"]
+        if before > 0 { parts.append("\(before) imported before") }
+        if notTracks > 0 { parts.append("\(notTracks) not track files") }
+        if passedOver > 0 { parts.append("\(passedOver) other files passed over") }
+        parts.append("\(failures) failed")
+        return "\(files) file(s): " + parts.joined(separator: ", ")
+    }
+}

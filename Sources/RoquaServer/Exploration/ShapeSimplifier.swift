@@ -1,0 +1,83 @@
+import Foundation
+import RoquaBoundaries
+import RoquaIO
+import RoquaMaps
+
+typealias GridPoint = PathEncoder.GridPoint
+
+/// Display simplification in degrees that keeps shared borders shared: each vertex is snapped to
+/// a grid of `step` degrees, consecutive duplicates and points strictly between their two
+/// neighbours on a straight line are dropped. Every decision depends only on a vertex and its
+/// neighbours, so two units' common border comes out identical on both sides (no gaps, no
+/// slivers), with the same thinning as `RoquaMaps`' path encoder for SVG pixels.
+struct ShapeSimplifier {
+    /// Grid step in degrees.
+    let step: Double
+
+    /// The step for drawing a box on a screen about 1,500 pixels across: finer for İstanbul than for the world.
+    init(fitting box: BoundingBox) {
+        let span = max(box.width, box.height, 0.01)
+        step = Self.niceStep(span / 1500)
+    }
+
+    init(step: Double) {
+        self.step = step
+    }
+
+    /// A power of ten times 1, 2 or 5, so the coordinates print short.
+    static func niceStep(_ value: Double) -> Double {
+        let power = pow(10, floor(log10(value)))
+        for factor in [1.0, 2, 5] where value <= factor * power { return factor * power }
+        return 10 * power
+    }
+
+    /// The ring in grid units, closed implicitly, or nil when less than a triangle is left.
+    func ring(_ ring: Ring) -> [GridPoint]? {
+        var points: [GridPoint] = []
+        points.reserveCapacity(ring.count)
+        for i in 0..<ring.count {
+            let p = GridPoint(x: Int((ring.xs[i] / step).rounded()), y: Int((ring.ys[i] / step).rounded()))
+            if points.last != p { points.append(p) }
+        }
+        return PathEncoder.thinned(points)
+    }
+
+    /// GeoJSON `coordinates` of a MultiPolygon (holes kept only with their shell), or nil when
+    /// nothing is left at this scale.
+    func multiPolygonCoordinates(_ polygons: [[Ring]]) -> String? {
+        var parts: [String] = []
+        for polygon in polygons {
+            guard let shell = polygon.first, let shellPoints = ring(shell) else { continue }
+            var rings = [text(shellPoints)]
+            for hole in polygon.dropFirst() {
+                if let points = ring(hole) { rings.append(text(points)) }
+            }
+            parts.append("[" + rings.joined(separator: ",") + "]")
+        }
+        return parts.isEmpty ? nil : "[" + parts.joined(separator: ",") + "]"
+    }
+
+    /// MultiPolygon `coordinates` of the grid cell at the centre of `box`: a unit too small for
+    /// this scale (a city state on the world map) still shows, and can be hovered, as a dot.
+    func marker(_ box: BoundingBox) -> String {
+        let x = Int(((box.minX + box.maxX) / 2 / step).rounded(.down))
+        let y = Int(((box.minY + box.maxY) / 2 / step).rounded(.down))
+        let cell = [GridPoint(x: x, y: y), GridPoint(x: x + 1, y: y), GridPoint(x: x + 1, y: y + 1), GridPoint(x: x, y: y + 1)]
+        return "[[" + text(cell) + "]]"
+    }
+
+    private func text(_ points: [GridPoint]) -> String {
+        var out = "["
+        for p in points + [points[0]] {
+            if out.count > 1 { out += "," }
+            out += "[" + number(p.x) + "," + number(p.y) + "]"
+        }
+        return out + "]"
+    }
+
+    /// Grid units in degrees, printed with only the decimals the step has.
+    func number(_ units: Int) -> String {
+        let decimals = max(0, Int(-floor(log10(step))))
+        return TextValues.fixed(Double(units) * step, decimals: decimals)
+    }
+}

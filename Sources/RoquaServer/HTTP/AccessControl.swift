@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+
+/// With a token, every route but the login form needs it: `Authorization: Bearer TOKEN`, or the
+/// HttpOnly cookie the login form sets. Without one (loopback only), everything is open.
+struct AccessControlMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: String?
+    static var cookieName: String { "roqua_token" }
+    static var openPaths: Set<String> { ["/login", "/app.css"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let token, !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+           Self.same(String(header.dropFirst(7)), token) {
+            return try await next(request, context)
+        }
+        if let cookie = request.cookies[Self.cookieName], Self.same(cookie.value, token) {
+            return try await next(request, context)
+        }
+        if request.method == .get, request.uri.path == "/" {
+            return Response(status: .seeOther, headers: [.location: "/login"])
+        }
+        throw APIError(.unauthorized, "this server needs its token: send 'Authorization: Bearer TOKEN' or sign in at /login",
+                       headers: [.wwwAuthenticate: "Bearer"])
+    }
+
+    /// Compares in time that depends on the length only, not on where the texts differ.
+    static func same(_ given: String, _ token: String) -> Bool {
+        let a = Array(given.utf8), b = Array(token.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+}
+
+/// `GET /login` shows the form; `POST /login` with `token=…` sets the cookie and goes to the page.
+enum LoginRoutes {
+    static func add<Context: RequestContext>(to router: Router<Context>, token: String?, assets: StaticAssets) {
+        router.get("/login") { _, _ in assets.response(for: "login.html") ?? Response(status: .notFound) }
+        router.post("/login") { request, context -> Response in
+            guard let token else { return Response(status: .seeOther, headers: [.location: "/"]) }
+            var request = request
+            let body = try await request.collectBody(upTo: 4096)
+            let form = try QueryParameters(String(buffer: body))
+            guard let given = form["token"], AccessControlMiddleware<Context>.same(given, token) else {
+                return Response(status: .seeOther, headers: [.location: "/login?failed=1"])
+            }
+            let cookie = Cookie(name: AccessControlMiddleware<Context>.cookieName, value: token, path: "/", httpOnly: true,
+                                sameSite: .strict)
+            return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie.description])
+        }
+    }
+}

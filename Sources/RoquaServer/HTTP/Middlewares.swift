@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Every response: a Content-Security-Policy that lets the page load and fetch from its own
+/// origin only (no CDN, no tiles, no inline script), no MIME sniffing, no framing (the page's
+/// own `<meta name="referrer">` sends no referrer).
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var contentSecurityPolicy: String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        return response
+    }
+}
+
+/// Turns every error into a JSON answer (`{"error":{"code":…,"message":…}}`): Roqua's own,
+/// Hummingbird's (404, 413, …) and unexpected ones (500, logged by type only — an error's text
+/// may hold a coordinate, which is personal data).
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            let message = error.body ?? Self.reason(error.status)
+            return JSONBody.response(APIError.body(code: error.status.code, message: message), status: error.status,
+                                     headers: error.headers)
+        } catch let error as any HTTPResponseError {
+            return JSONBody.response(APIError.body(code: error.status.code, message: Self.reason(error.status)), status: error.status)
+        } catch {
+            logger.error("internal error", metadata: ["route": "\(request.uri.path)", "type": "\(type(of: error))"])
+            logger.debug("internal error detail", metadata: ["error": "\(error)"])
+            return JSONBody.response(APIError.body(code: 500, message: "internal error: \(String(describing: type(of: error)))"),
+                                     status: .internalServerError)
+        }
+    }
+
+    static func reason(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 404: "no such route or file"
+        case 405: "method not allowed on this route"
+        case 413: "the request body is too large"
+        default: status.reasonPhrase
+        }
+    }
+}
+
+/// One debug line per request: method, path (never the query, which holds coordinates), status.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = try await next(request, context)
+        logger.debug("request", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)",
+                                           "status": "\(response.status.code)"])
+        return response
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import RoquaIO
+
+/// A query string parsed strictly: a malformed one (bad percent escape, invalid UTF-8, too long,
+/// too many parameters) is a 400 with a JSON error, never a guess.
+struct QueryParameters {
+    static let maxBytes = 4096
+    static let maxParameters = 64
+    private(set) var pairs: [(name: String, value: String)] = []
+
+    /// - Throws: `APIError` (400) naming what is wrong.
+    init(_ query: String?) throws(APIError) {
+        guard let query, !query.isEmpty else { return }
+        guard query.utf8.count <= Self.maxBytes else {
+            throw .badRequest("the query string is longer than \(Self.maxBytes) bytes")
+        }
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            guard pairs.count < Self.maxParameters else { throw .badRequest("more than \(Self.maxParameters) query parameters") }
+            let (rawName, rawValue) = part.firstIndex(of: "=").map { (part[..<$0], part[part.index(after: $0)...]) } ?? (part, "")
+            let name = try Self.decode(rawName), value = try Self.decode(rawValue)
+            guard !name.isEmpty else { throw .badRequest("a query parameter without a name") }
+            pairs.append((name, value))
+        }
+    }
+
+    /// The first value given for `name`.
+    subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+
+    /// `+` as space, `%XX` escapes; the result must be UTF-8 without control characters.
+    static func decode(_ text: Substring) throws(APIError) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(0x20)
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    throw .badRequest("malformed percent escape in the query string near \(Echo.quoted(text))")
+                }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw .badRequest("the query string is not valid UTF-8")
+        }
+        guard !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .badRequest("control characters in the query string")
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

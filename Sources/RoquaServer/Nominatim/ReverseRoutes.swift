@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import RoquaBoundaries
+import RoquaIO
+
+/// `GET /reverse` and `GET /status`, as Nominatim answers them.
+enum ReverseRoutes {
+    static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
+        let formatter = NominatimFormatter(catalog: state.catalog)
+        router.get("/reverse") { request, _ -> Response in
+            let query = try QueryParameters(request.uri.query)
+            let reverse = try NominatimRequest(query, acceptLanguage: request.headers[.acceptLanguage])
+            let resolution: Resolution
+            do {
+                resolution = try state.resolvers.resolve(reverse.coordinate)
+            } catch let error as ResolveError {
+                // Validated above, so only a GEOS failure can land here: the server's fault, not the query's.
+                throw APIError(.internalServerError, "the resolver failed: \(error.kindDescription)")
+            }
+            let contentType = reverse.format == .geojson || reverse.format == .geocodejson
+                ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8"
+            return JSONBody.response(formatter.document(resolution, reverse), headers: [.accessControlAllowOrigin: "*"],
+                                     contentType: contentType)
+        }
+        router.get("/status") { request, _ -> Response in
+            let query = try QueryParameters(request.uri.query)
+            switch query["format"] ?? "text" {
+            case "text":
+                return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "OK")))
+            case "json":
+                let updated = state.boundariesImportedAt.map { ",\"data_updated\":\(JSONText.quote($0))" } ?? ""
+                return JSONBody.response("{\"status\":0,\"message\":\"OK\"\(updated),\"software_version\":\"roqua-\(Roqua.version)\","
+                                         + "\"database_version\":\"\(state.boundarySchema)\"}")
+            case let other:
+                throw APIError.badRequest("Parameter 'format' must be one of: text, json (not \(Echo.quoted(other)))")
+            }
+        }
+    }
+}
+
+extension ResolveError {
+    /// What went wrong without the coordinate (personal data, never logged).
+    var kindDescription: String {
+        switch self {
+        case let .invalidCoordinate(_, reason): "invalid coordinate: \(reason)"
+        case let .geometry(message): "geometry error: \(message)"
+        }
+    }
+}

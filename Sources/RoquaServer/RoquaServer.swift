@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `roqua serve`: the exploration page and the APIs on one Hummingbird server.
+public enum RoquaServer {
+    /// Opens the boundary DB and the store, draws the world's and Türkiye's shapes once, then
+    /// serves until SIGINT or SIGTERM, finishing the requests in flight (graceful shutdown).
+    /// `onReady` gets the port actually bound (useful with port 0) once connections are accepted.
+    /// - Throws: `ServerError`, `BoundaryDatabaseError`, `RegionStoreError`, or the socket's
+    ///   error when the address cannot be bound.
+    public static func run(_ options: ServerOptions, onReady: @escaping @Sendable (Int) -> Void) async throws {
+        var logger = Logger(label: "roqua.serve")
+        logger.logLevel = Logger.Level(rawValue: options.logLevel) ?? .info
+        try await run(options, logger: logger, signals: [.sigterm, .sigint], onReady: onReady)
+    }
+
+    /// As `run(_:onReady:)` with the signals chosen (tests use none and cancel the task instead).
+    package static func run(_ options: ServerOptions, logger: Logger, signals: [UnixSignal],
+                            onReady: @escaping @Sendable (Int) -> Void) async throws {
+        let state = try await offloaded { try ServerState(options: options, logger: logger) }
+        try await offloaded {
+            // The first page load draws these: have them ready before the first request.
+            _ = try state.shapes.geoJSON(childrenOf: UnitShapes.worldCode)
+            if state.hierarchy.units["TR"] != nil { _ = try state.shapes.geoJSON(childrenOf: "TR") }
+        }
+        let router = makeRouter(state: state)
+        var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        decoder.maxHeaderFieldSize = 8 * 1024
+        decoder.maxHeaderListSize = 32 * 1024
+        decoder.maxHeaderFieldCount = 100
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(75), httpDecoderConfiguration: decoder)),
+            configuration: .init(address: .hostname(options.listen.host, port: options.listen.port), serverName: "roqua"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.listen.port
+                logger.info("listening", metadata: ["address": "\(options.listen.host):\(port)",
+                                                    "leaflet": "\(state.assets.leafletDirectory)"])
+                onReady(port)
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: signals, logger: logger))
+        try await group.run()
+        logger.info("stopped")
+    }
+
+    static func makeRouter(state: ServerState) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        // Outermost first: headers on every answer, errors included; the log sees the final status.
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: RequestLogMiddleware(logger: state.logger))
+        router.add(middleware: JSONErrorMiddleware(logger: state.logger))
+        router.add(middleware: AccessControlMiddleware(token: state.options.token))
+        LoginRoutes.add(to: router, token: state.options.token, assets: state.assets)
+        StaticAssets.add(to: router, assets: state.assets)
+        ReverseRoutes.add(to: router, state: state)
+        BatchRoute.add(to: router, state: state)
+        ExplorationRoutes.add(to: router, state: state)
+        TrackRoutes.add(to: router, state: state)
+        ArchiveRoutes.add(to: router, state: state)
+        return router
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import RoquaBoundaries
+import RoquaIO
+
+/// What `roqua serve` was asked to do, checked before anything is opened.
+public struct ServerOptions: Sendable {
+    /// Where to listen: `127.0.0.1:8080` by default; port 0 picks a free port.
+    public var listen: ListenAddress
+    public var boundaries: String
+    public var store: String
+    /// Required for any address other than loopback; sent as `Authorization: Bearer` or the login cookie.
+    public var token: String?
+    /// Largest track or restore upload, in bytes.
+    public var maxUploadBytes: Int
+    /// Achievement definitions (nil: the built-in ones).
+    public var achievements: String?
+    /// Leaflet's folder (`leaflet.js`, `leaflet.css`, `images/`); nil: looked up (see `StaticAssets`).
+    public var leaflet: String?
+    /// swift-log level of the server's log on stderr (coordinates never appear at info or above).
+    public var logLevel: String
+
+    public static let defaultMaxUploadMegabytes = 200
+
+    /// - Throws: `ServerError.tokenRequired` when a non-loopback address has no token, `.badOption`
+    ///   for an empty or too short token and an upload limit outside 1…10,000 MB.
+    public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), boundaries: String, store: String,
+                token: String? = nil, maxUploadMegabytes: Int = defaultMaxUploadMegabytes, achievements: String? = nil,
+                leaflet: String? = nil, logLevel: String = "info") throws {
+        guard (1...10_000).contains(maxUploadMegabytes) else {
+            throw ServerError.badOption("--max-upload must be between 1 and 10000 MB (got \(maxUploadMegabytes))")
+        }
+        if let token {
+            // A short token on a network is a guessable password.
+            // Characters a cookie value and a Bearer header both carry as they are.
+            let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=")
+            guard (16...512).contains(token.count), token.allSatisfy(allowed.contains) else {
+                throw ServerError.badOption("--token must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / =")
+            }
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ServerError.badOption("--log-level must be one of: "
+                                        + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (not \(Echo.quoted(logLevel)))")
+        }
+        guard listen.isLoopback || token != nil else { throw ServerError.tokenRequired(listen.description) }
+        self.listen = listen
+        self.boundaries = boundaries
+        self.store = store
+        self.token = token
+        maxUploadBytes = maxUploadMegabytes << 20
+        self.achievements = achievements
+        self.leaflet = leaflet
+        self.logLevel = logLevel
+    }
+}
+
+/// `HOST:PORT`, `[IPv6]:PORT` or a bare `PORT` (loopback).
+public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// - Throws: `ServerError.badOption` naming the text when it is not an address with a port 0…65535.
+    public init(parsing text: String) throws {
+        let bad = ServerError.badOption("--listen expects HOST:PORT (e.g. 127.0.0.1:8080), not \(Echo.quoted(text))")
+        var host = "127.0.0.1", portText = Substring(text)
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { throw bad }
+            host = String(text[text.index(after: text.startIndex)..<close])
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else if let colon = text.lastIndex(of: ":") {
+            guard text.firstIndex(of: ":") == colon else { throw bad }  // a bare IPv6 address needs brackets
+            host = String(text[..<colon])
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, host.count <= 253, let port = Int(portText), (0...65535).contains(port) else { throw bad }
+        self.init(host: host, port: port)
+    }
+
+    /// Loopback only: `localhost`, 127.0.0.0/8, `::1`.
+    public var isLoopback: Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// Why the server cannot start.
+public enum ServerError: Error, CustomStringConvertible, Equatable, Sendable {
+    case tokenRequired(String)
+    case badOption(String)
+    case leafletMissing(searched: [String])
+    case cannotListen(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .tokenRequired(address):
+            "\(address) is not a loopback address: anyone on the network could read your visited places; "
+                + "pass --token TOKEN (at least 16 characters) to require it, or listen on 127.0.0.1"
+        case let .badOption(message): message
+        case let .leafletMissing(searched):
+            "Leaflet not found (looked in \(searched.joined(separator: ", "))); install Debian's libjs-leaflet "
+                + "(apt-get install libjs-leaflet) or pass --leaflet DIR"
+        case let .cannotListen(address, reason): "cannot listen on \(address): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import Logging
+import RoquaAchievements
+import RoquaBoundaries
+import RoquaRegions
+
+/// Everything the routes share, opened once at start: the boundary DB (resolver index, hierarchy,
+/// unit names and shapes), the region store with the achievements' tables, and the import gate.
+final class ServerState: Sendable {
+    let options: ServerOptions
+    let index: ResolverIndex
+    let resolvers: ResolverPool
+    let hierarchy: BoundaryHierarchy
+    let catalog: UnitCatalog
+    let shapes: UnitShapes
+    let store: RegionStore
+    let tracker: AchievementTracker
+    let imports: ImportGate
+    let assets: StaticAssets
+    let logger: Logger
+    /// The boundary DB's import time and schema, for `/status`.
+    let boundariesImportedAt: String?
+    let boundarySchema: String
+
+    /// - Throws: `BoundaryDatabaseError`, `RegionStoreError`, `AchievementCatalogError`,
+    ///   `ServerError.leafletMissing`.
+    init(options: ServerOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        let database = try BoundaryDatabase(path: options.boundaries)
+        index = try ResolverIndex(database: database)
+        resolvers = ResolverPool(index: index)
+        hierarchy = try BoundaryHierarchy(database: database)
+        catalog = try UnitCatalog(database: database)
+        shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)
+        store = try RegionStore(path: options.store, components: [AchievementStorage.component]) { unreadable in
+            logger.warning("stored regions cannot be read and are skipped; `roqua regions repair` removes them",
+                           metadata: ["count": "\(unreadable.count)"])
+        }
+        let catalog = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
+        tracker = AchievementTracker(catalog: catalog, hierarchy: hierarchy)
+        imports = ImportGate()
+        assets = try StaticAssets(leaflet: options.leaflet)
+        let meta = try database.read { db in
+            try [String: String](Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"], $0["value"]) },
+                                 uniquingKeysWith: { first, _ in first })
+        }
+        boundariesImportedAt = meta["imported_at"]
+        boundarySchema = meta["schema_version"] ?? "?"
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+
+/// The page's files: Roqua's own (compiled into the binary) and Leaflet's (read once at start
+/// from Debian's `libjs-leaflet` or a copy installed beside Roqua). Requests are looked up by
+/// exact name in this fixed table, so no path (`..`, `%2e%2e`, symlinks) can reach another file.
+struct StaticAssets: Sendable {
+    struct Asset: Sendable {
+        var bytes: [UInt8]
+        var contentType: String
+        var cacheControl: String
+    }
+
+    let files: [String: Asset]
+    /// Where Leaflet was found.
+    let leafletDirectory: String
+
+    /// Where Leaflet is looked for when `--leaflet` is not given.
+    static func leafletCandidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var candidates: [String] = []
+        if let path = environment["ROQUA_LEAFLET"], !path.isEmpty { candidates.append(path) }
+        let binary = Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(binary.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/roqua/leaflet").path)
+        candidates.append("/usr/share/javascript/leaflet")
+        return candidates
+    }
+
+    /// - Throws: `ServerError.leafletMissing` naming every place looked in.
+    init(leaflet: String?) throws {
+        let candidates = leaflet.map { [$0] } ?? Self.leafletCandidates()
+        guard let directory = candidates.first(where: {
+            FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("leaflet.js"))
+        }) else { throw ServerError.leafletMissing(searched: candidates) }
+        leafletDirectory = directory
+        var files: [String: Asset] = [
+            "index.html": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache"),
+            "login.html": Asset(bytes: PackageResources.login_html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache"),
+            "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache"),
+            "app.css": Asset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8", cacheControl: "no-cache"),
+        ]
+        // Leaflet's marker images are optional (the page draws no markers): no folder, no images.
+        let leafletFiles = ["leaflet.js", "leaflet.css"]
+            + ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/images")) ?? []).sorted().map { "images/" + $0 }
+        for name in leafletFiles where Self.contentType(name) != nil {
+            let path = (directory as NSString).appendingPathComponent(name)
+            // Read through symlinks (Debian links some files); a file that cannot be read is simply not served.
+            guard let data = FileManager.default.contents(atPath: path), let type = Self.contentType(name) else { continue }
+            files["leaflet/" + name] = Asset(bytes: Array(data), contentType: type, cacheControl: "public, max-age=86400")
+        }
+        self.files = files
+    }
+
+    static func contentType(_ name: String) -> String? {
+        switch (name as NSString).pathExtension {
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "png": "image/png"
+        case "svg": "image/svg+xml"
+        default: nil
+        }
+    }
+
+    func response(for name: String) -> Response? {
+        guard let asset = files[name] else { return nil }
+        return Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: asset.cacheControl],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
+
+    static func add<Context: RequestContext>(to router: Router<Context>, assets: StaticAssets) {
+        router.get("/") { _, _ in assets.response(for: "index.html") ?? Response(status: .notFound) }
+        for name in assets.files.keys where name != "index.html" && name != "login.html" {
+            router.get(RouterPath("/" + name)) { _, _ in assets.response(for: name) ?? Response(status: .notFound) }
+        }
+    }
+}

@@ -1,0 +1,376 @@
+// Roqua's exploration page: the map from Roqua's own boundaries (no tiles), the fog of war,
+// progress, profile, achievements and track import. Talks only to its own origin.
+'use strict';
+
+const TEXT = {
+  tr: { import: 'İçe aktar…', importing: 'İçe aktarma', progress: 'İlerleme', profile: 'Profil', achievements: 'Başarımlar',
+        drop: 'Dosyaları buraya bırakın', world: 'Dünya', country: 'ülke', province: 'il', district: 'ilçe',
+        countries: 'Ülkeler', area: 'Keşfedilen alan', worldShare: 'Dünyanın', daily: 'Günlük seri', weekend: 'Hafta sonu serisi',
+        level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
+        done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun' },
+  en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
+        drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
+        countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
+        level: 'Level', next: 'next level at', badges: 'Badges', uploading: 'Uploading', reading: 'Reading and saving…',
+        done: 'Done', failed: 'Failed', none: 'Nothing visited yet: import a track file.', current: 'current', longest: 'longest' }
+};
+const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲', country: '⚑', exploration: '✦', temporal: '◷',
+                behavioral: '↻', regional: '✪', landmark: '♜' };
+
+const app = {
+  lang: 'tr',
+  visited: new Set(),
+  drilled: new Set(),
+  stack: [{ code: 'world', name: null }],
+  layers: [],
+  shapes: new Map(),
+  stats: null,
+  profile: null,
+  achievements: null,
+  regions: null,
+  busy: false,
+  units: {},
+  home: null
+};
+
+function t(key) { return TEXT[app.lang][key] || key; }
+
+async function getJSON(path) {
+  const response = await fetch(path, { credentials: 'same-origin' });
+  if (!response.ok) {
+    let message = response.status + ' ' + response.statusText;
+    try { message = (await response.json()).error.message; } catch (ignored) { /* not JSON: keep the status line */ }
+    throw new Error(message);
+  }
+  return response.json();
+}
+
+function el(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes || {})) {
+    if (key === 'class') node.className = value; else if (key.startsWith('data-')) node.setAttribute(key, value); else node[key] = value;
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// ---------- the map ----------
+
+const map = L.map('map', { attributionControl: false, worldCopyJump: false, minZoom: 1, maxZoom: 16, zoomSnap: 0.25 });
+map.fitBounds([[-56, -170], [80, 180]]);
+
+function unitName(properties) {
+  return app.lang === 'tr' ? (properties.name_tr || properties.name) : (properties.name_en || properties.name);
+}
+
+function styleFor(feature) {
+  const visited = app.visited.has(feature.properties.code);
+  // A unit whose children are drawn above it stays invisible: its coarser outline would show
+  // through the gaps between its children.
+  if (app.drilled.has(feature.properties.code)) {
+    return { className: 'unit unit-' + feature.properties.level + ' drilled', stroke: false, fill: false };
+  }
+  return {
+    className: 'unit unit-' + feature.properties.level + (visited ? ' visited' : ''),
+    color: visited ? '#f7d58b' : '#50657d', weight: feature.properties.level === 'country' ? 0.6 : 0.9,
+    fillColor: visited ? '#e8a33d' : '#34475c', fillOpacity: visited ? 0.75 : 0.35
+  };
+}
+
+function shapesLayer(collection, onTop) {
+  const layer = L.geoJSON(collection, {
+    style: styleFor,
+    onEachFeature: (feature, featureLayer) => {
+      featureLayer.bindTooltip(() => unitName(feature.properties), { sticky: true });
+      featureLayer.on('click', () => {
+        if (feature.properties.has_children) drill(feature.properties.code, unitName(feature.properties));
+        else featureLayer.openTooltip();
+      });
+    }
+  });
+  layer.roquaParent = collection.parent;
+  if (onTop) layer.addTo(map); else layer.addTo(map).bringToBack();
+  return layer;
+}
+
+async function shapes(code) {
+  if (!app.shapes.has(code)) app.shapes.set(code, getJSON('/api/units/' + encodeURIComponent(code) + '/children'));
+  return app.shapes.get(code);
+}
+
+function restyle() {
+  for (const layer of app.layers) layer.setStyle(styleFor);
+}
+
+// The world, then the current unit's children on top (Türkiye's provinces at first).
+async function showLevel(fit) {
+  const chain = app.stack.map((entry) => entry.code);
+  const collections = await Promise.all(chain.map(shapes));
+  app.drilled = new Set(chain.length === 1 && app.home ? [app.home] : chain);
+  for (const layer of app.layers) map.removeLayer(layer);
+  app.layers = collections.map((collection, index) => shapesLayer(collection, index > 0));
+  if (chain.length === 1 && app.home) {
+    app.layers.push(shapesLayer(await shapes(app.home), true));
+  }
+  const top = app.layers[app.layers.length - 1];
+  if (fit && chain.length > 1 && top.getBounds().isValid()) map.fitBounds(top.getBounds(), { padding: [10, 10] });
+  if (fit && chain.length === 1) map.fitBounds([[-56, -170], [80, 180]]);
+  fog.bringToFront();
+  renderCrumbs();
+  document.body.dataset.level = chain[chain.length - 1];
+  document.body.dataset.shapes = String(top.getLayers().length);
+}
+
+async function drill(code, name) {
+  const known = app.stack.findIndex((entry) => entry.code === code);
+  if (known >= 0) app.stack = app.stack.slice(0, known + 1);
+  else {
+    // A unit's parents come first, so the breadcrumb reads World › Türkiye › İstanbul.
+    const path = [];
+    let unit = app.units[code];
+    while (unit && unit.parent) { path.unshift({ code: unit.parent, name: null }); unit = app.units[unit.parent]; }
+    app.stack = [app.stack[0]].concat(path.filter((p) => p.code !== 'world'), [{ code, name }]);
+  }
+  await showLevel(true);
+}
+
+function renderCrumbs() {
+  const nav = document.getElementById('crumbs');
+  nav.replaceChildren();
+  app.stack.forEach((entry, index) => {
+    if (index > 0) nav.append(el('span', {}, '›'));
+    const known = app.units[entry.code];
+    const label = index === 0 ? t('world') : (entry.name || (known && known.name) || entry.code);
+    nav.append(el('button', { type: 'button', onclick: () => drill(entry.code, entry.name) }, label));
+  });
+}
+
+// The fog of war: one canvas over the map, dark everywhere but each visited region's circle,
+// cut out at its true radius (metres turned into pixels at the circle's latitude).
+const Fog = L.Layer.extend({
+  onAdd(target) {
+    this._canvas = L.DomUtil.create('canvas', 'fog leaflet-zoom-hide');
+    target.getPanes().overlayPane.appendChild(this._canvas);
+    target.on('moveend zoomend resize viewreset', this._draw, this);
+    this._draw();
+  },
+  onRemove(target) {
+    L.DomUtil.remove(this._canvas);
+    target.off('moveend zoomend resize viewreset', this._draw, this);
+  },
+  bringToFront() { if (this._canvas) this._canvas.parentNode.appendChild(this._canvas); return this; },
+  setCircles(circles) { this._circles = circles; if (this._map) this._draw(); },
+  _draw() {
+    const target = this._map, size = target.getSize(), canvas = this._canvas;
+    L.DomUtil.setPosition(canvas, target.containerPointToLayerPoint([0, 0]));
+    canvas.width = size.x; canvas.height = size.y;
+    const context = canvas.getContext('2d');
+    context.fillStyle = 'rgba(6, 10, 18, 0.55)';
+    context.fillRect(0, 0, size.x, size.y);
+    context.globalCompositeOperation = 'destination-out';
+    for (const circle of this._circles || []) {
+      const centre = target.latLngToContainerPoint([circle.lat, circle.lon]);
+      const north = target.latLngToContainerPoint([circle.lat + circle.radius / 111320, circle.lon]);
+      const radius = Math.max(1, Math.abs(centre.y - north.y));
+      context.beginPath();
+      context.arc(centre.x, centre.y, radius, 0, 2 * Math.PI);
+      context.fill();
+    }
+    context.globalCompositeOperation = 'source-over';
+  }
+});
+const fog = new Fog().addTo(map);
+
+// ---------- the panel ----------
+
+function renderProgress() {
+  const list = document.getElementById('progress-list');
+  list.replaceChildren();
+  const stats = app.stats;
+  if (!stats || stats.regions === 0) { list.append(el('li', {}, t('none'))); }
+  if (stats) {
+    for (const unit of stats.units) {
+      const item = el('li', { 'data-code': unit.code, class: unit.level === 'country' ? '' : 'sub' },
+        `${unit.name} ${unit.visited}/${unit.total} ${t(unit.child_level)}`);
+      item.onclick = () => drill(unit.code, unit.name);
+      list.append(item);
+    }
+  }
+  const figures = document.getElementById('figures');
+  figures.replaceChildren();
+  if (!stats) return;
+  const rows = [
+    [t('countries'), `${stats.countries.length}` + (stats.continents.length ? ' — ' + stats.continents.map((c) => `${c.name} ${c.visited}/${c.total}`).join(', ') : '')],
+    [t('area'), `${stats.explored_square_kilometres.toFixed(3)} km²`],
+    [t('worldShare'), `${stats.world_percent_text} %`],
+    [t('daily'), `${stats.streaks.current_daily} ${t('current')}, ${stats.streaks.longest_daily ? stats.streaks.longest_daily.length : 0} ${t('longest')}`],
+    [t('weekend'), `${stats.streaks.current_weekend} ${t('current')}, ${stats.streaks.longest_weekend ? stats.streaks.longest_weekend.length : 0} ${t('longest')}`]
+  ];
+  for (const [label, value] of rows) figures.append(el('dt', {}, label), el('dd', {}, value));
+}
+
+function renderProfile() {
+  const profile = app.profile;
+  if (!profile) return;
+  const level = profile.level;
+  const span = Math.max(1, level.next_level_xp - level.level_start_xp);
+  document.getElementById('level').textContent = `${t('level')} ${level.level}`;
+  document.getElementById('level-bar').style.width = `${Math.round(100 * (level.xp - level.level_start_xp) / span)}%`;
+  document.getElementById('xp').textContent = `${level.xp} XP (${t('next')} ${level.next_level_xp})`;
+  const titles = profile.badges.map((badge) => (app.lang === 'tr' ? badge.title.tr : badge.title.en));
+  document.getElementById('badges').textContent = `${t('badges')}: ${profile.badges.length}/${profile.achievement_count}`
+    + (titles.length ? ' — ' + titles.slice(0, 6).join(', ') : '');
+}
+
+function renderAchievements() {
+  const data = app.achievements;
+  if (!data) return;
+  document.getElementById('achievement-count').textContent = `${data.unlocked}/${data.total}`;
+  const grid = document.getElementById('grid');
+  grid.replaceChildren();
+  for (const item of data.achievements) {
+    const card = el('div', { class: `card rarity-${item.rarity}` + (item.unlocked ? ' unlocked' : '') + (item.hidden ? ' hidden' : ''),
+                             title: item.description },
+      el('div', { class: 'icon' }, item.hidden ? '?' : (ICONS[item.category] || '●')),
+      el('div', { class: 'title' }, item.title));
+    if (!item.unlocked && !item.hidden) {
+      const mini = el('div', { class: 'mini' }, el('div'));
+      mini.firstChild.style.width = `${Math.round(item.progress * 100)}%`;
+      card.append(mini);
+    }
+    grid.append(card);
+  }
+}
+
+function applyLanguage() {
+  document.documentElement.lang = app.lang;
+  document.getElementById('lang').textContent = app.lang === 'tr' ? 'EN' : 'TR';
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+}
+
+async function refresh() {
+  const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const [visited, regions, stats, profile, achievements] = await Promise.all([
+    getJSON('/api/visited'), getJSON('/api/regions'), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
+    getJSON('/api/achievements?lang=' + app.lang)
+  ]);
+  app.visited = new Set(visited);
+  app.stats = stats; app.profile = profile; app.achievements = achievements;
+  fog.setCircles(regions.features.map((f) => ({ lon: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], radius: f.properties.radius })));
+  restyle();
+  renderProgress(); renderProfile(); renderAchievements();
+  learnUnits();
+}
+
+// District codes of visited provinces (from the statistics), for the breadcrumb and the post-import focus.
+function learnUnits() {
+  for (const unit of (app.stats && app.stats.units) || []) {
+    for (const child of unit.visited_children.concat(unit.not_visited_children)) {
+      if (!app.units[child.code]) app.units[child.code] = { parent: unit.code, name: child.name };
+    }
+  }
+}
+
+// ---------- import ----------
+
+function upload(file) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', '/api/tracks?name=' + encodeURIComponent(file.name));
+    const bar = document.getElementById('import-bar'), status = document.getElementById('import-status');
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) bar.style.width = `${Math.round(100 * event.loaded / event.total)}%`;
+      status.textContent = `${t('uploading')} ${file.name}: ${Math.round(event.loaded / 1024)} KB`;
+    };
+    request.upload.onload = () => { bar.parentNode.classList.add('busy'); status.textContent = `${file.name}: ${t('reading')}`; };
+    request.onload = () => {
+      bar.parentNode.classList.remove('busy');
+      let body = null;
+      try { body = JSON.parse(request.responseText); } catch (ignored) { /* reported below with the status */ }
+      if (request.status === 200 && body) resolve(body);
+      else reject(new Error(body && body.error ? body.error.message : `HTTP ${request.status}`));
+    };
+    request.onerror = () => { bar.parentNode.classList.remove('busy'); reject(new Error('network error')); };
+    request.send(file);
+  });
+}
+
+async function importFiles(files) {
+  if (app.busy || !files.length) return;
+  app.busy = true;
+  const section = document.getElementById('import'), summary = document.getElementById('import-summary');
+  section.hidden = false;
+  summary.textContent = '';
+  let focus = null;
+  for (const file of files) {
+    document.getElementById('import-bar').style.width = '0';
+    try {
+      const result = await upload(file);
+      summary.textContent += result.text + '\n';
+      if (result.first_districts.length) focus = result.first_districts;
+      document.getElementById('import-status').textContent = `${file.name}: ${t('done')}`;
+    } catch (error) {
+      summary.textContent += `${file.name}: ${error.message}\n`;
+      document.getElementById('import-status').textContent = `${file.name}: ${t('failed')}`;
+    }
+  }
+  document.getElementById('import-bar').style.width = '100%';
+  await refresh();
+  if (focus) {
+    // Show where the new districts are: the province holding most of them.
+    const counts = new Map();
+    for (const first of focus) {
+      const parent = app.units[first.code] && app.units[first.code].parent;
+      if (parent) counts.set(parent, (counts.get(parent) || 0) + 1);
+    }
+    const best = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+    if (best) {
+      const unit = (app.stats.units || []).find((u) => u.code === best[0]);
+      await drill(best[0], unit ? unit.name : best[0]);
+    }
+  }
+  app.busy = false;
+  document.body.dataset.imported = String(Number(document.body.dataset.imported || 0) + 1);
+}
+
+document.getElementById('file').addEventListener('change', (event) => {
+  importFiles([...event.target.files]);
+  event.target.value = '';
+});
+let dragDepth = 0;
+window.addEventListener('dragenter', (event) => { event.preventDefault(); dragDepth += 1; document.getElementById('drop').hidden = false; });
+window.addEventListener('dragover', (event) => event.preventDefault());
+window.addEventListener('dragleave', () => { dragDepth = Math.max(0, dragDepth - 1); if (!dragDepth) document.getElementById('drop').hidden = true; });
+window.addEventListener('drop', (event) => {
+  event.preventDefault();
+  dragDepth = 0;
+  document.getElementById('drop').hidden = true;
+  importFiles([...event.dataTransfer.files]);
+});
+document.getElementById('lang').addEventListener('click', async () => {
+  app.lang = app.lang === 'tr' ? 'en' : 'tr';
+  applyLanguage();
+  app.achievements = await getJSON('/api/achievements?lang=' + app.lang);
+  renderProgress(); renderProfile(); renderAchievements(); renderCrumbs();
+});
+
+// ---------- start ----------
+
+async function start() {
+  applyLanguage();
+  // Parent links for the breadcrumb: from the shapes already fetched (world → countries → provinces).
+  const world = await shapes('world');
+  for (const feature of world.features) app.units[feature.properties.code] = { parent: null, name: feature.properties.name };
+  app.home = world.features.some((f) => f.properties.code === 'TR') ? 'TR' : null;
+  if (app.home) {
+    const provinces = await shapes('TR');
+    for (const feature of provinces.features) app.units[feature.properties.code] = { parent: 'TR', name: feature.properties.name };
+  }
+  await Promise.all([showLevel(false), refresh()]);
+  document.body.dataset.ready = String(Math.round(performance.now()));
+}
+
+start().catch((error) => {
+  document.getElementById('progress-list').replaceChildren(el('li', {}, error.message));
+  document.body.dataset.ready = 'error';
+});

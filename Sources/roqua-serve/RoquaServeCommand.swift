@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import RoquaBoundaries
+import RoquaRegions
+import RoquaServer
+
+/// `roqua-serve`, also run as `roqua serve`: a program of its own so that building the plain
+/// CLI does not compile the HTTP stack (SwiftNIO, Hummingbird).
+@main
+struct RoquaServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roqua-serve",
+        abstract: "The exploration app in a browser and a Nominatim-compatible reverse-geocoding API, offline.",
+        discussion: """
+            Serves the map page at / and the APIs (/reverse, /reverse/batch, /status, /api/…) on loopback. \
+            Listening on any other address needs --token (sent as 'Authorization: Bearer TOKEN' or set by \
+            the login form). Stops gracefully on SIGINT or SIGTERM.
+            """,
+        version: Roqua.version
+    )
+
+    @Option(help: ArgumentHelp("The region store (default: $ROQUA_STORE or the data home).", valueName: "PATH"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("The boundary database.", valueName: "PATH"))
+    var boundaries: String?
+
+    @Option(help: ArgumentHelp("Achievement definitions (default: $ROQUA_ACHIEVEMENTS or the built-in ones).", valueName: "FILE"))
+    var achievements: String?
+
+    @Option(help: ArgumentHelp("Address and port to listen on (port 0: any free port).", valueName: "HOST:PORT"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("Token required from clients (16+ characters); needed for a non-loopback address.", valueName: "TOKEN"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("Largest track or restore upload, in MB.", valueName: "MB"))
+    var maxUpload = ServerOptions.defaultMaxUploadMegabytes
+
+    @Option(help: ArgumentHelp("Leaflet's folder (default: $ROQUA_LEAFLET, share/roqua/leaflet, /usr/share/javascript/leaflet).",
+                                      valueName: "DIR"))
+    var leaflet: String?
+
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "LEVEL"))
+    var logLevel = "info"
+
+    func validate() throws {
+        do { _ = try options() } catch let error as ServerError { throw ValidationError(error.description) }
+    }
+
+    func options() throws -> ServerOptions {
+        let environment = ProcessInfo.processInfo.environment
+        return try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaries ?? RoquaPaths.boundaries(),
+                                 store: store ?? RegionStore.defaultPath(), token: token, maxUploadMegabytes: maxUpload,
+                                 achievements: achievements ?? environment["ROQUA_ACHIEVEMENTS"].flatMap { $0.isEmpty ? nil : $0 },
+                                 leaflet: leaflet, logLevel: logLevel)
+    }
+
+    func run() throws {
+        let options = try options()
+        // ArgumentParser runs this command synchronously: the server runs in a task and this
+        // thread waits for it (no other work needs this thread meanwhile).
+        let outcome = BlockingOutcome()
+        Task {
+            do {
+                try await RoquaServer.run(options) { port in
+                    let address = ListenAddress(host: options.listen.host, port: port)
+                    // Unbuffered: scripts wait for this line to learn the port.
+                    FileHandle.standardOutput.write(Data("Roqua is serving on http://\(address)/\n".utf8))
+                }
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        if let error = outcome.wait() { throw error }
+    }
+}
+
+/// The result of work done in a task, waited for by a thread.
+final class BlockingOutcome: @unchecked Sendable {
+    // Guarded by `done`: written once before the signal, read after the wait.
+    private var error: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ error: (any Error)?) {
+        self.error = error
+        done.signal()
+    }
+
+    func wait() -> (any Error)? {
+        done.wait()
+        return error
+    }
+}

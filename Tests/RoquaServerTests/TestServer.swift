@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import RoquaServer
+import RoquaTestSupport
+
+/// A Roqua server on 127.0.0.1 and a free port, in this process, with its own store in a
+/// temporary directory and a stand-in Leaflet (the page's own tests use Debian's real one).
+final class TestServer: @unchecked Sendable {
+    let port: Int
+    let directory: TempDirectory
+    private let task: Task<Void, any Error>
+
+    var store: String { directory.file("regions.sqlite") }
+
+    static func start(token: String? = nil, maxUploadMegabytes: Int = 200) async throws -> TestServer {
+        let directory = try TempDirectory("roqua-serve-test")
+        let leaflet = try directory.subdirectory("leaflet")
+        try "/* stand-in leaflet */".write(toFile: leaflet + "/leaflet.js", atomically: true, encoding: .utf8)
+        try ".leaflet-container {}".write(toFile: leaflet + "/leaflet.css", atomically: true, encoding: .utf8)
+        let options = try ServerOptions(listen: ListenAddress(host: "127.0.0.1", port: 0), boundaries: Bundled.path(),
+                                        store: directory.file("regions.sqlite"), token: token,
+                                        maxUploadMegabytes: maxUploadMegabytes, leaflet: leaflet)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "roqua.serve.test")
+        logger.logLevel = .warning
+        let task = Task {
+            defer { continuation.finish() }
+            try await RoquaServer.run(options, logger: logger, signals: []) { continuation.yield($0) }
+        }
+        for await port in ports {
+            return TestServer(port: port, directory: directory, task: task)
+        }
+        try await task.value
+        throw LoopbackHTTP.LoopbackError("the server stopped before listening")
+    }
+
+    private init(port: Int, directory: TempDirectory, task: Task<Void, any Error>) {
+        self.port = port
+        self.directory = directory
+        self.task = task
+    }
+
+    /// Graceful shutdown, as on SIGTERM.
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    func get(_ target: String, headers: [String: String] = [:]) async throws -> LoopbackHTTP.Reply {
+        try await LoopbackHTTP.request(port, "GET", target, headers: headers)
+    }
+
+    func post(_ target: String, body: [UInt8], headers: [String: String] = [:]) async throws -> LoopbackHTTP.Reply {
+        try await LoopbackHTTP.request(port, "POST", target, headers: headers, body: body)
+    }
+}
+
+extension TestServer {
+    /// A server of the test's own (it changes the store), always stopped afterwards.
+    static func with<T>(token: String? = nil, maxUploadMegabytes: Int = 200,
+                        _ body: (TestServer) async throws -> T) async throws -> T {
+        let server = try await start(token: token, maxUploadMegabytes: maxUploadMegabytes)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+}

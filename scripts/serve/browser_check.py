@@ -1,0 +1,126 @@
+"""The exploration page in a real browser (Debian's chromium + chromedriver via python3-selenium).
+
+Usage: browser_check.py PORT GPX SCREENSHOT_DIR. Opens the page on an empty store, uploads the GPX
+through the file input, waits for "8/39" for İstanbul and the district layer with 39 shapes,
+imports a second file by drag-and-drop, checks there were no console errors and that every
+resource came from the page's own origin, measures the first load (median of 3), takes
+screenshots (desktop and phone-sized). Prints 'N passed, N failed'.
+"""
+import json
+import statistics
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+port, gpx, shots = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+origin = f"http://127.0.0.1:{port}"
+results = []
+
+
+def check(name, condition, detail=""):
+    results.append(bool(condition))
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f" — {detail}"), flush=True)
+
+
+def wait_for(driver, script, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    return None
+
+
+options = webdriver.ChromeOptions()
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-default-apps", "--disable-extensions", "--lang=tr-TR"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+driver.set_page_load_timeout(30)
+try:
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    # First load, three times with the cache off: the time until the world and Türkiye layers
+    # are drawn and the panel is filled (body[data-ready] is set by the page then).
+    loads = []
+    for _ in range(3):
+        driver.get(origin + "/")
+        ready = wait_for(driver, "return document.body.dataset.ready")
+        loads.append(int(ready) if ready and ready.isdigit() else None)
+    check("page ready (world + Türkiye layers drawn) three times", all(v is not None for v in loads), loads)
+    first_load = statistics.median([v for v in loads if v is not None] or [0])
+    print(f"first load: {loads} ms, median {first_load} ms")
+    check("first load under 1 s (median of 3)", 0 < first_load < 1000, first_load)
+
+    progress = driver.find_element(By.ID, "progress-list").text
+    check("empty store: nothing visited yet", "8/39" not in progress and "Henüz" in progress, progress)
+    check("world layer drawn", driver.execute_script("return document.querySelectorAll('path.unit-country').length") > 200)
+    check("Türkiye's 81 provinces drawn", driver.execute_script("return document.querySelectorAll('path.unit-province').length") == 81)
+
+    driver.find_element(By.ID, "file").send_keys(gpx)
+    imported = wait_for(driver, "return document.body.dataset.imported == '1'", timeout=60)
+    check("upload through the file input finished", imported)
+    summary = driver.find_element(By.ID, "import-summary").text
+    check("import summary shown", "8 new region(s)" in summary and "Kadıköy" in summary, summary)
+    progress = driver.find_element(By.ID, "progress-list").text
+    check("'İstanbul 8/39 ilçe' in the progress panel", "İstanbul 8/39 ilçe" in progress, progress)
+    check("'Türkiye 1/81 il' in the progress panel", "Türkiye 1/81 il" in progress, progress)
+    level = wait_for(driver, "return document.body.dataset.level == 'TR-34' && document.body.dataset.level")
+    districts = driver.execute_script("return document.querySelectorAll('path.unit-district').length")
+    visited = driver.execute_script("return document.querySelectorAll('path.unit-district.visited').length")
+    check("İstanbul's district layer: 39 shapes", level and districts == 39, (level, districts))
+    check("8 districts filled as visited", visited == 8, visited)
+    unlocked = driver.execute_script("return document.querySelectorAll('#grid .card.unlocked').length")
+    hidden = driver.execute_script("return [...document.querySelectorAll('#grid .card.hidden')].map(c => c.textContent)")
+    check("achievements grid: unlocked cards", unlocked >= 3, unlocked)
+    check("achievements grid: hidden ones as ???", hidden and all("???" in text for text in hidden), hidden)
+    check("profile: level 5", "5" in driver.find_element(By.ID, "level").text, driver.find_element(By.ID, "level").text)
+    driver.save_screenshot(f"{shots}/serve-page.png")
+
+    # Drag and drop: a CSV dropped on the window goes through the same import.
+    driver.execute_script("""
+        const text = 'lat,lon,time\\n39.9251,32.8369,2024-05-02T10:00:00Z\\n39.9253,32.8371,2024-05-02T10:01:00Z\\n';
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], 'ankara.csv', { type: 'text/csv' }));
+        window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer }));
+        window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer }));
+    """)
+    dropped = wait_for(driver, "return document.body.dataset.imported == '2'", timeout=60)
+    progress = driver.find_element(By.ID, "progress-list").text
+    check("drag-and-drop import: Ankara 1/25 ilçe", dropped and "Ankara 1/25 ilçe" in progress, progress)
+
+    entries = driver.execute_script(
+        "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).map(e => e.name)")
+    foreign = [name for name in entries if not name.startswith(origin + "/")]
+    check(f"every loaded resource same-origin ({len(entries)} loaded)", entries and not foreign, foreign)
+    logs = driver.get_log("browser")
+    errors = [entry for entry in logs if entry["level"] in ("SEVERE", "WARNING")]
+    check("no console errors or warnings", not errors, json.dumps(errors, ensure_ascii=False)[:800])
+
+    driver.set_window_size(390, 844)
+    driver.get(origin + "/")
+    wait_for(driver, "return document.body.dataset.ready")
+    layout = driver.execute_script("""
+        const map = document.getElementById('map').getBoundingClientRect();
+        const panel = document.getElementById('panel').getBoundingClientRect();
+        const width = document.documentElement.clientWidth;
+        return {mapWidth: map.width, panelTop: panel.top, mapBottom: map.bottom, width,
+                scroll: document.documentElement.scrollWidth};
+    """)
+    # clientWidth: the window's 390 px less the scroll bar.
+    check("phone-sized: the panel below the map, no sideways scrolling",
+          layout["panelTop"] >= layout["mapBottom"] - 1 and layout["scroll"] <= layout["width"]
+          and layout["mapWidth"] >= layout["width"] - 1 and layout["width"] >= 360, layout)
+    driver.save_screenshot(f"{shots}/serve-phone.png")
+finally:
+    driver.quit()
+
+passed = sum(results)
+print(f"{passed} passed, {len(results) - passed} failed")
+sys.exit(0 if passed == len(results) else 1)
