@@ -31,7 +31,7 @@ import Testing
         func importPeak(_ path: String, store: String) throws -> Int {
             let result = try CommandRunner.run(ProductsDirectory.product("roqua"), [
                 "track", "import", path, "--store", dir.file(store), "--boundaries", Bundled.path(),
-            ])
+            ], measuringMemory: true)
             #expect(result.status == 0 && result.stdout.contains("1 fixes read"), "\(path): \(result.stderr)")
             return result.maxRSSKilobytes
         }
@@ -39,10 +39,12 @@ import Testing
         let small = dir.file("small.json")
         try #"{"locations": [\#(record)]}"#.write(toFile: small, atomically: true, encoding: .utf8)
         let baseline = try importPeak(small, store: "small.sqlite")
+        #expect(baseline > 10_000, "peak RSS not measured: \(baseline) kB")
         for (name, before, after) in files {
             let path = dir.file(name)
             try Self.writeSkippedMember(path, before: before, after: after)
             let peak = try importPeak(path, store: "\(name).sqlite")
+            print("\(name): peak RSS \(peak) kB, one record \(baseline) kB")
             #expect(peak - baseline < 30_000, "\(name): peak RSS \(peak / 1024) MB against \(baseline / 1024) MB for one record")
         }
     }

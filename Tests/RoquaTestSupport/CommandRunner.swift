@@ -23,7 +23,9 @@ package struct CommandResult: Sendable {
     package var status: Int32
     package var stdout: String
     package var stderr: String
-    /// The child's peak resident set size.
+    /// The child's own peak resident set size (VmHWM), when it was run with `measuringMemory`;
+    /// otherwise 0. (`wait4`'s `ru_maxrss` cannot serve: Linux records the spawning process's
+    /// peak in it at `exec`, so a child of a large test process seems as large as its parent.)
     package var maxRSSKilobytes: Int = 0
 }
 
@@ -39,16 +41,34 @@ package final class RunningCommand {
 
     package func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
-    /// Waits for the child to end and collects what it printed.
-    package func wait() -> CommandResult {
+    /// Waits for the child to end and collects what it printed. With `measuringMemory`, the
+    /// child's peak RSS is read from `/proc/PID/status` (VmHWM, which only grows) every 2 ms
+    /// while it runs; the last reading before it exits is its peak.
+    package func wait(measuringMemory: Bool = false) -> CommandResult {
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        var peak = 0
+        while true {
+            let options = measuringMemory ? WNOHANG : 0
+            let reaped = waitpid(pid, &status, options)
+            if reaped == pid { break }
+            if reaped == -1 && errno != EINTR { break }
+            if reaped == 0 {
+                peak = max(peak, Self.highWaterKilobytes(pid))
+                usleep(2_000)
+            }
+        }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return CommandResult(status: exitStatus,
                              stdout: (try? String(contentsOfFile: directory.file("stdout"), encoding: .utf8)) ?? "",
                              stderr: (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? "",
-                             maxRSSKilobytes: usage.ru_maxrss)
+                             maxRSSKilobytes: peak)
+    }
+
+    /// VmHWM of a running process in kB; 0 when it cannot be read (the process is exiting).
+    private static func highWaterKilobytes(_ pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
     }
 }
 
@@ -77,9 +97,9 @@ package enum CommandRunner {
         return RunningCommand(pid: pid, directory: directory)
     }
 
-    /// Runs `executable` to its end (see `start`).
+    /// Runs `executable` to its end (see `start`); `measuringMemory` fills `maxRSSKilobytes`.
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           stdin: String? = nil) throws -> CommandResult {
-        try start(executable, arguments, environment: environment, stdin: stdin).wait()
+                           stdin: String? = nil, measuringMemory: Bool = false) throws -> CommandResult {
+        try start(executable, arguments, environment: environment, stdin: stdin).wait(measuringMemory: measuringMemory)
     }
 }
