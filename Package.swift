@@ -105,7 +105,7 @@ let package = Package(
         // PostgreSQL store apart so that only what links it pays for postgres-nio; the CLI.
         .target(
             name: "RoquaChatCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["RoquaIO", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "RoquaChatServer",

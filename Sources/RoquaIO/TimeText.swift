@@ -157,7 +157,7 @@ extension TimeText {
     }
 
     /// Year, month, day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+    package static func civil(fromDays days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

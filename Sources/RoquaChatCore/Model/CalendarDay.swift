@@ -1,3 +1,4 @@
+import RoquaIO
 /// A calendar day without a time zone (`YYYY-MM-DD`), for a group's active window.
 public struct CalendarDay: ValidatedText, Hashable, Comparable, CustomStringConvertible {
     /// The year.
@@ -23,19 +24,7 @@ public struct CalendarDay: ValidatedText, Hashable, Comparable, CustomStringConv
 
     /// The UTC day `secondsSince1970` falls on.
     public init(utcSecondsSince1970 seconds: Double) {
-        // Civil-from-days (Howard Hinnant), exact for the proleptic Gregorian calendar.
-        let days = Int((seconds / 86_400).rounded(.down))
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        month = m
-        day = d
+        (year, month, day) = TimeText.civil(fromDays: Int((seconds / 86_400).rounded(.down)))
     }
 
     static func days(inMonth month: Int, year: Int) -> Int {
