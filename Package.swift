@@ -67,7 +67,7 @@ let package = Package(
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-fuzz",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO"]
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO", "RoquaServeInput"]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -155,9 +155,12 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]
         ),
         // `roqua serve`: the exploration page and a Nominatim-compatible API over HTTP (Hummingbird).
+        // Request parsing of `roqua serve` without the HTTP stack, so the fuzzer links it alone.
+        .target(name: "RoquaServeInput", dependencies: ["RoquaBoundaries", "RoquaIO"]),
         .target(
             name: "RoquaServer",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO", grdb,
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
+                           "RoquaServeInput", grdb,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -172,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoquaServerTests",
-            dependencies: ["RoquaServer", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
+            dependencies: ["RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
                            .product(name: "Logging", package: "swift-log")]
         ),
     ],

@@ -123,7 +123,8 @@ case "tiles" where args.count == 2:
     let opened = currentRSSMegabytes()
     let ids = try index.database.read { db in try Int.fetchAll(db, sql: "SELECT id FROM cell_tiles") }
     let loadStart = DispatchTime.now()
-    for id in ids { _ = try index.cells.tile(id) }
+    var reader: CellIndex.TileReader?
+    for id in ids { _ = try index.cells.tile(id, reader: &reader) }
     emit(["bench": "tiles", "tiles": ids.count, "open_s": seconds(start) - seconds(loadStart), "load_all_s": seconds(loadStart),
           "rss_before_mb": before, "rss_open_mb": opened, "rss_all_mb": currentRSSMegabytes()])
 case "micro":

@@ -18,9 +18,11 @@ public enum RoquaServer {
         try await run(options, logger: logger, signals: [.sigterm, .sigint], onReady: onReady)
     }
 
-    /// As `run(_:onReady:)` with the signals chosen (tests use none and cancel the task instead).
+    /// As `run(_:onReady:)` with the signals chosen. Tests use none and end `stop` instead: the same
+    /// graceful shutdown a signal starts (cancelling the task would close the listening channel
+    /// under Hummingbird's own shutdown, which then logs an error).
     package static func run(_ options: ServerOptions, logger: Logger, signals: [UnixSignal],
-                            onReady: @escaping @Sendable (Int) -> Void) async throws {
+                            stop: AsyncStream<Void>? = nil, onReady: @escaping @Sendable (Int) -> Void) async throws {
         let state = try await offloaded { try ServerState(options: options, logger: logger) }
         try await offloaded {
             // The first page load draws these: have them ready before the first request.
@@ -45,7 +47,17 @@ public enum RoquaServer {
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: signals, logger: logger))
-        try await group.run()
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            if let stop {
+                tasks.addTask {
+                    for await _ in stop {}
+                    // Ended by the caller, not by the server stopping on its own (then this task is cancelled).
+                    if !Task.isCancelled { await group.triggerGracefulShutdown() }
+                }
+            }
+            try await group.run()
+            tasks.cancelAll()
+        }
         logger.info("stopped")
     }
 

@@ -4,6 +4,7 @@ import RoquaBoundaries
 import RoquaImport
 import RoquaIO
 import RoquaRegions
+import RoquaServeInput
 
 /// Every parser of outside input, fed raw bytes. Each target must either finish or throw a typed
 /// error: a crash, a hang, a leak or unbounded memory is a bug (libFuzzer + AddressSanitizer find
@@ -15,6 +16,8 @@ enum FuzzTargets {
         var targets: [String: Target] = [
             "track": { data in try readAll(TrackReaders.open(path: Scratch.file("input", data))) },
             "batch": batch,
+            "serve-query": serveQuery,
+            "serve-batch": serveBatch,
             "shapefile": shapefile,
             "achievements": { data in
                 _ = AchievementCatalog.validate(data: data)
@@ -40,6 +43,31 @@ enum FuzzTargets {
     @Sendable static func batch(_ data: Data) throws {
         let input = try BatchInput(path: Scratch.file("input", data))
         while let chunk = try input.next(4096) { chunk.forEachRow { _, _, _, _ in } }
+    }
+
+    /// A query string as `roqua serve` reads it, then as a `/reverse` request; also as an
+    /// `Accept-Language` header.
+    @Sendable static func serveQuery(_ data: Data) throws {
+        let text = String(decoding: data, as: UTF8.self)
+        _ = NominatimRequest.language(text)
+        let query = try QueryParameters(text)
+        _ = try NominatimRequest(query, acceptLanguage: query["accept-language"])
+    }
+
+    /// A batch upload as `POST /reverse/batch` reads it, arriving in chunks whose sizes come from
+    /// the first byte (as the network splits a body anywhere).
+    @Sendable static func serveBatch(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        guard let first = bytes.first else { return }
+        let step = Int(first % 64) + 1
+        var lines = BatchLines(format: first & 0x80 == 0 ? nil : (first & 0x40 == 0 ? .csv : .ndjson))
+        var rows = 0
+        var start = 1
+        while start < bytes.count {
+            lines.feed(bytes[start..<min(start + step, bytes.count)]) { _ in rows += 1 }
+            start += step
+        }
+        lines.finish { _ in rows += 1 }
     }
 
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.

@@ -9,6 +9,7 @@ final class TestServer: @unchecked Sendable {
     let port: Int
     let directory: TempDirectory
     private let task: Task<Void, any Error>
+    private let stopping: AsyncStream<Void>.Continuation
 
     var store: String { directory.file("regions.sqlite") }
 
@@ -21,28 +22,30 @@ final class TestServer: @unchecked Sendable {
                                         store: directory.file("regions.sqlite"), token: token,
                                         maxUploadMegabytes: maxUploadMegabytes, leaflet: leaflet)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let (stop, stopping) = AsyncStream<Void>.makeStream()
         var logger = Logger(label: "roqua.serve.test")
         logger.logLevel = .warning
         let task = Task {
             defer { continuation.finish() }
-            try await RoquaServer.run(options, logger: logger, signals: []) { continuation.yield($0) }
+            try await RoquaServer.run(options, logger: logger, signals: [], stop: stop) { continuation.yield($0) }
         }
         for await port in ports {
-            return TestServer(port: port, directory: directory, task: task)
+            return TestServer(port: port, directory: directory, task: task, stopping: stopping)
         }
         try await task.value
         throw LoopbackHTTP.LoopbackError("the server stopped before listening")
     }
 
-    private init(port: Int, directory: TempDirectory, task: Task<Void, any Error>) {
+    private init(port: Int, directory: TempDirectory, task: Task<Void, any Error>, stopping: AsyncStream<Void>.Continuation) {
         self.port = port
         self.directory = directory
         self.task = task
+        self.stopping = stopping
     }
 
     /// Graceful shutdown, as on SIGTERM.
     func stop() async {
-        task.cancel()
+        stopping.finish()
         _ = await task.result
     }
 

@@ -71,9 +71,10 @@ package final class BatchInput {
     private(set) var csvHeader: String?
     private let stream: ByteStream
     private let json: JSONScanner
-    private var line: [UInt8] = []
-    /// A line read but not yet turned into a row (nil bytes: it was too long).
-    private var pending: [UInt8]?
+    /// A line read but not yet turned into a row.
+    private var pending: [UInt8] = []
+    /// The pending line was longer than `maxRowBytes` (and `pending` is empty).
+    private var pendingTooLong = false
     private var pendingLine = 0
     private var hasPending = false
     private var parser: BatchRowParser
@@ -130,7 +131,8 @@ package final class BatchInput {
     private func readHeader() throws {
         while true {
             guard let number = try nextLine() else { return }
-            guard let bytes = pending else { return }  // an overlong first line: reported as a row
+            guard !pendingTooLong else { return }  // an overlong first line: reported as a row
+            let bytes = pending
             if CSVLine.isBlank(bytes) { hasPending = false; continue }
             let text = String(decoding: bytes, as: UTF8.self)
             guard let fields = CSVLine.split(bytes) else {
@@ -152,13 +154,14 @@ package final class BatchInput {
         }
     }
 
-    /// Reads the next line into `pending` (nil when it was too long) and returns its number; nil at the end.
+    /// Reads the next line into `pending` (or sets `pendingTooLong`) and returns its number; nil at the end.
     private func nextLine() throws -> Int? {
         let number = stream.line
-        switch try stream.readLine(into: &line, limit: Self.maxRowBytes) {
+        // Read straight into `pending`: no second buffer to copy from.
+        switch try stream.readLine(into: &pending, limit: Self.maxRowBytes) {
         case .end: return nil
-        case .line: pending = line
-        case .tooLong: pending = nil
+        case .line: pendingTooLong = false
+        case .tooLong: pendingTooLong = true
         }
         pendingLine = number
         hasPending = true
@@ -182,18 +185,18 @@ package final class BatchInput {
         while lines.count < count {
             if !hasPending, try nextLine() == nil { break }
             hasPending = false
-            guard let row = pending else {
+            guard !pendingTooLong else {
                 lines.append(BatchChunk.Line(start: bytes.count, length: -1, number: pendingLine))
                 continue
             }
-            if CSVLine.isBlank(row) { continue }
-            if format == .csv, parser.columnCount == nil, let fields = CSVLine.split(row) {
+            if CSVLine.isBlank(pending) { continue }
+            if format == .csv, parser.columnCount == nil, let fields = CSVLine.split(pending) {
                 // The first row that splits fixes the column count of a file without a header.
                 // Rows before it in this chunk could not be split, so they never read the count.
                 parser.columnCount = fields.count
             }
-            lines.append(BatchChunk.Line(start: bytes.count, length: row.count, number: pendingLine))
-            bytes.append(contentsOf: row)
+            lines.append(BatchChunk.Line(start: bytes.count, length: pending.count, number: pendingLine))
+            bytes.append(contentsOf: pending)
         }
         return lines.isEmpty ? nil : BatchChunk(content: .lines(bytes: bytes, lines: lines), parser: parser, fraction: fraction)
     }

@@ -5,21 +5,19 @@ import Synchronization
 /// The precomputed cells of a boundary DB, shared by every resolver thread. The 1° grid is read
 /// at open (260 KB); a tile's quadtree is read from the DB the first time any thread needs it
 /// and kept for the life of the index. Readers take a published tile with one atomic load and
-/// no lock and no reference counting, so workers never contend; only a first read takes the lock.
+/// no lock and no reference counting, so workers never contend. A first read takes no lock
+/// either: each thread reads with its own connection (`TileReader`) and publishes the tile with
+/// a compare-and-exchange; when two threads read the same tile at once, the loser frees its copy.
 package final class CellIndex: @unchecked Sendable {
     // @unchecked: `grid` is written only in `init`; each `slots` entry goes once from 0 to a
-    // pointer to an immutable `CellTile` (release store after the tile is built, acquire load
-    // before it is read); `loaded` is touched only under `lock`.
+    // pointer to an immutable `CellTile` (a compare-and-exchange with release ordering after the
+    // tile is built, an acquire load before it is read), and only `deinit` frees what they hold.
     package let fallbackMeters: Double
     package let unitCount: Int
     let grid: UnsafeMutablePointer<UInt32>
     private let slots: UnsafeMutablePointer<Atomic<Int>>
     private let slotCount: Int
     private let database: BoundaryDatabase
-    /// Tiles read so far (freed with the index) and the connection that reads them: its own,
-    /// holding its shared lock for good (the DB is replaced, never written in place), so that a
-    /// tile costs one prepared statement step, not a transaction.
-    private let lock: Mutex<(owned: [UnsafeMutableRawPointer], reader: DatabaseQueue?)>
     /// A loaded tile is one allocation: its `CellTile` (padded to a cache line), then the blob.
     /// The quadtree's nodes are at a fixed offset from it, so the lookup reaches the root
     /// without first reading the `CellTile`.
@@ -30,7 +28,6 @@ package final class CellIndex: @unchecked Sendable {
     package init(database: BoundaryDatabase, unitCount: Int) throws {
         self.database = database
         self.unitCount = unitCount
-        lock = Mutex(([], nil))
         let row = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT format, fallback_meters, unit_count, grid, (SELECT MAX(id) FROM cell_tiles) AS tiles FROM cell_index")
         }
@@ -66,57 +63,67 @@ package final class CellIndex: @unchecked Sendable {
     }
 
     deinit {
-        lock.withLock { state in
-            for tile in state.owned { tile.deallocate() }  // `CellTile` holds no references: nothing to deinitialize
+        for i in 0..<max(slotCount, 1) {
+            // Each slot holds the one copy of its tile that won; `CellTile` holds no references.
+            let bits = slots[i].load(ordering: .acquiring)
+            if bits != 0 { UnsafeMutableRawPointer(bitPattern: bits)?.deallocate() }
         }
         grid.deallocate()
         slots.deallocate()
     }
 
-    /// The tile `id` (a grid value without the leaf flag), read from the DB on first use.
-    /// - Throws: `BoundaryDatabaseError` when the tile is missing or damaged.
+    /// The tile `id` (a grid value without the leaf flag), read from the DB on first use with
+    /// the calling thread's `reader`.
+    /// - Throws: `BoundaryDatabaseError` when the tile is missing or damaged, or the DB's error.
     @inline(__always)
-    package func tile(_ id: Int) throws -> UnsafePointer<CellTile> {
+    package func tile(_ id: Int, reader: inout TileReader?) throws -> UnsafePointer<CellTile> {
         let bits = slots[id].load(ordering: .acquiring)
         if bits != 0, let pointer = UnsafePointer<CellTile>(bitPattern: bits) { return pointer }
-        // The address crosses the lock as an integer: the tile it names is immutable and lives as long as the index.
-        guard let pointer = UnsafePointer<CellTile>(bitPattern: try load(id)) else { throw damaged("cell tile \(id) is missing") }
-        return pointer
+        return try load(id, reader: &reader)
     }
 
-    /// The address of tile `id`, read and published first if no thread has yet.
-    private func load(_ id: Int) throws -> Int {
-        try lock.withLock { state in
-            let bits = slots[id].load(ordering: .acquiring)
-            if bits != 0 { return bits }
-            if state.reader == nil {
-                var config = Configuration()
-                config.readonly = true
-                config.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
-                state.reader = try DatabaseQueue(path: database.path, configuration: config)
-            }
-            let blob = try state.reader!.inDatabase { db -> UnsafeMutableRawPointer? in  // set just above
-                let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT data FROM cell_tiles WHERE id = ?"), arguments: [id])
-                guard let row = try rows.next() else { return nil }
-                return try row.withUnsafeData(atIndex: 0) { data -> UnsafeMutableRawPointer? in
-                    guard let data, data.count >= 24 else { return nil }
-                    let base = UnsafeMutableRawPointer.allocate(byteCount: Self.headerBytes + data.count, alignment: 64)
-                    let blob = base + Self.headerBytes
-                    data.withUnsafeBytes { blob.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
-                    guard let view = CellTile(blob: blob, size: data.count, unitCount: unitCount) else {
-                        base.deallocate()
-                        throw damaged("cell tile \(id) is damaged")
-                    }
-                    base.initializeMemory(as: CellTile.self, to: view)
-                    state.owned.append(base)
-                    return base
-                }
-            }
-            guard let blob else { throw damaged("cell tile \(id) is missing") }
-            let address = Int(bitPattern: blob)
-            slots[id].store(address, ordering: .releasing)
-            return address
+    /// One thread's connection for reading tiles: read-only, holding its shared lock for good
+    /// (the DB is replaced, never written in place), so a tile costs one prepared statement
+    /// step, not a transaction.
+    package final class TileReader {
+        let queue: DatabaseQueue
+
+        init(path: String) throws {
+            var config = Configuration()
+            config.readonly = true
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE") }
+            queue = try DatabaseQueue(path: path, configuration: config)
         }
+    }
+
+    /// Reads tile `id` and publishes it, unless another thread published it first.
+    private func load(_ id: Int, reader: inout TileReader?) throws -> UnsafePointer<CellTile> {
+        let connection = try reader ?? TileReader(path: database.path)
+        reader = connection
+        let base = try connection.queue.inDatabase { db -> UnsafeMutableRawPointer? in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT data FROM cell_tiles WHERE id = ?"), arguments: [id])
+            guard let row = try rows.next() else { return nil }
+            return try row.withUnsafeData(atIndex: 0) { data -> UnsafeMutableRawPointer? in
+                guard let data, data.count >= 24 else { return nil }
+                let base = UnsafeMutableRawPointer.allocate(byteCount: Self.headerBytes + data.count, alignment: 64)
+                let blob = base + Self.headerBytes
+                data.withUnsafeBytes { blob.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
+                guard let view = CellTile(blob: blob, size: data.count, unitCount: unitCount) else {
+                    base.deallocate()
+                    throw damaged("cell tile \(id) is damaged")
+                }
+                base.initializeMemory(as: CellTile.self, to: view)
+                return base
+            }
+        }
+        guard let base else { throw damaged("cell tile \(id) is missing") }
+        let (won, current) = slots[id].compareExchange(expected: 0, desired: Int(bitPattern: base),
+                                                        successOrdering: .releasing, failureOrdering: .acquiring)
+        if !won { base.deallocate() }
+        guard let pointer = UnsafePointer<CellTile>(bitPattern: won ? Int(bitPattern: base) : current) else {
+            throw damaged("cell tile \(id) is missing")
+        }
+        return pointer
     }
 
     private func damaged(_ reason: String) -> BoundaryDatabaseError {

@@ -16,6 +16,8 @@ struct CellLookup {
     let units: UnitTable
     private var last = (x: -1, y: -1, size: 0)
     private var lastLeaf = Leaf(value: CellFormat.empty, tile: nil)
+    /// This thread's connection for first reads of tiles, opened on the first one.
+    private var reader: CellIndex.TileReader?
 
     init(index: CellIndex, units: UnitTable) {
         self.index = index
@@ -33,7 +35,7 @@ struct CellLookup {
         var leaf = Leaf(value: top, tile: nil)
         var shift = bits
         if top & CellFormat.leafFlag == 0 {
-            let tile = try index.tile(Int(top))
+            let tile = try index.tile(Int(top), reader: &reader)
             let nodes = (UnsafeRawPointer(tile) + CellIndex.nodesOffset).assumingMemoryBound(to: UInt32.self)
             var value = nodes[0]
             while value & CellFormat.leafFlag == 0 {

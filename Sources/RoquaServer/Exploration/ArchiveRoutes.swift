@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import RoquaRegions
+import RoquaServeInput
 
 /// `GET /api/export?format=json|geojson|gpx` downloads the store as `roqua export` writes it;
 /// `POST /api/restore[?replace=1]` restores such a file as `roqua restore` does (one

@@ -5,6 +5,7 @@ import RoquaBoundaries
 import RoquaIO
 import RoquaProgress
 import RoquaRegions
+import RoquaServeInput
 
 /// Roqua's own read routes: statistics, visited regions, achievements, profile and the unit
 /// shapes the page draws. Reads are blocking SQLite work, run off the request threads.

@@ -3,6 +3,7 @@ import Hummingbird
 import RoquaAchievements
 import RoquaBoundaries
 import RoquaRegions
+import RoquaServeInput
 
 /// `POST /api/tracks?name=FILE` (the file as the body) imports a track as `roqua track import`
 /// does — one transaction with the achievements, the same summary — and

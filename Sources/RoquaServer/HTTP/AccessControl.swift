@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RoquaServeInput
 
 /// With a token, every route but the login form needs it: `Authorization: Bearer TOKEN`, or the
 /// HttpOnly cookie the login form sets. Without one (loopback only), everything is open.

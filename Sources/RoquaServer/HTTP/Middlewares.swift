@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import RoquaServeInput
 
 /// Every response: a Content-Security-Policy that lets the page load and fetch from its own
 /// origin only (no CDN, no tiles, no inline script), no MIME sniffing, no framing (the page's
@@ -31,6 +32,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let error as BadRequest {
+            return try APIError.badRequest(error.message).response(from: request, context: context)
         } catch let error as HTTPError {
             let message = error.body ?? Self.reason(error.status)
             return JSONBody.response(APIError.body(code: error.status.code, message: message), status: error.status,

@@ -1,14 +1,15 @@
 import Foundation
 import Hummingbird
+import RoquaServeInput
 
 /// `POST /reverse/batch`: streamed both ways — answers go out while the upload is still coming in.
 enum BatchRoute {
     static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
         router.post("/reverse/batch") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
-            var format: BatchStream.Format?
+            var format: BatchLines.Format?
             if let name = query["format"] {
-                guard let chosen = BatchStream.Format(rawValue: name) else {
+                guard let chosen = BatchLines.Format(rawValue: name) else {
                     throw APIError.badRequest("Parameter 'format' must be ndjson or csv")
                 }
                 format = chosen

@@ -1,6 +1,7 @@
 import Foundation
 import RoquaBoundaries
 import RoquaIO
+import RoquaServeInput
 
 /// Writes an answer in Nominatim's field names and shapes. Roqua's units are administrative
 /// boundaries, so every place is `boundary`/`administrative`; there is no OSM object behind

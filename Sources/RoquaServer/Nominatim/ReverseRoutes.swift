@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import RoquaBoundaries
 import RoquaIO
+import RoquaServeInput
 
 /// `GET /reverse` and `GET /status`, as Nominatim answers them.
 enum ReverseRoutes {

@@ -3,31 +3,31 @@ import RoquaIO
 
 /// A query string parsed strictly: a malformed one (bad percent escape, invalid UTF-8, too long,
 /// too many parameters) is a 400 with a JSON error, never a guess.
-struct QueryParameters {
-    static let maxBytes = 4096
-    static let maxParameters = 64
-    private(set) var pairs: [(name: String, value: String)] = []
+package struct QueryParameters: Sendable {
+    package static let maxBytes = 4096
+    package static let maxParameters = 64
+    package private(set) var pairs: [(name: String, value: String)] = []
 
-    /// - Throws: `APIError` (400) naming what is wrong.
-    init(_ query: String?) throws(APIError) {
+    /// - Throws: `BadRequest` naming what is wrong.
+    package init(_ query: String?) throws(BadRequest) {
         guard let query, !query.isEmpty else { return }
         guard query.utf8.count <= Self.maxBytes else {
-            throw .badRequest("the query string is longer than \(Self.maxBytes) bytes")
+            throw BadRequest("the query string is longer than \(Self.maxBytes) bytes")
         }
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            guard pairs.count < Self.maxParameters else { throw .badRequest("more than \(Self.maxParameters) query parameters") }
+            guard pairs.count < Self.maxParameters else { throw BadRequest("more than \(Self.maxParameters) query parameters") }
             let (rawName, rawValue) = part.firstIndex(of: "=").map { (part[..<$0], part[part.index(after: $0)...]) } ?? (part, "")
             let name = try Self.decode(rawName), value = try Self.decode(rawValue)
-            guard !name.isEmpty else { throw .badRequest("a query parameter without a name") }
+            guard !name.isEmpty else { throw BadRequest("a query parameter without a name") }
             pairs.append((name, value))
         }
     }
 
     /// The first value given for `name`.
-    subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+    package subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 
     /// `+` as space, `%XX` escapes; the result must be UTF-8 without control characters.
-    static func decode(_ text: Substring) throws(APIError) -> String {
+    package static func decode(_ text: Substring) throws(BadRequest) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
@@ -36,17 +36,17 @@ struct QueryParameters {
             case UInt8(ascii: "+"): bytes.append(0x20)
             case UInt8(ascii: "%"):
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    throw .badRequest("malformed percent escape in the query string near \(Echo.quoted(text))")
+                    throw BadRequest("malformed percent escape in the query string near \(Echo.quoted(text))")
                 }
                 bytes.append(high << 4 | low)
             default: bytes.append(byte)
             }
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw .badRequest("the query string is not valid UTF-8")
+            throw BadRequest("the query string is not valid UTF-8")
         }
         guard !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw .badRequest("control characters in the query string")
+            throw BadRequest("control characters in the query string")
         }
         return decoded
     }
