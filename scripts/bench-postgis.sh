@@ -9,6 +9,7 @@
 # on the first N points of scripts/bench_workloads.py's world and Türkiye-box workloads.
 # Prints a Markdown table of medians (points/s) and the ratio Roqua/PostGIS.
 #   scripts/bench-postgis.sh [RUNS] [N]     (default 3 runs of 100000 points)
+# ROQUA_BIN=PATH uses that (release) roqua instead of building one.
 # Needs Debian's postgresql and postgresql-15-postgis-3; run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,12 +22,16 @@ bin_pg=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bin_pg/initdb" ] && ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1 \
   || { echo "needs PostgreSQL with PostGIS: apt-get install postgresql postgresql-15-postgis-3" >&2; exit 1; }
 
-roqua_build "$out/build.log" -c release --product roqua
-bin=$(swift build -c release --show-bin-path)
+if [ -n "${ROQUA_BIN:-}" ]; then
+  roqua=$ROQUA_BIN
+else
+  roqua_build "$out/build.log" -c release --product roqua
+  roqua=$(swift build -c release --show-bin-path)/roqua
+fi
 db=$out/boundaries.sqlite
-[ -f "$db" ] || "$bin/roqua" import --out "$db" >&2
+[ -f "$db" ] || "$roqua" import --from data --out "$db" >&2
 [ -f "$out/points/world-1m.csv" ] || python3 scripts/bench_workloads.py "$out/points" >&2
-"$bin/roqua" export-boundaries --format postgis --output "$out/boundaries-postgis.sql" --boundaries "$db" >&2
+"$roqua" export-boundaries --format postgis --output "$out/boundaries-postgis.sql" --boundaries "$db" >&2
 
 pgdir=$(mktemp -d /tmp/roqua-bench-pg.XXXXXX)
 run_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -43,7 +48,7 @@ load_end=$(date +%s.%N)
 
 results=$out/postgis-results.jsonl
 : >"$results"
-echo "{\"bench\":\"load\",\"seconds\":$(echo "$load_end - $load_start" | bc)}" >>"$results"
+echo "{\"bench\":\"load\",\"seconds\":$(awk "BEGIN { printf \"%.3f\", $load_end - $load_start }")}" >>"$results"
 for w in world-1m turkiye-bbox-1m; do
   head -n $((n + 1)) "$out/points/$w.csv" >"$out/points/$w-$n.csv"
   "${psql[@]}" -d roqua -c "DROP TABLE IF EXISTS points" -c "CREATE TABLE points (lat double precision, lon double precision)" \
@@ -55,11 +60,11 @@ for w in world-1m turkiye-bbox-1m; do
       start=$(date +%s.%N)
       "${psql[@]}" -d roqua -c "$settings SELECT count(r.country_code) FROM points, LATERAL roqua_resolve(lon, lat) r" >/dev/null
       end=$(date +%s.%N)
-      echo "{\"bench\":\"postgis\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":$(echo "$end - $start" | bc)}" >>"$results"
+      echo "{\"bench\":\"postgis\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":$(awk "BEGIN { printf \"%.3f\", $end - $start }")}" >>"$results"
       start=$(date +%s.%N)
-      "$bin/roqua" resolve --boundaries "$db" --input "$out/points/$w-$n.csv" --output /dev/null --fallback-meters 0 --workers "$workers"
+      "$roqua" resolve --boundaries "$db" --input "$out/points/$w-$n.csv" --output /dev/null --fallback-meters 0 --workers "$workers"
       end=$(date +%s.%N)
-      echo "{\"bench\":\"roqua\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":$(echo "$end - $start" | bc)}" >>"$results"
+      echo "{\"bench\":\"roqua\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":$(awk "BEGIN { printf \"%.3f\", $end - $start }")}" >>"$results"
     done
   done
 done
