@@ -13,6 +13,7 @@ enum PostGISSchema {
         -- (points within --fallback-meters of a coast) is not reproduced: such points get NULLs.
         \\set ON_ERROR_STOP on
         SET client_encoding = 'UTF8';
+        SET client_min_messages = warning;  -- no notices for the DROP … IF EXISTS of a first load
         BEGIN;
         CREATE EXTENSION IF NOT EXISTS postgis;
         DROP FUNCTION IF EXISTS roqua_resolve(double precision, double precision);
