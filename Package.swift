@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "RoquaBoundaries", targets: ["RoquaBoundaries"]),
         // Building a boundary database from shapefiles.
         .library(name: "RoquaImport", targets: ["RoquaImport"]),
+        // The boundaries and answer rules for other spatial tools (PostGIS, GeoPackage, GeoJSON).
+        .library(name: "RoquaExport", targets: ["RoquaExport"]),
         .library(name: "RoquaRegions", targets: ["RoquaRegions"]),
         .library(name: "RoquaProgress", targets: ["RoquaProgress"]),
         .library(name: "RoquaAchievements", targets: ["RoquaAchievements"]),
@@ -48,6 +50,7 @@ let package = Package(
         .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "CShapelib", grdb]),
+        .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions"]),
         .target(
@@ -61,7 +64,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
                            "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
         .testTarget(name: "RoquaBoundariesTests", dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaImportTests", dependencies: ["RoquaImport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(name: "RoquaExportTests", dependencies: ["RoquaExport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport"]),
         .testTarget(
@@ -144,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoquaChatServerTests",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
+            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaTestSupport",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "JWTKit", package: "jwt-kit"),

@@ -12,7 +12,7 @@ import Testing
 struct PostgresScenarioTests {
     @Test("every scenario, each on a fresh database; two instances sharing one database")
     func everything() async throws {
-        let fixture = try PostgresFixture.start()
+        let fixture = try PostgresFixture.start(label: "roqua-chat-pg")
         defer { fixture.stop() }
         for (index, scenario) in Scenario.all.enumerated() {
             do {

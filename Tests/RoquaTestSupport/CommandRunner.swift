@@ -90,7 +90,17 @@ package enum CommandRunner {
         var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
+        var spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
+        // ETXTBSY: a binary a test has just copied may still be open for writing in a child that
+        // another test thread spawned during the copy (Foundation's copy does not open with
+        // O_CLOEXEC, so the child keeps the descriptor while it runs); it goes when that child
+        // ends, so try again for up to 10 s.
+        var attempts = 0
+        while spawned == ETXTBSY, attempts < 500 {
+            attempts += 1
+            usleep(20_000)
+            spawned = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
+        }
         guard spawned == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable, "errno": spawned])
         }
