@@ -24,6 +24,7 @@ package struct ChatServer: Sendable {
             groups: GroupService(environment),
             sync: SyncService(environment),
             blobs: BlobService(environment),
+            keys: KeyService(environment),
             store: store, settings: settings)
     }
 

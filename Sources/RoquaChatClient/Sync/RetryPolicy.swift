@@ -4,13 +4,13 @@ import Synchronization
 /// Exponential back-off with full jitter: attempt n waits a uniform time in
 /// [0, min(cap, base·2ⁿ)], but never less than the server's `Retry-After`. Jitter keeps a
 /// whole tour group that regains signal at once from retrying in lockstep.
-public struct RetryPolicy: Sendable {
+public final class RetryPolicy: Sendable {
     /// The first attempt's upper bound, in seconds.
-    public var base: TimeInterval
+    public let base: TimeInterval
     /// No wait is longer (unless the server asks for longer).
-    public var cap: TimeInterval
+    public let cap: TimeInterval
     /// Attempts in one `sync(maxAttempts:)` call before giving up with the last error.
-    public var maxAttempts: Int
+    public let maxAttempts: Int
     private let random: Mutex<SplitMix64>
 
     /// A policy drawing its jitter from a generator seeded with `seed`.
