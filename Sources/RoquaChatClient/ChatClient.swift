@@ -18,6 +18,7 @@ public final class ChatClient: Sendable {
     let session: SessionKeeper
     let api: ChatAPI
     let codec: MessageCodec
+    let keys: KeyDistribution
 
     /// Opens (creating if needed) the home at `home`.
     /// - Throws: `ChatClientError.store` / `.secretFile` naming the file at fault.
@@ -37,7 +38,8 @@ public final class ChatClient: Sendable {
         self.clock = clock
         api = ChatAPI(session: session, http: http)
         codec = MessageCodec(identity: identity, clock: clock)
-        engine = SyncEngine(store: store, api: api, codec: codec, policy: policy, sleep: sleep)
+        keys = KeyDistribution(store: store, api: api, identity: identity)
+        engine = SyncEngine(store: store, api: api, codec: codec, keys: keys, policy: policy, sleep: sleep)
     }
 
     // MARK: Sign-in
@@ -55,7 +57,7 @@ public final class ChatClient: Sendable {
                                authorized: false)
     }
 
-    /// Trades the SMS code for tokens and registers this device's signing key.
+    /// Trades the SMS code for tokens and registers this device's signing and agreement keys.
     /// - Throws: `notSignedIn` without a prior `requestCode`; `serverError` for a wrong code.
     public func verify(code: String) async throws -> UserInfo {
         guard let state = await session.state else { throw ChatClientError.notSignedIn(home: home) }
@@ -63,6 +65,9 @@ public final class ChatClient: Sendable {
                                  devicePublicKey: identity.signingPublicKey)
         let tokens: AuthTokens = try await api.call(.POST, "/v1/auth/otp/verify", body: body, authorized: false)
         try await session.store(tokens)
+        let _: Data = try await api.send(.PUT, "/v1/devices/agreement-key",
+                                         body: try ChatJSON.encoder().encode(AgreementKeyBody(agreementKey: identity.agreementPublicKey)),
+                                         authorized: true)
         return tokens.user
     }
 
@@ -84,6 +89,7 @@ public final class ChatClient: Sendable {
         let group: GroupInfo = try await api.call(.POST, "/v1/groups", body: CreateGroupBody(name: name))
         try store.saveGroups([group])
         try store.saveGroupKey(.random(groupID: group.id, epoch: 1), now: Date())
+        try await keys.handOut(groupID: group.id)
         return group
     }
 
@@ -93,12 +99,22 @@ public final class ChatClient: Sendable {
         try await api.call(.POST, "/v1/groups/\(groupID)/invites", body: CreateInviteBody(phone: try PhoneNumber(phone)))
     }
 
-    /// Accepts an invite.
+    /// Accepts an invite. The group's key arrives once the guide's device has sealed it for
+    /// this one (at the guide's next sync); until then `send` says `noGroupKey`.
     /// - Throws: `ChatClientError` from the server.
     public func join(code: String) async throws -> GroupInfo {
         let group: GroupInfo = try await api.call(.POST, "/v1/invites/\(code)/accept")
         try store.saveGroups([group])
         return group
+    }
+
+    /// Removes a member (guide) and starts a new key epoch sealed for the remaining devices
+    /// only, so the removed member cannot read what is sent afterwards.
+    /// - Throws: `ChatClientError` from the server; `noGroupKey` when this device holds no key.
+    public func removeMember(groupID: String, userID: String) async throws {
+        _ = try await api.send(.DELETE, "/v1/groups/\(groupID)/members/\(userID)", body: nil, authorized: true)
+        _ = try rotateGroupKey(groupID: groupID)
+        try await keys.handOut(groupID: groupID)
     }
 
     /// The group with its members, from the server.

@@ -98,7 +98,7 @@ final class RecordedSleeps: Sendable {
 }
 
 /// A guide and two travellers signed in to `server`, in one group whose key the travellers
-/// received wrapped for their devices.
+/// received sealed for their devices through the server.
 struct TourParty {
     let guide: ChatClient
     let travellers: [ChatClient]
@@ -117,10 +117,11 @@ struct TourParty {
             let traveller = try client("traveller-\(index + 1)")
             try await server.signIn(traveller, phone: phone)
             _ = try await traveller.join(code: try await guide.invite(groupID: group.id, phone: phone).code)
-            try traveller.importGroupKey(try guide.wrapGroupKey(groupID: group.id, for: traveller.identity.deviceID,
-                                                                agreementPublicKey: traveller.identity.agreementKey.publicKey.rawRepresentation))
             travellers.append(traveller)
         }
+        // The guide's sync seals the group key for the new devices; theirs collect it.
+        _ = try await guide.engine.sync()
+        for traveller in travellers { _ = try await traveller.engine.sync() }
         return TourParty(guide: guide, travellers: travellers, group: group)
     }
 }

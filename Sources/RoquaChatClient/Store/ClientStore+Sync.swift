@@ -88,3 +88,27 @@ extension ClientStore {
         }
     }
 }
+
+extension ClientStore {
+    /// Decrypts stored bodies that arrived before their epoch's key; returns how many opened.
+    func openWaitingBodies(groupID: String) throws -> Int {
+        try write { db in
+            var opened = 0
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? AND body IS NULL", arguments: [groupID])
+            for row in rows {
+                let wire = try Self.wire(row)
+                guard let epoch = wire.keyEpoch,
+                      let keyRow = try Row.fetchOne(db, sql: "SELECT key FROM group_keys WHERE group_id = ? AND epoch = ?",
+                                                    arguments: [groupID, epoch]) else { continue }
+                let key = GroupKey(groupID: groupID, epoch: epoch, key: .init(data: keyRow["key"] as Data))
+                let sender: String = row["sender_id"]
+                // A body that still does not open stays unreadable; it is kept as the server holds it.
+                guard let plain = try? GroupCipher.open(wire.content, key: key, senderID: sender, localID: wire.localID, type: wire.type) else { continue }
+                try db.execute(sql: "UPDATE messages SET body = ? WHERE sender_id = ? AND local_id = ?",
+                               arguments: [String(decoding: plain, as: UTF8.self), sender, wire.localID])
+                opened += 1
+            }
+            return opened
+        }
+    }
+}

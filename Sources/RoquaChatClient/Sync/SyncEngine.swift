@@ -21,6 +21,7 @@ public actor SyncEngine {
     let store: ClientStore
     let api: ChatAPI
     let codec: MessageCodec
+    let keys: KeyDistribution
     let policy: RetryPolicy
     let sleep: @Sendable (TimeInterval) async throws -> Void
     private var running: Task<SyncReport, any Error>?
@@ -29,16 +30,17 @@ public actor SyncEngine {
     /// The outcome of the last background sync (nil before the first).
     public private(set) var lastResult: Result<SyncReport, ChatClientError>?
 
-    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, policy: RetryPolicy,
+    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keys: KeyDistribution, policy: RetryPolicy,
          sleep: @escaping @Sendable (TimeInterval) async throws -> Void) {
         self.store = store
         self.api = api
         self.codec = codec
+        self.keys = keys
         self.policy = policy
         self.sleep = sleep
     }
 
-    /// One sync: push everything pending, then pull every group.
+    /// One sync: collect and hand out group keys, push everything pending, then pull every group.
     /// - Throws: `ChatClientError` (`noInternet`, `authenticationError`, `serverError`, `store`).
     public func syncOnce() async throws -> SyncReport {
         if let running { return try await running.value }
@@ -111,6 +113,8 @@ public actor SyncEngine {
         var report = SyncReport()
         let groups: GroupList = try await api.call(.GET, "/v1/groups")
         try store.saveGroups(groups.groups)
+        guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
+        _ = try await keys.run(groups: groups.groups, selfID: selfID)
         do {
             while true {
                 let batch = try store.pendingBatch(limit: ChatLimits.maxMessagesPerPush)
@@ -124,7 +128,6 @@ public actor SyncEngine {
             try store.notePushFailure(error.description)
             throw error
         }
-        guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
         for groupID in try store.groupIDs() {
             report.pulled += try await pull(groupID: groupID, selfID: selfID)
         }
