@@ -68,7 +68,23 @@ public final class ChatClient: Sendable {
         let _: Data = try await api.send(.PUT, "/v1/devices/agreement-key",
                                          body: try ChatJSON.encoder().encode(AgreementKeyBody(agreementKey: identity.agreementPublicKey)),
                                          authorized: true)
+        _ = try await refreshCredential()
         return tokens.user
+    }
+
+    /// Fetches a new peer credential (groups change; it expires after a day) and keeps it.
+    /// - Throws: `authenticationError` when it does not verify with the pinned server key.
+    public func refreshCredential() async throws -> PeerCredential {
+        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
+        return try await session.store(signed, now: Date())
+    }
+
+    /// This device's peer credential and the pinned server key, as last fetched.
+    public var credential: (signed: SignedPeerCredential, serverKey: String)? {
+        get async {
+            guard let state = await session.state, let signed = state.credential, let key = state.serverKey else { return nil }
+            return (signed, key)
+        }
     }
 
     /// The signed-in user.

@@ -25,6 +25,7 @@ package struct ChatServer: Sendable {
             sync: SyncService(environment),
             blobs: BlobService(environment),
             keys: KeyService(environment),
+            credentials: PeerCredentialService(environment, secret: secret),
             store: store, settings: settings)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaChatCore
 import RoquaChatClient
 import Synchronization
 import Testing
@@ -23,7 +24,7 @@ struct ClockAndRetryTests {
         bob.receive(question)
         let answer = bob.now()
         #expect(answer > question)
-        #expect(answer.wall == question.wall && answer.counter == question.counter + 1)
+        #expect(answer.wall == question.wall && answer.counter == question.counter + 2)
         // Bob's clock catching up does not reorder anything.
         slow.set(1_746_000_000_500)
         #expect(bob.now() > answer)
@@ -70,5 +71,18 @@ struct ClockAndRetryTests {
         #expect((0..<12).map { again.delay(afterAttempt: $0, retryAfter: nil) } == delays)
         #expect(policy.delay(afterAttempt: 0, retryAfter: 30) == 30)
         #expect(policy.delay(afterAttempt: 20, retryAfter: 90) >= 90)
+    }
+}
+
+@Suite("Wire times")
+struct WireTimeTests {
+    @Test("every millisecond survives format and parse (signatures cover the integer)")
+    func milliseconds() throws {
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<20_000 {
+            let ms = Int64.random(in: 1_700_000_000_000...1_900_000_000_000, using: &generator)
+            let text = ChatTime.format(ChatTime.date(milliseconds: ms))
+            #expect(ChatTime.parse(text).map(ChatTime.milliseconds) == ms, "\(ms) → \(text)")
+        }
     }
 }

@@ -63,3 +63,22 @@ struct KeyEpochTests {
         await server.stop()
     }
 }
+
+@Suite("Peer credential at sign-in")
+struct CredentialTests {
+    @Test("sign-in pins the server key and keeps a credential naming this device's key and groups")
+    func credential() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let server = try await LiveServer(directory: scratch)
+        let party = try await TourParty.make(server, in: scratch)
+        let traveller = party.travellers[0]
+        let (signed, serverKey) = try #require(await traveller.credential)
+        let credential = try signed.verified(serverKey: try #require(Data(base64Encoded: serverKey)), now: Date())
+        #expect(credential.deviceID == traveller.identity.deviceID && credential.signingKey == traveller.identity.signingPublicKey)
+        #expect(credential.groups == [party.group.id])
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: traveller.home + "/session.json")[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        await server.stop()
+    }
+}

@@ -46,7 +46,7 @@ public final class HybridLogicalClock: Sendable {
     private let maxDrift: Int64
 
     /// A clock reading `physical` (milliseconds since 1970; the system clock by default).
-    public init(maxDriftMilliseconds: Int64 = 120_000,
+    public init(maxDriftMilliseconds: Int64 = 7 * 24 * 3_600_000,
                 physical: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }) {
         self.physical = physical
         self.maxDrift = maxDriftMilliseconds

@@ -8,11 +8,17 @@ struct SessionState: Codable, Sendable, Equatable {
     var user: UserInfo?
     var accessToken: String?
     var refreshToken: String?
+    /// The server's Ed25519 key, pinned at the first credential after sign-in.
+    var serverKey: String?
+    /// This device's newest peer credential.
+    var credential: SignedPeerCredential?
 
     enum CodingKeys: String, CodingKey {
         case server, phone, user
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
+        case serverKey = "server_key"
+        case credential
     }
 }
 
@@ -48,6 +54,25 @@ actor SessionKeeper {
         next.accessToken = tokens.accessToken
         next.refreshToken = tokens.refreshToken
         try save(next)
+    }
+
+    /// Keeps a new peer credential after checking it against the pinned server key (pinned
+    /// now when none is); returns what it vouches for.
+    /// - Throws: `authenticationError` when the server's key changed or the signature is wrong.
+    func store(_ signed: SignedPeerCredential, now: Date) throws -> PeerCredential {
+        guard var next = state else { throw ChatClientError.notSignedIn(home: path) }
+        let pinned = next.serverKey ?? signed.serverKey
+        guard pinned == signed.serverKey, let key = Data(base64Encoded: pinned) else {
+            throw ChatClientError.authenticationError(reason: "the server's credential key changed since sign-in")
+        }
+        let credential: PeerCredential
+        do { credential = try signed.verified(serverKey: key, now: now) } catch {
+            throw ChatClientError.authenticationError(reason: "\(error)")
+        }
+        next.serverKey = pinned
+        next.credential = signed
+        try save(next)
+        return credential
     }
 
     /// A fresh access token to replace `stale`: the current one if someone already refreshed,

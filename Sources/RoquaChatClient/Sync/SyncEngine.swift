@@ -40,7 +40,8 @@ public actor SyncEngine {
         self.sleep = sleep
     }
 
-    /// One sync: collect and hand out group keys, push everything pending, then pull every group.
+    /// One sync: collect and hand out group keys, push everything pending, pull every group,
+    /// then renew the peer credential (its groups may have changed).
     /// - Throws: `ChatClientError` (`noInternet`, `authenticationError`, `serverError`, `store`).
     public func syncOnce() async throws -> SyncReport {
         if let running { return try await running.value }
@@ -132,6 +133,8 @@ public actor SyncEngine {
             report.pulled += try await pull(groupID: groupID, selfID: selfID)
         }
         report.pending = try store.pendingCount()
+        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
+        _ = try await api.session.store(signed, now: Date())
         return report
     }
 

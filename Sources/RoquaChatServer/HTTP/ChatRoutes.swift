@@ -12,6 +12,7 @@ struct ChatRoutes: Sendable {
     let sync: SyncService
     let blobs: BlobService
     let keys: KeyService
+    let credentials: PeerCredentialService
     let store: any ChatStore
     let settings: ChatSettings
 
@@ -137,6 +138,9 @@ struct ChatRoutes: Sendable {
         api.put("/groups/:id/keys") { request, context in
             let body = try await ChatBody.decode(GroupKeysBody.self, from: request, limit: settings.maxPushBodyBytes)
             return JSONResponse.make(try await keys.put(groupID: try context.parameters.require("id"), body, actor: try context.requireActor()))
+        }
+        api.get("/peer-credential") { _, context in
+            JSONResponse.make(try await credentials.issue(actor: try context.requireActor()))
         }
         api.get("/groups/:id/keys") { _, context in
             JSONResponse.make(try await keys.keys(groupID: try context.parameters.require("id"), actor: try context.requireActor()))
