@@ -185,7 +185,8 @@ public final class ChatClient: Sendable {
         let user = try await user()
         guard let key = try store.groupKey(groupID: groupID, epoch: nil) else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
         let now = Date()
-        let record = try codec.outgoing(type: type, body: body, key: key, senderID: user.id, now: now)
+        let counter = try store.nextCounter(groupID: groupID, senderID: user.id, deviceID: identity.deviceID)
+        let record = try codec.outgoing(type: type, body: body, key: key, senderID: user.id, counter: counter, now: now)
         try store.insertOutgoing(record, now: now)
         await engine.trigger()
         return ClientMessage(localID: record.wire.localID, groupID: groupID, senderID: user.id, deviceID: identity.deviceID,

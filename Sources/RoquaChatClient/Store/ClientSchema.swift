@@ -59,6 +59,22 @@ enum ClientSchema {
                     PRIMARY KEY (group_id, epoch));
                 """)
         }
+        // Peers compare per-device counters: `counter` is the author device's n-th message in
+        // the group (signed, in metadata `n`); `hops` is how many peers relayed it here;
+        // `peer_credentials` keeps authors' credentials so that relayed messages can carry them.
+        migrator.registerMigration("v2: per-device counters and relay hops") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN counter INTEGER;
+                ALTER TABLE messages ADD COLUMN hops INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX messages_counter ON messages(group_id, sender_id, device_id, counter);
+                CREATE TABLE peer_credentials (
+                    user_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    signed TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, device_id));
+                """)
+        }
         return migrator
     }
 }

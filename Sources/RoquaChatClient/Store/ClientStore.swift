@@ -12,6 +12,10 @@ struct StoredRecord: Sendable {
     var serverID: String?
     var seq: Int64?
     var syncedAt: Date?
+    var hops = 0
+
+    /// The author device's counter in the group, from the signed metadata.
+    var counter: Int64? { wire.metadata?["n"]?.doubleValue.map { Int64($0) } }
 }
 
 /// The device's local store: one SQLite file in WAL mode through GRDB. Every change is one
@@ -58,22 +62,34 @@ final class ClientStore: Sendable {
         let metadata = try wire.metadata.map { String(decoding: try $0.canonicalData(), as: UTF8.self) }
         try db.execute(sql: """
             INSERT INTO messages (sender_id, local_id, device_id, group_id, type, body, content, metadata, signature,
-                                  sent_at, hlc, key_epoch, status, status_rank, server_id, seq, synced_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  sent_at, hlc, key_epoch, status, status_rank, server_id, seq, synced_at, counter, hops)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (sender_id, local_id) DO NOTHING
             """, arguments: [record.senderID, wire.localID, wire.deviceID ?? "", wire.groupID, wire.type.rawValue,
                              record.body, wire.content, metadata, wire.signature ?? "", ChatTime.milliseconds(wire.sentAt),
                              record.hlc.description, wire.keyEpoch ?? 0, record.status.rawValue, record.status.rank,
-                             record.serverID, record.seq, record.syncedAt.map(ChatTime.milliseconds)])
+                             record.serverID, record.seq, record.syncedAt.map(ChatTime.milliseconds), record.counter, record.hops])
         return db.changesCount > 0
     }
 
-    /// Stores a message of this device and queues it for the server, in one transaction.
-    func insertOutgoing(_ record: StoredRecord, now: Date) throws {
+    /// Stores a message and queues it for the server, in one transaction: this device's own
+    /// messages, and messages peers relayed (any member may upload them). False when it was
+    /// held already (nothing changes then).
+    @discardableResult
+    func insertOutgoing(_ record: StoredRecord, now: Date) throws -> Bool {
         try write { db in
-            _ = try Self.insert(record, into: db)
+            guard try Self.insert(record, into: db) else { return false }
             try db.execute(sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
                            arguments: [record.senderID, record.wire.localID, ChatTime.milliseconds(now)])
+            return true
+        }
+    }
+
+    /// The next counter of this device in the group (1 for its first message there).
+    func nextCounter(groupID: String, senderID: String, deviceID: String) throws -> Int64 {
+        try read { db in
+            (try Int64.fetchOne(db, sql: "SELECT MAX(counter) FROM messages WHERE group_id = ? AND sender_id = ? AND device_id = ?",
+                                arguments: [groupID, senderID, deviceID]) ?? 0) + 1
         }
     }
 
