@@ -43,6 +43,7 @@ struct PeerProtocolTests {
             #expect(views[0].values.allSatisfy { $0 != nil }, "seed \(seed): a body did not decrypt")
         }
         #expect(rounds.allSatisfy { $0 < 60 })
+        print("peer rounds to converge per seed (loss 0.3, duplication 0.2, one partition):", rounds)
         let stats = await nodes.asyncMap { await $0.stats }
         #expect(stats.allSatisfy { $0.rejected == 0 } && stats.contains { $0.duplicates > 0 })
         // Back online: every device pushes what it holds (its own and relayed), then all agree
@@ -95,7 +96,8 @@ struct PeerProtocolTests {
         forgedCredential.signature = guideCredential.signature
         _ = try await node.receive(.hello(forgedCredential), from: "impostor")
         #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, author: guideCredential, hops: 0)]), from: "impostor").isEmpty)
-        #expect(await node.stats.rejected == 5 && node.stats.stored == 0)
+        let stats = await node.stats
+        #expect(stats.rejected == 5 && stats.stored == 0)
         #expect(try victim.messages(groupID: group).isEmpty)
         // The genuine one passes.
         #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, author: guideCredential, hops: 0)]), from: "attacker")

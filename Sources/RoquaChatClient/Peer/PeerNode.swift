@@ -45,6 +45,8 @@ public actor PeerNode {
     /// - Throws: `notSignedIn` without a peer credential; `store`.
     public func opening() async throws -> [PeerFrame] {
         guard let (signed, _) = await client.credential else { throw ChatClientError.notSignedIn(home: client.home) }
+        // Own messages travel with this device's credential, kept with the authors' ones.
+        if let own = try? await verify(signed) { try client.store.saveCredential(signed, of: own) }
         var frames = [PeerFrame.hello(signed)]
         for groupID in try client.store.groupIDs() {
             frames.append(.summary(PeerSummary(groupID: groupID, unbroken: try client.store.summary(groupID: groupID))))
