@@ -74,10 +74,10 @@ public actor SyncEngine {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         wake = continuation
         continuation.yield()
-        let ticker = Task { [sleep] in
-            while !Task.isCancelled {
-                // Cancellation ends the ticker; nothing else is thrown by the sleep.
-                try? await sleep(interval)
+        // The period runs on the real clock (the injected sleep is the back-off's, which tests
+        // make instant); cancellation, the only error of Task.sleep, ends the ticker.
+        let ticker = Task {
+            while (try? await Task.sleep(for: .seconds(interval))) != nil {
                 continuation.yield()
             }
         }
