@@ -112,3 +112,10 @@ extension ClientStore {
         }
     }
 }
+
+extension ClientStore {
+    /// The ids of the groups known here whose name is `name` (names need not be unique).
+    func groupIDs(named name: String) throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM groups WHERE name = ? ORDER BY id", arguments: [name]) }
+    }
+}
