@@ -67,8 +67,14 @@ struct ChatAPI: Sendable {
             let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
             return (Int(response.status.code), response.headers, Data(buffer.readableBytesView))
         } catch {
-            throw ChatClientError.noInternet(server: server, reason: "\(error)")
+            throw ChatClientError.noInternet(server: server, reason: Self.reason(error))
         }
+    }
+
+    /// A socket error's own words ("Connection refused") rather than NIO's wrapping of them.
+    static func reason(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
     }
 
     static func error(status: Int, headers: HTTPHeaders, body: Data) -> ChatClientError {
