@@ -129,7 +129,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua-chat",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaChatClient", "RoquaBoundaries",
+            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaChatClient", "RoquaBoundaries", "RoquaIO",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoquaIO
 
 @main
 struct RoquaChatCommand: AsyncParsableCommand {
@@ -14,7 +15,7 @@ struct RoquaChatCommand: AsyncParsableCommand {
     /// (`roqua-chat --home DIR sync`), where the parser does not look for a verb's options: it
     /// is taken out and passed on as `ROQUA_CHAT_HOME`, which `HomeOptions` reads. And the two values after `--location` may be negative
     /// (`-33.92 18.42`), which the parser would take for options, so a leading '-' there is
-    /// marked as U+2212 (which `Degrees` reads). Nothing else is touched: a text may start with '-'.
+    /// marked (`NegativeNumberMark`, which `Degrees` reads back). Nothing else is touched: a text may start with '-'.
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--home", arguments.count > 1 {
@@ -25,8 +26,8 @@ struct RoquaChatCommand: AsyncParsableCommand {
             arguments.removeFirst()
         }
         if let flag = arguments.firstIndex(of: "--location") {
-            for index in (flag + 1)..<min(flag + 3, arguments.count) where arguments[index].count > 1 && arguments[index].hasPrefix("-") {
-                if Double(arguments[index]) != nil { arguments[index] = Degrees.minusMark + arguments[index].dropFirst() }
+            for index in (flag + 1)..<min(flag + 3, arguments.count) {
+                arguments[index] = NegativeNumberMark.protect(arguments[index])
             }
         }
         do {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RoquaChatClient
+import RoquaIO
 
 /// `send GROUP TEXT` or `send GROUP --location LAT LON`: stores the message (durable when this
 /// returns, pending until `sync` pushes it); works without a connection.
@@ -49,14 +50,12 @@ struct SendCommand: AsyncParsableCommand {
     }
 }
 
-/// A degree value; a negative one may arrive marked with U+2212 (see `RoquaChatCommand.main`).
+/// A degree value; a negative one may arrive marked (see `RoquaChatCommand.main`).
 struct Degrees {
-    static let minusMark = "\u{2212}"
     let value: Double
 
     init?(argument: String) {
-        let text = argument.hasPrefix(Self.minusMark) ? "-" + argument.dropFirst() : argument
-        guard let value = Double(text) else { return nil }
+        guard let value = Double(NegativeNumberMark.unmark(argument)) else { return nil }
         self.value = value
     }
 }
