@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "RoquaChatCore", targets: ["RoquaChatCore"]),
         .library(name: "RoquaChatServer", targets: ["RoquaChatServer"]),
         .library(name: "RoquaChatPostgres", targets: ["RoquaChatPostgres"]),
+        .library(name: "RoquaChatClient", targets: ["RoquaChatClient"]),
         .executable(name: "roqua-chat", targets: ["roqua-chat"]),
     ],
     dependencies: [
@@ -132,8 +133,25 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua-chat",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
+            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaChatClient", "RoquaBoundaries", "RoquaIO",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
+        // The device side: local store, end-to-end encryption, the sync engine.
+        .target(
+            name: "RoquaChatClient",
+            dependencies: ["RoquaChatCore", "RoquaIO", grdb,
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "RoquaChatClientTests",
+            dependencies: ["RoquaChatClient", "RoquaChatServer", "RoquaChatCore", grdb,
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),

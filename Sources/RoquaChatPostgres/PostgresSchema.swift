@@ -71,6 +71,19 @@ enum PostgresSchema {
                 created_at BIGINT NOT NULL)
             """,
         ]),
+        (2, [
+            """
+            CREATE TABLE device_agreement_keys (
+                user_id TEXT NOT NULL REFERENCES users(id), device_id TEXT NOT NULL, agreement_key BYTEA NOT NULL,
+                updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, device_id))
+            """,
+            """
+            CREATE TABLE group_keys (
+                group_id TEXT NOT NULL REFERENCES tour_groups(id), epoch BIGINT NOT NULL, user_id TEXT NOT NULL,
+                device_id TEXT NOT NULL, sealed TEXT NOT NULL, created_by TEXT NOT NULL, created_at BIGINT NOT NULL,
+                PRIMARY KEY (group_id, epoch, user_id, device_id))
+            """,
+        ]),
     ]
 
     /// An arbitrary constant naming the migration lock.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -91,19 +92,14 @@ extension Language: ExpressibleByArgument {}
 
 /// A coordinate argument; accepts the marked form of a negative number (see `RoquaCommand.main`).
 struct Degrees: ExpressibleByArgument {
-    static let minusMark = "\u{2212}"  // U+2212 MINUS SIGN
     let value: Double
 
     init?(argument: String) {
-        let text = argument.hasPrefix(Self.minusMark) ? "-" + argument.dropFirst() : argument
-        guard let value = Double(text) else { return nil }
+        guard let value = Double(NegativeNumberMark.unmark(argument)) else { return nil }
         self.value = value
     }
 
-    static func protectingNegativeNumber(_ argument: String) -> String {
-        guard argument.count > 1, argument.hasPrefix("-"), Double(argument) != nil else { return argument }
-        return minusMark + argument.dropFirst()
-    }
+    static func protectingNegativeNumber(_ argument: String) -> String { NegativeNumberMark.protect(argument) }
 }
 extension BatchFormat: ExpressibleByArgument {}
 
@@ -115,7 +111,7 @@ struct OptionNumber<Value: LosslessStringConvertible & Sendable>: ExpressibleByA
     init(_ value: Value) { self.value = value }
 
     init?(argument: String) {
-        let text = argument.hasPrefix(Degrees.minusMark) ? "-" + argument.dropFirst() : argument
+        let text = NegativeNumberMark.unmark(argument)
         guard let value = Value(text) else { return nil }
         self.value = value
     }

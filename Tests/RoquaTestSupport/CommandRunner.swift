@@ -41,6 +41,12 @@ package final class RunningCommand {
 
     package func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
+    /// What the child has written to stderr so far (it may still be running), e.g. to learn
+    /// the port a server chose.
+    package var stderrSoFar: String {
+        (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? ""   // "": not written yet
+    }
+
     /// Waits for the child to end and collects what it printed. With `measuringMemory`, the
     /// child's peak RSS is read from `/proc/PID/status` (VmHWM, which only grows) every 2 ms
     /// while it runs; the last reading before it exits is its peak.

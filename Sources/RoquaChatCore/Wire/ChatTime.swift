@@ -19,9 +19,11 @@ public enum ChatTime {
         self.date(milliseconds: milliseconds(date))
     }
 
-    /// `2025-05-01T09:30:00.125Z`.
+    /// `2025-05-01T09:30:00.125Z`. The formatter truncates the fraction, and a whole
+    /// millisecond is rarely exact in binary (…907.9999 would print as .907, and a signature
+    /// over 908 would then fail), so it formats a point a fraction of a millisecond later.
     public static func format(_ date: Date) -> String {
-        rounded(date).formatted(withMilliseconds)
+        Date(timeIntervalSince1970: (Double(milliseconds(date)) + 0.25) / 1000).formatted(withMilliseconds)
     }
 
     /// Parses ISO 8601 with or without fractional seconds; `nil` when it is neither.

@@ -11,6 +11,8 @@ struct ChatRoutes: Sendable {
     let groups: GroupService
     let sync: SyncService
     let blobs: BlobService
+    let keys: KeyService
+    let credentials: PeerCredentialService
     let store: any ChatStore
     let settings: ChatSettings
 
@@ -23,6 +25,7 @@ struct ChatRoutes: Sendable {
         registerAccount(on: api)
         registerGroups(on: api)
         registerSync(on: api)
+        registerKeys(on: api)
     }
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
@@ -120,6 +123,27 @@ struct ChatRoutes: Sendable {
             let data = try await blobs.get(sha256: try context.parameters.require("sha256"))
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+    }
+
+    func registerKeys(on api: RouterGroup<ChatRequestContext>) {
+        api.put("/devices/agreement-key") { request, context in
+            let body = try await ChatBody.decode(AgreementKeyBody.self, from: request, limit: settings.maxJSONBodyBytes)
+            try await keys.setAgreementKey(body, actor: try context.requireActor())
+            return Response(status: .noContent)
+        }
+        api.get("/groups/:id/devices") { _, context in
+            JSONResponse.make(try await keys.devices(groupID: try context.parameters.require("id"), actor: try context.requireActor()))
+        }
+        api.put("/groups/:id/keys") { request, context in
+            let body = try await ChatBody.decode(GroupKeysBody.self, from: request, limit: settings.maxPushBodyBytes)
+            return JSONResponse.make(try await keys.put(groupID: try context.parameters.require("id"), body, actor: try context.requireActor()))
+        }
+        api.get("/peer-credential") { _, context in
+            JSONResponse.make(try await credentials.issue(actor: try context.requireActor()))
+        }
+        api.get("/groups/:id/keys") { _, context in
+            JSONResponse.make(try await keys.keys(groupID: try context.parameters.require("id"), actor: try context.requireActor()))
         }
     }
 

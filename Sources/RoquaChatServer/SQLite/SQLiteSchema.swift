@@ -101,6 +101,25 @@ enum SQLiteSchema {
                     created_at INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("v2: device agreement keys, sealed group keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE device_agreement_keys (
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    device_id TEXT NOT NULL,
+                    agreement_key BLOB NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, device_id));
+                CREATE TABLE group_keys (
+                    group_id TEXT NOT NULL REFERENCES tour_groups(id),
+                    epoch INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    sealed TEXT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (group_id, epoch, user_id, device_id));
+                """)
+        }
         return migrator
     }
 }

@@ -64,6 +64,7 @@ package struct ServerSecret: Sendable {
         case accessToken = "access-token/v1"
         case signInCode = "sign-in-code/v1"
         case refreshSuccessor = "refresh-successor/v1"
+        case peerCredential = "peer-credential/v1"
     }
 }
 

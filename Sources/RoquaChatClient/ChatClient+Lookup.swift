@@ -1,0 +1,34 @@
+import Foundation
+import RoquaChatCore
+
+extension ChatClient {
+    /// The id of the group `reference` names: a group id, or the name of exactly one group this
+    /// home created or joined. Works offline (it reads only the local store).
+    /// - Throws: `invalidInput` for an unknown or ambiguous group; `store`.
+    public func groupID(_ reference: String) throws -> String {
+        let known = try store.groupIDs()
+        if known.contains(reference) { return reference }
+        let named = try store.groupIDs(named: reference)
+        if named.count == 1 { return named[0] }
+        if named.isEmpty {
+            throw ChatClientError.invalidInput(field: "group", value: reference,
+                                               reason: "no such group on this device (give a group id or the name of a group created or joined here)")
+        }
+        throw ChatClientError.invalidInput(field: "group", value: reference,
+                                           reason: "\(named.count) groups have this name; give the group id instead")
+    }
+
+    /// Removes the member `member` names (a user id, or a phone number of a member) from the
+    /// group and rotates its key; returns the removed user's id.
+    /// - Throws: `invalidInput` when no member matches; what `removeMember(groupID:userID:)` throws.
+    @discardableResult
+    public func removeMember(groupID: String, member: String) async throws -> String {
+        let members = try await group(groupID).members ?? []
+        let phone = try? PhoneNumber(member).e164   // nil: not a phone number, so it must be a user id
+        guard let match = members.first(where: { $0.userID == member || $0.phone == phone }) else {
+            throw ChatClientError.invalidInput(field: "member", value: member, reason: "not a member of group \(groupID)")
+        }
+        try await removeMember(groupID: groupID, userID: match.userID)
+        return match.userID
+    }
+}

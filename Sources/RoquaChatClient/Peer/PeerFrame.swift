@@ -1,0 +1,59 @@
+import Foundation
+import RoquaChatCore
+
+/// A message as peers pass it on: the author's signed wire form, the author's peer credential
+/// (so that any receiver can check the signature offline, however many hops away the author
+/// is), and how many peers relayed it.
+public struct PeerEnvelope: Codable, Sendable, Equatable {
+    /// The signed message (ciphertext body).
+    public var message: PushMessage
+    /// The author device's credential, signed by the server.
+    public var author: SignedPeerCredential
+    /// Relays so far (0: straight from the author).
+    public var hops: Int
+}
+
+/// One group's summary: per author device (`user/device`), the highest counter up to which
+/// the sender holds every message.
+public struct PeerSummary: Codable, Sendable, Equatable {
+    /// The group.
+    public var groupID: String
+    /// `user/device` → highest unbroken counter.
+    public var unbroken: [String: Int64]
+
+    enum CodingKeys: String, CodingKey {
+        case groupID = "group_id"
+        case unbroken
+    }
+}
+
+/// What peers say to each other. A session starts with `hello` (the sender's credential);
+/// nothing else from a peer counts before its hello verified.
+public enum PeerFrame: Codable, Sendable, Equatable {
+    /// The sender's peer credential.
+    case hello(SignedPeerCredential)
+    /// What the sender holds of a group.
+    case summary(PeerSummary)
+    /// Messages the receiver lacks.
+    case messages([PeerEnvelope])
+    /// `author/local_id` of messages received (the sender will not offer them again).
+    case ack([String])
+
+    /// Frames above this many bytes are refused by transports (a batch stays far below it).
+    public static let maxBytes = 1 << 20
+
+    /// The frame's JSON.
+    /// - Throws: `EncodingError`.
+    public func encoded() throws -> Data { try ChatJSON.encoder().encode(self) }
+
+    /// A frame from JSON.
+    /// - Throws: `ChatClientError.rejectedMessage` for an oversize or malformed frame.
+    public static func decode(_ data: Data) throws -> PeerFrame {
+        guard data.count <= maxBytes else {
+            throw ChatClientError.rejectedMessage(localID: "frame", reason: "\(data.count) bytes is over the \(maxBytes)-byte frame limit")
+        }
+        do { return try ChatJSON.decoder().decode(PeerFrame.self, from: data) } catch {
+            throw ChatClientError.rejectedMessage(localID: "frame", reason: "not a peer frame: \(error)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import RoquaChatCore
+import RoquaIO
+
+/// Everything the client library throws. The first three are the seed's errors that callers act
+/// on: `noInternet` (keep the messages pending and retry later), `authenticationError` (sign in
+/// again), `serverError` (the server answered but refused or failed).
+public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server could not be reached (connection refused, timed out, no route).
+    case noInternet(server: String, reason: String)
+    /// The tokens were refused and a refresh did not help; the user must sign in again.
+    case authenticationError(reason: String)
+    /// The server answered with an error; `retryAfter` is its `Retry-After` in seconds, if any.
+    case serverError(status: Int, code: ChatErrorCode?, message: String, retryAfter: TimeInterval?)
+    /// The local store could not be opened or written.
+    case store(path: String, reason: String)
+    /// A key or token file is missing, unreadable, malformed or readable by others.
+    case secretFile(path: String, reason: String)
+    /// An operation needs a signed-in home.
+    case notSignedIn(home: String)
+    /// No key of this group and epoch is held here.
+    case noGroupKey(group: String, epoch: Int)
+    /// A body did not decrypt or did not verify: altered, forged or under another key.
+    case rejectedMessage(localID: String, reason: String)
+    /// A value given by the caller is not acceptable.
+    case invalidInput(field: String, value: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noInternet(let server, let reason):
+            "cannot reach the server \(Echo.quoted(server)): \(reason)"
+        case .authenticationError(let reason):
+            "not signed in: \(reason); sign in again"
+        case .serverError(let status, let code, let message, let retryAfter):
+            "the server answered HTTP \(status)" + (code.map { " (\($0.rawValue))" } ?? "") + ": \(Echo.cut(message))"
+                + (retryAfter.map { "; retry after \(Int($0)) s" } ?? "")
+        case .store(let path, let reason):
+            "local store \(Echo.quoted(path)): \(reason)"
+        case .secretFile(let path, let reason):
+            "key file \(Echo.quoted(path)): \(reason)"
+        case .notSignedIn(let home):
+            "\(Echo.quoted(home)) is not signed in; run auth request and auth verify first"
+        case .noGroupKey(let group, let epoch):
+            "no key for group \(Echo.quoted(group)) epoch \(epoch) on this device"
+        case .rejectedMessage(let localID, let reason):
+            "message \(Echo.quoted(localID)) rejected: \(reason)"
+        case .invalidInput(let field, let value, let reason):
+            "\(field) \(Echo.quoted(value)): \(reason)"
+        }
+    }
+
+    /// Whether trying again later may succeed (the message stays pending).
+    public var isTransient: Bool {
+        switch self {
+        case .noInternet: true
+        case .serverError(let status, _, _, _): status == 429 || status >= 500
+        default: false
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import RoquaChatCore
+
+/// The server's HTTP API as the client uses it. Transport failures become `noInternet`, error
+/// answers `serverError` (with `Retry-After`), and a 401 on an authorized call refreshes the
+/// token (once for all callers holding the same stale token) and retries once.
+struct ChatAPI: Sendable {
+    let session: SessionKeeper
+    let http: HTTPClient
+    var timeout: TimeAmount = .seconds(10)
+
+    func call<Response: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<Int>.none,
+                                              authorized: Bool = true, as type: Response.Type = Response.self) async throws -> Response {
+        let data = try await send(method, path, body: body.map { try ChatJSON.encoder().encode($0) }, authorized: authorized)
+        do {
+            return try ChatJSON.decoder().decode(Response.self, from: data)
+        } catch {
+            throw ChatClientError.serverError(status: 200, code: nil, message: "unexpected answer to \(path): \(error)", retryAfter: nil)
+        }
+    }
+
+    func send(_ method: HTTPMethod, _ path: String, body: Data?, authorized: Bool) async throws -> Data {
+        guard let state = await session.state else { throw ChatClientError.notSignedIn(home: session.path) }
+        var token = authorized ? state.accessToken : nil
+        if authorized && token == nil { throw ChatClientError.notSignedIn(home: session.path) }
+        var refreshed = false
+        while true {
+            let (status, headers, data) = try await exchange(state.server, method, path, body: body, token: token)
+            if (200..<300).contains(status) { return data }
+            let error = Self.error(status: status, headers: headers, body: data)
+            if status == 401, authorized, !refreshed, let stale = token {
+                refreshed = true
+                token = try await session.token(replacing: stale) { refreshToken in
+                    try await refresh(server: state.server, refreshToken: refreshToken)
+                }
+                continue
+            }
+            if status == 401 { throw ChatClientError.authenticationError(reason: error.description) }
+            throw error
+        }
+    }
+
+    private func refresh(server: String, refreshToken: String) async throws -> AuthTokens {
+        let body = try ChatJSON.encoder().encode(RefreshBody(refreshToken: refreshToken))
+        let (status, headers, data) = try await exchange(server, .POST, "/v1/auth/refresh", body: body, token: nil)
+        guard status == 200 else {
+            throw ChatClientError.authenticationError(reason: Self.error(status: status, headers: headers, body: data).description)
+        }
+        do { return try ChatJSON.decoder().decode(AuthTokens.self, from: data) } catch {
+            throw ChatClientError.authenticationError(reason: "unexpected refresh answer: \(error)")
+        }
+    }
+
+    private func exchange(_ server: String, _ method: HTTPMethod, _ path: String, body: Data?, token: String?) async throws -> (Int, HTTPHeaders, Data) {
+        var request = HTTPClientRequest(url: server + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        do {
+            let response = try await http.execute(request, timeout: timeout)
+            let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            return (Int(response.status.code), response.headers, Data(buffer.readableBytesView))
+        } catch {
+            throw ChatClientError.noInternet(server: server, reason: Self.reason(error))
+        }
+    }
+
+    /// A socket error's own words ("Connection refused") rather than NIO's wrapping of them.
+    static func reason(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
+    }
+
+    static func error(status: Int, headers: HTTPHeaders, body: Data) -> ChatClientError {
+        let detail = try? ChatJSON.decoder().decode(APIErrorBody.self, from: body)   // nil: not an error body (a proxy's page)
+        return .serverError(status: status, code: detail?.error.code,
+                            message: detail?.error.message ?? String(decoding: body.prefix(200), as: UTF8.self),
+                            retryAfter: headers.first(name: "Retry-After").flatMap { TimeInterval($0) })
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import RoquaChatCore
+
+/// What a home knows about its sign-in, kept in a 0600 file.
+struct SessionState: Codable, Sendable, Equatable {
+    var server: String
+    var phone: String
+    var user: UserInfo?
+    var accessToken: String?
+    var refreshToken: String?
+    /// The server's Ed25519 key, pinned at the first credential after sign-in.
+    var serverKey: String?
+    /// This device's newest peer credential.
+    var credential: SignedPeerCredential?
+
+    enum CodingKeys: String, CodingKey {
+        case server, phone, user
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case serverKey = "server_key"
+        case credential
+    }
+}
+
+/// Holds the tokens and refreshes them at most once however many requests were refused with
+/// the same stale token: the first caller starts the refresh, the others await the same task.
+actor SessionKeeper {
+    let path: String
+    private(set) var state: SessionState?
+    private var refreshing: Task<String, any Error>?
+    /// Refreshes started (concurrent 401s with the same stale token share one).
+    private(set) var refreshCount = 0
+
+    /// - Throws: `ChatClientError.secretFile` when the file is unreadable or malformed.
+    init(path: String) throws {
+        self.path = path
+        if let data = try SecretFile.read(path) {
+            do {
+                state = try ChatJSON.decoder().decode(SessionState.self, from: data)
+            } catch {
+                throw ChatClientError.secretFile(path: path, reason: "not a session file: \(error)")
+            }
+        }
+    }
+
+    func save(_ newState: SessionState) throws {
+        try SecretFile.write(try ChatJSON.encoder().encode(newState), to: path)
+        state = newState
+    }
+
+    func store(_ tokens: AuthTokens) throws {
+        guard var next = state else { return }
+        next.user = tokens.user
+        next.accessToken = tokens.accessToken
+        next.refreshToken = tokens.refreshToken
+        try save(next)
+    }
+
+    /// Keeps a new peer credential after checking it against the pinned server key (pinned
+    /// now when none is); returns what it vouches for.
+    /// - Throws: `authenticationError` when the server's key changed or the signature is wrong.
+    func store(_ signed: SignedPeerCredential, now: Date) throws -> PeerCredential {
+        guard var next = state else { throw ChatClientError.notSignedIn(home: path) }
+        let pinned = next.serverKey ?? signed.serverKey
+        guard pinned == signed.serverKey, let key = Data(base64Encoded: pinned) else {
+            throw ChatClientError.authenticationError(reason: "the server's credential key changed since sign-in")
+        }
+        let credential: PeerCredential
+        do { credential = try signed.verified(serverKey: key, now: now) } catch {
+            throw ChatClientError.authenticationError(reason: "\(error)")
+        }
+        next.serverKey = pinned
+        next.credential = signed
+        try save(next)
+        return credential
+    }
+
+    /// A fresh access token to replace `stale`: the current one if someone already refreshed,
+    /// else the result of the one refresh in flight (started here when none is).
+    func token(replacing stale: String, refresh: @escaping @Sendable (String) async throws -> AuthTokens) async throws -> String {
+        if let current = state?.accessToken, current != stale { return current }
+        if let refreshing { return try await refreshing.value }
+        guard let refreshToken = state?.refreshToken else {
+            throw ChatClientError.authenticationError(reason: "no refresh token is held")
+        }
+        refreshCount += 1
+        let task = Task<String, any Error> {
+            let tokens = try await refresh(refreshToken)
+            try self.store(tokens)
+            return tokens.accessToken
+        }
+        refreshing = task
+        defer { refreshing = nil }
+        return try await task.value
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import RoquaChatCore
+
+/// What one sync did.
+public struct SyncReport: Sendable, Equatable {
+    /// Own messages the server now holds.
+    public var pushed = 0
+    /// Own messages the server refused (now `failed`).
+    public var rejected = 0
+    /// Messages new on this device.
+    public var pulled = 0
+    /// Messages still waiting for the server.
+    public var pending = 0
+}
+
+/// Moves messages between the local store and the server: pushes the outbox in batches, then
+/// pulls every group from its cursor. One sync runs at a time; callers arriving meanwhile share
+/// it. `start` keeps it running at start, every `interval`, and whenever `trigger` is called
+/// (after a send, when connectivity returns); failures back off per `RetryPolicy`.
+public actor SyncEngine {
+    let store: ClientStore
+    let api: ChatAPI
+    let codec: MessageCodec
+    let keys: KeyDistribution
+    let policy: RetryPolicy
+    let sleep: @Sendable (TimeInterval) async throws -> Void
+    private var running: Task<SyncReport, any Error>?
+    private var loop: Task<Void, Never>?
+    private var wake: AsyncStream<Void>.Continuation?
+    /// The outcome of the last background sync (nil before the first).
+    public private(set) var lastResult: Result<SyncReport, ChatClientError>?
+
+    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keys: KeyDistribution, policy: RetryPolicy,
+         sleep: @escaping @Sendable (TimeInterval) async throws -> Void) {
+        self.store = store
+        self.api = api
+        self.codec = codec
+        self.keys = keys
+        self.policy = policy
+        self.sleep = sleep
+    }
+
+    /// One sync: collect and hand out group keys, push everything pending, pull every group,
+    /// then renew the peer credential (its groups may have changed).
+    /// - Throws: `ChatClientError` (`noInternet`, `authenticationError`, `serverError`, `store`).
+    public func syncOnce() async throws -> SyncReport {
+        if let running { return try await running.value }
+        let task = Task { try await self.perform() }
+        running = task
+        defer { running = nil }
+        return try await task.value
+    }
+
+    /// Syncs, retrying transient failures (`noInternet`, 429, 5xx) with back-off up to the
+    /// policy's attempts.
+    /// - Throws: the last `ChatClientError` when every attempt failed or one was not transient.
+    public func sync() async throws -> SyncReport {
+        var attempt = 0
+        while true {
+            do {
+                return try await syncOnce()
+            } catch let error as ChatClientError where error.isTransient && attempt + 1 < policy.maxAttempts {
+                var retryAfter: TimeInterval?
+                if case .serverError(_, _, _, let seconds) = error { retryAfter = seconds }
+                try await sleep(policy.delay(afterAttempt: attempt, retryAfter: retryAfter))
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs syncs in the background: now, every `interval` seconds, and on each `trigger()`.
+    public func start(interval: TimeInterval = 300) {
+        guard loop == nil else { return }
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        wake = continuation
+        continuation.yield()
+        // The period runs on the real clock (the injected sleep is the back-off's, which tests
+        // make instant); cancellation, the only error of Task.sleep, ends the ticker.
+        let ticker = Task {
+            while (try? await Task.sleep(for: .seconds(interval))) != nil {
+                continuation.yield()
+            }
+        }
+        loop = Task {
+            for await _ in stream {
+                await self.runBackground()
+            }
+            ticker.cancel()
+        }
+    }
+
+    /// Asks the background loop for a sync soon (coalesced with one already asked for).
+    public func trigger() { wake?.yield() }
+
+    /// Stops the background loop.
+    public func stop() {
+        wake?.finish()
+        wake = nil
+        loop?.cancel()
+        loop = nil
+    }
+
+    private func runBackground() async {
+        do {
+            lastResult = .success(try await sync())
+        } catch let error as ChatClientError {
+            lastResult = .failure(error)
+        } catch {
+            lastResult = .failure(.store(path: store.path, reason: "\(error)"))
+        }
+    }
+
+    private func perform() async throws -> SyncReport {
+        var report = SyncReport()
+        let groups: GroupList = try await api.call(.GET, "/v1/groups")
+        try store.saveGroups(groups.groups)
+        guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
+        _ = try await keys.run(groups: groups.groups, selfID: selfID)
+        do {
+            while true {
+                let batch = try store.pendingBatch(limit: ChatLimits.maxMessagesPerPush)
+                if batch.isEmpty { break }
+                let result: PushResult = try await api.call(.POST, "/v1/sync/push", body: PushBody(messages: batch))
+                try store.applyPush(result, pushed: batch)
+                report.pushed += result.synced.count
+                report.rejected += result.rejected.count
+            }
+        } catch let error as ChatClientError {
+            try store.notePushFailure(error.description)
+            throw error
+        }
+        for groupID in try store.groupIDs() {
+            report.pulled += try await pull(groupID: groupID, selfID: selfID)
+        }
+        report.pending = try store.pendingCount()
+        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
+        _ = try await api.session.store(signed, now: Date())
+        return report
+    }
+
+    private func pull(groupID: String, selfID: String) async throws -> Int {
+        var since = try store.cursor(groupID: groupID)
+        var added = 0
+        while true {
+            let page: PullResult = try await api.call(.GET, "/v1/sync/pull?group=\(groupID)&since=\(since)&limit=\(ChatLimits.maxPullLimit)")
+            var records: [StoredRecord] = []
+            for message in page.messages {
+                let key = try message.keyEpoch.flatMap { try store.groupKey(groupID: groupID, epoch: $0) }
+                records.append(codec.incoming(message, key: key))
+            }
+            added += try store.applyPull(groupID: groupID, records: records, receipts: page.receipts,
+                                         nextSince: page.nextSince, selfID: selfID)
+            since = page.nextSince
+            if !page.hasMore { return added }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import RoquaChatClient
+
+/// `roqua-chat auth`: sign this home in by SMS.
+struct AuthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "auth",
+        abstract: "Sign this device in: request an SMS code, then verify it.",
+        subcommands: [AuthRequestCommand.self, AuthVerifyCommand.self])
+}
+
+/// `auth request --server URL --phone P`.
+struct AuthRequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "request", abstract: "Ask the server to send a sign-in code by SMS.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Option(help: ArgumentHelp("The sync server, e.g. http://127.0.0.1:8080.", valueName: "URL"))
+    var server: String
+
+    @Option(help: ArgumentHelp("Your phone number in international form, e.g. +905551234567.", valueName: "PHONE"))
+    var phone: String
+
+    func run() async throws {
+        try await home.client().requestCode(server: server, phone: phone)
+        print("code sent to \(phone); run: roqua-chat auth verify --code CODE")
+    }
+}
+
+/// `auth verify --code C`.
+struct AuthVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "verify", abstract: "Trade the SMS code for a session and register this device.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Option(help: ArgumentHelp("The code from the SMS.", valueName: "CODE"))
+    var code: String
+
+    func run() async throws {
+        let user = try await home.client().verify(code: code)
+        print("signed in as \(user.phone.e164) (user \(user.id), \(user.role.rawValue))")
+    }
+}

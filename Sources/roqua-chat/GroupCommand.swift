@@ -1,0 +1,44 @@
+import ArgumentParser
+import RoquaChatClient
+
+/// `roqua-chat group`: create, invite, join, show, remove.
+struct GroupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "group",
+        abstract: "Tour groups: create (guides), invite, join, show, remove a member.",
+        subcommands: [GroupCreateCommand.self, GroupInviteCommand.self, GroupJoinCommand.self,
+                      GroupShowCommand.self, GroupRemoveCommand.self])
+}
+
+/// `group create NAME`.
+struct GroupCreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a group (guides and admins) and its first key.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Argument(help: "The group's name.")
+    var name: String
+
+    func run() async throws {
+        let group = try await home.client().createGroup(name: name)
+        print("created group \(group.name) (\(group.id))")
+    }
+}
+
+/// `group join CODE`.
+struct GroupJoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Accept an invite.",
+        discussion: "The group's key arrives once the guide's device has sealed it for this one (at the guide's next sync, then yours).")
+
+    @OptionGroup var home: HomeOptions
+
+    @Argument(help: "The invite code.")
+    var code: String
+
+    func run() async throws {
+        let group = try await home.client().join(code: code)
+        print("joined group \(group.name) (\(group.id)); its key arrives after the guide's next sync")
+    }
+}

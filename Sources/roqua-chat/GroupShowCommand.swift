@@ -1,0 +1,48 @@
+import ArgumentParser
+import RoquaChatClient
+import RoquaChatCore
+
+/// `group show GROUP [--json]`: the group and its members, from the server.
+struct GroupShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a group and its members.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Argument(help: "The group: its id or its name.")
+    var group: String
+
+    @Flag(help: "Print JSON (the server's group object).")
+    var json = false
+
+    func run() async throws {
+        let client = try home.client()
+        let info = try await client.group(try client.groupID(group))
+        if json { return print(try ChatOutput.json(info)) }
+        print("\(info.name) (\(info.id))\(info.isActive ? "" : " — not active today")")
+        for member in info.members ?? [] {
+            print("  \(member.phone)  \(member.role.rawValue)  user \(member.userID)  joined \(ChatTime.format(member.joinedAt))")
+        }
+    }
+}
+
+/// `group remove GROUP USER`: the guide removes a member; the key rotates.
+struct GroupRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a member (guide); later messages use a new key the removed member never gets.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Argument(help: "The group: its id or its name.")
+    var group: String
+
+    @Argument(help: "The member: user id or phone number.")
+    var user: String
+
+    func run() async throws {
+        let client = try home.client()
+        let groupID = try client.groupID(group)
+        let removed = try await client.removeMember(groupID: groupID, member: user)
+        print("removed user \(removed) from \(groupID); new key epoch sealed for the remaining devices")
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import RoquaTestSupport
+import Testing
+
+/// The built `roqua-chat` client verbs against a `roqua-chat server` child on 127.0.0.1.
+@Suite struct ChatCLITests {
+    static let guidePhone = "+905551110000"
+    static let travellerPhone = "+905552220000"
+
+    /// A guide's and a traveller's home, signed in, in one group whose key both hold.
+    private func tourGroup(_ fixture: ChatCLIFixture) throws {
+        try fixture.startServer()
+        let promoted = try CommandRunner.run(fixture.binary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"])
+        #expect(promoted.status == 0, "\(promoted.stderr)")
+        try fixture.signIn("guide", phone: Self.guidePhone)
+        try fixture.signIn("traveller", phone: Self.travellerPhone)
+        #expect(try fixture.ok("guide", ["group", "create", "Kapadokya"]).hasPrefix("created group Kapadokya"))
+        let code = try fixture.ok("guide", ["group", "invite", "Kapadokya", "--phone", Self.travellerPhone])
+        #expect(code.range(of: #"^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$"#, options: .regularExpression) != nil, "\(code)")
+        #expect(try fixture.ok("traveller", ["group", "join", code]).hasPrefix("joined group Kapadokya"))
+        // The guide's sync seals the key for the traveller's device; the traveller's fetches it.
+        try fixture.ok("guide", ["sync"])
+        try fixture.ok("traveller", ["sync"])
+    }
+
+    @Test func textAndLocationReachTheOtherDeviceWithTheOfflineAddress() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        let members = try fixture.ok("guide", ["group", "show", "Kapadokya", "--json"])
+        let group = try #require(try JSONSerialization.jsonObject(with: Data(members.utf8)) as? [String: Any])
+        let phones = (group["members"] as? [[String: Any]])?.compactMap { $0["phone"] as? String }
+        #expect(Set(phones ?? []) == [Self.guidePhone, Self.travellerPhone])
+
+        #expect(try fixture.ok("traveller", ["send", "Kapadokya", "Otobüs kaçta kalkıyor?"]).hasPrefix("queued text"))
+        let queued = try fixture.ok("traveller", ["send", "Kapadokya", "--location", "40.9903", "29.0295", "--boundaries", Bundled.path()])
+        #expect(queued.hasSuffix("(Kadıköy, İstanbul, Türkiye)"), "\(queued)")
+        // Before the push both are pending on the sender.
+        #expect(try fixture.messages("traveller", group: "Kapadokya").map { $0["status"] as? String } == ["pending", "pending"])
+        #expect(try fixture.ok("traveller", ["sync"]) == "pushed 2, pulled 0, rejected 0, pending 0")
+        try fixture.ok("guide", ["sync"])
+
+        let received = try fixture.messages("guide", group: "Kapadokya")
+        #expect(received.count == 2)
+        #expect(received.first?["text"] as? String == "Otobüs kaçta kalkıyor?")
+        let location = try #require(received.last?["location"] as? [String: Any])
+        #expect(location["address"] as? String == "Kadıköy, İstanbul, Türkiye")
+        #expect(location["latitude"] as? Double == 40.9903 && location["longitude"] as? Double == 29.0295)
+        for message in received {
+            #expect(message["status"] as? String == "sent")
+            #expect(message["synced_at"] is String && message["seq"] is Int)
+        }
+        let text = try fixture.ok("guide", ["messages", "Kapadokya"])
+        #expect(text.contains("location 40.99030 29.02950 — Kadıköy, İstanbul, Türkiye"), "\(text)")
+        // The sender sees its own as sent, with the server's sequence numbers.
+        #expect(try fixture.messages("traveller", group: "Kapadokya").map { $0["status"] as? String } == ["sent", "sent"])
+    }
+
+    @Test func syncWithTheServerDownExitsThreeAndKeepsMessagesPendingUntilItIsBack() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        fixture.stopServer()
+        #expect(try fixture.ok("guide", ["send", "Kapadokya", "Yarın 8'de lobide."]).hasPrefix("queued text"))
+        let offline = try fixture.run("guide", ["sync"])
+        #expect(offline.status == 3, "\(offline.stdout)\(offline.stderr)")
+        #expect(offline.stderr.contains("cannot reach the server") && offline.stderr.contains("1 message(s) stay pending"), "\(offline.stderr)")
+        #expect(try fixture.messages("guide", group: "Kapadokya").map { $0["status"] as? String } == ["pending"])
+
+        try fixture.startServer()
+        #expect(try fixture.ok("guide", ["sync"]) == "pushed 1, pulled 0, rejected 0, pending 0")
+        try fixture.ok("traveller", ["sync"])
+        #expect(try fixture.messages("traveller", group: "Kapadokya").map { $0["text"] as? String } == ["Yarın 8'de lobide."])
+    }
+
+    @Test func removedMemberIsGoneFromTheGroup() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        let removed = try fixture.ok("guide", ["group", "remove", "Kapadokya", Self.travellerPhone])
+        #expect(removed.hasPrefix("removed user"), "\(removed)")
+        let shown = try fixture.ok("guide", ["group", "show", "Kapadokya"])
+        #expect(shown.contains(Self.guidePhone) && !shown.contains(Self.travellerPhone), "\(shown)")
+        let notMember = try fixture.run("guide", ["group", "remove", "Kapadokya", Self.travellerPhone])
+        #expect(notMember.status != 0 && notMember.stderr.contains("not a member"), "\(notMember.stderr)")
+    }
+
+    @Test func badInputGivesAClearErrorAndNothingIsQueued() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        let unknown = try fixture.run("guide", ["send", "Efes", "merhaba"])
+        #expect(unknown.status != 0 && unknown.stderr.contains(#"group "Efes": no such group"#), "\(unknown.stderr)")
+        let latitude = try fixture.run("guide", ["send", "Kapadokya", "--location", "95", "29", "--boundaries", Bundled.path()])
+        #expect(latitude.status != 0 && latitude.stderr.contains("latitude outside -90…90"), "\(latitude.stderr)")
+        let notNumbers = try fixture.run("guide", ["send", "Kapadokya", "--location", "north", "29"])
+        #expect(notNumbers.status != 0 && notNumbers.stderr.contains("--location takes two numbers"), "\(notNumbers.stderr)")
+        let noDatabase = try fixture.run("guide", ["send", "Kapadokya", "--location", "-33.92", "18.42", "--boundaries", "/nonexistent/b.sqlite"])
+        #expect(noDatabase.status != 0 && noDatabase.stderr.contains("/nonexistent/b.sqlite")
+                && noDatabase.stderr.contains("roqua import"), "\(noDatabase.stderr)")
+        let phone = try fixture.run("other", ["auth", "request", "--server", fixture.url, "--phone", "0555 12"])
+        #expect(phone.status != 0 && phone.stderr.contains("phone \"0555 12\""), "\(phone.stderr)")
+        let notSignedIn = try fixture.run("nobody", ["group", "create", "X"])
+        #expect(notSignedIn.status != 0 && notSignedIn.stderr.contains("auth request"), "\(notSignedIn.stderr)")
+        #expect(try fixture.messages("guide", group: "Kapadokya").isEmpty)
+    }
+
+    @Test func negativeCoordinatesParseAndAPointAtSeaHasNoAddress() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        let cape = try fixture.ok("guide", ["send", "Kapadokya", "--location", "-33.92", "18.42", "--boundaries", Bundled.path()])
+        #expect(cape.contains("South Africa"), "\(cape)")
+        let sea = try fixture.ok("guide", ["send", "Kapadokya", "--location", "35.0", "-40.0", "--boundaries", Bundled.path()])
+        #expect(sea.hasSuffix("(no address: outside every boundary)"), "\(sea)")
+        let sent = try fixture.messages("guide", group: "Kapadokya").compactMap { $0["location"] as? [String: Any] }
+        #expect(sent.map { $0["latitude"] as? Double } == [-33.92, 35.0])
+        #expect(sent.last?["address"] == nil)
+    }
+}

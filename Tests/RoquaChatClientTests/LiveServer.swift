@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import Logging
+import RoquaChatClient
+import RoquaChatCore
+@testable import RoquaChatServer
+import ServiceLifecycle
+import Synchronization
+
+/// A temporary directory removed by `remove()`.
+struct Scratch: Sendable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "roqua-chat-client-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The real chat server in this process on 127.0.0.1 over a SQLite file, which can be stopped
+/// and started again on the same port (same secret, same data) to play "the server is down".
+final class LiveServer: Sendable {
+    let store: SQLiteChatStore
+    let clock: ManualClock
+    let sms: CapturingSMSProvider
+    let secret: ServerSecret
+    let port: Int
+    private let task: Mutex<Task<Void, any Error>?>
+
+    init(directory: Scratch) async throws {
+        let store = try SQLiteChatStore(path: directory.file("server.sqlite"))
+        let (clock, sms, secret) = (ManualClock(Date()), CapturingSMSProvider(), ServerSecret.random())
+        let (task, port) = try await Self.launch(store: store, sms: sms, secret: secret, clock: clock, port: 0)
+        (self.store, self.clock, self.sms, self.secret, self.port) = (store, clock, sms, secret, port)
+        self.task = Mutex(task)
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    private static func launch(store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret, clock: ManualClock,
+                               port: Int) async throws -> (Task<Void, any Error>, Int) {
+        var logger = Logger(label: "roqua.chat.client-test")
+        logger.logLevel = .critical
+        let server = await ChatServer(store: store, sms: sms, secret: secret, clock: clock, logger: logger)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = server.application(host: "127.0.0.1", port: port) { port in continuation.yield(port) }
+        let task = Task {
+            defer { continuation.finish() }
+            try await ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger)).run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else {
+            try await task.value
+            throw TestFailure("the server stopped before listening")
+        }
+        return (task, bound)
+    }
+
+    func stop() async {
+        let running = task.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        running?.cancel()
+        _ = try? await running?.value   // cancellation is how it stops; its error says nothing
+    }
+
+    func restart() async throws {
+        let (task, _) = try await Self.launch(store: store, sms: sms, secret: secret, clock: clock, port: port)
+        self.task.withLock { $0 = task }
+    }
+
+    /// Signs `client` in as `phone` (making them a guide first when asked).
+    @discardableResult
+    func signIn(_ client: ChatClient, phone: String, role: Role = .user) async throws -> UserInfo {
+        if role != .user { _ = try await store.setRole(phone: try PhoneNumber(phone), role: role, now: clock.now()) }
+        try await client.requestCode(server: url, phone: phone)
+        guard let code = sms.lastCode(for: try PhoneNumber(phone)) else { throw TestFailure("no code sent to \(phone)") }
+        return try await client.verify(code: code)
+    }
+}
+
+/// Sleeps nothing and records what the engine asked for.
+final class RecordedSleeps: Sendable {
+    private let delays = Mutex<[TimeInterval]>([])
+    var all: [TimeInterval] { delays.withLock { $0 } }
+    var sleep: @Sendable (TimeInterval) async throws -> Void {
+        { seconds in self.delays.withLock { $0.append(seconds) } }
+    }
+}
+
+/// A guide and two travellers signed in to `server`, in one group whose key the travellers
+/// received sealed for their devices through the server.
+struct TourParty {
+    let guide: ChatClient
+    let travellers: [ChatClient]
+    let group: GroupInfo
+    var everyone: [ChatClient] { [guide] + travellers }
+
+    static func make(_ server: LiveServer, in scratch: Scratch, sleeps: RecordedSleeps = RecordedSleeps()) async throws -> TourParty {
+        func client(_ name: String) throws -> ChatClient {
+            try ChatClient(home: scratch.file(name), policy: RetryPolicy(maxAttempts: 3, seed: 7), sleep: sleeps.sleep)
+        }
+        let guide = try client("guide")
+        try await server.signIn(guide, phone: "+905550000001", role: .guide)
+        let group = try await guide.createGroup(name: "Kapadokya")
+        var travellers: [ChatClient] = []
+        for (index, phone) in ["+905551000001", "+905551000002"].enumerated() {
+            let traveller = try client("traveller-\(index + 1)")
+            try await server.signIn(traveller, phone: phone)
+            _ = try await traveller.join(code: try await guide.invite(groupID: group.id, phone: phone).code)
+            travellers.append(traveller)
+        }
+        // The guide's sync seals the group key for the new devices; theirs collect it.
+        _ = try await guide.engine.sync()
+        for traveller in travellers { _ = try await traveller.engine.sync() }
+        return TourParty(guide: guide, travellers: travellers, group: group)
+    }
+}
