@@ -241,7 +241,7 @@ struct ImportedFixture {
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
                 .map { ($0["key"] as String, $0["value"] as String) })
         }
-        #expect(meta["schema_version"] == "2")
+        #expect(meta["schema_version"] == "3")
         #expect(meta["piece_max_vertices"] == "\(ImportedFixture.maxPieceVertices)")
         #expect(meta["roqua_version"] == Roqua.version)
         let importedAt = try #require(meta["imported_at"])
