@@ -285,6 +285,7 @@ def main():
     places = localities.build(args.cities, country_rows, province_rows + tr_prov, tr_dist, set(USER_CODES.values()),
                               os.path.join(args.out, 'localities.tsv'))
     stats['localities'] = {'places': places['places'], 'with_province': places['with_province'],
+                           'parts_of_cities': places['parts'],
                            'dropped_no_country': places['dropped'],
                            'sha256': sha256(os.path.join(args.out, 'localities.tsv'))}
     for label, n in sorted(repaired.items()):

@@ -11,11 +11,14 @@ Used by build_data.py. Each place keeps GeoNames' name, position and population,
              Roqua's: France's regions against Natural Earth's départements, or it has none);
              empty when that province belongs to another country;
   district - the Roqua district its point lies in (Türkiye only: the other countries have no
-             district layer), empty elsewhere or when that district is of another province.
+             district layer), empty elsewhere or when that district is of another province;
+  part_of  - outside Türkiye, the geonameid of the city the place is part of (see PART_RATIO):
+             the resolver names the city, not its borough.
 The resolver uses both to keep a locality inside the country and province it has decided.
 """
 import collections
 import json
+import math
 
 import numpy as np
 import shapely
@@ -24,7 +27,42 @@ import shapely
 # it; below that (France: GeoNames has regions, Natural Earth départements) each place keeps the
 # province its own point lies in.
 VOTE_SHARE = 0.8
-COLUMNS = ('geonameid', 'name', 'latitude', 'longitude', 'population', 'country', 'province', 'district')
+COLUMNS = ('geonameid', 'name', 'latitude', 'longitude', 'population', 'country', 'province', 'district', 'part_of')
+# A place is part of a city (GeoNames lists Berlin's boroughs, Mitte and Charlottenburg, as places
+# of their own) when it lies within half the city's reach, in its country and province, and the
+# city has at least PART_RATIO times its people. Only cities of PARENT_MIN people are looked at.
+PART_RATIO = 5
+PARENT_MIN = 100_000
+EARTH_RADIUS = 6_371_008.8
+
+
+def reach(population):
+    """The same reach as the resolver's LocalityIndex.reach, metres."""
+    return min(30_000.0, max(2_000.0, 15.0 * math.sqrt(max(population, 0))))
+
+
+def parts_of_cities(places, countries, provinces):
+    """For each place, the geonameid of the city it is part of, or 0."""
+    parents = [i for i, p in enumerate(places) if (p['population'] or 0) >= PARENT_MIN and countries[i] != 'TR']
+    tree = shapely.STRtree(shapely.points([(places[i]['longitude'], places[i]['latitude']) for i in parents]))
+    points = shapely.points([(p['longitude'], p['latitude']) for p in places])
+    pairs = tree.query(points, predicate='dwithin', distance=0.4)  # degrees: 15 km east-west up to 70°; haversine decides
+    best = {}
+    for child, k in zip(pairs[0], pairs[1]):
+        parent = parents[k]
+        c, q = places[child], places[parent]
+        if child == parent or countries[child] != countries[parent] or provinces[child] != provinces[parent]:
+            continue
+        if (q['population'] or 0) < PART_RATIO * (c['population'] or 0):
+            continue
+        φ1, φ2 = math.radians(c['latitude']), math.radians(q['latitude'])
+        h = math.sin((φ2 - φ1) / 2) ** 2 + math.cos(φ1) * math.cos(φ2) * math.sin(math.radians(q['longitude'] - c['longitude']) / 2) ** 2
+        meters = 2 * EARTH_RADIUS * math.asin(min(1, math.sqrt(h)))
+        if meters > reach(q['population']) / 2:
+            continue
+        if child not in best or q['population'] > places[best[child]]['population']:
+            best[child] = parent
+    return [places[best[i]]['geonameid'] if i in best else 0 for i in range(len(places))]
 
 
 def containing(points, rows):
@@ -72,20 +110,23 @@ def build(cities_path, country_rows, province_rows, district_rows, user_codes, o
     province_country = {rec['CODE']: rec['COUNTRY'] for rec, _ in province_rows}
     admin1 = [(p['countrycode'], p['admin1code']) for p in places]
     by_admin1 = vote(admin1, point_province, share=VOTE_SHARE)
+    provinces = []
+    for country, key, own in zip(countries, admin1, point_province):
+        province = own if key[1] in ('', '00') else by_admin1.get(key, own)
+        provinces.append(province if province_country.get(province) == country else '')
+    part_of = parts_of_cities(places, countries, provinces)
     written = collections.Counter()
     with open(out_path, 'w', encoding='utf-8', newline='\n') as f:
         f.write('\t'.join(COLUMNS) + '\n')
-        for p, country, key, own, district in zip(places, countries, admin1, point_province, point_district):
+        for p, country, province, district, part in zip(places, countries, provinces, point_district, part_of):
             if not country:
                 written['dropped'] += 1
                 continue
-            province = own if key[1] in ('', '00') else by_admin1.get(key, own)
-            if province_country.get(province) != country:
-                province = ''
             district = district['CODE'] if district and province and district['PROVINCE'] == province else ''
             name = ' '.join(p['name'].split())
             f.write(f"{p['geonameid']}\t{name}\t{p['latitude']}\t{p['longitude']}\t{int(p['population'] or 0)}"
-                    f"\t{country}\t{province}\t{district}\n")
+                    f"\t{country}\t{province}\t{district}\t{part or ''}\n")
             written['places'] += 1
             written['with_province'] += bool(province)
+            written['parts'] += bool(part)
     return written

@@ -29,17 +29,17 @@ extension Manifest {
 }
 
 /// Reads `data/localities.tsv` (columns `geonameid, name, latitude, longitude, population,
-/// country, province, district`, a header line first; province and district may be empty) into the `localities` table and its R*Tree.
+/// country, province, district, part_of`, a header line first; the last three may be empty) into the `localities` table and its R*Tree.
 enum LocalityImporter {
-    static let columns = ["geonameid", "name", "latitude", "longitude", "population", "country", "province", "district"]
+    static let columns = ["geonameid", "name", "latitude", "longitude", "population", "country", "province", "district", "part_of"]
 
     /// Imports every file; returns the places written.
     /// - Throws: `InputError` naming the file and line of a malformed row; GRDB's `DatabaseError`.
     static func run(_ db: Database, files: [Manifest.Localities]) throws -> Int {
         let insert = try db.makeStatement(sql: """
             INSERT INTO localities(id, name, latitude, longitude, population, reach_m, country_code, province_code,
-              district_code)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+              district_code, part_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertBox = try db.makeStatement(sql: "INSERT INTO locality_index(id, min_x, max_x, min_y, max_y) VALUES (?, ?, ?, ?, ?)")
         var count = 0
@@ -59,7 +59,7 @@ enum LocalityImporter {
                 let place = try parse(line, file: file.file, line: offset + 1)
                 let reach = LocalityIndex.reach(population: place.population)
                 try insert.execute(arguments: [place.id, place.name, place.lat, place.lon, place.population, reach,
-                                               place.country, place.province, place.district])
+                                               place.country, place.province, place.district, place.partOf])
                 let dy = reach / Geodesy.earthRadius * 180 / .pi
                 let dx = dy / max(cos(min(abs(place.lat) + dy, 89.9) * .pi / 180), 1e-3)
                 try insertBox.execute(arguments: [place.id, place.lon - dx, place.lon + dx, place.lat - dy, place.lat + dy])
@@ -75,7 +75,7 @@ enum LocalityImporter {
     }
 
     private struct Place { var id: Int64; var name: String; var lat: Double; var lon: Double; var population: Int
-        var country: String; var province: String?; var district: String? }
+        var country: String; var province: String?; var district: String?; var partOf: Int64? }
 
     private static func parse(_ line: Substring, file: String, line number: Int) throws -> Place {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -94,8 +94,10 @@ enum LocalityImporter {
             throw fail("population \(Echo.quoted(fields[4])) is not a count")
         }
         guard !fields[1].isEmpty, !fields[5].isEmpty else { throw fail("name and country must not be empty") }
+        let partOf = Int64(fields[8])
+        guard fields[8].isEmpty || partOf != nil else { throw fail("part_of \(Echo.quoted(fields[8])) is not a geonameid") }
         return Place(id: id, name: String(fields[1]), lat: lat, lon: lon, population: population,
                      country: String(fields[5]), province: fields[6].isEmpty ? nil : String(fields[6]),
-                     district: fields[7].isEmpty ? nil : String(fields[7]))
+                     district: fields[7].isEmpty ? nil : String(fields[7]), partOf: partOf)
     }
 }

@@ -22,11 +22,12 @@ package enum BatchRunner {
             formatter.localities = try index.localities()
             formatter.codes = index.unitIDs.map { index.reference($0).code }
         }
+        let shared = formatter
         let fallback = options.fallbackMeters
         let workers = min(max(options.workers, 1), BatchOptions.maxWorkers)
         let pipeline = OrderedPipeline<BatchChunk, BatchChunkResult>(workers: workers) {
             let resolver = try Resolver(index: index, fallbackMeters: fallback)
-            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: formatter) }
+            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: shared) }
         }
         defer { pipeline.close() }
         var summary = BatchSummary(rows: 0, failed: 0)

@@ -19,9 +19,10 @@ public struct Locality: Sendable, Equatable, Hashable {
 /// to the country Roqua's polygons decided (and to the province and district, where the answer and
 /// the place both have one: only Türkiye's places have districts) and the point
 /// lies within its reach, `r = clamp(15 m · √population, 2 km, 30 km)` — about 2 km for a
-/// village, 9 km for Thessaloniki, 28 km for Berlin. Outside Türkiye the candidate with the
-/// smallest distance / reach wins, so a point inside a city's reach gets the city rather than a
-/// suburb; in Türkiye, where the province already is the city and the district comes from HGK's
+/// village, 9 km for Thessaloniki, 28 km for Berlin. Places the data marks as part of a bigger
+/// city (`part_of`: Berlin's boroughs Mitte, Charlottenburg) are never candidates: the city is.
+/// Outside Türkiye the candidate with the smallest distance / reach wins, so a point inside a
+/// city's reach gets the city rather than a neighbouring town; in Türkiye, where the province already is the city and the district comes from HGK's
 /// polygons, the nearest candidate wins, which adds the town or neighbourhood.
 ///
 /// Immutable once built, so Sendable: one per `ResolverIndex`, shared by every thread.
@@ -44,6 +45,7 @@ public final class LocalityIndex: Sendable {
     private let countries: [Int32]
     private let provinces: [Int32]  // -1: GeoNames' province could not be tied to a Roqua one
     private let districts: [Int32]  // -1: none (outside Türkiye)
+    private let isPart: [Bool]  // a borough of a bigger city (`part_of`): the city answers instead
     private let codes: [String: Int32]
     private let turkiye: Int32
     private let grid: [Int64: [Int32]]
@@ -61,6 +63,7 @@ public final class LocalityIndex: Sendable {
     public init(database: BoundaryDatabase) throws {
         var ids: [Int64] = [], names: [String] = [], lats: [Double] = [], lons: [Double] = []
         var pops: [Int32] = [], countries: [Int32] = [], provinces: [Int32] = [], districts: [Int32] = []
+        var isPart: [Bool] = []
         var codes: [String: Int32] = [:]
         func intern(_ code: String) -> Int32 {
             if let id = codes[code] { return id }
@@ -70,7 +73,7 @@ public final class LocalityIndex: Sendable {
         }
         try database.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, name, latitude, longitude, population, country_code, province_code, district_code
+                SELECT id, name, latitude, longitude, population, country_code, province_code, district_code, part_of
                 FROM localities ORDER BY id
                 """)
             while let row = try rows.next() {
@@ -84,6 +87,7 @@ public final class LocalityIndex: Sendable {
                 provinces.append(province.map(intern) ?? -1)
                 let district: String? = row[7]
                 districts.append(district.map(intern) ?? -1)
+                isPart.append((row[8] as Int64?) != nil)
             }
         }
         var reaches: [Double] = []
@@ -109,6 +113,7 @@ public final class LocalityIndex: Sendable {
         self.countries = countries
         self.provinces = provinces
         self.districts = districts
+        self.isPart = isPart
         self.codes = codes
         turkiye = codes["TR"] ?? -2
         self.grid = grid
@@ -128,7 +133,7 @@ public final class LocalityIndex: Sendable {
         var best: (index: Int32, score: Double, meters: Double)?
         for i in candidates {
             let p = Int(i)
-            guard countries[p] == countryID else { continue }
+            guard countries[p] == countryID, !isPart[p] else { continue }
             if province != nil, provinces[p] >= 0, provinces[p] != provinceID { continue }
             if district != nil, districts[p] >= 0, districts[p] != districtID { continue }
             let meters = Geodesy.haversineMeters(point, Coordinate(latitude: latitudes[p], longitude: longitudes[p]))

@@ -74,7 +74,8 @@ package enum BoundarySchema {
                 reach_m REAL NOT NULL,
                 country_code TEXT NOT NULL,
                 province_code TEXT,
-                district_code TEXT
+                district_code TEXT,
+                part_of INTEGER
             );
             CREATE INDEX localities_country ON localities(country_code, province_code, district_code);
             CREATE VIRTUAL TABLE locality_index USING rtree(id, min_x, max_x, min_y, max_y);
