@@ -2,9 +2,12 @@ import Foundation
 import RoquaIO
 
 extension Resolution {
-    /// `Türkiye › İstanbul › Kadıköy`, with a note when approximate or empty.
+    /// `Türkiye › İstanbul › Kadıköy`, then the locality when one was looked up (`South Africa ›
+    /// Western Cape › Cape Town`), with a note when approximate or empty.
     public func text(language: Language) -> String {
-        let names = [country, province, district].compactMap { $0?.name(language: language) } + [locality?.name].compactMap { $0 }
+        var names = [country, province, district].compactMap { $0?.name(language: language) }
+        // "Adalar › Adalar" says nothing new: a locality named like its district is left out.
+        if let place = locality?.name, place != names.last { names.append(place) }
         if names.isEmpty { return "no boundary here (open sea or unmapped)" }
         let path = names.joined(separator: " › ")
         guard approximate else { return path }
