@@ -78,6 +78,26 @@ import Testing
         #expect(LocalityIndex.reach(population: 100_000_000) == 30_000)
     }
 
+    /// The R*Tree query (single answers) and the loaded table (batches) give the same locality.
+    @Test func theDatabaseQueryAndTheLoadedTableAgree() throws {
+        let index = try Bundled.index()
+        let resolver = try Resolver(index: index)
+        let table = try index.localities()
+        var generator = SeededGenerator(state: 23)
+        var named = 0
+        for _ in 0..<3000 {
+            let c = Coordinate(latitude: Double.random(in: 35...55, using: &generator), longitude: Double.random(in: -5...45, using: &generator))
+            let a = try resolver.resolve(c)
+            guard let country = a.country?.code else { continue }
+            let loaded = table.locality(at: c, country: country, province: a.province?.code, district: a.district?.code)
+            let queried = try LocalityIndex.locality(in: index.database, at: c, country: country, province: a.province?.code,
+                                                     district: a.district?.code)
+            #expect(loaded == queried, "\(c)")
+            if loaded != nil { named += 1 }
+        }
+        #expect(named > 300)
+    }
+
     @Test func theBundledTableIsImported() throws {
         let info = try Bundled.database().info()
         let places = try #require(info.localities)

@@ -246,7 +246,7 @@ struct ImportedFixture {
         #expect(meta["roqua_version"] == Roqua.version)
         let importedAt = try #require(meta["imported_at"])
         #expect(ISO8601DateFormatter().date(from: importedAt) != nil)
-        #expect(try imported.database.info().schemaVersion == 2)
+        #expect(try imported.database.info().schemaVersion == 3)
     }
 }
 

@@ -135,15 +135,19 @@ public final class ResolverIndex: Sendable {
     }
 
     /// `resolution` with its locality filled in (see `LocalityIndex`); nil where no place of the
-    /// answer's country reaches the point, or the point is in no country.
+    /// answer's country reaches the point, or the point is in no country. Until `localities()`
+    /// has loaded the table, one R*Tree query answers (cheap for a single point).
     /// - Throws: GRDB's `DatabaseError` when the places cannot be read.
     public func withLocality(_ resolution: Resolution) throws -> Resolution {
         var answer = resolution
         answer.localityChecked = true
-        if let country = resolution.country {
-            answer.locality = try localities().locality(at: resolution.coordinate, country: country.code,
-                                                        province: resolution.province?.code,
-                                                        district: resolution.district?.code)
+        guard let country = resolution.country else { return answer }
+        let (province, district) = (resolution.province?.code, resolution.district?.code)
+        if let loaded = localityTable.withLock({ $0 }) {
+            answer.locality = loaded.locality(at: resolution.coordinate, country: country.code, province: province, district: district)
+        } else {
+            answer.locality = try LocalityIndex.locality(in: database, at: resolution.coordinate, country: country.code,
+                                                         province: province, district: district)
         }
         return answer
     }
