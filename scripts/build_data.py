@@ -12,6 +12,9 @@ import os
 import sqlite3
 import unicodedata
 
+import iso3166_2
+import localities
+
 import shapefile  # pyshp
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, shape
@@ -132,11 +135,13 @@ def move_crimea(by_code):
                    'Northern Cyprus and Kosovo kept as countries (Türkiye recognises both)')
 
 
-def world_provinces(gpkg, a3_to_code, repaired):
+def world_provinces(gpkg, a3_to_code, repaired, matcher):
     db = sqlite3.connect(gpkg)
     rows, dropped = [], []
-    for fid, name, a3, admin, blob in db.execute(
-            'SELECT fid, name, adm0_a3, admin, geom FROM states_provinces ORDER BY fid'):
+    units = []
+    matched = collections.Counter()
+    for fid, name, a3, admin, gn, blob in db.execute(
+            'SELECT fid, name, adm0_a3, admin, gn_name, geom FROM states_provinces ORDER BY fid'):
         if a3 == 'TUR':
             continue
         if a3 not in a3_to_code:
@@ -146,15 +151,49 @@ def world_provinces(gpkg, a3_to_code, repaired):
         if name in ('Crimea', 'Sevastopol') and a3 == 'RUS':
             country = 'UA'
         geom = valid(shapely.from_wkb(gpkg_wkb(blob)), 'provinces', repaired)
-        rows.append(({'CODE': f'{country}-NE{fid}', 'NAME': name or admin, 'NAME_EN': name or admin,
-                      'NAME_TR': name or admin, 'COUNTRY': country}, geom))
+        code, how, rank = matcher.match(country, [n for n in (name, gn) if n])
+        units.append({'fid': fid, 'name': name or admin, 'country': country, 'geom': geom,
+                      'code': code, 'how': how, 'rank': rank})
+    claims, lost = collections.defaultdict(list), []
+    for u in units:
+        if u['code']:
+            claims[u['code']].append(u)
+    for code, us in claims.items():
+        best = min(u['rank'] for u in us)
+        keep = [u for u in us if u['rank'] == best]
+        if len({u['name'] for u in keep}) > 1:
+            keep = []
+        for u in us:
+            if u not in keep:
+                lost.append(f"{u['name']} ({code})")
+                u['code'], u['how'] = None, None
+    if lost:
+        CHANGES.append(f'provinces: {len(lost)} units whose ISO code another unit claims more surely (or '
+                       f'equally, under another name) keep a synthetic code: ' + ', '.join(sorted(lost)))
+    by_iso = {}
+    for u in units:
+        code = u['code']
+        matched[(u['country'], u['how'] if code else None)] += 1
+        if code and code in by_iso:  # NE splits a few ISO units in parts of the same name
+            rec, old = rows[by_iso[code]]
+            rows[by_iso[code]] = (rec, valid(shapely.unary_union([old, u['geom']]), 'provinces', repaired))
+            CHANGES.append(f"provinces: two NE parts of {rec['NAME']} ({code}) merged")
+            continue
+        if code:
+            by_iso[code] = len(rows)
+        rows.append(({'CODE': code or f"{u['country']}-NE{u['fid']}", 'NAME': u['name'], 'NAME_EN': u['name'],
+                      'NAME_TR': u['name'], 'COUNTRY': u['country']}, u['geom']))
     CHANGES.append("provinces: Türkiye's 81 Natural Earth provinces dropped (replaced by the detailed HGK layer)")
     CHANGES.append('provinces: Crimea and Sevastopol linked to Ukraine (see the point of view above)')
-    CHANGES.append("provinces: codes are '<country>-NE<feature id>' (the source has no ISO 3166-2 field); "
+    CHANGES.append("provinces: codes are ISO 3166-2 (Debian iso-codes) where the name matches, else "
+                   "'<country>-NE<feature id>' (the source has no ISO 3166-2 field); "
                    'names are the source\'s local-script-in-Latin names, used for en and tr too')
+    unused = matcher.unused_exceptions()
+    if unused:
+        raise SystemExit(f'iso3166_2_exceptions.csv rows matched no unit: {unused}')
     if dropped:
         CHANGES.append('provinces: dropped, country not in the countries layer: ' + ', '.join(dropped))
-    return rows
+    return rows, matched
 
 
 def gpkg_wkb(blob):
@@ -202,6 +241,15 @@ def turkiye(districts_path, names_dir, repaired):
     return prov_rows, rows
 
 
+def iso_report(matched):
+    """Per country: units matched by name, by prefix, by exception, and left synthetic."""
+    per = collections.defaultdict(lambda: {'name': 0, 'prefix': 0, 'exception': 0, 'none': 0})
+    for (country, how), n in matched.items():
+        per[country][how or 'none'] += n
+    total = {k: sum(p[k] for p in per.values()) for k in ('name', 'prefix', 'exception', 'none')}
+    return {'total': total, 'countries': dict(sorted(per.items()))}
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, 'rb') as f:
@@ -212,12 +260,13 @@ def sha256(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ('countries', 'gpkg', 'districts', 'names', 'out'):
+    for a in ('countries', 'gpkg', 'districts', 'names', 'iso', 'cities', 'out'):
         ap.add_argument('--' + a, required=True)
     args = ap.parse_args()
     repaired = collections.Counter()
     country_rows, a3_to_code = countries(args.countries, repaired)
-    province_rows = world_provinces(args.gpkg, a3_to_code, repaired)
+    matcher = iso3166_2.Matcher(args.iso, os.path.join(os.path.dirname(__file__), 'iso3166_2_exceptions.csv'))
+    province_rows, iso_matched = world_provinces(args.gpkg, a3_to_code, repaired, matcher)
     tr_prov, tr_dist = turkiye(args.districts, args.names, repaired)
     name_fields = [('CODE', 12), ('NAME', 100), ('NAME_EN', 100), ('NAME_TR', 100)]
     layers = [
@@ -233,12 +282,21 @@ def main():
         stats[name] = {'features': len(rows), 'vertices': int(vertices),
                        'sha256': {ext: sha256(os.path.join(args.out, f'{name}.{ext}'))
                                   for ext in ('shp', 'shx', 'dbf')}}
+    places = localities.build(args.cities, country_rows, province_rows + tr_prov, tr_dist, set(USER_CODES.values()),
+                              os.path.join(args.out, 'localities.tsv'))
+    stats['localities'] = {'places': places['places'], 'with_province': places['with_province'],
+                           'parts_of_cities': places['parts'],
+                           'dropped_no_country': places['dropped'],
+                           'sha256': sha256(os.path.join(args.out, 'localities.tsv'))}
     for label, n in sorted(repaired.items()):
         CHANGES.append(f'{label}: {n} invalid source geometries repaired with make_valid')
     with open(os.path.join(args.out, 'build-report.json'), 'w', encoding='utf-8') as f:
-        json.dump({'layers': stats, 'changes': CHANGES}, f, ensure_ascii=False, indent=2)
+        json.dump({'layers': stats, 'iso3166_2': iso_report(iso_matched), 'changes': CHANGES}, f,
+                  ensure_ascii=False, indent=2)
     for name, s in stats.items():
-        print(f"{name}: {s['features']} features, {s['vertices']} vertices")
+        if 'features' in s:
+            print(f"{name}: {s['features']} features, {s['vertices']} vertices")
+    print(f"localities: {places['places']} places, {places['with_province']} with a province")
     print('\n'.join(CHANGES))
 
 

@@ -75,6 +75,14 @@ case "resolve" where args.count >= 4:
     var named = 0
     for point in points where try resolver.resolve(point).country != nil { named += 1 }
     let resolutions = seconds(start)
+    // The same answers with their locality (GeoNames places, loaded on first use): its cost.
+    start = DispatchTime.now()
+    let localities = try index.localities()
+    let localityLoad = seconds(start) * 1000
+    start = DispatchTime.now()
+    var withLocality = 0
+    for point in points where try index.withLocality(resolver.resolve(point)).locality != nil { withLocality += 1 }
+    let localityResolutions = seconds(start)
     var parallel: [Int: Double] = [:]
     for n in Set([1, workers]).sorted() {
         let batch = try BatchResolver(index: index, workers: n, fallbackMeters: fallback)
@@ -89,7 +97,10 @@ case "resolve" where args.count >= 4:
           "warm_per_s": Double(points.count) / warm.seconds, "resolution_per_s": Double(points.count) / resolutions,
           "cold_per_cpu_s": Double(points.count) / cold.cpu, "warm_per_cpu_s": Double(points.count) / warm.cpu,
           "batch_1_per_s": Double(points.count) / parallel[1]!, "batch_\(workers)_per_s": Double(points.count) / parallel[workers]!,
-          "speedup": parallel[1]! / parallel[workers]!, "named": named, "peak_rss_mb": peakRSSMegabytes()])
+          "speedup": parallel[1]! / parallel[workers]!, "named": named,
+          "locality_load_ms": localityLoad, "localities": localities.count,
+          "resolution_locality_per_s": Double(points.count) / localityResolutions, "with_locality": withLocality,
+          "peak_rss_mb": peakRSSMegabytes()])
 case "check" where args.count >= 3:
     // roqua-bench check DB N [minLat maxLat minLon maxLon]: the cell index against the GEOS path.
     let index = try ResolverIndex(path: args[1])

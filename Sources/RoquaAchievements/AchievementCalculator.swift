@@ -27,6 +27,7 @@ public enum AchievementCalculators {
     static let makers: [(name: String, make: Maker)] = [
         ("milestone", { p throws(AchievementParameterError) in try MilestoneCalculator(parameters: p) }),
         ("city", { p throws(AchievementParameterError) in try CityCalculator(parameters: p) }),
+        ("locality", { p throws(AchievementParameterError) in try LocalityCalculator(parameters: p) }),
         ("district", { p throws(AchievementParameterError) in try DistinctUnitCalculator(parameters: p, level: .district) }),
         ("province", { p throws(AchievementParameterError) in try DistinctUnitCalculator(parameters: p, level: .province) }),
         ("country", { p throws(AchievementParameterError) in try CountryCalculator(parameters: p) }),
@@ -95,6 +96,21 @@ struct CityCalculator: AchievementCalculator {
     }
     func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
         (Double(context.regions(in: unit).count), target)
+    }
+}
+
+/// Distinct localities (GeoNames towns and cities, by id) entered, optionally only inside `unit`.
+struct LocalityCalculator: AchievementCalculator {
+    let target: Double
+    let unit: String?
+
+    init(parameters: AchievementParameters) throws(AchievementParameterError) {
+        target = try parameters.requiredTarget()
+        unit = try parameters.optionalUnit()
+    }
+
+    func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
+        (Double(Set(context.regions(in: unit).compactMap(\.localityID)).count), target)
     }
 }
 

@@ -20,16 +20,18 @@ public enum BoundaryImporter {
     /// - Throws: `ManifestError` for a manifest that cannot be read or does not list a shapefile;
     ///   `ShapefileError` for a shapefile that cannot be opened or read; `ImportError` for a record
     ///   with a missing value, a repeated code, an unknown parent or an unusable polygon;
+    ///   `InputError` for a malformed localities file;
     ///   `OutputError` when the output path cannot be written; `GEOSError` when the cell index
     ///   cannot be built; GRDB's `DatabaseError` when SQLite fails.
     public static func run(_ options: ImportOptions, events: (ImportEvent) -> Void = { _ in }) throws -> ImportReport {
         let started = Date()
         let plans = try Manifest.resolve(sources: options.sources)
+        let localityFiles = try Manifest.localities(sources: options.sources)
         // Open (and so check) every file before anything is written.
         let readers = try plans.map { try ShapefileReader(path: $0.shapefile) }
         let replace = try AtomicReplace(target: options.output)
         var warnings: [String] = []
-        let report: (counts: [AdminLevel: Int], pieces: Int, cells: CellIndexBuilder.Output)
+        let report: (counts: [AdminLevel: Int], pieces: Int, cells: CellIndexBuilder.Output, localities: Int)
         do {
             var config = Configuration()
             config.prepareDatabase { db in
@@ -49,7 +51,8 @@ public enum BoundaryImporter {
                 try writeMeta(db, options: options)
                 let cells = try CellIndexBuilder.build(writer.cells, fallbackMeters: options.cellFallbackMeters)
                 try writeCells(db, cells, fallbackMeters: options.cellFallbackMeters, units: writer.cells.unitCount)
-                return (writer.counts, writer.pieceCount, cells)
+                let places = try LocalityImporter.run(db, files: localityFiles)
+                return (writer.counts, writer.pieceCount, cells, places)
             }
             try queue.close()
             try replace.commit()
@@ -61,7 +64,8 @@ public enum BoundaryImporter {
         let bytes = stat(options.output, &info) == 0 ? Int(info.st_size) : 0  // for the report only; the file was just renamed there
         return ImportReport(output: options.output, counts: report.counts, pieces: report.pieces, warnings: warnings,
                             seconds: Date().timeIntervalSince(started), bytes: bytes, cellTiles: report.cells.tiles.count,
-                            cellLeaves: report.cells.leaves, cellBytes: report.cells.bytes, cellSeconds: report.cells.seconds)
+                            cellLeaves: report.cells.leaves, cellBytes: report.cells.bytes, cellSeconds: report.cells.seconds,
+                            localities: report.localities)
     }
 
     private static func writeCells(_ db: Database, _ cells: CellIndexBuilder.Output, fallbackMeters: Double, units: Int) throws {

@@ -58,6 +58,8 @@ public struct ImportReport: Sendable {
     public var cellBytes: Int
     /// Wall-clock seconds spent building the cell index.
     public var cellSeconds: Double
+    /// Populated places imported from the manifests' `localities` files.
+    public var localities: Int = 0
 }
 
 /// Problems with the content of otherwise readable files; each names file, record and value.

@@ -35,6 +35,8 @@ package struct Manifest: Codable, Sendable {
 
     package var format: Int
     package var layers: [Layer]
+    /// Populated places for the answers' locality (optional; see `LocalityImporter`).
+    package var localities: Localities?
 }
 
 /// A manifest layer resolved against the file system, ready to import.

@@ -12,6 +12,8 @@ public struct ProgressReport: Sendable, Codable {
     public var continents: [UnitProgress]
     /// Every visited unit that has children: countries (provinces x/N), provinces (districts x/N).
     public var units: [UnitProgress]
+    /// Localities (GeoNames towns and cities) visited per country.
+    public var localities: [CountryLocalities]
     /// Area of the union of all region circles.
     public var exploredSquareKilometres: Double
     /// Share of the Earth's surface in visited 0.001° cells, 0…100.
@@ -51,6 +53,7 @@ public struct ProgressReport: Sendable, Codable {
         countries = calculator.countries
         continents = calculator.continents
         units = calculator.visitedUnitsWithChildren
+        localities = CountryLocalities.of(regions)
         exploredSquareKilometres = try ExploredArea.squareMeters(of: circles) / 1e6
         worldPercent = WorldGrid.percentage(of: circles)
         worldPercentText = WorldGrid.format(worldPercent, decimals: options.decimals)
@@ -65,6 +68,10 @@ public struct ProgressReport: Sendable, Codable {
         for continent in continents { lines.append("  \(continent.name): \(continent.visited)/\(continent.total) countries") }
         for unit in units {
             lines.append((unit.level == "country" ? "" : "  ") + unit.label)
+        }
+        if !localities.isEmpty {
+            lines.append("Localities: \(localities.reduce(0) { $0 + $1.localities.count })")
+            for country in localities { lines.append("  " + country.label) }
         }
         lines.append(String(format: "Explored area: %.3f km² (union of the region circles)", exploredSquareKilometres))
         lines.append("World explored: \(worldPercentText) % (0.001° cells, weighted by their true area)")

@@ -65,7 +65,7 @@ struct ImportCommand: ParsableCommand {
         }
         Terminal.endStatus()
         let counts = AdminLevel.allCases.map { "\(report.counts[$0] ?? 0) \($0 == .country ? "countries" : $0.description + "s")" }
-        print("Imported \(counts.joined(separator: ", ")) (\(report.pieces) indexed pieces)")
+        print("Imported \(counts.joined(separator: ", ")) (\(report.pieces) indexed pieces), \(report.localities) localities")
         print(String(format: "Wrote %@ (%.1f MB) in %.1f s", report.output, Double(report.bytes) / 1e6, report.seconds))
         if !report.warnings.isEmpty { print("\(report.warnings.count) warning(s), shown above") }
     }

@@ -43,5 +43,10 @@ struct InfoCommand: ParsableCommand {
             print("    \(s.description)")
             print("    licence: \(s.licence)")
         }
+        if let places = info.localities {
+            print("  localities (\(places.count) places)")
+            print("    \(places.description)")
+            print("    licence: \(places.licence)")
+        }
     }
 }

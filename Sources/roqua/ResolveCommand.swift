@@ -39,6 +39,9 @@ struct ResolveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where batch output goes (default: standard output).", valueName: "FILE|-"))
     var output: String?
 
+    @Flag(help: "For --input: add each answer's locality (GeoNames place) as a last CSV column or a \"locality\" JSON key. One point always shows it.")
+    var locality = false
+
     @Option(help: "Fall back to the nearest boundary within this many metres, 0…50000 (0 turns it off; up to 1000 is answered from the precomputed cells).")
     var fallbackMeters = OptionNumber<Double>(1000)
 
@@ -61,12 +64,14 @@ struct ResolveCommand: ParsableCommand {
     func run() throws {
         let index = try ResolverIndex(database: boundaryOptions.open())
         if let input { return try runBatch(index: index, input: input) }
-        let answer = try Resolver(index: index, fallbackMeters: fallbackMeters.value).resolve(latitude: latitude!.value, longitude: longitude!.value)
+        let answer = try index.withLocality(Resolver(index: index, fallbackMeters: fallbackMeters.value)
+            .resolve(latitude: latitude!.value, longitude: longitude!.value))
         print(json ? answer.json(language: lang) : answer.text(language: lang))
     }
 
     private func runBatch(index: ResolverIndex, input: String) throws {
-        let options = BatchOptions(language: lang, output: format, workers: workers.value, fallbackMeters: fallbackMeters.value)
+        let options = BatchOptions(language: lang, output: format, workers: workers.value, fallbackMeters: fallbackMeters.value,
+                                   locality: locality)
         let summary: BatchSummary
         do {
             summary = try BatchRunner.run(index: index, input: input, output: output ?? "-", options: options) { event in

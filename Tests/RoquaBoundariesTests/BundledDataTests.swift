@@ -8,7 +8,7 @@ import Testing
 @Suite struct BundledDataTests {
     @Test func countsPerLevelAndCountry() throws {
         let info = try Bundled.database().info()
-        #expect(info.schemaVersion == 2)
+        #expect(info.schemaVersion == 3)
         #expect(try #require(info.levels["country"]) >= 240)
         #expect(info.levels["district"] == 973)
         let turkiye = try #require(info.countries.first { $0.code == "TR" })
@@ -117,7 +117,7 @@ import Testing
         let meta = try Bundled.database().read { db in
             try Row.fetchAll(db, sql: "SELECT key, value FROM meta").reduce(into: [String: String]()) { $0[$1["key"]] = $1["value"] }
         }
-        #expect(meta["schema_version"] == "2")
+        #expect(meta["schema_version"] == "3")
         #expect(meta["roqua_version"] == Roqua.version)
         #expect(meta["imported_at"]?.hasPrefix("20") == true)
         let files = try Bundled.database().info().sources.map(\.file)

@@ -70,7 +70,7 @@ import Testing
             _ = try BoundaryDatabase(path: path)
             Issue.record("a schema 1 database was opened")
         } catch let error as BoundaryDatabaseError {
-            #expect(error == .unsupportedSchema(path: path, found: 1, supported: 2))
+            #expect(error == .unsupportedSchema(path: path, found: 1, supported: 3))
             expectRebuildMessage(error, path)
         }
     }

@@ -15,7 +15,7 @@ import Testing
         #expect(turkiye["provinces"] as? Int == 81 && turkiye["districts"] as? Int == 973)
         let provinces = try #require(json["provinces_with_districts"] as? [[String: Any]])
         #expect(provinces.first { $0["code"] as? String == "TR-34" }?["districts"] as? Int == 39)
-        #expect(json["schema_version"] as? Int == 2)
+        #expect(json["schema_version"] as? Int == 3)
     }
 
     @Test func infoOnAMissingDatabaseSaysHowToBuildIt() throws {

@@ -241,12 +241,12 @@ struct ImportedFixture {
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
                 .map { ($0["key"] as String, $0["value"] as String) })
         }
-        #expect(meta["schema_version"] == "2")
+        #expect(meta["schema_version"] == "3")
         #expect(meta["piece_max_vertices"] == "\(ImportedFixture.maxPieceVertices)")
         #expect(meta["roqua_version"] == Roqua.version)
         let importedAt = try #require(meta["imported_at"])
         #expect(ISO8601DateFormatter().date(from: importedAt) != nil)
-        #expect(try imported.database.info().schemaVersion == 2)
+        #expect(try imported.database.info().schemaVersion == 3)
     }
 }
 

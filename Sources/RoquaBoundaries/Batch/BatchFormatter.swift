@@ -41,9 +41,15 @@ final class UnitFragments: @unchecked Sendable {
 /// has its own; the text is byte for byte what `Resolution.json` and the CSV columns give.
 struct BatchFormatter {
     static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
+    /// Appended after `resultColumns` when the batch asks for localities, so no column moves.
+    static let localityColumn = "locality"
     let format: BatchFormat
     let fragments: UnitFragments
     let units: UnitTable
+    /// The places to name each answer's locality from; nil when the batch did not ask (the fast path).
+    var localities: LocalityIndex? = nil
+    /// Every unit's code, by unit id, for the locality rule.
+    var codes: [String] = []
 
     /// Appends one answer. GeoJSON features each start with `,\n`; the writer drops the first one.
     func append(_ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: JSONValue?,
@@ -66,7 +72,12 @@ struct BatchFormatter {
                 out.append(UInt8(ascii: ","))
                 if member >= 0 { fragments.append(member, to: &out) } else { out.append(UInt8(ascii: ",")) }
             }
-            Self.append(placement.approximate ? ",true\n" : ",false\n", to: &out)
+            Self.append(placement.approximate ? ",true" : ",false", to: &out)
+            if localities != nil {
+                out.append(UInt8(ascii: ","))
+                if let name = locality(c, chain)?.name { Self.append(CSVLine.quote(name), to: &out) }
+            }
+            out.append(0x0A)
         case .ndjson:
             appendJSON(placement, c, chain, to: &out)
             out.append(0x0A)
@@ -91,7 +102,14 @@ struct BatchFormatter {
         }
         Self.append(placement.approximate ? ",\"approximate\":true" : ",\"approximate\":false", to: &out)
         if let meters = placement.distanceMeters { Self.append(",\"distance_m\":\((meters * 10).rounded() / 10)", to: &out) }
+        if localities != nil { Self.append(",\"locality\":" + Resolution.localityJSON(locality(c, chain)), to: &out) }
         out.append(UInt8(ascii: "}"))
+    }
+
+    private func locality(_ c: Coordinate, _ chain: (Int32, Int32, Int32)) -> Locality? {
+        guard let localities, chain.0 >= 0 else { return nil }
+        return localities.locality(at: c, country: codes[Int(chain.0)], province: chain.1 >= 0 ? codes[Int(chain.1)] : nil,
+                                   district: chain.2 >= 0 ? codes[Int(chain.2)] : nil)
     }
 
     @inline(__always)

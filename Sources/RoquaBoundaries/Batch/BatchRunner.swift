@@ -8,20 +8,26 @@ package enum BatchRunner {
     static let chunkSize = 16_384
 
     /// - Throws: `BatchError` (input unreadable or not the format it starts as), `InputError`,
-    ///   `OutputError` (output cannot be written; a regular output file is then left as it was).
+    ///   `OutputError` (output cannot be written; a regular output file is then left as it was),
+    ///   GRDB's `DatabaseError` when the localities asked for cannot be read.
     package static func run(index: ResolverIndex, input: String, output: String, options: BatchOptions,
                             events: (BatchEvent) -> Void) throws -> BatchSummary {
         let source = try BatchInput(path: input)
         let format = options.output ?? source.format
         let sink = try BatchOutput(path: output, format: format)
-        try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil)
-        let formatter = BatchFormatter(format: format, fragments: UnitFragments(index: index, json: format != .csv, language: options.language),
+        try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil, locality: options.locality)
+        var formatter = BatchFormatter(format: format, fragments: UnitFragments(index: index, json: format != .csv, language: options.language),
                                        units: index.table)
+        if options.locality {
+            formatter.localities = try index.localities()
+            formatter.codes = index.unitIDs.map { index.reference($0).code }
+        }
+        let shared = formatter
         let fallback = options.fallbackMeters
         let workers = min(max(options.workers, 1), BatchOptions.maxWorkers)
         let pipeline = OrderedPipeline<BatchChunk, BatchChunkResult>(workers: workers) {
             let resolver = try Resolver(index: index, fallbackMeters: fallback)
-            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: formatter) }
+            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: shared) }
         }
         defer { pipeline.close() }
         var summary = BatchSummary(rows: 0, failed: 0)
@@ -90,9 +96,11 @@ final class BatchOutput {
         self.format = format
     }
 
-    func begin(csvHeader: String?) throws {
+    func begin(csvHeader: String?, locality: Bool) throws {
         switch format {
-        case .csv: try file.write((csvHeader ?? "lat,lon") + "," + BatchFormatter.resultColumns + "\n")
+        case .csv:
+            try file.write((csvHeader ?? "lat,lon") + "," + BatchFormatter.resultColumns
+                + (locality ? "," + BatchFormatter.localityColumn : "") + "\n")
         case .geojson: try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         case .ndjson: break
         }

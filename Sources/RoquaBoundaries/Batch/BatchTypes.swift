@@ -15,12 +15,17 @@ package struct BatchOptions: Sendable {
     /// Worker threads (parse, resolve, format), clamped to 1…`maxWorkers`.
     package var workers: Int
     package var fallbackMeters: Double
+    /// Add each answer's locality (a last CSV column, a `locality` JSON key); off by default,
+    /// the plain batch stays as fast as before.
+    package var locality: Bool
 
-    package init(language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000) {
+    package init(language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000,
+                 locality: Bool = false) {
         self.language = language
         self.output = output
         self.workers = workers
         self.fallbackMeters = fallbackMeters
+        self.locality = locality
     }
 }
 

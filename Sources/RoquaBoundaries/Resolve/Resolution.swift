@@ -79,6 +79,11 @@ public struct Resolution: Sendable, Equatable {
     public var approximate: Bool
     /// Distance in metres to the nearest boundary used, when `approximate`.
     public var distanceMeters: Double?
+    /// The populated place the point belongs to (`ResolverIndex.withLocality`), nil when none
+    /// reaches it or it was not asked for.
+    public var locality: Locality? = nil
+    /// Whether the locality was looked up: answers print a `locality` only then.
+    public var localityChecked = false
 
     /// The unit of the answer at `level`.
     public func unit(_ level: AdminLevel) -> UnitReference? {

@@ -2,9 +2,12 @@ import Foundation
 import RoquaIO
 
 extension Resolution {
-    /// `Türkiye › İstanbul › Kadıköy`, with a note when approximate or empty.
+    /// `Türkiye › İstanbul › Kadıköy`, then the locality when one was looked up (`South Africa ›
+    /// Western Cape › Cape Town`), with a note when approximate or empty.
     public func text(language: Language) -> String {
-        let names = [country, province, district].compactMap { $0?.name(language: language) }
+        var names = [country, province, district].compactMap { $0?.name(language: language) }
+        // "Adalar › Adalar" says nothing new: a locality named like its district is left out.
+        if let place = locality?.name, place != names.last { names.append(place) }
         if names.isEmpty { return "no boundary here (open sea or unmapped)" }
         let path = names.joined(separator: " › ")
         guard approximate else { return path }
@@ -24,6 +27,13 @@ extension Resolution {
         }
         out += ",\"approximate\":\(approximate)"
         if let distanceMeters { out += ",\"distance_m\":\((distanceMeters * 10).rounded() / 10)" }
+        if localityChecked { out += ",\"locality\":" + Self.localityJSON(locality) }
         return out + "}"
+    }
+
+    /// `{"name":…,"geonameid":…,"population":…}` or `null`: the same text in single and batch answers.
+    package static func localityJSON(_ locality: Locality?) -> String {
+        guard let locality else { return "null" }
+        return "{\"name\":\(JSONText.quote(locality.name)),\"geonameid\":\(locality.geonameID),\"population\":\(locality.population)}"
     }
 }

@@ -22,6 +22,7 @@ public final class ResolverIndex: Sendable {
     package let table: UnitTable
     package let cells: CellIndex
     private let pieceTable = Mutex<PieceTable?>(nil)
+    private let localityTable = Mutex<LocalityIndex?>(nil)
 
     /// Opens the boundary DB at `path` and loads its index.
     /// - Throws: `BoundaryDatabaseError` when the file is missing, not a boundary DB, of another
@@ -119,6 +120,36 @@ public final class ResolverIndex: Sendable {
             table = loaded
             return loaded
         }
+    }
+
+    /// The DB's populated places, read the first time an answer asks for its locality: the
+    /// plain resolver never pays for them.
+    /// - Throws: GRDB's `DatabaseError` when the read fails.
+    public func localities() throws -> LocalityIndex {
+        try localityTable.withLock { table in
+            if let table { return table }
+            let loaded = try LocalityIndex(database: database)
+            table = loaded
+            return loaded
+        }
+    }
+
+    /// `resolution` with its locality filled in (see `LocalityIndex`); nil where no place of the
+    /// answer's country reaches the point, or the point is in no country. Until `localities()`
+    /// has loaded the table, one R*Tree query answers (cheap for a single point).
+    /// - Throws: GRDB's `DatabaseError` when the places cannot be read.
+    public func withLocality(_ resolution: Resolution) throws -> Resolution {
+        var answer = resolution
+        answer.localityChecked = true
+        guard let country = resolution.country else { return answer }
+        let (province, district) = (resolution.province?.code, resolution.district?.code)
+        if let loaded = localityTable.withLock({ $0 }) {
+            answer.locality = loaded.locality(at: resolution.coordinate, country: country.code, province: province, district: district)
+        } else {
+            answer.locality = try LocalityIndex.locality(in: database, at: resolution.coordinate, country: country.code,
+                                                         province: province, district: district)
+        }
+        return answer
     }
 }
 

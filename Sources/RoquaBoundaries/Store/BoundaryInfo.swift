@@ -64,6 +64,20 @@ public struct BoundaryInfo: Codable, Sendable {
     public var provincesWithDistricts: [ProvinceCounts]
     /// The imported layers, in import order.
     public var sources: [Source]
+    /// The populated places answers name their locality from, when the DB has any.
+    public var localities: Localities?
+
+    /// The DB's populated places and where they came from.
+    public struct Localities: Codable, Sendable {
+        /// Places imported.
+        public var count: Int
+        /// The source the manifest gave (GeoNames, via which package).
+        public var description: String
+        /// The places' licence and the attribution it asks for.
+        public var licence: String
+        /// SHA-256 of the imported file, lower-case hex.
+        public var sha256: String
+    }
 }
 
 extension BoundaryDatabase {
@@ -102,7 +116,11 @@ extension BoundaryDatabase {
                 path: path, schemaVersion: Int(meta["schema_version"] ?? "") ?? 0, roquaVersion: meta["roqua_version"] ?? "?",
                 importedAt: meta["imported_at"] ?? "?", levels: levels,
                 pieces: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pieces") ?? 0,
-                countries: countries, provincesWithDistricts: provinces, sources: sources)
+                countries: countries, provincesWithDistricts: provinces, sources: sources,
+                localities: meta["localities_source"].map {
+                    BoundaryInfo.Localities(count: Int(meta["localities_count"] ?? "") ?? 0, description: $0,
+                                            licence: meta["localities_licence"] ?? "?", sha256: meta["localities_sha256"] ?? "?")
+                })
         }
     }
 }

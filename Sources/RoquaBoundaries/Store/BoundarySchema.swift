@@ -4,9 +4,12 @@ import GRDB
 /// their subdivided pieces with an R*Tree over the pieces' boxes, provenance with each layer's
 /// precision, and the precomputed cell index the resolver answers from (see `CellIndex`).
 ///
-/// Version 2 added `sources.precision` and the `cell_index` / `cell_tiles` tables.
+/// Version 2 added `sources.precision` and the `cell_index` / `cell_tiles` tables; version 3 the
+/// `localities` table (GeoNames populated places tied to Roqua's country and province codes, with
+/// an R*Tree over each place's reach box, see `LocalityIndex`) and its provenance in `meta`
+/// (`localities_source`, `localities_licence`, `localities_sha256`).
 package enum BoundarySchema {
-    package static let version = 2
+    package static let version = 3
 
     package static func create(_ db: Database) throws {
         try db.execute(sql: """
@@ -62,6 +65,20 @@ package enum BoundarySchema {
                 grid BLOB NOT NULL
             );
             CREATE TABLE cell_tiles (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+            CREATE TABLE localities (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                latitude REAL NOT NULL,
+                longitude REAL NOT NULL,
+                population INTEGER NOT NULL,
+                reach_m REAL NOT NULL,
+                country_code TEXT NOT NULL,
+                province_code TEXT,
+                district_code TEXT,
+                part_of INTEGER
+            );
+            CREATE INDEX localities_country ON localities(country_code, province_code, district_code);
+            CREATE VIRTUAL TABLE locality_index USING rtree(id, min_x, max_x, min_y, max_y);
             """)
     }
 }

@@ -16,17 +16,20 @@ public final class RegionEnricher {
         identity = try index.database.info().importedAt
     }
 
-    /// The region with names and codes of the units its centre lies in (nil where none).
-    /// - Throws: `ResolveError` when the centre is not a valid coordinate.
+    /// The region with names and codes of the units its centre lies in, and its locality (nil where none).
+    /// - Throws: `ResolveError` when the centre is not a valid coordinate; GRDB's `DatabaseError`
+    ///   when the boundary DB's places cannot be read.
     public func enriched(_ region: VisitedRegion) throws -> VisitedRegion {
         var region = region
-        let answer = try resolver.resolve(latitude: region.latitude, longitude: region.longitude)
+        let answer = try resolver.index.withLocality(resolver.resolve(latitude: region.latitude, longitude: region.longitude))
         region.country = answer.country?.name
         region.countryCode = answer.country?.code
         region.city = answer.province?.name
         region.provinceCode = answer.province?.code
         region.district = answer.district?.name
         region.districtCode = answer.district?.code
+        region.locality = answer.locality?.name
+        region.localityID = answer.locality?.geonameID
         region.enrichedWith = identity
         return region
     }

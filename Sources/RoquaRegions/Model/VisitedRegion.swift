@@ -36,12 +36,18 @@ public struct VisitedRegion: Sendable, Equatable {
     public var lastVisit: Date
     /// Which boundary database named this region (its import time); nil until enriched.
     public var enrichedWith: String?
+    /// The populated place (GeoNames) the centre belongs to, e.g. `Cape Town`; nil until
+    /// enriched, or where no place reaches the centre (see `LocalityIndex`).
+    public var locality: String?
+    /// GeoNames' id of `locality`: two places of one name stay apart in counts.
+    public var localityID: Int64?
 
     /// Creates a region; `lastVisit` defaults to `timestampStart`. Nothing is validated (see `validate()`).
     public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
                 timestampEnd: Date? = nil, city: String? = nil, district: String? = nil, country: String? = nil,
                 countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
-                geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil) {
+                geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil,
+                locality: String? = nil, localityID: Int64? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -58,6 +64,8 @@ public struct VisitedRegion: Sendable, Equatable {
         self.visitCount = visitCount
         self.lastVisit = lastVisit ?? timestampStart
         self.enrichedWith = enrichedWith
+        self.locality = locality
+        self.localityID = localityID
     }
 }
 
@@ -68,6 +76,7 @@ extension VisitedRegion: Codable {
         case timestampStart = "timestamp_start", timestampEnd = "timestamp_end"
         case countryCode = "country_code", provinceCode = "province_code", districtCode = "district_code"
         case visitCount = "visit_count", lastVisit = "last_visit", enrichedWith = "enriched_with"
+        case locality, localityID = "locality_id"
     }
 
     /// Decodes a region from its row form (stored times as ISO 8601 text).
@@ -99,6 +108,9 @@ extension VisitedRegion: Codable {
         visitCount = try c.decode(Int.self, forKey: .visitCount)
         lastVisit = try time(.lastVisit)
         enrichedWith = try c.decodeIfPresent(String.self, forKey: .enrichedWith)
+        // Absent in archives written before localities existed: the region is then re-enriched.
+        locality = try c.decodeIfPresent(String.self, forKey: .locality)
+        localityID = try c.decodeIfPresent(Int64.self, forKey: .localityID)
     }
 
     /// Encodes the region in its row form, times as ISO 8601 text with milliseconds.
@@ -122,5 +134,7 @@ extension VisitedRegion: Codable {
         try c.encode(visitCount, forKey: .visitCount)
         try c.encode(StoreTime.text(lastVisit), forKey: .lastVisit)
         try c.encodeIfPresent(enrichedWith, forKey: .enrichedWith)
+        try c.encodeIfPresent(locality, forKey: .locality)
+        try c.encodeIfPresent(localityID, forKey: .localityID)
     }
 }

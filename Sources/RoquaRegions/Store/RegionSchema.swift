@@ -5,6 +5,8 @@ import GRDB
 enum RegionSchema {
     /// The first migration's id: every region store has it applied.
     static let first = "v1: visited regions and imports"
+    /// Adds each region's locality (GeoNames place, see `RegionEnricher`).
+    static let locality = "v2: locality of visited regions"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -44,6 +46,16 @@ enum RegionSchema {
                     new_regions INTEGER NOT NULL,
                     revisits INTEGER NOT NULL
                 );
+                """)
+        }
+        migrator.registerMigration(locality) { db in
+            // Regions enriched before localities existed are marked unenriched, so the next
+            // `roqua regions enrich` fills their locality in.
+            try db.execute(sql: """
+                ALTER TABLE visited_regions ADD COLUMN locality TEXT;
+                ALTER TABLE visited_regions ADD COLUMN locality_id INTEGER;
+                CREATE INDEX idx_regions_locality ON visited_regions(country_code, locality_id);
+                UPDATE visited_regions SET enriched_with = NULL;
                 """)
         }
         return migrator

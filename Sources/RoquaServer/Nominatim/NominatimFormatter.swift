@@ -111,7 +111,7 @@ struct NominatimFormatter {
     }
 
     /// `TR-34`, `DE-BE`: two letters, a dash, one to three letters or digits (Roqua's own codes
-    /// for units without one, such as `ZA-NE2254`, are not ISO 3166-2).
+    /// for units without one, such as `XK-NE4865`, are not ISO 3166-2).
     static func isISO3166_2(_ code: String) -> Bool {
         let parts = code.split(separator: "-")
         guard parts.count == 2, parts[0].count == 2, (1...3).contains(parts[1].count) else { return false }
