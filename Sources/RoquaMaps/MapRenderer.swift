@@ -182,12 +182,14 @@ public struct MapRenderer: Sendable {
         let places = scope.code == MapScope.worldCode ? [] : try MapLocality.load(inside, from: database)
         var placeLabels: [LabelPlacer.Label] = []
         var dots: [(x: Double, y: Double)] = []
+        let unitNames = Set(units.map(\.name))  // a town named as its district (Ataşehir) is not named twice
         for place in places {
             let p = projection.point(longitude: place.longitude, latitude: place.latitude)
             let y = p.y + Self.headerHeight
             guard p.x >= 0, p.x <= width, y >= Self.headerHeight, y <= Self.headerHeight + mapHeight else { continue }
             dots.append((p.x, y))
-            if let label = placer.placeIfFree(place.name, x: p.x, y: y - fontSize, fontSize: fontSize * 0.85) {
+            if !unitNames.contains(place.name),
+               let label = placer.placeIfFree(place.name, x: p.x, y: y - fontSize, fontSize: fontSize * 0.85) {
                 placeLabels.append(label)
             }
         }
