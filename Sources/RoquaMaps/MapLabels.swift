@@ -34,4 +34,18 @@ struct LabelPlacer {
         }
         if !dropCrowded { labels.append(Label(text: text, x: x, y: y)) }
     }
+
+    /// A secondary label (a locality's name) at `x, y` or a line above, only where it overlaps
+    /// nothing placed so far; kept apart from `labels`, so it can be drawn in its own style.
+    mutating func placeIfFree(_ text: String, x: Double, y: Double, fontSize size: Double) -> Label? {
+        let halfWidth = Double(text.count) * size * 0.31 + 1, halfHeight = size * 0.55
+        for dy in [0, -1].map({ Double($0) * size * 1.1 }) {
+            let box = (minX: x - halfWidth, minY: y + dy - halfHeight, maxX: x + halfWidth, maxY: y + dy + halfHeight)
+            if !placed.contains(where: { $0.minX < box.maxX && box.minX < $0.maxX && $0.minY < box.maxY && box.minY < $0.maxY }) {
+                placed.append(box)
+                return Label(text: text, x: x, y: y + dy)
+            }
+        }
+        return nil
+    }
 }

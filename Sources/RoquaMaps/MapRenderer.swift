@@ -130,6 +130,8 @@ public struct MapRenderer: Sendable {
         svg.line(".label{font-size:\(n(fontSize))px;font-weight:bold;fill:#1c1c1c;text-anchor:middle;"
             + "paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 4))px;stroke-linejoin:round}")
         svg.line(".fog{fill:#0e1424;opacity:0.72}")
+        svg.line(".place{fill:#1c1c1c;stroke:#ffffff;stroke-width:1}.place-label{font-size:\(n(fontSize * 0.85))px;fill:#1c1c1c;"
+            + "text-anchor:middle;paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 5))px;stroke-linejoin:round}")
         svg.line(".title{font-size:20px;font-weight:bold;fill:#1c1c1c}.subtitle{font-size:12px;fill:#555555}")
         svg.line(".legend{font-size:13px;fill:#2a2a2a}.swatch{stroke:#8a8578;stroke-width:0.5}")
         svg.line("</style>")
@@ -175,6 +177,29 @@ public struct MapRenderer: Sendable {
         for unit in biggestFirst {
             let p = projection.point(longitude: unit.labelPoint.longitude, latitude: unit.labelPoint.latitude)
             placer.place(unit.name, x: p.x, y: p.y + Self.headerHeight)
+        }
+        // Visited towns and cities below the world's scale: a dot each, names where there is room.
+        let places = scope.code == MapScope.worldCode ? [] : try MapLocality.load(inside, from: database)
+        var placeLabels: [LabelPlacer.Label] = []
+        var dots: [(x: Double, y: Double)] = []
+        let unitNames = Set(units.map(\.name))  // a town named as its district (Ataşehir) is not named twice
+        for place in places {
+            let p = projection.point(longitude: place.longitude, latitude: place.latitude)
+            let y = p.y + Self.headerHeight
+            guard p.x >= 0, p.x <= width, y >= Self.headerHeight, y <= Self.headerHeight + mapHeight else { continue }
+            dots.append((p.x, y))
+            if !unitNames.contains(place.name),
+               let label = placer.placeIfFree(place.name, x: p.x, y: y - fontSize, fontSize: fontSize * 0.85) {
+                placeLabels.append(label)
+            }
+        }
+        if !dots.isEmpty {
+            svg.line(#"<g id="localities">"#)
+            for dot in dots { svg.line(#"<circle class="place" cx="\#(n(dot.x))" cy="\#(n(dot.y))" r="2.5"/>"#) }
+            for label in placeLabels {
+                svg.line(#"<text class="place-label" x="\#(n(label.x))" y="\#(n(label.y + fontSize * 0.3))">\#(XMLText.escape(label.text))</text>"#)
+            }
+            svg.line("</g>")
         }
         svg.line(#"<g id="labels">"#)
         for label in placer.labels {

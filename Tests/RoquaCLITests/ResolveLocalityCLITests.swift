@@ -20,6 +20,20 @@ import Testing
         #expect(result.stdout == "Greece › Kentriki Makedonia › Thessaloníki\n")
     }
 
+    @Test func regionsListNameTheirLocalityFirst() throws {
+        let directory = try TempDirectory()
+        let common = ["--store", directory.file("regions.sqlite"), "--boundaries", try Bundled.path()]
+        try "time,lat,lon\n2024-06-01T08:00:00Z,-33.9249,18.4241\n2024-06-02T08:00:00Z,41.1700,29.6100\n"
+            .write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
+        let roqua = ProductsDirectory.product("roqua")
+        #expect(try CommandRunner.run(roqua, ["track", "import", directory.file("trip.csv")] + common).status == 0)
+        let listed = try CommandRunner.run(roqua, ["regions", "--store", directory.file("regions.sqlite")])
+        #expect(listed.status == 0, "stderr: \(listed.stderr)")
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("  Cape Town, Western Cape, South Africa") }, "\(listed.stdout)")
+        #expect(lines.contains { $0.hasSuffix("  Şile, İstanbul, Türkiye") }, "\(listed.stdout)")  // not "Şile, Şile, …"
+    }
+
     @Test func batchCSVAddsALastColumnOnlyWhenAsked() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("p.csv", "name,lat,lon\nberlin,52.52,13.405\nsea,35.0,18.0\n")

@@ -129,3 +129,26 @@ import Testing
         #expect(PNGConversionError.converterMissing.description.contains("librsvg2-bin"))
     }
 }
+
+/// Visited localities on the maps: a dot and the place's name below the world's scale.
+@Suite struct MapLocalityTests {
+    @Test func visitedTownsAreDottedAndNamedOnCountryMapsNotOnTheWorld() throws {
+        let regions = try MapFixtures.regions()
+        let athens = try #require(regions.last?.locality, "the Athens fixture has a locality")
+        let greece = try MapFixtures.renderer().render(unit: "GR", regions: regions)
+        let document = try #require(SVGDocument.parse(greece.svg))
+        let dots = document.elements.filter { $0.name == "circle" && $0.classes.contains("place") }
+        #expect(dots.count == 1)
+        let names = document.elements.filter { $0.name == "text" && $0.classes.contains("place-label") }
+        #expect(names.count == 1 && greece.svg.contains(#">\#(athens)</text>"#))
+        // The dot is where GeoNames puts the place, within the visited region's reach of it.
+        let dot = try #require(dots.first)
+        let p = greece.projection.point(longitude: regions.last!.longitude, latitude: regions.last!.latitude)
+        let dx = Double(dot.attributes["cx"] ?? "")! - p.x, dy = Double(dot.attributes["cy"] ?? "")! - p.y - greece.mapTop
+        #expect((dx * dx + dy * dy).squareRoot() < 10)
+        let world = try MapFixtures.renderer().render(unit: "world", regions: regions)
+        #expect(!world.svg.contains(#"class="place-label""#) && !world.svg.contains(#"<g id="localities">"#))
+        // No visits, no places.
+        #expect(!(try MapFixtures.renderer().render(unit: "GR", regions: []).svg.contains(#"<g id="localities">"#)))
+    }
+}
