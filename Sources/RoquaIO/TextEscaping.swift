@@ -3,6 +3,15 @@ import Foundation
 /// JSON string literals, written by hand on hot output paths (one answer per input row).
 package enum JSONText {
     package static func quote(_ text: String) -> String {
+        // Nearly every name needs no escape: one scan of its bytes and one copy, instead of a
+        // character-by-character rebuild (this was a third of `/reverse`'s formatting time).
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            var out = "\""
+            out.reserveCapacity(text.utf8.count + 2)
+            out += text
+            out += "\""
+            return out
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

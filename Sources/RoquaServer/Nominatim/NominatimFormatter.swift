@@ -27,7 +27,7 @@ struct NominatimFormatter {
         let point = catalog.labelPoint(place.code) ?? (resolution.coordinate.latitude, resolution.coordinate.longitude)
         let box = catalog.records[place.code]?.box
         let placeID = Self.placeID(place.code)
-        let licence = JSONText.quote(Self.licence(country: country))
+        let licence = country == "TR" ? Self.quotedLicenceTR : Self.quotedLicence
         let address = request.addressDetails ? addressObject(units, country: country, language: request.language) : nil
         let kind = Self.addressType(level, country: country)
         let rank = [AdminLevel.country: 4, .province: 8, .district: 12][level] ?? 4
@@ -117,6 +117,10 @@ struct NominatimFormatter {
         guard parts.count == 2, parts[0].count == 2, (1...3).contains(parts[1].count) else { return false }
         return parts[0].allSatisfy { $0.isASCII && $0.isUppercase } && parts[1].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }
+
+    /// The two licences as JSON strings, quoted once (every answer carries one).
+    static let quotedLicenceTR = JSONText.quote(licence(country: "TR"))
+    static let quotedLicence = JSONText.quote(licence(country: ""))
 
     static func licence(country: String) -> String {
         country == "TR"
