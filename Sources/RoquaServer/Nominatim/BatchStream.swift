@@ -6,29 +6,33 @@ import RoquaServeInput
 /// The row-by-row engine of `POST /reverse/batch`: the lines `BatchLines` reads are resolved and
 /// answered as NDJSON, one object per row, in order.
 struct BatchStream {
-    let resolvers: ResolverPool
-    let language: Language
+    private let answers: BatchAnswers
     private var lines: BatchLines
 
     init(resolvers: ResolverPool, language: Language, format: BatchLines.Format?) {
-        self.resolvers = resolvers
-        self.language = language
+        answers = BatchAnswers(resolvers: resolvers, language: language)
         lines = BatchLines(format: format)
     }
 
     /// Consumes a chunk; complete lines are answered into `output`.
     mutating func feed(_ bytes: some Sequence<UInt8>, into output: inout String) {
-        let answers = self  // the resolvers and language, read while `lines` is being changed
+        let answers = answers  // read while `lines` changes: a copy of two references, not of the line buffer
         lines.feed(bytes) { answers.answer($0, into: &output) }
     }
 
     /// The last line, when the input does not end with a line break.
     mutating func finish(into output: inout String) {
-        let answers = self
+        let answers = answers
         lines.finish { answers.answer($0, into: &output) }
     }
+}
 
-    private func answer(_ row: BatchLines.Row, into output: inout String) {
+/// One NDJSON answer per row: the resolution, or the row's error.
+private struct BatchAnswers {
+    let resolvers: ResolverPool
+    let language: Language
+
+    func answer(_ row: BatchLines.Row, into output: inout String) {
         switch row {
         case let .failure(number, message):
             fail(row: number, message, into: &output)
