@@ -22,24 +22,24 @@ struct LabelPlacer {
 
     /// `x, y`: the label's centre, pixels.
     mutating func place(_ text: String, x: Double, y: Double) {
-        let halfWidth = Double(text.count) * fontSize * 0.31 + 1, halfHeight = fontSize * 0.55
-        let offsets = [0, -1, 1, -2, 2].map { Double($0) * fontSize * 1.1 }
-        for dy in offsets {
-            let box = (minX: x - halfWidth, minY: y + dy - halfHeight, maxX: x + halfWidth, maxY: y + dy + halfHeight)
-            if !placed.contains(where: { $0.minX < box.maxX && box.minX < $0.maxX && $0.minY < box.maxY && box.minY < $0.maxY }) {
-                placed.append(box)
-                labels.append(Label(text: text, x: x, y: y + dy))
-                return
-            }
+        if let label = placeFree(text, x: x, y: y, size: fontSize, lines: [0, -1, 1, -2, 2]) {
+            labels.append(label)
+        } else if !dropCrowded {
+            labels.append(Label(text: text, x: x, y: y))
         }
-        if !dropCrowded { labels.append(Label(text: text, x: x, y: y)) }
     }
 
     /// A secondary label (a locality's name) at `x, y` or a line above, only where it overlaps
     /// nothing placed so far; kept apart from `labels`, so it can be drawn in its own style.
     mutating func placeIfFree(_ text: String, x: Double, y: Double, fontSize size: Double) -> Label? {
+        placeFree(text, x: x, y: y, size: size, lines: [0, -1])
+    }
+
+    /// The first of the positions `lines` (in lines of text from the anchor) where the label
+    /// overlaps nothing placed, which it then occupies.
+    private mutating func placeFree(_ text: String, x: Double, y: Double, size: Double, lines: [Int]) -> Label? {
         let halfWidth = Double(text.count) * size * 0.31 + 1, halfHeight = size * 0.55
-        for dy in [0, -1].map({ Double($0) * size * 1.1 }) {
+        for dy in lines.map({ Double($0) * size * 1.1 }) {
             let box = (minX: x - halfWidth, minY: y + dy - halfHeight, maxX: x + halfWidth, maxY: y + dy + halfHeight)
             if !placed.contains(where: { $0.minX < box.maxX && box.minX < $0.maxX && $0.minY < box.maxY && box.minY < $0.maxY }) {
                 placed.append(box)
