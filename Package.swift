@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     ],
     targets: [
         // Thin C shims: only the wrapper files import them.
@@ -145,6 +146,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOExtras", package: "swift-nio-extras"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
