@@ -72,7 +72,8 @@ let package = Package(
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-fuzz",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO", "RoquaServeInput"]
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO", "RoquaServeInput",
+                           "RoquaChatCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
