@@ -101,6 +101,35 @@ import Testing
         #expect(try fixture.messages("guide", group: "Kapadokya").isEmpty)
     }
 
+    @Test func anImageTravelsSealedAndSaveWritesItBack() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        let image = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+        try image.write(to: URL(fileURLWithPath: fixture.directory.file("göreme.png")))
+        let queued = try fixture.ok("guide", ["send", "Kapadokya", "--file", fixture.directory.file("göreme.png")])
+        #expect(queued.hasPrefix("queued image ") && queued.hasSuffix(" göreme.png (image/png, 5008 bytes)"), "\(queued)")
+        try fixture.ok("guide", ["sync"])
+        try fixture.ok("traveller", ["sync"])
+        let row = try #require(try fixture.messages("traveller", group: "Kapadokya").first)
+        let attachment = try #require(row["attachment"] as? [String: Any])
+        #expect(row["type"] as? String == "image" && attachment["name"] as? String == "göreme.png" && attachment["here"] as? Bool == true)
+        #expect(attachment["key"] == nil, "the file key stays in the store")
+        let localID = try #require(row["local_id"] as? String)
+        let listed = try fixture.ok("traveller", ["messages", "Kapadokya"])
+        #expect(listed.contains("image göreme.png (image/png, 5008 bytes)"), "\(listed)")
+        let saved = try fixture.ok("traveller", ["save", "Kapadokya", localID, "--output", fixture.directory.file("saved.png")])
+        #expect(saved == "wrote göreme.png (image/png, 5008 bytes) to \(fixture.directory.file("saved.png"))")
+        #expect(FileManager.default.contents(atPath: fixture.directory.file("saved.png")) == image)
+
+        let missing = try fixture.run("guide", ["send", "Kapadokya", "--file", fixture.directory.file("nothing.png")])
+        #expect(missing.status != 0 && missing.stderr.contains("nothing.png") && missing.stderr.contains("cannot be read"), "\(missing.stderr)")
+        let unknown = try fixture.run("traveller", ["save", "Kapadokya", "01a2-no-such", "--output", fixture.directory.file("x")])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no readable image or file message"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.directory.file("x")))
+        let both = try fixture.run("guide", ["send", "Kapadokya", "hi", "--file", fixture.directory.file("göreme.png")])
+        #expect(both.status != 0 && both.stderr.contains("--file takes no text"), "\(both.stderr)")
+    }
+
     @Test func negativeCoordinatesParseAndAPointAtSeaHasNoAddress() throws {
         let fixture = try ChatCLIFixture()
         try tourGroup(fixture)

@@ -96,9 +96,7 @@ struct PeerHandshakeTests {
     func forgedPeerIsRefusedOverTheNetwork() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let live = try await LiveServer(directory: scratch)
-        let party = try await TourParty.make(live, in: scratch)
-        await live.stop()
+        let (_, party) = try await TourParty.offline(in: scratch)
         try await party.guide.send(groupID: party.group.id, text: "only for members")
         try Data().write(to: URL(fileURLWithPath: scratch.file("none.peers")))
         let network = PeerNetwork(client: party.guide, options: PeerNetworkOptions(peersFile: scratch.file("none.peers")))

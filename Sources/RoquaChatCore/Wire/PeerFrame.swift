@@ -39,6 +39,24 @@ public struct PeerSummary: Codable, Sendable, Equatable {
     }
 }
 
+/// An image's or file's sealed blob, passed between peers (only blobs up to `maxBytes`: larger
+/// ones wait for the server).
+public struct PeerBlob: Codable, Sendable, Equatable {
+    /// Lowercase hex SHA-256 of `data`.
+    public var sha256: String
+    /// The sealed bytes.
+    public var data: Data
+
+    /// Blobs up to this size travel between peers (base64 in a frame stays under its limit).
+    public static let maxBytes = 700 * 1024
+
+    /// Creates the value from its parts.
+    public init(sha256: String, data: Data) {
+        self.sha256 = sha256
+        self.data = data
+    }
+}
+
 /// What peers say to each other. A session starts with `hello` (the sender's credential);
 /// nothing else from a peer counts before its hello verified.
 public enum PeerFrame: Codable, Sendable, Equatable {
@@ -50,6 +68,13 @@ public enum PeerFrame: Codable, Sendable, Equatable {
     case messages([PeerEnvelope])
     /// `author/local_id` of messages received (the sender will not offer them again).
     case ack([String])
+    /// Digests of attachment blobs the sender lacks (at most `maxWanted`).
+    case want([String])
+    /// A sealed attachment blob someone wanted.
+    case blob(PeerBlob)
+
+    /// Digests in one `want`.
+    public static let maxWanted = 100
 
     /// Frames above this many bytes are refused by transports (a batch stays far below it).
     public static let maxBytes = 1 << 20
