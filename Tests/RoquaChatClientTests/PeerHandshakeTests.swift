@@ -120,4 +120,16 @@ struct PeerHandshakeTests {
         let report = try await run.value
         #expect(report.refused == 1 && report.sessions == 0 && report.stats.stored == 0)
     }
+
+    @Test("a device whose credential expired is told so instead of meeting no one")
+    func expiredCredential() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (_, party) = try await TourParty.offline(in: scratch)
+        var options = PeerNetworkOptions(peersFile: scratch.file("none.peers"))
+        options.now = { Date().addingTimeInterval(2 * 86_400) }
+        await #expect { _ = try await PeerNetwork(client: party.guide, options: options).run(for: .seconds(1)) } throws: {
+            "\($0)".contains("expired") && "\($0)".contains("sync once with the server to renew it")
+        }
+    }
 }

@@ -19,6 +19,8 @@ public struct PeerNetworkOptions: Sendable {
     public var gossipInterval: Duration
     /// How long a connection may take to finish its handshake.
     public var handshakeTimeout: Duration
+    /// The time credentials are checked at (tests move it).
+    public var now: @Sendable () -> Date = { Date() }
 
     /// Options with the defaults of `roqua-chat peer`.
     public init(host: String = "127.0.0.1", port: Int = 0, peersFile: String? = nil, beaconPort: Int = 47474,
@@ -85,10 +87,17 @@ public final class PeerNetwork: PeerTransport, Sendable {
 
     /// Listens, finds peers and exchanges with them for `duration`, then closes everything.
     /// `listening` gets the TCP port as soon as it is bound.
-    /// - Throws: `notSignedIn` without a peer credential; `PeerNetworkError` when the listener
+    /// - Throws: `notSignedIn` without a peer credential, `authenticationError` when it expired;
+    ///   `PeerNetworkError` when the listener
     ///   or the beacon socket cannot be bound or the peers file cannot be read.
     public func run(for duration: Duration, listening: @Sendable (Int) -> Void = { _ in }) async throws -> PeerRunReport {
-        guard await client.credential != nil else { throw ChatClientError.notSignedIn(home: client.home) }
+        guard let (signed, serverKey) = await client.credential, let key = Data(base64Encoded: serverKey) else {
+            throw ChatClientError.notSignedIn(home: client.home)
+        }
+        // Peers would refuse an expired credential at every handshake: say so instead of meeting no one.
+        do { _ = try signed.verified(serverKey: key, now: options.now()) } catch {
+            throw ChatClientError.authenticationError(reason: "this device's peer credential cannot be used (\(error)); sync once with the server to renew it")
+        }
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
         do {
             server = try await ServerBootstrap(group: group)

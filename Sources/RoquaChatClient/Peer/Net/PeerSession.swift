@@ -25,7 +25,7 @@ extension PeerNetwork {
                 let handshake = try PeerHandshake(role: role, credential: signed, signingKey: client.identity.signingKey)
                 try await outbound.write(ByteBuffer(bytes: handshake.hello))
                 guard let theirHello = try await frames.next() else { return }
-                let (proof, pending) = try handshake.answer(Data(theirHello.readableBytesView), serverKey: serverKey, now: Date())
+                let (proof, pending) = try handshake.answer(Data(theirHello.readableBytesView), serverKey: serverKey, now: options.now())
                 // A device meeting itself (its own beacon or address) has nothing to exchange.
                 guard pending.credential.deviceID != client.identity.deviceID else { return }
                 try await outbound.write(ByteBuffer(bytes: proof))
