@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     ],
     targets: [
         // Thin C shims: only the wrapper files import them.
@@ -71,7 +72,8 @@ let package = Package(
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-fuzz",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO", "RoquaServeInput"]
+            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO", "RoquaServeInput",
+                           "RoquaChatCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -145,6 +147,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOExtras", package: "swift-nio-extras"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
@@ -153,6 +157,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // The chat load generator: `scripts/bench-chat.sh` (figures only; never a test).

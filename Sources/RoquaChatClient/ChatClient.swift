@@ -19,6 +19,7 @@ public final class ChatClient: Sendable {
     let api: ChatAPI
     let codec: MessageCodec
     let keys: KeyDistribution
+    let blobs: BlobFolder
 
     /// Opens (creating if needed) the home at `home`.
     /// - Throws: `ChatClientError.store` / `.secretFile` naming the file at fault.
@@ -35,11 +36,12 @@ public final class ChatClient: Sendable {
         identity = try DeviceIdentity.loadOrCreate(path: home + "/device.json")
         session = try SessionKeeper(path: home + "/session.json")
         store = try ClientStore(path: home + "/chat.sqlite")
+        blobs = try BlobFolder(home: home)
         self.clock = clock
         api = ChatAPI(session: session, http: http)
         codec = MessageCodec(identity: identity, clock: clock)
         keys = KeyDistribution(store: store, api: api, identity: identity)
-        engine = SyncEngine(store: store, api: api, codec: codec, keys: keys, policy: policy, sleep: sleep)
+        engine = SyncEngine(store: store, api: api, codec: codec, keys: keys, blobs: blobs, policy: policy, sleep: sleep)
     }
 
     // MARK: Sign-in
@@ -180,6 +182,34 @@ public final class ChatClient: Sendable {
         let body = String(decoding: try JSONEncoder().encode(location), as: UTF8.self)
         return try await send(groupID: groupID, type: .location, body: body)
     }
+
+    /// Stores an image or file message: the file is sealed under a key of its own into a blob
+    /// kept here (uploaded at the next sync, handed to peers who ask), and the body — name,
+    /// type, size, the blob's digest and its key — is sealed like any message.
+    /// - Throws: `invalidInput` for an unreadable, empty or oversize file; `notSignedIn`, `noGroupKey`, `store`.
+    @discardableResult
+    public func send(groupID: String, file path: String) async throws -> ClientMessage {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ChatClientError.invalidInput(field: "file", value: path, reason: "it cannot be read")
+        }
+        let (body, blob) = try AttachmentBody.seal(data, name: (path as NSString).lastPathComponent)
+        _ = try await user()   // nothing is kept for a home that cannot send
+        try blobs.keep(blob, as: body.sha256)
+        return try await send(groupID: groupID, type: body.type, body: String(decoding: try JSONEncoder().encode(body), as: UTF8.self))
+    }
+
+    /// An image or file message's attachment and, when its blob is here, the file.
+    /// - Throws: `invalidInput` when the message is not an image or file held here with its key;
+    ///   `rejectedMessage` when the blob does not open.
+    public func attachment(groupID: String, localID: String) throws -> (body: AttachmentBody, file: Data?) {
+        guard let body = try store.messages(groupID: groupID).first(where: { $0.localID == localID })?.attachment else {
+            throw ChatClientError.invalidInput(field: "message", value: localID, reason: "no readable image or file message with this id in the group")
+        }
+        return (body, try blobs.read(body.sha256).map { try body.open($0) })
+    }
+
+    /// Whether the attachment's file is on this device (else it comes with a sync, or from a peer).
+    public func holdsFile(_ attachment: AttachmentBody) -> Bool { blobs.holds(attachment.sha256) }
 
     private func send(groupID: String, type: MessageType, body: String) async throws -> ClientMessage {
         let user = try await user()

@@ -20,13 +20,13 @@ struct MessagesCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try home.client()
         let messages = try client.messages(groupID: try client.groupID(group))
-        if json { return print(try ChatOutput.json(messages.map(MessageRow.init))) }
+        if json { return print(try ChatOutput.json(messages.map { MessageRow($0, client: client) })) }
         let me = try await client.user().id
         for message in messages {
             // A UUIDv7 starts with its time, so the tail is what tells senders apart.
             let who = message.senderID == me ? "me" : "…" + message.senderID.suffix(6)
             let synced = message.syncedAt.map { " synced \(ChatTime.format($0))" } ?? ""
-            print("\(ChatTime.format(message.sentAt))  \(who)  \(message.status.rawValue)\(synced)  \(MessageRow(message).summary)")
+            print("\(ChatTime.format(message.sentAt))  \(who)  \(message.status.rawValue)\(synced)  \(MessageRow(message, client: client).summary)")
         }
     }
 }
@@ -39,6 +39,7 @@ struct MessageRow: Encodable {
     let type: MessageType
     let text: String?
     let location: LocationBody?
+    let attachment: AttachmentRow?
     let sentAt: Date
     let hlc: String
     let status: MessageStatus
@@ -48,13 +49,14 @@ struct MessageRow: Encodable {
     /// Whether the body could be read (false until the key of its epoch arrives).
     let readable: Bool
 
-    init(_ message: ClientMessage) {
+    init(_ message: ClientMessage, client: ChatClient) {
         localID = message.localID
         senderID = message.senderID
         deviceID = message.deviceID
         type = message.type
         location = message.location
-        text = message.type == .location ? nil : message.body
+        text = message.type == .text ? message.body : nil
+        attachment = message.attachment.map { AttachmentRow(name: $0.name, mime: $0.mime, size: $0.size, sha256: $0.sha256, here: client.holdsFile($0)) }
         sentAt = message.sentAt
         hlc = message.hlc
         status = message.status
@@ -70,6 +72,9 @@ struct MessageRow: Encodable {
             return String(format: "location %.5f %.5f", location.latitude, location.longitude)
                 + " — " + (location.address ?? "no address (outside every boundary)")
         }
+        if let attachment {
+            return "\(type.rawValue) \(attachment.name) (\(attachment.mime), \(attachment.size) bytes)" + (attachment.here ? "" : " — not on this device yet")
+        }
         return text ?? ""
     }
 
@@ -77,10 +82,20 @@ struct MessageRow: Encodable {
         case localID = "local_id"
         case senderID = "sender_id"
         case deviceID = "device_id"
-        case type, text, location
+        case type, text, location, attachment
         case sentAt = "sent_at"
         case hlc, status, seq
         case syncedAt = "synced_at"
         case failure, readable
     }
+}
+
+/// An image's or file's description for scripts (its key stays in the store).
+struct AttachmentRow: Encodable {
+    let name: String
+    let mime: String
+    let size: Int
+    let sha256: String
+    /// Whether the file is on this device (`save` can write it).
+    let here: Bool
 }

@@ -32,9 +32,11 @@ struct SyncCommand: AsyncParsableCommand {
             throw ExitCode(Self.unreachable)
         }
         if json {
-            print(#"{"pulled":\#(report.pulled),"pushed":\#(report.pushed),"rejected":\#(report.rejected),"pending":\#(report.pending)}"#)
+            print(#"{"pulled":\#(report.pulled),"pushed":\#(report.pushed),"rejected":\#(report.rejected),"pending":\#(report.pending),"#
+                + #""files_up":\#(report.blobsUp),"files_down":\#(report.blobsDown)}"#)
         } else {
-            print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)")
+            let files = [(report.blobsUp, "up"), (report.blobsDown, "down")].filter { $0.0 > 0 }.map { ", files \($0.1) \($0.0)" }.joined()
+            print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)")
         }
         if report.pending > 0 { throw ExitCode(Self.stillPending) }
     }

@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaChatCore
 import RoquaImport
 import RoquaIO
 import RoquaRegions
@@ -18,6 +20,7 @@ enum FuzzTargets {
             "batch": batch,
             "serve-query": serveQuery,
             "serve-batch": serveBatch,
+            "peer-wire": peerWire,
             "shapefile": shapefile,
             "achievements": { data in
                 _ = AchievementCatalog.validate(data: data)
@@ -70,6 +73,17 @@ enum FuzzTargets {
         lines.finish { _ in rows += 1 }
     }
 
+    /// What a peer on the local network can send: a beacon, the first frame of a session (its
+    /// hello), a sealed frame, and a frame's plaintext.
+    @Sendable static func peerWire(_ data: Data) throws {
+        _ = try? PeerBeacon(datagram: data)   // each step is independent: a refusal of one must not skip the next
+        _ = try? PeerFrame.decode(data)
+        guard let (handshake, serverKey, session) = PeerWireKeys.session else { return }
+        var opener = session
+        _ = try? opener.open(data)
+        _ = try handshake.answer(data, serverKey: serverKey, now: Date())
+    }
+
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.
     @Sendable static func shapefile(_ data: Data) throws {
         let bytes = [UInt8](data)
@@ -83,6 +97,36 @@ enum FuzzTargets {
         for index in 0..<min(reader.shapeCount, 1000) {
             _ = try reader.rings(at: index)
             for field in reader.fieldNames { _ = try reader.string(record: index, field: field) }
+        }
+    }
+}
+
+/// Keys made once per process for the peer-wire target: a server, a device with a credential it
+/// signed, and a finished session whose opener reads the input as a sealed frame.
+struct PeerWireKeys: Sendable {
+    /// A responder's handshake, the server key and an opener; nil only if key generation failed,
+    /// which the target then skips (there is nothing of the input's to check without keys).
+    static let session: (PeerHandshake, Data, PeerOpener)? = {
+        let keys = PeerWireKeys()
+        guard let (handshake, serverKey) = try? keys.handshake(), let opener = try? keys.opener else { return nil }
+        return (handshake, serverKey, opener)
+    }()
+    let server = Curve25519.Signing.PrivateKey()
+    let device = Curve25519.Signing.PrivateKey()
+
+    func handshake(_ role: PeerHandshake.Role = .responder) throws -> (PeerHandshake, Data) {
+        let credential = PeerCredential(userID: "fuzz", deviceID: "fuzz", signingKey: device.publicKey.rawRepresentation.base64EncodedString(),
+                                        groups: ["g"], role: .user, expiresAt: Date().addingTimeInterval(86_400))
+        let signed = try SignedPeerCredential.issue(credential, key: server)
+        return (try PeerHandshake(role: role, credential: signed, signingKey: device), server.publicKey.rawRepresentation)
+    }
+
+    var opener: PeerOpener {
+        get throws {
+            let (initiator, serverKey) = try handshake(.initiator)
+            let (responder, _) = try handshake(.responder)
+            let (proof, _) = try initiator.answer(responder.hello, serverKey: serverKey, now: Date())
+            return try responder.answer(initiator.hello, serverKey: serverKey, now: Date()).pending.finish(proof).opener
         }
     }
 }

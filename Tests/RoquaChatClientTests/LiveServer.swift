@@ -124,4 +124,12 @@ struct TourParty {
         for traveller in travellers { _ = try await traveller.engine.sync() }
         return TourParty(guide: guide, travellers: travellers, group: group)
     }
+
+    /// A party made on a server started in `scratch`, then the server stopped (it can `restart()`).
+    static func offline(in scratch: Scratch) async throws -> (LiveServer, TourParty) {
+        let server = try await LiveServer(directory: scratch)
+        let party = try await make(server, in: scratch)
+        await server.stop()
+        return (server, party)
+    }
 }

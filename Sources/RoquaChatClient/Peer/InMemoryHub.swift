@@ -1,4 +1,5 @@
 import Foundation
+import RoquaChatCore
 import Synchronization
 
 /// A deterministic stand-in for the network: frames wait in one queue and are delivered one at

@@ -18,6 +18,8 @@ public struct PeerStats: Sendable, Equatable {
     public var duplicates = 0
     /// Messages or hellos refused (bad credential, bad signature, not a member).
     public var rejected = 0
+    /// Attachment blobs received.
+    public var blobs = 0
 }
 
 /// One device in the peer protocol. A session: each side sends `hello` (its credential) and a
@@ -51,6 +53,7 @@ public actor PeerNode {
         for groupID in try client.store.groupIDs() {
             frames.append(.summary(PeerSummary(groupID: groupID, unbroken: try client.store.summary(groupID: groupID))))
         }
+        if let want = try wanted() { frames.append(want) }
         return frames
     }
 
@@ -89,11 +92,38 @@ public actor PeerNode {
             for envelope in envelopes where try await accept(envelope) {
                 keys.append("\(envelope.message.senderID ?? "")/\(envelope.message.localID)")
             }
-            return keys.isEmpty ? [] : [.ack(keys)]
+            let want = envelopes.contains { $0.message.type == .image || $0.message.type == .file } ? try wanted() : nil
+            return (keys.isEmpty ? [] : [.ack(keys)]) + (want.map { [$0] } ?? [])
         case .ack(let keys):
             acked[peer, default: []].formUnion(keys)
             return []
+        case .want(let digests):
+            guard let credential = sessions[peer] else { return [] }
+            return try blobs(Set(digests.prefix(PeerFrame.maxWanted)), for: credential)
+        case .blob(let blob):
+            // Kept only if a message held here names it and it hashes to that name.
+            guard sessions[peer] != nil, try client.store.attachments().contains(where: { $0.body.sha256 == blob.sha256 }),
+                  !client.blobs.holds(blob.sha256), try client.blobs.keep(blob.data, as: blob.sha256) else { return [] }
+            stats.blobs += 1
+            return []
         }
+    }
+
+    /// A `want` of the blobs of readable attachments that are not here, or nil when none is missing.
+    private func wanted() throws -> PeerFrame? {
+        let missing = Set(try client.store.attachments().map(\.body.sha256)).filter { !client.blobs.holds($0) }
+        return missing.isEmpty ? nil : .want(Array(missing.sorted().prefix(PeerFrame.maxWanted)))
+    }
+
+    /// The wanted blobs held here that belong to a group the peer is a member of, small enough for a frame.
+    private func blobs(_ digests: Set<String>, for credential: PeerCredential) throws -> [PeerFrame] {
+        var frames: [PeerFrame] = []
+        for held in try client.store.attachments() where digests.contains(held.body.sha256) && credential.groups.contains(held.groupID) {
+            guard let data = try client.blobs.read(held.body.sha256), data.count <= PeerBlob.maxBytes,
+                  !frames.contains(where: { if case .blob(let sent) = $0 { sent.sha256 == held.body.sha256 } else { false } }) else { continue }
+            frames.append(.blob(PeerBlob(sha256: held.body.sha256, data: data)))
+        }
+        return frames
     }
 
     private func offer(_ summary: PeerSummary, to peer: String, userID: String) throws -> [PeerFrame] {

@@ -84,4 +84,10 @@ public struct ClientMessage: Codable, Sendable, Equatable {
         guard type == .location, let body else { return nil }
         return try? JSONDecoder().decode(LocationBody.self, from: Data(body.utf8))   // nil: not a location body
     }
+
+    /// An image's or file's attachment, when the body is readable.
+    public var attachment: AttachmentBody? {
+        guard type == .image || type == .file, let body else { return nil }
+        return try? JSONDecoder().decode(AttachmentBody.self, from: Data(body.utf8))   // nil: not an attachment body
+    }
 }

@@ -11,6 +11,8 @@ public struct SyncReport: Sendable, Equatable {
     public var pulled = 0
     /// Messages still waiting for the server.
     public var pending = 0
+    /// Attachment blobs uploaded, and fetched.
+    public var blobsUp = 0, blobsDown = 0
 }
 
 /// Moves messages between the local store and the server: pushes the outbox in batches, then
@@ -22,6 +24,7 @@ public actor SyncEngine {
     let api: ChatAPI
     let codec: MessageCodec
     let keys: KeyDistribution
+    let blobs: BlobFolder
     let policy: RetryPolicy
     let sleep: @Sendable (TimeInterval) async throws -> Void
     private var running: Task<SyncReport, any Error>?
@@ -30,12 +33,13 @@ public actor SyncEngine {
     /// The outcome of the last background sync (nil before the first).
     public private(set) var lastResult: Result<SyncReport, ChatClientError>?
 
-    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keys: KeyDistribution, policy: RetryPolicy,
+    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keys: KeyDistribution, blobs: BlobFolder, policy: RetryPolicy,
          sleep: @escaping @Sendable (TimeInterval) async throws -> Void) {
         self.store = store
         self.api = api
         self.codec = codec
         self.keys = keys
+        self.blobs = blobs
         self.policy = policy
         self.sleep = sleep
     }
@@ -117,6 +121,8 @@ public actor SyncEngine {
         guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
         _ = try await keys.run(groups: groups.groups, selfID: selfID)
         do {
+            // A message goes up only after its file, so whoever pulls it can fetch the file.
+            report.blobsUp = try await uploadBlobs()
             while true {
                 let batch = try store.pendingBatch(limit: ChatLimits.maxMessagesPerPush)
                 if batch.isEmpty { break }
@@ -132,6 +138,7 @@ public actor SyncEngine {
         for groupID in try store.groupIDs() {
             report.pulled += try await pull(groupID: groupID, selfID: selfID)
         }
+        report.blobsDown = try await fetchBlobs()
         report.pending = try store.pendingCount()
         let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
         _ = try await api.session.store(signed, now: Date())
@@ -153,5 +160,34 @@ public actor SyncEngine {
             since = page.nextSince
             if !page.hasMore { return added }
         }
+    }
+}
+
+extension SyncEngine {
+    /// Uploads the blobs of pending image and file messages held here (the server keeps one
+    /// copy per digest, so a relayed message's file uploaded twice costs nothing).
+    func uploadBlobs() async throws -> Int {
+        var uploaded = 0
+        var seen: Set<String> = []
+        for held in try store.attachments() where held.pending && seen.insert(held.body.sha256).inserted {
+            guard let blob = try blobs.read(held.body.sha256) else { continue }   // a relay without the file: its author uploads it
+            _ = try await api.send(.PUT, "/v1/blobs/\(held.body.sha256)", body: blob, authorized: true)
+            uploaded += 1
+        }
+        return uploaded
+    }
+
+    /// Fetches the blobs of readable image and file messages that are not here yet; one the
+    /// server does not have (its author has not synced) is tried again at the next sync.
+    func fetchBlobs() async throws -> Int {
+        var fetched = 0
+        for sha256 in Set(try store.attachments().map(\.body.sha256)) where !blobs.holds(sha256) {
+            let blob: Data
+            do { blob = try await api.send(.GET, "/v1/blobs/\(sha256)", body: nil, authorized: true) } catch ChatClientError.serverError(404, _, _, _) {
+                continue
+            }
+            if try blobs.keep(blob, as: sha256) { fetched += 1 }
+        }
+        return fetched
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RoquaChatCore
 
 /// A message as peers pass it on: the author's signed wire form, the author's peer credential
 /// (so that any receiver can check the signature offline, however many hops away the author
@@ -11,6 +10,13 @@ public struct PeerEnvelope: Codable, Sendable, Equatable {
     public var author: SignedPeerCredential
     /// Relays so far (0: straight from the author).
     public var hops: Int
+
+    /// Creates the value from its parts.
+    public init(message: PushMessage, author: SignedPeerCredential, hops: Int) {
+        self.message = message
+        self.author = author
+        self.hops = hops
+    }
 }
 
 /// One group's summary: per author device (`user/device`), the highest counter up to which
@@ -21,9 +27,33 @@ public struct PeerSummary: Codable, Sendable, Equatable {
     /// `user/device` → highest unbroken counter.
     public var unbroken: [String: Int64]
 
+    /// Creates the value from its parts.
+    public init(groupID: String, unbroken: [String: Int64]) {
+        self.groupID = groupID
+        self.unbroken = unbroken
+    }
+
     enum CodingKeys: String, CodingKey {
         case groupID = "group_id"
         case unbroken
+    }
+}
+
+/// An image's or file's sealed blob, passed between peers (only blobs up to `maxBytes`: larger
+/// ones wait for the server).
+public struct PeerBlob: Codable, Sendable, Equatable {
+    /// Lowercase hex SHA-256 of `data`.
+    public var sha256: String
+    /// The sealed bytes.
+    public var data: Data
+
+    /// Blobs up to this size travel between peers (base64 in a frame stays under its limit).
+    public static let maxBytes = 700 * 1024
+
+    /// Creates the value from its parts.
+    public init(sha256: String, data: Data) {
+        self.sha256 = sha256
+        self.data = data
     }
 }
 
@@ -38,6 +68,13 @@ public enum PeerFrame: Codable, Sendable, Equatable {
     case messages([PeerEnvelope])
     /// `author/local_id` of messages received (the sender will not offer them again).
     case ack([String])
+    /// Digests of attachment blobs the sender lacks (at most `maxWanted`).
+    case want([String])
+    /// A sealed attachment blob someone wanted.
+    case blob(PeerBlob)
+
+    /// Digests in one `want`.
+    public static let maxWanted = 100
 
     /// Frames above this many bytes are refused by transports (a batch stays far below it).
     public static let maxBytes = 1 << 20
@@ -47,13 +84,13 @@ public enum PeerFrame: Codable, Sendable, Equatable {
     public func encoded() throws -> Data { try ChatJSON.encoder().encode(self) }
 
     /// A frame from JSON.
-    /// - Throws: `ChatClientError.rejectedMessage` for an oversize or malformed frame.
+    /// - Throws: `PeerWireError.frame` for an oversize or malformed frame.
     public static func decode(_ data: Data) throws -> PeerFrame {
         guard data.count <= maxBytes else {
-            throw ChatClientError.rejectedMessage(localID: "frame", reason: "\(data.count) bytes is over the \(maxBytes)-byte frame limit")
+            throw PeerWireError.frame("\(data.count) bytes is over the \(maxBytes)-byte frame limit")
         }
         do { return try ChatJSON.decoder().decode(PeerFrame.self, from: data) } catch {
-            throw ChatClientError.rejectedMessage(localID: "frame", reason: "not a peer frame: \(error)")
+            throw PeerWireError.frame("not a peer frame: \(String(describing: error).prefix(200))")
         }
     }
 }

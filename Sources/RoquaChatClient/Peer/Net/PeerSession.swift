@@ -1,0 +1,100 @@
+import Foundation
+import NIOCore
+import RoquaChatCore
+import Synchronization
+
+extension PeerNetwork {
+    /// One connection: the handshake, then sealed frames both ways until either side closes or
+    /// the run ends. Every session re-sends its summaries each `gossipInterval`, so what a third
+    /// device brought in the meantime is passed on (relays). A connection that fails its
+    /// handshake is counted as refused and closed; nothing it sent reaches the node.
+    func session(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, role: PeerHandshake.Role, address: String?) async {
+        let channel = connection.channel
+        track(channel)
+        defer { untrack(channel) }
+        let established = Established()
+        let timeout = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(options.handshakeTimeout.nanoseconds))) {
+            if !established.value { channel.close(promise: nil) }
+        }
+        defer { timeout.cancel() }
+        var name: String?
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var frames = inbound.makeAsyncIterator()
+                guard let (signed, key) = await client.credential, let serverKey = Data(base64Encoded: key) else { return }
+                let handshake = try PeerHandshake(role: role, credential: signed, signingKey: client.identity.signingKey)
+                try await outbound.write(ByteBuffer(bytes: handshake.hello))
+                guard let theirHello = try await frames.next() else { return }
+                let (proof, pending) = try handshake.answer(Data(theirHello.readableBytesView), serverKey: serverKey, now: options.now())
+                // A device meeting itself (its own beacon or address) has nothing to exchange.
+                guard pending.credential.deviceID != client.identity.deviceID else { return }
+                try await outbound.write(ByteBuffer(bytes: proof))
+                guard let theirProof = try await frames.next() else { return }
+                let (sealer, opener) = try pending.finish(Data(theirProof.readableBytesView))
+                established.value = true
+                let (queue, continuation) = AsyncStream<PeerFrame>.makeStream()
+                let session = register(pending.credential, continuation)
+                name = session
+                // The hello the node acts on is the one the handshake proved, never one sent later.
+                _ = try await node.receive(.hello(pending.signed), from: session)
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask {
+                        var sealer = sealer
+                        for await frame in queue { try await outbound.write(ByteBuffer(bytes: try sealer.seal(try frame.encoded()))) }
+                    }
+                    tasks.addTask { try await self.gossip(continuation) }
+                    var opener = opener
+                    while let sealed = try await frames.next() {
+                        let frame = try PeerFrame.decode(try opener.open(Data(sealed.readableBytesView)))
+                        if case .hello = frame { continue }
+                        for reply in try await node.receive(frame, from: session) { continuation.yield(reply) }
+                    }
+                    continuation.finish()
+                    tasks.cancelAll()
+                }
+            }
+        } catch is PeerWireError where !established.value {
+            // A refused handshake is counted; why is the peer's business, not this user's log.
+            state.withLock { $0.refused += 1 }
+        } catch {
+            // The link broke (peer gone, run over, sealed frame altered): the session ends and
+            // the peers meet again at the next dial or beacon.
+        }
+        if let name { _ = state.withLock { $0.outgoing.removeValue(forKey: name) } }
+    }
+
+    private func register(_ credential: PeerCredential, _ queue: AsyncStream<PeerFrame>.Continuation) -> String {
+        state.withLock { state in
+            state.serial += 1
+            state.sessions += 1
+            state.devices.insert("\(credential.userID)/\(credential.deviceID)")
+            let name = "\(credential.userID)/\(credential.deviceID)#\(state.serial)"
+            state.outgoing[name] = queue
+            return name
+        }
+    }
+
+    /// Queues this device's summaries now and every `gossipInterval`.
+    private func gossip(_ queue: AsyncStream<PeerFrame>.Continuation) async throws {
+        while !Task.isCancelled {
+            for frame in try await node.opening() {
+                if case .hello = frame { continue }
+                queue.yield(frame)
+            }
+            try await Task.sleep(for: options.gossipInterval)
+        }
+    }
+}
+
+/// Whether a connection finished its handshake (read by the timeout on the event loop).
+final class Established: Sendable {
+    private let flag = Atomic(false)
+    var value: Bool {
+        get { flag.load(ordering: .acquiring) }
+        set { flag.store(newValue, ordering: .releasing) }
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+}
