@@ -32,7 +32,9 @@ extension PeerNetwork {
                 guard let theirProof = try await frames.next() else { return }
                 let (sealer, opener) = try pending.finish(Data(theirProof.readableBytesView))
                 established.value = true
-                let (queue, continuation) = AsyncStream<PeerFrame>.makeStream()
+                // Bounded: a peer that asks faster than it reads loses frames (the protocol is best
+                // effort and re-sends from summaries) instead of growing this device's memory.
+                let (queue, continuation) = AsyncStream<PeerFrame>.makeStream(bufferingPolicy: .bufferingOldest(Self.queuedFrames))
                 let session = register(pending.credential, continuation)
                 name = session
                 // The hello the node acts on is the one the handshake proved, never one sent later.
@@ -62,6 +64,9 @@ extension PeerNetwork {
         }
         if let name { _ = state.withLock { $0.outgoing.removeValue(forKey: name) } }
     }
+
+    /// Frames waiting to be written on one session, at most.
+    static let queuedFrames = 256
 
     private func register(_ credential: PeerCredential, _ queue: AsyncStream<PeerFrame>.Continuation) -> String {
         state.withLock { state in
