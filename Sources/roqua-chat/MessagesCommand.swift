@@ -7,7 +7,7 @@ import RoquaChatCore
 struct MessagesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messages",
-        abstract: "List a group's messages in order, with their status, sync time and, for locations, the address.")
+        abstract: "List a group's messages in order: status, sync time, a location's address, an image's or file's name.")
 
     @OptionGroup var home: HomeOptions
 
