@@ -102,6 +102,8 @@ struct ReverseFastAnswers: Sendable {
     private static let contentSecurityPolicy = HTTPField(name: .contentSecurityPolicy, value: SecurityHeaders.contentSecurityPolicy)
     private static let noSniff = HTTPField(name: .xContentTypeOptions, value: SecurityHeaders.noSniff)
     private static let noStore = HTTPField(name: .cacheControl, value: SecurityHeaders.noStore)
+    private static let json = HTTPField(name: .contentType, value: ReverseAnswer.json)
+    private static let geoJSON = HTTPField(name: .contentType, value: ReverseAnswer.geoJSON)
 
     /// The response to `head`, or nil when the route has to answer it (not `GET /reverse`, an
     /// error of any kind, a token given other than as a bearer header, a `Connection` header).
@@ -119,7 +121,8 @@ struct ReverseFastAnswers: Sendable {
         var fields = HTTPFields()
         fields.reserveCapacity(8)
         fields.append(Self.allowAnyOrigin)
-        fields.append(HTTPField(name: .contentType, value: answer.contentType))
+        fields.append(answer.contentType == ReverseAnswer.json ? Self.json
+            : answer.contentType == ReverseAnswer.geoJSON ? Self.geoJSON : HTTPField(name: .contentType, value: answer.contentType))
         fields.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
         fields.append(Self.contentSecurityPolicy)
         fields.append(Self.noSniff)

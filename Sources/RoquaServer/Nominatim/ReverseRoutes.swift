@@ -34,6 +34,8 @@ enum ReverseRoutes {
 struct ReverseAnswer {
     let body: String
     let contentType: String
+    static let json = "application/json; charset=utf-8"
+    static let geoJSON = "application/geo+json; charset=utf-8"
 
     /// - Throws: `BadRequest` for a malformed query, `APIError` (500) when the resolver fails.
     init(query: String?, acceptLanguage: String?, resolvers: ResolverPool, formatter: NominatimFormatter) throws {
@@ -45,8 +47,7 @@ struct ReverseAnswer {
             // Validated above, so only a GEOS failure can land here: the server's fault, not the query's.
             throw APIError(.internalServerError, "the resolver failed: \(error.kindDescription)")
         }
-        contentType = reverse.format == .geojson || reverse.format == .geocodejson
-            ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8"
+        contentType = reverse.format == .geojson || reverse.format == .geocodejson ? Self.geoJSON : Self.json
         body = formatter.document(resolution, reverse)
     }
 }
