@@ -104,6 +104,8 @@ import Testing
         try "".write(toFile: leaflet + "/leaflet.css", atomically: true, encoding: .utf8)
         let options = try ServerOptions(boundaries: Bundled.path(), store: directory.file("regions.sqlite"),
                                         token: "fast-path-token-0123456789", leaflet: leaflet)
+        // The directory goes when it is released: keep it while the state uses it.
+        defer { withExtendedLifetime(directory) {} }
         let answers = ReverseFastAnswers(state: try ServerState(options: options, logger: .init(label: "test")), serverName: "roqua")
         func takes(_ path: String, method: HTTPRequest.Method = .get,
                    fields: HTTPFields = [.authorization: "Bearer fast-path-token-0123456789"]) -> Bool {
