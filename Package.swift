@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        // Hummingbird's own HTTP types and HTTP part types, named by roqua serve's fast path for GET /reverse.
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     ],
     targets: [
@@ -191,6 +193,9 @@ let package = Package(
                            "RoquaServeInput", grdb,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
@@ -204,7 +209,9 @@ let package = Package(
         .testTarget(
             name: "RoquaServerTests",
             dependencies: ["RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -30,14 +30,16 @@ public enum RoquaServer {
             if state.hierarchy.units["TR"] != nil { _ = try state.shapes.geoJSON(childrenOf: "TR") }
         }
         let router = makeRouter(state: state)
+        let serverName = "roqua"
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         decoder.maxHeaderFieldSize = 8 * 1024
         decoder.maxHeaderListSize = 32 * 1024
         decoder.maxHeaderFieldCount = 100
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(75), httpDecoderConfiguration: decoder)),
-            configuration: .init(address: .hostname(options.listen.host, port: options.listen.port), serverName: "roqua"),
+            server: .roquaHTTP1(configuration: .init(idleTimeout: .seconds(75), httpDecoderConfiguration: decoder),
+                                fastPath: options.reverseFastPath ? ReverseFastAnswers(state: state, serverName: serverName) : nil),
+            configuration: .init(address: .hostname(options.listen.host, port: options.listen.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.listen.port
                 logger.info("listening", metadata: ["address": "\(options.listen.host):\(port)",

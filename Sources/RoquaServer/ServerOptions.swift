@@ -19,6 +19,9 @@ public struct ServerOptions: Sendable {
     public var leaflet: String?
     /// swift-log level of the server's log on stderr (coordinates never appear at info or above).
     public var logLevel: String
+    /// Whether `GET /reverse` is answered by `ReverseFastPath` before Hummingbird's router (tests
+    /// turn it off to compare the two ways).
+    package var reverseFastPath = true
 
     public static let defaultMaxUploadMegabytes = 200
 

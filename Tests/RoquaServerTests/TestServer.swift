@@ -13,14 +13,16 @@ final class TestServer: @unchecked Sendable {
 
     var store: String { directory.file("regions.sqlite") }
 
-    static func start(token: String? = nil, maxUploadMegabytes: Int = 200) async throws -> TestServer {
+    /// `fastPath: false` answers `GET /reverse` through Hummingbird's router only.
+    static func start(token: String? = nil, maxUploadMegabytes: Int = 200, fastPath: Bool = true) async throws -> TestServer {
         let directory = try TempDirectory("roqua-serve-test")
         let leaflet = try directory.subdirectory("leaflet")
         try "/* stand-in leaflet */".write(toFile: leaflet + "/leaflet.js", atomically: true, encoding: .utf8)
         try ".leaflet-container {}".write(toFile: leaflet + "/leaflet.css", atomically: true, encoding: .utf8)
-        let options = try ServerOptions(listen: ListenAddress(host: "127.0.0.1", port: 0), boundaries: Bundled.path(),
+        var options = try ServerOptions(listen: ListenAddress(host: "127.0.0.1", port: 0), boundaries: Bundled.path(),
                                         store: directory.file("regions.sqlite"), token: token,
                                         maxUploadMegabytes: maxUploadMegabytes, leaflet: leaflet)
+        options.reverseFastPath = fastPath
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let (stop, stopping) = AsyncStream<Void>.makeStream()
         var logger = Logger(label: "roqua.serve.test")
@@ -60,9 +62,9 @@ final class TestServer: @unchecked Sendable {
 
 extension TestServer {
     /// A server of the test's own (it changes the store), always stopped afterwards.
-    static func with<T>(token: String? = nil, maxUploadMegabytes: Int = 200,
+    static func with<T>(token: String? = nil, maxUploadMegabytes: Int = 200, fastPath: Bool = true,
                         _ body: (TestServer) async throws -> T) async throws -> T {
-        let server = try await start(token: token, maxUploadMegabytes: maxUploadMegabytes)
+        let server = try await start(token: token, maxUploadMegabytes: maxUploadMegabytes, fastPath: fastPath)
         do {
             let result = try await body(server)
             await server.stop()

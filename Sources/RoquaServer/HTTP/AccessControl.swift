@@ -11,11 +11,10 @@ struct AccessControlMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token, !Self.openPaths.contains(request.uri.path) else { return try await next(request, context) }
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-           Self.same(String(header.dropFirst(7)), token) {
+        if BearerToken.authorises(request.headers[.authorization], token: token) {
             return try await next(request, context)
         }
-        if let cookie = request.cookies[Self.cookieName], Self.same(cookie.value, token) {
+        if let cookie = request.cookies[Self.cookieName], BearerToken.same(cookie.value, token) {
             return try await next(request, context)
         }
         if request.method == .get, request.uri.path == "/" {
@@ -23,6 +22,15 @@ struct AccessControlMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         throw APIError(.unauthorized, "this server needs its token: send 'Authorization: Bearer TOKEN' or sign in at /login",
                        headers: [.wwwAuthenticate: "Bearer"])
+    }
+}
+
+/// The token check shared by the middleware, the login form and `ReverseFastPath`.
+enum BearerToken {
+    /// Whether an `Authorization` header's value is `Bearer TOKEN`.
+    static func authorises(_ header: String?, token: String) -> Bool {
+        guard let header, header.hasPrefix("Bearer ") else { return false }
+        return same(String(header.dropFirst(7)), token)
     }
 
     /// Compares in time that depends on the length only, not on where the texts differ.
@@ -44,7 +52,7 @@ enum LoginRoutes {
             var request = request
             let body = try await request.collectBody(upTo: 4096)
             let form = try QueryParameters(String(buffer: body))
-            guard let given = form["token"], AccessControlMiddleware<Context>.same(given, token) else {
+            guard let given = form["token"], BearerToken.same(given, token) else {
                 return Response(status: .seeOther, headers: [.location: "/login?failed=1"])
             }
             let cookie = Cookie(name: AccessControlMiddleware<Context>.cookieName, value: token, path: "/", httpOnly: true,

@@ -5,18 +5,23 @@ import RoquaServeInput
 
 /// Every response: a Content-Security-Policy that lets the page load and fetch from its own
 /// origin only (no CDN, no tiles, no inline script), no MIME sniffing, no framing (the page's
-/// own `<meta name="referrer">` sends no referrer).
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var contentSecurityPolicy: String {
+/// own `<meta name="referrer">` sends no referrer). `ReverseFastPath` writes the same.
+enum SecurityHeaders {
+    static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    }
+        + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let noSniff = "nosniff"
+    /// Unless the route set its own `Cache-Control`.
+    static let noStore = "no-store"
+}
 
+/// Adds `SecurityHeaders` to every response.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        response.headers[.contentSecurityPolicy] = SecurityHeaders.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = SecurityHeaders.noSniff
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = SecurityHeaders.noStore }
         return response
     }
 }

@@ -78,20 +78,20 @@ struct NominatimFormatter {
     /// `county` and `state`; `ISO3166-2-lvl4` for provinces with an ISO 3166-2 code; `country`
     /// and `country_code` in lower case.
     func addressObject(_ units: [(AdminLevel, UnitReference)], country: String, language: Language) -> String {
-        var members: [String] = []
+        var out = "{"
         for (level, unit) in units {
+            if out.utf8.count > 1 { out += "," }
             let name = JSONText.quote(unit.name(language: language))
             switch level {
-            case .district: members.append("\"\(Self.addressType(.district, country: country))\":\(name)")
+            case .district: out += "\"\(Self.addressType(.district, country: country))\":\(name)"
             case .province:
-                members.append("\"\(Self.addressType(.province, country: country))\":\(name)")
-                if Self.isISO3166_2(unit.code) { members.append("\"ISO3166-2-lvl4\":\(JSONText.quote(unit.code))") }
+                out += "\"\(Self.addressType(.province, country: country))\":\(name)"
+                if Self.isISO3166_2(unit.code) { out += ",\"ISO3166-2-lvl4\":\(JSONText.quote(unit.code))" }
             case .country:
-                members.append("\"country\":\(name)")
-                members.append("\"country_code\":\(JSONText.quote(unit.code.lowercased()))")
+                out += "\"country\":\(name),\"country_code\":\(JSONText.quote(unit.code.lowercased()))"
             }
         }
-        return "{" + members.joined(separator: ",") + "}"
+        return out + "}"
     }
 
     static func addressType(_ level: AdminLevel, country: String) -> String {
@@ -113,9 +113,10 @@ struct NominatimFormatter {
     /// `TR-34`, `DE-BE`: two letters, a dash, one to three letters or digits (Roqua's own codes
     /// for units without one, such as `XK-NE4865`, are not ISO 3166-2).
     static func isISO3166_2(_ code: String) -> Bool {
-        let parts = code.split(separator: "-")
+        let parts = code.utf8.split(separator: UInt8(ascii: "-"))
         guard parts.count == 2, parts[0].count == 2, (1...3).contains(parts[1].count) else { return false }
-        return parts[0].allSatisfy { $0.isASCII && $0.isUppercase } && parts[1].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
+        func upper(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+        return parts[0].allSatisfy(upper) && parts[1].allSatisfy { upper($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// The two licences as JSON strings, quoted once (every answer carries one).

@@ -9,19 +9,9 @@ enum ReverseRoutes {
     static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
         let formatter = NominatimFormatter(catalog: state.catalog)
         router.get("/reverse") { request, _ -> Response in
-            let query = try QueryParameters(request.uri.query)
-            let reverse = try NominatimRequest(query, acceptLanguage: request.headers[.acceptLanguage])
-            let resolution: Resolution
-            do {
-                resolution = try state.resolvers.resolve(reverse.coordinate)
-            } catch let error as ResolveError {
-                // Validated above, so only a GEOS failure can land here: the server's fault, not the query's.
-                throw APIError(.internalServerError, "the resolver failed: \(error.kindDescription)")
-            }
-            let contentType = reverse.format == .geojson || reverse.format == .geocodejson
-                ? "application/geo+json; charset=utf-8" : "application/json; charset=utf-8"
-            return JSONBody.response(formatter.document(resolution, reverse), headers: [.accessControlAllowOrigin: "*"],
-                                     contentType: contentType)
+            let answer = try ReverseAnswer(query: request.uri.query, acceptLanguage: request.headers[.acceptLanguage],
+                                           resolvers: state.resolvers, formatter: formatter)
+            return JSONBody.response(answer.body, headers: [.accessControlAllowOrigin: "*"], contentType: answer.contentType)
         }
         router.get("/status") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
@@ -37,6 +27,28 @@ enum ReverseRoutes {
                 throw APIError.badRequest("Parameter 'format' must be one of: text, json (not \(Echo.quoted(other)))")
             }
         }
+    }
+}
+
+/// The answer to a `/reverse` query: the route's and `ReverseFastPath`'s, so both answer alike.
+struct ReverseAnswer {
+    let body: String
+    let contentType: String
+    static let json = "application/json; charset=utf-8"
+    static let geoJSON = "application/geo+json; charset=utf-8"
+
+    /// - Throws: `BadRequest` for a malformed query, `APIError` (500) when the resolver fails.
+    init(query: String?, acceptLanguage: String?, resolvers: ResolverPool, formatter: NominatimFormatter) throws {
+        let reverse = try NominatimRequest(QueryParameters(query), acceptLanguage: acceptLanguage)
+        let resolution: Resolution
+        do {
+            resolution = try resolvers.resolve(reverse.coordinate)
+        } catch let error as ResolveError {
+            // Validated above, so only a GEOS failure can land here: the server's fault, not the query's.
+            throw APIError(.internalServerError, "the resolver failed: \(error.kindDescription)")
+        }
+        contentType = reverse.format == .geojson || reverse.format == .geocodejson ? Self.geoJSON : Self.json
+        body = formatter.document(resolution, reverse)
     }
 }
 
