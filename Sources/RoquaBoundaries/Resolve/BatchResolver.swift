@@ -35,23 +35,29 @@ public final class BatchResolver {
     }
 
     private func run<T>(_ coordinates: [Coordinate], _ body: (Resolver, Coordinate) -> T) -> [T] {
-        let slices = min(workers.count, max(coordinates.count, 1))
-        let size = (coordinates.count + slices - 1) / slices
-        let results = ResultSlots<T>(count: coordinates.count)
+        let count = coordinates.count
+        guard count > 0 else { return [] }
+        let slices = min(workers.count, count)
+        let size = (count + slices - 1) / slices
         let workers = self.workers
-        coordinates.withUnsafeBufferPointer { points in
-            let points = UnsafeSendable(points)
-            withoutActuallyEscaping(body) { body in
-                let body = UnsafeSendable(body)
-                DispatchQueue.concurrentPerform(iterations: slices) { w in
-                    let resolver = workers[w].resolver
-                    for i in (w * size)..<min((w + 1) * size, points.value.count) {
-                        results.set(i, body.value(resolver, points.value[i]))
+        // Each worker initialises its own slice of the answer array in place: no optional slots,
+        // no copy after the join, so nothing but the resolving runs serially per point.
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let output = UnsafeSendable(buffer.baseAddress!)  // count > 0, so the buffer has an address
+            coordinates.withUnsafeBufferPointer { points in
+                let points = UnsafeSendable(points)
+                withoutActuallyEscaping(body) { body in
+                    let body = UnsafeSendable(body)
+                    DispatchQueue.concurrentPerform(iterations: slices) { w in
+                        let resolver = workers[w].resolver
+                        for i in (w * size)..<min((w + 1) * size, count) {
+                            (output.value + i).initialize(to: body.value(resolver, points.value[i]))
+                        }
                     }
                 }
             }
+            initialized = count
         }
-        return results.values
     }
 }
 
@@ -65,24 +71,4 @@ private final class WorkerSlot: @unchecked Sendable {
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
-}
-
-/// Preallocated answers; each index is written by exactly one worker, read after all have joined.
-private final class ResultSlots<T>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<T?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
-    }
-
-    func set(_ i: Int, _ value: T) { storage[i] = value }
-    var values: [T] { (0..<count).map { storage[$0]! } }  // every slot was set before the join
 }
