@@ -55,6 +55,7 @@ struct PeerDiscovery: Sendable {
         guard let beacons else { return }
         network.track(beacons.channel)
         let own = PeerBeacon(port: listenPort, nonce: network.nonce)
+        // Two literal addresses and a port checked by the CLI: nil (no beacons sent, only heard) cannot happen in practice.
         let target = try? SocketAddress(ipAddress: loopback ? "127.255.255.255" : "255.255.255.255", port: network.options.beaconPort)
         try? await beacons.executeThenClose { inbound, outbound in   // ends when the socket is closed at the deadline
             let announcer = Task {
