@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import RoquaChatCore
+import RoquaIO
 
 /// One device's view of the tour-group chat, rooted at a home directory (mode 0700) that holds
 /// its device keys (`device.json`), its sign-in (`session.json`, both 0600) and its store
@@ -189,10 +190,13 @@ public final class ChatClient: Sendable {
     /// - Throws: `invalidInput` for an unreadable, empty or oversize file; `notSignedIn`, `noGroupKey`, `store`.
     @discardableResult
     public func send(groupID: String, file path: String) async throws -> ClientMessage {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ChatClientError.invalidInput(field: "file", value: path, reason: "it cannot be read")
+        let data: [UInt8]
+        do { data = try FileSource.contents(of: path, limit: AttachmentBody.maxBytes) } catch {
+            // "is N bytes, over the limit" / "is a directory" read as they are; the rest are read failures.
+            let reason = error.message.hasPrefix("is ") ? "it \(error.message)" : "it cannot be read (\(error.message))"
+            throw ChatClientError.invalidInput(field: "file", value: path, reason: reason)
         }
-        let (body, blob) = try AttachmentBody.seal(data, name: (path as NSString).lastPathComponent)
+        let (body, blob) = try AttachmentBody.seal(Data(data), name: (path as NSString).lastPathComponent)
         _ = try await user()   // nothing is kept for a home that cannot send
         try blobs.keep(blob, as: body.sha256)
         return try await send(groupID: groupID, type: body.type, body: String(decoding: try JSONEncoder().encode(body), as: UTF8.self))

@@ -43,6 +43,27 @@ package final class FileSource: ByteSource {
         if ownsDescriptor { close(fd) }
     }
 
+    /// The whole content of `path` (a file, device or FIFO), refused once it passes `limit`
+    /// bytes: a regular file by its size before any read, anything else after at most one
+    /// 64 KiB read beyond the limit, so `/dev/zero` or a huge file costs no more memory than that.
+    /// - Throws: `InputError` when it cannot be read or is larger than `limit`.
+    package static func contents(of path: String, limit: Int) throws(InputError) -> [UInt8] {
+        let source = try FileSource(path: path)
+        if let size = source.size, size > limit {
+            throw InputError(file: path, line: nil, message: "is \(size) bytes, over the \(limit)-byte limit")
+        }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+        defer { chunk.deallocate() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(source.size ?? 0, limit))
+        while true {
+            let n = try source.read(into: chunk, name: path)
+            if n == 0 { return bytes }
+            guard bytes.count + n <= limit else { throw InputError(file: path, line: nil, message: "is over the \(limit)-byte limit") }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+    }
+
     package func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while true {

@@ -67,6 +67,16 @@ struct AttachmentTests {
         await #expect { try await party.guide.send(groupID: party.group.id, file: scratch.file("empty")) } throws: { "\($0)".contains("the file is empty") }
         await #expect { try await party.guide.send(groupID: party.group.id, file: scratch.file("nope")) } throws: { "\($0)".contains("cannot be read") }
         #expect(throws: ChatClientError.self) { try AttachmentBody.seal(Data(count: AttachmentBody.maxBytes + 1), name: "big") }
+        // Sizes are checked before a byte is kept in memory: a huge (sparse) file by its size, a
+        // device that never ends after one read past the limit.
+        let huge = scratch.file("huge.bin")
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
+        try handle.truncate(atOffset: 8 << 30)
+        try handle.close()
+        await #expect { try await party.guide.send(groupID: party.group.id, file: huge) } throws: { "\($0)".contains("over the \(AttachmentBody.maxBytes)-byte limit") }
+        await #expect { try await party.guide.send(groupID: party.group.id, file: "/dev/zero") } throws: { "\($0)".contains("is over the \(AttachmentBody.maxBytes)-byte limit") }
+        await #expect { try await party.guide.send(groupID: party.group.id, file: scratch.path) } throws: { "\($0)".contains("is a directory") }
         #expect(try party.guide.messages(groupID: party.group.id).isEmpty)
         let folder = try BlobFolder(home: scratch.file("blobs-test"))
         #expect(try folder.keep(Data("x".utf8), as: String(repeating: "0", count: 64)) == false)

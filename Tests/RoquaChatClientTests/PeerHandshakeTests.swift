@@ -90,6 +90,7 @@ struct PeerHandshakeTests {
         #expect(try PeerDiscovery.addresses(scratch.file("ok")).map { "\($0.0):\($0.1)" } == ["127.0.0.1:4000", "localhost:4001"])
         try "127.0.0.1:4000\n127.0.0.1\n".write(toFile: scratch.file("bad"), atomically: true, encoding: .utf8)
         #expect { try PeerDiscovery.addresses(scratch.file("bad")) } throws: { "\($0)".hasSuffix("bad:2: expected host:port, found \"127.0.0.1\"") }
+        #expect { try PeerDiscovery.addresses("/dev/zero") } throws: { "\($0)".contains("/dev/zero: cannot read it: is over the 1048576-byte limit") }
     }
 
     @Test("over TCP, a device with a forged credential is refused at the handshake and receives nothing but the hello")

@@ -118,9 +118,11 @@ public actor PeerNode {
     /// The wanted blobs held here that belong to a group the peer is a member of, small enough for a frame.
     private func blobs(_ digests: Set<String>, for credential: PeerCredential) throws -> [PeerFrame] {
         var frames: [PeerFrame] = []
+        var sent: Set<String> = []
         for held in try client.store.attachments() where digests.contains(held.body.sha256) && credential.groups.contains(held.groupID) {
-            guard let data = try client.blobs.read(held.body.sha256), data.count <= PeerBlob.maxBytes,
-                  !frames.contains(where: { if case .blob(let sent) = $0 { sent.sha256 == held.body.sha256 } else { false } }) else { continue }
+            guard !sent.contains(held.body.sha256), let data = try client.blobs.read(held.body.sha256), data.count <= PeerBlob.maxBytes
+            else { continue }
+            sent.insert(held.body.sha256)
             frames.append(.blob(PeerBlob(sha256: held.body.sha256, data: data)))
         }
         return frames

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import RoquaChatCore
+import RoquaIO
 
 /// How a `PeerNetwork` finds peers: the addresses of a peers file (re-read every second, so it
 /// may be written after the run started), or UDP beacons. Beacons go to the broadcast address of
@@ -74,12 +75,15 @@ struct PeerDiscovery: Sendable {
         }
     }
 
+    /// A peers file is a few lines; anything bigger is not one.
+    static let maxPeersFileBytes = 1 << 20
+
     /// The `host:port` lines of a peers file (blank lines and `#` comments skipped).
     /// - Throws: `PeerNetworkError.peersFile` naming the line.
     static func addresses(_ path: String) throws -> [(String, Int)] {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw PeerNetworkError.peersFile(path: path, line: 0, reason: "cannot read it: \(error.localizedDescription)")
+        do { text = String(decoding: try FileSource.contents(of: path, limit: maxPeersFileBytes), as: UTF8.self) } catch {
+            throw PeerNetworkError.peersFile(path: path, line: 0, reason: "cannot read it: \(error.message)")
         }
         var result: [(String, Int)] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
