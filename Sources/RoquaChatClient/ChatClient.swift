@@ -206,7 +206,7 @@ public final class ChatClient: Sendable {
     /// - Throws: `invalidInput` when the message is not an image or file held here with its key;
     ///   `rejectedMessage` when the blob does not open.
     public func attachment(groupID: String, localID: String) throws -> (body: AttachmentBody, file: Data?) {
-        guard let body = try store.messages(groupID: groupID).first(where: { $0.localID == localID })?.attachment else {
+        guard let body = try store.message(groupID: groupID, localID: localID)?.attachment else {
             throw ChatClientError.invalidInput(field: "message", value: localID, reason: "no readable image or file message with this id in the group")
         }
         return (body, try blobs.read(body.sha256).map { try body.open($0) })

@@ -155,6 +155,14 @@ final class ClientStore: Sendable {
         }
     }
 
+    /// One message of a group by its `local_id`.
+    func message(groupID: String, localID: String) throws -> ClientMessage? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE group_id = ? AND local_id = ? ORDER BY hlc, sender_id LIMIT 1",
+                             arguments: [groupID, localID]).map(Self.message)
+        }
+    }
+
     static func wire(_ row: Row) throws -> PushMessage {
         let metadataText: String? = row["metadata"]
         let metadata = try metadataText.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
