@@ -18,6 +18,8 @@ struct CellLookup {
     private var lastLeaf = Leaf(value: CellFormat.empty, tile: nil)
     /// This thread's connection for first reads of tiles, opened on the first one.
     private var reader: CellIndex.TileReader?
+    /// What the last nearest-unit search learnt, for the next one nearby.
+    private var memory = NearMemory()
 
     init(index: CellIndex, units: UnitTable) {
         self.index = index
@@ -96,40 +98,62 @@ struct CellLookup {
     /// The nearest of the leaf's nearby units within `meters` of `c`: deepest level first (a
     /// level with any unit in range answers), only levels deeper than `belowLevel` and units
     /// of `country` when it is not -1; ties to the smaller code.
-    func nearest(_ leaf: Leaf, _ c: Coordinate, deeperThan belowLevel: Int, country: Int32, meters: Double) -> (Int32, Double)? {
+    ///
+    /// Consecutive searches of one list (a track along a coast) reuse what the last one learnt
+    /// (`NearMemory`): the unit that answered is searched first, from the edge it answered with,
+    /// and a unit whose distance, less the way travelled since it was measured, is still beyond
+    /// the limit is skipped. Distances are 1-Lipschitz in the point, so these are lower bounds and
+    /// the answer is the one a full search gives.
+    mutating func nearest(_ leaf: Leaf, _ c: Coordinate, deeperThan belowLevel: Int, country: Int32, meters: Double) -> (Int32, Double)? {
         let (tile, number, _) = record(leaf)
         let t = tile.pointee
-        var at = Int(t.words[Int(t.leafOffsets[number]) + 1])
-        guard at >= 0 else { return nil }
-        let count = Int(t.words[at])
-        at += 1
+        let list = Int(t.words[Int(t.leafOffsets[number]) + 1])
+        guard list >= 0 else { return nil }
+        let count = Int(t.words[list])
+        let px = c.longitude, py = c.latitude
+        memory.begin(NearMemory.Key(tile: tile, list: list, belowLevel: belowLevel, country: country, meters: meters),
+                     x: px, y: py, units: count)
         // A unit whose nearest point (in degrees) lies beyond this radius is farther than `meters`.
         let reach = Geodesy.searchRadiusDegrees(meters: meters, latitude: c.latitude)
         // Metres per degree can be no less than this within reach (longitude shrinks toward the
         // poles), so a unit farther in degrees than best / this cannot beat the best found.
         let metresPerDegree = Geodesy.earthRadius * .pi / 180 * cos(min(90, abs(c.latitude) + reach) * .pi / 180) * 0.99
-        var best: (unit: Int32, meters: Double)?
-        var currentLevel = -1
-        for _ in 0..<count {
+        var best: (unit: Int32, meters: Double, ordinal: Int, edge: Int)?
+        let first = memory.winner
+        func consider(_ ordinal: Int, _ at: Int) {
             let unit = t.words[at], runs = Int(t.words[at + 1])
-            let runStart = t.words + at + 2
-            at += 2 + 2 * runs
+            let limit = best.map { min(reach, $0.meters / max(metresPerDegree, 1e-9)) } ?? reach
+            guard memory.lowerBound(ordinal) < limit * (1 + 1e-9) else { return }
+            let found = NearestEdge.search(px, py, within: limit, seed: ordinal == first.ordinal ? first.edge : -1, tile: t,
+                                           runs: t.words + at + 2, runCount: runs)
+            memory.measured(ordinal, found.floor)
+            guard let point = found.point else { return }
+            let distance = Geodesy.haversineMeters(c, Coordinate(latitude: point.y, longitude: point.x))
+            guard distance <= meters else { return }
+            if let b = best, b.meters < distance || (b.meters == distance && units.codeRank[Int(b.unit)] <= units.codeRank[Int(unit)]) {
+                return
+            }
+            best = (unit, distance, ordinal, found.edge)
+        }
+        var at = list + 1
+        var currentLevel = -1
+        for ordinal in 0..<count {
+            let unit = t.words[at], runs = Int(t.words[at + 1])
+            defer { at += 2 + 2 * runs }
             let level = Int(units.level[Int(unit)])
             guard level > belowLevel, country < 0 || units.country[Int(unit)] == country else { continue }
             if level != currentLevel {
                 if best != nil { break }  // near units come deepest level first
                 currentLevel = level
+                // The unit that answered last, first in its level: its distance bounds the rest.
+                if first.ordinal >= 0, first.level == level { consider(first.ordinal, first.at) }
             }
-            let limit = best.map { min(reach, $0.meters / max(metresPerDegree, 1e-9)) } ?? reach
-            guard let point = NearestEdge.point(c.longitude, c.latitude, within: limit, tile: t, runs: runStart, runCount: runs)
-            else { continue }
-            let distance = Geodesy.haversineMeters(c, Coordinate(latitude: point.y, longitude: point.x))
-            guard distance <= meters else { continue }
-            if let b = best, b.meters < distance || (b.meters == distance && units.codeRank[Int(b.unit)] <= units.codeRank[Int(unit)]) {
-                continue
-            }
-            best = (unit, distance)
+            if ordinal != first.ordinal { consider(ordinal, at) }
         }
-        return best
+        memory.winner = best.map { b in
+            NearMemory.Winner(ordinal: b.ordinal, at: NearMemory.entryOffset(of: b.ordinal, list: list, words: t.words),
+                              level: Int(units.level[Int(b.unit)]), edge: b.edge)
+        } ?? .none
+        return best.map { ($0.unit, $0.meters) }
     }
 }
