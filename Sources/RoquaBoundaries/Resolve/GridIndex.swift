@@ -1,7 +1,11 @@
 /// A fixed world grid mapping each cell to the pieces whose box touches it, in compressed
 /// (CSR) arrays: two flat Int32 arrays, no per-cell allocation, O(1) cell lookup.
+///
+/// Only the GEOS path uses it (the cell index answers nearly every point), and every resolving
+/// process that meets one such point builds it, so the cells are 1°: ~128,000 entries built in a
+/// few milliseconds, where 0.25° cells made 1.1 million and cost ~20 ms of every short run.
 struct GridIndex: Sendable {
-    static let cellDegrees = 0.25
+    static let cellDegrees = 1.0
     static let columns = Int(360 / cellDegrees)
     static let rows = Int(180 / cellDegrees)
 
