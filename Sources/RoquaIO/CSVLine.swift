@@ -41,7 +41,7 @@ package enum CSVLine {
     }
 
     /// True for a line of nothing but spaces and tabs.
-    package static func isBlank(_ bytes: [UInt8]) -> Bool {
+    package static func isBlank(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
