@@ -201,9 +201,22 @@ package final class ByteStream {
 
     /// Reads one line (without its `\n` or `\r\n`) into `line`, replacing its contents. A line
     /// longer than `limit` bytes is skipped to its end and reported, so one corrupt row never
-    /// pulls a file into memory. Works a chunk at a time: CSV files are mostly this.
+    /// pulls a file into memory.
     package func readLine(into line: inout [UInt8], limit: Int) throws(InputError) -> LineRead {
         line.removeAll(keepingCapacity: true)
+        let read = try appendLine(to: &line, limit: limit)
+        if case .tooLong = read { line.removeAll(keepingCapacity: false) }
+        guard read == .line else { return read }
+        if line.last == 0x0A { line.removeLast() }
+        if line.last == 0x0D { line.removeLast() }
+        return .line
+    }
+
+    /// Appends one line as it is in the input, with its `\n` (none on a last line without one), to
+    /// `output`. A line longer than `limit` bytes (not counting the `\n`) is skipped to its end,
+    /// `output` is left as it was, and its length reported. Works a chunk at a time (memchr).
+    package func appendLine(to output: inout [UInt8], limit: Int) throws(InputError) -> LineRead {
+        let before = output.count
         var sawAny = false
         var length = 0
         while true {
@@ -217,12 +230,13 @@ package final class ByteStream {
             let i = memchr(bytes.baseAddress! + start, 0x0A, end - start)  // a buffer is never empty
                 .map { $0.assumingMemoryBound(to: UInt8.self) - bytes.baseAddress! } ?? end
             length += i - start
+            let found = i < end
             if length <= limit {
-                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-            } else {
-                line.removeAll(keepingCapacity: false)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(found ? i + 1 : i)]))
+            } else if output.count > before {
+                output.removeSubrange(before...)
             }
-            if i < end {
+            if found {
                 index = i + 1
                 self.line += 1
                 break
@@ -230,9 +244,31 @@ package final class ByteStream {
             index = count
         }
         guard sawAny else { return .end }
-        if length > limit { return .tooLong(bytes: length) }
-        if line.last == 0x0D { line.removeLast() }
-        return .line
+        return length > limit ? .tooLong(bytes: length) : .line
+    }
+
+    /// Appends the buffered bytes up to the last `\n` among the next `limit` (at least one whole
+    /// line) to `output` and returns how many lines that was: 0 when those bytes hold no `\n`
+    /// (read that line with `appendLine`), nil at the end of the input. Refills only when the
+    /// buffer is empty, so a line that crosses a refill is left to `appendLine`. Counting the
+    /// newlines is the only per-byte work, for a reader that splits lines on another thread.
+    package func appendLines(to output: inout [UInt8], limit: Int) throws(InputError) -> Int? {
+        if index >= count {
+            try refill()
+            if index >= count { return nil }
+        }
+        // The last newline is within one line of the window's end: a short backward scan.
+        var end = index + min(count - index, max(limit, 0))
+        while end > index, buffer[end - 1] != 0x0A { end -= 1 }
+        guard end > index else { return 0 }
+        let block = UnsafeBufferPointer(rebasing: buffer[index..<end])
+        let length = end - index
+        var newlines = 0
+        for byte in block { newlines &+= byte == 0x0A ? 1 : 0 }
+        output.append(contentsOf: block)
+        index += length
+        line += newlines
+        return newlines
     }
 
     /// As `readLine(into:limit:)` with the record limit, for files where an overlong line means

@@ -45,6 +45,13 @@ package enum CSVLine {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
+    /// As `isBlank(_:)`, for a line in a reader's block: not generic, so a caller in another
+    /// module runs it without looking up generic metadata per line.
+    package static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte != 0x20 && byte != 0x09 { return false }
+        return true
+    }
+
     /// A value as a CSV field: quoted when it holds a comma, a quote or a line break.
     package static func quote(_ value: String) -> String {
         guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })

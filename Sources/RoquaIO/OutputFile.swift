@@ -47,21 +47,34 @@ package final class OutputFile {
     }
 
     package func write(_ bytes: some Collection<UInt8>) throws(OutputError) {
+        if bytes.count >= 1 << 16 {
+            // A large block goes straight to the file: copying it into the buffer first would
+            // only add a pass over every byte.
+            try flush()
+            let written = bytes.withContiguousStorageIfAvailable { block in
+                Result { () throws(OutputError) in try writeAll(UnsafeRawBufferPointer(block)) }
+            }
+            if let written { return try written.get() }
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
     package func flush() throws(OutputError) {
+        try buffer.withUnsafeBytes { bytes in Result { () throws(OutputError) in try writeAll(bytes) } }.get()
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)  // count > 0: not empty
             if n < 0 {
                 if errno == EINTR { continue }
                 throw OutputError.errno(path)
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes what is buffered and, for a regular file, moves it into place.

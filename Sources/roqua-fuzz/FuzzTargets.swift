@@ -45,7 +45,8 @@ enum FuzzTargets {
 
     @Sendable static func batch(_ data: Data) throws {
         let input = try BatchInput(path: Scratch.file("input", data))
-        while let chunk = try input.next(4096) { chunk.forEachRow { _, _, _, _ in } }
+        // Small blocks, so lines meet block edges in every way a short input can give.
+        while let chunk = try input.next(4096, blockBytes: 61) { chunk.forEachRow { _, _, _, _ in } }
     }
 
     /// A query string as `roqua serve` reads it, then as a `/reverse` request; also as an

@@ -1,62 +1,6 @@
 import Foundation
 import RoquaIO
 
-/// One input row: its number (line in CSV/NDJSON, feature in GeoJSON), the coordinate or why
-/// there is none, and what the output keeps of it.
-struct BatchRow: @unchecked Sendable {
-    // @unchecked: `JSONValue` is an immutable value tree; it only moves from the reader to one worker.
-    enum Kept { case properties(JSONValue?), nothing }
-    var row: Int
-    var coordinate: Result<Coordinate, BatchRowError>
-    var kept: Kept
-}
-
-/// A run of input in file order, read by one thread and handed whole to a worker: raw lines
-/// (CSV, NDJSON; parsed by the worker) or features already read (GeoJSON, one JSON stream).
-package struct BatchChunk: Sendable {
-    /// One line: where its bytes are in `bytes` (`length` -1: longer than the row limit, not kept).
-    struct Line: Sendable {
-        var start: Int
-        var length: Int
-        var number: Int
-    }
-
-    enum Content: Sendable {
-        case lines(bytes: [UInt8], lines: [Line])
-        case rows([BatchRow])
-    }
-
-    var content: Content
-    /// How to read the lines (columns, format): fixed by the rows read before this chunk.
-    var parser: BatchRowParser
-    /// How far through the input the chunk ends, when the size is known.
-    var fraction: Double?
-
-    /// Parses each row in order: its number, its coordinate or why there is none, the CSV line
-    /// it came from (kept in CSV output) and a GeoJSON feature's properties.
-    package func forEachRow(_ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, JSONValue?) -> Void) {
-        switch content {
-        case let .lines(bytes, lines):
-            bytes.withUnsafeBufferPointer { all in
-                for line in lines {
-                    guard line.length >= 0 else {
-                        body(line.number, parser.failure(line.number, "row longer than \(BatchInput.maxRowBytes >> 20) MiB"), nil, nil)
-                        continue
-                    }
-                    let text = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.length)])
-                    body(line.number, parser.coordinate(line: text, row: line.number), parser.format == .csv ? text : nil, nil)
-                }
-            }
-        case let .rows(rows):
-            for row in rows {
-                var properties: JSONValue?
-                if case let .properties(kept) = row.kept { properties = kept }
-                body(row.row, row.coordinate, nil, properties)
-            }
-        }
-    }
-}
-
 /// Reads CSV, NDJSON or a GeoJSON FeatureCollection of points, streaming, in chunks: memory
 /// holds one chunk of rows (each at most `maxRowBytes`; a longer one is a row error), never the file.
 ///
@@ -170,15 +114,19 @@ package final class BatchInput {
 
     // MARK: - Chunks
 
-    /// Up to `count` rows (blank lines are not rows); nil at the end of the input.
+    /// The next chunk; nil at the end of the input. GeoJSON: up to `count` features. CSV and
+    /// NDJSON: whole lines, about `blockBytes` of them, in an array from `pool` when there is one
+    /// (split into rows by the worker); until a headerless CSV's column count is known, up to
+    /// `count` rows read one by one (blank lines are not rows).
     /// - Throws: `BatchError.notGeoJSON` when a FeatureCollection breaks off; `InputError` when reading fails.
-    package func next(_ count: Int) throws -> BatchChunk? {
+    package func next(_ count: Int, blockBytes: Int = 512 << 10, pool: BufferPool? = nil) throws -> BatchChunk? {
         if format == .geojson {
             var rows: [BatchRow] = []
             rows.reserveCapacity(min(count, 1 << 16))
             while rows.count < count, let row = try geoJSON({ try nextFeature() }) { rows.append(row) }
             return rows.isEmpty ? nil : BatchChunk(content: .rows(rows), parser: parser, fraction: fraction)
         }
+        if !hasPending, format == .ndjson || parser.columnCount != nil { return try nextBlock(blockBytes, pool: pool) }
         var bytes: [UInt8] = []
         var lines: [BatchChunk.Line] = []
         lines.reserveCapacity(count)
@@ -199,6 +147,30 @@ package final class BatchInput {
             bytes.append(contentsOf: pending)
         }
         return lines.isEmpty ? nil : BatchChunk(content: .lines(bytes: bytes, lines: lines), parser: parser, fraction: fraction)
+    }
+
+    /// Whole lines as they are in the file, `target` bytes or a little less: the calling thread
+    /// only copies bytes and counts newlines. A line that crosses a refill of the stream's
+    /// buffer (or the last one, without a newline) is read on its own; an overlong one is noted.
+    private func nextBlock(_ target: Int, pool: BufferPool?) throws -> BatchChunk? {
+        var bytes = pool?.take() ?? []
+        var tooLong: [Int] = []
+        let firstLine = stream.line
+        reading: while bytes.count < target {
+            guard let lines = try stream.appendLines(to: &bytes, limit: target - bytes.count) else { break }
+            guard lines == 0 else { continue }
+            let number = stream.line
+            switch try stream.appendLine(to: &bytes, limit: Self.maxRowBytes) {
+            case .end: break reading
+            case .line: continue
+            case .tooLong: tooLong.append(number)
+            }
+        }
+        guard !bytes.isEmpty || !tooLong.isEmpty else {
+            pool?.give(bytes)
+            return nil
+        }
+        return BatchChunk(content: .block(bytes: bytes, firstLine: firstLine, tooLong: tooLong), parser: parser, fraction: fraction)
     }
 
     // MARK: - GeoJSON

@@ -5,7 +5,10 @@ import RoquaIO
 /// chunks of lines and writes finished chunks in input order; the workers parse, resolve and
 /// format. At most a few chunks are in memory at once, however long the input.
 package enum BatchRunner {
+    /// GeoJSON features (and CSV rows read one by one) per chunk.
     static let chunkSize = 16_384
+    /// Input bytes per chunk of CSV or NDJSON lines.
+    static let blockBytes = 512 << 10
 
     /// - Throws: `BatchError` (input unreadable or not the format it starts as), `InputError`,
     ///   `OutputError` (output cannot be written; a regular output file is then left as it was),
@@ -25,9 +28,12 @@ package enum BatchRunner {
         let shared = formatter
         let fallback = options.fallbackMeters
         let workers = min(max(options.workers, 1), BatchOptions.maxWorkers)
+        // Two chunks per worker in flight: one being worked on, one waiting.
+        let limit = 2 * workers + 1
+        let pools = BatchWork.Pools(input: BufferPool(limit: limit), output: BufferPool(limit: limit))
         let pipeline = OrderedPipeline<BatchChunk, BatchChunkResult>(workers: workers) {
             let resolver = try Resolver(index: index, fallbackMeters: fallback)
-            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: shared) }
+            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: shared, pools: pools) }
         }
         defer { pipeline.close() }
         var summary = BatchSummary(rows: 0, failed: 0)
@@ -36,11 +42,10 @@ package enum BatchRunner {
             summary.rows += result.rows
             summary.failed += result.errors.count
             try sink.write(result)
+            pools.output.give(result.bytes)
             events(.progress(rows: summary.rows, fraction: result.fraction))
         }
-        // Two chunks per worker in flight: one being worked on, one waiting.
-        let limit = 2 * workers + 1
-        while let chunk = try source.next(chunkSize) {
+        while let chunk = try source.next(chunkSize, blockBytes: blockBytes, pool: pools.input) {
             while pipeline.inFlight >= limit, let done = try pipeline.next() { try write(done) }
             pipeline.submit(chunk)
             while pipeline.nextIsReady, let done = try pipeline.next() { try write(done) }
@@ -62,8 +67,14 @@ struct BatchChunkResult: Sendable {
 
 /// A worker's part: parse each row, resolve it, format it.
 enum BatchWork {
-    static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter) -> BatchChunkResult {
-        var result = BatchChunkResult(bytes: [], errors: [], rows: 0, features: 0, fraction: chunk.fraction)
+    /// Where chunks' input and output arrays go back after use, to be lent out again.
+    struct Pools: Sendable {
+        var input: BufferPool
+        var output: BufferPool
+    }
+
+    static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter, pools: Pools) -> BatchChunkResult {
+        var result = BatchChunkResult(bytes: pools.output.take(), errors: [], rows: 0, features: 0, fraction: chunk.fraction)
         func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: JSONValue?) {
             result.rows += 1
             switch coordinate {
@@ -78,8 +89,13 @@ enum BatchWork {
                 }
             }
         }
-        if case let .lines(bytes, lines) = chunk.content { result.bytes.reserveCapacity(bytes.count * 2 + lines.count * 64) }
+        switch chunk.content {
+        case let .lines(bytes, lines): result.bytes.reserveCapacity(bytes.count * 2 + lines.count * 64)
+        case let .block(bytes, _, _): result.bytes.reserveCapacity(bytes.count * 4)
+        case .rows: break
+        }
         chunk.forEachRow(answer)
+        if case let .block(bytes, _, _) = chunk.content { pools.input.give(bytes) }
         return result
     }
 }
