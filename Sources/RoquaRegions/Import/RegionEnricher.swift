@@ -11,11 +11,19 @@ public final class RegionEnricher {
     /// Localities are first read with one R*Tree query each; after this many the enricher loads
     /// every place once (~0.25 s) and answers from memory (~1.5 M/s), so a small import never
     /// pays for the load and a big one (100,000 new regions: ~10 s of queries) pays it once.
-    static let queriesBeforeLoading = 2_000
+    let queriesBeforeLoading: Int
     private var lookups = 0
 
     /// - Throws: `BoundaryDatabaseError` when the boundary database cannot be opened.
-    public init(boundaries path: String) throws {
+    public convenience init(boundaries path: String) throws {
+        try self.init(boundaries: path, queriesBeforeLoading: 2_000)
+    }
+
+    /// As `init(boundaries:)`, loading every place after `queriesBeforeLoading` regions (tests
+    /// make the switch early).
+    /// - Throws: `BoundaryDatabaseError` when the boundary database cannot be opened.
+    package init(boundaries path: String, queriesBeforeLoading: Int) throws {
+        self.queriesBeforeLoading = queriesBeforeLoading
         let index = try ResolverIndex(path: path)
         resolver = try Resolver(index: index)
         identity = try index.database.info().importedAt
@@ -27,7 +35,7 @@ public final class RegionEnricher {
     public func enriched(_ region: VisitedRegion) throws -> VisitedRegion {
         var region = region
         lookups += 1
-        if lookups == Self.queriesBeforeLoading { _ = try resolver.index.localities() }
+        if lookups == queriesBeforeLoading { _ = try resolver.index.localities() }
         let answer = try resolver.index.withLocality(resolver.resolve(latitude: region.latitude, longitude: region.longitude))
         region.country = answer.country?.name
         region.countryCode = answer.country?.code
