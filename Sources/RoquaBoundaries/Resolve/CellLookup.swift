@@ -118,7 +118,7 @@ struct CellLookup {
         // Metres per degree can be no less than this within reach (longitude shrinks toward the
         // poles), so a unit farther in degrees than best / this cannot beat the best found.
         let metresPerDegree = Geodesy.earthRadius * .pi / 180 * cos(min(90, abs(c.latitude) + reach) * .pi / 180) * 0.99
-        var best: (unit: Int32, meters: Double, ordinal: Int, edge: Int)?
+        var best: (unit: Int32, meters: Double, ordinal: Int, at: Int, edge: Int)?
         let first = memory.winner
         func consider(_ ordinal: Int, _ at: Int) {
             let unit = t.words[at], runs = Int(t.words[at + 1])
@@ -133,7 +133,7 @@ struct CellLookup {
             if let b = best, b.meters < distance || (b.meters == distance && units.codeRank[Int(b.unit)] <= units.codeRank[Int(unit)]) {
                 return
             }
-            best = (unit, distance, ordinal, found.edge)
+            best = (unit, distance, ordinal, at, found.edge)
         }
         var at = list + 1
         var currentLevel = -1
@@ -151,8 +151,7 @@ struct CellLookup {
             if ordinal != first.ordinal { consider(ordinal, at) }
         }
         memory.winner = best.map { b in
-            NearMemory.Winner(ordinal: b.ordinal, at: NearMemory.entryOffset(of: b.ordinal, list: list, words: t.words),
-                              level: Int(units.level[Int(b.unit)]), edge: b.edge)
+            NearMemory.Winner(ordinal: b.ordinal, at: b.at, level: Int(units.level[Int(b.unit)]), edge: b.edge)
         } ?? .none
         return best.map { ($0.unit, $0.meters) }
     }

@@ -66,11 +66,4 @@ struct NearMemory {
     mutating func measured(_ ordinal: Int, _ floor: Double) {
         kept[ordinal] = floor + travelled
     }
-
-    /// The offset in `words` of entry `ordinal` of the nearby-unit list at `list`.
-    static func entryOffset(of ordinal: Int, list: Int, words: UnsafePointer<Int32>) -> Int {
-        var at = list + 1
-        for _ in 0..<ordinal { at += 2 + 2 * Int(words[at + 1]) }
-        return at
-    }
 }
