@@ -1,3 +1,4 @@
+import CWriteback
 import Foundation
 
 /// Where a command writes its output. `-` is standard output. A regular file (or a new path) is
@@ -10,6 +11,12 @@ package final class OutputFile {
     private let replace: AtomicReplace?
     private var buffer: [UInt8] = []
     private var finished = false
+    /// Bytes written to the file so far, and where the writeback not yet started begins.
+    private var written = 0
+    private var writebackFrom = 0
+    /// A regular file's pages are sent to disk as they pile up, this many bytes at a time, so that
+    /// the `fsync` of `commit` (which the atomic replace needs) waits for the last few only.
+    package static let writebackBytes = 8 << 20
 
     package init(path: String) throws(OutputError) {
         self.path = path
@@ -74,6 +81,12 @@ package final class OutputFile {
                 throw OutputError.errno(path)
             }
             offset += n
+        }
+        written += bytes.count
+        if replace != nil, written - writebackFrom >= Self.writebackBytes {
+            // Advisory: where the kernel cannot start it early, `commit`'s fsync still writes everything.
+            _ = roqua_start_writeback(fd, writebackFrom, written - writebackFrom)
+            writebackFrom = written
         }
     }
 

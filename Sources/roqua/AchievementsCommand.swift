@@ -15,7 +15,7 @@ struct AchievementsCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unlocked achievements (with --all, every one with its progress).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Unlocked achievements (with --all, every one with its progress).")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var boundaryOptions: BoundaryOptions
         @OptionGroup var achievementOptions: AchievementOptions
@@ -43,7 +43,7 @@ struct AchievementsCommand: ParsableCommand {
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check an achievements file; every problem is named with its achievement id.")
+        static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check an achievements file; every problem is named with its achievement id.")
         @Argument(help: "The definitions file.") var file: String
 
         func run() throws {

@@ -12,7 +12,7 @@ struct RegionsCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List visited regions (all, or those in one unit).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List visited regions (all, or those in one unit).")
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -40,6 +40,7 @@ struct RegionsCommand: ParsableCommand {
 
     struct Enrich: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "enrich",
             abstract: "Fill in country / province / district of regions stored without them, offline.",
             discussion: "With --all, also regions named from another (older) boundary database."
         )
@@ -61,6 +62,7 @@ struct RegionsCommand: ParsableCommand {
 
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "repair",
             abstract: "Remove stored regions that cannot be read back (written by an older Roqua or by hand).",
             discussion: "Every other command skips such rows with a warning; this deletes them, in one transaction, and lists them."
         )

@@ -40,10 +40,7 @@ public final class ResolverIndex: Sendable {
         var parentIDs: [Int64?] = []
         var precisions: [Int] = []
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT b.id, b.level, b.code, b.name, b.name_en, b.name_tr, b.parent_id, b.country_code, s.precision
-                FROM boundaries b JOIN sources s ON s.id = b.source_id ORDER BY b.id
-                """)
+            let rows = try Row.fetchCursor(db, sql: BoundarySchema.unitQuery)
             while let row = try rows.next() {
                 unitIndex[row[0]] = Int32(units.count)
                 units.append(Unit(reference: UnitReference(code: row[2], name: row[3], nameEn: row[4], nameTr: row[5]),
@@ -188,9 +185,9 @@ final class PieceTable: Sendable {
         var ids: [Int64] = [], owners: [Int32] = [], boxes: [BoundingBox] = [], vertices: [Int32] = [], levels: [AdminLevel] = []
         try database.read { db in
             // Units are numbered in boundary id order: the row number of `boundary_id`.
-            let unitOf = Dictionary(uniqueKeysWithValues: try Int64.fetchAll(db, sql: "SELECT id FROM boundaries ORDER BY id")
+            let unitOf = Dictionary(uniqueKeysWithValues: try Int64.fetchAll(db, sql: BoundarySchema.unitIDQuery)
                 .enumerated().map { ($1, Int32($0)) })
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, boundary_id, min_x, min_y, max_x, max_y, vertex_count FROM pieces ORDER BY id")
+            let rows = try Row.fetchCursor(db, sql: BoundarySchema.pieceQuery)
             while let row = try rows.next() {
                 guard let unit = unitOf[row[1]] else { continue }
                 ids.append(row[0])

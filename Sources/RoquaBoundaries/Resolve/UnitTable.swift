@@ -40,7 +40,7 @@ package final class UnitTable: @unchecked Sendable {
         for (i, value) in deepest.enumerated() { deepestLevel[i] = value }
         let byCode = (0..<count).sorted { codes[$0] < codes[$1] }
         for (rank, unit) in byCode.enumerated() { codeRank[unit] = Int32(rank) }
-        for (rank, unit) in Self.decisionOrder(levels: levels, codes: codes, precisions: precisions).enumerated() {
+        for (rank, unit) in Self.decisionOrder(levels: levels, codeRanks: codeRank, precisions: precisions).enumerated() {
             priority[unit] = Int32(rank)
         }
     }
@@ -50,11 +50,12 @@ package final class UnitTable: @unchecked Sendable {
         for pointer in [parent, country, codeRank, priority] { pointer.deallocate() }
     }
 
-    /// Unit indices in decision order: precision (higher first), level (deeper first), code.
+    /// Unit indices in decision order: precision (higher first), level (deeper first), code
+    /// (by its rank among the codes, so the strings are compared in one sort only).
     /// The importer orders a cell's units the same way.
-    package static func decisionOrder(levels: [AdminLevel], codes: [String], precisions: [Int]) -> [Int] {
+    private static func decisionOrder(levels: [AdminLevel], codeRanks: UnsafePointer<Int32>, precisions: [Int]) -> [Int] {
         levels.indices.sorted {
-            (-precisions[$0], -levels[$0].rawValue, codes[$0]) < (-precisions[$1], -levels[$1].rawValue, codes[$1])
+            (-precisions[$0], -levels[$0].rawValue, codeRanks[$0]) < (-precisions[$1], -levels[$1].rawValue, codeRanks[$1])
         }
     }
 
