@@ -51,7 +51,7 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", "CWriteback", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "CShapelib", grdb]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
@@ -110,8 +110,6 @@ let package = Package(
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
-        // sync_file_range(2), which Swift's Glibc module leaves out (libc itself, nothing to link).
-        .systemLibrary(name: "CWriteback"),
         // Tour groups: wire types and crypto shared by server and client; the server library; the
         // PostgreSQL store apart so that only what links it pays for postgres-nio; the CLI.
         .target(

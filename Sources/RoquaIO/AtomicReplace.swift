@@ -73,8 +73,15 @@ package struct AtomicReplace {
     package func commit() throws(OutputError) {
         let fd = open(temporary, O_RDONLY)
         if fd >= 0 {
-            fsync(fd)
+            // The data must be on disk before the rename makes it the target: a failed fsync
+            // (EIO, a full disk) fails the command and leaves the old file.
+            let synced = fsync(fd) == 0
+            let error = synced ? nil : OutputError.errno(target)
             close(fd)
+            if let error {
+                discard()
+                throw error
+            }
         }
         guard rename(temporary, target) == 0 else {
             let error = OutputError.errno(target)

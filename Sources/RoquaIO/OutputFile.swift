@@ -1,4 +1,3 @@
-import CWriteback
 import Foundation
 
 /// Where a command writes its output. `-` is standard output. A regular file (or a new path) is
@@ -11,18 +10,20 @@ package final class OutputFile {
     private let replace: AtomicReplace?
     private var buffer: [UInt8] = []
     private var finished = false
-    /// Bytes written to the file so far, and where the writeback not yet started begins.
+    /// Bytes written to the file so far.
     private var written = 0
-    private var writebackFrom = 0
-    /// A regular file's pages are sent to disk as they pile up, this many bytes at a time, so that
-    /// the `fsync` of `commit` (which the atomic replace needs) waits for the last few only.
-    package static let writebackBytes = 8 << 20
+    private let flusher: BackgroundFlush?
+    /// A regular file is flushed to disk in the background each time this many more bytes have
+    /// been written, so that the `fsync` of `commit` (which the atomic replace needs) has only
+    /// the last few left: on a disk with a write cache, fsync's time grows with the unflushed data.
+    package static let flushBytes = 8 << 20
 
     package init(path: String) throws(OutputError) {
         self.path = path
         if path == "-" {
             fd = STDOUT_FILENO
             replace = nil
+            flusher = nil
             return
         }
         switch FileKind(path: path) {
@@ -37,10 +38,12 @@ package final class OutputFile {
             fd = open(replace.temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw OutputError.errno(path) }
             self.replace = replace
+            flusher = BackgroundFlush(fd: fd)
         case _?:
             fd = open(path, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw OutputError.errno(path) }
             replace = nil
+            flusher = nil
         }
     }
 
@@ -83,17 +86,14 @@ package final class OutputFile {
             offset += n
         }
         written += bytes.count
-        if replace != nil, written - writebackFrom >= Self.writebackBytes {
-            // Advisory: where the kernel cannot start it early, `commit`'s fsync still writes everything.
-            _ = roqua_start_writeback(fd, writebackFrom, written - writebackFrom)
-            writebackFrom = written
-        }
+        flusher?.wrote(upTo: written)
     }
 
     /// Writes what is buffered and, for a regular file, moves it into place.
     package func commit() throws(OutputError) {
         try flush()
         finished = true
+        flusher?.finish()
         guard let replace else {
             if fd != STDOUT_FILENO, close(fd) != 0 { throw OutputError.errno(path) }
             return
@@ -109,6 +109,7 @@ package final class OutputFile {
     /// Drops a half-written regular file, leaving what was at the path before.
     package func discard() {
         finished = true
+        flusher?.finish()
         if fd != STDOUT_FILENO { close(fd) }
         replace?.discard()
     }
@@ -119,4 +120,27 @@ package final class OutputFile {
         try file.write(data)
         try file.commit()
     }
+}
+
+/// Flushes a file to disk on a background queue as it grows, one flush at a time; the writer
+/// never waits for one except in `finish`, which must come before the file is closed. A flush
+/// that fails is not reported here: the final fsync of `AtomicReplace.commit` is, and it covers
+/// everything.
+private final class BackgroundFlush {
+    private let fd: Int32
+    private let queue = DispatchQueue(label: "roqua.output-flush")
+    private let group = DispatchGroup()
+    /// Written bytes when the last flush started; touched only on the writer's thread.
+    private var started = 0
+
+    init(fd: Int32) { self.fd = fd }
+
+    func wrote(upTo written: Int) {
+        guard written - started >= OutputFile.flushBytes, group.wait(timeout: .now()) == .success else { return }
+        started = written
+        let fd = fd
+        queue.async(group: group) { _ = fdatasync(fd) }
+    }
+
+    func finish() { group.wait() }
 }

@@ -139,6 +139,28 @@ import Testing
         #expect(throws: ResolveError.self) { try answers.last!.get() }
     }
 
+    @Test(arguments: [1, 2, 3])
+    func workersTakingRunsInTurnKeepInputOrder(_ workers: Int) throws {
+        // 40 runs of 1,024 points: a coast walk (expensive nearest searches) then land and sea at
+        // random (cheap), so the workers take different numbers of runs.
+        var random = SeededGenerator(state: UInt64(41 + workers))
+        let coast = (0..<12_000).map { Coordinate(latitude: 40.95 + Double($0) * 4e-6, longitude: 28.90 + Double($0) * 9e-6) }
+        let scattered = (0..<28_960).map { _ in
+            Coordinate(latitude: .random(in: 36...42, using: &random), longitude: .random(in: 26...45, using: &random))
+        }
+        let points = coast + scattered
+        let single = try Resolver(index: Bundled.index())
+        let placements = try BatchResolver(index: Bundled.index(), workers: workers).placements(points)
+        #expect(placements.count == points.count)
+        var approximate = 0
+        for (point, answer) in zip(points, placements) {
+            let expected = try single.placement(point)
+            #expect(try answer.get() == expected, "\(point)")
+            if expected.approximate { approximate += 1 }
+        }
+        #expect(approximate > 500, "the walk meets the fallback (\(approximate))")
+    }
+
     @Test func aTrackRepeatsItsAnswersWithTheLocalityCache() throws {
         // A slow walk: most fixes fall into cells answered without geometry, and must agree with a fresh resolver.
         let walk = (0..<3000).map { Coordinate(latitude: 40.98 + Double($0) * 2e-5, longitude: 29.02 + Double($0) * 1.5e-5) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Resolves many coordinates on every core: one `Resolver` per worker, all sharing one
 /// `ResolverIndex` (whose cells are shared read-only memory, so workers do not contend).
@@ -20,8 +21,9 @@ public final class BatchResolver {
         }
     }
 
-    /// Answers in input order. Each worker takes one contiguous slice, so nearby points of a
-    /// track stay with one worker and its last-cell shortcut.
+    /// Answers in input order. Workers take contiguous runs of points in turn, so nearby points
+    /// of a track stay with one worker and its last-cell shortcut, and a worker whose runs were
+    /// cheap (land, open sea) takes more of them than one whose runs hug a coast.
     public func resolve(_ coordinates: [Coordinate]) -> [Result<Resolution, ResolveError>] {
         let index = self.index
         return run(coordinates) { resolver, c in
@@ -34,11 +36,18 @@ public final class BatchResolver {
         run(coordinates) { resolver, c in Result { () throws(ResolveError) in try resolver.placement(c) } }
     }
 
+    /// Runs per worker: enough that the last run is a small part of a worker's share.
+    static let runsPerWorker = 16
+    /// The fewest points in a run, so that taking one costs nothing next to resolving it.
+    static let minimumRun = 1_024
+
     private func run<T>(_ coordinates: [Coordinate], _ body: (Resolver, Coordinate) -> T) -> [T] {
         let count = coordinates.count
         guard count > 0 else { return [] }
-        let slices = min(workers.count, count)
-        let size = (count + slices - 1) / slices
+        let active = min(workers.count, (count + Self.minimumRun - 1) / Self.minimumRun)
+        let size = max(Self.minimumRun, (count + active * Self.runsPerWorker - 1) / (active * Self.runsPerWorker))
+        let runs = (count + size - 1) / size
+        let nextRun = Atomic<Int>(0)
         let workers = self.workers
         // Each worker initialises its own slice of the answer array in place: no optional slots,
         // no copy after the join, so nothing but the resolving runs serially per point.
@@ -48,10 +57,12 @@ public final class BatchResolver {
                 let points = UnsafeSendable(points)
                 withoutActuallyEscaping(body) { body in
                     let body = UnsafeSendable(body)
-                    DispatchQueue.concurrentPerform(iterations: slices) { w in
+                    DispatchQueue.concurrentPerform(iterations: active) { w in
                         let resolver = workers[w].resolver
-                        for i in (w * size)..<min((w + 1) * size, count) {
-                            (output.value + i).initialize(to: body.value(resolver, points.value[i]))
+                        while case let run = nextRun.wrappingAdd(1, ordering: .relaxed).oldValue, run < runs {
+                            for i in (run * size)..<min((run + 1) * size, count) {
+                                (output.value + i).initialize(to: body.value(resolver, points.value[i]))
+                            }
                         }
                     }
                 }

@@ -3,17 +3,17 @@ import RoquaIO
 import RoquaTestSupport
 import Testing
 
-/// A regular output file larger than `OutputFile.writebackBytes` has its pages sent to disk while
+/// A regular output file larger than `OutputFile.flushBytes` has its pages sent to disk while
 /// it is written (so the final fsync waits less). That must change nothing a user sees: the file
 /// holds every byte in order, and until `commit` the old file at the path stays as it was.
-@Suite struct OutputFileWritebackTests {
-    /// 3 × the writeback step and a bit, in blocks of every kind `write` handles: small ones
+@Suite struct OutputFileFlushTests {
+    /// 3 × the flush step and a bit, in blocks of every kind `write` handles: small ones
     /// through the buffer, ≥ 64 KiB ones straight to the file, text.
     private func content() -> [[UInt8]] {
         var random = SeededGenerator(state: 8)
         var blocks: [[UInt8]] = []
         var total = 0
-        while total < 3 * OutputFile.writebackBytes + 12_345 {
+        while total < 3 * OutputFile.flushBytes + 12_345 {
             let size = [17, 4_093, 65_536, 700_001, 1 << 20][Int(random.next() % 5)]
             let block = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ total) }
             blocks.append(block)
@@ -42,7 +42,7 @@ import Testing
         let path = directory.file("out.bin")
         try Data("the previous output\n".utf8).write(to: URL(fileURLWithPath: path))
         let file = try OutputFile(path: path)
-        for block in content() { try file.write(block) }  // well past the writeback step
+        for block in content() { try file.write(block) }  // well past the flush step
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "the previous output\n")
         file.discard()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "the previous output\n")
