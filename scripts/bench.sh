@@ -41,6 +41,11 @@ for w in "${workloads[@]}"; do
     # Library, one thread per core figure: the product (1 km fallback on) and exact answers only.
     "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w" --workers 2 >>"$results"
     "$bin/roqua-bench" resolve "$db" "$out/points/$w.csv" "$w" --workers 2 --fallback 0 >>"$results"
+    # The library's ceiling on this machine: one warm resolver thread alone, then two processes
+    # at once (sharing nothing but the hardware), each timing its own passes.
+    "$bin/roqua-bench" pass "$db" "$out/points/$w.csv" "$w" | sed 's/"bench":"pass"/"bench":"pass-alone"/' >>"$results"
+    { "$bin/roqua-bench" pass "$db" "$out/points/$w.csv" "$w" & "$bin/roqua-bench" pass "$db" "$out/points/$w.csv" "$w"; wait; } \
+      | sed 's/"bench":"pass"/"bench":"pass-pair"/' >>"$results"
     # End to end as a user runs it, then the shapely + pandas pipeline, in the same round.
     for workers in 2 1; do
       /usr/bin/time -f "{\"bench\":\"cli\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":%e,\"user_s\":%U,\"sys_s\":%S,\"max_rss_kb\":%M}" \

@@ -8,6 +8,7 @@ import RoquaRegions
 
 // roqua-bench import DATA_DIR OUT.sqlite
 // roqua-bench resolve DB POINTS.csv NAME [--workers N]
+// roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N]   (one warm thread; run two at once for the ceiling)
 // roqua-bench sha256 FILE      (the hash `track import` takes of every file, to recognise re-imports)
 // Prints one JSON line of figures; scripts/bench.sh runs it with the peers and prints ratios.
 
@@ -102,6 +103,25 @@ case "resolve" where args.count >= 4:
           "locality_load_ms": localityLoad, "localities": localities.count,
           "resolution_locality_per_s": Double(points.count) / localityResolutions, "with_locality": withLocality,
           "peak_rss_mb": peakRSSMegabytes()]) { $1 })
+case "pass" where args.count >= 4:
+    // roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N]: one warm resolver thread,
+    // N timed passes over the points (after an untimed first one). bench.sh runs it alone and
+    // two at once: 2 × alone ÷ at once is what this machine's two cores give steady-state
+    // resolving, the ceiling for `BatchResolver` 2 workers ÷ 1.
+    func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil } }
+    let fallback = option("--fallback").flatMap(Double.init) ?? 1000
+    let rounds = max(1, option("--rounds").flatMap(Int.init) ?? 5)
+    let points = try readPoints(args[2])
+    let resolver = try Resolver(index: try ResolverIndex(path: args[1]), fallbackMeters: fallback)
+    for point in points { _ = try resolver.placement(point) }
+    var times: [Double] = []
+    for _ in 0..<rounds {
+        let start = DispatchTime.now()
+        for point in points { _ = try resolver.placement(point) }
+        times.append(seconds(start))
+    }
+    emit(["bench": "pass", "workload": args[3], "points": points.count, "fallback_m": fallback,
+          "seconds": times.sorted()[times.count / 2], "per_s": Double(points.count) / times.sorted()[times.count / 2]])
 case "check" where args.count >= 3:
     // roqua-bench check DB N [minLat maxLat minLon maxLon]: the cell index against the GEOS path.
     let index = try ResolverIndex(path: args[1])
