@@ -5,10 +5,11 @@ import RoquaImport
 import RoquaIO
 import RoquaProgress
 import RoquaRegions
+import Synchronization
 
 // roqua-bench import DATA_DIR OUT.sqlite
 // roqua-bench resolve DB POINTS.csv NAME [--workers N]
-// roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N]   (one warm thread; run two at once for the ceiling)
+// roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N] [--threads N [--separate]]   (warm threads; run two at once for the ceiling)
 // roqua-bench sha256 FILE      (the hash `track import` takes of every file, to recognise re-imports)
 // Prints one JSON line of figures; scripts/bench.sh runs it with the peers and prints ratios.
 
@@ -111,17 +112,30 @@ case "pass" where args.count >= 4:
     func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil } }
     let fallback = option("--fallback").flatMap(Double.init) ?? 1000
     let rounds = max(1, option("--rounds").flatMap(Int.init) ?? 5)
+    let threads = max(1, option("--threads").flatMap(Int.init) ?? 1)
+    let separate = args.contains("--separate")
     let points = try readPoints(args[2])
-    let resolver = try Resolver(index: try ResolverIndex(path: args[1]), fallbackMeters: fallback)
-    for point in points { _ = try resolver.placement(point) }
-    var times: [Double] = []
-    for _ in 0..<rounds {
-        let start = DispatchTime.now()
-        for point in points { _ = try resolver.placement(point) }
-        times.append(seconds(start))
+    let shared = try ResolverIndex(path: args[1])
+    struct Resolvers: @unchecked Sendable { let all: [Resolver] }  // one per thread, never shared
+    let resolvers = Resolvers(all: try (0..<threads).map { t in
+        try Resolver(index: separate && t > 0 ? try ResolverIndex(path: args[1]) : shared, fallbackMeters: fallback)
+    })
+    // Each thread: an untimed warm-up pass, then `rounds` timed passes; the figure is the median
+    // over all threads' passes.
+    let times = Mutex<[Double]>([])
+    DispatchQueue.concurrentPerform(iterations: threads) { t in
+        let resolver = resolvers.all[t]
+        for point in points { _ = try? resolver.placement(point) }
+        for _ in 0..<rounds {
+            let start = DispatchTime.now()
+            for point in points { _ = try? resolver.placement(point) }
+            let elapsed = seconds(start)
+            times.withLock { $0.append(elapsed) }
+        }
     }
-    emit(["bench": "pass", "workload": args[3], "points": points.count, "fallback_m": fallback,
-          "seconds": times.sorted()[times.count / 2], "per_s": Double(points.count) / times.sorted()[times.count / 2]])
+    let sorted = times.withLock { $0.sorted() }
+    emit(["bench": "pass", "workload": args[3], "points": points.count, "fallback_m": fallback, "threads": threads,
+          "separate_indexes": separate, "seconds": sorted[sorted.count / 2], "per_s": Double(points.count) / sorted[sorted.count / 2]])
 case "check" where args.count >= 3:
     // roqua-bench check DB N [minLat maxLat minLon maxLon]: the cell index against the GEOS path.
     let index = try ResolverIndex(path: args[1])

@@ -48,4 +48,24 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "the previous output\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"], "no temporary file is left")
     }
+
+    /// What a killed build left beside its target (`.NAME.building-PID` of a process that is
+    /// gone) is removed when the next build of that target starts, in a directory of many files;
+    /// a running process's build, other targets' builds and look-alike names are left alone.
+    @Test func aKilledBuildsLeftoverIsRemovedAndNothingElse() throws {
+        let directory = try TempDirectory()
+        let path = directory.file("out.csv")
+        var deadPID: Int32 = 999_999
+        while kill(deadPID, 0) == 0 || errno != ESRCH { deadPID -= 1 }
+        let alive = getppid()
+        let keep = [".out.csv.building-\(alive)", ".other.csv.building-\(deadPID)", "out.csv.building-\(deadPID)",
+                    ".out.csv.building-", ".out.csv.building-x\(deadPID)"] + (0..<3_000).map { "file-\($0).txt" }
+        for name in keep + [".out.csv.building-\(deadPID)", ".out.csv.building-\(deadPID)-wal"] {
+            FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8))
+        }
+        let file = try OutputFile(path: path)
+        try file.write("latitude,longitude\n")
+        try file.commit()
+        #expect(try Set(directory.contents()) == Set(keep + ["out.csv"]))
+    }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// One thread's walk through the shared `CellIndex`: finds the leaf holding a point (reusing the
 /// previous leaf when the point is still inside it, which is most of a GPS track), tells which
 /// units of a mixed leaf cover the point, and searches the leaf's nearby units for the fallback.
-/// Holds plain pointers into the index (kept alive by `index`), so the hot path does no
-/// reference counting on shared memory.
+/// Holds plain pointers into the shared index and unit table (the owning `Resolver` keeps them
+/// alive through its `ResolverIndex`), and the resolver calls it in place: the hot path does no
+/// reference counting, so two workers never write to a common object header.
 struct CellLookup {
     /// A leaf: its value (`CellFormat`) and, for a mixed leaf, its tile.
     struct Leaf {
@@ -12,8 +13,10 @@ struct CellLookup {
         var tile: UnsafePointer<CellTile>?
     }
 
-    let index: CellIndex
-    let units: UnitTable
+    /// For a tile's first read only; the per-point path reads `grid` and the loaded tiles.
+    unowned(unsafe) let index: CellIndex
+    let grid: UnsafePointer<UInt32>
+    let units: UnitColumns
     private var last = (x: -1, y: -1, size: 0)
     private var lastLeaf = Leaf(value: CellFormat.empty, tile: nil)
     /// This thread's connection for first reads of tiles, opened on the first one.
@@ -23,7 +26,8 @@ struct CellLookup {
 
     init(index: CellIndex, units: UnitTable) {
         self.index = index
-        self.units = units
+        grid = UnsafePointer(index.grid)
+        self.units = units.columns
     }
 
     /// The leaf holding (x, y).
@@ -33,7 +37,7 @@ struct CellLookup {
         let (px, py) = CellFormat.position(x: x, y: y)
         if px &- last.x < last.size, py &- last.y < last.size, px >= last.x, py >= last.y { return lastLeaf }
         let bits = CellFormat.depthBits
-        let top = index.grid[(py >> bits) * CellFormat.tileColumns + (px >> bits)]
+        let top = grid[(py >> bits) * CellFormat.tileColumns + (px >> bits)]
         var leaf = Leaf(value: top, tile: nil)
         var shift = bits
         if top & CellFormat.leafFlag == 0 {
@@ -55,7 +59,7 @@ struct CellLookup {
 
     /// Where a mixed leaf's record starts, and the leaf's flags.
     @inline(__always)
-    func record(_ leaf: Leaf) -> (tile: UnsafePointer<CellTile>, number: Int, flags: Int32) {
+    static func record(_ leaf: Leaf) -> (tile: UnsafePointer<CellTile>, number: Int, flags: Int32) {
         let tile = leaf.tile!  // only mixed leaves are asked, and they always come with their tile
         let number = Int(leaf.value & ~CellFormat.leafFlag) - 1
         return (tile, number, tile.pointee.words[Int(tile.pointee.leafOffsets[number]) + 2])
@@ -65,8 +69,8 @@ struct CellLookup {
     /// `geosCovers` answers the rare point the exact-sign filter cannot place (within ~1e-15
     /// of an edge's line).
     @inline(__always)
-    func covering(_ leaf: Leaf, x: Double, y: Double, geosCovers: (Int32) throws -> Bool) rethrows -> Int32 {
-        let (tile, number, _) = record(leaf)
+    mutating func covering(_ leaf: Leaf, x: Double, y: Double, geosCovers: (Int32) throws -> Bool) rethrows -> Int32 {
+        let (tile, number, _) = Self.record(leaf)
         let t = tile.pointee
         var at = Int(t.leafOffsets[number])
         let entries = Int(t.words[at])
@@ -105,7 +109,7 @@ struct CellLookup {
     /// the limit is skipped. Distances are 1-Lipschitz in the point, so these are lower bounds and
     /// the answer is the one a full search gives.
     mutating func nearest(_ leaf: Leaf, _ c: Coordinate, deeperThan belowLevel: Int, country: Int32, meters: Double) -> (Int32, Double)? {
-        let (tile, number, _) = record(leaf)
+        let (tile, number, _) = Self.record(leaf)
         let t = tile.pointee
         let list = Int(t.words[Int(t.leafOffsets[number]) + 1])
         guard list >= 0 else { return nil }

@@ -23,7 +23,10 @@ public final class Resolver {
     public let index: ResolverIndex
     /// Metres within which the nearest boundary answers a point no polygon holds (0 turns it off).
     public var fallbackMeters: Double
-    private var cells: CellLookup
+    /// This resolver's walk through the cells, in memory of its own: reached through a pointer,
+    /// it is used in place with no copy and no dynamic exclusivity check per point (only this
+    /// resolver's thread touches it).
+    private let cells: UnsafeMutablePointer<CellLookup>
     private let units: UnitTable
     private let cacheVertices: Int
     private var geometryPath: GeometryPath?
@@ -40,8 +43,14 @@ public final class Resolver {
         self.fallbackMeters = fallbackMeters
         self.cacheVertices = cacheVertices
         units = index.table
-        cells = CellLookup(index: index.cells, units: index.table)
+        cells = .allocate(capacity: 1)
+        cells.initialize(to: CellLookup(index: index.cells, units: index.table))
         reachAt85 = Geodesy.searchRadiusDegrees(meters: index.cells.fallbackMeters, latitude: 85)
+    }
+
+    deinit {
+        cells.deinitialize(count: 1)
+        cells.deallocate()
     }
 
     /// A resolver over the boundary DB at `path`.
@@ -78,10 +87,10 @@ public final class Resolver {
     @inline(__always)
     private func place(_ c: Coordinate) throws -> Placement {
         let x = c.longitude, y = c.latitude
-        var leaf = try cells.leaf(x: x, y: y)
+        var leaf = try cells.pointee.leaf(x: x, y: y)
         var best = try covering(leaf, x: x, y: y)
         if best == -1, abs(x) == 180 {  // ±180 is one meridian: polygons may stop at either side
-            let other = try cells.leaf(x: -x, y: y)
+            let other = try cells.pointee.leaf(x: -x, y: y)
             let flipped = try covering(other, x: -x, y: y)
             if flipped == -2 { best = -2 } else if flipped >= 0 { (leaf, best) = (other, flipped) }
         }
@@ -93,8 +102,8 @@ public final class Resolver {
         let near: (Int32, Double)?
         if isIndexed(x: x, y: y), !Self.isMixed(leaf.value) {
             near = nil  // an empty or whole-answer leaf has no unit within the indexed distance
-        } else if isIndexed(x: x, y: y), cells.record(leaf).flags & CellFormat.leafNearUsesGeometry == 0 {
-            near = cells.nearest(leaf, c, deeperThan: belowLevel, country: country, meters: fallbackMeters)
+        } else if isIndexed(x: x, y: y), CellLookup.record(leaf).flags & CellFormat.leafNearUsesGeometry == 0 {
+            near = cells.pointee.nearest(leaf, c, deeperThan: belowLevel, country: country, meters: fallbackMeters)
         } else {
             near = try geometry().nearest(c, deeperThan: belowLevel, country: country, meters: fallbackMeters)
         }
@@ -124,8 +133,8 @@ public final class Resolver {
     private func covering(_ leaf: CellLookup.Leaf, x: Double, y: Double) throws -> Int32 {
         if leaf.value == CellFormat.empty { return -1 }
         if leaf.value & CellFormat.answerFlag != 0 { return Int32(bitPattern: leaf.value & ~(CellFormat.leafFlag | CellFormat.answerFlag)) }
-        if cells.record(leaf).flags & CellFormat.leafUsesGeometry != 0 { return -2 }
-        return try cells.covering(leaf, x: x, y: y) { unit in try geometry().covers(unit, x: x, y: y) }
+        if CellLookup.record(leaf).flags & CellFormat.leafUsesGeometry != 0 { return -2 }
+        return try cells.pointee.covering(leaf, x: x, y: y) { unit in try geometry().covers(unit, x: x, y: y) }
     }
 
     private func geometry() throws -> GeometryPath {

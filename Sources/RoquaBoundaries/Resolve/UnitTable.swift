@@ -59,12 +59,40 @@ package final class UnitTable: @unchecked Sendable {
         }
     }
 
+    /// The columns the hot path reads, as a plain value (see `UnitColumns`).
+    package var columns: UnitColumns {
+        UnitColumns(level: level, country: country, codeRank: codeRank, deepestLevel: deepestLevel)
+    }
+
     /// True when the unit is at its country's deepest level: no nearest-unit search can deepen it.
     @inline(__always)
-    package func isComplete(_ unit: Int32) -> Bool { level[Int(unit)] >= deepestLevel[Int(country[Int(unit)])] }
+    package func isComplete(_ unit: Int32) -> Bool { columns.isComplete(unit) }
 
     /// True when `candidate` answers better than `current` for their (shared) country: deeper,
     /// or as deep with the smaller code.
+    @inline(__always)
+    package func isDeeper(_ candidate: Int32, than current: Int32) -> Bool { columns.isDeeper(candidate, than: current) }
+}
+
+/// The `UnitTable` columns a resolver thread reads per point, as bare pointers: copying or
+/// using it touches no object header, so threads sharing one table never write to a common
+/// cache line (a class reference would be retained and released). Valid while its table lives.
+package struct UnitColumns {
+    package let level: UnsafePointer<UInt8>
+    package let country: UnsafePointer<Int32>
+    package let codeRank: UnsafePointer<Int32>
+    package let deepestLevel: UnsafePointer<UInt8>
+
+    init(level: UnsafeMutablePointer<UInt8>, country: UnsafeMutablePointer<Int32>, codeRank: UnsafeMutablePointer<Int32>,
+         deepestLevel: UnsafeMutablePointer<UInt8>) {
+        (self.level, self.country, self.codeRank, self.deepestLevel) = (.init(level), .init(country), .init(codeRank), .init(deepestLevel))
+    }
+
+    /// As `UnitTable.isComplete(_:)`.
+    @inline(__always)
+    package func isComplete(_ unit: Int32) -> Bool { level[Int(unit)] >= deepestLevel[Int(country[Int(unit)])] }
+
+    /// As `UnitTable.isDeeper(_:than:)`.
     @inline(__always)
     package func isDeeper(_ candidate: Int32, than current: Int32) -> Bool {
         let a = level[Int(candidate)], b = level[Int(current)]
