@@ -38,7 +38,6 @@ struct CellTileBuilder {
         /// Index into `nearLists`, nil for none.
         var near: Int?
         var usesGeometry: Bool
-        var nearUsesGeometry: Bool
     }
 
     /// Nearby units with their edges' runs, deepest level first; shared by the leaves of an area.
@@ -153,13 +152,9 @@ struct CellTileBuilder {
         } else {
             need.all = true
         }
-        if answer == nil, !entries.isEmpty, isCoveredDeeply(cell, entries: entries) {
-            addLeaf(node: node, cell, entries: entries, near: nil, nearUsesGeometry: true)
-            return
-        }
         if radius > limits.maxRadiusDegrees {
             // Near a pole the search radius spans too much to list: GEOS answers these cells.
-            leaves.append(Leaf(reference: cell.reference, entries: [], near: nil, usesGeometry: true, nearUsesGeometry: false))
+            leaves.append(Leaf(reference: cell.reference, entries: [], near: nil, usesGeometry: true))
             nodes[node] = CellFormat.mixed(leaves.count - 1)
             return
         }
@@ -180,15 +175,15 @@ struct CellTileBuilder {
             cut(node: node, children, depth: depth, anchor: anchor)
             return
         }
-        addLeaf(node: node, cell, entries: entries, near: hasNear ? nearList(anchor: anchor, box: nearBox) : nil, nearUsesGeometry: false)
+        addLeaf(node: node, cell, entries: entries, near: hasNear ? nearList(anchor: anchor, box: nearBox) : nil)
     }
 
-    private mutating func addLeaf(node: Int, _ cell: CellNode, entries: [Int32], near: Int?, nearUsesGeometry: Bool) {
+    private mutating func addLeaf(node: Int, _ cell: CellNode, entries: [Int32], near: Int?) {
         let records = entries.map { unit in
             let group = cell.group(of: unit)
             return (unit: unit, coversAll: group == nil, inside: cell.inside(unit), runs: group.map { cell.runs($0) } ?? [])
         }
-        leaves.append(Leaf(reference: cell.reference, entries: records, near: near, usesGeometry: false, nearUsesGeometry: nearUsesGeometry))
+        leaves.append(Leaf(reference: cell.reference, entries: records, near: near, usesGeometry: false))
         nodes[node] = CellFormat.mixed(leaves.count - 1)
     }
 
@@ -219,31 +214,4 @@ struct CellTileBuilder {
         if let anchor { anchors[anchor].list = nearLists.count - 1 }
         return nearLists.count - 1
     }
-
-    /// Whether every point of a 4 × 4 sample grid in the cell is answered by a unit at its
-    /// country's deepest level (as the resolver would find it), so no point is expected to need
-    /// the nearest-unit search. A sample whose side is not exact counts as not covered.
-    private func isCoveredDeeply(_ cell: CellNode, entries: [Int32]) -> Bool {
-        let groups = entries.map { cell.group(of: $0) }
-        for fy in Self.samples {
-            for fx in Self.samples {
-                let x = cell.box.minX + fx * cell.box.width, y = cell.box.minY + fy * cell.box.height
-                var best: Int32 = -1
-                for (k, unit) in entries.enumerated() {
-                    if best >= 0, units.country[Int(unit)] != units.country[Int(best)] || !units.isDeeper(unit, than: best) { continue }
-                    var covered = true
-                    if let g = groups[k] {
-                        let side = cell.side(g, x: x, y: y, geometry: geometry)
-                        if side == .uncertain { return false }
-                        covered = side != .outside
-                    }
-                    if covered { best = unit }
-                }
-                if best < 0 || !units.isComplete(best) { return false }
-            }
-        }
-        return true
-    }
-
-    static let samples = [0.0613, 0.3571, 0.6429, 0.9387]
 }

@@ -50,7 +50,7 @@ enum CellTileEncoder {
         var offsets: [UInt32] = []
         for leaf in leaves {
             offsets.append(UInt32(words.count))
-            let flags = (leaf.usesGeometry ? CellFormat.leafUsesGeometry : 0) | (leaf.nearUsesGeometry ? CellFormat.leafNearUsesGeometry : 0)
+            let flags = leaf.usesGeometry ? CellFormat.leafUsesGeometry : 0
             words += [Int32(leaf.entries.count), leaf.near.map { listOffsets[$0] } ?? -1, flags]
             for entry in leaf.entries {
                 let state = (entry.coversAll ? CellFormat.entryCoversAll : 0) | (entry.inside ? CellFormat.entryReferenceInside : 0)

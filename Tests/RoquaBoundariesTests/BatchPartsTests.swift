@@ -51,6 +51,17 @@ import Testing
         #expect(try pipeline.next() == nil)
     }
 
+    /// A file of known size is cut into ~16 chunks per worker, so the last chunks end together;
+    /// never below 32 KiB (per-chunk costs) nor above 512 KiB (memory); a pipe takes 512 KiB.
+    @Test func chunksFollowTheFileSizeAndTheWorkers() {
+        #expect(BatchRunner.blockBytes(totalBytes: 4_400_000, workers: 2) == 137_500)
+        #expect(BatchRunner.blockBytes(totalBytes: 4_400_000, workers: 1) == 275_000)
+        #expect(BatchRunner.blockBytes(totalBytes: 22_000_000, workers: 2) == 512 << 10)
+        #expect(BatchRunner.blockBytes(totalBytes: 100, workers: 2) == 32 << 10)
+        #expect(BatchRunner.blockBytes(totalBytes: 0, workers: 8) == 32 << 10)
+        #expect(BatchRunner.blockBytes(totalBytes: nil, workers: 2) == 512 << 10)
+    }
+
     @Test func closingWithQueuedWorkReturns() {
         let pipeline = OrderedPipeline<Int, Int>(workers: 2) { { job in usleep(2_000); return job } }
         for job in 0..<50 { pipeline.submit(job) }

@@ -26,6 +26,9 @@ package final class BatchInput {
     private var inFeatures = false
     private var finished = false
 
+    /// The input's size in bytes when it is known (a regular file), nil for a pipe or a gzip stream.
+    var totalBytes: Int? { stream.totalBytes }
+
     var fraction: Double? { stream.totalBytes.map { $0 > 0 ? Double(stream.offset) / Double($0) : 1 } }
 
     /// - Throws: `BatchError` when the file cannot be opened, its CSV header names no

@@ -7,8 +7,20 @@ import RoquaIO
 package enum BatchRunner {
     /// GeoJSON features (and CSV rows read one by one) per chunk.
     static let chunkSize = 16_384
-    /// Input bytes per chunk of CSV or NDJSON lines.
+    /// Input bytes per chunk of CSV or NDJSON lines, at most (a stream of unknown length).
     static let blockBytes = 512 << 10
+    /// Input bytes per chunk, at least.
+    static let minimumBlockBytes = 32 << 10
+    /// Chunks per worker a file of known size is cut into (unless they would be smaller than
+    /// `minimumBlockBytes`): the last chunks end nearly together, so no worker is left alone
+    /// with a big one while the others are done.
+    static let chunksPerWorker = 16
+
+    /// The chunk size for an input of `totalBytes` (nil: unknown) resolved by `workers`.
+    package static func blockBytes(totalBytes: Int?, workers: Int) -> Int {
+        guard let totalBytes else { return blockBytes }
+        return min(blockBytes, max(minimumBlockBytes, totalBytes / (workers * chunksPerWorker)))
+    }
 
     /// - Throws: `BatchError` (input unreadable or not the format it starts as), `InputError`,
     ///   `OutputError` (output cannot be written; a regular output file is then left as it was),
@@ -45,6 +57,7 @@ package enum BatchRunner {
             pools.output.give(result.bytes)
             events(.progress(rows: summary.rows, fraction: result.fraction))
         }
+        let blockBytes = Self.blockBytes(totalBytes: source.totalBytes, workers: workers)
         while let chunk = try source.next(chunkSize, blockBytes: blockBytes, pool: pools.input) {
             while pipeline.inFlight >= limit, let done = try pipeline.next() { try write(done) }
             pipeline.submit(chunk)

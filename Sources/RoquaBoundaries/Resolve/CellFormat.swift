@@ -49,9 +49,10 @@ package enum CellFormat {
     package static let entryReferenceInside: Int32 = 2
     /// The leaf could not be indexed within its limits: the resolver answers it with GEOS.
     package static let leafUsesGeometry: Int32 = 1
-    /// The leaf lists no nearby units because its points are all expected to be covered by a
-    /// unit at its country's deepest level (checked on a grid of sample points at import); a
-    /// point that still needs the nearest-unit search gets it from GEOS.
+    /// The leaf lists no nearby units and leaves the nearest-unit search to GEOS. Imports before
+    /// the cell index listed them everywhere set it on leaves whose sample points were all
+    /// covered deeply (a point in the sea beside them then paid for opening the GEOS path);
+    /// `roqua import` no longer sets it, and the resolver still honours it in an older DB.
     package static let leafNearUsesGeometry: Int32 = 2
 
     /// Cells are widened by this much (degrees) when listing the edges that touch them, so a
