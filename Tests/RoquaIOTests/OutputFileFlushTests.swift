@@ -61,7 +61,7 @@ import Testing
         let keep = [".out.csv.building-\(alive)", ".other.csv.building-\(deadPID)", "out.csv.building-\(deadPID)",
                     ".out.csv.building-", ".out.csv.building-x\(deadPID)"] + (0..<3_000).map { "file-\($0).txt" }
         for name in keep + [".out.csv.building-\(deadPID)", ".out.csv.building-\(deadPID)-wal"] {
-            FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8))
+            #expect(FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8)))
         }
         let file = try OutputFile(path: path)
         try file.write("latitude,longitude\n")
