@@ -105,10 +105,11 @@ case "resolve" where args.count >= 4:
           "resolution_locality_per_s": Double(points.count) / localityResolutions, "with_locality": withLocality,
           "peak_rss_mb": peakRSSMegabytes()]) { $1 })
 case "pass" where args.count >= 4:
-    // roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N]: one warm resolver thread,
-    // N timed passes over the points (after an untimed first one). bench.sh runs it alone and
-    // two at once: 2 × alone ÷ at once is what this machine's two cores give steady-state
-    // resolving, the ceiling for `BatchResolver` 2 workers ÷ 1.
+    // roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N] [--threads N [--separate]]:
+    // warm resolver threads (one by default; --separate gives each thread its own index), N timed
+    // passes each after an untimed first one. bench.sh runs one thread alone and two processes at
+    // once: 2 × alone ÷ at once is what this machine's two cores give steady-state resolving, the
+    // ceiling for `BatchResolver` 2 workers ÷ 1; --threads 2 shows whether threads match it.
     func option(_ name: String) -> String? { args.firstIndex(of: name).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil } }
     let fallback = option("--fallback").flatMap(Double.init) ?? 1000
     let rounds = max(1, option("--rounds").flatMap(Int.init) ?? 5)

@@ -122,7 +122,7 @@ package final class BatchInput {
     /// (split into rows by the worker); until a headerless CSV's column count is known, up to
     /// `count` rows read one by one (blank lines are not rows).
     /// - Throws: `BatchError.notGeoJSON` when a FeatureCollection breaks off; `InputError` when reading fails.
-    package func next(_ count: Int, blockBytes: Int = 512 << 10, pool: BufferPool? = nil) throws -> BatchChunk? {
+    package func next(_ count: Int, blockBytes: Int = BatchRunner.maximumBlockBytes, pool: BufferPool? = nil) throws -> BatchChunk? {
         if format == .geojson {
             var rows: [BatchRow] = []
             rows.reserveCapacity(min(count, 1 << 16))

@@ -7,8 +7,8 @@ import RoquaIO
 package enum BatchRunner {
     /// GeoJSON features (and CSV rows read one by one) per chunk.
     static let chunkSize = 16_384
-    /// Input bytes per chunk of CSV or NDJSON lines, at most (a stream of unknown length).
-    static let blockBytes = 512 << 10
+    /// Input bytes per chunk of CSV or NDJSON lines, at most (and for a stream of unknown length).
+    static let maximumBlockBytes = 512 << 10
     /// Input bytes per chunk, at least.
     static let minimumBlockBytes = 32 << 10
     /// Chunks per worker a file of known size is cut into (unless they would be smaller than
@@ -18,8 +18,8 @@ package enum BatchRunner {
 
     /// The chunk size for an input of `totalBytes` (nil: unknown) resolved by `workers`.
     package static func blockBytes(totalBytes: Int?, workers: Int) -> Int {
-        guard let totalBytes else { return blockBytes }
-        return min(blockBytes, max(minimumBlockBytes, totalBytes / (workers * chunksPerWorker)))
+        guard let totalBytes else { return maximumBlockBytes }
+        return min(maximumBlockBytes, max(minimumBlockBytes, totalBytes / (workers * chunksPerWorker)))
     }
 
     /// - Throws: `BatchError` (input unreadable or not the format it starts as), `InputError`,
