@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import RoquaChatClient
 import RoquaChatCore
 @testable import RoquaChatServer
@@ -38,12 +39,36 @@ final class LiveServer: Sendable {
     init(directory: Scratch) async throws {
         let store = try SQLiteChatStore(path: directory.file("server.sqlite"))
         let (clock, sms, secret) = (ManualClock(Date()), CapturingSMSProvider(), ServerSecret.random())
-        let (task, port) = try await Self.launch(store: store, sms: sms, secret: secret, clock: clock, port: 0)
+        let (task, port) = try await Self.launchOnOwnPort(store: store, sms: sms, secret: secret, clock: clock)
         (self.store, self.clock, self.sms, self.secret, self.port) = (store, clock, sms, secret, port)
         self.task = Mutex(task)
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Ports taken by the live servers of this process. A server that is stopped keeps its port
+    /// here so that no other live server takes it before `restart()`.
+    private static let reserved = Mutex<Set<Int>>([])
+
+    /// Starts on a port of its own, below the kernel's ephemeral range: a port-0 server would get
+    /// an ephemeral port, which any outgoing connection or port-0 listener of a parallel test may
+    /// take while this server is stopped, and `restart()` would then find it in use.
+    private static func launchOnOwnPort(store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret,
+                                        clock: ManualClock) async throws -> (Task<Void, any Error>, Int) {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+        let ephemeralStart = range?.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+        let candidates = 20_000..<max(20_001, min(ephemeralStart, 32_768))
+        for _ in 0..<64 {
+            let port = Int.random(in: candidates)
+            guard reserved.withLock({ $0.insert(port).inserted }) else { continue }
+            do {
+                return try await launch(store: store, sms: sms, secret: secret, clock: clock, port: port)
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                continue   // held by something else: leave it reserved, try another
+            }
+        }
+        throw TestFailure("no free port found for the live server in \(candidates)")
+    }
 
     private static func launch(store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret, clock: ManualClock,
                                port: Int) async throws -> (Task<Void, any Error>, Int) {
@@ -73,9 +98,19 @@ final class LiveServer: Sendable {
         _ = try? await running?.value   // cancellation is how it stops; its error says nothing
     }
 
+    /// Starts again on the same port; waits up to 5 s for the old listener's socket to go.
     func restart() async throws {
-        let (task, _) = try await Self.launch(store: store, sms: sms, secret: secret, clock: clock, port: port)
-        self.task.withLock { $0 = task }
+        var attempt = 0
+        while true {
+            do {
+                let (task, _) = try await Self.launch(store: store, sms: sms, secret: secret, clock: clock, port: port)
+                self.task.withLock { $0 = task }
+                return
+            } catch let error as IOError where error.errnoCode == EADDRINUSE && attempt < 50 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
     /// Signs `client` in as `phone` (making them a guide first when asked).
