@@ -204,6 +204,86 @@ package final class JSONScanner {
         } while !closers.isEmpty
     }
 
+    /// Appends the bytes of the next value as they are in the file (whitespace before it
+    /// skipped) to `output` and consumes them, so that another thread can parse it with a
+    /// `JSONScanner` of its own. Only the value's extent is found here: brackets are matched
+    /// and strings skipped (escapes, unterminated strings, depth and size are checked); the
+    /// words, escapes and separators inside are checked by that later parse.
+    /// - Throws: `InputError` for a truncated value, a mismatched bracket, a control character
+    ///   inside a string, nesting over `InputLimits.maxDepth` or a value over `limit` bytes.
+    package func captureValue(into output: inout [UInt8], limit: Int = InputLimits.maxRecordBytes) throws(InputError) {
+        guard try peekToken() != nil else { throw error("file ends where a JSON value was expected: truncated file?") }
+        let start = output.count, end = start + limit  // `output` may not grow past `end`
+        var closers: [UInt8] = []
+        repeat {
+            let stops = closers.isEmpty ? Self.captureStops : Self.bracketStops
+            guard let byte = try collect(until: stops, into: &output, end: end, limit: limit) else {
+                if closers.isEmpty, output.count < end, output.count > start { return }  // a bare word at the very end
+                throw error("file ends inside a JSON value: truncated file?")
+            }
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                closers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                guard closers.count < InputLimits.maxDepth else { throw error("JSON nested too deeply") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard let expected = closers.popLast() else {
+                    // After a bare word the bracket is the enclosing container's: the word was the value.
+                    guard output.count > start else { throw error("unexpected '\(Character(Unicode.Scalar(byte)))' where a JSON value was expected") }
+                    return
+                }
+                guard byte == expected else {
+                    throw error("mismatched '\(Character(Unicode.Scalar(byte)))' (expected '\(Character(Unicode.Scalar(expected)))')")
+                }
+            case UInt8(ascii: "\""):
+                try captureString(into: &output, end: end, limit: limit)
+                continue
+            default:  // ',' or whitespace outside any container: the end of a bare word
+                guard output.count > start else { throw error("unexpected '\(Character(Unicode.Scalar(byte)))' where a JSON value was expected") }
+                return
+            }
+            guard output.count < end else { throw tooLarge(limit) }
+            output.append(byte)
+            stream.advance()
+        } while !closers.isEmpty
+    }
+
+    /// `stream.collect` into `output`, which may not grow past `end`: a value over `limit` bytes.
+    @discardableResult
+    private func collect(until stops: ByteSet, into output: inout [UInt8], end: Int, limit: Int) throws(InputError) -> UInt8? {
+        do {
+            return try stream.collect(until: stops, into: &output, limit: end)
+        } catch {
+            throw output.count > end ? tooLarge(limit) : error
+        }
+    }
+
+    private func tooLarge(_ limit: Int) -> InputError {
+        error("one JSON record is larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes")")
+    }
+
+    /// Appends a whole quoted string, quotes and escapes as they are, to `output` (at most up to `end` bytes).
+    private func captureString(into output: inout [UInt8], end: Int, limit: Int) throws(InputError) {
+        let startLine = stream.line
+        output.append(UInt8(ascii: "\""))
+        stream.advance()
+        while true {
+            try collect(until: Self.stringStops, into: &output, end: end, limit: limit)
+            guard let byte = try stream.next() else { throw error("file ends inside a string begun on line \(startLine): truncated file?") }
+            guard output.count + 2 <= end else { throw tooLarge(limit) }
+            switch byte {
+            case UInt8(ascii: "\""):
+                output.append(byte)
+                return
+            case UInt8(ascii: "\\"):
+                guard let escaped = try stream.next() else { throw error("file ends inside a string: truncated file?") }
+                output.append(byte)
+                output.append(escaped)
+            default:  // a control character: no JSON string holds one
+                throw error("control character inside a string (unterminated string?)", line: startLine)
+            }
+        }
+    }
+
     /// A quoted string with escapes decoded (`keep: false` only checks and skips it).
     @discardableResult
     package func readString(keep: Bool = true) throws(InputError) -> String {
@@ -283,4 +363,8 @@ package final class JSONScanner {
     private static let stringStops = ByteSet([UInt8(ascii: "\""), UInt8(ascii: "\\")] + Array(0..<0x20))
     /// Where a bare word ends (also at quotes and brackets, so `1"x"` is not one word).
     private static let wordStops = ByteSet(Array(",}]:{[\" \n\r\t".utf8))
+    /// Where `captureValue` looks: brackets, strings, and (outside a container) a value's end.
+    private static let captureStops = ByteSet(Array(",}]{[\" \n\r\t".utf8))
+    /// Inside a container `captureValue` looks only at brackets and strings.
+    private static let bracketStops = ByteSet(Array("{}[]\"".utf8))
 }

@@ -46,7 +46,7 @@ enum FuzzTargets {
     @Sendable static func batch(_ data: Data) throws {
         let input = try BatchInput(path: Scratch.file("input", data))
         // Small blocks, so lines meet block edges in every way a short input can give.
-        while let chunk = try input.next(4096, blockBytes: 61) { chunk.forEachRow { _, _, _, _ in } }
+        while let chunk = try input.next(4096, blockBytes: 61) { try chunk.forEachRow { _, _, _, _ in } }
     }
 
     /// A query string as `roqua serve` reads it, then as a `/reverse` request; also as an

@@ -6,7 +6,7 @@ import Testing
 /// CSV and NDJSON are handed to the workers as blocks of whole lines, split and numbered there:
 /// every way a line can sit in a block (CRLF, blank, last without a newline, crossing a refill,
 /// overlong, in a later chunk, from a pipe) must give the rows, numbers and output of reading
-/// the file line by line.
+/// the file line by line. GeoJSON features go to the workers as raw bytes, parsed there.
 @Suite struct ResolveBatchBlockTests {
     /// A row as the library reports it: its number and its latitude or its error.
     struct Row: Equatable, CustomStringConvertible {
@@ -20,7 +20,7 @@ import Testing
         let input = try BatchInput(path: path)
         var rows: [Row] = []
         while let chunk = try input.next(3, blockBytes: blockBytes) {
-            chunk.forEachRow { number, coordinate, _, _ in
+            try chunk.forEachRow { number, coordinate, _, _ in
                 switch coordinate {
                 case let .success(c): rows.append(Row(number: number, answer: "\(c.latitude),\(c.longitude)"))
                 case let .failure(error): rows.append(Row(number: number, answer: error.message))
@@ -130,6 +130,72 @@ import Testing
         #expect(run.summary.rows == 40_002)
         let without = try scratch.write("short.csv", (["lat,lon,name"] + rows).joined(separator: "\n") + "\n")
         #expect(run.output == (try scratch.runLibrary(without, BatchOptions(workers: 2))).output)
+    }
+
+    /// `count` features of a FeatureCollection, one per line (the first on line 3), each with a
+    /// name and a nested array; the features numbered in `notPoints` have a LineString instead.
+    static func featureCollection(_ count: Int, notPoints: Set<Int> = [], broken: Int? = nil) -> String {
+        let rows = points(count).enumerated().map { i, row -> String in
+            let parts = row.split(separator: ",")
+            let geometry = notPoints.contains(i + 1)
+                ? #"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#
+                : #"{"type":"Point","coordinates":[\#(parts[1]),\#(i + 1 == broken ? "4x" : String(parts[0]))]}"#
+            return #"{"type":"Feature","properties":{"name":"\#(parts[2]) \"q\" ]}","tags":[[1],{"a":"}"}]},"geometry":\#(geometry)}"#
+        }
+        return "{\"type\": \"FeatureCollection\",\n\"features\": [\n" + rows.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    @Test func geoJSONFeaturesKeepTheirNumbersInEveryChunkAndWorkerCount() throws {
+        let scratch = try BatchScratch()
+        let notPoints: Set<Int> = [1, 30_000, 60_000]
+        let path = try scratch.write("big.geojson", Self.featureCollection(60_000, notPoints: notPoints))
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        #expect((size ?? 0) > 4 << 20, "\(size ?? 0) bytes: not several chunks and refills")
+        let expected = Self.points(60_000).enumerated().map { i, row in
+            let parts = row.split(separator: ",")
+            return notPoints.contains(i + 1) ? Row(number: i + 1, answer: "feature is not a Point with numeric coordinates")
+                : Row(number: i + 1, answer: "\(Double(parts[0])!),\(Double(parts[1])!)")
+        }
+        for blockBytes in [1, 1000, 64 << 10, 512 << 10] {
+            #expect(try Self.rows(path, blockBytes: blockBytes) == expected, "blocks of \(blockBytes)")
+        }
+        let two = try scratch.runLibrary(path, BatchOptions(workers: 2))
+        #expect(two.errors.map(\.row) == notPoints.sorted())
+        #expect(two.summary.rows == 60_000)
+        #expect(try scratch.runLibrary(path, BatchOptions(workers: 1)).output == two.output)
+        // The same points as NDJSON give the same answers, feature for line.
+        let ndjson = try scratch.write("big.ndjson", Self.points(60_000).map { row in
+            let parts = row.split(separator: ",")
+            return #"{"lat":\#(parts[0]),"lon":\#(parts[1])}"#
+        }.joined(separator: "\n"))
+        let lines = try scratch.runLibrary(ndjson, BatchOptions(output: .geojson, workers: 2))
+        func answers(_ text: String) -> [String] {
+            // From the answer on, without the comma that follows every feature but the last.
+            outputLines(text).compactMap { line in
+                line.range(of: #""roqua":"#).map { range in
+                    let answer = line[range.upperBound...]
+                    return String(answer.hasSuffix(",") ? answer.dropLast() : answer)
+                }
+            }
+        }
+        let fromGeoJSON = answers(two.output), fromNDJSON = answers(lines.output)
+        #expect(fromGeoJSON.count == 60_000 - notPoints.count)
+        #expect(fromGeoJSON == fromNDJSON.enumerated().filter { !notPoints.contains($0.offset + 1) }.map(\.element))
+    }
+
+    @Test func brokenJSONInALaterFeatureEndsTheBatchNamingItsLineAndLeavesTheOutput() throws {
+        let scratch = try BatchScratch()
+        let path = try scratch.write("broken.geojson", Self.featureCollection(60_000, broken: 50_000))
+        for workers in [1, 2] {
+            #expect { try scratch.runLibrary(path, BatchOptions(workers: workers)) } throws: { error in
+                error is BatchError && "\(error)".contains(path) && "\(error)".contains("line 50002: invalid JSON value \"4x\"")
+            }
+            let output = try scratch.write("kept-\(workers).csv", "lat,lon\nthe previous output\n")
+            let cli = try BatchCLI.resolve(["--input", path, "--output", output, "--workers", "\(workers)"])
+            #expect(cli.status != 0 && cli.status != 2, "status \(cli.status)")
+            #expect(cli.stderr.contains("line 50002: invalid JSON value \"4x\"") && cli.stderr.contains("GeoJSON"), "stderr: \(cli.stderr)")
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == "lat,lon\nthe previous output\n")
+        }
     }
 
     @Test func aPipeGivesWhatTheFileGives() throws {

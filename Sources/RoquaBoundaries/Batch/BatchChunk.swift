@@ -1,18 +1,8 @@
 import Foundation
 import RoquaIO
 
-/// One input row: its number (line in CSV/NDJSON, feature in GeoJSON), the coordinate or why
-/// there is none, and what the output keeps of it.
-struct BatchRow: @unchecked Sendable {
-    // @unchecked: `JSONValue` is an immutable value tree; it only moves from the reader to one worker.
-    enum Kept { case properties(JSONValue?), nothing }
-    var row: Int
-    var coordinate: Result<Coordinate, BatchRowError>
-    var kept: Kept
-}
-
 /// A run of input in file order, read by one thread and handed whole to a worker: raw lines
-/// (CSV, NDJSON; parsed by the worker) or features already read (GeoJSON, one JSON stream).
+/// (CSV, NDJSON) or raw features of a GeoJSON FeatureCollection, parsed by the worker.
 package struct BatchChunk: Sendable {
     /// One line: where its bytes are in `bytes` (`length` -1: longer than the row limit, not kept).
     struct Line: Sendable {
@@ -21,13 +11,22 @@ package struct BatchChunk: Sendable {
         var number: Int
     }
 
+    /// One GeoJSON feature: where its bytes are in `bytes`, its number in the collection and
+    /// the line it starts on.
+    struct Feature: Sendable {
+        var start: Int
+        var length: Int
+        var number: Int
+        var line: Int
+    }
+
     enum Content: Sendable {
         /// Whole lines as they are in the file (`\n`s, `\r`s, blank lines), the first on line
         /// `firstLine`, split by the worker; `tooLong` are the numbers of lines between them
         /// longer than the row limit (not kept).
         case block(bytes: [UInt8], firstLine: Int, tooLong: [Int])
         case lines(bytes: [UInt8], lines: [Line])
-        case rows([BatchRow])
+        case features(bytes: [UInt8], features: [Feature])
     }
 
     var content: Content
@@ -38,7 +37,8 @@ package struct BatchChunk: Sendable {
 
     /// Parses each row in order: its number, its coordinate or why there is none, the CSV line
     /// it came from (kept in CSV output) and a GeoJSON feature's properties.
-    package func forEachRow(_ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, JSONValue?) -> Void) {
+    /// - Throws: `BatchError.notGeoJSON` for a feature that is not valid JSON (it ends the batch).
+    package func forEachRow(_ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, JSONValue?) -> Void) throws {
         switch content {
         case let .block(bytes, firstLine, tooLong):
             forEachLine(bytes, firstLine: firstLine, tooLong: tooLong, body)
@@ -53,13 +53,29 @@ package struct BatchChunk: Sendable {
                     body(line.number, parser.coordinate(line: text, row: line.number), parser.format == .csv ? text : nil, nil)
                 }
             }
-        case let .rows(rows):
-            for row in rows {
-                var properties: JSONValue?
-                if case let .properties(kept) = row.kept { properties = kept }
-                body(row.row, row.coordinate, nil, properties)
+        case let .features(bytes, features):
+            for feature in features {
+                let value = try BatchInput.geoJSON(path: parser.path) {
+                    let json = JSONScanner(stream: ByteStream(bytes: bytes[feature.start..<(feature.start + feature.length)],
+                                                              name: parser.path, line: feature.line))
+                    let value = try json.readValue(keeping: ["type", "geometry", "properties"])
+                    try json.expectEnd()
+                    return value
+                }
+                let properties = value["properties"].flatMap { $0.isNull ? nil : $0 }
+                body(feature.number, coordinate(of: value, number: feature.number), nil, properties)
             }
         }
+    }
+
+    /// A feature's Point, or why it has none.
+    private func coordinate(of feature: JSONValue, number: Int) -> Result<Coordinate, BatchRowError> {
+        guard let geometry = feature["geometry"], geometry["type"]?.string == "Point",
+              let position = geometry["coordinates"]?.array, position.count >= 2,
+              let lon = position[0].number, let lat = position[1].number else {
+            return parser.failure(number, "feature is not a Point with numeric coordinates")
+        }
+        return parser.coordinate(number, lat, lon)
     }
 
     private func tooLongFailure(_ number: Int) -> Result<Coordinate, BatchRowError> {

@@ -54,6 +54,11 @@ package final class BatchInput {
     /// Broken JSON in a FeatureCollection ends the batch (there is no next row to go on with):
     /// the error says where, and that the file was taken for GeoJSON.
     private func geoJSON<T>(_ body: () throws -> T) throws -> T {
+        try Self.geoJSON(path: path, body)
+    }
+
+    /// As `geoJSON(_:)`, for the worker that parses a chunk's features.
+    static func geoJSON<T>(path: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as InputError {
             throw BatchError.notGeoJSON(path: path, reason: (error.line.map { "line \($0): " } ?? "") + error.message)
         }
@@ -117,18 +122,14 @@ package final class BatchInput {
 
     // MARK: - Chunks
 
-    /// The next chunk; nil at the end of the input. GeoJSON: up to `count` features. CSV and
-    /// NDJSON: whole lines, about `blockBytes` of them, in an array from `pool` when there is one
-    /// (split into rows by the worker); until a headerless CSV's column count is known, up to
-    /// `count` rows read one by one (blank lines are not rows).
+    /// The next chunk; nil at the end of the input. GeoJSON: up to `count` features, about
+    /// `blockBytes` of them, as they are in the file (parsed by the worker). CSV and NDJSON:
+    /// whole lines, about `blockBytes` of them, in an array from `pool` when there is one (split
+    /// into rows by the worker); until a headerless CSV's column count is known, up to `count`
+    /// rows read one by one (blank lines are not rows).
     /// - Throws: `BatchError.notGeoJSON` when a FeatureCollection breaks off; `InputError` when reading fails.
     package func next(_ count: Int, blockBytes: Int = BatchRunner.maximumBlockBytes, pool: BufferPool? = nil) throws -> BatchChunk? {
-        if format == .geojson {
-            var rows: [BatchRow] = []
-            rows.reserveCapacity(min(count, 1 << 16))
-            while rows.count < count, let row = try geoJSON({ try nextFeature() }) { rows.append(row) }
-            return rows.isEmpty ? nil : BatchChunk(content: .rows(rows), parser: parser, fraction: fraction)
-        }
+        if format == .geojson { return try geoJSON { try nextFeatures(count, blockBytes: blockBytes, pool: pool) } }
         if !hasPending, format == .ndjson || parser.columnCount != nil { return try nextBlock(blockBytes, pool: pool) }
         var bytes: [UInt8] = []
         var lines: [BatchChunk.Line] = []
@@ -199,24 +200,28 @@ package final class BatchInput {
         throw BatchError.notGeoJSON(path: path, reason: "no \"features\" array")
     }
 
-    private func nextFeature() throws -> BatchRow? {
-        guard !finished else { return nil }
-        guard inFeatures, try json.nextElement() else {
-            // After the array: the rest of the object is read to check the document is whole.
-            while try json.nextKey() != nil { try json.skipValue() }
-            try json.expectEnd()
-            finished = true
+    /// Features as they are in the file: the calling thread only finds where each one ends.
+    private func nextFeatures(_ count: Int, blockBytes: Int, pool: BufferPool?) throws -> BatchChunk? {
+        var bytes = pool?.take() ?? []
+        var features: [BatchChunk.Feature] = []
+        while !finished, features.count < count, bytes.count < blockBytes {
+            guard inFeatures, try json.nextElement() else {
+                // After the array: the rest of the object is read to check the document is whole.
+                while try json.nextKey() != nil { try json.skipValue() }
+                try json.expectEnd()
+                finished = true
+                break
+            }
+            featureIndex += 1
+            let line = try json.tokenLine()
+            let start = bytes.count
+            try json.captureValue(into: &bytes)
+            features.append(BatchChunk.Feature(start: start, length: bytes.count - start, number: featureIndex, line: line))
+        }
+        guard !features.isEmpty else {
+            pool?.give(bytes)
             return nil
         }
-        featureIndex += 1
-        let feature = try json.readValue(keeping: ["type", "geometry", "properties"])
-        let properties = feature["properties"].flatMap { $0.isNull ? nil : $0 }
-        guard let geometry = feature["geometry"], geometry["type"]?.string == "Point",
-              let position = geometry["coordinates"]?.array, position.count >= 2,
-              let lon = position[0].number, let lat = position[1].number else {
-            return BatchRow(row: featureIndex, coordinate: parser.failure(featureIndex, "feature is not a Point with numeric coordinates"),
-                            kept: .properties(properties))
-        }
-        return BatchRow(row: featureIndex, coordinate: parser.coordinate(featureIndex, lat, lon), kept: .properties(properties))
+        return BatchChunk(content: .features(bytes: bytes, features: features), parser: parser, fraction: fraction)
     }
 }

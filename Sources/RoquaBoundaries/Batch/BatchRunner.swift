@@ -45,7 +45,7 @@ package enum BatchRunner {
         let pools = BatchWork.Pools(input: BufferPool(limit: limit), output: BufferPool(limit: limit))
         let pipeline = OrderedPipeline<BatchChunk, BatchChunkResult>(workers: workers) {
             let resolver = try Resolver(index: index, fallbackMeters: fallback)
-            return { chunk in BatchWork.run(chunk, resolver: resolver, formatter: shared, pools: pools) }
+            return { chunk in try BatchWork.run(chunk, resolver: resolver, formatter: shared, pools: pools) }
         }
         defer { pipeline.close() }
         var summary = BatchSummary(rows: 0, failed: 0)
@@ -86,7 +86,8 @@ enum BatchWork {
         var output: BufferPool
     }
 
-    static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter, pools: Pools) -> BatchChunkResult {
+    /// - Throws: `BatchError.notGeoJSON` for a feature that is not valid JSON.
+    static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter, pools: Pools) throws -> BatchChunkResult {
         var result = BatchChunkResult(bytes: pools.output.take(), errors: [], rows: 0, features: 0, fraction: chunk.fraction)
         func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: JSONValue?) {
             result.rows += 1
@@ -105,10 +106,13 @@ enum BatchWork {
         switch chunk.content {
         case let .lines(bytes, lines): result.bytes.reserveCapacity(bytes.count * 2 + lines.count * 64)
         case let .block(bytes, _, _): result.bytes.reserveCapacity(bytes.count * 4)
-        case .rows: break
+        case let .features(bytes, _): result.bytes.reserveCapacity(bytes.count * 2)
         }
-        chunk.forEachRow(answer)
-        if case let .block(bytes, _, _) = chunk.content { pools.input.give(bytes) }
+        try chunk.forEachRow(answer)
+        switch chunk.content {
+        case let .block(bytes, _, _), let .features(bytes, _): pools.input.give(bytes)
+        case .lines: break
+        }
         return result
     }
 }
