@@ -191,6 +191,24 @@ package final class ByteStream {
         }
     }
 
+    /// Hands the unread bytes to `body`, a buffer at a time, until it is done. `body` returns
+    /// how many of the bytes it consumed, how many newlines were among them, and whether it is
+    /// done (having consumed what it wanted of the last buffer). Returns false when the input
+    /// ended before `body` was done.
+    package func consume(_ body: (UnsafeBufferPointer<UInt8>) throws(InputError) -> (count: Int, newlines: Int, done: Bool))
+        throws(InputError) -> Bool {
+        while true {
+            if index >= count {
+                try refill()
+                if index >= count { return false }
+            }
+            let (used, newlines, done) = try body(UnsafeBufferPointer(rebasing: buffer[index..<count]))
+            index += used
+            line += newlines
+            if done { return true }
+        }
+    }
+
     /// What `readLine(into:limit:)` found.
     package enum LineRead: Equatable {
         case line

@@ -212,77 +212,76 @@ package final class JSONScanner {
     /// - Throws: `InputError` for a truncated value, a mismatched bracket, a control character
     ///   inside a string, nesting over `InputLimits.maxDepth` or a value over `limit` bytes.
     package func captureValue(into output: inout [UInt8], limit: Int = InputLimits.maxRecordBytes) throws(InputError) {
-        guard try peekToken() != nil else { throw error("file ends where a JSON value was expected: truncated file?") }
-        let start = output.count, end = start + limit  // `output` may not grow past `end`
+        guard let first = try peekToken() else { throw error("file ends where a JSON value was expected: truncated file?") }
+        if first == UInt8(ascii: "}") || first == UInt8(ascii: "]") || first == UInt8(ascii: ",") || first == UInt8(ascii: ":") {
+            throw error("unexpected '\(Character(Unicode.Scalar(first)))' where a JSON value was expected")
+        }
+        let start = output.count
+        let isWord = first != UInt8(ascii: "{") && first != UInt8(ascii: "[") && first != UInt8(ascii: "\"")
         var closers: [UInt8] = []
-        repeat {
-            let stops = closers.isEmpty ? Self.captureStops : Self.bracketStops
-            guard let byte = try collect(until: stops, into: &output, end: end, limit: limit) else {
-                if closers.isEmpty, output.count < end, output.count > start { return }  // a bare word at the very end
+        var inString = false, escaped = false
+        var stringLine = 0
+        let stream = stream
+        let ended = try stream.consume { (chunk) throws(InputError) -> (count: Int, newlines: Int, done: Bool) in
+            var k = 0, newlines = 0
+            var done = false
+            scanning: while k < chunk.count {
+                let b = chunk[k]
+                if b == 0x0A { newlines += 1 }
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if b == UInt8(ascii: "\"") {
+                        inString = false
+                        if closers.isEmpty { k += 1; done = true; break scanning }
+                    } else if b == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if b < 0x20 {
+                        throw stream.error("control character inside a string (unterminated string?)", line: stringLine)
+                    }
+                } else if isWord {
+                    if Self.wordStops.table[Int(b)] {
+                        if b == 0x0A { newlines -= 1 }  // not consumed
+                        done = true
+                        break scanning
+                    }
+                } else {
+                    switch b {
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        closers.append(b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                        guard closers.count < InputLimits.maxDepth else {
+                            throw stream.error("JSON nested too deeply", line: stream.line + newlines)
+                        }
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        guard let expected = closers.last, b == expected else {
+                            let expected = closers.last ?? b
+                            throw stream.error("mismatched '\(Character(Unicode.Scalar(b)))' (expected '\(Character(Unicode.Scalar(expected)))')",
+                                               line: stream.line + newlines)
+                        }
+                        closers.removeLast()
+                        if closers.isEmpty { k += 1; done = true; break scanning }
+                    case UInt8(ascii: "\""):
+                        inString = true
+                        stringLine = stream.line + newlines
+                    default:
+                        break
+                    }
+                }
+                k += 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<k]))
+            guard output.count - start <= limit else { throw stream.error("one JSON record is larger than \(Self.size(limit))") }
+            return (k, newlines, done)
+        }
+        if !ended {
+            guard isWord, !inString else {
+                if inString { throw error("file ends inside a string begun on line \(stringLine): truncated file?") }
                 throw error("file ends inside a JSON value: truncated file?")
             }
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                closers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-                guard closers.count < InputLimits.maxDepth else { throw error("JSON nested too deeply") }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard let expected = closers.popLast() else {
-                    // After a bare word the bracket is the enclosing container's: the word was the value.
-                    guard output.count > start else { throw error("unexpected '\(Character(Unicode.Scalar(byte)))' where a JSON value was expected") }
-                    return
-                }
-                guard byte == expected else {
-                    throw error("mismatched '\(Character(Unicode.Scalar(byte)))' (expected '\(Character(Unicode.Scalar(expected)))')")
-                }
-            case UInt8(ascii: "\""):
-                try captureString(into: &output, end: end, limit: limit)
-                continue
-            default:  // ',' or whitespace outside any container: the end of a bare word
-                guard output.count > start else { throw error("unexpected '\(Character(Unicode.Scalar(byte)))' where a JSON value was expected") }
-                return
-            }
-            guard output.count < end else { throw tooLarge(limit) }
-            output.append(byte)
-            stream.advance()
-        } while !closers.isEmpty
-    }
-
-    /// `stream.collect` into `output`, which may not grow past `end`: a value over `limit` bytes.
-    @discardableResult
-    private func collect(until stops: ByteSet, into output: inout [UInt8], end: Int, limit: Int) throws(InputError) -> UInt8? {
-        do {
-            return try stream.collect(until: stops, into: &output, limit: end)
-        } catch {
-            throw output.count > end ? tooLarge(limit) : error
         }
     }
 
-    private func tooLarge(_ limit: Int) -> InputError {
-        error("one JSON record is larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes")")
-    }
-
-    /// Appends a whole quoted string, quotes and escapes as they are, to `output` (at most up to `end` bytes).
-    private func captureString(into output: inout [UInt8], end: Int, limit: Int) throws(InputError) {
-        let startLine = stream.line
-        output.append(UInt8(ascii: "\""))
-        stream.advance()
-        while true {
-            try collect(until: Self.stringStops, into: &output, end: end, limit: limit)
-            guard let byte = try stream.next() else { throw error("file ends inside a string begun on line \(startLine): truncated file?") }
-            guard output.count + 2 <= end else { throw tooLarge(limit) }
-            switch byte {
-            case UInt8(ascii: "\""):
-                output.append(byte)
-                return
-            case UInt8(ascii: "\\"):
-                guard let escaped = try stream.next() else { throw error("file ends inside a string: truncated file?") }
-                output.append(byte)
-                output.append(escaped)
-            default:  // a control character: no JSON string holds one
-                throw error("control character inside a string (unterminated string?)", line: startLine)
-            }
-        }
-    }
+    private static func size(_ bytes: Int) -> String { bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
 
     /// A quoted string with escapes decoded (`keep: false` only checks and skips it).
     @discardableResult
@@ -363,8 +362,5 @@ package final class JSONScanner {
     private static let stringStops = ByteSet([UInt8(ascii: "\""), UInt8(ascii: "\\")] + Array(0..<0x20))
     /// Where a bare word ends (also at quotes and brackets, so `1"x"` is not one word).
     private static let wordStops = ByteSet(Array(",}]:{[\" \n\r\t".utf8))
-    /// Where `captureValue` looks: brackets, strings, and (outside a container) a value's end.
-    private static let captureStops = ByteSet(Array(",}]{[\" \n\r\t".utf8))
-    /// Inside a container `captureValue` looks only at brackets and strings.
-    private static let bracketStops = ByteSet(Array("{}[]\"".utf8))
+
 }

@@ -18,6 +18,7 @@ enum FuzzTargets {
         var targets: [String: Target] = [
             "track": { data in try readAll(TrackReaders.open(path: Scratch.file("input", data))) },
             "batch": batch,
+            "json-record": jsonRecord,
             "serve-query": serveQuery,
             "serve-batch": serveBatch,
             "peer-wire": peerWire,
@@ -47,6 +48,18 @@ enum FuzzTargets {
         let input = try BatchInput(path: Scratch.file("input", data))
         // Small blocks, so lines meet block edges in every way a short input can give.
         while let chunk = try input.next(4096, blockBytes: 61) { try chunk.forEachRow { _, _, _, _ in } }
+    }
+
+    /// Each line as an NDJSON row and the whole input as a GeoJSON feature: the batch's
+    /// allocation-free fast path must give what the full parse gives whenever it answers.
+    @Sendable static func jsonRecord(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let (fast, full) = BatchRowParser.ndjsonBothWays(Array(line))
+            if let fast, fast != full { fatalError("NDJSON fast path \(fast) ≠ full parse \(full)") }
+        }
+        let (fast, full) = BatchChunk.featureBothWays(bytes)
+        if let fast, fast != full { fatalError("GeoJSON fast path \(fast) ≠ full parse \(full ?? "refused")") }
     }
 
     /// A query string as `roqua serve` reads it, then as a `/reverse` request; also as an

@@ -52,7 +52,7 @@ struct BatchFormatter {
     var codes: [String] = []
 
     /// Appends one answer. GeoJSON features each start with `,\n`; the writer drops the first one.
-    func append(_ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: JSONValue?,
+    func append(_ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties,
                 to out: inout [UInt8]) {
         var chain: (Int32, Int32, Int32) = (-1, -1, -1)
         var unit = placement.unit?.raw ?? -1
@@ -84,9 +84,7 @@ struct BatchFormatter {
         case .geojson:
             Self.append(",\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(c.longitude),\(c.latitude)]},\"properties\":{",
                         to: &out)
-            if let properties, case let .object(members, _) = properties, !members.isEmpty {
-                Self.append(String(properties.jsonText.dropFirst().dropLast()) + ",", to: &out)
-            }
+            properties.appendMembers(to: &out)
             Self.append("\"roqua\":", to: &out)
             appendJSON(placement, c, chain, to: &out)
             Self.append("}}", to: &out)

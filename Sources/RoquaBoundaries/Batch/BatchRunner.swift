@@ -89,7 +89,7 @@ enum BatchWork {
     /// - Throws: `BatchError.notGeoJSON` for a feature that is not valid JSON.
     static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter, pools: Pools) throws -> BatchChunkResult {
         var result = BatchChunkResult(bytes: pools.output.take(), errors: [], rows: 0, features: 0, fraction: chunk.fraction)
-        func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: JSONValue?) {
+        func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: KeptProperties) {
             result.rows += 1
             switch coordinate {
             case let .failure(error): result.errors.append(error)
