@@ -17,6 +17,9 @@ package final class OutputFile {
     /// been written, so that the `fsync` of `commit` (which the atomic replace needs) has only
     /// the last few left: on a disk with a write cache, fsync's time grows with the unflushed data.
     package static let flushBytes = 8 << 20
+    /// Each time this many more bytes have been written, the kernel is asked to start writing
+    /// them back (`posix_fadvise`, which does not wait).
+    static let writebackBytes = 1 << 20
 
     package init(path: String) throws(OutputError) {
         self.path = path
@@ -135,7 +138,17 @@ private final class BackgroundFlush {
 
     init(fd: Int32) { self.fd = fd }
 
+    /// Written bytes up to which the kernel was last asked to start writing back.
+    private var queued = 0
+
     func wrote(upTo written: Int) {
+        if written - queued >= OutputFile.writebackBytes {
+            // Start writing these pages back now, without waiting (on Linux, DONTNEED starts the
+            // writeback of dirty pages and drops only those already clean): the flushes, and
+            // above all the final fsync, then find most of the file already on its way.
+            _ = posix_fadvise(fd, off_t(queued), off_t(written - queued), POSIX_FADV_DONTNEED)
+            queued = written
+        }
         guard written - started >= OutputFile.flushBytes, group.wait(timeout: .now()) == .success else { return }
         started = written
         let fd = fd
