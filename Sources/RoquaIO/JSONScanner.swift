@@ -206,9 +206,10 @@ package final class JSONScanner {
 
     /// Appends the bytes of the next value as they are in the file (whitespace before it
     /// skipped) to `output` and consumes them, so that another thread can parse it with a
-    /// `JSONScanner` of its own. Only the value's extent is found here: brackets are matched
-    /// and strings skipped (escapes, unterminated strings, depth and size are checked); the
-    /// words, escapes and separators inside are checked by that later parse.
+    /// `JSONScanner` of its own, in one pass over the stream's buffer. Only the value's extent
+    /// is found here: brackets are matched and strings skipped (control characters in them,
+    /// truncation, depth and size are checked); the words, escapes and separators inside are
+    /// checked by that later parse.
     /// - Throws: `InputError` for a truncated value, a mismatched bracket, a control character
     ///   inside a string, nesting over `InputLimits.maxDepth` or a value over `limit` bytes.
     package func captureValue(into output: inout [UInt8], limit: Int = InputLimits.maxRecordBytes) throws(InputError) {
