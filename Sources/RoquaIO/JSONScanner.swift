@@ -362,6 +362,6 @@ package final class JSONScanner {
     /// Where a string's plain run ends: the closing quote, an escape, or a control character.
     private static let stringStops = ByteSet([UInt8(ascii: "\""), UInt8(ascii: "\\")] + Array(0..<0x20))
     /// Where a bare word ends (also at quotes and brackets, so `1"x"` is not one word).
-    private static let wordStops = ByteSet(Array(",}]:{[\" \n\r\t".utf8))
+    package static let wordStops = ByteSet(Array(",}]:{[\" \n\r\t".utf8))
 
 }

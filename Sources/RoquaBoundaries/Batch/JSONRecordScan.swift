@@ -27,17 +27,14 @@ struct JSONRecordScan {
     /// numbers or numeric strings; the last of a repeated key), or nil to take the full parse.
     static func ndjson(_ line: UnsafeBufferPointer<UInt8>) -> (latitude: Double, longitude: Double)? {
         var scan = JSONRecordScan(line)
-        // Per name, the value's bytes and whether it was a string.
-        var found: [(Range<Int>, Bool)?] = [nil, nil, nil, nil, nil]
+        // Per name, its (last) value.
+        var found: [Double?] = [nil, nil, nil, nil, nil]
         let walked = scan.object(depth: 0) { scan, key in
             guard let slot = Self.coordinateKeys.firstIndex(where: { scan.equals(key, $0) }) else { return scan.skipValue(depth: 1) }
-            guard let value = scan.number(orString: true) else { return false }
-            found[slot] = value
-            return true
+            found[slot] = scan.number(orString: true)
+            return found[slot] != nil
         }
-        guard walked, scan.atEnd() else { return nil }
-        guard let lat = found[0] ?? found[1], let lon = found[2] ?? found[3] ?? found[4],
-              let latitude = scan.value(lat), let longitude = scan.value(lon) else { return nil }
+        guard walked, scan.atEnd(), let latitude = found[0] ?? found[1], let longitude = found[2] ?? found[3] ?? found[4] else { return nil }
         return (latitude, longitude)
     }
 
@@ -94,7 +91,7 @@ struct JSONRecordScan {
     /// numbers: (longitude, latitude).
     private mutating func point() -> (Double, Double)? {
         var isPoint = false
-        var position: (Range<Int>, Range<Int>)?
+        var position: (Double, Double)?
         let walked = object(depth: 1) { scan, key in
             if scan.equals(key, Self.typeKey) {
                 guard scan.whitespace() == UInt8(ascii: "\""), let text = scan.plainString() else { return false }
@@ -105,22 +102,21 @@ struct JSONRecordScan {
             position = scan.position()
             return position != nil
         }
-        guard walked, isPoint, let (x, y) = position, let lon = value((x, false)), let lat = value((y, false)) else { return nil }
-        return (lon, lat)
+        guard walked, isPoint else { return nil }
+        return position
     }
 
-    /// An array of at least two elements, the first two bare numbers: their bytes.
-    private mutating func position() -> (Range<Int>, Range<Int>)? {
+    /// An array of at least two elements, the first two bare numbers: their values.
+    private mutating func position() -> (Double, Double)? {
         guard whitespace() == UInt8(ascii: "[") else { return nil }
         i += 1
-        var first: Range<Int>?, second: Range<Int>?
+        var first: Double?, second: Double?
         var count = 0
         while true {
-            let byte = whitespace()
-            if byte == UInt8(ascii: "]"), count == 0 { i += 1; break }
+            if whitespace() == UInt8(ascii: "]"), count == 0 { i += 1; break }
             if count < 2 {
-                guard let (range, isString) = number(orString: false), !isString else { return nil }
-                if count == 0 { first = range } else { second = range }
+                guard let number = number(orString: false) else { return nil }
+                if count == 0 { first = number } else { second = number }
             } else {
                 guard skipValue(depth: 3) else { return nil }
             }
@@ -217,33 +213,27 @@ struct JSONRecordScan {
     /// A bare word (up to a delimiter, as `JSONScanner` reads it), consumed.
     private mutating func word() -> Range<Int>? {
         let start = i
-        while i < bytes.count, !Self.wordStops[Int(bytes[i])] { i += 1 }
+        let stops = JSONScanner.wordStops.table
+        while i < bytes.count, !stops[Int(bytes[i])] { i += 1 }
         guard i > start, i - start <= Self.maxWord else { return nil }
         return start..<i
     }
 
-    private static let wordStops: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for b in ",}]:{[\" \n\r\t".utf8 { table[Int(b)] = true }
-        return table
-    }()
-
-    /// A value that is a number (or, when asked, a string): its bytes and whether it was a string.
-    private mutating func number(orString: Bool) -> (Range<Int>, Bool)? {
+    /// A value that is a number, or (when asked) a string holding one, as `TextValues.number`
+    /// reads it (a string's text trimmed first); nil for anything else.
+    private mutating func number(orString: Bool) -> Double? {
         switch whitespace() {
         case UInt8(ascii: "\""):
             guard orString, let text = plainString() else { return nil }
-            return (text, true)
+            return value(text)
         case UInt8(ascii: "{"), UInt8(ascii: "["), nil: return nil
         default:
-            guard let range = word(), value((range, false)) != nil else { return nil }
-            return (range, false)
+            return word().flatMap(value)
         }
     }
 
-    /// The number in `range` as `TextValues.number` reads it (a string's text trimmed first).
-    private func value(_ found: (Range<Int>, Bool)) -> Double? {
-        BatchRowParser.number(UnsafeBufferPointer(rebasing: bytes[found.0]))
+    private func value(_ range: Range<Int>) -> Double? {
+        BatchRowParser.number(UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     private func equals(_ range: Range<Int>, _ name: [UInt8]) -> Bool {
@@ -292,10 +282,9 @@ struct JSONRecordScan {
             return true
         default:
             guard let range = word() else { return false }
-            let word = UnsafeBufferPointer(rebasing: bytes[range])
-            if Self.equals(word, "true") || Self.equals(word, "false") || Self.equals(word, "null") { return true }
-            guard let number = BatchRowParser.number(word) else { return false }
-            if canonical, !Self.isShortest(word, number) { canonical = false }
+            if Self.literals.contains(where: { equals(range, $0) }) { return true }
+            guard let number = value(range) else { return false }
+            if canonical, !Self.isShortest(UnsafeBufferPointer(rebasing: bytes[range]), number) { canonical = false }
             return true
         }
     }
@@ -318,15 +307,7 @@ struct JSONRecordScan {
         return next
     }
 
-    @inline(__always)
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
-
-    private static func equals(_ word: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard word.count == name.utf8CodeUnitCount else { return false }
-        let utf8 = name.utf8Start
-        for k in 0..<word.count where word[k] != utf8[k] { return false }
-        return true
-    }
+    private static let literals = ["true", "false", "null"].map { Array($0.utf8) }
 
     private static func isValidUTF8(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         for b in slice where b >= 0x80 {
