@@ -118,7 +118,7 @@ let package = Package(
         ),
         .target(
             name: "RoquaChatServer",
-            dependencies: ["RoquaChatCore",
+            dependencies: ["RoquaChatCore", "RoquaIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "JWTKit", package: "jwt-kit"),
                            .product(name: "Crypto", package: "swift-crypto"),

@@ -29,10 +29,9 @@ public final class ChatClient: Sendable {
                 sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) throws {
         self.home = home
         do {
-            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try PrivateFiles.makeDirectory(home)
         } catch {
-            throw ChatClientError.store(path: home, reason: "cannot create the home directory: \(error.localizedDescription)")
+            throw ChatClientError.store(path: home, reason: "cannot create the home directory: \(error)")
         }
         identity = try DeviceIdentity.loadOrCreate(path: home + "/device.json")
         session = try SessionKeeper(path: home + "/session.json")

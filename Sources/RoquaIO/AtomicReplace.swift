@@ -38,7 +38,7 @@ package struct AtomicReplace {
             throw OutputError(path: target, reason: "is \(kind.description); give the path of a regular file")
         }
         do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try PrivateFiles.makeDirectory(dir)
         } catch {
             throw OutputError(path: target, reason: "cannot create the directory \(dir)")
         }
@@ -46,6 +46,8 @@ package struct AtomicReplace {
         temporary = (dir as NSString).appendingPathComponent(".\(name).building-\(getpid())")
         Self.removeLeftovers(of: temporary)
         Self.removeStale(directory: dir, name: name)
+        // Made here, empty and 0600, so whatever builds it (SQLite too) keeps it private.
+        try PrivateFiles.createIfMissing(temporary)
     }
 
     /// Removes the temporary file and its SQLite companions.

@@ -38,7 +38,8 @@ package final class OutputFile {
                 throw OutputError(path: path, reason: "the directory \(directory) does not exist")
             }
             let replace = try AtomicReplace(target: path)
-            fd = open(replace.temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            // Outputs hold coordinates (personal data): the owner's only (PrivateFiles).
+            fd = open(replace.temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw OutputError.errno(path) }
             self.replace = replace
             flusher = BackgroundFlush(fd: fd)

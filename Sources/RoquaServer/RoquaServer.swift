@@ -38,17 +38,25 @@ public enum RoquaServer {
         let app = Application(
             router: router,
             server: .roquaHTTP1(configuration: .init(idleTimeout: .seconds(75), httpDecoderConfiguration: decoder),
-                                fastPath: options.reverseFastPath ? ReverseFastAnswers(state: state, serverName: serverName) : nil),
+                                fastPath: options.reverseFastPath ? ReverseFastAnswers(state: state, serverName: serverName) : nil,
+                                stopping: state.stopping, limits: options.connectionLimits),
             configuration: .init(address: .hostname(options.listen.host, port: options.listen.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.listen.port
+                state.origins.bound(port: port)
                 logger.info("listening", metadata: ["address": "\(options.listen.host):\(port)",
                                                     "leaflet": "\(state.assets.leafletDirectory)"])
                 onReady(port)
             },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: signals, logger: logger))
+        // Shut down in reverse order: `StopSignal` first, so uploads and imports under way stop
+        // at once, then the app, which waits for the requests in flight (now quick to end).
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app),
+            .init(service: StopSignal(stopping: state.stopping), successTerminationBehavior: .ignore),
+        ]
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             if let stop {
                 tasks.addTask {
@@ -69,6 +77,7 @@ public enum RoquaServer {
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: RequestLogMiddleware(logger: state.logger))
         router.add(middleware: JSONErrorMiddleware(logger: state.logger))
+        router.add(middleware: OriginGuardMiddleware(policy: state.origins, token: state.options.token))
         router.add(middleware: AccessControlMiddleware(token: state.options.token))
         LoginRoutes.add(to: router, token: state.options.token, assets: state.assets)
         StaticAssets.add(to: router, assets: state.assets)
@@ -78,5 +87,16 @@ public enum RoquaServer {
         TrackRoutes.add(to: router, state: state)
         ArchiveRoutes.add(to: router, state: state)
         return router
+    }
+}
+
+/// Tells `ServerStopping` when the graceful shutdown begins.
+struct StopSignal: Service {
+    let stopping: ServerStopping
+
+    func run() async throws {
+        // Cancelled rather than shut down gracefully: the group is ending anyway.
+        try? await gracefulShutdown()
+        stopping.stop()
     }
 }

@@ -9,8 +9,13 @@ public struct ServerOptions: Sendable {
     public var listen: ListenAddress
     public var boundaries: String
     public var store: String
-    /// Required for any address other than loopback; sent as `Authorization: Bearer` or the login cookie.
+    /// Required for any address other than loopback (unless `insecurePublic`); sent as
+    /// `Authorization: Bearer` or the login cookie.
     public var token: String?
+    /// Names besides the listen address and loopback that `Host` may carry (a reverse proxy's).
+    public var allowHosts: [String]
+    /// Listen beyond loopback without a token: anyone who can reach the port reads everything.
+    public var insecurePublic: Bool
     /// Largest track or restore upload, in bytes.
     public var maxUploadBytes: Int
     /// Achievement definitions (nil: the built-in ones).
@@ -22,14 +27,17 @@ public struct ServerOptions: Sendable {
     /// Whether `GET /reverse` is answered by `ReverseFastPath` before Hummingbird's router (tests
     /// turn it off to compare the two ways).
     package var reverseFastPath = true
+    /// Slow-client limits of every connection (tests shorten them).
+    package var connectionLimits = ConnectionLimits()
 
     public static let defaultMaxUploadMegabytes = 200
 
-    /// - Throws: `ServerError.tokenRequired` when a non-loopback address has no token, `.badOption`
-    ///   for an empty or too short token and an upload limit outside 1…10,000 MB.
+    /// - Throws: `ServerError.tokenRequired` when a non-loopback address has no token (and no
+    ///   `insecurePublic`), `.badOption` for an empty or too short token, an upload limit outside
+    ///   1…10,000 MB and an `--allow-host` that is not a host name.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), boundaries: String, store: String,
                 token: String? = nil, maxUploadMegabytes: Int = defaultMaxUploadMegabytes, achievements: String? = nil,
-                leaflet: String? = nil, logLevel: String = "info") throws {
+                leaflet: String? = nil, logLevel: String = "info", allowHosts: [String] = [], insecurePublic: Bool = false) throws {
         guard (1...10_000).contains(maxUploadMegabytes) else {
             throw ServerError.badOption("--max-upload must be between 1 and 10000 MB (got \(maxUploadMegabytes))")
         }
@@ -45,7 +53,15 @@ public struct ServerOptions: Sendable {
             throw ServerError.badOption("--log-level must be one of: "
                                         + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (not \(Echo.quoted(logLevel)))")
         }
-        guard listen.isLoopback || token != nil else { throw ServerError.tokenRequired(listen.description) }
+        guard listen.isLoopback || token != nil || insecurePublic else { throw ServerError.tokenRequired(listen.description) }
+        for name in allowHosts {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.:[]")
+            guard (1...253).contains(name.count), name.allSatisfy(allowed.contains), !name.hasPrefix("."), !name.hasPrefix("-") else {
+                throw ServerError.badOption("--allow-host expects a host name such as roqua.example.org (not \(Echo.quoted(name)))")
+            }
+        }
+        self.allowHosts = allowHosts
+        self.insecurePublic = insecurePublic
         self.listen = listen
         self.boundaries = boundaries
         self.store = store
@@ -105,7 +121,8 @@ public enum ServerError: Error, CustomStringConvertible, Equatable, Sendable {
         switch self {
         case let .tokenRequired(address):
             "\(address) is not a loopback address: anyone on the network could read your visited places; "
-                + "pass --token TOKEN (at least 16 characters) to require it, or listen on 127.0.0.1"
+                + "pass --token TOKEN (at least 16 characters) to require it, or listen on 127.0.0.1 "
+                + "(--insecure-public serves it to the network without a token)"
         case let .badOption(message): message
         case let .leafletMissing(searched):
             "Leaflet not found (looked in \(searched.joined(separator: ", "))); install Debian's libjs-leaflet "

@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaIO
 import RoquaRegions
 
 /// Everything the routes share, opened once at start: the boundary DB (resolver index, hierarchy,
@@ -17,6 +18,10 @@ final class ServerState: Sendable {
     let store: RegionStore
     let tracker: AchievementTracker
     let imports: ImportGate
+    /// Which hosts and origins the server answers (and its per-launch page token).
+    let origins: OriginPolicy
+    /// Set when the graceful shutdown starts.
+    let stopping: ServerStopping
     let assets: StaticAssets
     let logger: Logger
     /// The boundary DB's import time and schema, for `/status`.
@@ -34,6 +39,7 @@ final class ServerState: Sendable {
         hierarchy = try BoundaryHierarchy(database: database)
         catalog = try UnitCatalog(database: database)
         shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)
+        if let warning = PrivateFiles.looseModeWarning(options.store) { logger.warning("\(warning)") }
         store = try RegionStore(path: options.store, components: [AchievementStorage.component]) { unreadable in
             logger.warning("stored regions cannot be read and are skipped; `roqua regions repair` removes them",
                            metadata: ["count": "\(unreadable.count)"])
@@ -41,7 +47,9 @@ final class ServerState: Sendable {
         let catalog = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
         tracker = AchievementTracker(catalog: catalog, hierarchy: hierarchy)
         imports = ImportGate()
-        assets = try StaticAssets(leaflet: options.leaflet)
+        origins = OriginPolicy(listenHost: options.listen.host, port: options.listen.port, allowedNames: options.allowHosts)
+        stopping = ServerStopping()
+        assets = try StaticAssets(leaflet: options.leaflet, csrfToken: origins.csrfToken)
         let meta = try database.read { db in
             try [String: String](Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"], $0["value"]) },
                                  uniquingKeysWith: { first, _ in first })

@@ -14,7 +14,9 @@ struct RoquaServeCommand: ParsableCommand {
         discussion: """
             Serves the map page at / and the APIs (/reverse, /reverse/batch, /status, /api/…) on loopback. \
             Listening on any other address needs --token (sent as 'Authorization: Bearer TOKEN' or set by \
-            the login form). Stops gracefully on SIGINT or SIGTERM.
+            the login form). Only the server's own page may write (import, restore): other web sites and \
+            requests naming another host are refused; see docs/serve-security.md. Stops on SIGINT or SIGTERM \
+            within seconds (an import under way is rolled back).
             """,
         version: Roqua.version
     )
@@ -34,7 +36,15 @@ struct RoquaServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Token required from clients (16+ characters); needed for a non-loopback address.", valueName: "TOKEN"))
     var token: String?
 
-    @Option(help: ArgumentHelp("Largest track or restore upload, in MB.", valueName: "MB"))
+    @Option(name: .customLong("allow-host"),
+            help: ArgumentHelp("Another name the server may be reached by (a reverse proxy's); repeatable. Requests naming any "
+                               + "other host are refused (DNS rebinding).", valueName: "NAME"))
+    var allowHosts: [String] = []
+
+    @Flag(help: "Listen beyond loopback without --token: anyone who reaches the port reads and changes everything.")
+    var insecurePublic = false
+
+    @Option(help: ArgumentHelp("Largest track or restore upload, in MB, compressed and decompressed.", valueName: "MB"))
     var maxUpload = ServerOptions.defaultMaxUploadMegabytes
 
     @Option(help: ArgumentHelp("Leaflet's folder (default: $ROQUA_LEAFLET, share/roqua/leaflet, /usr/share/javascript/leaflet).",
@@ -53,7 +63,7 @@ struct RoquaServeCommand: ParsableCommand {
         return try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaries ?? RoquaPaths.boundaries(),
                                  store: store ?? RegionStore.defaultPath(), token: token, maxUploadMegabytes: maxUpload,
                                  achievements: achievements ?? environment["ROQUA_ACHIEVEMENTS"].flatMap { $0.isEmpty ? nil : $0 },
-                                 leaflet: leaflet, logLevel: logLevel)
+                                 leaflet: leaflet, logLevel: logLevel, allowHosts: allowHosts, insecurePublic: insecurePublic)
     }
 
     func run() throws {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaIO
 import RoquaRegions
 
 /// `--store PATH`, shared by the verbs that read or write the user's regions.
@@ -16,6 +17,7 @@ struct StoreOptions: ParsableArguments {
     /// cannot be read back are reported once (they are skipped, never fatal).
     func open(_ access: RegionStore.Access = .readWrite) throws -> RegionStore {
         let path = path
+        if let warning = PrivateFiles.looseModeWarning(path) { Terminal.warning(warning) }
         return try RegionStore(path: path, components: [AchievementStorage.component], access: access) { unreadable in
             Self.warnedOnce.withLock { warned in
                 guard !warned else { return }

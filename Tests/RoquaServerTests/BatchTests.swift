@@ -48,7 +48,7 @@ import Testing
     @Test func answersStreamBeforeTheUploadEnds() async throws {
         let server = try await SharedServer.get()
         let client = try LoopbackHTTP(port: server.port, timeout: 20)
-        try client.send("POST /reverse/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+        try client.send("POST /reverse/batch HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/x-ndjson\r\n"
                         + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
         let first = #"{"id":1,"lat":40.9879,"lon":29.0281}"# + "\n"
         try client.send(String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n")

@@ -116,11 +116,17 @@ final class LoopbackHTTP: @unchecked Sendable {
         return out
     }
 
-    /// One request on a fresh connection.
+    /// One request on a fresh connection. `host`: the `Host` header (nil: none; default: the
+    /// server's own address).
     static func request(_ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
-                        body: [UInt8] = []) async throws -> Reply {
+                        body: [UInt8] = [], host: String?? = .none) async throws -> Reply {
         let client = try LoopbackHTTP(port: port)
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nConnection: close\r\n"
+        switch host {
+        case .none: head += "Host: 127.0.0.1:\(port)\r\n"
+        case let .some(.some(name)): head += "Host: \(name)\r\n"
+        case .some(.none): break
+        }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         try client.send(Array((head + "\r\n").utf8) + body)

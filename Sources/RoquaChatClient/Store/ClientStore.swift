@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaChatCore
+import RoquaIO
 
 /// The outgoing or incoming wire form of a message plus what this device knows about it.
 struct StoredRecord: Sendable {
@@ -34,6 +35,7 @@ final class ClientStore: Sendable {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         do {
+            try PrivateFiles.createIfMissing(path)  // its -wal and -shm take its 0600
             pool = try DatabasePool(path: path, configuration: config)
             try ClientSchema.migrator.migrate(pool)
         } catch let error as DatabaseError {

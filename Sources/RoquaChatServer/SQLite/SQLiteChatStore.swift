@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaChatCore
+import RoquaIO
 
 /// The default store: one SQLite file in WAL mode through GRDB (readers never wait for the
 /// writer; writes are serialized, which also serializes each group's sequence numbers).
@@ -19,10 +20,9 @@ package final class SQLiteChatStore: ChatStore {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         do {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
+            // The accounts, phone numbers and messages: the owner's only.
+            try PrivateFiles.makeDirectory((path as NSString).deletingLastPathComponent)
+            try PrivateFiles.createIfMissing(path)
             pool = try DatabasePool(path: path, configuration: config)
             try SQLiteSchema.migrator.migrate(pool)
         } catch let error as DatabaseError {

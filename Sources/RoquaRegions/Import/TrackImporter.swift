@@ -83,9 +83,10 @@ public final class TrackImporter {
     }
 
     /// As `importFile(_:alongside:)` for any source (a file, a `.gz`, an archive entry).
-    /// `progress` is called with the fixes read so far, every few thousand fixes.
+    /// `progress` is called with the fixes read so far, every few thousand fixes; what it throws
+    /// stops the import, and the transaction is rolled back (a server shutting down).
     package func importSource<T>(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions(),
-                                 progress: ((Int) -> Void)? = nil,
+                                 progress: ((Int) throws -> Void)? = nil,
                                  alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
         let format: TrackFormat
         switch try TrackDetection.detect(try source.open(), name: source.name) {
@@ -120,7 +121,7 @@ public final class TrackImporter {
     /// Reads, clusters and writes inside the open transaction: the regions it clusters against
     /// are the ones stored at this moment, under the write lock.
     private func record(_ source: TrackSource, format: TrackFormat, options: TrackReadOptions, checksum: String,
-                        into summary: inout TrackImportSummary, progress: ((Int) -> Void)?, db: Database) throws {
+                        into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database) throws {
         var reader = try format.open(source, options: options)
         var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db))
         var revisited: [Int] = []
@@ -132,7 +133,7 @@ public final class TrackImporter {
                 throw TrackReadError(file: source.name, line: nil,
                                      message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
             }
-            if summary.fixesRead % 8192 == 0 { progress?(summary.fixesRead) }
+            if summary.fixesRead % 8192 == 0 { try progress?(summary.fixesRead) }
             switch engine.process(fix) {
             case let .dropped(reason): summary.dropped[reason, default: 0] += 1
             case .newRegion: summary.newRegions += 1

@@ -18,6 +18,13 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The file is a GPX export, which is for other tools.
     case notRestorable(file: String)
 
+    /// The file the error is about.
+    public var file: String {
+        switch self {
+        case let .unreadable(file, _), let .badRow(file, _, _, _), let .notRestorable(file): file
+        }
+    }
+
     /// One line naming the file (and entry) and what is wrong.
     public var description: String {
         switch self {

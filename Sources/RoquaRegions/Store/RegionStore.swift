@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaIO
 
 /// Why the region store cannot be used; each case names its path.
 public enum RegionStoreError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -22,6 +23,14 @@ public enum RegionStoreError: Error, CustomStringConvertible, Equatable, Sendabl
         case let .notEmpty(path, regions):
             "\(path): the store already holds \(regions) regions; restore into an empty store, or pass --replace"
         case let .cannotWrite(path, reason): "\(path): cannot write the region store: \(reason)"
+        }
+    }
+
+    /// The description without the store's path, for answers that must not show internal paths.
+    public var withoutPath: String {
+        switch self {
+        case let .cannotOpen(path, _), let .notARegionStore(path, _), let .notEmpty(path, _), let .cannotWrite(path, _):
+            description.replacingOccurrences(of: "\(path): ", with: "")
         }
     }
 
@@ -95,9 +104,8 @@ public final class RegionStore: Sendable {
                 try queue.read { db in try Self.checkIdentity(db, path: path) }
             case .readWrite:
                 let directory = (path as NSString).deletingLastPathComponent
-                if !directory.isEmpty {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                }
+                try PrivateFiles.makeDirectory(directory)
+                try PrivateFiles.createIfMissing(path)
                 // Processes opening one new store at once take turns: checking what the file holds and
                 // migrating it is one step, so no process sees (or repeats) another's half-made schema.
                 let lock = OpenLock(path: path)
@@ -115,6 +123,8 @@ public final class RegionStore: Sendable {
             throw RegionStoreError.from(error, path: path, writing: false)
         } catch let error as CocoaError {
             throw RegionStoreError.cannotOpen(path: path, reason: error.localizedDescription)
+        } catch let error as OutputError {
+            throw RegionStoreError.cannotOpen(path: path, reason: error.description)
         }
     }
 

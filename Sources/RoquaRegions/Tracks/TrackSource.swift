@@ -55,6 +55,30 @@ public final class TrackSource {
         return try ByteStream(source: source, name: name, totalBytes: size)
     }
 
+    /// How many bytes the content expands to, counted by decompressing it without keeping
+    /// anything (about 1 GB/s for the highly compressible data of a decompression bomb), or nil
+    /// as soon as it passes `limit`. A plain file's size is known without reading it. `check` runs
+    /// every few MiB and may throw to stop (a server shutting down).
+    /// - Throws: `InputError` for corrupt compressed data, and what `check` throws.
+    package func expandedSize(upTo limit: Int, check: () throws -> Void = {}) throws -> Int? {
+        if !gzip, entry == nil, let size = try FileSource(path: file).size { return size <= limit ? size : nil }
+        // An archive's declared size is the archive's word only: counted all the same.
+        if !gzip, let entry, entry.size > UInt64(limit) { return nil }
+        var source: any ByteSource = try archive.flatMap { archive in try entry.map { try archive.open($0) } }
+            ?? FileSource(path: file)
+        if gzip { source = try GzipSource(inner: source, name: name) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+        defer { buffer.deallocate() }
+        var total = 0
+        while true {
+            let n = try source.read(into: buffer, name: name)
+            if n == 0 { return total }
+            total += n
+            if total > limit { return nil }
+            if total & (8 << 20 - 1) < n { try check() }
+        }
+    }
+
     /// The content's SHA-256 as stored (the compressed bytes of a `.gz` file or an archive
     /// entry): the identity that makes a re-import add nothing.
     package func checksum() throws -> String {

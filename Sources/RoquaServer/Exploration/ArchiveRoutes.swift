@@ -23,33 +23,36 @@ enum ArchiveRoutes {
             let query = try QueryParameters(request.uri.query)
             let replace = query["replace"] == "1" || query["replace"] == "true"
             let length = request.headers[.contentLength].flatMap { Int($0) }
-            guard state.imports.begin(file: "restore", totalBytes: length) else {
-                throw APIError(.conflict, "an import is running on this store; try again when it has finished")
-            }
+            if let length, length > state.options.maxUploadBytes { throw UploadSpool.tooLarge(state.options.maxUploadBytes) }
+            guard let ticket = state.imports.begin(file: "restore", totalBytes: length) else { throw UploadSpool.busy }
             var failure: String? = "interrupted"
-            defer { state.imports.end(failure: failure) }
-            let spool: UploadSpool
+            defer { state.imports.end(ticket, failure: failure) }
             do {
-                spool = try await UploadSpool.receive(request.body, name: "restore.json", limit: state.options.maxUploadBytes,
-                                                      declaredLength: length) { state.imports.received($0) }
-            } catch let error as APIError {
-                failure = error.message  // the progress route says why, not just "interrupted"
-                throw error
-            }
-            defer { spool.remove() }
-            state.imports.importing()
-            do {
-                let count = try await offloaded { try state.store.restore(from: spool.file.path, replace: replace) }
+                let spool = try await UploadSpool.receive(request.body, name: "restore.json", limit: state.options.maxUploadBytes,
+                                                          declaredLength: length) { state.imports.received(ticket, bytes: $0) }
+                defer { spool.remove() }
+                // Restoring reads and checks the whole archive before its one transaction: it
+                // holds the store's writer throughout, as any import's writing does.
+                let count = try await offloaded {
+                    try state.imports.writing(ticket, check: state.stopping.check) {
+                        try state.store.restore(from: spool.file.path, replace: replace)
+                    }
+                }
                 failure = nil
                 state.logger.info("store restored", metadata: ["regions": "\(count)"])
                 return JSONBody.response("{\"restored\":\(count)}")
             } catch let error as ArchiveError {
-                failure = error.description
-                throw APIError(.unprocessableContent, error.description.replacingOccurrences(of: spool.file.path, with: "the upload"))
+                let message = error.description.replacingOccurrences(of: error.file, with: "the upload")
+                failure = message
+                throw APIError(.unprocessableContent, message)
             } catch let error as RegionStoreError {
-                failure = error.description
-                if case .notEmpty = error { throw APIError(.conflict, error.description + " (POST /api/restore?replace=1)") }
-                throw APIError(.internalServerError, error.description)
+                failure = error.withoutPath
+                if case .notEmpty = error { throw APIError(.conflict, error.withoutPath + " (POST /api/restore?replace=1)") }
+                throw APIError(.internalServerError, error.withoutPath)
+            } catch {
+                let refusal = UploadSpool.refusal(error, uploadName: "the upload")
+                failure = refusal.message
+                throw refusal
             }
         }
     }

@@ -1,14 +1,18 @@
+import Dispatch
 import Foundation
 import Synchronization
 
-/// One import or restore at a time per store: a second one gets 409 at once rather than waiting
-/// behind a long upload (another process — `roqua track import` — still takes turns through
-/// SQLite's write lock, as the CLI does). Also keeps the running import's progress for
-/// `GET /api/tracks/progress`.
+/// Uploads and the store's writer. Receiving an upload and checking how far it expands hold
+/// nothing (a trickling or hostile upload delays no one); only writing takes the store, one
+/// import or restore at a time, the next waiting its turn (another process — `roqua track
+/// import` — still takes turns through SQLite's write lock, as the CLI does). At most
+/// `maximumUploads` uploads are received at once (each may take `--max-upload` of disk).
+/// Also keeps the newest upload's progress for `GET /api/tracks/progress`.
 final class ImportGate: Sendable {
     struct Progress: Sendable, Codable, Equatable {
-        /// `idle`, `receiving` (the upload is being written to a temporary file), `importing`
-        /// (reading, clustering, writing in one transaction), `done` or `failed`.
+        /// `idle`, `receiving` (the upload is being written to a temporary file), `waiting` (for
+        /// another import to finish), `importing` (reading, clustering, writing in one
+        /// transaction), `done` or `failed`.
         var phase: String
         var file: String?
         var receivedBytes: Int
@@ -19,39 +23,64 @@ final class ImportGate: Sendable {
         var message: String?
     }
 
-    private let state = Mutex(Progress(phase: "idle", file: nil, receivedBytes: 0, totalBytes: nil, fixesRead: nil, message: nil))
+    /// One upload's handle on the progress: only the newest upload's updates show.
+    struct Ticket: Sendable {
+        fileprivate let number: Int
+    }
 
-    /// Claims the store for one import; false when another is running.
-    func begin(file: String, totalBytes: Int?) -> Bool {
-        state.withLock { progress in
-            guard progress.phase != "receiving" && progress.phase != "importing" else { return false }
-            progress = Progress(phase: "receiving", file: file, receivedBytes: 0, totalBytes: totalBytes, fixesRead: nil, message: nil)
-            return true
+    static let maximumUploads = 8
+
+    private let state = Mutex((newest: 0, uploads: 0, progress: Progress(phase: "idle", file: nil, receivedBytes: 0,
+                                                                         totalBytes: nil, fixesRead: nil, message: nil)))
+    private let writer = DispatchSemaphore(value: 1)
+
+    /// Starts an upload's progress; nil when `maximumUploads` are already being handled.
+    func begin(file: String, totalBytes: Int?) -> Ticket? {
+        state.withLock { state in
+            guard state.uploads < Self.maximumUploads else { return nil }
+            state.uploads += 1
+            state.newest += 1
+            state.progress = Progress(phase: "receiving", file: file, receivedBytes: 0, totalBytes: totalBytes, fixesRead: nil,
+                                      message: nil)
+            return Ticket(number: state.newest)
         }
     }
 
-    func received(_ bytes: Int) {
-        state.withLock { $0.receivedBytes = bytes }
+    private func update(_ ticket: Ticket, _ change: (inout Progress) -> Void) {
+        state.withLock { state in
+            if state.newest == ticket.number { change(&state.progress) }
+        }
     }
 
-    func importing() {
-        state.withLock {
+    func received(_ ticket: Ticket, bytes: Int) { update(ticket) { $0.receivedBytes = bytes } }
+
+    func fixes(_ ticket: Ticket, count: Int) { update(ticket) { $0.fixesRead = count } }
+
+    /// Ends an upload: `done`, or `failed` with the message (never a temporary path).
+    func end(_ ticket: Ticket, failure: String?) {
+        state.withLock { state in
+            state.uploads -= 1
+            guard state.newest == ticket.number else { return }
+            state.progress.phase = failure == nil ? "done" : "failed"
+            state.progress.message = failure
+        }
+    }
+
+    /// Runs `body` as the store's only writer, on the calling thread (a thread of its own, see
+    /// `offloaded`): waits for the running writer, checking `check` every 200 ms so a server
+    /// that is stopping does not wait.
+    /// - Throws: what `check` and `body` throw.
+    func writing<T>(_ ticket: Ticket, check: () throws -> Void, _ body: () throws -> T) throws -> T {
+        update(ticket) { $0.phase = "waiting" }
+        while writer.wait(timeout: .now() + .milliseconds(200)) == .timedOut { try check() }
+        defer { writer.signal() }
+        try check()
+        update(ticket) {
             $0.phase = "importing"
             $0.fixesRead = 0
         }
+        return try body()
     }
 
-    func fixes(_ count: Int) {
-        state.withLock { $0.fixesRead = count }
-    }
-
-    /// Releases the store: `done`, or `failed` with the message.
-    func end(failure: String?) {
-        state.withLock {
-            $0.phase = failure == nil ? "done" : "failed"
-            $0.message = failure
-        }
-    }
-
-    var progress: Progress { state.withLock { $0 } }
+    var progress: Progress { state.withLock { $0.progress } }
 }

@@ -16,31 +16,23 @@ enum TrackRoutes {
             let name = UploadSpool.safeName(query["name"])
             let length = request.headers[.contentLength].flatMap { Int($0) }
             if let length, length > state.options.maxUploadBytes { throw UploadSpool.tooLarge(state.options.maxUploadBytes) }
-            guard state.imports.begin(file: name, totalBytes: length) else {
-                throw APIError(.conflict, "another import is running on this store; try again when it has finished")
-            }
+            guard let ticket = state.imports.begin(file: name, totalBytes: length) else { throw UploadSpool.busy }
             var failure: String? = "interrupted"
-            defer { state.imports.end(failure: failure) }
+            defer { state.imports.end(ticket, failure: failure) }
             do {
                 let spool = try await UploadSpool.receive(request.body, name: name, limit: state.options.maxUploadBytes,
-                                                          declaredLength: length) { state.imports.received($0) }
+                                                          declaredLength: length) { state.imports.received(ticket, bytes: $0) }
                 defer { spool.remove() }
-                state.imports.importing()
-                let outcome = try await offloaded { try importUpload(spool.file.path, name: name, state: state) }
+                let outcome = try await offloaded { try importUpload(spool.file.path, name: name, state: state, ticket: ticket) }
                 failure = nil
                 state.logger.info("track imported", metadata: ["files": "\(outcome.summaries.count)",
                                                                 "new_regions": "\(outcome.newRegions)"])
                 return JSONBody.response(outcome.document(name: name, catalog: state.tracker.catalog))
-            } catch let error as APIError {
-                failure = error.message
-                throw error
-            } catch let error as TrackReadError {
-                // The reader names the temporary file: name the upload instead.
-                failure = error.description
-                throw APIError(.unprocessableContent, error.description.replacingOccurrences(of: error.file, with: name))
-            } catch let error as RegionStoreError {
-                failure = error.description
-                throw APIError(.internalServerError, error.description)
+            } catch {
+                // Messages name the upload, never the temporary file.
+                let refusal = UploadSpool.refusal(error, uploadName: name)
+                failure = refusal.message
+                throw refusal
             }
         }
     }
@@ -48,12 +40,35 @@ enum TrackRoutes {
     /// The CLI's import of one path: a track file, or an archive whose track files are imported
     /// one by one, each in its own transaction with its achievements (as `roqua track import`
     /// does). A single file's reading error is thrown; an archive's are listed in the answer.
+    /// Before the store is taken, every compressed file and archive entry is expanded without
+    /// keeping anything and counted against `--max-upload`: a decompression bomb stops at the
+    /// limit (413) after about a second of CPU, having held nothing.
     /// - Throws: `TrackReadError` and the store's errors for a single file; `APIError` 422 when
-    ///   an archive holds no track that could be imported.
-    static func importUpload(_ path: String, name: String, state: ServerState) throws -> UploadOutcome {
+    ///   an archive holds no track that could be imported, 413 when the content expands past
+    ///   the limit; `ImportCancelled` when the server stops meanwhile (nothing kept).
+    static func importUpload(_ path: String, name: String, state: ServerState, ticket: ImportGate.Ticket) throws -> UploadOutcome {
+        let inputs = TrackInputs.expand([path])
+        let limit = state.options.maxUploadBytes
+        var expanded = 0
+        for case let .source(source) in inputs {
+            do {
+                guard let size = try source.expandedSize(upTo: limit - expanded, check: state.stopping.check) else {
+                    throw UploadSpool.expandsTooFar(limit)
+                }
+                expanded += size
+            } catch is TrackReadError {
+                continue  // corrupt data: its import below fails and says so
+            }
+        }
+        return try state.imports.writing(ticket, check: state.stopping.check) {
+            try importInputs(inputs, path: path, name: name, state: state, ticket: ticket)
+        }
+    }
+
+    private static func importInputs(_ inputs: [TrackInput], path: String, name: String, state: ServerState,
+                                     ticket: ImportGate.Ticket) throws -> UploadOutcome {
         let importer = try TrackImporter(store: state.store, enricher: RegionEnricher(boundaries: state.options.boundaries))
         let tracker = state.tracker
-        let inputs = TrackInputs.expand([path])
         var outcome = UploadOutcome()
         for input in inputs {
             switch input {
@@ -66,12 +81,16 @@ enum TrackRoutes {
             case let .source(source):
                 let entry = source.name.replacingOccurrences(of: path, with: name)
                 do {
-                    let (summary, events) = try importer.importSource(source, progress: { state.imports.fixes($0) }) { db, summary in
+                    let progress = { (count: Int) throws in
+                        state.imports.fixes(ticket, count: count)
+                        try state.stopping.check()
+                    }
+                    let (summary, events) = try importer.importSource(source, progress: progress) { db, summary in
                         try tracker.consume(db, events: summary.events)
                     }
                     outcome.summaries.append((entry, summary, events ?? []))
                 } catch {
-                    guard inputs.count > 1 || source.name != path else { throw error }
+                    guard inputs.count > 1 || source.name != path, !(error is ImportCancelled) else { throw error }
                     outcome.failures.append((entry, UploadOutcome.uploadName(error, path: path, name: name)))
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RoquaRegions
 
 /// An upload written to a private temporary directory, never beside the store: bounded by the
 /// server's limit (checked against `Content-Length` before anything is read, and while reading),
@@ -40,6 +41,10 @@ struct UploadSpool {
                 progress(received)
             }
             guard received > 0 else { throw APIError.badRequest("the upload is empty") }
+            // A body that ended early (the connection closed) is not the file the client meant.
+            if let declaredLength, received != declaredLength {
+                throw APIError.badRequest("the upload ended after \(received) of \(declaredLength) bytes")
+            }
             return spool
         } catch {
             spool.remove()
@@ -66,6 +71,30 @@ struct UploadSpool {
 
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(.contentTooLarge, "the upload is larger than the server's limit of \(limit >> 20) MB (roqua serve --max-upload MB)")
+    }
+
+    static func expandsTooFar(_ limit: Int) -> APIError {
+        APIError(.contentTooLarge, "the upload expands (decompressed) to more than the server's limit of \(limit >> 20) MB "
+            + "(roqua serve --max-upload MB)")
+    }
+
+    static var busy: APIError {
+        APIError(.serviceUnavailable, "\(ImportGate.maximumUploads) uploads are already being received; try again when one has finished",
+                 headers: [.retryAfter: "5"])
+    }
+
+    /// What an upload's failure tells the client and the progress route: the upload's name, never
+    /// a temporary file's or the store's path.
+    static func refusal(_ error: any Error, uploadName name: String) -> APIError {
+        switch error {
+        case let error as APIError: error
+        case let error as TrackReadError:
+            APIError(.unprocessableContent, error.description.replacingOccurrences(of: error.file, with: name))
+        case let error as ImportCancelled: APIError(.serviceUnavailable, error.description)
+        case let error as ConnectionGuard.SlowClient: APIError(.requestTimeout, "the upload was cut off: \(error.description)")
+        case let error as RegionStoreError: APIError(.internalServerError, error.withoutPath)
+        default: APIError(.internalServerError, "the upload failed (\(String(describing: type(of: error))))")
+        }
     }
 
     /// Removes the file and its directory.

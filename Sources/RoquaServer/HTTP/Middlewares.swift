@@ -5,7 +5,7 @@ import RoquaServeInput
 
 /// Every response: a Content-Security-Policy that lets the page load and fetch from its own
 /// origin only (no CDN, no tiles, no inline script), no MIME sniffing, no framing (the page's
-/// own `<meta name="referrer">` sends no referrer). `ReverseFastPath` writes the same.
+/// own `<meta name="referrer">` sends one to its own origin only). `ReverseFastPath` writes the same.
 enum SecurityHeaders {
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "

@@ -3,7 +3,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// Hummingbird's HTTP/1 channel with `ReverseFastPath` right after its connection-state handler:
+/// Hummingbird's HTTP/1 channel with `ConnectionGuard` before its connection-state handler and
+/// `ReverseFastPath` right after it:
 /// that handler still sees every request and response, so the idle timeout, keep-alive and the
 /// graceful shutdown's "close once the last response is written" count the fast answers too.
 struct RoquaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
@@ -12,17 +13,20 @@ struct RoquaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let base: HTTP1Channel
     /// nil: every request goes through Hummingbird (tests compare both ways).
     let fastPath: ReverseFastAnswers?
+    let stopping: ServerStopping
+    let limits: ConnectionLimits
 
     var responder: HTTPChannelHandler.Responder { base.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let fastPath = self.fastPath
+        let fastPath = self.fastPath, stopping = self.stopping, limits = self.limits
         // `base.setup` completes at once on the channel's event loop, so this runs before any read.
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            guard let fastPath else { return value }
             let pipeline = channel.pipeline.syncOperations
             let connectionState = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-            try pipeline.addHandler(ReverseFastPath(fastPath), position: .after(connectionState))
+            // Before the fast path: it sees every request part and every response's end.
+            try pipeline.addHandler(ConnectionGuard(limits: limits, stopping: stopping), position: .before(connectionState))
+            if let fastPath { try pipeline.addHandler(ReverseFastPath(fastPath), position: .after(connectionState)) }
             return value
         }
     }
@@ -33,10 +37,13 @@ struct RoquaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 }
 
 extension HTTPServerBuilder {
-    /// `.http1(configuration:)` with `GET /reverse` answered by `fastPath` when given.
-    static func roquaHTTP1(configuration: HTTP1Channel.Configuration, fastPath: ReverseFastAnswers?) -> HTTPServerBuilder {
+    /// `.http1(configuration:)` with `GET /reverse` answered by `fastPath` when given, and every
+    /// connection's time limits kept by `ConnectionGuard`.
+    static func roquaHTTP1(configuration: HTTP1Channel.Configuration, fastPath: ReverseFastAnswers?,
+                           stopping: ServerStopping, limits: ConnectionLimits) -> HTTPServerBuilder {
         .init { responder in
-            RoquaHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), fastPath: fastPath)
+            RoquaHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), fastPath: fastPath,
+                              stopping: stopping, limits: limits)
         }
     }
 }

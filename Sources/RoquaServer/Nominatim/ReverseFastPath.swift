@@ -8,7 +8,7 @@ import NIOHTTPTypes
 /// Answers `GET /reverse` on the connection's event loop, between Hummingbird's connection-state
 /// handler and its async bridging, so the common request skips the bridging, the router and the
 /// middleware chain. It answers only what `ReverseFastAnswers` answers exactly as the route would
-/// (a well-formed query it can resolve, authorised by the bearer header when there is a token);
+/// (a well-formed query it can resolve, for an allowed `Host`, authorised by the bearer header when there is a token);
 /// everything else — other routes, errors, cookies, `Connection` headers — passes through untouched.
 ///
 /// Pipelined requests stay in order: a request is answered here only while no earlier request is
@@ -110,6 +110,8 @@ struct ReverseFastAnswers: Sendable {
     func answer(_ head: HTTPRequest, date: String, allocator: ByteBufferAllocator) -> (HTTPResponse, ByteBuffer)? {
         guard head.method == .get, let path = head.path, let query = Self.reverseQuery(path) else { return nil }
         if let connection = head.headerFields[.connection], connection != "keep-alive" { return nil }
+        // A foreign `Host` (DNS rebinding) gets the middleware's 421.
+        guard state.origins.allowsHost(head.authority) else { return nil }
         if let token = state.options.token, !BearerToken.authorises(head.headerFields[.authorization], token: token) {
             return nil
         }

@@ -26,15 +26,19 @@ struct StaticAssets: Sendable {
         return candidates
     }
 
+    /// `csrfToken` is written into the page (`<meta name="roqua-csrf">`), which only pages of this
+    /// server's own origin can read.
     /// - Throws: `ServerError.leafletMissing` naming every place looked in.
-    init(leaflet: String?) throws {
+    init(leaflet: String?, csrfToken: String) throws {
         let candidates = leaflet.map { [$0] } ?? Self.leafletCandidates()
         guard let directory = candidates.first(where: {
             FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("leaflet.js"))
         }) else { throw ServerError.leafletMissing(searched: candidates) }
         leafletDirectory = directory
         var files: [String: Asset] = [
-            "index.html": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache"),
+            "index.html": Asset(bytes: Array(String(decoding: PackageResources.index_html, as: UTF8.self)
+                                    .replacingOccurrences(of: "{{csrf}}", with: csrfToken).utf8),
+                                contentType: "text/html; charset=utf-8", cacheControl: "no-store"),
             "login.html": Asset(bytes: PackageResources.login_html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache"),
             "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache"),
             "app.css": Asset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8", cacheControl: "no-cache"),

@@ -277,6 +277,8 @@ function upload(file) {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', '/api/tracks?name=' + encodeURIComponent(file.name));
+    // The server takes writes only from its own page: this per-launch token proves it.
+    request.setRequestHeader('X-Roqua-CSRF', document.querySelector('meta[name="roqua-csrf"]').content);
     const bar = document.getElementById('import-bar'), status = document.getElementById('import-status');
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) bar.style.width = `${Math.round(100 * event.loaded / event.total)}%`;

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// The time limits of one connection, so a slow or silent client holds nothing a normal request
+/// needs. Checked every `tick` on the connection's event loop (one timer per connection, none per
+/// request, so `/reverse` under load pays nothing):
+/// - a request's head must arrive within `headDeadline` of the connection opening or of the
+///   previous response (a header trickled a byte at a time, or an idle keep-alive connection);
+/// - a body must bring at least `minimumBytes` every `window` (a trickling upload), and the whole
+///   request must be in within `requestDeadline`;
+/// - once the server is stopping, a request still being received is cut at the next tick.
+/// A cut request fails its body's reader with `SlowClient` (never a silent early end: the upload
+/// would look complete) and closes the connection.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// Why a request was cut off.
+    struct SlowClient: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private enum Phase {
+        /// Waiting for a request's head since this time.
+        case waitingForHead(since: NIODeadline)
+        /// Receiving a body: since the head, and bytes in the current window.
+        case receiving(since: NIODeadline, windowStart: NIODeadline, windowBytes: Int)
+        /// The request is in; the server is answering (its own time, not the client's).
+        case answering
+    }
+
+    private let limits: ConnectionLimits
+    private let stopping: ServerStopping
+    private var phase: Phase = .waitingForHead(since: .now())
+    /// Requests whose response has not ended (pipelined requests queue here).
+    private var unanswered = 0
+    private var timer: RepeatedTask?
+
+    init(limits: ConnectionLimits, stopping: ServerStopping) {
+        self.limits = limits
+        self.stopping = stopping
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        // Runs on the channel's own event loop, where the handler lives.
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: limits.tick, delay: limits.tick) { _ in
+            handler.value.check(context: bound.value)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            let now = NIODeadline.now()
+            phase = .receiving(since: now, windowStart: now, windowBytes: 0)
+            unanswered += 1
+        case let .body(buffer):
+            if case let .receiving(since, start, bytes) = phase {
+                phase = .receiving(since: since, windowStart: start, windowBytes: bytes + buffer.readableBytes)
+            }
+        case .end:
+            phase = .answering
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            unanswered = max(0, unanswered - 1)
+            // The next request's clock starts now (unless it is already being received).
+            if unanswered == 0, case .answering = phase { phase = .waitingForHead(since: .now()) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    private func check(context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        switch phase {
+        case let .waitingForHead(since):
+            if stopping.isStopping || now - since > limits.headDeadline {
+                // Nothing of a request is in flight: just close (Hummingbird's idle close does the same).
+                context.close(promise: nil)
+            }
+        case let .receiving(since, start, bytes):
+            if stopping.isStopping {
+                cut(context, "the server is stopping")
+            } else if now - since > limits.requestDeadline {
+                cut(context, "the request took longer than \(limits.requestDeadline.nanoseconds / 1_000_000_000) s to arrive")
+            } else if now - start >= limits.window {
+                if bytes < limits.minimumBytes {
+                    cut(context, "the client sent \(bytes) bytes in \(limits.window.nanoseconds / 1_000_000_000) s "
+                        + "(at least \(limits.minimumBytes) are required)")
+                } else {
+                    phase = .receiving(since: since, windowStart: now, windowBytes: 0)
+                }
+            }
+        case .answering:
+            break
+        }
+    }
+
+    private func cut(_ context: ChannelHandlerContext, _ reason: String) {
+        timer?.cancel()
+        timer = nil
+        context.fireErrorCaught(SlowClient(description: reason))
+        context.close(promise: nil)
+    }
+}
+
+@available(*, unavailable)
+extension ConnectionGuard: Sendable {}
+
+/// `ConnectionGuard`'s limits (tests shorten them).
+package struct ConnectionLimits: Sendable {
+    /// How often each connection is checked.
+    package var tick: TimeAmount = .seconds(2)
+    /// Longest wait for a request's head, after the connection opened or the last response.
+    package var headDeadline: TimeAmount = .seconds(60)
+    /// A body must bring `minimumBytes` in every window of this length.
+    package var window: TimeAmount = .seconds(30)
+    package var minimumBytes = 1024
+    /// Longest time a request may take to arrive, head to end.
+    package var requestDeadline: TimeAmount = .minutes(15)
+
+    package init() {}
+
+    /// Limits in seconds (tests use fractions of one).
+    package init(tick: Double, headDeadline: Double, window: Double, minimumBytes: Int, requestDeadline: Double) {
+        func time(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
+        self.tick = time(tick)
+        self.headDeadline = time(headDeadline)
+        self.window = time(window)
+        self.minimumBytes = minimumBytes
+        self.requestDeadline = time(requestDeadline)
+    }
+}
+
+/// Set once when the server starts its graceful shutdown: requests still being received are cut,
+/// imports under way stop at their next check (rolled back), so SIGTERM ends the server in seconds.
+package final class ServerStopping: Sendable {
+    private let flag = Atomic(false)
+
+    package init() {}
+
+    package var isStopping: Bool { flag.load(ordering: .relaxed) }
+
+    package func stop() { flag.store(true, ordering: .relaxed) }
+
+    /// - Throws: `ImportCancelled` once stopping.
+    package func check() throws(ImportCancelled) {
+        if isStopping { throw ImportCancelled() }
+    }
+}
+
+/// An import stopped because the server is shutting down; its transaction was rolled back.
+package struct ImportCancelled: Error, CustomStringConvertible {
+    package var description: String { "the server is stopping: the import was cancelled and nothing of it was kept" }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RoquaIO
+import Synchronization
+
+/// Who may talk to the server through a browser. Every request's `Host` must name this server
+/// (a DNS-rebinding page reaches 127.0.0.1 under its own name, which is refused), and every
+/// write must come from a page of this server: an `Origin` (or `Referer`) of the same origin,
+/// plus the per-launch token that only the server's own page can read.
+package final class OriginPolicy: Sendable {
+    /// The header the page sends the per-launch token in (a custom header: another site cannot
+    /// send it without a CORS preflight, which this server never grants).
+    package static let tokenHeader = "X-Roqua-CSRF"
+    static let tokenField = HTTPField.Name(tokenHeader) ?? .authorization  // a valid name: never the fallback
+
+    /// Random, per launch; embedded in the server's own pages only.
+    package let csrfToken: String
+    private let listenHost: String
+    private let allowedNames: Set<String>
+    private let anyAddress: Bool
+    /// The port actually bound (known once listening; port 0 asks for any free one).
+    private let port: Atomic<Int>
+
+    /// - Parameters:
+    ///   - listenHost: the `--listen` host; its name is accepted in `Host` with the bound port.
+    ///   - allowedNames: `--allow-host` names (a reverse proxy's), accepted with any port.
+    package init(listenHost: String, port: Int, allowedNames: [String], csrfToken: String = OriginPolicy.randomToken()) {
+        self.listenHost = Self.normalised(listenHost)
+        self.allowedNames = Set(allowedNames.map(Self.normalised))
+        anyAddress = listenHost == "0.0.0.0" || listenHost == "::"
+        self.port = Atomic(port)
+        self.csrfToken = csrfToken
+    }
+
+    /// Called once the socket is bound.
+    package func bound(port: Int) { self.port.store(port, ordering: .releasing) }
+
+    /// 32 random bytes, URL-safe base64.
+    package static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Whether the `Host` header (HTTP/1.1's authority) names this server: `localhost`, a loopback
+    /// address or the listen address with the bound port, an IP address when listening on every
+    /// interface (rebinding needs a name: a page at an IP address *is* that address's origin), or
+    /// an `--allow-host` name with any port. nil (no `Host`) is refused.
+    package func allowsHost(_ authority: String?) -> Bool {
+        guard let authority, let (name, port) = Self.split(authority, defaultPort: 80) else { return false }
+        if allowedNames.contains(name) { return true }
+        guard port == self.port.load(ordering: .acquiring) else { return false }
+        if name == "localhost" || name == listenHost || Self.isLoopbackAddress(name) { return true }
+        return anyAddress && Self.isAddress(name)
+    }
+
+    /// Why a write is refused, or nil when it comes from a page of this server: `Origin`
+    /// (or, without one, `Referer`) of this server's origin, and the per-launch token.
+    package func refusesWrite(origin: String?, referer: String?, authority: String?, token: String?) -> String? {
+        if let reason = refusesOrigin(origin: origin, referer: referer, authority: authority, required: true) { return reason }
+        guard let token, BearerToken.same(token, csrfToken) else {
+            return "a write needs the page's \(Self.tokenHeader) header (this server's page sends it; other sites cannot)"
+        }
+        return nil
+    }
+
+    /// Why a request naming another site as its origin is refused, or nil. With `required`, a
+    /// request that names no origin at all is refused too (browsers name one on every write).
+    package func refusesOrigin(origin: String?, referer: String?, authority: String?, required: Bool) -> String? {
+        let claimed = origin ?? referer.flatMap(Self.origin(ofURL:))
+        guard let claimed else {
+            return required ? "a write needs an Origin or Referer header naming this server (none was sent)" : nil
+        }
+        guard let (scheme, rest) = Self.splitScheme(claimed), scheme == "http" || scheme == "https",
+              let (name, port) = Self.split(rest, defaultPort: scheme == "https" ? 443 : 80) else {
+            return "cross-site request refused: origin \(Echo.quoted(String(claimed.prefix(80)))) is not this server"
+        }
+        if allowedNames.contains(name) { return nil }
+        guard let authority, let (hostName, hostPort) = Self.split(authority, defaultPort: scheme == "https" ? 443 : 80),
+              hostName == name, hostPort == port else {
+            return "cross-site request refused: origin \(Echo.quoted(String(claimed.prefix(80)))) is not this server"
+        }
+        return nil
+    }
+
+    /// `scheme://authority` of a URL (a `Referer`), nil when it has none.
+    static func origin(ofURL url: String) -> String? {
+        guard let (scheme, rest) = splitScheme(url) else { return nil }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.isEmpty ? nil : "\(scheme)://\(authority)"
+    }
+
+    private static func splitScheme(_ text: String) -> (String, String)? {
+        guard let range = text.range(of: "://") else { return nil }
+        return (text[..<range.lowerBound].lowercased(), String(text[range.upperBound...]))
+    }
+
+    /// `name[:port]` or `[v6][:port]` → the lower-cased name (brackets off) and the port. nil for
+    /// anything else: user info, a path, an empty name, a port that is not 1…65535.
+    static func split(_ authority: String, defaultPort: Int) -> (String, Int)? {
+        var name = Substring(authority), portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            name = authority[authority.index(after: authority.startIndex)..<close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = authority.firstIndex(of: ":") {
+            name = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        guard !name.isEmpty, !name.contains(where: { "@/?#\\ ".contains($0) }) else { return nil }
+        var port = defaultPort
+        if let portText {
+            guard let value = Int(portText), (1...65535).contains(value), portText.allSatisfy(\.isASCII) else { return nil }
+            port = value
+        }
+        return (normalised(String(name)), port)
+    }
+
+    private static func normalised(_ name: String) -> String {
+        name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()).lowercased() : name.lowercased()
+    }
+
+    static func isLoopbackAddress(_ name: String) -> Bool {
+        ListenAddress(host: name, port: 0).isLoopback && name != "localhost"
+    }
+
+    /// An IPv4 dotted quad or an IPv6 address (not a name a DNS server could answer).
+    static func isAddress(_ name: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
+    }
+}
+
+/// `OriginPolicy` on every route: a foreign `Host` gets 421 (GET included: exports, stats,
+/// `/reverse`), a write from another site or without the page's token 403, before any body is
+/// read. With `--token`, a request authorised by its `Authorization: Bearer` header is no
+/// browser's ambient credential and needs no page token, but a foreign `Origin` is still refused.
+struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
+    let policy: OriginPolicy
+    let token: String?
+    /// Writes that change nothing and read nothing of the user's (`POST /reverse/batch`): a foreign
+    /// `Origin` is refused, but a client that is no browser (curl) needs no page token.
+    static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
+    /// The sign-in form posts without script: same origin required, no page token.
+    static var formPosts: Set<String> { ["/login"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let authority = request.head.authority
+        guard policy.allowsHost(authority) else {
+            throw APIError(.misdirectedRequest, "this server does not answer for host "
+                + Echo.quoted(String((authority ?? "(none)").prefix(80)))
+                + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
+        }
+        guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
+        let origin = request.headers[.origin], referer = request.headers[.referer]
+        let path = request.uri.path
+        let bearer = token.map { BearerToken.authorises(request.headers[.authorization], token: $0) } ?? false
+        let reason: String?
+        if bearer || Self.readOnlyPosts.contains(path) {
+            reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
+        } else if Self.formPosts.contains(path) {
+            reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)
+        } else {
+            reason = policy.refusesWrite(origin: origin, referer: referer, authority: authority,
+                                         token: request.headers[OriginPolicy.tokenField])
+        }
+        if let reason { throw APIError(.forbidden, reason) }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import RoquaRegions
+import RoquaServer
+import RoquaTestSupport
+import Synchronization
+import Testing
+
+/// Hostile and slow uploads: a decompression bomb, a trickling client, a server stopped in the
+/// middle. Each is bounded in time, holds nothing a normal request needs, and keeps nothing.
+@Suite struct UploadAbuseTests {
+    /// `bytes` compressed by the system's gzip.
+    static func gzipped(_ bytes: [UInt8]) throws -> [UInt8] {
+        let directory = try TempDirectory("roqua-gzip")
+        let path = directory.file("member")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-9", "-n", path]
+        try process.run()
+        process.waitUntilExit()
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path + ".gz")))
+    }
+
+    /// About 2 GiB of valid CSV rows in a ~2 MB gzip: 2,048 members of 1 MiB each.
+    static func bomb() throws -> [UInt8] {
+        let row = Array("41.0100,28.9800,2024-05-01T07:00:00Z\n".utf8)
+        let header = Array("lat,lon,time\n".utf8)
+        let mebibyte = Array(Array(repeating: row, count: (1 << 20) / row.count).joined())
+        let first = try gzipped(header + mebibyte), member = try gzipped(mebibyte)
+        return first + Array(Array(repeating: member, count: 2047).joined())
+    }
+
+    /// A stored ZIP (no compression of its own) holding `name` with `content`, written by Python's zipfile.
+    static func zipped(name: String, content: [UInt8]) throws -> [UInt8] {
+        let directory = try TempDirectory("roqua-zip")
+        try Data(content).write(to: URL(fileURLWithPath: directory.file("entry")))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z: z.write(sys.argv[2], sys.argv[3])
+            """, directory.file("out.zip"), directory.file("entry"), name]
+        try process.run()
+        process.waitUntilExit()
+        return Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("out.zip"))))
+    }
+
+    /// A 2 MB gzip expanding to 2 GiB (alone, and inside a ZIP as a `.csv.gz` entry) is refused
+    /// with 413 once it passes the limit, in seconds; `/reverse` answers within a second meanwhile;
+    /// the store is untouched.
+    @Test func aDecompressionBombStopsAtTheLimit() async throws {
+        let bomb = try Self.bomb()
+        #expect(bomb.count < 8 << 20)
+        let archive = try Self.zipped(name: "export/track.csv.gz", content: bomb)
+        try await TestServer.with { server in
+            let before = CrossSiteTests.storeBytes(server)
+            for (name, body) in [("bomb.csv.gz", bomb), ("bomb.zip", archive)] {
+                let started = ContinuousClock.now
+                let done = Flag()
+                let upload = Task {
+                    defer { done.set() }
+                    return try await server.post("/api/tracks?name=\(name)", body: body)
+                }
+                var slowest = Duration.zero, asked = 0
+                while !done.isSet && ContinuousClock.now - started < .seconds(30) {
+                    let sent = ContinuousClock.now
+                    let reverse = try await server.get("/reverse?lat=40.9879&lon=29.0281")
+                    slowest = max(slowest, ContinuousClock.now - sent)
+                    asked += 1
+                    #expect(reverse.status == 200)
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let reply = try await upload.value
+                let elapsed = ContinuousClock.now - started
+                #expect(reply.status == 413 && reply.text.contains("expands"), "\(name): \(reply.status) \(reply.text)")
+                #expect(elapsed < .seconds(10), "\(name): \(elapsed)")
+                #expect(asked > 0 && slowest < .seconds(1), "\(name): /reverse asked \(asked) times, slowest \(slowest)")
+            }
+            #expect(CrossSiteTests.storeBytes(server) == before)
+            let progress = try await server.get("/api/tracks/progress").object()
+            #expect(progress["phase"] as? String == "failed" && (progress["message"] as? String)?.contains("expands") == true)
+        }
+    }
+
+    static let quick = ConnectionLimits(tick: 0.1, headDeadline: 2, window: 1, minimumBytes: 1024, requestDeadline: 20)
+
+    /// A client sending one byte every 300 ms is cut off after the first window; a normal import
+    /// started beside it finishes at once; a header trickled the same way is cut too.
+    @Test func aTricklingClientIsCutAndHoldsNothing() async throws {
+        try await TestServer.with(limits: Self.quick) { server in
+            let gpx = Array(try Data(contentsOf: URL(fileURLWithPath: CrossSiteTests.gpx)))
+            let trickle = try LoopbackHTTP(port: server.port, timeout: 10)
+            try trickle.send(server.head("POST", "/api/tracks?name=slow.gpx", "Content-Length: \(gpx.count)\r\nConnection: close\r\n"))
+            let header = try LoopbackHTTP(port: server.port, timeout: 10)
+            let started = ContinuousClock.now
+            let sender = Task {
+                for (index, byte) in gpx.prefix(40).enumerated() {
+                    try? trickle.send([byte])
+                    try? header.send([Array("POST /api/tracks HTTP/1.1\r\n".utf8)[index % 27]])
+                    try await Task.sleep(for: .milliseconds(300))
+                }
+            }
+            let normal = try await server.post("/api/tracks?name=day.gpx", body: gpx)
+            #expect(normal.status == 200 && ContinuousClock.now - started < .seconds(3), "\(normal.text)")
+            _ = try await trickle.readAll()
+            let cutAfter = ContinuousClock.now - started
+            _ = try await header.readAll()
+            let headerCutAfter = ContinuousClock.now - started
+            sender.cancel()
+            #expect(cutAfter > .milliseconds(900) && cutAfter < .seconds(4), "body trickle cut after \(cutAfter)")
+            #expect(headerCutAfter > .milliseconds(1900) && headerCutAfter < .seconds(5), "header trickle cut after \(headerCutAfter)")
+            #expect(try RegionStore(path: server.store).regionCount() == 8)
+            #expect(try await server.get("/status").text == "OK")
+        }
+    }
+
+    /// Stopping (as on SIGTERM) while a large import is being written and another upload is being
+    /// trickled: the server ends within seconds and the store holds nothing of either.
+    @Test func stoppingEndsImportsUnderWayAndKeepsNothing() async throws {
+        var generator = SeededGenerator(state: 26)
+        var csv = "lat,lon,time\n"
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        var lat = 39.0, lon = 32.0
+        for index in 0..<400_000 {
+            lat += Double.random(in: -0.004...0.004, using: &generator)
+            lon += Double.random(in: -0.004...0.004, using: &generator)
+            csv += "\(lat),\(lon),\(start.addingTimeInterval(Double(index) * 30).ISO8601Format())\n"
+        }
+        let server = try await TestServer.start(limits: Self.quick)
+        let store = server.store
+        let big = Task { try await server.post("/api/tracks?name=years.csv", body: Array(csv.utf8)) }
+        var fixes = 0
+        for _ in 0..<600 where fixes == 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            fixes = try await server.get("/api/tracks/progress").object()["fixes_read"] as? Int ?? 0
+        }
+        #expect(fixes > 0, "the import never started writing")
+        let trickle = try LoopbackHTTP(port: server.port, timeout: 10)
+        try trickle.send(server.head("POST", "/api/tracks?name=slow.csv", "Content-Length: 100000\r\nConnection: close\r\n") + "lat,lon")
+        let stopping = ContinuousClock.now
+        await server.stop()
+        let took = ContinuousClock.now - stopping
+        #expect(took < .seconds(5), "stopping took \(took)")
+        let reply = try? await big.value
+        #expect(reply?.status != 200, "\(reply?.text ?? "no answer")")
+        #expect(try RegionStore(path: store).regionCount() == 0)
+    }
+
+    /// What the progress route and the answers say names the upload, never a temporary path.
+    @Test func noInternalPathInAnswers() async throws {
+        try await TestServer.with { server in
+            let bad = try await server.post("/api/tracks?name=bad.csv", body: Array("lat,lon,time\n41,abc,2024-05-01T07:01:00Z\n".utf8))
+            let progress = try await server.get("/api/tracks/progress")
+            for text in [bad.text, progress.text] {
+                #expect(text.contains("bad.csv") && !text.contains("roqua-upload") && !text.contains(NSTemporaryDirectory()), "\(text)")
+            }
+        }
+    }
+}
+
+/// A flag one task sets and another polls.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
