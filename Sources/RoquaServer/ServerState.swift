@@ -5,6 +5,7 @@ import RoquaAchievements
 import RoquaBoundaries
 import RoquaIO
 import RoquaRegions
+import RoquaServeInput
 
 /// Everything the routes share, opened once at start: the boundary DB (resolver index, hierarchy,
 /// unit names and shapes), the region store with the achievements' tables, and the import gate.

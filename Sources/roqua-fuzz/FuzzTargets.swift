@@ -21,6 +21,7 @@ enum FuzzTargets {
             "json-record": jsonRecord,
             "serve-query": serveQuery,
             "serve-batch": serveBatch,
+            "serve-origin": serveOrigin,
             "peer-wire": peerWire,
             "shapefile": shapefile,
             "achievements": { data in
@@ -69,6 +70,32 @@ enum FuzzTargets {
         _ = NominatimRequest.language(text)
         let query = try QueryParameters(text)
         _ = try NominatimRequest(query, acceptLanguage: query["accept-language"])
+    }
+
+    /// `Host`, `Origin` and `Referer` headers as `roqua serve` judges them (lines 1, 2, 3 of the
+    /// input). Whatever they hold, a foreign name is never let in: an accepted `Host` names
+    /// loopback, `localhost` or the allowed proxy name, and an accepted write's origin is the
+    /// accepted `Host` itself or the proxy name.
+    @Sendable static func serveOrigin(_ data: Data) throws {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let host = lines.first, origin = lines.count > 1 ? lines[1] : nil, referer = lines.count > 2 ? lines[2] : nil
+        let policy = OriginPolicy(listenHost: "127.0.0.1", port: 8080, allowedNames: ["proxy.example"], csrfToken: "t")
+        if policy.allowsHost(host) {
+            guard let (name, _) = OriginPolicy.split(host ?? "", defaultPort: 80),
+                  name == "localhost" || name == "proxy.example" || name.hasPrefix("127.") || name == "::1" else {
+                fatalError("foreign Host accepted: \(host ?? "nil")")
+            }
+        }
+        for required in [true, false] {
+            guard policy.refusesOrigin(origin: origin, referer: referer, authority: host, required: required) == nil,
+                  let claimed = origin ?? referer.flatMap(OriginPolicy.origin(ofURL:)) else { continue }
+            let authority = claimed.components(separatedBy: "://").dropFirst().joined(separator: "://")
+            let name = OriginPolicy.split(authority, defaultPort: 80)?.0
+            guard name == "proxy.example" || name == OriginPolicy.split(host ?? "", defaultPort: 80)?.0 else {
+                fatalError("foreign origin accepted: \(claimed) for Host \(host ?? "nil")")
+            }
+        }
+        _ = policy.refusesWrite(origin: origin, referer: referer, authority: host, token: lines.last)
     }
 
     /// A batch upload as `POST /reverse/batch` reads it, arriving in chunks whose sizes come from

@@ -82,3 +82,26 @@ struct CredentialTests {
         await server.stop()
     }
 }
+
+@Suite("A device's home is private")
+struct HomePrivacyTests {
+    @Test("the home is 0700; its database (and -wal, -shm), keys and session are 0600, whatever the umask")
+    func privateHome() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let home = scratch.file("phone/home")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let client = try ChatClient(home: home)
+        _ = try client.store.groupKey(groupID: "none", epoch: 1)
+        var info = stat()
+        for folder in [scratch.file("phone"), home] {
+            #expect(stat(folder, &info) == 0 && info.st_mode & 0o777 == 0o700, "\(folder)")
+        }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: home)) ?? []).filter { $0 != "blobs" }
+        #expect(files.contains("chat.sqlite") && files.contains("device.json"), "\(files)")
+        for name in files {
+            #expect(stat(home + "/" + name, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
+        }
+    }
+}

@@ -112,3 +112,24 @@ import Testing
         #expect(try store.regions(in: "Ankara").isEmpty)
     }
 }
+
+/// The store, its write-ahead log and shared memory, and a new directory for it are the owner's
+/// only (under umask 022, SQLite alone would make them 0644 and the directory 0755).
+@Suite(.serialized) struct RegionStorePrivacyTests {
+    @Test func aNewStoreAndItsCompanionsArePrivate() throws {
+        let directory = try TempDirectory("roqua-store-mode")
+        let path = directory.file("home/roqua/regions.sqlite")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let store = try RegionStore(path: path)
+        try store.write { db in try db.execute(sql: "DELETE FROM visited_regions") }
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(file): \(String(info.st_mode & 0o777, radix: 8))")
+        }
+        for folder in [directory.file("home"), directory.file("home/roqua")] {
+            var info = stat()
+            #expect(stat(folder, &info) == 0 && info.st_mode & 0o777 == 0o700, "\(folder)")
+        }
+    }
+}

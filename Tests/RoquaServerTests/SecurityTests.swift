@@ -77,5 +77,13 @@ import Testing
         let open = try ServerOptions(listen: ListenAddress(parsing: "0.0.0.0:8080"), boundaries: "b", store: "s",
                                      token: "0123456789abcdef")
         #expect(open.maxUploadBytes == 200 << 20)
+        // Without a token only when asked for in so many words.
+        #expect(try ServerOptions(listen: ListenAddress(parsing: "0.0.0.0:8080"), boundaries: "b", store: "s", insecurePublic: true)
+            .insecurePublic)
+        #expect(ServerError.tokenRequired("0.0.0.0:8080").description.contains("--insecure-public"))
+        for bad in ["", "evil.example/x", "a b", ".example", "user@host", String(repeating: "a", count: 300)] {
+            #expect(throws: ServerError.self, "\(bad)") { try ServerOptions(boundaries: "b", store: "s", allowHosts: [bad]) }
+        }
+        #expect(try ServerOptions(boundaries: "b", store: "s", allowHosts: ["roqua.example.org", "[::1]"]).allowHosts.count == 2)
     }
 }

@@ -45,9 +45,11 @@ import Testing
         return Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("out.zip"))))
     }
 
-    /// A 2 MB gzip expanding to 2 GiB (alone, and inside a ZIP as a `.csv.gz` entry) is refused
-    /// with 413 once it passes the limit, in seconds; `/reverse` answers within a second meanwhile;
-    /// the store is untouched.
+    /// A 2 MB gzip expanding to 2 GiB of valid rows (alone, and inside a ZIP as a `.csv.gz`
+    /// entry) is refused with 413 once it passes the limit (without the limit it would be read
+    /// whole: 55 million rows, minutes); `/reverse` keeps answering meanwhile; the store is
+    /// untouched. How fast (wall time, `/reverse` latency) is `scripts/bench-serve-abuse.sh`'s to
+    /// measure, not a unit test's.
     @Test func aDecompressionBombStopsAtTheLimit() async throws {
         let bomb = try Self.bomb()
         #expect(bomb.count < 8 << 20)
@@ -55,26 +57,17 @@ import Testing
         try await TestServer.with { server in
             let before = CrossSiteTests.storeBytes(server)
             for (name, body) in [("bomb.csv.gz", bomb), ("bomb.zip", archive)] {
-                let started = ContinuousClock.now
                 let done = Flag()
                 let upload = Task {
                     defer { done.set() }
                     return try await server.post("/api/tracks?name=\(name)", body: body)
                 }
-                var slowest = Duration.zero, asked = 0
-                while !done.isSet && ContinuousClock.now - started < .seconds(30) {
-                    let sent = ContinuousClock.now
-                    let reverse = try await server.get("/reverse?lat=40.9879&lon=29.0281")
-                    slowest = max(slowest, ContinuousClock.now - sent)
-                    asked += 1
-                    #expect(reverse.status == 200)
+                while !done.isSet {
+                    #expect(try await server.get("/reverse?lat=40.9879&lon=29.0281").text.contains("Kadıköy"))
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 let reply = try await upload.value
-                let elapsed = ContinuousClock.now - started
                 #expect(reply.status == 413 && reply.text.contains("expands"), "\(name): \(reply.status) \(reply.text)")
-                #expect(elapsed < .seconds(10), "\(name): \(elapsed)")
-                #expect(asked > 0 && slowest < .seconds(1), "\(name): /reverse asked \(asked) times, slowest \(slowest)")
             }
             #expect(CrossSiteTests.storeBytes(server) == before)
             let progress = try await server.get("/api/tracks/progress").object()
@@ -101,14 +94,16 @@ import Testing
                 }
             }
             let normal = try await server.post("/api/tracks?name=day.gpx", body: gpx)
-            #expect(normal.status == 200 && ContinuousClock.now - started < .seconds(3), "\(normal.text)")
+            #expect(normal.status == 200, "\(normal.text)")
             _ = try await trickle.readAll()
             let cutAfter = ContinuousClock.now - started
             _ = try await header.readAll()
             let headerCutAfter = ContinuousClock.now - started
             sender.cancel()
-            #expect(cutAfter > .milliseconds(900) && cutAfter < .seconds(4), "body trickle cut after \(cutAfter)")
-            #expect(headerCutAfter > .milliseconds(1900) && headerCutAfter < .seconds(5), "header trickle cut after \(headerCutAfter)")
+            // Cut (the socket's 10 s timeout would throw otherwise), and not before its limit; the
+            // trickle would have lasted 12 s.
+            #expect(cutAfter > .milliseconds(900), "body trickle cut after \(cutAfter)")
+            #expect(headerCutAfter > .milliseconds(1900), "header trickle cut after \(headerCutAfter)")
             #expect(try RegionStore(path: server.store).regionCount() == 8)
             #expect(try await server.get("/status").text == "OK")
         }
@@ -129,18 +124,18 @@ import Testing
         let server = try await TestServer.start(limits: Self.quick)
         let store = server.store
         let big = Task { try await server.post("/api/tracks?name=years.csv", body: Array(csv.utf8)) }
-        var fixes = 0
-        for _ in 0..<600 where fixes == 0 {
-            try await Task.sleep(for: .milliseconds(50))
-            fixes = try await server.get("/api/tracks/progress").object()["fixes_read"] as? Int ?? 0
+        var phase = ""
+        for _ in 0..<1200 where phase != "importing" {
+            try await Task.sleep(for: .milliseconds(100))
+            phase = try await server.get("/api/tracks/progress").object()["phase"] as? String ?? ""
         }
-        #expect(fixes > 0, "the import never started writing")
+        #expect(phase == "importing", "the import never started writing")
         let trickle = try LoopbackHTTP(port: server.port, timeout: 10)
         try trickle.send(server.head("POST", "/api/tracks?name=slow.csv", "Content-Length: 100000\r\nConnection: close\r\n") + "lat,lon")
-        let stopping = ContinuousClock.now
+        // Without the cancellation the stop would wait for the whole import (tens of seconds of
+        // 400,000 fixes) and the trickle (Hummingbird waits for requests in flight); how fast it
+        // is, is measured by scripts/bench-serve-abuse.sh.
         await server.stop()
-        let took = ContinuousClock.now - stopping
-        #expect(took < .seconds(5), "stopping took \(took)")
         let reply = try? await big.value
         #expect(reply?.status != 200, "\(reply?.text ?? "no answer")")
         #expect(try RegionStore(path: store).regionCount() == 0)

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import RoquaServeInput
 
 /// Answers `GET /reverse` on the connection's event loop, between Hummingbird's connection-state
 /// handler and its async bridging, so the common request skips the bridging, the router and the

@@ -1,6 +1,4 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 import RoquaIO
 import Synchronization
 
@@ -12,7 +10,6 @@ package final class OriginPolicy: Sendable {
     /// The header the page sends the per-launch token in (a custom header: another site cannot
     /// send it without a CORS preflight, which this server never grants).
     package static let tokenHeader = "X-Roqua-CSRF"
-    static let tokenField = HTTPField.Name(tokenHeader) ?? .authorization  // a valid name: never the fallback
 
     /// Random, per launch; embedded in the server's own pages only.
     package let csrfToken: String
@@ -60,7 +57,7 @@ package final class OriginPolicy: Sendable {
     /// (or, without one, `Referer`) of this server's origin, and the per-launch token.
     package func refusesWrite(origin: String?, referer: String?, authority: String?, token: String?) -> String? {
         if let reason = refusesOrigin(origin: origin, referer: referer, authority: authority, required: true) { return reason }
-        guard let token, BearerToken.same(token, csrfToken) else {
+        guard let token, Self.same(token, csrfToken) else {
             return "a write needs the page's \(Self.tokenHeader) header (this server's page sends it; other sites cannot)"
         }
         return nil
@@ -86,7 +83,7 @@ package final class OriginPolicy: Sendable {
     }
 
     /// `scheme://authority` of a URL (a `Referer`), nil when it has none.
-    static func origin(ofURL url: String) -> String? {
+    package static func origin(ofURL url: String) -> String? {
         guard let (scheme, rest) = splitScheme(url) else { return nil }
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return authority.isEmpty ? nil : "\(scheme)://\(authority)"
@@ -99,7 +96,7 @@ package final class OriginPolicy: Sendable {
 
     /// `name[:port]` or `[v6][:port]` → the lower-cased name (brackets off) and the port. nil for
     /// anything else: user info, a path, an empty name, a port that is not 1…65535.
-    static func split(_ authority: String, defaultPort: Int) -> (String, Int)? {
+    package static func split(_ authority: String, defaultPort: Int) -> (String, Int)? {
         var name = Substring(authority), portText: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
@@ -126,51 +123,26 @@ package final class OriginPolicy: Sendable {
         name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()).lowercased() : name.lowercased()
     }
 
+    /// 127.0.0.0/8 or ::1.
     static func isLoopbackAddress(_ name: String) -> Bool {
-        ListenAddress(host: name, port: 0).isLoopback && name != "localhost"
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        return inet_pton(AF_INET6, name, &v6) == 1 && withUnsafeBytes(of: &v6) { $0.dropLast().allSatisfy { $0 == 0 } && $0.last == 1 }
+    }
+
+    /// Compares in time that depends on the length only, not on where the texts differ.
+    package static func same(_ given: String, _ expected: String) -> Bool {
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
     }
 
     /// An IPv4 dotted quad or an IPv6 address (not a name a DNS server could answer).
-    static func isAddress(_ name: String) -> Bool {
+    package static func isAddress(_ name: String) -> Bool {
         var v4 = in_addr(), v6 = in6_addr()
         return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
     }
 }
 
-/// `OriginPolicy` on every route: a foreign `Host` gets 421 (GET included: exports, stats,
-/// `/reverse`), a write from another site or without the page's token 403, before any body is
-/// read. With `--token`, a request authorised by its `Authorization: Bearer` header is no
-/// browser's ambient credential and needs no page token, but a foreign `Origin` is still refused.
-struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
-    let policy: OriginPolicy
-    let token: String?
-    /// Writes that change nothing and read nothing of the user's (`POST /reverse/batch`): a foreign
-    /// `Origin` is refused, but a client that is no browser (curl) needs no page token.
-    static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
-    /// The sign-in form posts without script: same origin required, no page token.
-    static var formPosts: Set<String> { ["/login"] }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let authority = request.head.authority
-        guard policy.allowsHost(authority) else {
-            throw APIError(.misdirectedRequest, "this server does not answer for host "
-                + Echo.quoted(String((authority ?? "(none)").prefix(80)))
-                + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
-        }
-        guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
-        let origin = request.headers[.origin], referer = request.headers[.referer]
-        let path = request.uri.path
-        let bearer = token.map { BearerToken.authorises(request.headers[.authorization], token: $0) } ?? false
-        let reason: String?
-        if bearer || Self.readOnlyPosts.contains(path) {
-            reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
-        } else if Self.formPosts.contains(path) {
-            reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)
-        } else {
-            reason = policy.refusesWrite(origin: origin, referer: referer, authority: authority,
-                                         token: request.headers[OriginPolicy.tokenField])
-        }
-        if let reason { throw APIError(.forbidden, reason) }
-        return try await next(request, context)
-    }
-}

@@ -1,0 +1,47 @@
+import Hummingbird
+import HTTPTypes
+import RoquaIO
+import RoquaServeInput
+
+/// `OriginPolicy` on every route: a foreign `Host` gets 421 (GET included: exports, stats,
+/// `/reverse`), a write from another site or without the page's token 403, before any body is
+/// read. With `--token`, a request authorised by its `Authorization: Bearer` header is no
+/// browser's ambient credential and needs no page token, but a foreign `Origin` is still refused.
+struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
+    let policy: OriginPolicy
+    let token: String?
+    /// Writes that change nothing and read nothing of the user's (`POST /reverse/batch`): a foreign
+    /// `Origin` is refused, but a client that is no browser (curl) needs no page token.
+    static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
+    /// The sign-in form posts without script: same origin required, no page token.
+    static var formPosts: Set<String> { ["/login"] }
+    static var tokenField: HTTPField.Name { OriginGuard.tokenField }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let authority = request.head.authority
+        guard policy.allowsHost(authority) else {
+            throw APIError(.misdirectedRequest, "this server does not answer for host "
+                + Echo.quoted(String((authority ?? "(none)").prefix(80)))
+                + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
+        }
+        guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
+        let origin = request.headers[.origin], referer = request.headers[.referer]
+        let path = request.uri.path
+        let bearer = token.map { BearerToken.authorises(request.headers[.authorization], token: $0) } ?? false
+        let reason: String?
+        if bearer || Self.readOnlyPosts.contains(path) {
+            reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
+        } else if Self.formPosts.contains(path) {
+            reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)
+        } else {
+            reason = policy.refusesWrite(origin: origin, referer: referer, authority: authority,
+                                         token: request.headers[Self.tokenField])
+        }
+        if let reason { throw APIError(.forbidden, reason) }
+        return try await next(request, context)
+    }
+}
+
+enum OriginGuard {
+    static let tokenField = HTTPField.Name(OriginPolicy.tokenHeader) ?? .authorization  // a valid name: never the fallback
+}
