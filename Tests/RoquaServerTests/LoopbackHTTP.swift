@@ -129,7 +129,12 @@ final class LoopbackHTTP: @unchecked Sendable {
         }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-        try client.send(Array((head + "\r\n").utf8) + body)
-        return try await parse(client.readAll())
+        let request = Array((head + "\r\n").utf8) + body
+        // Sending a large body blocks until the server has read it, which its routes (on this
+        // process's cooperative pool) must do: block a thread of our own, never one of the pool.
+        return try await offPool {
+            try client.send(request)
+            return try parse(client.readAllBlocking())
+        }
     }
 }

@@ -109,9 +109,12 @@ import Testing
         }
     }
 
-    /// Stopping (as on SIGTERM) while a large import is being written and another upload is being
-    /// trickled: the server ends within seconds and the store holds nothing of either.
-    @Test func stoppingEndsImportsUnderWayAndKeepsNothing() async throws {
+    /// 400,000 fixes of a seeded random walk (a new region almost every fix): seconds to read and
+    /// to write, even in a debug build. Made once, on a thread of its own (seconds of CPU that
+    /// must not hold the cooperative pool the in-process server runs on).
+    static let years = Task { try await LoopbackHTTP.offPool(makeYears) }
+
+    @Sendable static func makeYears() -> [UInt8] {
         var generator = SeededGenerator(state: 26)
         var csv = "lat,lon,time\n"
         let start = Date(timeIntervalSince1970: 1_700_000_000)
@@ -121,24 +124,48 @@ import Testing
             lon += Double.random(in: -0.004...0.004, using: &generator)
             csv += "\(lat),\(lon),\(start.addingTimeInterval(Double(index) * 30).ISO8601Format())\n"
         }
-        let server = try await TestServer.start(limits: Self.quick)
-        let store = server.store
-        let big = Task { try await server.post("/api/tracks?name=years.csv", body: Array(csv.utf8)) }
-        var phase = ""
-        for _ in 0..<1200 where phase != "importing" {
+        return Array(csv.utf8)
+    }
+
+    /// Waits (at most two minutes) until the newest upload's phase is `phase`.
+    static func wait(for phase: String, _ server: TestServer) async throws {
+        var progress: [String: Any] = [:]
+        for _ in 0..<1200 where progress["phase"] as? String != phase {
             try await Task.sleep(for: .milliseconds(100))
-            phase = try await server.get("/api/tracks/progress").object()["phase"] as? String ?? ""
+            progress = try await server.get("/api/tracks/progress").object()
         }
-        #expect(phase == "importing", "the import never started writing")
+        #expect(progress["phase"] as? String == phase, "\(progress)")
+    }
+
+    /// Stopping (as on SIGTERM) while a large import is being written and another upload is being
+    /// trickled: the server ends and the store holds nothing of either. Without the cancellation
+    /// the stop would wait for the whole import, which would then be kept.
+    @Test func stoppingEndsImportsUnderWayAndKeepsNothing() async throws {
+        let server = try await TestServer.start(limits: Self.quick)
+        let big = Task { try await server.post("/api/tracks?name=years.csv", body: try await Self.years.value) }
+        try await Self.wait(for: "importing", server)
         let trickle = try LoopbackHTTP(port: server.port, timeout: 10)
         try trickle.send(server.head("POST", "/api/tracks?name=slow.csv", "Content-Length: 100000\r\nConnection: close\r\n") + "lat,lon")
-        // Without the cancellation the stop would wait for the whole import (tens of seconds of
-        // 400,000 fixes) and the trickle (Hummingbird waits for requests in flight); how fast it
-        // is, is measured by scripts/bench-serve-abuse.sh.
+        // How fast the stop is, is measured by scripts/bench-serve-abuse.sh.
         await server.stop()
         let reply = try? await big.value
         #expect(reply?.status != 200, "\(reply?.text ?? "no answer")")
-        #expect(try RegionStore(path: store).regionCount() == 0)
+        #expect(try RegionStore(path: server.store).regionCount() == 0)
+    }
+
+    /// An upload being read (parsed into its private spool) holds nothing either: a small import
+    /// is written meanwhile, before the large one, which is then stopped with the server while
+    /// still reading and leaves nothing.
+    @Test func aReadingUploadHoldsNothing() async throws {
+        let server = try await TestServer.start()
+        let big = Task { try await server.post("/api/tracks?name=years.csv", body: try await Self.years.value) }
+        try await Self.wait(for: "reading", server)
+        let small = try await server.post("/api/tracks?name=day.gpx", body: Array(try Data(contentsOf: URL(fileURLWithPath: CrossSiteTests.gpx))))
+        #expect(small.status == 200, "\(small.text)")
+        #expect(try RegionStore(path: server.store).regionCount() == 8)
+        await server.stop()
+        _ = try? await big.value
+        #expect(try RegionStore(path: server.store).regionCount() == 8)
     }
 
     /// What the progress route and the answers say names the upload, never a temporary path.

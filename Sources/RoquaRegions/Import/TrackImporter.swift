@@ -88,6 +88,50 @@ public final class TrackImporter {
     package func importSource<T>(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions(),
                                  progress: ((Int) throws -> Void)? = nil,
                                  alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+        switch try identify(source) {
+        case let .finished(summary): return (summary, nil)
+        case let .toRead(format, checksum):
+            var reader = try format.open(source, options: options)
+            return try write(source, format: format, options: options, checksum: checksum, reader: &reader, progress: progress,
+                             alongside: alongside)
+        }
+    }
+
+    /// The first half of `importSource` without the store's write lock: the source read and
+    /// checked, its fixes kept in a private file at `spool` (an error here writes nothing).
+    /// `commit` then clusters and writes them. Between the two the store is free for others.
+    /// - Throws: `TrackReadError` for malformed input, `OutputError` when the spool cannot be
+    ///   written, what `progress` throws.
+    package func prepare(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions(), spool: String,
+                         progress: ((Int) throws -> Void)? = nil) throws -> PreparedImport {
+        switch try identify(source) {
+        case let .finished(summary): return .finished(summary)
+        case let .toRead(format, checksum):
+            var reader = try format.open(source, options: options)
+            let fixes = try FixSpool.write(&reader, to: spool, progress: progress)
+            return .ready(PreparedTrack(source: source, format: format, options: options, checksum: checksum, fixes: fixes))
+        }
+    }
+
+    /// The second half: `track`'s fixes clustered against the regions stored now and written
+    /// in one transaction, as `importSource` does; the spool is removed either way.
+    /// - Throws: as `importSource`.
+    package func commit<T>(_ track: PreparedTrack, progress: ((Int) throws -> Void)? = nil,
+                           alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+        defer { track.fixes.remove() }
+        var reader = try track.fixes.reader()
+        return try write(track.source, format: track.format, options: track.options, checksum: track.checksum, reader: &reader,
+                         progress: progress, alongside: alongside)
+    }
+
+    private enum Identity {
+        case finished(TrackImportSummary)
+        case toRead(TrackFormat, checksum: String)
+    }
+
+    /// The source's format and checksum, or the summary when there is nothing to read: not a
+    /// track (met while walking), or already imported.
+    private func identify(_ source: TrackSource) throws -> Identity {
         let format: TrackFormat
         switch try TrackDetection.detect(try source.open(), name: source.name) {
         case let .format(found): format = found
@@ -97,21 +141,30 @@ public final class TrackImporter {
             guard source.foundByWalking else { throw TrackReadError(file: source.name, line: nil, message: reason) }
             var summary = TrackImportSummary(file: source.name, format: "")
             summary.notATrack = reason
-            return (summary, nil)
+            return .finished(summary)
         }
-        var summary = TrackImportSummary(file: source.name, format: format.rawValue)
         let checksum = try source.checksum()
         // Checked again under the write lock: another process may import the same file meanwhile.
         if try store.hasImport(checksum: checksum) {
+            var summary = TrackImportSummary(file: source.name, format: format.rawValue)
             summary.alreadyImported = true
-            return (summary, nil)
+            return .finished(summary)
         }
+        return .toRead(format, checksum: checksum)
+    }
+
+    private func write<T>(_ source: TrackSource, format: TrackFormat, options: TrackReadOptions, checksum: String,
+                          reader: inout any FixReader,
+                          progress: ((Int) throws -> Void)?,
+                          alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+        var summary = TrackImportSummary(file: source.name, format: format.rawValue)
         let outcome = try store.write { db -> (TrackImportSummary, T?) in
             if try RegionStore.hasImport(db, checksum: checksum) {
                 summary.alreadyImported = true
                 return (summary, nil)
             }
-            try record(source, format: format, options: options, checksum: checksum, into: &summary, progress: progress, db: db)
+            try record(&reader, name: source.name, format: format, options: options, checksum: checksum, into: &summary,
+                       progress: progress, db: db)
             return (summary, try alongside(db, summary))
         }
         outcome.0.events.forEach { events?.yield($0) }
@@ -120,9 +173,8 @@ public final class TrackImporter {
 
     /// Reads, clusters and writes inside the open transaction: the regions it clusters against
     /// are the ones stored at this moment, under the write lock.
-    private func record(_ source: TrackSource, format: TrackFormat, options: TrackReadOptions, checksum: String,
+    private func record(_ reader: inout any FixReader, name: String, format: TrackFormat, options: TrackReadOptions, checksum: String,
                         into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database) throws {
-        var reader = try format.open(source, options: options)
         var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db))
         var revisited: [Int] = []
         while let fix = try reader.next() {
@@ -130,7 +182,7 @@ public final class TrackImporter {
             // Every reader checks this itself; checked again because nothing outside the window
             // may reach the store, whatever reader produced it.
             guard TrackValues.isInWindow(fix.timestamp) else {
-                throw TrackReadError(file: source.name, line: nil,
+                throw TrackReadError(file: name, line: nil,
                                      message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
             }
             if summary.fixesRead % 8192 == 0 { try progress?(summary.fixesRead) }
@@ -152,10 +204,10 @@ public final class TrackImporter {
         // `--assume-time`, must still be importable later.
         guard summary.fixesRead > 0 else {
             if reader.untimedPoints > 0 {
-                throw TrackReadError(file: source.name, line: nil, message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
+                throw TrackReadError(file: name, line: nil, message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
                     + "and none with one (a planned route is not a visit; pass --assume-time TIME to import it as walked then)")
             }
-            throw TrackReadError(file: source.name, line: nil, message: "no fixes: the file holds no positions with a time")
+            throw TrackReadError(file: name, line: nil, message: "no fixes: the file holds no positions with a time")
         }
         var visited = try RegionStore.visitedCodes(db)
         var pending: [RegionEvent] = []
@@ -182,7 +234,7 @@ public final class TrackImporter {
         try db.execute(sql: """
             INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [checksum, (source.name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
+            """, arguments: [checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
                              summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
         for first in summary.firsts {
             switch first.level {
@@ -194,4 +246,21 @@ public final class TrackImporter {
         for index in revisited { pending.append(.revisit(engine.regions[index])) }
         summary.events = pending
     }
+}
+
+/// What `TrackImporter.prepare` found.
+package enum PreparedImport {
+    /// Nothing to write: not a track (met while walking a folder or an archive), or already imported.
+    case finished(TrackImportSummary)
+    /// Read and checked; `TrackImporter.commit` writes it.
+    case ready(PreparedTrack)
+}
+
+/// A track read and checked, its fixes in a `FixSpool`, waiting for `TrackImporter.commit`.
+package struct PreparedTrack {
+    let source: TrackSource
+    let format: TrackFormat
+    let options: TrackReadOptions
+    let checksum: String
+    let fixes: FixSpool
 }

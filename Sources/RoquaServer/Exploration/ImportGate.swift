@@ -10,15 +10,15 @@ import Synchronization
 /// Also keeps the newest upload's progress for `GET /api/tracks/progress`.
 final class ImportGate: Sendable {
     struct Progress: Sendable, Codable, Equatable {
-        /// `idle`, `receiving` (the upload is being written to a temporary file), `waiting` (for
-        /// another import to finish), `importing` (reading, clustering, writing in one
-        /// transaction), `done` or `failed`.
+        /// `idle`, `receiving` (the upload is being written to a temporary file), `reading` (its
+        /// fixes read and checked, the store still free), `waiting` (for another import to finish
+        /// writing), `importing` (clustering and writing in one transaction), `done` or `failed`.
         var phase: String
         var file: String?
         var receivedBytes: Int
         /// From `Content-Length` (nil when the client did not say).
         var totalBytes: Int?
-        /// Fixes read so far while `importing` (updated every few thousand).
+        /// Fixes read so far while `reading`, then written while `importing` (every few thousand).
         var fixesRead: Int?
         var message: String?
     }
@@ -55,6 +55,13 @@ final class ImportGate: Sendable {
     func received(_ ticket: Ticket, bytes: Int) { update(ticket) { $0.receivedBytes = bytes } }
 
     func fixes(_ ticket: Ticket, count: Int) { update(ticket) { $0.fixesRead = count } }
+
+    func reading(_ ticket: Ticket) {
+        update(ticket) {
+            $0.phase = "reading"
+            $0.fixesRead = 0
+        }
+    }
 
     /// Ends an upload: `done`, or `failed` with the message (never a temporary path).
     func end(_ ticket: Ticket, failure: String?) {

@@ -23,7 +23,7 @@ enum TrackRoutes {
                 let spool = try await UploadSpool.receive(request.body, name: name, limit: state.options.maxUploadBytes,
                                                           declaredLength: length) { state.imports.received(ticket, bytes: $0) }
                 defer { spool.remove() }
-                let outcome = try await offloaded { try importUpload(spool.file.path, name: name, state: state, ticket: ticket) }
+                let outcome = try await offloaded { try importUpload(spool, name: name, state: state, ticket: ticket) }
                 failure = nil
                 state.logger.info("track imported", metadata: ["files": "\(outcome.summaries.count)",
                                                                 "new_regions": "\(outcome.newRegions)"])
@@ -40,13 +40,16 @@ enum TrackRoutes {
     /// The CLI's import of one path: a track file, or an archive whose track files are imported
     /// one by one, each in its own transaction with its achievements (as `roqua track import`
     /// does). A single file's reading error is thrown; an archive's are listed in the answer.
-    /// Before the store is taken, every compressed file and archive entry is expanded without
-    /// keeping anything and counted against `--max-upload`: a decompression bomb stops at the
-    /// limit (413) after about a second of CPU, having held nothing.
+    /// The store is held only to write: first every compressed file and archive entry is
+    /// expanded without keeping anything and counted against `--max-upload` (a decompression
+    /// bomb stops at the limit, 413, after about a second of CPU, having held nothing), then each
+    /// file is read and checked into the upload's private folder (`TrackImporter.prepare`), and
+    /// only its clustering and writing wait for the store (`ImportGate.writing`).
     /// - Throws: `TrackReadError` and the store's errors for a single file; `APIError` 422 when
     ///   an archive holds no track that could be imported, 413 when the content expands past
     ///   the limit; `ImportCancelled` when the server stops meanwhile (nothing kept).
-    static func importUpload(_ path: String, name: String, state: ServerState, ticket: ImportGate.Ticket) throws -> UploadOutcome {
+    static func importUpload(_ spool: UploadSpool, name: String, state: ServerState, ticket: ImportGate.Ticket) throws -> UploadOutcome {
+        let path = spool.file.path
         let inputs = TrackInputs.expand([path])
         let limit = state.options.maxUploadBytes
         var expanded = 0
@@ -60,13 +63,6 @@ enum TrackRoutes {
                 continue  // corrupt data: its import below fails and says so
             }
         }
-        return try state.imports.writing(ticket, check: state.stopping.check) {
-            try importInputs(inputs, path: path, name: name, state: state, ticket: ticket)
-        }
-    }
-
-    private static func importInputs(_ inputs: [TrackInput], path: String, name: String, state: ServerState,
-                                     ticket: ImportGate.Ticket) throws -> UploadOutcome {
         let importer = try TrackImporter(store: state.store, enricher: RegionEnricher(boundaries: state.options.boundaries))
         let tracker = state.tracker
         var outcome = UploadOutcome()
@@ -85,10 +81,16 @@ enum TrackRoutes {
                         state.imports.fixes(ticket, count: count)
                         try state.stopping.check()
                     }
-                    let (summary, events) = try importer.importSource(source, progress: progress) { db, summary in
-                        try tracker.consume(db, events: summary.events)
+                    state.imports.reading(ticket)
+                    switch try importer.prepare(source, spool: spool.directory.appendingPathComponent(".fixes").path, progress: progress) {
+                    case let .finished(summary):
+                        outcome.summaries.append((entry, summary, []))
+                    case let .ready(track):
+                        let (summary, events) = try state.imports.writing(ticket, check: state.stopping.check) {
+                            try importer.commit(track, progress: progress) { db, summary in try tracker.consume(db, events: summary.events) }
+                        }
+                        outcome.summaries.append((entry, summary, events ?? []))
                     }
-                    outcome.summaries.append((entry, summary, events ?? []))
                 } catch {
                     guard inputs.count > 1 || source.name != path, !(error is ImportCancelled) else { throw error }
                     outcome.failures.append((entry, UploadOutcome.uploadName(error, path: path, name: name)))

@@ -12,6 +12,9 @@ import Synchronization
 /// - a body must bring at least `minimumBytes` every `window` (a trickling upload), and the whole
 ///   request must be in within `requestDeadline`;
 /// - once the server is stopping, a request still being received is cut at the next tick.
+/// Only the client's time counts: the ticks while the server waits for bytes (a read is asked
+/// for and none came), not while the server itself holds the body back (a busy route, a slow
+/// disk: back-pressure asks for no read).
 /// A cut request fails its body's reader with `SlowClient` (never a silent early end: the upload
 /// would look complete) and closes the connection.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
@@ -26,17 +29,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private enum Phase {
-        /// Waiting for a request's head since this time.
-        case waitingForHead(since: NIODeadline)
-        /// Receiving a body: since the head, and bytes in the current window.
-        case receiving(since: NIODeadline, windowStart: NIODeadline, windowBytes: Int)
+        /// Waiting for a request's head; the client's time so far.
+        case waitingForHead(waited: TimeAmount)
+        /// Receiving a body: the client's time since the head, in the current window, and the
+        /// bytes of the current window.
+        case receiving(waited: TimeAmount, window: TimeAmount, windowBytes: Int)
         /// The request is in; the server is answering (its own time, not the client's).
         case answering
     }
 
     private let limits: ConnectionLimits
     private let stopping: ServerStopping
-    private var phase: Phase = .waitingForHead(since: .now())
+    private var phase: Phase = .waitingForHead(waited: .zero)
+    /// A read is asked for and no data has come since: the time is the client's.
+    private var awaitingClient = true
     /// Requests whose response has not ended (pipelined requests queue here).
     private var unanswered = 0
     private var timer: RepeatedTask?
@@ -66,15 +72,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    func read(context: ChannelHandlerContext) {
+        awaitingClient = true
+        context.read()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        awaitingClient = false
         switch unwrapInboundIn(data) {
         case .head:
-            let now = NIODeadline.now()
-            phase = .receiving(since: now, windowStart: now, windowBytes: 0)
+            phase = .receiving(waited: .zero, window: .zero, windowBytes: 0)
             unanswered += 1
         case let .body(buffer):
-            if case let .receiving(since, start, bytes) = phase {
-                phase = .receiving(since: since, windowStart: start, windowBytes: bytes + buffer.readableBytes)
+            if case let .receiving(waited, window, bytes) = phase {
+                phase = .receiving(waited: waited, window: window, windowBytes: bytes + buffer.readableBytes)
             }
         case .end:
             phase = .answering
@@ -86,35 +97,41 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
             // The next request's clock starts now (unless it is already being received).
-            if unanswered == 0, case .answering = phase { phase = .waitingForHead(since: .now()) }
+            if unanswered == 0, case .answering = phase { phase = .waitingForHead(waited: .zero) }
         }
         context.write(data, promise: promise)
     }
 
     private func check(context: ChannelHandlerContext) {
-        let now = NIODeadline.now()
+        let tick = awaitingClient ? limits.tick : .zero
         switch phase {
-        case let .waitingForHead(since):
-            if stopping.isStopping || now - since > limits.headDeadline {
+        case let .waitingForHead(waited):
+            if stopping.isStopping || waited + tick > limits.headDeadline {
                 // Nothing of a request is in flight: just close (Hummingbird's idle close does the same).
                 context.close(promise: nil)
+            } else {
+                phase = .waitingForHead(waited: waited + tick)
             }
-        case let .receiving(since, start, bytes):
+        case let .receiving(waited, window, bytes):
             if stopping.isStopping {
                 cut(context, "the server is stopping")
-            } else if now - since > limits.requestDeadline {
-                cut(context, "the request took longer than \(limits.requestDeadline.nanoseconds / 1_000_000_000) s to arrive")
-            } else if now - start >= limits.window {
-                if bytes < limits.minimumBytes {
-                    cut(context, "the client sent \(bytes) bytes in \(limits.window.nanoseconds / 1_000_000_000) s "
-                        + "(at least \(limits.minimumBytes) are required)")
-                } else {
-                    phase = .receiving(since: since, windowStart: now, windowBytes: 0)
-                }
+            } else if waited + tick > limits.requestDeadline {
+                cut(context, "the request took longer than \(Self.seconds(limits.requestDeadline)) s to arrive")
+            } else if window + tick < limits.window {
+                phase = .receiving(waited: waited + tick, window: window + tick, windowBytes: bytes)
+            } else if bytes < limits.minimumBytes {
+                cut(context, "the client sent \(bytes) bytes in \(Self.seconds(limits.window)) s (at least \(limits.minimumBytes) are required)")
+            } else {
+                phase = .receiving(waited: waited + tick, window: .zero, windowBytes: 0)
             }
         case .answering:
             break
         }
+    }
+
+    private static func seconds(_ time: TimeAmount) -> String {
+        let value = Double(time.nanoseconds) / 1e9
+        return value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     private func cut(_ context: ChannelHandlerContext, _ reason: String) {
