@@ -4,12 +4,18 @@ Usage: browser_check.py PORT GPX SCREENSHOT_DIR. Opens the page on an empty stor
 through the file input, waits for "8/39" for İstanbul and the district layer with 39 shapes,
 imports a second file by drag-and-drop, checks there were no console errors and that every
 resource came from the page's own origin, measures the first load (median of 3), takes
-screenshots (desktop and phone-sized). Prints 'N passed, N failed'.
+screenshots (desktop and phone-sized). Then attacks it from another site through the same
+browser: a page on evil.example (mapped to 127.0.0.1 by the browser's resolver, as a DNS
+rebinding page would be) posts a track and submits a wiping restore form, tries to read the
+export, and the browser opens the server under that name. Prints 'N passed, N failed'.
 """
+import http.server
 import json
 import statistics
 import sys
+import threading
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -35,10 +41,70 @@ def wait_for(driver, script, timeout=30):
     return None
 
 
+EVIL_PAGE = """<!doctype html><html><body>
+<form id="wipe" method="post" action="ORIGIN/api/restore?replace=1" enctype="text/plain" target="sink">
+<input name='{"regions":' value='[],"x":1}'></form><iframe name="sink"></iframe>
+<script>
+(async () => {
+  const results = {};
+  try {
+    await fetch('ORIGIN/api/tracks?name=evil.csv', {method: 'POST', mode: 'no-cors', headers: {'Content-Type': 'text/plain'},
+                body: 'lat,lon,time\\n48.8566,2.3522,2024-05-01T07:00:00Z\\n48.8570,2.3530,2024-05-01T07:05:00Z\\n'});
+    results.post = 'sent';
+  } catch (e) { results.post = 'error ' + e; }
+  try { results.read = (await (await fetch('ORIGIN/api/export?format=json')).text()).slice(0, 100); }
+  catch (e) { results.read = 'blocked'; }
+  document.getElementById('wipe').submit();
+  setTimeout(() => { document.body.dataset.done = JSON.stringify(results); }, 1500);
+})();
+</script></body></html>"""
+
+
+def regions():
+    with urllib.request.urlopen(origin + "/api/regions", timeout=10) as reply:
+        return len(json.load(reply)["features"])
+
+
+def attack(driver):
+    """Another site in the same browser: its writes are refused, its reads blocked, the store unchanged."""
+    page = EVIL_PAGE.replace("ORIGIN", origin).encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        before = regions()
+        driver.get(f"http://evil.example:{evil.server_address[1]}/")
+        done = wait_for(driver, "return document.body.dataset.done", timeout=30)
+        results = json.loads(done or "{}")
+        time.sleep(1)
+        check("another site: its POST was sent (no-cors) and changed nothing", results.get("post") == "sent" and regions() == before,
+              (results, before, regions()))
+        check("another site: a text/plain restore form changed nothing", regions() == before, regions())
+        check("another site: cannot read the export", results.get("read") == "blocked", results)
+        driver.get(f"http://evil.example:{port}/api/export?format=json")
+        body = driver.find_element(By.TAG_NAME, "body").text
+        check("DNS rebinding: the server under another name answers 421 and nothing else",
+              "421" in body and "visit_count" not in body and "Kadıköy" not in body, body[:200])
+    finally:
+        evil.shutdown()
+
+
 options = webdriver.ChromeOptions()
 for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-default-apps", "--disable-extensions", "--lang=tr-TR"]:
+                 "--disable-default-apps", "--disable-extensions", "--lang=tr-TR",
+                 # evil.example is this machine, as a rebinding attacker's name would be (no DNS is asked).
+                 "--host-resolver-rules=MAP evil.example 127.0.0.1"]:
     options.add_argument(argument)
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
@@ -102,6 +168,8 @@ try:
     logs = driver.get_log("browser")
     errors = [entry for entry in logs if entry["level"] in ("SEVERE", "WARNING")]
     check("no console errors or warnings", not errors, json.dumps(errors, ensure_ascii=False)[:800])
+
+    attack(driver)
 
     driver.set_window_size(390, 844)
     driver.get(origin + "/")
