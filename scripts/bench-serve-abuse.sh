@@ -8,10 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/serve/common.sh
-ROQUA=${ROQUA_BIN:-.build/release/roqua}
-for bin in "$ROQUA" "$(dirname "$ROQUA")/roqua-serve"; do
-  [ -x "$bin" ] || { echo "no $bin: swift build -c release --product $(basename "$bin")" >&2; exit 1; }
-done
+serve_release_binaries
 work=$(mktemp -d /tmp/roqua-abuse.XXXXXX)
 trap 'serve_stop; rm -rf "$work"' EXIT
 serve_start "$work" --log-level warning

@@ -10,10 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/serve/common.sh
 runs=${1:-3}; seconds=${2:-10}; connections=${3:-32}
 command -v wrk >/dev/null || { echo "missing wrk (apt-get install wrk)" >&2; exit 1; }
-ROQUA=${ROQUA_BIN:-.build/release/roqua}
-for bin in "$ROQUA" "$(dirname "$ROQUA")/roqua-serve"; do
-  [ -x "$bin" ] || { echo "no $bin: swift build -c release --product $(basename "$bin")" >&2; exit 1; }
-done
+serve_release_binaries
 work=$(mktemp -d /tmp/roqua-load.XXXXXX)
 trap 'serve_stop; rm -rf "$work"' EXIT
 serve_start "$work" --log-level warning

@@ -18,6 +18,10 @@ package final class OriginPolicy: Sendable {
     private let anyAddress: Bool
     /// The port actually bound (known once listening; port 0 asks for any free one).
     private let port: Atomic<Int>
+    /// `Host` values accepted as they are, byte for byte (`127.0.0.1:8080`, `localhost:8080`…):
+    /// what browsers and clients send, answered without parsing (the `/reverse` fast path asks
+    /// for every request).
+    private let exact: Mutex<Set<String>>
 
     /// - Parameters:
     ///   - listenHost: the `--listen` host; its name is accepted in `Host` with the bound port.
@@ -27,11 +31,20 @@ package final class OriginPolicy: Sendable {
         self.allowedNames = Set(allowedNames.map(Self.normalised))
         anyAddress = listenHost == "0.0.0.0" || listenHost == "::"
         self.port = Atomic(port)
+        exact = Mutex(Self.exactHosts(listenHost: listenHost, port: port))
         self.csrfToken = csrfToken
     }
 
     /// Called once the socket is bound.
-    package func bound(port: Int) { self.port.store(port, ordering: .releasing) }
+    package func bound(port: Int) {
+        self.port.store(port, ordering: .releasing)
+        exact.withLock { $0 = Self.exactHosts(listenHost: listenHost, port: port) }
+    }
+
+    private static func exactHosts(listenHost: String, port: Int) -> Set<String> {
+        let listen = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
+        return Set(["127.0.0.1", "localhost", "[::1]", listen].map { "\($0):\(port)" })
+    }
 
     /// 32 random bytes, URL-safe base64.
     package static func randomToken() -> String {
@@ -46,7 +59,9 @@ package final class OriginPolicy: Sendable {
     /// interface (rebinding needs a name: a page at an IP address *is* that address's origin), or
     /// an `--allow-host` name with any port. nil (no `Host`) is refused.
     package func allowsHost(_ authority: String?) -> Bool {
-        guard let authority, let (name, port) = Self.split(authority, defaultPort: 80) else { return false }
+        guard let authority else { return false }
+        if exact.withLock({ $0.contains(authority) }) { return true }
+        guard let (name, port) = Self.split(authority, defaultPort: 80) else { return false }
         if allowedNames.contains(name) { return true }
         guard port == self.port.load(ordering: .acquiring) else { return false }
         if name == "localhost" || name == listenHost || Self.isLoopbackAddress(name) { return true }

@@ -9,6 +9,15 @@ serve_roqua_binary() {
   echo "$bin"
 }
 
+# Sets ROQUA to the release build (or ROQUA_BIN) and checks that roqua-serve stands beside it.
+serve_release_binaries() {
+  ROQUA=${ROQUA_BIN:-.build/release/roqua}
+  local bin
+  for bin in "$ROQUA" "$(dirname "$ROQUA")/roqua-serve"; do
+    [ -x "$bin" ] || { echo "no $bin: swift build -c release --product $(basename "$bin")" >&2; exit 1; }
+  done
+}
+
 # serve_start WORKDIR [ARGS…]: starts `roqua serve` on a free loopback port with a store and a
 # boundary DB in WORKDIR; sets SERVE_PID and SERVE_PORT.
 serve_start() {

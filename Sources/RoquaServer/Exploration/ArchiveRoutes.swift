@@ -41,14 +41,6 @@ enum ArchiveRoutes {
                 failure = nil
                 state.logger.info("store restored", metadata: ["regions": "\(count)"])
                 return JSONBody.response("{\"restored\":\(count)}")
-            } catch let error as ArchiveError {
-                let message = error.description.replacingOccurrences(of: error.file, with: "the upload")
-                failure = message
-                throw APIError(.unprocessableContent, message)
-            } catch let error as RegionStoreError {
-                failure = error.withoutPath
-                if case .notEmpty = error { throw APIError(.conflict, error.withoutPath + " (POST /api/restore?replace=1)") }
-                throw APIError(.internalServerError, error.withoutPath)
             } catch {
                 let refusal = UploadSpool.refusal(error, uploadName: "the upload")
                 failure = refusal.message

@@ -90,9 +90,13 @@ struct UploadSpool {
         case let error as APIError: error
         case let error as TrackReadError:
             APIError(.unprocessableContent, error.description.replacingOccurrences(of: error.file, with: name))
+        case let error as ArchiveError:
+            APIError(.unprocessableContent, error.description.replacingOccurrences(of: error.file, with: name))
         case let error as ImportCancelled: APIError(.serviceUnavailable, error.description)
         case let error as ConnectionGuard.SlowClient: APIError(.requestTimeout, "the upload was cut off: \(error.description)")
-        case let error as RegionStoreError: APIError(.internalServerError, error.withoutPath)
+        case let error as RegionStoreError:
+            if case .notEmpty = error { APIError(.conflict, error.withoutPath + " (POST /api/restore?replace=1)") }
+            else { APIError(.internalServerError, error.withoutPath) }
         default: APIError(.internalServerError, "the upload failed (\(String(describing: type(of: error))))")
         }
     }
