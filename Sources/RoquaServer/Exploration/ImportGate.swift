@@ -18,7 +18,8 @@ final class ImportGate: Sendable {
         var receivedBytes: Int
         /// From `Content-Length` (nil when the client did not say).
         var totalBytes: Int?
-        /// Fixes read so far while `reading`, then written while `importing` (every few thousand).
+        /// Fixes read so far while `reading`, then written while `importing` (every few thousand);
+        /// once `done`, every file's fixes.
         var fixesRead: Int?
         var message: String?
     }

@@ -24,6 +24,7 @@ enum TrackRoutes {
                                                           declaredLength: length) { state.imports.received(ticket, bytes: $0) }
                 defer { spool.remove() }
                 let outcome = try await offloaded { try importUpload(spool, name: name, state: state, ticket: ticket) }
+                state.imports.fixes(ticket, count: outcome.summaries.reduce(0) { $0 + $1.summary.fixesRead })
                 failure = nil
                 state.logger.info("track imported", metadata: ["files": "\(outcome.summaries.count)",
                                                                 "new_regions": "\(outcome.newRegions)"])

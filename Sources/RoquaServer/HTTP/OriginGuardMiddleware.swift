@@ -15,7 +15,6 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
     /// The sign-in form posts without script: same origin required, no page token.
     static var formPosts: Set<String> { ["/login"] }
-    static var tokenField: HTTPField.Name { OriginGuard.tokenField }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
@@ -35,13 +34,14 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)
         } else {
             reason = policy.refusesWrite(origin: origin, referer: referer, authority: authority,
-                                         token: request.headers[Self.tokenField])
+                                         token: request.headers[OriginGuard.tokenField])
         }
         if let reason { throw APIError(.forbidden, reason) }
         return try await next(request, context)
     }
 }
 
+/// What the middleware keeps once for every request (a generic type has no stored statics).
 enum OriginGuard {
     static let tokenField = HTTPField.Name(OriginPolicy.tokenHeader) ?? .authorization  // a valid name: never the fallback
 }
