@@ -110,7 +110,8 @@ package final class OriginPolicy: Sendable {
     }
 
     /// `name[:port]` or `[v6][:port]` → the lower-cased name (brackets off) and the port. nil for
-    /// anything else: user info, a path, an empty name, a port that is not 1…65535.
+    /// anything else: user info, a path, an empty name, control or non-ASCII characters, a port
+    /// that is not 1…65535.
     package static func split(_ authority: String, defaultPort: Int) -> (String, Int)? {
         var name = Substring(authority), portText: Substring?
         if authority.hasPrefix("[") {
@@ -125,10 +126,12 @@ package final class OriginPolicy: Sendable {
             name = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
         }
-        guard !name.isEmpty, !name.contains(where: { "@/?#\\ ".contains($0) }) else { return nil }
+        // Visible ASCII only: a NUL would end the name where inet_pton reads it (`[::1\0x]` as `::1`).
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && !"@/?#\\".unicodeScalars.contains($0) })
+        else { return nil }
         var port = defaultPort
         if let portText {
-            guard let value = Int(portText), (1...65535).contains(value), portText.allSatisfy(\.isASCII) else { return nil }
+            guard portText.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(portText), (1...65535).contains(value) else { return nil }
             port = value
         }
         return (normalised(String(name)), port)
