@@ -82,7 +82,7 @@ enum FuzzTargets {
         let policy = OriginPolicy(listenHost: "127.0.0.1", port: 8080, allowedNames: ["proxy.example"], csrfToken: "t")
         if policy.allowsHost(host) {
             guard let (name, _) = OriginPolicy.split(host ?? "", defaultPort: 80),
-                  name == "localhost" || name == "proxy.example" || name.hasPrefix("127.") || name == "::1" else {
+                  name == "localhost" || name == "proxy.example" || isLoopbackLiteral(name) else {
                 fatalError("foreign Host accepted: \(host ?? "nil")")
             }
         }
@@ -96,6 +96,27 @@ enum FuzzTargets {
             }
         }
         _ = policy.refusesWrite(origin: origin, referer: referer, authority: host, token: lines.last)
+    }
+
+    /// The oracle for `serveOrigin`, by another road than the policy's: libc's numeric-host
+    /// `getaddrinfo` (no DNS), and the address it gives is 127.0.0.0/8 or ::1. A name holding a
+    /// NUL is never one (the C call would read only its front).
+    static func isLoopbackLiteral(_ name: String) -> Bool {
+        guard !name.utf8.contains(0) else { return false }
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(name, nil, &hints, &result) == 0, let info = result else { return false }
+        defer { freeaddrinfo(result) }
+        switch Int32(info.pointee.ai_family) {
+        case AF_INET:
+            let address = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+            return UInt32(bigEndian: address) >> 24 == 127
+        case AF_INET6:
+            var address = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+            return withUnsafeBytes(of: &address) { Array($0) == Array(repeating: 0, count: 15) + [1] }
+        default: return false
+        }
     }
 
     /// A batch upload as `POST /reverse/batch` reads it, arriving in chunks whose sizes come from
