@@ -60,11 +60,14 @@ package final class FixSpool {
     package func remove() { unlink(path) }
 
     private static func append(_ fix: Fix, to buffer: inout [UInt8]) {
-        let flags = (fix.accuracy == nil ? 0 : 1) | (fix.speed == nil ? 0 : 2)
-        let words: [UInt64] = [fix.coordinate.latitude.bitPattern, fix.coordinate.longitude.bitPattern,
-                               fix.timestamp.timeIntervalSinceReferenceDate.bitPattern, (fix.accuracy ?? 0).bitPattern,
-                               (fix.speed ?? 0).bitPattern, UInt64(bitPattern: Int64(fix.position)), UInt64(flags)]
-        for word in words { withUnsafeBytes(of: word.littleEndian) { buffer.append(contentsOf: $0) } }
+        func put(_ word: UInt64) { withUnsafeBytes(of: word.littleEndian) { buffer.append(contentsOf: $0) } }
+        put(fix.coordinate.latitude.bitPattern)
+        put(fix.coordinate.longitude.bitPattern)
+        put(fix.timestamp.timeIntervalSinceReferenceDate.bitPattern)
+        put((fix.accuracy ?? 0).bitPattern)
+        put((fix.speed ?? 0).bitPattern)
+        put(UInt64(bitPattern: Int64(fix.position)))
+        put(UInt64((fix.accuracy == nil ? 0 : 1) | (fix.speed == nil ? 0 : 2)))
     }
 
     private static func flush(_ buffer: inout [UInt8], _ descriptor: Int32, _ path: String) throws(OutputError) {
