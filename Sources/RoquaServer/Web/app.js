@@ -7,12 +7,14 @@ const TEXT = {
         drop: 'Dosyaları buraya bırakın', world: 'Dünya', country: 'ülke', province: 'il', district: 'ilçe',
         countries: 'Ülkeler', area: 'Keşfedilen alan', worldShare: 'Dünyanın', daily: 'Günlük seri', weekend: 'Hafta sonu serisi',
         level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
-        done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun' },
+        done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun',
+        restarted: 'Sunucu yeniden başlatıldı: sayfayı yenileyip tekrar deneyin.' },
   en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
         countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
         level: 'Level', next: 'next level at', badges: 'Badges', uploading: 'Uploading', reading: 'Reading and saving…',
-        done: 'Done', failed: 'Failed', none: 'Nothing visited yet: import a track file.', current: 'current', longest: 'longest' }
+        done: 'Done', failed: 'Failed', none: 'Nothing visited yet: import a track file.', current: 'current', longest: 'longest',
+        restarted: 'The server was restarted: reload the page and try again.' }
 };
 const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲', country: '⚑', exploration: '✦', temporal: '◷',
                 behavioral: '↻', regional: '✪', landmark: '♜' };
@@ -290,6 +292,8 @@ function upload(file) {
       let body = null;
       try { body = JSON.parse(request.responseText); } catch (ignored) { /* reported below with the status */ }
       if (request.status === 200 && body) resolve(body);
+      // The page's token is the server's launch's: after a restart only a reload brings the new one.
+      else if (request.status === 403) reject(new Error(t('restarted')));
       else reject(new Error(body && body.error ? body.error.message : `HTTP ${request.status}`));
     };
     request.onerror = () => { bar.parentNode.classList.remove('busy'); reject(new Error('network error')); };
