@@ -20,7 +20,8 @@ install -m 0755 "$server" "$prefix/bin/roqua-serve"
 leaflet=/usr/share/javascript/leaflet
 if [ -f "$leaflet/leaflet.js" ]; then
   mkdir -p "$prefix/share/roqua/leaflet/images"
-  install -m 0644 -L "$leaflet/leaflet.js" "$leaflet/leaflet.css" "$prefix/share/roqua/leaflet/"
+  # GNU install copies what a symlink points to (Debian links leaflet.js): no option needed.
+  install -m 0644 "$leaflet/leaflet.js" "$leaflet/leaflet.css" "$prefix/share/roqua/leaflet/"
   install -m 0644 "$leaflet"/images/*.png "$prefix/share/roqua/leaflet/images/"
 else
   echo "note: $leaflet not found (apt-get install libjs-leaflet); roqua serve will look for it at run time" >&2
