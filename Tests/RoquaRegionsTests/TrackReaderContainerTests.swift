@@ -113,4 +113,32 @@ import Testing
             #expect(error?.file == path && error?.message.contains(fragment) == true, "\(String(describing: error))")
         }
     }
+
+    /// What an upload expands to, counted before anything is imported: exact for whole data,
+    /// nil past the limit, and up to the break for corrupt data (never a throw that would let
+    /// a corrupt member go uncounted).
+    @Test func expandedSizeCountsWhatAReaderWouldRead() throws {
+        let plain = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/cerknicko-jezero.gpx")).count
+        let gz = Self.fixtures + "/cerknicko-jezero.gpx.gz"
+        #expect(try TrackSource(file: gz).expandedSize(upTo: 1 << 30) == plain)
+        #expect(try TrackSource(file: gz).expandedSize(upTo: plain - 1) == nil)
+        #expect(try TrackSource(file: Self.fixtures + "/cerknicko-jezero.gpx").expandedSize(upTo: plain - 1) == nil)
+        let dir = try TempDirectory()
+        let truncated = dir.file("truncated.gpx.gz")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: gz))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        // zlib gives nothing of a block it cannot finish: what is counted is what a reader gets.
+        let counted = try #require(try TrackSource(file: truncated).expandedSize(upTo: 1 << 30))
+        #expect(counted < plain)
+        #expect(F.readError(truncated)?.message.contains("gzip") == true)
+        var entries = 0
+        for case let .source(source) in TrackInputs.expand([Self.fixtures + "/strava-export.zip"]) {
+            #expect(try (source.expandedSize(upTo: 1 << 30) ?? 0) > 0, "\(source.name)")
+            entries += 1
+        }
+        #expect(entries >= 3)
+        var checks = 0
+        _ = try TrackSource(file: gz).expandedSize(upTo: 1 << 30) { checks += 1 }
+        #expect(checks == 0)  // under 8 MiB: no check needed
+    }
 }

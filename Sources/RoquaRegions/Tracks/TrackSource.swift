@@ -57,25 +57,31 @@ public final class TrackSource {
 
     /// How many bytes the content expands to, counted by decompressing it without keeping
     /// anything (about 1 GB/s for the highly compressible data of a decompression bomb), or nil
-    /// as soon as it passes `limit`. A plain file's size is known without reading it. `check` runs
-    /// every few MiB and may throw to stop (a server shutting down).
-    /// - Throws: `InputError` for corrupt compressed data, and what `check` throws.
+    /// as soon as it passes `limit`. A plain file's size is known without reading it. Data that
+    /// cannot be opened or is corrupt ends the count where it breaks: reading it again (to
+    /// import it) stops at the same place, so whatever it holds is counted. `check` runs every
+    /// 8 MiB and may throw to stop (a server shutting down).
+    /// - Throws: what `check` throws.
     package func expandedSize(upTo limit: Int, check: () throws -> Void = {}) throws -> Int? {
-        if !gzip, entry == nil, let size = try FileSource(path: file).size { return size <= limit ? size : nil }
+        if !gzip, entry == nil, let size = try? FileSource(path: file).size { return size <= limit ? size : nil }
         // An archive's declared size is the archive's word only: counted all the same.
         if !gzip, let entry, entry.size > UInt64(limit) { return nil }
-        var source: any ByteSource = try archive.flatMap { archive in try entry.map { try archive.open($0) } }
-            ?? FileSource(path: file)
-        if gzip { source = try GzipSource(inner: source, name: name) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
         defer { buffer.deallocate() }
         var total = 0
-        while true {
-            let n = try source.read(into: buffer, name: name)
-            if n == 0 { return total }
-            total += n
-            if total > limit { return nil }
-            if total & (8 << 20 - 1) < n { try check() }
+        do {
+            var source: any ByteSource = try archive.flatMap { archive in try entry.map { try archive.open($0) } }
+                ?? FileSource(path: file)
+            if gzip { source = try GzipSource(inner: source, name: name) }
+            while true {
+                let n = try source.read(into: buffer, name: name)
+                if n == 0 { return total }
+                total += n
+                if total > limit { return nil }
+                if total & ((8 << 20) - 1) < n { try check() }
+            }
+        } catch is InputError {
+            return total
         }
     }
 

@@ -55,14 +55,11 @@ enum TrackRoutes {
         let limit = state.options.maxUploadBytes
         var expanded = 0
         for case let .source(source) in inputs {
-            do {
-                guard let size = try source.expandedSize(upTo: limit - expanded, check: state.stopping.check) else {
-                    throw UploadSpool.expandsTooFar(limit)
-                }
-                expanded += size
-            } catch is TrackReadError {
-                continue  // corrupt data: its import below fails and says so
+            // Corrupt data counts up to where it breaks; its import below fails there and says so.
+            guard let size = try source.expandedSize(upTo: limit - expanded, check: state.stopping.check) else {
+                throw UploadSpool.expandsTooFar(limit)
             }
+            expanded += size
         }
         let importer = try TrackImporter(store: state.store, enricher: RegionEnricher(boundaries: state.options.boundaries))
         let tracker = state.tracker
