@@ -19,7 +19,7 @@ public final class ChatClient: Sendable {
     let session: SessionKeeper
     let api: ChatAPI
     let codec: MessageCodec
-    let keys: KeyDistribution
+    let keeper: GroupKeeper
     let blobs: BlobFolder
 
     /// Opens (creating if needed) the home at `home`.
@@ -40,8 +40,8 @@ public final class ChatClient: Sendable {
         self.clock = clock
         api = ChatAPI(session: session, http: http)
         codec = MessageCodec(identity: identity, clock: clock)
-        keys = KeyDistribution(store: store, api: api, identity: identity)
-        engine = SyncEngine(store: store, api: api, codec: codec, keys: keys, blobs: blobs, policy: policy, sleep: sleep)
+        keeper = GroupKeeper(store: store, codec: codec)
+        engine = SyncEngine(store: store, api: api, codec: codec, keeper: keeper, blobs: blobs, policy: policy, sleep: sleep)
     }
 
     // MARK: Sign-in
@@ -54,7 +54,10 @@ public final class ChatClient: Sendable {
             throw ChatClientError.invalidInput(field: "phone", value: phone, reason: "\(error)")
         }
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-        try await session.save(SessionState(server: base, phone: number.e164))
+        var state = SessionState(server: base, phone: number.e164)
+        // The server's key stays pinned across sign-ins: a server presenting another key is refused.
+        state.serverKey = await session.state?.serverKey
+        try await session.save(state)
         _ = try await api.send(.POST, "/v1/auth/otp/request", body: try ChatJSON.encoder().encode(OTPRequestBody(phone: number)),
                                authorized: false)
     }
@@ -101,38 +104,57 @@ public final class ChatClient: Sendable {
 
     // MARK: Groups
 
-    /// Creates a group on the server and its first key epoch here.
+    /// Creates a group on the server, and its log here: the `create` entry and the first epoch,
+    /// sealed to this device. They reach the server at the next sync.
     /// - Throws: `ChatClientError` from the server or the store.
     public func createGroup(name: String) async throws -> GroupInfo {
+        let user = try await user()
         let group: GroupInfo = try await api.call(.POST, "/v1/groups", body: CreateGroupBody(name: name))
         try store.saveGroups([group])
-        try store.saveGroupKey(.random(groupID: group.id, epoch: 1), now: Date())
-        try await keys.handOut(groupID: group.id)
+        try keeper.create(groupID: group.id, name: name, selfID: user.id)
+        await engine.trigger()
         return group
     }
 
-    /// Invites `phone` to the group; the code to hand over.
+    /// Invites `phone` to the group. The code to hand over has two parts: the server's (which
+    /// admits a sign-in to the group's mailbox) and a secret only this device keeps, which the
+    /// newcomer's join request must prove before this device adds it to the group's log.
     /// - Throws: `ChatClientError` from the server.
     public func invite(groupID: String, phone: String) async throws -> InviteInfo {
-        try await api.call(.POST, "/v1/groups/\(groupID)/invites", body: CreateInviteBody(phone: try PhoneNumber(phone)))
+        var invite: InviteInfo = try await api.call(.POST, "/v1/groups/\(groupID)/invites", body: CreateInviteBody(phone: try PhoneNumber(phone)))
+        let secret = InviteSecret.random()
+        try store.saveInviteMade(secret, groupID: groupID)
+        invite.code += "-" + secret.text
+        return invite
     }
 
-    /// Accepts an invite. The group's key arrives once the guide's device has sealed it for
-    /// this one (at the guide's next sync); until then `send` says `noGroupKey`.
-    /// - Throws: `ChatClientError` from the server.
+    /// Accepts an invite (the whole code `invite` printed) and posts the join request. The
+    /// group's epoch arrives once a guide's device has added this one (at its next sync, or
+    /// over `peer`); until then `send` says `noGroupKey`.
+    /// - Throws: `invalidInput` for a code without its secret part; `ChatClientError` from the server.
     public func join(code: String) async throws -> GroupInfo {
-        let group: GroupInfo = try await api.call(.POST, "/v1/invites/\(code)/accept")
+        let characters = code.filter { $0 != "-" && $0 != " " }
+        guard characters.count == 28, let secret = InviteSecret(text: characters.suffix(16)) else {
+            throw ChatClientError.invalidInput(field: "invite code", value: code,
+                                               reason: "expected the whole code the guide's device printed (7 groups of 4 characters)")
+        }
+        let user = try await user()
+        let group: GroupInfo = try await api.call(.POST, "/v1/invites/\(characters.prefix(12))/accept")
         try store.saveGroups([group])
+        try keeper.requestJoin(groupID: group.id, selfID: user.id, secret: secret)
+        _ = try await engine.syncOnce()
         return group
     }
 
-    /// Removes a member (guide) and starts a new key epoch sealed for the remaining devices
-    /// only, so the removed member cannot read what is sent afterwards.
-    /// - Throws: `ChatClientError` from the server; `noGroupKey` when this device holds no key.
+    /// Removes a member: the signed `remove` and a new epoch sealed to the remaining devices
+    /// only go into the log here first (so this device never sends under the old epoch again),
+    /// then the server drops the member from the mailbox, then a sync carries both entries up.
+    /// - Throws: `invalidInput` when the user is not in the log here; `ChatClientError` from the server.
     public func removeMember(groupID: String, userID: String) async throws {
+        let user = try await user()
+        try keeper.remove(userID: userID, groupID: groupID, selfID: user.id)
         _ = try await api.send(.DELETE, "/v1/groups/\(groupID)/members/\(userID)", body: nil, authorized: true)
-        _ = try rotateGroupKey(groupID: groupID)
-        try await keys.handOut(groupID: groupID)
+        _ = try await engine.syncOnce()
     }
 
     /// The group with its members, from the server.
@@ -141,26 +163,29 @@ public final class ChatClient: Sendable {
         try await api.call(.GET, "/v1/groups/\(groupID)")
     }
 
-    /// The newest key of the group sealed for another device (given its X25519 public key).
-    /// - Throws: `noGroupKey` when this device holds none.
-    public func wrapGroupKey(groupID: String, for deviceID: String, agreementPublicKey: Data) throws -> WrappedGroupKey {
-        guard let key = try store.groupKey(groupID: groupID, epoch: nil) else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
-        return try WrappedGroupKey.wrap(key, for: deviceID, publicKey: agreementPublicKey)
+    /// Starts a new epoch (a guide's device): post-compromise security for what is sent next.
+    /// - Throws: `invalidInput` when this device is not a guide in the group's log.
+    @discardableResult
+    public func rekey(groupID: String) async throws -> Int {
+        let user = try await user()
+        let state = try store.logState(groupID: groupID)
+        guard state.member(device: identity.deviceID)?.role == .guide else {
+            throw ChatClientError.invalidInput(field: "group", value: groupID, reason: "only a guide's device may start a new epoch")
+        }
+        try keeper.append(groupID: groupID, selfID: user.id, [{ state, db in
+            // `append` adds the rekey itself when the log asks for one; an explicit one needs a nudge.
+            var statement = self.keeper.base(.rekey, groupID: groupID, selfID: user.id, now: Date())
+            statement.epoch = state.epoch + 1
+            statement.sealed = try self.keeper.sealed(state, epoch: state.epoch + 1, in: db)
+            return statement
+        }])
+        await engine.trigger()
+        return state.epoch + 1
     }
 
-    /// Opens a key sealed for this device and keeps it.
-    /// - Throws: `rejectedMessage` when it is not for this device or was altered.
-    public func importGroupKey(_ wrapped: WrappedGroupKey) throws {
-        try store.saveGroupKey(try wrapped.unwrap(with: identity.agreementKey), now: Date())
-    }
-
-    /// Starts a new key epoch for the group (after a member left); returns the new epoch.
-    /// - Throws: `noGroupKey` when this device holds no key of the group.
-    public func rotateGroupKey(groupID: String) throws -> Int {
-        guard let current = try store.groupKey(groupID: groupID, epoch: nil) else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
-        try store.saveGroupKey(.random(groupID: groupID, epoch: current.epoch + 1), now: Date())
-        return current.epoch + 1
-    }
+    /// The group as this device's verified log says.
+    /// - Throws: `store`.
+    public func log(groupID: String) throws -> GroupLogState { try store.logState(groupID: groupID) }
 
     // MARK: Messages
 
@@ -216,14 +241,30 @@ public final class ChatClient: Sendable {
 
     private func send(groupID: String, type: MessageType, body: String) async throws -> ClientMessage {
         let user = try await user()
-        guard let key = try store.groupKey(groupID: groupID, epoch: nil) else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
+        let state = try store.logState(groupID: groupID)
+        if state.needsRekey, state.member(device: identity.deviceID)?.role == .guide {
+            try keeper.append(groupID: groupID, selfID: user.id, [])
+        }
         let now = Date()
-        let counter = try store.nextCounter(groupID: groupID, senderID: user.id, deviceID: identity.deviceID)
-        let record = try codec.outgoing(type: type, body: body, key: key, senderID: user.id, counter: counter, now: now)
-        try store.insertOutgoing(record, now: now)
+        let (codec, deviceID) = (codec, identity.deviceID)
+        let record = try store.write { db in
+            let state = try ClientStore.logState(groupID: groupID, in: db)
+            guard state.member(device: deviceID) != nil, state.epoch > 0 else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
+            // Membership changed and no guide has sealed the new epoch yet: the old one may be read by who left.
+            guard !state.needsRekey else { throw ChatClientError.epochPending(group: groupID, epoch: state.epoch) }
+            guard let (index, key) = try ClientStore.nextSendingKey(groupID: groupID, epoch: state.epoch, deviceID: deviceID, in: db) else {
+                throw ChatClientError.noGroupKey(group: groupID, epoch: state.epoch)
+            }
+            let counter = try ClientStore.nextCounter(groupID: groupID, senderID: user.id, deviceID: deviceID, in: db)
+            let record = try codec.outgoing(type: type, body: body, groupID: groupID, epoch: state.epoch, index: index, key: key,
+                                            senderID: user.id, counter: counter, now: now)
+            guard try ClientStore.insert(record, into: db) else { throw ChatClientError.store(path: "messages", reason: "duplicate local_id") }
+            try ClientStore.enqueue(record, in: db, now: now)
+            return record
+        }
         await engine.trigger()
         return ClientMessage(localID: record.wire.localID, groupID: groupID, senderID: user.id, deviceID: identity.deviceID,
-                             type: type, body: body, sentAt: record.wire.sentAt, hlc: record.hlc.description, keyEpoch: key.epoch,
+                             type: type, body: body, sentAt: record.wire.sentAt, hlc: record.hlc.description, keyEpoch: state.epoch,
                              status: .pending, seq: nil, syncedAt: nil, failure: nil)
     }
 

@@ -30,7 +30,7 @@ struct GroupJoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
         abstract: "Accept an invite.",
-        discussion: "The group's key arrives once the guide's device has sealed it for this one (at the guide's next sync, then yours).")
+        discussion: "The group's key arrives once the guide's device has added this one to the group's log (at the guide's next sync, then yours).")
 
     @OptionGroup var home: HomeOptions
 
@@ -39,6 +39,6 @@ struct GroupJoinCommand: AsyncParsableCommand {
 
     func run() async throws {
         let group = try await home.client().join(code: code)
-        print("joined group \(group.name) (\(group.id)); its key arrives after the guide's next sync")
+        print("joined group \(group.name) (\(group.id)); you can read and send once the guide's device adds you (its next sync, then yours)")
     }
 }

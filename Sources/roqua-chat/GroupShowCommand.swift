@@ -19,9 +19,14 @@ struct GroupShowCommand: AsyncParsableCommand {
         let info = try await client.group(try client.groupID(group))
         if json { return print(try ChatOutput.json(info)) }
         print("\(info.name) (\(info.id))\(info.isActive ? "" : " — not active today")")
+        // The server's list says who may use the mailbox; the verified log says who reads and speaks.
+        let log = try client.log(groupID: info.id)
         for member in info.members ?? [] {
-            print("  \(member.phone)  \(member.role.rawValue)  user \(member.userID)  joined \(ChatTime.format(member.joinedAt))")
+            let inLog = log.members.values.first { $0.userID == member.userID }.map { "in the log as \($0.role.rawValue)" } ?? "not in the log yet"
+            print("  \(member.phone)  \(member.role.rawValue)  user \(member.userID)  joined \(ChatTime.format(member.joinedAt))  \(inLog)")
         }
+        print("log: \(log.seq) entries, epoch \(log.epoch), \(log.members.count) member device(s)"
+              + (log.needsRekey ? ", waiting for a guide's new epoch" : ""))
     }
 }
 
@@ -43,6 +48,6 @@ struct GroupRemoveCommand: AsyncParsableCommand {
         let client = try home.client()
         let groupID = try client.groupID(group)
         let removed = try await client.removeMember(groupID: groupID, member: user)
-        print("removed user \(removed) from \(groupID); new key epoch sealed for the remaining devices")
+        print("removed user \(removed) from \(groupID); a new epoch is sealed to the remaining devices only")
     }
 }

@@ -19,7 +19,11 @@ struct MessagesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try home.client()
-        let messages = try client.messages(groupID: try client.groupID(group))
+        let groupID = try client.groupID(group)
+        for warning in try client.identityWarnings(groupID: groupID) {
+            FileHandle.standardError.write(Data("roqua-chat: warning: \(warning)\n".utf8))
+        }
+        let messages = try client.messages(groupID: groupID)
         if json { return print(try ChatOutput.json(messages.map { MessageRow($0, client: client) })) }
         let me = try await client.user().id
         for message in messages {

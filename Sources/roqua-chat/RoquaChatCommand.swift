@@ -8,7 +8,7 @@ struct RoquaChatCommand: AsyncParsableCommand {
         commandName: "roqua-chat",
         abstract: "Tour groups: the sync server and its administration, and the client of one device (--home DIR).",
         subcommands: [ServerCommand.self, AdminCommand.self, AuthCommand.self, GroupCommand.self, SendCommand.self,
-                      MessagesCommand.self, SyncCommand.self, PeerCommand.self, SaveCommand.self]
+                      MessagesCommand.self, SyncCommand.self, PeerCommand.self, SaveCommand.self, VerifyCommand.self]
     )
 
     /// Parses and runs, with two adjustments. `--home DIR` may come before the verb

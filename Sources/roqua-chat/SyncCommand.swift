@@ -32,11 +32,19 @@ struct SyncCommand: AsyncParsableCommand {
             throw ExitCode(Self.unreachable)
         }
         if json {
-            print(#"{"pulled":\#(report.pulled),"pushed":\#(report.pushed),"rejected":\#(report.rejected),"pending":\#(report.pending),"#
+            print(#"{"pulled":\#(report.pulled),"pushed":\#(report.pushed),"rejected":\#(report.rejected),"dropped":\#(report.dropped),"pending":\#(report.pending),"#
                 + #""files_up":\#(report.blobsUp),"files_down":\#(report.blobsDown)}"#)
         } else {
             let files = [(report.blobsUp, "up"), (report.blobsDown, "down")].filter { $0.0 > 0 }.map { ", files \($0.1) \($0.0)" }.joined()
-            print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)")
+            print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)"
+                  + (report.dropped > 0 ? ", dropped \(report.dropped) not signed by a member" : ""))
+        }
+        for group in report.closedGroups {
+            FileHandle.standardError.write(Data("roqua-chat: group \(group): the server no longer shows it to you (removed); what is here stays\n".utf8))
+        }
+        // Why each dropped message was refused goes to stderr: it names message ids, not contents.
+        for reason in report.droppedReasons.prefix(20) {
+            FileHandle.standardError.write(Data("roqua-chat: dropped \(reason)\n".utf8))
         }
         if report.pending > 0 { throw ExitCode(Self.stillPending) }
     }

@@ -136,14 +136,16 @@ enum FuzzTargets {
     }
 
     /// What a peer on the local network can send: a beacon, the first frame of a session (its
-    /// hello), a sealed frame, and a frame's plaintext.
+    /// hello), its sealed identity, a sealed frame, and a frame's plaintext.
     @Sendable static func peerWire(_ data: Data) throws {
-        _ = try? PeerBeacon(datagram: data)   // each step is independent: a refusal of one must not skip the next
+        // Each step is independent: a refusal of one must not skip the next.
+        _ = (try? PeerBeacon(datagram: data))?.isRecognised(by: [Data(repeating: 7, count: 32)], now: Date())
         _ = try? PeerFrame.decode(data)
-        guard let (handshake, serverKey, session) = PeerWireKeys.session else { return }
+        guard let (handshake, pending, session) = PeerWireKeys.session else { return }
         var opener = session
         _ = try? opener.open(data)
-        _ = try handshake.answer(data, serverKey: serverKey, now: Date())
+        _ = try? pending.finish(data)
+        _ = try handshake.answer(data)
     }
 
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.
@@ -163,33 +165,28 @@ enum FuzzTargets {
     }
 }
 
-/// Keys made once per process for the peer-wire target: a server, a device with a credential it
-/// signed, and a finished session whose opener reads the input as a sealed frame.
+/// Keys made once per process for the peer-wire target: two devices sharing a LAN key, a
+/// responder's handshake, one waiting for the other's identity, and a finished session whose
+/// opener reads the input as a sealed frame.
 struct PeerWireKeys: Sendable {
-    /// A responder's handshake, the server key and an opener; nil only if key generation failed,
-    /// which the target then skips (there is nothing of the input's to check without keys).
-    static let session: (PeerHandshake, Data, PeerOpener)? = {
+    /// Nil only if key generation failed, which the target then skips (there is nothing of the
+    /// input's to check without keys).
+    static let session: (PeerHandshake, PeerHandshakePending, PeerOpener)? = {
         let keys = PeerWireKeys()
-        guard let (handshake, serverKey) = try? keys.handshake(), let opener = try? keys.opener else { return nil }
-        return (handshake, serverKey, opener)
+        guard let initiator = try? keys.handshake(.initiator), let responder = try? keys.handshake(.responder),
+              let (identity, waiting) = try? initiator.answer(responder.hello),
+              let (_, pending) = try? responder.answer(initiator.hello),
+              let opener = try? pending.finish(identity).opener else { return nil }
+        return (responder, waiting, opener)
     }()
-    let server = Curve25519.Signing.PrivateKey()
     let device = Curve25519.Signing.PrivateKey()
+    let lanKey = Data(repeating: 7, count: 32)
 
-    func handshake(_ role: PeerHandshake.Role = .responder) throws -> (PeerHandshake, Data) {
-        let credential = PeerCredential(userID: "fuzz", deviceID: "fuzz", signingKey: device.publicKey.rawRepresentation.base64EncodedString(),
-                                        groups: ["g"], role: .user, expiresAt: Date().addingTimeInterval(86_400))
-        let signed = try SignedPeerCredential.issue(credential, key: server)
-        return (try PeerHandshake(role: role, credential: signed, signingKey: device), server.publicKey.rawRepresentation)
-    }
-
-    var opener: PeerOpener {
-        get throws {
-            let (initiator, serverKey) = try handshake(.initiator)
-            let (responder, _) = try handshake(.responder)
-            let (proof, _) = try initiator.answer(responder.hello, serverKey: serverKey, now: Date())
-            return try responder.answer(initiator.hello, serverKey: serverKey, now: Date()).pending.finish(proof).opener
-        }
+    func handshake(_ role: PeerHandshake.Role) throws -> PeerHandshake {
+        let record = DeviceRecord(userID: "fuzz", deviceID: "fuzz", identityKey: device.publicKey.rawRepresentation.base64EncodedString(),
+                                  agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
+                                  created: 0)
+        return try PeerHandshake(role: role, device: try SignedDeviceRecord.sign(record, with: device), signingKey: device, lanKeys: [lanKey])
     }
 }
 

@@ -51,7 +51,7 @@ struct PeerProtocolTests {
         try await server.restart()
         for client in party.everyone { _ = try await client.engine.sync() }
         for client in party.everyone { _ = try await client.engine.sync() }
-        let stored = try await server.store.messages(groupID: group, after: 0, upTo: nil, limit: 500)
+        let stored = try await server.store.messages(groupID: group, after: 0, upTo: nil, limit: 500).filter { $0.type != .control }
         let serverSet = Set(stored.map { "\($0.senderID)/\($0.localID)" })
         #expect(stored.count == serverSet.count)
         for client in party.everyone {
@@ -63,7 +63,7 @@ struct PeerProtocolTests {
         await server.stop()
     }
 
-    @Test("forged or altered messages and forged credentials are rejected by peers and by the server")
+    @Test("forged or altered messages and forged device records are rejected by peers and by the server")
     func forgeries() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -73,9 +73,8 @@ struct PeerProtocolTests {
         let group = party.group.id
         let original = try await guide.send(groupID: group, text: "Toplanma yeri: Göreme otogarı")
         let node = PeerNode(client: victim)
-        let guideCredential = try #require(await guide.credential).signed
-        let attackerCredential = try #require(await attacker.credential).signed
-        _ = try await node.receive(.hello(attackerCredential), from: "attacker")
+        let attackerRecord = try attacker.identity.record(userID: try await attacker.user().id)
+        _ = try await node.receive(.hello(attackerRecord), from: "attacker")
         let genuine = try #require(try guide.store.pendingBatch(limit: 10).first { $0.localID == original.localID })
         // Altered ciphertext (one byte), and the guide's message re-signed by the attacker.
         var altered = genuine
@@ -85,22 +84,22 @@ struct PeerProtocolTests {
         var impersonated = genuine
         impersonated.signature = try DeviceSignature.sign(try MessageSigningFields(genuine, senderID: genuine.senderID ?? ""),
                                                           with: attacker.identity.signingKey)
-        let attackerAsAuthor = PeerEnvelope(message: impersonated, author: attackerCredential, hops: 0)
-        for envelope in [PeerEnvelope(message: altered, author: guideCredential, hops: 0),
-                         PeerEnvelope(message: impersonated, author: guideCredential, hops: 0), attackerAsAuthor,
-                         PeerEnvelope(message: genuine, author: guideCredential, hops: 3)] {
+        var unsigned = genuine
+        unsigned.signature = nil
+        for envelope in [PeerEnvelope(message: altered, hops: 0), PeerEnvelope(message: impersonated, hops: 0),
+                         PeerEnvelope(message: unsigned, hops: 0), PeerEnvelope(message: genuine, hops: 3)] {
             #expect(try await node.receive(.messages([envelope]), from: "attacker").isEmpty)
         }
-        // A credential signed by anyone but the server is refused at hello.
-        var forgedCredential = attackerCredential
-        forgedCredential.signature = guideCredential.signature
-        _ = try await node.receive(.hello(forgedCredential), from: "impostor")
-        #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, author: guideCredential, hops: 0)]), from: "impostor").isEmpty)
+        // A device record the guide's key did not sign (the attacker's keys under the guide's name) is refused at hello.
+        var forged = attackerRecord
+        forged.record.userID = try await guide.user().id
+        _ = try await node.receive(.hello(forged), from: "impostor")
+        #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, hops: 0)]), from: "impostor").isEmpty)
         let stats = await node.stats
         #expect(stats.rejected == 5 && stats.stored == 0)
         #expect(try victim.messages(groupID: group).isEmpty)
         // The genuine one passes.
-        #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, author: guideCredential, hops: 0)]), from: "attacker")
+        #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, hops: 0)]), from: "attacker")
                 == [.ack(["\(genuine.senderID ?? "")/\(genuine.localID)"])])
         #expect(try victim.messages(groupID: group).map(\.body) == ["Toplanma yeri: Göreme otogarı"])
         // The server refuses the same forgeries when the attacker uploads them.

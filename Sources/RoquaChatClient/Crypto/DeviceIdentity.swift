@@ -49,3 +49,14 @@ public struct DeviceIdentity: Sendable {
         return identity
     }
 }
+
+extension DeviceIdentity {
+    /// This device's self-signed record for `userID` (its `created` is the time in its UUIDv7 id).
+    /// - Throws: `CryptoKitError`.
+    public func record(userID: String) throws -> SignedDeviceRecord {
+        let hex = deviceID.replacingOccurrences(of: "-", with: "").prefix(12)
+        let record = DeviceRecord(userID: userID, deviceID: deviceID, identityKey: signingPublicKey, agreementKey: agreementPublicKey,
+                                  created: Int64(hex, radix: 16) ?? 0)
+        return try SignedDeviceRecord.sign(record, with: signingKey)
+    }
+}

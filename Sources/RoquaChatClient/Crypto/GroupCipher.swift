@@ -2,74 +2,106 @@ import Crypto
 import Foundation
 import RoquaChatCore
 
-/// One epoch of a group's symmetric key (AES-256). A new epoch starts whenever a member leaves.
-public struct GroupKey: Sendable {
-    /// The group.
-    public let groupID: String
-    /// Starts at 1; grows by one per rotation.
-    public let epoch: Int
-    /// The 256-bit key.
-    public let key: SymmetricKey
+/// Epoch secrets and the keys derived from them (swift-crypto only). A `rekey` entry carries a
+/// new random 32-byte epoch secret sealed with HPKE (X25519, HKDF-SHA256, ChaCha20-Poly1305,
+/// RFC 9180 base mode) to each member device's X25519 key, with `info` naming the group, the
+/// epoch and the device. A device that opens it derives, for every member device `d`, a sender
+/// chain key `C(d,0)`, and the epoch's LAN key; then it forgets the secret. Message `i` of `d`
+/// uses `K(i) = HKDF(C(d,i), "message")` and `C(d,i+1) = HKDF(C(d,i), "chain")`; each used step is
+/// deleted, so the store never holds what opened an earlier message (forward secrecy).
+enum EpochCrypto {
+    static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
 
-    /// Creates the value from its parts.
-    public init(groupID: String, epoch: Int, key: SymmetricKey) {
-        self.groupID = groupID
-        self.epoch = epoch
-        self.key = key
+    static func info(group: String, epoch: Int, device: String) -> Data {
+        SignedBytes.encode(["roqua-chat/epoch-secret/v1", group, String(epoch), device])
     }
 
-    /// A fresh random key for `epoch`.
-    public static func random(groupID: String, epoch: Int) -> GroupKey {
-        GroupKey(groupID: groupID, epoch: epoch, key: SymmetricKey(size: .bits256))
+    /// A fresh epoch secret.
+    static func newSecret() -> SymmetricKey { SymmetricKey(size: .bits256) }
+
+    /// `secret` sealed to `record`'s X25519 key: base64 of the encapsulated key ‖ ciphertext.
+    /// - Throws: `invalidInput` when the record carries no X25519 key; `CryptoKitError`.
+    static func seal(_ secret: SymmetricKey, to record: SignedDeviceRecord, group: String, epoch: Int) throws -> String {
+        guard let key = record.agreementKey else {
+            throw ChatClientError.invalidInput(field: "device", value: record.record.deviceID, reason: "its record carries no X25519 key")
+        }
+        var sender = try HPKE.Sender(recipientKey: key, ciphersuite: suite, info: info(group: group, epoch: epoch, device: record.record.deviceID))
+        let sealed = try secret.withUnsafeBytes { try sender.seal(Data($0)) }
+        return (sender.encapsulatedKey + sealed).base64EncodedString()
     }
 
-    /// The raw key bytes (for the local store only).
-    var rawBytes: Data { key.withUnsafeBytes { Data($0) } }
+    /// Opens an epoch secret sealed to this device.
+    /// - Throws: `rejectedMessage` when it is not for this device or was altered.
+    static func open(_ sealed: String, with key: Curve25519.KeyAgreement.PrivateKey, group: String, epoch: Int, device: String) throws -> SymmetricKey {
+        do {
+            guard let bytes = Data(base64Encoded: sealed), bytes.count > 32 + 16 else { throw CryptoKitError.incorrectParameterSize }
+            var recipient = try HPKE.Recipient(privateKey: key, ciphersuite: suite, info: info(group: group, epoch: epoch, device: device),
+                                               encapsulatedKey: bytes.prefix(32))
+            let secret = try recipient.open(bytes.dropFirst(32))
+            guard secret.count == 32 else { throw CryptoKitError.incorrectKeySize }
+            return SymmetricKey(data: secret)
+        } catch {
+            throw ChatClientError.rejectedMessage(localID: "epoch:\(group)#\(epoch)", reason: "the epoch secret does not open on this device")
+        }
+    }
+
+    static func derive(_ key: SymmetricKey, _ parts: [String]) -> Data {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: SignedBytes.encode(parts), outputByteCount: 32).withUnsafeBytes { Data($0) }
+    }
+
+    /// `C(d,0)`: the first chain key of `device` in the epoch.
+    static func senderChain(_ secret: SymmetricKey, group: String, epoch: Int, device: String) -> Data {
+        derive(secret, ["roqua-chat/sender-chain/v1", group, String(epoch), device])
+    }
+
+    /// The epoch's key for LAN beacons and peer handshakes.
+    static func lanKey(_ secret: SymmetricKey, group: String, epoch: Int) -> Data {
+        derive(secret, ["roqua-chat/lan/v1", group, String(epoch)])
+    }
+
+    /// One step of a sender chain: the message key of this step and the next chain key.
+    static func step(_ chain: Data) -> (message: Data, next: Data) {
+        let key = SymmetricKey(data: chain)
+        return (derive(key, ["roqua-chat/message-key/v1"]), derive(key, ["roqua-chat/chain-key/v1"]))
+    }
 }
 
-/// Message bodies: AES-256-GCM under the group key. The associated data binds the group, the
-/// author, the message id, the key epoch and the type, so a body cannot be moved to another
-/// message, group or epoch without failing to open. The wire form is base64 of nonce ‖
-/// ciphertext ‖ tag, which the author's Ed25519 signature then covers.
-enum GroupCipher {
-    static func associatedData(groupID: String, senderID: String, localID: String, epoch: Int, type: MessageType) -> Data {
-        LengthPrefixed.encode(["roqua-chat/body/v1", groupID, senderID, localID, String(epoch), type.rawValue])
-    }
+/// Where a message sits in its author's sender chain, and everything that identifies it: the
+/// associated data of its body.
+struct BodyContext: Sendable {
+    var groupID: String
+    var epoch: Int
+    var senderID: String
+    var deviceID: String
+    var chainIndex: Int64
+    var localID: String
+    var type: MessageType
+    var sentAtMilliseconds: Int64
 
-    /// - Throws: `CryptoKitError` if sealing fails.
-    static func seal(_ plaintext: Data, key: GroupKey, senderID: String, localID: String, type: MessageType) throws -> String {
-        let aad = associatedData(groupID: key.groupID, senderID: senderID, localID: localID, epoch: key.epoch, type: type)
-        let box = try AES.GCM.seal(plaintext, using: key.key, authenticating: aad)
-        guard let combined = box.combined else { throw CryptoKitError.incorrectParameterSize }
-        return combined.base64EncodedString()
+    var associatedData: Data {
+        SignedBytes.encode(["roqua-chat/body/v2", groupID, String(epoch), senderID, deviceID, String(chainIndex), localID,
+                            type.rawValue, String(sentAtMilliseconds)])
+    }
+}
+
+/// Message bodies: ChaCha20-Poly1305 under the message's own key from its author's sender chain,
+/// with `BodyContext` as associated data, so a body cannot be moved to another message, author,
+/// position or epoch without failing to open. The wire form is base64 of nonce ‖ ciphertext ‖ tag,
+/// which the author's Ed25519 signature then covers.
+enum BodyCipher {
+    /// - Throws: `CryptoKitError`.
+    static func seal(_ plaintext: Data, key: Data, context: BodyContext) throws -> String {
+        try ChaChaPoly.seal(plaintext, using: SymmetricKey(data: key), authenticating: context.associatedData).combined.base64EncodedString()
     }
 
     /// - Throws: `ChatClientError.rejectedMessage` when the body is not base64 or does not open.
-    static func open(_ content: String, key: GroupKey, senderID: String, localID: String, type: MessageType) throws -> Data {
-        let aad = associatedData(groupID: key.groupID, senderID: senderID, localID: localID, epoch: key.epoch, type: type)
+    static func open(_ content: String, key: Data, context: BodyContext) throws -> Data {
         do {
-            guard let combined = Data(base64Encoded: content) else {
-                throw ChatClientError.rejectedMessage(localID: localID, reason: "the body is not base64")
-            }
-            return try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: key.key, authenticating: aad)
-        } catch let error as ChatClientError {
-            throw error
+            guard let combined = Data(base64Encoded: content) else { throw CryptoKitError.incorrectParameterSize }
+            return try ChaChaPoly.open(try ChaChaPoly.SealedBox(combined: combined), using: SymmetricKey(data: key),
+                                       authenticating: context.associatedData)
         } catch {
-            throw ChatClientError.rejectedMessage(localID: localID, reason: "the body does not decrypt under epoch \(key.epoch): \(error)")
+            throw ChatClientError.rejectedMessage(localID: context.localID, reason: "the body does not decrypt with its message key")
         }
-    }
-}
-
-/// Unambiguous concatenation: each part as a 4-byte big-endian length and its UTF-8 bytes.
-enum LengthPrefixed {
-    static func encode(_ parts: [String]) -> Data {
-        var data = Data()
-        for part in parts {
-            let bytes = Array(part.utf8)
-            let count = UInt32(bytes.count)
-            data.append(contentsOf: [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
-            data.append(contentsOf: bytes)
-        }
-        return data
     }
 }

@@ -22,12 +22,13 @@ public struct PeerStats: Sendable, Equatable {
     public var blobs = 0
 }
 
-/// One device in the peer protocol. A session: each side sends `hello` (its credential) and a
-/// summary per group; a side that verified the other's hello answers each summary of a group
-/// both belong to with the messages the other lacks (up to 3 hops from their author), and
-/// acknowledges what it received. Every message is checked before it is stored: the author's
-/// credential must verify with the server key pinned at sign-in and name the author, device
-/// and group, and the author's Ed25519 signature must cover the message as received.
+/// One device in the peer protocol. A session: each side sends `hello` (its self-signed device
+/// record) and a summary per group; a side answers each summary of a group whose verified log
+/// lists the other device as a member with the messages the other lacks (up to 3 hops from
+/// their author), and acknowledges what it received. Every message passes `MessageIntake`
+/// before it is stored: its author's signature must verify with the identity key the verified
+/// group log gives that device, and a log entry must apply to the log held here. A device
+/// removed from the log is served nothing by a peer that has seen the removal.
 public actor PeerNode {
     /// Messages are relayed until they have travelled this many hops.
     public static let maxHops = 3
@@ -35,7 +36,7 @@ public actor PeerNode {
     static let batchSize = 50
 
     let client: ChatClient
-    private var sessions: [String: PeerCredential] = [:]
+    private var sessions: [String: SignedDeviceRecord] = [:]
     private var acked: [String: Set<String>] = [:]
     /// What this node saw so far.
     public private(set) var stats = PeerStats()
@@ -44,17 +45,32 @@ public actor PeerNode {
     public init(client: ChatClient) { self.client = client }
 
     /// The frames that open a session: hello, then a summary of every group held here.
-    /// - Throws: `notSignedIn` without a peer credential; `store`.
+    /// - Throws: `notSignedIn`; `store`.
     public func opening() async throws -> [PeerFrame] {
-        guard let (signed, _) = await client.credential else { throw ChatClientError.notSignedIn(home: client.home) }
-        // Own messages travel with this device's credential, kept with the authors' ones.
-        if let own = try? await verify(signed) { try client.store.saveCredential(signed, of: own) }
-        var frames = [PeerFrame.hello(signed)]
-        for groupID in try client.store.groupIDs() {
+        let user = try await client.user()
+        var frames = [PeerFrame.hello(try client.identity.record(userID: user.id))]
+        for groupID in try memberGroups() {
             frames.append(.summary(PeerSummary(groupID: groupID, unbroken: try client.store.summary(groupID: groupID))))
         }
         if let want = try wanted() { frames.append(want) }
         return frames
+    }
+
+    /// The groups whose verified log lists this device.
+    private func memberGroups() throws -> [String] {
+        try client.store.groupIDs().filter { try client.store.logState(groupID: $0).member(device: client.identity.deviceID) != nil }
+    }
+
+    /// Whether `record` is a member device of a group held here (what a session needs).
+    public func admits(_ record: SignedDeviceRecord) throws -> Bool {
+        guard record.verifiedIdentityKey != nil else { return false }
+        return try client.store.groupIDs().contains { try serves(record, groupID: $0) }
+    }
+
+    /// Whether the verified log of the group lists `record` (same identity key) as a member device.
+    private func serves(_ record: SignedDeviceRecord, groupID: String) throws -> Bool {
+        let state = try client.store.logState(groupID: groupID)
+        return state.member(device: client.identity.deviceID) != nil && state.member(device: record.record.deviceID)?.device == record
     }
 
     /// Opens a session to each neighbour over `transport`.
@@ -74,32 +90,28 @@ public actor PeerNode {
     /// - Throws: `store` when the local store fails (a refused frame is counted, not thrown).
     public func receive(_ frame: PeerFrame, from peer: String) async throws -> [PeerFrame] {
         switch frame {
-        case .hello(let signed):
-            guard let credential = try? await verify(signed) else {   // counted; the peer simply gets nothing
+        case .hello(let record):
+            guard try admits(record) else {   // counted; the peer simply gets nothing
                 stats.rejected += 1
+                sessions[peer] = nil
                 return []
             }
-            try client.store.saveCredential(signed, of: credential)
-            sessions[peer] = credential
+            sessions[peer] = record
             return []
         case .summary(let summary):
-            guard let credential = sessions[peer], credential.groups.contains(summary.groupID),
-                  try client.store.groupIDs().contains(summary.groupID) else { return [] }
-            return try offer(summary, to: peer, userID: credential.userID)
+            guard let record = sessions[peer], try serves(record, groupID: summary.groupID) else { return [] }
+            return try offer(summary, to: peer)
         case .messages(let envelopes):
-            guard sessions[peer] != nil else { return [] }
-            var keys: [String] = []
-            for envelope in envelopes where try await accept(envelope) {
-                keys.append("\(envelope.message.senderID ?? "")/\(envelope.message.localID)")
-            }
+            guard let record = sessions[peer] else { return [] }
+            let keys = try await accept(envelopes, from: record)
             let want = envelopes.contains { $0.message.type == .image || $0.message.type == .file } ? try wanted() : nil
             return (keys.isEmpty ? [] : [.ack(keys)]) + (want.map { [$0] } ?? [])
         case .ack(let keys):
             acked[peer, default: []].formUnion(keys)
             return []
         case .want(let digests):
-            guard let credential = sessions[peer] else { return [] }
-            return try blobs(Set(digests.prefix(PeerFrame.maxWanted)), for: credential)
+            guard let record = sessions[peer] else { return [] }
+            return try blobs(Set(digests.prefix(PeerFrame.maxWanted)), for: record)
         case .blob(let blob):
             // Kept only if a message held here names it and it hashes to that name.
             guard sessions[peer] != nil, try client.store.attachments().contains(where: { $0.body.sha256 == blob.sha256 }),
@@ -116,11 +128,11 @@ public actor PeerNode {
     }
 
     /// The wanted blobs held here that belong to a group the peer is a member of, small enough for a frame.
-    private func blobs(_ digests: Set<String>, for credential: PeerCredential) throws -> [PeerFrame] {
+    private func blobs(_ digests: Set<String>, for record: SignedDeviceRecord) throws -> [PeerFrame] {
         var frames: [PeerFrame] = []
         var sent: Set<String> = []
-        for held in try client.store.attachments() where digests.contains(held.body.sha256) && credential.groups.contains(held.groupID) {
-            guard !sent.contains(held.body.sha256), let data = try client.blobs.read(held.body.sha256), data.count <= PeerBlob.maxBytes
+        for held in try client.store.attachments() where digests.contains(held.body.sha256) && !sent.contains(held.body.sha256) {
+            guard try serves(record, groupID: held.groupID), let data = try client.blobs.read(held.body.sha256), data.count <= PeerBlob.maxBytes
             else { continue }
             sent.insert(held.body.sha256)
             frames.append(.blob(PeerBlob(sha256: held.body.sha256, data: data)))
@@ -128,46 +140,57 @@ public actor PeerNode {
         return frames
     }
 
-    private func offer(_ summary: PeerSummary, to peer: String, userID: String) throws -> [PeerFrame] {
+    private func offer(_ summary: PeerSummary, to peer: String) throws -> [PeerFrame] {
         let done = acked[peer] ?? []
         var envelopes: [PeerEnvelope] = []
         for (wire, hops) in try client.store.messages(groupID: summary.groupID, above: summary.unbroken, maxHops: Self.maxHops) {
-            guard let sender = wire.senderID, let device = wire.deviceID, !done.contains("\(sender)/\(wire.localID)"),
-                  let author = try client.store.credential(userID: sender, deviceID: device) else { continue }
-            envelopes.append(PeerEnvelope(message: wire, author: author, hops: hops))
+            guard let sender = wire.senderID, !done.contains("\(sender)/\(wire.localID)") else { continue }
+            envelopes.append(PeerEnvelope(message: wire, hops: hops))
         }
         return stride(from: 0, to: envelopes.count, by: Self.batchSize).map {
             .messages(Array(envelopes[$0..<min($0 + Self.batchSize, envelopes.count)]))
         }
     }
 
-    /// Verifies and stores one message; true when it is held here now (new or not).
-    private func accept(_ envelope: PeerEnvelope) async throws -> Bool {
-        let message = envelope.message
-        guard let author = try? await verify(envelope.author), envelope.hops >= 0, envelope.hops < Self.maxHops,
-              author.userID == message.senderID, author.deviceID == message.deviceID, author.groups.contains(message.groupID),
-              let signature = message.signature, let fields = try? MessageSigningFields(message, senderID: author.userID),
-              let publicKey = Data(base64Encoded: author.signingKey),
-              DeviceSignature.verify(signature, of: fields, publicKey: publicKey) else {
-            stats.rejected += 1
-            return false
+    /// Verifies and stores the messages of groups whose log lists the peer (`MessageIntake`);
+    /// returns the keys of those held here now (new or not). Join requests proved by an invite
+    /// made here get their `add`, and a guide's device seals a new epoch when the log asks.
+    private func accept(_ envelopes: [PeerEnvelope], from peer: SignedDeviceRecord) async throws -> [String] {
+        var records: [StoredRecord] = []
+        var refused = 0
+        for envelope in envelopes {
+            let message = envelope.message
+            guard envelope.hops >= 0, envelope.hops < Self.maxHops, let sender = message.senderID,
+                  try serves(peer, groupID: message.groupID) else {
+                refused += 1
+                continue
+            }
+            var record = client.codec.received(message, senderID: sender)
+            record.hops = envelope.hops + 1
+            records.append(record)
         }
-        if try client.store.holds(senderID: author.userID, localID: message.localID) {
-            stats.duplicates += 1
-            return true
+        let (outcomes, intake) = try client.store.write { [identity = client.identity, records] db in
+            var intake = IntakeContext(identity: identity)
+            var outcomes: [MessageIntake.Outcome] = []
+            for record in records { outcomes.append(try MessageIntake.take(record, queue: true, context: &intake, in: db)) }
+            return (outcomes, intake)
         }
-        try client.store.saveCredential(envelope.author, of: author)
-        let key = try message.keyEpoch.flatMap { try client.store.groupKey(groupID: message.groupID, epoch: $0) }
-        var record = client.codec.received(message, senderID: author.userID, key: key)
-        record.hops = envelope.hops + 1
-        if try client.store.insertOutgoing(record, now: Date()) { stats.stored += 1 } else { stats.duplicates += 1 }
-        return true
-    }
-
-    private func verify(_ signed: SignedPeerCredential) async throws -> PeerCredential {
-        guard let (_, pinned) = await client.credential, let key = Data(base64Encoded: pinned) else {
-            throw ChatClientError.notSignedIn(home: client.home)
+        stats.rejected += refused
+        var keys: [String] = []
+        for (record, outcome) in zip(records, outcomes) {
+            switch outcome {
+            case .stored: stats.stored += 1
+            case .duplicate: stats.duplicates += 1
+            case .dropped:
+                stats.rejected += 1
+                continue
+            }
+            keys.append("\(record.senderID)/\(record.wire.localID)")
         }
-        return try signed.verified(serverKey: key, now: Date())
+        if let user = try? await client.user() {
+            for (group, joins) in intake.joins { try client.keeper.admit(joins, groupID: group, selfID: user.id) }
+            for group in Set(records.map(\.wire.groupID)) { try client.keeper.append(groupID: group, selfID: user.id, []) }
+        }
+        return keys
     }
 }

@@ -75,6 +75,54 @@ enum ClientSchema {
                     PRIMARY KEY (user_id, device_id));
                 """)
         }
+        // End-to-end groups: the verified group log, epochs (only their LAN keys; the secret
+        // itself is never stored), sender chains and the message keys skipped ahead of
+        // out-of-order messages, the invite secrets this device made or joined with, and the
+        // identity keys the user confirmed. The old per-group AES keys are deleted: they were
+        // decided by the server's member list and lay in the file in the clear.
+        migrator.registerMigration("v3: group log, epochs, sender chains") { db in
+            try db.execute(sql: """
+                CREATE TABLE group_log (
+                    group_id TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    hash TEXT NOT NULL,
+                    signed TEXT NOT NULL,
+                    PRIMARY KEY (group_id, seq));
+                CREATE TABLE epochs (
+                    group_id TEXT NOT NULL,
+                    epoch INTEGER NOT NULL,
+                    lan_key BLOB NOT NULL,
+                    PRIMARY KEY (group_id, epoch));
+                CREATE TABLE chains (
+                    group_id TEXT NOT NULL,
+                    epoch INTEGER NOT NULL,
+                    device_id TEXT NOT NULL,
+                    next_index INTEGER NOT NULL,
+                    chain_key BLOB NOT NULL,
+                    PRIMARY KEY (group_id, epoch, device_id));
+                CREATE TABLE skipped_keys (
+                    group_id TEXT NOT NULL,
+                    epoch INTEGER NOT NULL,
+                    device_id TEXT NOT NULL,
+                    idx INTEGER NOT NULL,
+                    message_key BLOB NOT NULL,
+                    PRIMARY KEY (group_id, epoch, device_id, idx));
+                CREATE TABLE invites_made (
+                    invite_id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL,
+                    secret BLOB NOT NULL,
+                    used_by TEXT);
+                CREATE TABLE invites_joined (
+                    group_id TEXT PRIMARY KEY,
+                    secret BLOB NOT NULL);
+                CREATE TABLE confirmed_identities (
+                    user_id TEXT NOT NULL,
+                    identity_key TEXT NOT NULL,
+                    PRIMARY KEY (user_id, identity_key));
+                DELETE FROM group_keys;
+                DROP TABLE group_keys;
+                """)
+        }
         return migrator
     }
 }

@@ -13,20 +13,27 @@ extension ClientStore {
     /// device's own messages are confirmed, and receipt marks of other members move own
     /// messages to `delivered` / `read`.
     /// - Returns: how many messages were new here.
-    func applyPull(groupID: String, records: [StoredRecord], receipts: [ReceiptMark], nextSince: Int64, selfID: String) throws -> Int {
+    /// Every new message passes `MessageIntake` (verified against the group log, or dropped).
+    func applyPull(groupID: String, records: [StoredRecord], receipts: [ReceiptMark], nextSince: Int64, selfID: String,
+                   identity: DeviceIdentity) throws -> (added: Int, intake: IntakeContext) {
         try write { db in
             var added = 0
+            var intake = IntakeContext(identity: identity)
             for record in records {
-                if try Self.insert(record, into: db) {
+                let outcome = try MessageIntake.take(record, queue: false, context: &intake, in: db)
+                if outcome == .stored {
                     added += 1
-                } else {
+                } else if outcome == .duplicate {
                     try db.execute(sql: """
                         UPDATE messages SET server_id = ?, seq = ?, synced_at = COALESCE(synced_at, ?),
                             status = CASE WHEN status_rank < 1 THEN 'sent' ELSE status END, status_rank = MAX(status_rank, 1)
-                        WHERE sender_id = ? AND local_id = ?
+                        WHERE sender_id = ? AND local_id = ? AND signature = ?
                         """, arguments: [record.serverID, record.seq, record.syncedAt.map(ChatTime.milliseconds),
-                                         record.senderID, record.wire.localID])
-                    try db.execute(sql: "DELETE FROM outbox WHERE sender_id = ? AND local_id = ?", arguments: [record.senderID, record.wire.localID])
+                                         record.senderID, record.wire.localID, record.wire.signature ?? ""])
+                    // Only the message held here, byte for byte signed, is confirmed by the server.
+                    if db.changesCount > 0 {
+                        try db.execute(sql: "DELETE FROM outbox WHERE sender_id = ? AND local_id = ?", arguments: [record.senderID, record.wire.localID])
+                    }
                 }
             }
             for mark in receipts {
@@ -48,11 +55,11 @@ extension ClientStore {
                 INSERT INTO cursors (group_id, since) VALUES (?, ?)
                 ON CONFLICT (group_id) DO UPDATE SET since = MAX(since, excluded.since)
                 """, arguments: [groupID, nextSince])
-            return added
+            return (added, intake)
         }
     }
 
-    // MARK: Groups and keys
+    // MARK: Groups
 
     func saveGroups(_ groups: [GroupInfo]) throws {
         try write { db in
@@ -67,49 +74,6 @@ extension ClientStore {
 
     func groupIDs() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT id FROM groups ORDER BY id") }
-    }
-
-    func saveGroupKey(_ key: GroupKey, now: Date) throws {
-        try write { db in
-            try db.execute(sql: "INSERT INTO group_keys (group_id, epoch, key, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [key.groupID, key.epoch, key.rawBytes, ChatTime.milliseconds(now)])
-        }
-    }
-
-    /// The key of `epoch`, or the newest held when `epoch` is nil.
-    func groupKey(groupID: String, epoch: Int?) throws -> GroupKey? {
-        try read { db in
-            let row = if let epoch {
-                try Row.fetchOne(db, sql: "SELECT epoch, key FROM group_keys WHERE group_id = ? AND epoch = ?", arguments: [groupID, epoch])
-            } else {
-                try Row.fetchOne(db, sql: "SELECT epoch, key FROM group_keys WHERE group_id = ? ORDER BY epoch DESC LIMIT 1", arguments: [groupID])
-            }
-            return row.map { GroupKey(groupID: groupID, epoch: $0["epoch"], key: .init(data: $0["key"] as Data)) }
-        }
-    }
-}
-
-extension ClientStore {
-    /// Decrypts stored bodies that arrived before their epoch's key; returns how many opened.
-    func openWaitingBodies(groupID: String) throws -> Int {
-        try write { db in
-            var opened = 0
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? AND body IS NULL", arguments: [groupID])
-            for row in rows {
-                let wire = try Self.wire(row)
-                guard let epoch = wire.keyEpoch,
-                      let keyRow = try Row.fetchOne(db, sql: "SELECT key FROM group_keys WHERE group_id = ? AND epoch = ?",
-                                                    arguments: [groupID, epoch]) else { continue }
-                let key = GroupKey(groupID: groupID, epoch: epoch, key: .init(data: keyRow["key"] as Data))
-                let sender: String = row["sender_id"]
-                // A body that still does not open stays unreadable; it is kept as the server holds it.
-                guard let plain = try? GroupCipher.open(wire.content, key: key, senderID: sender, localID: wire.localID, type: wire.type) else { continue }
-                try db.execute(sql: "UPDATE messages SET body = ? WHERE sender_id = ? AND local_id = ?",
-                               arguments: [String(decoding: plain, as: UTF8.self), sender, wire.localID])
-                opened += 1
-            }
-            return opened
-        }
     }
 }
 

@@ -33,6 +33,8 @@ final class ClientStore: Sendable {
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // Deleted key material is overwritten, not left in free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             try PrivateFiles.createIfMissing(path)  // its -wal and -shm take its 0600
@@ -81,18 +83,26 @@ final class ClientStore: Sendable {
     func insertOutgoing(_ record: StoredRecord, now: Date) throws -> Bool {
         try write { db in
             guard try Self.insert(record, into: db) else { return false }
-            try db.execute(sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
-                           arguments: [record.senderID, record.wire.localID, ChatTime.milliseconds(now)])
+            try Self.enqueue(record, in: db, now: now)
             return true
         }
     }
 
+    /// Queues a stored message for the server.
+    static func enqueue(_ record: StoredRecord, in db: Database, now: Date = Date()) throws {
+        try db.execute(sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
+                       arguments: [record.senderID, record.wire.localID, ChatTime.milliseconds(now)])
+    }
+
+    /// The next counter of this device in the group, inside a transaction.
+    static func nextCounter(groupID: String, senderID: String, deviceID: String, in db: Database) throws -> Int64 {
+        (try Int64.fetchOne(db, sql: "SELECT MAX(counter) FROM messages WHERE group_id = ? AND sender_id = ? AND device_id = ?",
+                            arguments: [groupID, senderID, deviceID]) ?? 0) + 1
+    }
+
     /// The next counter of this device in the group (1 for its first message there).
     func nextCounter(groupID: String, senderID: String, deviceID: String) throws -> Int64 {
-        try read { db in
-            (try Int64.fetchOne(db, sql: "SELECT MAX(counter) FROM messages WHERE group_id = ? AND sender_id = ? AND device_id = ?",
-                                arguments: [groupID, senderID, deviceID]) ?? 0) + 1
-        }
+        try read { db in try Self.nextCounter(groupID: groupID, senderID: senderID, deviceID: deviceID, in: db) }
     }
 
     /// Up to `limit` queued messages, oldest first, as they go on the wire.
@@ -152,7 +162,7 @@ final class ClientStore: Sendable {
     /// A group's messages in hybrid-logical-clock order (ties: author, then id).
     func messages(groupID: String) throws -> [ClientMessage] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? ORDER BY hlc, sender_id, local_id",
+            try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? AND type != 'control' ORDER BY hlc, sender_id, local_id",
                              arguments: [groupID]).map(Self.message)
         }
     }
@@ -160,7 +170,7 @@ final class ClientStore: Sendable {
     /// One message of a group by its `local_id`.
     func message(groupID: String, localID: String) throws -> ClientMessage? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE group_id = ? AND local_id = ? ORDER BY hlc, sender_id LIMIT 1",
+            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE group_id = ? AND local_id = ? AND type != 'control' ORDER BY hlc, sender_id LIMIT 1",
                              arguments: [groupID, localID]).map(Self.message)
         }
     }
@@ -172,7 +182,13 @@ final class ClientStore: Sendable {
         return PushMessage(localID: row["local_id"], groupID: row["group_id"],
                            type: MessageType(rawValue: row["type"]) ?? .text, content: row["content"],
                            sentAt: ChatTime.date(milliseconds: row["sent_at"]), metadata: metadata, senderID: row["sender_id"],
-                           deviceID: deviceID, keyEpoch: row["key_epoch"], signature: row["signature"])
+                           deviceID: deviceID, keyEpoch: epoch(row), signature: row["signature"])
+    }
+
+    /// A control message has no epoch; the column stores it as 0 (epochs start at 1).
+    static func epoch(_ row: Row) -> Int? {
+        let epoch: Int = row["key_epoch"]
+        return epoch == 0 ? nil : epoch
     }
 
     static func message(_ row: Row) -> ClientMessage {

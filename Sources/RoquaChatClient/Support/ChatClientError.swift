@@ -20,6 +20,12 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     case notSignedIn(home: String)
     /// No key of this group and epoch is held here.
     case noGroupKey(group: String, epoch: Int)
+    /// The server presented another identity key than the one pinned at this home's first
+    /// sign-in: refused (a different server, or someone in between).
+    case serverIdentityChanged(pinned: String, offered: String)
+    /// The group's membership changed and no guide has sealed the new epoch yet: nothing is
+    /// sent under the old one, which who left can still read.
+    case epochPending(group: String, epoch: Int)
     /// A body did not decrypt or did not verify: altered, forged or under another key.
     case rejectedMessage(localID: String, reason: String)
     /// A value given by the caller is not acceptable.
@@ -42,6 +48,11 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
             "\(Echo.quoted(home)) is not signed in; run auth request and auth verify first"
         case .noGroupKey(let group, let epoch):
             "no key for group \(Echo.quoted(group)) epoch \(epoch) on this device"
+        case .serverIdentityChanged(let pinned, let offered):
+            "the server's identity key changed since this home first signed in (pinned \(pinned.prefix(12))…, offered \(offered.prefix(12))…): "
+                + "refused; if the server really changed its key, sign in with a new --home"
+        case .epochPending(let group, let epoch):
+            "group \(Echo.quoted(group)) changed members after epoch \(epoch); waiting for a guide's new epoch (sync, or peer with the guide) before sending"
         case .rejectedMessage(let localID, let reason):
             "message \(Echo.quoted(localID)) rejected: \(reason)"
         case .invalidInput(let field, let value, let reason):

@@ -2,51 +2,51 @@ import Crypto
 import Foundation
 import RoquaChatCore
 
-/// Builds this device's signed, encrypted messages and reads everyone's: the body is sealed
-/// under the group key (`GroupCipher`), the hybrid logical clock time travels in `metadata`, and
-/// the author's Ed25519 signature covers the envelope (ciphertext, epoch, metadata, ids).
+/// Builds this device's signed, encrypted messages: the body is sealed under the next key of
+/// this device's sender chain (`BodyCipher`), the hybrid logical clock time, the device counter
+/// `n` and the chain index `ci` travel in `metadata`, and the device's Ed25519 signature covers
+/// the whole envelope (ids, time, epoch, metadata, ciphertext).
 struct MessageCodec: Sendable {
     let identity: DeviceIdentity
     let clock: HybridLogicalClock
 
-    /// A new outgoing message of `senderID` in `key`'s group, signed and sealed.
+    /// A new outgoing message sealed with `key`, message `index` of this device's chain in `epoch`.
     /// - Throws: `CryptoKitError`, `EncodingError`.
-    func outgoing(type: MessageType, body: String, key: GroupKey, senderID: String, counter: Int64, now: Date) throws -> StoredRecord {
+    func outgoing(type: MessageType, body: String, groupID: String, epoch: Int, index: Int64, key: Data, senderID: String,
+                  counter: Int64, now: Date) throws -> StoredRecord {
         let localID = UUIDv7.make(at: now)
+        let sentAt = ChatTime.rounded(now)
+        let context = BodyContext(groupID: groupID, epoch: epoch, senderID: senderID, deviceID: identity.deviceID, chainIndex: index,
+                                  localID: localID, type: type, sentAtMilliseconds: ChatTime.milliseconds(sentAt))
+        let content = try BodyCipher.seal(Data(body.utf8), key: key, context: context)
+        return try signed(type: type, content: content, groupID: groupID, epoch: epoch, extra: ["ci": .number(Double(index))],
+                          localID: localID, sentAt: sentAt, senderID: senderID, counter: counter, body: body)
+    }
+
+    /// A control message carrying a signed statement (in the clear: the server relays and orders it).
+    /// - Throws: `CryptoKitError`, `EncodingError`.
+    func control(_ statement: SignedStatement, groupID: String, senderID: String, counter: Int64, now: Date) throws -> StoredRecord {
+        try signed(type: .control, content: try statement.content(), groupID: groupID, epoch: nil, extra: [:], localID: UUIDv7.make(at: now),
+                   sentAt: ChatTime.rounded(now), senderID: senderID, counter: counter, body: nil)
+    }
+
+    private func signed(type: MessageType, content: String, groupID: String, epoch: Int?, extra: [String: JSONValue], localID: String,
+                        sentAt: Date, senderID: String, counter: Int64, body: String?) throws -> StoredRecord {
         let hlc = clock.now()
-        let content = try GroupCipher.seal(Data(body.utf8), key: key, senderID: senderID, localID: localID, type: type)
-        var wire = PushMessage(localID: localID, groupID: key.groupID, type: type, content: content, sentAt: ChatTime.rounded(now),
-                               metadata: .object(["hlc": .string(hlc.description), "n": .number(Double(counter))]), senderID: senderID,
-                               deviceID: identity.deviceID, keyEpoch: key.epoch)
+        var metadata: [String: JSONValue] = ["hlc": .string(hlc.description), "n": .number(Double(counter))]
+        metadata.merge(extra) { $1 }
+        var wire = PushMessage(localID: localID, groupID: groupID, type: type, content: content, sentAt: sentAt,
+                               metadata: .object(metadata), senderID: senderID, deviceID: identity.deviceID, keyEpoch: epoch)
         wire.signature = try DeviceSignature.sign(try MessageSigningFields(wire, senderID: senderID), with: identity.signingKey)
         return StoredRecord(wire: wire, senderID: senderID, body: body, hlc: hlc, status: .pending)
     }
 
-    /// The record of a message pulled from the server; the body stays nil when this device
-    /// holds no key for its epoch or the body does not open.
-    func incoming(_ message: ChatMessage, key: GroupKey?) -> StoredRecord {
-        let wire = PushMessage(localID: message.localID, groupID: message.groupID, type: message.type, content: message.content,
-                               sentAt: message.sentAt, metadata: message.metadata, senderID: message.senderID,
-                               deviceID: message.deviceID, keyEpoch: message.keyEpoch, signature: message.signature)
-        var record = received(wire, senderID: message.senderID, key: key)
-        record.status = .sent
-        record.serverID = message.serverID
-        record.seq = message.seq
-        record.syncedAt = message.receivedAt
-        return record
-    }
-
     /// The record of a verified message from the server or a peer (then still `pending`: any
-    /// member may upload it).
-    func received(_ wire: PushMessage, senderID: String, key: GroupKey?) -> StoredRecord {
+    /// member may upload it), its body still closed.
+    func received(_ wire: PushMessage, senderID: String) -> StoredRecord {
         let hlc = wire.metadata?["hlc"]?.stringValue.flatMap(HLCTimestamp.init)
             ?? HLCTimestamp(wall: ChatTime.milliseconds(wire.sentAt), counter: 0)
         clock.receive(hlc)
-        // A body that does not open is kept without plaintext: it still counts as held (it is
-        // the author's signed message) but shows as unreadable.
-        let body = key.flatMap { key in
-            try? GroupCipher.open(wire.content, key: key, senderID: senderID, localID: wire.localID, type: wire.type)
-        }.map { String(decoding: $0, as: UTF8.self) }
-        return StoredRecord(wire: wire, senderID: senderID, body: body, hlc: hlc, status: .pending)
+        return StoredRecord(wire: wire, senderID: senderID, body: nil, hlc: hlc, status: .pending)
     }
 }

@@ -58,12 +58,13 @@ actor SessionKeeper {
 
     /// Keeps a new peer credential after checking it against the pinned server key (pinned
     /// now when none is); returns what it vouches for.
-    /// - Throws: `authenticationError` when the server's key changed or the signature is wrong.
+    /// - Throws: `serverIdentityChanged` when the server's key changed; `authenticationError` when the signature is wrong.
     func store(_ signed: SignedPeerCredential, now: Date) throws -> PeerCredential {
         guard var next = state else { throw ChatClientError.notSignedIn(home: path) }
         let pinned = next.serverKey ?? signed.serverKey
-        guard pinned == signed.serverKey, let key = Data(base64Encoded: pinned) else {
-            throw ChatClientError.authenticationError(reason: "the server's credential key changed since sign-in")
+        guard pinned == signed.serverKey else { throw ChatClientError.serverIdentityChanged(pinned: pinned, offered: signed.serverKey) }
+        guard let key = Data(base64Encoded: pinned) else {
+            throw ChatClientError.authenticationError(reason: "the server's credential key is not base64")
         }
         let credential: PeerCredential
         do { credential = try signed.verified(serverKey: key, now: now) } catch {

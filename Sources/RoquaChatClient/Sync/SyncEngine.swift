@@ -13,6 +13,13 @@ public struct SyncReport: Sendable, Equatable {
     public var pending = 0
     /// Attachment blobs uploaded, and fetched.
     public var blobsUp = 0, blobsDown = 0
+    /// Pulled messages refused: not signed by a device the verified group log gives that
+    /// sender, a log entry that does not apply, or a join request that is not self-signed.
+    public var dropped = 0
+    /// Why, one line per dropped message (its `local_id` first).
+    public var droppedReasons: [String] = []
+    /// Groups held here whose messages the server no longer shows this user (removed).
+    public var closedGroups: [String] = []
 }
 
 /// Moves messages between the local store and the server: pushes the outbox in batches, then
@@ -23,7 +30,7 @@ public actor SyncEngine {
     let store: ClientStore
     let api: ChatAPI
     let codec: MessageCodec
-    let keys: KeyDistribution
+    let keeper: GroupKeeper
     let blobs: BlobFolder
     let policy: RetryPolicy
     let sleep: @Sendable (TimeInterval) async throws -> Void
@@ -33,12 +40,12 @@ public actor SyncEngine {
     /// The outcome of the last background sync (nil before the first).
     public private(set) var lastResult: Result<SyncReport, ChatClientError>?
 
-    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keys: KeyDistribution, blobs: BlobFolder, policy: RetryPolicy,
+    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keeper: GroupKeeper, blobs: BlobFolder, policy: RetryPolicy,
          sleep: @escaping @Sendable (TimeInterval) async throws -> Void) {
         self.store = store
         self.api = api
         self.codec = codec
-        self.keys = keys
+        self.keeper = keeper
         self.blobs = blobs
         self.policy = policy
         self.sleep = sleep
@@ -119,10 +126,32 @@ public actor SyncEngine {
         let groups: GroupList = try await api.call(.GET, "/v1/groups")
         try store.saveGroups(groups.groups)
         guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
-        _ = try await keys.run(groups: groups.groups, selfID: selfID)
+        // A message goes up only after its file, so whoever pulls it can fetch the file.
+        report.blobsUp = try await uploadBlobs()
+        try await pushAll(&report)
+        for groupID in try store.groupIDs() {
+            do {
+                report.pulled += try await pull(groupID: groupID, selfID: selfID, report: &report)
+            } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
+                // Removed from the group (or it is gone): what is here stays; the other groups go on.
+                report.closedGroups.append(groupID)
+                continue
+            }
+            // A log that changed membership gets a new epoch from this device when it is a guide.
+            try keeper.append(groupID: groupID, selfID: selfID, [])
+        }
+        // What the pull made this device say (adds for join requests, new epochs) goes up now.
+        if try store.pendingCount() > 0 { try await pushAll(&report) }
+        report.blobsDown = try await fetchBlobs()
+        report.pending = try store.pendingCount()
+        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
+        _ = try await api.session.store(signed, now: Date())
+        try store.checkpoint()
+        return report
+    }
+
+    private func pushAll(_ report: inout SyncReport) async throws {
         do {
-            // A message goes up only after its file, so whoever pulls it can fetch the file.
-            report.blobsUp = try await uploadBlobs()
             while true {
                 let batch = try store.pendingBatch(limit: ChatLimits.maxMessagesPerPush)
                 if batch.isEmpty { break }
@@ -135,28 +164,31 @@ public actor SyncEngine {
             try store.notePushFailure(error.description)
             throw error
         }
-        for groupID in try store.groupIDs() {
-            report.pulled += try await pull(groupID: groupID, selfID: selfID)
-        }
-        report.blobsDown = try await fetchBlobs()
-        report.pending = try store.pendingCount()
-        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
-        _ = try await api.session.store(signed, now: Date())
-        return report
     }
 
-    private func pull(groupID: String, selfID: String) async throws -> Int {
+    private func pull(groupID: String, selfID: String, report: inout SyncReport) async throws -> Int {
         var since = try store.cursor(groupID: groupID)
         var added = 0
         while true {
             let page: PullResult = try await api.call(.GET, "/v1/sync/pull?group=\(groupID)&since=\(since)&limit=\(ChatLimits.maxPullLimit)")
-            var records: [StoredRecord] = []
-            for message in page.messages {
-                let key = try message.keyEpoch.flatMap { try store.groupKey(groupID: groupID, epoch: $0) }
-                records.append(codec.incoming(message, key: key))
+            let records = page.messages.map { message in
+                var record = codec.received(PushMessage(localID: message.localID, groupID: message.groupID, type: message.type,
+                                                        content: message.content, sentAt: message.sentAt, metadata: message.metadata,
+                                                        senderID: message.senderID, deviceID: message.deviceID,
+                                                        keyEpoch: message.keyEpoch, signature: message.signature),
+                                            senderID: message.senderID)
+                record.status = .sent
+                record.serverID = message.serverID
+                record.seq = message.seq
+                record.syncedAt = message.receivedAt
+                return record
             }
-            added += try store.applyPull(groupID: groupID, records: records, receipts: page.receipts,
-                                         nextSince: page.nextSince, selfID: selfID)
+            let (count, intake) = try store.applyPull(groupID: groupID, records: records, receipts: page.receipts,
+                                                      nextSince: page.nextSince, selfID: selfID, identity: codec.identity)
+            added += count
+            report.dropped += intake.dropped.count
+            report.droppedReasons += intake.dropped
+            for (group, joins) in intake.joins { try keeper.admit(joins, groupID: group, selfID: selfID) }
             since = page.nextSince
             if !page.hasMore { return added }
         }

@@ -51,23 +51,8 @@ public struct MessageSigningFields: Sendable, Equatable {
 
     /// The bytes to sign.
     public var payload: Data {
-        var data = Data()
-        func append(_ bytes: some Collection<UInt8>) {
-            let count = UInt32(bytes.count)
-            data.append(contentsOf: [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
-            data.append(contentsOf: bytes)
-        }
-        append(Array(Self.domainTag.utf8))
-        append(Array(groupID.utf8))
-        append(Array(senderID.utf8))
-        append(Array((deviceID ?? "").utf8))
-        append(Array(localID.utf8))
-        append(Array(type.rawValue.utf8))
-        append(Array(String(sentAtMilliseconds).utf8))
-        append(Array((keyEpoch.map(String.init) ?? "").utf8))
-        append(Array(content.utf8))
-        append(canonicalMetadata ?? Data())
-        return data
+        SignedBytes.encode([Self.domainTag, groupID, senderID, deviceID ?? "", localID, type.rawValue, String(sentAtMilliseconds),
+                            keyEpoch.map(String.init) ?? "", content].map { Data($0.utf8) } + [canonicalMetadata ?? Data()])
     }
 
     /// SHA-256 of `payload`: two pushes of the same (author, `local_id`) are the same message

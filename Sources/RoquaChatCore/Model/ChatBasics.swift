@@ -2,6 +2,8 @@
 /// ciphertext there); the type only tells clients how to show it.
 public enum MessageType: String, Codable, Sendable, CaseIterable, Hashable {
     case text, image, location, file
+    /// A signed group-log entry or join request (clients' end-to-end membership; never shown).
+    case control
 }
 
 /// A user's role on the server. Guides create and manage their own groups; admins can do

@@ -9,8 +9,11 @@ public enum PeerWireError: Error, Sendable, Equatable, CustomStringConvertible {
     case hello(String)
     /// The peer's credential did not verify with the pinned server key.
     case credential(PeerCredentialError)
-    /// The peer's signature over the session transcript did not verify with its credential's key.
+    /// The peer's identity did not open, or its signature over the session transcript does not
+    /// verify with its device record's identity key.
     case proof
+    /// The peer's device is not a member of a group held here (removed, or never added).
+    case notMember
     /// A sealed frame that does not open (altered, replayed, reordered or under another key).
     case sealed(counter: UInt64)
     /// A beacon that is not one.
@@ -21,130 +24,146 @@ public enum PeerWireError: Error, Sendable, Equatable, CustomStringConvertible {
         case .frame(let reason): "peer frame refused: \(reason)"
         case .hello(let reason): "peer hello refused: \(reason)"
         case .credential(let error): "peer refused: \(error)"
-        case .proof: "peer refused: its signature over the session does not verify with its credential's device key"
+        case .proof: "peer refused: its signature over the session does not verify with its device record's identity key"
+        case .notMember: "peer refused: its device is not a member of any group's log held here"
         case .sealed(let counter): "peer frame \(counter) does not open: altered, replayed or reordered"
         case .beacon(let reason): "peer beacon ignored: \(reason)"
         }
     }
 }
 
-/// The first frame of a peer link, in the clear: who the sender is (its server-signed
-/// credential) and a fresh X25519 key for this session only.
+/// The first frame of a peer link, in the clear, saying nothing about who sends it: a fresh
+/// X25519 key for this session only, and one selector per group epoch the sender holds
+/// (HMAC of the ephemeral key under that epoch's LAN key, cut to 16 bytes), padded with random
+/// selectors to at least `minSelectors`. Only a holder of the same LAN key recognises one.
 public struct PeerHello: Codable, Sendable, Equatable {
-    /// The wire version (1).
+    /// The wire version (2).
     public var version: Int
-    /// The sender device's credential.
-    public var credential: SignedPeerCredential
     /// Base64 X25519 public key, new for each session.
     public var ephemeral: String
+    /// Base64 selectors, in random order.
+    public var selectors: [String]
 
     /// Creates the value from its parts.
-    public init(version: Int = 1, credential: SignedPeerCredential, ephemeral: String) {
+    public init(version: Int = 2, ephemeral: String, selectors: [String]) {
         self.version = version
-        self.credential = credential
         self.ephemeral = ephemeral
+        self.selectors = selectors
     }
+
+    /// Selectors in a hello, at least (so the count says little) and at most.
+    public static let minSelectors = 4, maxSelectors = 64
 }
 
-/// The session handshake of the local-network transport. Both sides send a `PeerHello` at once,
-/// then each signs the transcript (both hellos, the initiator's first) with its device's Ed25519
-/// key and sends the signature. A side accepts the other when its credential verifies with the
-/// server key pinned at sign-in, and its signature with the device key that credential names:
-/// the ephemeral keys are then bound to both devices, so nobody in between can substitute
-/// their own. Each direction gets its own AES-256-GCM key, HKDF-SHA256 from the X25519 secret
-/// salted with the transcript; frames after the handshake are sealed with it (`PeerSealer`).
+/// Who a side is, sent sealed after the hellos: its self-signed device record and its
+/// signature over the session transcript with that record's identity key.
+struct PeerIdentity: Codable, Sendable {
+    var device: SignedDeviceRecord
+    var proof: String
+}
+
+/// The session handshake of the local-network transport. Both sides send a `PeerHello` at once.
+/// Each finds the LAN keys both hold (by the selectors) and derives the session keys with
+/// HKDF-SHA256 from the X25519 secret of the two ephemeral keys together with those LAN keys,
+/// salted with the transcript (both hellos, the initiator's first): a listener learns nothing,
+/// and a device without a current epoch of a shared group cannot finish. Then each side sends,
+/// sealed, its device record and its signature over the transcript; a side accepts the other
+/// when the record is self-signed and the signature verifies with it. Whether that device may
+/// be served is the group log's business (`PeerNode.admits`).
 public struct PeerHandshake: Sendable {
     /// Which end of the TCP connection this side is (it orders the transcript).
     public enum Role: String, Sendable { case initiator, responder }
 
-    static let label = Data("roqua-peer/1".utf8)
+    static let label = Data("roqua-peer/2".utf8)
 
     /// This side's hello, to send first.
     public let hello: Data
     private let role: Role
+    private let device: SignedDeviceRecord
     private let signingKey: Curve25519.Signing.PrivateKey
     private let ephemeral: Curve25519.KeyAgreement.PrivateKey
+    private let lanKeys: [Data]
 
-    /// A handshake as `role`, presenting `credential` and proving it with `signingKey`.
+    /// A handshake as `role` for `device` (signed with `signingKey`), knowing `lanKeys`.
     /// - Throws: `EncodingError` (never in practice).
-    public init(role: Role, credential: SignedPeerCredential, signingKey: Curve25519.Signing.PrivateKey) throws {
+    public init(role: Role, device: SignedDeviceRecord, signingKey: Curve25519.Signing.PrivateKey, lanKeys: [Data]) throws {
         self.role = role
+        self.device = device
         self.signingKey = signingKey
+        self.lanKeys = Array(lanKeys.prefix(PeerHello.maxSelectors))
         ephemeral = Curve25519.KeyAgreement.PrivateKey()
-        hello = try ChatJSON.encoder().encode(PeerHello(credential: credential,
-                                                        ephemeral: ephemeral.publicKey.rawRepresentation.base64EncodedString()))
+        let ephemeralBytes = ephemeral.publicKey.rawRepresentation
+        var selectors = self.lanKeys.map { Self.selector($0, ephemeralBytes) }
+        while selectors.count < PeerHello.minSelectors { selectors.append(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }) }
+        hello = try ChatJSON.encoder().encode(PeerHello(ephemeral: ephemeralBytes.base64EncodedString(),
+                                                        selectors: selectors.shuffled().map { $0.base64EncodedString() }))
     }
 
-    /// The step after the other side's hello arrived: checks its credential and returns this
-    /// side's proof (to send) and what is needed to check the other's.
-    /// - Throws: `PeerWireError.hello` / `.credential`.
-    public func answer(_ theirHello: Data, serverKey: Data, now: Date) throws -> (proof: Data, pending: PeerHandshakePending) {
-        guard theirHello.count <= PeerFrame.maxBytes else { throw PeerWireError.hello("\(theirHello.count) bytes") }
+    static func selector(_ lanKey: Data, _ ephemeral: Data) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: label + Data(" selector".utf8) + ephemeral, using: SymmetricKey(data: lanKey)).prefix(16))
+    }
+
+    /// The step after the other side's hello arrived: returns this side's sealed identity (to
+    /// send) and what is needed to check the other's.
+    /// - Throws: `PeerWireError.hello` (not a hello, or no group epoch in common).
+    public func answer(_ theirHello: Data) throws -> (identity: Data, pending: PeerHandshakePending) {
+        guard theirHello.count <= 16 * 1024 else { throw PeerWireError.hello("\(theirHello.count) bytes") }
         let theirs: PeerHello
         do { theirs = try ChatJSON.decoder().decode(PeerHello.self, from: theirHello) } catch {
             throw PeerWireError.hello("not a hello: \(String(describing: error).prefix(200))")
         }
-        guard theirs.version == 1 else { throw PeerWireError.hello("version \(theirs.version) is not 1") }
-        let credential: PeerCredential
-        do { credential = try theirs.credential.verified(serverKey: serverKey, now: now) } catch let error as PeerCredentialError {
-            throw PeerWireError.credential(error)
+        guard theirs.version == 2 else { throw PeerWireError.hello("version \(theirs.version) is not 2") }
+        guard theirs.selectors.count <= PeerHello.maxSelectors, let ephemeralBytes = Data(base64Encoded: theirs.ephemeral),
+              let theirEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeralBytes) else {
+            throw PeerWireError.hello("its ephemeral key is not an X25519 key")
         }
-        guard let ephemeralBytes = Data(base64Encoded: theirs.ephemeral),
-              let theirEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeralBytes),
-              let signingBytes = Data(base64Encoded: credential.signingKey),
-              let theirSigningKey = try? Curve25519.Signing.PublicKey(rawRepresentation: signingBytes) else {
-            throw PeerWireError.hello("its keys are not 32-byte Curve25519 keys")
-        }
+        let offered = Set(theirs.selectors.compactMap { Data(base64Encoded: $0) })
+        let shared = lanKeys.filter { offered.contains(Self.selector($0, ephemeralBytes)) }.sorted { $0.lexicographicallyPrecedes($1) }
+        guard !shared.isEmpty else { throw PeerWireError.hello("no group epoch in common") }
         let transcript = role == .initiator ? Self.transcript(hello, theirHello) : Self.transcript(theirHello, hello)
         let secret: SharedSecret
         do { secret = try ephemeral.sharedSecretFromKeyAgreement(with: theirEphemeral) } catch {
             throw PeerWireError.hello("no key agreement with its ephemeral key")
         }
+        let material = secret.withUnsafeBytes { Data($0) } + shared.reduce(Data(), +)
         let other: Role = role == .initiator ? .responder : .initiator
-        let proof = try signingKey.signature(for: Self.signed(role, transcript))
-        let sending = Self.key(secret, transcript, role)
-        let receiving = Self.key(secret, transcript, other)
-        return (proof, PeerHandshakePending(credential: credential, signed: theirs.credential, theirRole: other,
-                                            theirKey: theirSigningKey, transcript: transcript,
-                                            sealer: PeerSealer(key: sending), opener: PeerOpener(key: receiving)))
+        var sealer = PeerSealer(key: Self.key(material, transcript, role))
+        let identity = PeerIdentity(device: device, proof: try signingKey.signature(for: Self.signed(role, transcript)).base64EncodedString())
+        let sealed = try sealer.seal(try ChatJSON.encoder().encode(identity))
+        return (sealed, PeerHandshakePending(theirRole: other, transcript: transcript, sealer: sealer,
+                                             opener: PeerOpener(key: Self.key(material, transcript, other))))
     }
 
     static func transcript(_ initiator: Data, _ responder: Data) -> Data {
-        var bytes = label
-        for part in [initiator, responder] {
-            withUnsafeBytes(of: UInt32(part.count).bigEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(part)
-        }
-        return Data(SHA256.hash(data: bytes))
+        Data(SHA256.hash(data: label + SignedBytes.encode([initiator, responder])))
     }
 
     static func signed(_ role: Role, _ transcript: Data) -> Data {
         label + Data(" \(role.rawValue)".utf8) + transcript
     }
 
-    static func key(_ secret: SharedSecret, _ transcript: Data, _ sender: Role) -> SymmetricKey {
-        secret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: transcript,
-                                       sharedInfo: label + Data(" \(sender.rawValue) frames".utf8), outputByteCount: 32)
+    static func key(_ material: Data, _ transcript: Data, _ sender: Role) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: material), salt: transcript,
+                               info: label + Data(" \(sender.rawValue) frames".utf8), outputByteCount: 32)
     }
 }
 
-/// A handshake waiting for the other side's proof.
+/// A handshake waiting for the other side's sealed identity.
 public struct PeerHandshakePending: Sendable {
-    /// The other device, as its credential says (already verified).
-    public let credential: PeerCredential
-    /// The credential as signed, to hand to the peer protocol.
-    public let signed: SignedPeerCredential
     let theirRole: PeerHandshake.Role
-    let theirKey: Curve25519.Signing.PublicKey
     let transcript: Data
     let sealer: PeerSealer
     let opener: PeerOpener
 
-    /// The session's ciphers once the other side's proof verified.
-    /// - Throws: `PeerWireError.proof`.
-    public func finish(_ theirProof: Data) throws -> (sealer: PeerSealer, opener: PeerOpener) {
-        guard theirKey.isValidSignature(theirProof, for: PeerHandshake.signed(theirRole, transcript)) else { throw PeerWireError.proof }
-        return (sealer, opener)
+    /// The other device and the session's ciphers, once its identity opened and its proof verified.
+    /// - Throws: `PeerWireError.sealed` / `.proof`.
+    public func finish(_ theirIdentity: Data) throws -> (device: SignedDeviceRecord, sealer: PeerSealer, opener: PeerOpener) {
+        var opener = opener
+        let plaintext = try opener.open(theirIdentity)
+        guard let identity = try? ChatJSON.decoder().decode(PeerIdentity.self, from: plaintext),
+              let key = identity.device.verifiedIdentityKey, let proof = Data(base64Encoded: identity.proof),
+              key.isValidSignature(proof, for: PeerHandshake.signed(theirRole, transcript)) else { throw PeerWireError.proof }
+        return (identity.device, sealer, opener)
     }
 }
 

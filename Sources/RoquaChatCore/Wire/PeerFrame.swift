@@ -1,20 +1,17 @@
 import Foundation
 
-/// A message as peers pass it on: the author's signed wire form, the author's peer credential
-/// (so that any receiver can check the signature offline, however many hops away the author
-/// is), and how many peers relayed it.
+/// A message as peers pass it on: the author's signed wire form and how many peers relayed
+/// it. Receivers check it against their own verified group log, never against what the sender
+/// of the frame says about the author.
 public struct PeerEnvelope: Codable, Sendable, Equatable {
-    /// The signed message (ciphertext body).
+    /// The signed message (ciphertext body, or a signed statement).
     public var message: PushMessage
-    /// The author device's credential, signed by the server.
-    public var author: SignedPeerCredential
     /// Relays so far (0: straight from the author).
     public var hops: Int
 
     /// Creates the value from its parts.
-    public init(message: PushMessage, author: SignedPeerCredential, hops: Int) {
+    public init(message: PushMessage, hops: Int) {
         self.message = message
-        self.author = author
         self.hops = hops
     }
 }
@@ -57,11 +54,12 @@ public struct PeerBlob: Codable, Sendable, Equatable {
     }
 }
 
-/// What peers say to each other. A session starts with `hello` (the sender's credential);
-/// nothing else from a peer counts before its hello verified.
+/// What peers say to each other. A session starts with `hello` (the sender's self-signed
+/// device record; the network transport has proved it holds that key); nothing else from a
+/// peer counts before its hello, and only groups whose verified log lists that device are served.
 public enum PeerFrame: Codable, Sendable, Equatable {
-    /// The sender's peer credential.
-    case hello(SignedPeerCredential)
+    /// The sender's device record.
+    case hello(SignedDeviceRecord)
     /// What the sender holds of a group.
     case summary(PeerSummary)
     /// Messages the receiver lacks.

@@ -43,7 +43,7 @@ package enum ChatAction: Sendable, Equatable, CustomStringConvertible {
 /// | action | user | guide | admin |
 /// |---|---|---|---|
 /// | create group | – | ✓ | ✓ |
-/// | read group, pull | member | member / own group | ✓ |
+/// | read group, pull | active member | active member / own group | ✓ |
 /// | invite, remove member | – (may leave) | own group | ✓ |
 /// | post, receipts | active member | active member / own group | ✓ |
 /// | set role | – | – | ✓ |
@@ -66,8 +66,9 @@ package enum Policy {
         case .post, .markReceipts:
             return ownsGroup || isActiveMember
         case .pull:
-            // Removed members may still fetch what they were shown before their removal.
-            return ownsGroup || membership?.userID == actor.userID && membership != nil
+            // Removal is immediate: a removed member's token reads nothing of the group from then
+            // on (what it was shown before is on its device already).
+            return ownsGroup || isActiveMember
         case .setRole:
             return false
         }

@@ -30,7 +30,7 @@ struct PolicyAndPlannerTests {
             (.removeMember(userID: "someone"), ["admin", "owner"]),
             (.removeMember(userID: "m"), ["admin", "owner", "member"]),
             (.post, ["admin", "owner", "member"]),
-            (.pull, ["admin", "owner", "member", "removed"]),
+            (.pull, ["admin", "owner", "member"]),
             (.markReceipts, ["admin", "owner", "member"]),
             (.setRole, ["admin"]),
         ]

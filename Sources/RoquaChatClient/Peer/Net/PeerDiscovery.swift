@@ -55,21 +55,29 @@ struct PeerDiscovery: Sendable {
         }
         guard let beacons else { return }
         network.track(beacons.channel)
-        let own = PeerBeacon(port: listenPort, nonce: network.nonce)
+        let (client, options, nonce) = (network.client, network.options, network.nonce)
         // Two literal addresses and a port checked by the CLI: nil (no beacons sent, only heard) cannot happen in practice.
-        let target = try? SocketAddress(ipAddress: loopback ? "127.255.255.255" : "255.255.255.255", port: network.options.beaconPort)
+        let target = try? SocketAddress(ipAddress: loopback ? "127.255.255.255" : "255.255.255.255", port: options.beaconPort)
         try? await beacons.executeThenClose { inbound, outbound in   // ends when the socket is closed at the deadline
             let announcer = Task {
                 while !Task.isCancelled, let target {
+                    // Re-read each time: a sync or peer exchange during the run may bring a new epoch.
+                    let own = PeerBeacon(port: listenPort, nonce: nonce, lanKeys: (try? client.store.lanKeys()) ?? [], now: options.now())
                     try await outbound.write(AddressedEnvelope(remoteAddress: target, data: ByteBuffer(bytes: own.datagram)))
                     try await Task.sleep(for: .seconds(1))
                 }
             }
             defer { announcer.cancel() }
+            var senders: [UInt64: String] = [:]
             for try await datagram in inbound {
-                guard let heard = try? PeerBeacon(datagram: Data(datagram.data.readableBytesView)),   // not ours to read: ignored
-                      own.nonce < heard.nonce,
-                      let host = datagram.remoteAddress.ipAddress, !loopback || host.hasPrefix("127.") else { continue }
+                // Not ours to read, made without a shared epoch's key, or stale: ignored.
+                guard let heard = try? PeerBeacon(datagram: Data(datagram.data.readableBytesView)),
+                      nonce < heard.nonce,
+                      let host = datagram.remoteAddress.ipAddress, !loopback || host.hasPrefix("127."),
+                      heard.isRecognised(by: (try? client.store.lanKeys()) ?? [], now: options.now()) else { continue }
+                // A nonce is one run on one host: the same beacon replayed from elsewhere is ignored.
+                if let first = senders[heard.nonce], first != host { continue }
+                if senders.count < 1024 { senders[heard.nonce] = host }
                 Task { await network.dial(host: host, port: heard.port) }
             }
         }

@@ -19,7 +19,7 @@ public struct PeerNetworkOptions: Sendable {
     public var gossipInterval: Duration
     /// How long a connection may take to finish its handshake.
     public var handshakeTimeout: Duration
-    /// The time credentials are checked at (tests move it).
+    /// The time beacon windows are read at (tests move it).
     public var now: @Sendable () -> Date = { Date() }
 
     /// Options with the defaults of `roqua-chat peer`.
@@ -48,8 +48,9 @@ public struct PeerRunReport: Sendable, Equatable {
 
 /// The peer protocol over the local network (SwiftNIO): a TCP listener, dialing of the peers a
 /// peers file lists or UDP beacons announce, a handshake per connection (`PeerHandshake`: X25519
-/// ephemeral keys, a transcript signed by each device key, server-signed credentials checked
-/// offline), then frames of at most `PeerFrame.maxBytes`, each length-prefixed and sealed with
+/// ephemeral keys mixed with the LAN keys of shared group epochs, then each device's record and
+/// its signature over the transcript, sealed; the verified group logs decide who is served),
+/// then frames of at most `PeerFrame.maxBytes`, each length-prefixed and sealed with
 /// the session's keys. Sessions feed a `PeerNode`, which decides what to send.
 public final class PeerNetwork: PeerTransport, Sendable {
     let node: PeerNode
@@ -87,16 +88,14 @@ public final class PeerNetwork: PeerTransport, Sendable {
 
     /// Listens, finds peers and exchanges with them for `duration`, then closes everything.
     /// `listening` gets the TCP port as soon as it is bound.
-    /// - Throws: `notSignedIn` without a peer credential, `authenticationError` when it expired;
+    /// - Throws: `notSignedIn`; `noGroupKey` when no group epoch is held here yet;
     ///   `PeerNetworkError` when the listener
     ///   or the beacon socket cannot be bound or the peers file cannot be read.
     public func run(for duration: Duration, listening: @Sendable (Int) -> Void = { _ in }) async throws -> PeerRunReport {
-        guard let (signed, serverKey) = await client.credential, let key = Data(base64Encoded: serverKey) else {
-            throw ChatClientError.notSignedIn(home: client.home)
-        }
-        // Peers would refuse an expired credential at every handshake: say so instead of meeting no one.
-        do { _ = try signed.verified(serverKey: key, now: options.now()) } catch {
-            throw ChatClientError.authenticationError(reason: "this device's peer credential cannot be used (\(error)); sync once with the server to renew it")
+        _ = try await client.user()
+        // Peers recognise each other only by the LAN keys of group epochs: without one, say so instead of meeting no one.
+        guard try !client.store.lanKeys().isEmpty else {
+            throw ChatClientError.noGroupKey(group: "any group", epoch: 0)
         }
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
         do {

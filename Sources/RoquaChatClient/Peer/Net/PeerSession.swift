@@ -21,24 +21,27 @@ extension PeerNetwork {
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var frames = inbound.makeAsyncIterator()
-                guard let (signed, key) = await client.credential, let serverKey = Data(base64Encoded: key) else { return }
-                let handshake = try PeerHandshake(role: role, credential: signed, signingKey: client.identity.signingKey)
+                let user = try await client.user()
+                let handshake = try PeerHandshake(role: role, device: try client.identity.record(userID: user.id),
+                                                  signingKey: client.identity.signingKey, lanKeys: try client.store.lanKeys())
                 try await outbound.write(ByteBuffer(bytes: handshake.hello))
                 guard let theirHello = try await frames.next() else { return }
-                let (proof, pending) = try handshake.answer(Data(theirHello.readableBytesView), serverKey: serverKey, now: options.now())
+                let (identity, pending) = try handshake.answer(Data(theirHello.readableBytesView))
+                try await outbound.write(ByteBuffer(bytes: identity))
+                guard let theirIdentity = try await frames.next() else { return }
+                let (device, sealer, opener) = try pending.finish(Data(theirIdentity.readableBytesView))
                 // A device meeting itself (its own beacon or address) has nothing to exchange.
-                guard pending.credential.deviceID != client.identity.deviceID else { return }
-                try await outbound.write(ByteBuffer(bytes: proof))
-                guard let theirProof = try await frames.next() else { return }
-                let (sealer, opener) = try pending.finish(Data(theirProof.readableBytesView))
+                guard device.record.deviceID != client.identity.deviceID else { return }
+                // A device no verified log held here lists (removed, or never added) is refused.
+                guard try await node.admits(device) else { throw PeerWireError.notMember }
                 established.value = true
                 // Bounded: a peer that asks faster than it reads loses frames (the protocol is best
                 // effort and re-sends from summaries) instead of growing this device's memory.
                 let (queue, continuation) = AsyncStream<PeerFrame>.makeStream(bufferingPolicy: .bufferingOldest(Self.queuedFrames))
-                let session = register(pending.credential, continuation)
+                let session = register(device.record, continuation)
                 name = session
                 // The hello the node acts on is the one the handshake proved, never one sent later.
-                _ = try await node.receive(.hello(pending.signed), from: session)
+                _ = try await node.receive(.hello(device), from: session)
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     tasks.addTask {
                         var sealer = sealer
@@ -68,12 +71,12 @@ extension PeerNetwork {
     /// Frames waiting to be written on one session, at most.
     static let queuedFrames = 256
 
-    private func register(_ credential: PeerCredential, _ queue: AsyncStream<PeerFrame>.Continuation) -> String {
+    private func register(_ device: DeviceRecord, _ queue: AsyncStream<PeerFrame>.Continuation) -> String {
         state.withLock { state in
             state.serial += 1
             state.sessions += 1
-            state.devices.insert("\(credential.userID)/\(credential.deviceID)")
-            let name = "\(credential.userID)/\(credential.deviceID)#\(state.serial)"
+            state.devices.insert("\(device.userID)/\(device.deviceID)")
+            let name = "\(device.userID)/\(device.deviceID)#\(state.serial)"
             state.outgoing[name] = queue
             return name
         }
