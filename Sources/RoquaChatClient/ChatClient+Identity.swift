@@ -15,7 +15,8 @@ extension ChatClient {
         }
         guard let device = state.members.values.filter({ $0.userID == userID }).map(\.device).max(by: { $0.record.created < $1.record.created })
         else {
-            throw ChatClientError.invalidInput(field: "member", value: member, reason: "not a member in this device's log of group \(groupID)")
+            throw ChatClientError.invalidInput(field: "member", value: member,
+                                               reason: "not a member in this device's log of group \(groupID) (give the user id that group show lists)")
         }
         let key = device.record.identityKey
         return MemberIdentity(userID: userID, identityKey: key,

@@ -190,7 +190,7 @@ public final class ChatClient: Sendable {
     // MARK: Messages
 
     /// Stores a text message (durable when this returns) and asks the engine to push it.
-    /// - Throws: `notSignedIn`, `noGroupKey`, `store`.
+    /// - Throws: `notSignedIn`, `notYetAdded`, `epochPending`, `noGroupKey`, `store`.
     @discardableResult
     public func send(groupID: String, text: String) async throws -> ClientMessage {
         try await send(groupID: groupID, type: .text, body: text)
@@ -249,7 +249,8 @@ public final class ChatClient: Sendable {
         let (codec, deviceID) = (codec, identity.deviceID)
         let record = try store.write { db in
             let state = try ClientStore.logState(groupID: groupID, in: db)
-            guard state.member(device: deviceID) != nil, state.epoch > 0 else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
+            guard state.member(device: deviceID) != nil else { throw ChatClientError.notYetAdded(group: groupID) }
+            guard state.epoch > 0 else { throw ChatClientError.noGroupKey(group: groupID, epoch: 0) }
             // Membership changed and no guide has sealed the new epoch yet: the old one may be read by who left.
             guard !state.needsRekey else { throw ChatClientError.epochPending(group: groupID, epoch: state.epoch) }
             guard let (index, key) = try ClientStore.nextSendingKey(groupID: groupID, epoch: state.epoch, deviceID: deviceID, in: db) else {

@@ -23,6 +23,7 @@ enum FuzzTargets {
             "serve-batch": serveBatch,
             "serve-origin": serveOrigin,
             "peer-wire": peerWire,
+            "group-log": groupLog,
             "shapefile": shapefile,
             "achievements": { data in
                 _ = AchievementCatalog.validate(data: data)
@@ -148,6 +149,21 @@ enum FuzzTargets {
         _ = try handshake.answer(data)
     }
 
+    /// What a server or a peer can put in a control message: a group-log entry or join request,
+    /// applied to a group that has a creator and one member. The input is tried as it is, and
+    /// spliced into a validly signed `add` (so the fuzzer also explores entries that decode).
+    @Sendable static func groupLog(_ data: Data) throws {
+        guard let fixture = GroupLogFixture.shared else { return }
+        for candidate in [data, fixture.spliced(data)] {
+            var state = fixture.state
+            _ = try? state.apply(try SignedStatement(content: String(decoding: candidate, as: UTF8.self)))
+            var replay = fixture.state
+            _ = try? replay.apply(try SignedStatement(content: String(decoding: candidate, as: UTF8.self)), checkSignatures: false)
+        }
+        _ = fixture.secret.isJoinProof(String(decoding: data, as: UTF8.self), group: "g", record: fixture.creator.record)
+        _ = InviteSecret(text: String(decoding: data.prefix(64), as: UTF8.self))
+    }
+
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.
     @Sendable static func shapefile(_ data: Data) throws {
         let bytes = [UInt8](data)
@@ -187,6 +203,46 @@ struct PeerWireKeys: Sendable {
                                   agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
                                   created: 0)
         return try PeerHandshake(role: role, device: try SignedDeviceRecord.sign(record, with: device), signingKey: device, lanKeys: [lanKey])
+    }
+}
+
+/// A group made once per process: its creator's `create`, then a validly signed `add` whose
+/// JSON the group-log target splices the input into.
+struct GroupLogFixture: Sendable {
+    static let shared: GroupLogFixture? = try? GroupLogFixture()
+    let state: GroupLogState
+    let creator: SignedDeviceRecord
+    let add: Data
+    let secret = InviteSecret(bytes: Data(repeating: 5, count: 10))
+
+    init() throws {
+        let key = try Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 1, count: 32))
+        func record(_ user: String, _ signing: Curve25519.Signing.PrivateKey) throws -> SignedDeviceRecord {
+            try SignedDeviceRecord.sign(DeviceRecord(userID: user, deviceID: "device-\(user)", identityKey: signing.publicKey.rawRepresentation.base64EncodedString(),
+                                                     agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
+                                                     created: 1), with: signing)
+        }
+        creator = try record("guide", key)
+        var create = GroupStatement(groupID: "g", seq: 1, prev: "", kind: .create, actorUser: "guide", actorDevice: "device-guide", created: 1)
+        create.name = "Kapadokya"
+        create.device = creator
+        var state = GroupLogState(groupID: "g")
+        let head = try state.apply(try SignedStatement.sign(create, with: key)).hash
+        self.state = state
+        var add = GroupStatement(groupID: "g", seq: 2, prev: head, kind: .add, actorUser: "guide", actorDevice: "device-guide", created: 2)
+        add.device = try record("ayse", Curve25519.Signing.PrivateKey())
+        add.role = .member
+        self.add = Data(try SignedStatement.sign(add, with: key).content().utf8)
+    }
+
+    /// The valid `add` with the input written over it from a position the input's first byte picks.
+    func spliced(_ data: Data) -> Data {
+        guard let first = data.first else { return add }
+        var bytes = add
+        let at = Int(first) * bytes.count / 256
+        let patch = data.dropFirst().prefix(bytes.count - at)
+        bytes.replaceSubrange(at..<(at + patch.count), with: patch)
+        return bytes
     }
 }
 

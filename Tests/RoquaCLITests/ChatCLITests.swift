@@ -79,6 +79,11 @@ import Testing
         #expect(removed.hasPrefix("removed user"), "\(removed)")
         let shown = try fixture.ok("guide", ["group", "show", "Kapadokya"])
         #expect(shown.contains(Self.guidePhone) && !shown.contains(Self.travellerPhone), "\(shown)")
+        // The guide's log has the removal and a new epoch sealed to the guide's device only.
+        #expect(shown.hasSuffix("log: 6 entries, epoch 3, 1 member device(s)"), "\(shown)")
+        // The removed member's next sync: the server no longer shows it the group, and says so.
+        let closed = try fixture.run("traveller", ["sync"])
+        #expect(closed.status == 0 && closed.stderr.contains("no longer shows it to you (removed)"), "\(closed.stderr)")
         let notMember = try fixture.run("guide", ["group", "remove", "Kapadokya", Self.travellerPhone])
         #expect(notMember.status != 0 && notMember.stderr.contains("not a member"), "\(notMember.stderr)")
     }

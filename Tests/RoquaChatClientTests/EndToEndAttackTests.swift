@@ -234,7 +234,7 @@ struct EndToEndAttackTests {
             let late = try ChatClient(home: scratch.file("late"))
             try await server.signIn(late, phone: "+905551000003")
             _ = try await late.join(code: try await guide.invite(groupID: group, phone: "+905551000003").code)
-            await #expect(throws: ChatClientError.noGroupKey(group: group, epoch: 0)) { try await late.send(groupID: group, text: "erken") }
+            await #expect(throws: ChatClientError.notYetAdded(group: group)) { try await late.send(groupID: group, text: "erken") }
             _ = try await guide.engine.sync()   // sees the join request, adds the device, seals a new epoch
             _ = try await late.engine.sync()
             let welcome = try await guide.send(groupID: group, text: "Hoş geldin")

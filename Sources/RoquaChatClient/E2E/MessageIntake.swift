@@ -14,6 +14,8 @@ struct IntakeContext: Sendable {
     var dropped: [String] = []
     /// Messages whose body opened.
     var opened = 0
+    /// Control messages (log entries, join requests) stored.
+    var logEntries = 0
 
     init(identity: DeviceIdentity) { self.identity = identity }
 

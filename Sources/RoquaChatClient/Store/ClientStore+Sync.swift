@@ -12,7 +12,7 @@ extension ClientStore {
     /// Stores one pull page with its cursor in one transaction: new messages are added, this
     /// device's own messages are confirmed, and receipt marks of other members move own
     /// messages to `delivered` / `read`.
-    /// - Returns: how many messages were new here.
+    /// - Returns: how many messages were new here (log entries and join requests are counted in the intake).
     /// Every new message passes `MessageIntake` (verified against the group log, or dropped).
     func applyPull(groupID: String, records: [StoredRecord], receipts: [ReceiptMark], nextSince: Int64, selfID: String,
                    identity: DeviceIdentity) throws -> (added: Int, intake: IntakeContext) {
@@ -22,7 +22,7 @@ extension ClientStore {
             for record in records {
                 let outcome = try MessageIntake.take(record, queue: false, context: &intake, in: db)
                 if outcome == .stored {
-                    added += 1
+                    if record.wire.type == .control { intake.logEntries += 1 } else { added += 1 }
                 } else if outcome == .duplicate {
                     try db.execute(sql: """
                         UPDATE messages SET server_id = ?, seq = ?, synced_at = COALESCE(synced_at, ?),

@@ -20,6 +20,9 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     case notSignedIn(home: String)
     /// No key of this group and epoch is held here.
     case noGroupKey(group: String, epoch: Int)
+    /// This device is not (yet) a member in its verified log of the group: the guide's device
+    /// adds it on seeing its join request.
+    case notYetAdded(group: String)
     /// The server presented another identity key than the one pinned at this home's first
     /// sign-in: refused (a different server, or someone in between).
     case serverIdentityChanged(pinned: String, offered: String)
@@ -48,6 +51,8 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
             "\(Echo.quoted(home)) is not signed in; run auth request and auth verify first"
         case .noGroupKey(let group, let epoch):
             "no key for group \(Echo.quoted(group)) epoch \(epoch) on this device"
+        case .notYetAdded(let group):
+            "this device is not a member of group \(Echo.quoted(group))'s log yet: the guide's device adds it at its next sync (or peer exchange); run sync after that"
         case .serverIdentityChanged(let pinned, let offered):
             "the server's identity key changed since this home first signed in (pinned \(pinned.prefix(12))…, offered \(offered.prefix(12))…): "
                 + "refused; if the server really changed its key, sign in with a new --home"

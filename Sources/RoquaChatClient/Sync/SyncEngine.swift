@@ -18,6 +18,8 @@ public struct SyncReport: Sendable, Equatable {
     public var dropped = 0
     /// Why, one line per dropped message (its `local_id` first).
     public var droppedReasons: [String] = []
+    /// Group-log entries and join requests moved up or down (not counted as messages).
+    public var logEntries = 0
     /// Groups held here whose messages the server no longer shows this user (removed).
     public var closedGroups: [String] = []
 }
@@ -157,7 +159,10 @@ public actor SyncEngine {
                 if batch.isEmpty { break }
                 let result: PushResult = try await api.call(.POST, "/v1/sync/push", body: PushBody(messages: batch))
                 try store.applyPush(result, pushed: batch)
-                report.pushed += result.synced.count
+                let control = Set(batch.filter { $0.type == .control }.map(\.localID))
+                let entries = result.synced.filter { control.contains($0.localID) }.count
+                report.pushed += result.synced.count - entries
+                report.logEntries += entries
                 report.rejected += result.rejected.count
             }
         } catch let error as ChatClientError {
@@ -186,6 +191,7 @@ public actor SyncEngine {
             let (count, intake) = try store.applyPull(groupID: groupID, records: records, receipts: page.receipts,
                                                       nextSince: page.nextSince, selfID: selfID, identity: codec.identity)
             added += count
+            report.logEntries += intake.logEntries
             report.dropped += intake.dropped.count
             report.droppedReasons += intake.dropped
             for (group, joins) in intake.joins { try keeper.admit(joins, groupID: group, selfID: selfID) }
