@@ -62,7 +62,8 @@ public final class ChatClient: Sendable {
                                authorized: false)
     }
 
-    /// Trades the SMS code for tokens and registers this device's signing and agreement keys.
+    /// Trades the SMS code for tokens and registers this device's signing key (the server checks pushed
+    /// signatures with it); the X25519 key travels only inside the self-signed device record.
     /// - Throws: `notSignedIn` without a prior `requestCode`; `serverError` for a wrong code.
     public func verify(code: String) async throws -> UserInfo {
         guard let state = await session.state else { throw ChatClientError.notSignedIn(home: home) }
@@ -70,9 +71,6 @@ public final class ChatClient: Sendable {
                                  devicePublicKey: identity.signingPublicKey)
         let tokens: AuthTokens = try await api.call(.POST, "/v1/auth/otp/verify", body: body, authorized: false)
         try await session.store(tokens)
-        let _: Data = try await api.send(.PUT, "/v1/devices/agreement-key",
-                                         body: try ChatJSON.encoder().encode(AgreementKeyBody(agreementKey: identity.agreementPublicKey)),
-                                         authorized: true)
         _ = try await refreshCredential()
         return tokens.user
     }

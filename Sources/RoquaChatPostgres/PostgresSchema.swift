@@ -84,6 +84,8 @@ enum PostgresSchema {
                 PRIMARY KEY (group_id, epoch, user_id, device_id))
             """,
         ]),
+        // Group keys are made and sealed by members' devices inside the group's signed log.
+        (3, ["DROP TABLE group_keys", "DROP TABLE device_agreement_keys"]),
     ]
 
     /// An arbitrary constant naming the migration lock.

@@ -24,7 +24,6 @@ package struct ChatServer: Sendable {
             groups: GroupService(environment),
             sync: SyncService(environment),
             blobs: BlobService(environment),
-            keys: KeyService(environment),
             credentials: PeerCredentialService(environment, secret: secret),
             store: store, settings: settings)
     }

@@ -3,14 +3,14 @@ import Foundation
 import RoquaChatCore
 
 /// This home's device: its id, its Ed25519 signing key (messages, session transcripts) and its
-/// X25519 agreement key (group keys are wrapped to it). Created once per home, kept in a 0600
+/// X25519 agreement key (epoch secrets are sealed to it with HPKE). Created once per home, kept in a 0600
 /// file, never sent anywhere but its public halves.
 public struct DeviceIdentity: Sendable {
     /// `device_id`: a UUIDv7 chosen on first use.
     public let deviceID: String
     /// Signs messages.
     public let signingKey: Curve25519.Signing.PrivateKey
-    /// Unwraps group keys.
+    /// Opens epoch secrets sealed to this device.
     public let agreementKey: Curve25519.KeyAgreement.PrivateKey
 
     /// The public signing key, base64 (what the server registers at sign-in).

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import RoquaChatCore
 
 /// A group as its verified log says: who is a member with which device and role, the epoch,
 /// and which devices each epoch was sealed to. Built only by `apply`, which checks each entry

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import RoquaChatCore
 
 /// One entry of a group's log, or a join request. Log entries (`create`, `add`, `remove`,
 /// `rekey`) are chained by hash (`prev` is the hex SHA-256 of the previous entry's signed bytes)

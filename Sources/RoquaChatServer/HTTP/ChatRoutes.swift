@@ -11,7 +11,6 @@ struct ChatRoutes: Sendable {
     let groups: GroupService
     let sync: SyncService
     let blobs: BlobService
-    let keys: KeyService
     let credentials: PeerCredentialService
     let store: any ChatStore
     let settings: ChatSettings
@@ -25,7 +24,7 @@ struct ChatRoutes: Sendable {
         registerAccount(on: api)
         registerGroups(on: api)
         registerSync(on: api)
-        registerKeys(on: api)
+        registerCredentials(on: api)
     }
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
@@ -126,24 +125,9 @@ struct ChatRoutes: Sendable {
         }
     }
 
-    func registerKeys(on api: RouterGroup<ChatRequestContext>) {
-        api.put("/devices/agreement-key") { request, context in
-            let body = try await ChatBody.decode(AgreementKeyBody.self, from: request, limit: settings.maxJSONBodyBytes)
-            try await keys.setAgreementKey(body, actor: try context.requireActor())
-            return Response(status: .noContent)
-        }
-        api.get("/groups/:id/devices") { _, context in
-            JSONResponse.make(try await keys.devices(groupID: try context.parameters.require("id"), actor: try context.requireActor()))
-        }
-        api.put("/groups/:id/keys") { request, context in
-            let body = try await ChatBody.decode(GroupKeysBody.self, from: request, limit: settings.maxPushBodyBytes)
-            return JSONResponse.make(try await keys.put(groupID: try context.parameters.require("id"), body, actor: try context.requireActor()))
-        }
+    func registerCredentials(on api: RouterGroup<ChatRequestContext>) {
         api.get("/peer-credential") { _, context in
             JSONResponse.make(try await credentials.issue(actor: try context.requireActor()))
-        }
-        api.get("/groups/:id/keys") { _, context in
-            JSONResponse.make(try await keys.keys(groupID: try context.parameters.require("id"), actor: try context.requireActor()))
         }
     }
 

@@ -120,6 +120,11 @@ enum SQLiteSchema {
                     PRIMARY KEY (group_id, epoch, user_id, device_id));
                 """)
         }
+        // Group keys are made and sealed by members' devices inside the group's signed log
+        // (end to end); the server no longer stores agreement keys or sealed keys.
+        migrator.registerMigration("v3: drop server-side key distribution") { db in
+            try db.execute(sql: "DROP TABLE group_keys; DROP TABLE device_agreement_keys;")
+        }
         return migrator
     }
 }

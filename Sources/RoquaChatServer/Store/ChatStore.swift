@@ -65,20 +65,6 @@ package protocol ChatStore: Sendable {
     /// Raises the user's marks in the group to at least these values (never lowers them).
     func mergeReceipt(groupID: String, userID: String, deliveredUpTo: Int64, readUpTo: Int64, now: Date) async throws -> ReceiptMark
 
-    // MARK: Group key epochs (sealed per device; the server never holds a key in clear)
-
-    /// Registers (or replaces) a device's X25519 public key.
-    func setAgreementKey(userID: String, deviceID: String, key: Data, now: Date) async throws
-    /// Active members' devices that have an agreement key, each with the newest epoch sealed for it.
-    func groupDevices(groupID: String) async throws -> [GroupDevice]
-    /// The newest epoch stored for the group (0 when none).
-    func currentKeyEpoch(groupID: String) async throws -> Int
-    /// Stores sealed keys of `epoch` in one transaction; false (nothing stored) when the group
-    /// already has a newer epoch. Entries already stored are left as they are.
-    func putGroupKeys(groupID: String, epoch: Int, entries: [WrappedKeyEntry], createdBy: String, now: Date) async throws -> Bool
-    /// Every epoch sealed for this device, oldest first.
-    func groupKeys(groupID: String, userID: String, deviceID: String) async throws -> [WrappedKeyEntry]
-
     // MARK: Blobs
 
     /// Stores a blob under its SHA-256; false when it was there already.
