@@ -40,12 +40,21 @@ extension ChatClient {
     /// - Throws: `store`.
     public func identityWarnings(groupID: String) throws -> [String] {
         let state = try store.logState(groupID: groupID)
-        return try state.identityKeys.keys.sorted().compactMap { userID in
-            guard let keys = state.identityKeys[userID], keys.count > 1, let newest = keys.last,
-                  state.members.values.contains(where: { $0.userID == userID }),
-                  try !store.isConfirmed(userID: userID, identityKey: newest) else { return nil }
-            return "user \(userID)'s identity key changed (\(keys.count) keys in the group's log): compare safety numbers with "
+        return try unconfirmedKeyChanges(state).map { userID in
+            "user \(userID)'s identity key changed (\(state.identityKeys[userID]?.count ?? 0) keys in the group's log): compare safety numbers with "
                 + "`roqua-chat verify \(groupID) \(userID)`, then add --confirm"
+                + (state.confirmKeyChanges ? "; the group's policy blocks sending until then" : "")
+        }
+    }
+
+    /// The current members (other than this user) whose identity key changed in the log and whose
+    /// newest key this user has not confirmed.
+    func unconfirmedKeyChanges(_ state: GroupLogState) throws -> [String] {
+        try state.identityKeys.keys.sorted().filter { userID in
+            guard let keys = state.identityKeys[userID], keys.count > 1, let newest = keys.last,
+                  keys.last != identity.signingPublicKey,
+                  state.members.values.contains(where: { $0.userID == userID }) else { return false }
+            return try !store.isConfirmed(userID: userID, identityKey: newest)
         }
     }
 }

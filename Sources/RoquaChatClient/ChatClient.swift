@@ -103,13 +103,15 @@ public final class ChatClient: Sendable {
     // MARK: Groups
 
     /// Creates a group on the server, and its log here: the `create` entry and the first epoch,
-    /// sealed to this device. They reach the server at the next sync.
+    /// sealed to this device. They reach the server at the next sync. With `confirmKeyChanges`
+    /// the group's policy (signed into its log) blocks sending while a member's changed identity
+    /// key has not been confirmed by the sender (`confirmIdentity`).
     /// - Throws: `ChatClientError` from the server or the store.
-    public func createGroup(name: String) async throws -> GroupInfo {
+    public func createGroup(name: String, confirmKeyChanges: Bool = false) async throws -> GroupInfo {
         let user = try await user()
         let group: GroupInfo = try await api.call(.POST, "/v1/groups", body: CreateGroupBody(name: name))
         try store.saveGroups([group])
-        try keeper.create(groupID: group.id, name: name, selfID: user.id)
+        try keeper.create(groupID: group.id, name: name, selfID: user.id, confirmKeyChanges: confirmKeyChanges)
         await engine.trigger()
         return group
     }
@@ -240,6 +242,9 @@ public final class ChatClient: Sendable {
     private func send(groupID: String, type: MessageType, body: String) async throws -> ClientMessage {
         let user = try await user()
         let state = try store.logState(groupID: groupID)
+        if state.confirmKeyChanges, let changed = try unconfirmedKeyChanges(state).first {
+            throw ChatClientError.unconfirmedIdentity(group: groupID, userID: changed)
+        }
         if state.needsRekey, state.member(device: identity.deviceID)?.role == .guide {
             try keeper.append(groupID: groupID, selfID: user.id, [])
         }

@@ -70,9 +70,10 @@ extension PostgresChatStore {
             """, logger: logger)
     }
 
-    package func messages(groupID: String, after: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
+    package func messages(groupID: String, since: Int64, visibleAfter: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
         try await PostgresRows.all(try await client.query("""
-            SELECT * FROM messages WHERE group_id = \(groupID) AND seq > \(after) AND seq <= \(upTo ?? Int64.max)
+            SELECT * FROM messages WHERE group_id = \(groupID) AND seq > \(since) AND seq <= \(upTo ?? Int64.max)
+              AND (seq > \(visibleAfter) OR type = 'control')
             ORDER BY seq LIMIT \(Int64(limit))
             """, logger: logger), PostgresRows.message)
     }

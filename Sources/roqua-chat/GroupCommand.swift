@@ -19,8 +19,11 @@ struct GroupCreateCommand: AsyncParsableCommand {
     @Argument(help: "The group's name.")
     var name: String
 
+    @Flag(help: "Group policy (signed into its log): a member's changed identity key blocks sending until you confirm it with verify.")
+    var confirmKeyChanges = false
+
     func run() async throws {
-        let group = try await home.client().createGroup(name: name)
+        let group = try await home.client().createGroup(name: name, confirmKeyChanges: confirmKeyChanges)
         print("created group \(group.name) (\(group.id))")
     }
 }

@@ -298,4 +298,39 @@ struct EndToEndAttackTests {
             await other.stop()
         }
     }
+
+    @Test("a member back with a new phone: a warning, and where the group's policy asks, no sending until the new key is confirmed")
+    func changedIdentityKey() async throws {
+        for policy in [false, true] {
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let server = try await LiveServer(directory: scratch)
+            let party = try await TourParty.make(server, in: scratch, confirmKeyChanges: policy)
+            let (guide, stays, group) = (party.guide, party.travellers[0], party.group.id)
+            let userID = try await party.travellers[1].user().id
+            try await guide.removeMember(groupID: group, userID: userID)
+            // The same person (same number, same user id) on a new phone: a new identity key.
+            let newPhone = try ChatClient(home: scratch.file("new-phone"))
+            server.clock.advance(by: 120)   // past the number's minimum interval between codes
+            try await server.signIn(newPhone, phone: "+905551000002")
+            _ = try await newPhone.join(code: try await guide.invite(groupID: group, phone: "+905551000002").code)
+            _ = try await guide.engine.sync()
+            _ = try await stays.engine.sync()
+            #expect(try stays.identityWarnings(groupID: group).count == 1)
+            let seen = try await stays.identity(groupID: group, member: userID)
+            #expect(seen.changed && !seen.confirmed && seen.identityKey == newPhone.identity.signingPublicKey)
+            if policy {
+                await #expect(throws: ChatClientError.unconfirmedIdentity(group: group, userID: userID)) {
+                    try await stays.send(groupID: group, text: "Kim bu?")
+                }
+                try await stays.confirmIdentity(groupID: group, member: userID)
+            }
+            try await stays.send(groupID: group, text: "Tekrar hoş geldin")
+            #expect(try stays.identityWarnings(groupID: group).isEmpty == policy)
+            _ = try await stays.engine.sync()
+            _ = try await newPhone.engine.sync()
+            #expect(try newPhone.messages(groupID: group).last?.body == "Tekrar hoş geldin")
+            await server.stop()
+        }
+    }
 }

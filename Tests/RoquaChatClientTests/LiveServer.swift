@@ -140,13 +140,14 @@ struct TourParty {
     let group: GroupInfo
     var everyone: [ChatClient] { [guide] + travellers }
 
-    static func make(_ server: LiveServer, in scratch: Scratch, sleeps: RecordedSleeps = RecordedSleeps()) async throws -> TourParty {
+    static func make(_ server: LiveServer, in scratch: Scratch, sleeps: RecordedSleeps = RecordedSleeps(),
+                     confirmKeyChanges: Bool = false) async throws -> TourParty {
         func client(_ name: String) throws -> ChatClient {
             try ChatClient(home: scratch.file(name), policy: RetryPolicy(maxAttempts: 3, seed: 7), sleep: sleeps.sleep)
         }
         let guide = try client("guide")
         try await server.signIn(guide, phone: "+905550000001", role: .guide)
-        let group = try await guide.createGroup(name: "Kapadokya")
+        let group = try await guide.createGroup(name: "Kapadokya", confirmKeyChanges: confirmKeyChanges)
         var travellers: [ChatClient] = []
         for (index, phone) in ["+905551000001", "+905551000002"].enumerated() {
             let traveller = try client("traveller-\(index + 1)")
@@ -154,7 +155,7 @@ struct TourParty {
             _ = try await traveller.join(code: try await guide.invite(groupID: group.id, phone: phone).code)
             travellers.append(traveller)
         }
-        // The guide's sync seals the group key for the new devices; theirs collect it.
+        // The guide's sync adds the new devices to the group's log and seals an epoch to them; theirs collect it.
         _ = try await guide.engine.sync()
         for traveller in travellers { _ = try await traveller.engine.sync() }
         return TourParty(guide: guide, travellers: travellers, group: group)

@@ -61,12 +61,13 @@ struct GroupKeeper: Sendable {
     }
 
     /// The `create` of a new group.
-    func create(groupID: String, name: String, selfID: String) throws {
+    func create(groupID: String, name: String, selfID: String, confirmKeyChanges: Bool = false) throws {
         let record = try identity.record(userID: selfID)
         try append(groupID: groupID, selfID: selfID, [{ _, _ in
             var statement = base(.create, groupID: groupID, selfID: selfID, now: Date())
             statement.name = name
             statement.device = record
+            if confirmKeyChanges { statement.confirmKeyChanges = true }
             return statement
         }])
     }

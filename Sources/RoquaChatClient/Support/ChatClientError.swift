@@ -20,6 +20,8 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     case notSignedIn(home: String)
     /// No key of this group and epoch is held here.
     case noGroupKey(group: String, epoch: Int)
+    /// The group's policy blocks sending while a member's changed identity key is unconfirmed.
+    case unconfirmedIdentity(group: String, userID: String)
     /// This device is not (yet) a member in its verified log of the group: the guide's device
     /// adds it on seeing its join request.
     case notYetAdded(group: String)
@@ -51,6 +53,9 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
             "\(Echo.quoted(home)) is not signed in; run auth request and auth verify first"
         case .noGroupKey(let group, let epoch):
             "no key for group \(Echo.quoted(group)) epoch \(epoch) on this device"
+        case .unconfirmedIdentity(let group, let userID):
+            "user \(Echo.quoted(userID))'s identity key changed and group \(Echo.quoted(group))'s policy asks you to confirm it first: "
+                + "compare safety numbers in person with `roqua-chat verify \(group) \(userID)`, then run it again with --confirm"
         case .notYetAdded(let group):
             "this device is not a member of group \(Echo.quoted(group))'s log yet: the guide's device adds it at its next sync (or peer exchange); run sync after that"
         case .serverIdentityChanged(let pinned, let offered):

@@ -20,6 +20,8 @@ public struct GroupLogState: Sendable {
     public private(set) var head = ""
     /// The group's name as created.
     public private(set) var name = ""
+    /// Whether the group's policy blocks sending while a member's changed identity key is unconfirmed.
+    public private(set) var confirmKeyChanges = false
     /// Current member devices by `device_id`.
     public private(set) var members: [String: Member] = [:]
     /// The newest epoch (0 before the first `rekey`).
@@ -93,6 +95,7 @@ public struct GroupLogState: Sendable {
             guard let name = statement.name, !name.isEmpty else { throw GroupLogError.malformed("a create needs the group's name") }
             if checkSignatures && actor.verifiedIdentityKey == nil { throw GroupLogError.notAllowed("the creator's device record is not self-signed") }
             self.name = name
+            confirmKeyChanges = statement.confirmKeyChanges ?? false
             admit(actor, role: .guide)
         case .add:
             guard actorIsGuide else { throw GroupLogError.notAllowed("only a guide of the group may add") }

@@ -27,6 +27,9 @@ public struct GroupStatement: Codable, Sendable, Equatable {
     public var created: Int64
     /// `create`: the group's name.
     public var name: String?
+    /// `create`: the group's policy that a member's changed identity key blocks sending until
+    /// each sender confirmed it (`verify --confirm`).
+    public var confirmKeyChanges: Bool?
     /// `create`: the creator's device; `add`: the newcomer's; `join`: the requester's.
     public var device: SignedDeviceRecord?
     /// `add`: the newcomer's role in the group.
@@ -58,6 +61,7 @@ public struct GroupStatement: Codable, Sendable, Equatable {
         case actorUser = "actor_user"
         case actorDevice = "actor_device"
         case created, name, device, role
+        case confirmKeyChanges = "confirm_key_changes"
         case inviteID = "invite_id"
         case inviteProof = "invite_proof"
         case userID = "user_id"

@@ -63,11 +63,11 @@ extension SQLiteChatStore {
                              message.keyEpoch, message.signature, row.digest])
     }
 
-    package func messages(groupID: String, after: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
+    package func messages(groupID: String, since: Int64, visibleAfter: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
         try await pool.read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM messages WHERE group_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?
-                """), arguments: [groupID, after, upTo ?? Int64.max, limit]).map(SQLiteRows.message)
+                SELECT * FROM messages WHERE group_id = ? AND seq > ? AND seq <= ? AND (seq > ? OR type = 'control') ORDER BY seq LIMIT ?
+                """), arguments: [groupID, since, upTo ?? Int64.max, visibleAfter, limit]).map(SQLiteRows.message)
         }
     }
 

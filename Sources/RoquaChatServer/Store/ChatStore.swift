@@ -59,8 +59,10 @@ package protocol ChatStore: Sendable {
     /// Plans the push with `PushPlanner` against the stored rows and stores the new messages, in
     /// one transaction, reserving each group's sequence numbers atomically.
     func push(_ items: [PreparedPush], uploader: Actor, now: Date) async throws -> PushResult
-    /// Messages with `after < seq ≤ upTo` (no upper bound when nil), oldest first, at most `limit`.
-    func messages(groupID: String, after: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage]
+    /// Messages with `since < seq ≤ upTo` (no upper bound when nil) and, unless they are `control`
+    /// (the group's signed log, which every member needs whole to verify it), `seq > visibleAfter`;
+    /// oldest first, at most `limit`.
+    func messages(groupID: String, since: Int64, visibleAfter: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage]
     func receipts(groupID: String) async throws -> [ReceiptMark]
     /// Raises the user's marks in the group to at least these values (never lowers them).
     func mergeReceipt(groupID: String, userID: String, deliveredUpTo: Int64, readUpTo: Int64, now: Date) async throws -> ReceiptMark
@@ -84,5 +86,12 @@ package enum ChatStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case let .corruptRow(table, reason): "unreadable row in \(table): \(reason)"
         case let .migrationFailed(version, reason): "schema migration \(version) failed: \(reason)"
         }
+    }
+}
+
+extension ChatStore {
+    /// Messages with `after < seq ≤ upTo` (no upper bound when nil), oldest first, at most `limit`.
+    package func messages(groupID: String, after: Int64, upTo: Int64?, limit: Int) async throws -> [ChatMessage] {
+        try await messages(groupID: groupID, since: after, visibleAfter: after, upTo: upTo, limit: limit)
     }
 }

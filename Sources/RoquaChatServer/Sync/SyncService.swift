@@ -39,7 +39,8 @@ package struct SyncService: EnvironmentService {
         try Policy.require(.pull, actor: actor, group: group, membership: membership)
         let range = Policy.visibleRange(actor: actor, group: group, membership: membership)
         let after = max(since, range.after)
-        var messages = try await store.messages(groupID: groupID, after: after, upTo: range.upTo, limit: limit + 1)
+        // The group's log is everyone's business: a member who rejoined gets all of it, to verify it.
+        var messages = try await store.messages(groupID: groupID, since: since, visibleAfter: range.after, upTo: range.upTo, limit: limit + 1)
         let hasMore = messages.count > limit
         if hasMore { messages.removeLast(messages.count - limit) }
         let receipts = try await store.receipts(groupID: groupID).map { mark in

@@ -82,6 +82,15 @@ enum GroupScenarios {
             _ = try await alice.push([textMessage("welcome back", group: group.id)])
             #expect(try await bob.pullAll(group.id).map(\.content) == ["welcome back"])
             #expect(try await alice.pullAll(group.id).map(\.content) == ["before", "after", "welcome back"])
+            // The group's signed log (control messages) is shown whole to a member, rejoined or not:
+            // clients verify it from its first entry.
+            var entry = textMessage("log entry", group: group.id)
+            entry.type = .control
+            _ = try await guide.push([entry])
+            _ = try await guide.delete("/v1/groups/\(group.id)/members/\(bob.userID)")
+            let again = try await guide.invite("+905551000001", to: group.id)
+            #expect(try await bob.accept(again).status == 200)
+            #expect(try await bob.pullAll(group.id).map(\.content) == ["log entry"])
         },
         Scenario("removal: the guide cannot be removed; members may leave; others may not remove anyone") { h in
             let (guide, group, members) = try await h.groupWithMembers(2)
