@@ -158,14 +158,16 @@ public actor PeerNode {
     private func accept(_ envelopes: [PeerEnvelope], from peer: SignedDeviceRecord) async throws -> [String] {
         var records: [StoredRecord] = []
         var refused = 0
+        var served: [String: Bool] = [:]   // one log replay per group per frame
         for envelope in envelopes {
             let message = envelope.message
-            guard envelope.hops >= 0, envelope.hops < Self.maxHops, let sender = message.senderID,
-                  try serves(peer, groupID: message.groupID) else {
+            let allowed = try served[message.groupID] ?? serves(peer, groupID: message.groupID)
+            served[message.groupID] = allowed
+            guard envelope.hops >= 0, envelope.hops < Self.maxHops, message.senderID != nil, allowed else {
                 refused += 1
                 continue
             }
-            var record = client.codec.received(message, senderID: sender)
+            var record = client.codec.received(message, senderID: message.senderID ?? "")
             record.hops = envelope.hops + 1
             records.append(record)
         }

@@ -129,6 +129,8 @@ public final class PeerNetwork: PeerTransport, Sendable {
             tasks.cancelAll()
         }
         let stats = await node.stats
+        // Keys used during the run leave the write-ahead log too (forward secrecy at rest).
+        try client.store.checkpoint()
         return state.withLock { state in
             PeerRunReport(peers: state.devices.count, sessions: state.sessions, refused: state.refused, stats: stats)
         }
