@@ -199,7 +199,17 @@ struct EndToEndAttackTests {
             _ = try await guideNode.receive(.hello(leavesRecord), from: "leaves")
             #expect(try await guideNode.receive(.summary(PeerSummary(groupID: group, unbroken: [:])), from: "leaves").isEmpty)
             #expect(await guideNode.stats.rejected == 1)
-            // A member who has not synced since learns of the removal from the guide over peer, and
+            // The removed member still knows its invite's secret: a fresh join request with it, relayed
+        // by a member, does not get it added again (an invite admits once).
+        let leavesID = try await leaves.user().id
+        try leaves.keeper.requestJoin(groupID: group, selfID: leavesID, secret: try #require(try leaves.store.read { db in
+            try ClientStore.inviteJoined(groupID: group, in: db)
+        }))
+        let rejoin = try #require(try leaves.store.pendingBatch(limit: 100).last { $0.type == .control })
+        _ = try await guideNode.receive(.hello(try stays.identity.record(userID: try await stays.user().id)), from: "stays")
+        _ = try await guideNode.receive(.messages([PeerEnvelope(message: rejoin, hops: 1)]), from: "stays")
+        #expect(try guide.log(groupID: group).members.values.allSatisfy { $0.userID != leavesID })
+        // A member who has not synced since learns of the removal from the guide over peer, and
             // sends under the new epoch only.
             await server.stop()
             let hub = InMemoryHub(seed: 1)

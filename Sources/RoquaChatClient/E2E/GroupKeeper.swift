@@ -77,7 +77,7 @@ struct GroupKeeper: Sendable {
         let actorIdentity = identity.signingPublicKey
         try append(groupID: groupID, selfID: selfID, joins.map { join in { state, db in
             guard let device = join.device, state.member(device: device.record.deviceID) == nil, let inviteID = join.inviteID,
-                  let (secret, _) = try ClientStore.inviteMade(id: inviteID, groupID: groupID, in: db) else { return nil }
+                  let (secret, usedBy) = try ClientStore.inviteMade(id: inviteID, groupID: groupID, in: db), usedBy == nil else { return nil }
             try db.execute(sql: "UPDATE invites_made SET used_by = ? WHERE invite_id = ?", arguments: [device.record.deviceID, inviteID])
             var statement = base(.add, groupID: groupID, selfID: selfID, now: Date())
             statement.device = device

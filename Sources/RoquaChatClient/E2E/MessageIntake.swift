@@ -156,13 +156,14 @@ enum MessageIntake {
     }
 
     /// A join request that carries the proof of an unused invite this device made, to a group
-    /// where this device is a guide, is queued for an `add`.
+    /// where this device is a guide, is queued for an `add`. An invite admits once: a removed
+    /// member who still knows its secret cannot join again with a fresh request.
     private static func noteJoin(_ statement: GroupStatement, requester: SignedDeviceRecord, state: GroupLogState,
                                  context: inout IntakeContext, in db: Database) throws {
         guard state.member(device: context.identity.deviceID)?.role == .guide, state.member(device: requester.record.deviceID) == nil,
               let inviteID = statement.inviteID,
               let (secret, usedBy) = try ClientStore.inviteMade(id: inviteID, groupID: statement.groupID, in: db),
-              usedBy == nil || usedBy == requester.record.deviceID,
+              usedBy == nil,
               secret.isJoinProof(statement.inviteProof, group: statement.groupID, record: requester.record) else { return }
         context.joins[statement.groupID, default: []].append(statement)
     }
