@@ -146,15 +146,17 @@ public final class ChatClient: Sendable {
         return group
     }
 
-    /// Removes a member: the signed `remove` and a new epoch sealed to the remaining devices
-    /// only go into the log here first (so this device never sends under the old epoch again),
+    /// Removes a member (or, with this user's own id, leaves): the signed `remove` and — on a
+    /// guide's device — a new epoch sealed to the remaining devices only go into the log here first (so this device never sends under the old epoch again),
     /// then the server drops the member from the mailbox, then a sync carries both entries up.
     /// - Throws: `invalidInput` when the user is not in the log here; `ChatClientError` from the server.
     public func removeMember(groupID: String, userID: String) async throws {
         let user = try await user()
         try keeper.remove(userID: userID, groupID: groupID, selfID: user.id)
+        // Leaving: the signed removal must reach the mailbox while this user may still post there.
+        if userID == user.id { _ = try await engine.syncOnce() }
         _ = try await api.send(.DELETE, "/v1/groups/\(groupID)/members/\(userID)", body: nil, authorized: true)
-        _ = try await engine.syncOnce()
+        if userID != user.id { _ = try await engine.syncOnce() }
     }
 
     /// The group with its members, from the server.

@@ -343,4 +343,21 @@ struct EndToEndAttackTests {
             await server.stop()
         }
     }
+
+    @Test("a member who leaves: its signed removal reaches the log, the guide's device seals a new epoch without it")
+    func memberLeaves() async throws {
+        try await TourParty.run { server, party, _ in
+            let (guide, leaver, group) = (party.guide, party.travellers[0], party.group.id)
+            let epoch = try guide.log(groupID: group).epoch
+            try await leaver.removeMember(groupID: group, userID: try await leaver.user().id)
+            #expect(try leaver.log(groupID: group).member(device: leaver.identity.deviceID) == nil)
+            await #expect(throws: ChatClientError.notYetAdded(group: group)) { try await leaver.send(groupID: group, text: "son söz") }
+            _ = try await guide.engine.sync()
+            let state = try guide.log(groupID: group)
+            #expect(state.epoch == epoch + 1 && state.member(device: leaver.identity.deviceID) == nil && !state.needsRekey)
+            let after = try await guide.send(groupID: group, text: "Bir kişi ayrıldı")
+            _ = try await guide.engine.sync()
+            #expect(!opens(try await server.row(after.localID, in: group), with: try leaver.store.keyMaterial(groupID: group)))
+        }
+    }
 }
