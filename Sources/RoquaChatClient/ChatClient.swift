@@ -46,9 +46,11 @@ public final class ChatClient: Sendable {
 
     // MARK: Sign-in
 
-    /// Asks `server` to send a sign-in code to `phone` by SMS.
-    /// - Throws: `ChatClientError.invalidInput` for a bad number; `noInternet`, `serverError`.
-    public func requestCode(server: String, phone: String) async throws {
+    /// Asks `server` to send a sign-in code to `phone` by SMS. The server must be `https://`, or
+    /// `http://` on this machine (loopback); plain HTTP to anything else only with `insecure`.
+    /// - Throws: `ChatClientError.invalidInput` for a bad number or URL; `noInternet`, `serverError`.
+    public func requestCode(server: String, phone: String, insecure: Bool = false) async throws {
+        try ServerURL.check(server, insecure: insecure)
         let number: PhoneNumber
         do { number = try PhoneNumber(phone) } catch {
             throw ChatClientError.invalidInput(field: "phone", value: phone, reason: "\(error)")
@@ -241,7 +243,7 @@ public final class ChatClient: Sendable {
     /// Whether the attachment's file is on this device (else it comes with a sync, or from a peer).
     public func holdsFile(_ attachment: AttachmentBody) -> Bool { blobs.holds(attachment.sha256) }
 
-    private func send(groupID: String, type: MessageType, body: String) async throws -> ClientMessage {
+    func send(groupID: String, type: MessageType, body: String) async throws -> ClientMessage {
         let user = try await user()
         let state = try store.logState(groupID: groupID)
         if state.confirmKeyChanges, let changed = try unconfirmedKeyChanges(state).first {

@@ -15,14 +15,17 @@ struct AuthRequestCommand: AsyncParsableCommand {
 
     @OptionGroup var home: HomeOptions
 
-    @Option(help: ArgumentHelp("The sync server, e.g. http://127.0.0.1:8080.", valueName: "URL"))
+    @Option(help: ArgumentHelp("The sync server: https://HOST[:PORT], or http:// on this machine (e.g. http://127.0.0.1:8080).", valueName: "URL"))
     var server: String
+
+    @Flag(help: "Allow plain http:// to another machine (anyone on the network can then read and change the traffic).")
+    var insecure = false
 
     @Option(help: ArgumentHelp("Your phone number in international form, e.g. +905551234567.", valueName: "PHONE"))
     var phone: String
 
     func run() async throws {
-        try await home.client().requestCode(server: server, phone: phone)
+        try await home.client().requestCode(server: server, phone: phone, insecure: insecure)
         print("code sent to \(phone); run: roqua-chat auth verify --code CODE")
     }
 }

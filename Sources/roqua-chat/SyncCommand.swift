@@ -33,9 +33,9 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if json {
             print(#"{"pulled":\#(report.pulled),"pushed":\#(report.pushed),"rejected":\#(report.rejected),"dropped":\#(report.dropped),"log_entries":\#(report.logEntries),"pending":\#(report.pending),"#
-                + #""files_up":\#(report.blobsUp),"files_down":\#(report.blobsDown)}"#)
+                + #""files_up":\#(report.blobsUp),"files_down":\#(report.blobsDown),"files_skipped":\#(report.blobsSkipped)}"#)
         } else {
-            let files = [(report.blobsUp, "up"), (report.blobsDown, "down")].filter { $0.0 > 0 }.map { ", files \($0.1) \($0.0)" }.joined()
+            let files = [(report.blobsUp, "up"), (report.blobsDown, "down"), (report.blobsSkipped, "skipped")].filter { $0.0 > 0 }.map { ", files \($0.1) \($0.0)" }.joined()
             print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)"
                   + (report.logEntries > 0 ? ", group log \(report.logEntries)" : "")
                   + (report.dropped > 0 ? ", dropped \(report.dropped) not signed by a member" : ""))

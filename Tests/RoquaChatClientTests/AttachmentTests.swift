@@ -88,4 +88,39 @@ struct AttachmentTests {
         #expect(throws: ChatClientError.self) { try wrongKey.open(blob) }
         #expect(try body.open(blob) == Data("hello".utf8))
     }
+
+    @Test("one member's attachment with a malformed digest, or one the server refuses, is skipped and counted; every member's sync still succeeds")
+    func badAttachmentDoesNotBreakSync() async throws {
+        try await TourParty.run { _, party, _ in
+            let (sender, receiver, group) = (party.travellers[0], party.travellers[1], party.group.id)
+            var bad = AttachmentBody(name: "x.png", mime: "image/png", size: 1, sha256: "not-a-digest",
+                                     key: Data(repeating: 1, count: 32).base64EncodedString())
+            _ = try await sender.send(groupID: group, type: .image, body: String(decoding: try JSONEncoder().encode(bad), as: UTF8.self))
+            bad.sha256 = String(repeating: "ab", count: 32)   // well formed, never uploaded: tried again later
+            _ = try await sender.send(groupID: group, type: .file, body: String(decoding: try JSONEncoder().encode(bad), as: UTF8.self))
+            try await sender.send(groupID: group, text: "ve bir metin")
+            _ = try await sender.engine.sync()
+            let report = try await receiver.engine.sync()
+            #expect(report.pulled == 3 && report.blobsSkipped == 1 && report.blobsDown == 0, "\(report)")
+            #expect(try receiver.messages(groupID: group).last?.body == "ve bir metin")
+            #expect(try await receiver.engine.sync().blobsSkipped == 1)   // and every later sync goes on too
+        }
+    }
+
+    @Test("sign-in to plain http:// on another machine is refused unless insecure; loopback and https are fine")
+    func plainHTTPRefused() async throws {
+        for refused in ["http://203.0.113.5:8080", "http://chat.example.com", "http://127.0.0.1.evil.example", "ftp://127.0.0.1", "not a url"] {
+            #expect(throws: ChatClientError.self, "\(refused)") { try ServerURL.check(refused, insecure: false) }
+        }
+        for allowed in ["https://chat.example.com", "http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:8080", "HTTP://127.0.0.2"] {
+            #expect(throws: Never.self, "\(allowed)") { try ServerURL.check(allowed, insecure: false) }
+        }
+        #expect(throws: Never.self) { try ServerURL.check("http://203.0.113.5:8080", insecure: true) }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let client = try ChatClient(home: scratch.file("home"))
+        await #expect { try await client.requestCode(server: "http://203.0.113.5:8080", phone: "+905551234567") } throws: {
+            "\($0)".contains("use https://, or --insecure")
+        }
+    }
 }

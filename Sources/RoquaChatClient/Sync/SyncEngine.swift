@@ -13,6 +13,9 @@ public struct SyncReport: Sendable, Equatable {
     public var pending = 0
     /// Attachment blobs uploaded, and fetched.
     public var blobsUp = 0, blobsDown = 0
+    /// Attachments whose blob could not be fetched for good (a malformed digest, refused by the
+    /// server, or not the blob its digest names): skipped, the rest of the sync goes on.
+    public var blobsSkipped = 0
     /// Pulled messages refused: not signed by a device the verified group log gives that
     /// sender, a log entry that does not apply, or a join request that is not self-signed.
     public var dropped = 0
@@ -144,7 +147,7 @@ public actor SyncEngine {
         }
         // What the pull made this device say (adds for join requests, new epochs) goes up now.
         if try store.pendingCount() > 0 { try await pushAll(&report) }
-        report.blobsDown = try await fetchBlobs()
+        try await fetchBlobs(&report)
         report.pending = try store.pendingCount()
         let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
         _ = try await api.session.store(signed, now: Date())
@@ -216,16 +219,25 @@ extension SyncEngine {
     }
 
     /// Fetches the blobs of readable image and file messages that are not here yet; one the
-    /// server does not have (its author has not synced) is tried again at the next sync.
-    func fetchBlobs() async throws -> Int {
-        var fetched = 0
+    /// server does not have (its author has not synced) is tried again at the next sync. One
+    /// member's bad attachment never fails the sync: a digest that is not a SHA-256, or a blob
+    /// the server refuses, is skipped and counted; only an unreachable server or a refused
+    /// sign-in end it.
+    func fetchBlobs(_ report: inout SyncReport) async throws {
         for sha256 in Set(try store.attachments().map(\.body.sha256)) where !blobs.holds(sha256) {
+            guard Hex.isSHA256(sha256) else {
+                report.blobsSkipped += 1
+                continue
+            }
             let blob: Data
             do { blob = try await api.send(.GET, "/v1/blobs/\(sha256)", body: nil, authorized: true) } catch ChatClientError.serverError(404, _, _, _) {
                 continue
+            } catch let error as ChatClientError {
+                guard case .serverError = error, !error.isTransient else { throw error }
+                report.blobsSkipped += 1
+                continue
             }
-            if try blobs.keep(blob, as: sha256) { fetched += 1 }
+            if try blobs.keep(blob, as: sha256) { report.blobsDown += 1 } else { report.blobsSkipped += 1 }
         }
-        return fetched
     }
 }
