@@ -227,7 +227,8 @@ public final class ChatClient: Sendable {
         let (body, blob) = try AttachmentBody.seal(Data(data), name: (path as NSString).lastPathComponent)
         _ = try await user()   // nothing is kept for a home that cannot send
         try blobs.keep(blob, as: body.sha256)
-        return try await send(groupID: groupID, type: body.type, body: String(decoding: try JSONEncoder().encode(body), as: UTF8.self))
+        return try await send(groupID: groupID, type: body.type, body: String(decoding: try JSONEncoder().encode(body), as: UTF8.self),
+                              blobs: [body.sha256])
     }
 
     /// An image or file message's attachment and, when its blob is here, the file.
@@ -243,7 +244,7 @@ public final class ChatClient: Sendable {
     /// Whether the attachment's file is on this device (else it comes with a sync, or from a peer).
     public func holdsFile(_ attachment: AttachmentBody) -> Bool { blobs.holds(attachment.sha256) }
 
-    func send(groupID: String, type: MessageType, body: String) async throws -> ClientMessage {
+    func send(groupID: String, type: MessageType, body: String, blobs: [String] = []) async throws -> ClientMessage {
         let user = try await user()
         let state = try store.logState(groupID: groupID)
         if state.confirmKeyChanges, let changed = try unconfirmedKeyChanges(state).first {
@@ -265,7 +266,7 @@ public final class ChatClient: Sendable {
             }
             let counter = try ClientStore.nextCounter(groupID: groupID, senderID: user.id, deviceID: deviceID, in: db)
             let record = try codec.outgoing(type: type, body: body, groupID: groupID, epoch: state.epoch, index: index, key: key,
-                                            senderID: user.id, counter: counter, now: now)
+                                            senderID: user.id, counter: counter, now: now, blobs: blobs)
             guard try ClientStore.insert(record, into: db) else { throw ChatClientError.store(path: "messages", reason: "duplicate local_id") }
             try ClientStore.enqueue(record, in: db, now: now)
             return record

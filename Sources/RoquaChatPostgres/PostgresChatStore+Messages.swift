@@ -109,6 +109,19 @@ extension PostgresChatStore {
         return try await PostgresRows.first(rows) { _ in true } ?? false
     }
 
+    package func blobReadable(sha256: String, userID: String) async throws -> Bool {
+        var readable = false
+        for try await value in try await client.query("""
+            SELECT EXISTS (SELECT 1 FROM blobs WHERE sha256 = \(sha256) AND uploaded_by = \(userID))
+                OR EXISTS (SELECT 1 FROM memberships s JOIN messages m ON m.group_id = s.group_id
+                           WHERE s.user_id = \(userID) AND s.removed_at IS NULL AND m.seq > s.visible_after_seq
+                             AND m.type IN ('image', 'file') AND strpos(m.metadata, \(sha256)) > 0)
+            """, logger: logger).decode(Bool.self) {
+            readable = value
+        }
+        return readable
+    }
+
     package func blob(sha256: String) async throws -> Data? {
         var result: Data?
         for try await data in try await client.query("SELECT data FROM blobs WHERE sha256 = \(sha256)", logger: logger).decode(Data.self) {

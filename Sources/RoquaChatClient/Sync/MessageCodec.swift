@@ -12,14 +12,19 @@ struct MessageCodec: Sendable {
 
     /// A new outgoing message sealed with `key`, message `index` of this device's chain in `epoch`.
     /// - Throws: `CryptoKitError`, `EncodingError`.
+    /// `blobs`: the digests of the sealed blobs an image or file message refers to, in the signed
+    /// metadata (they are ciphertext digests), so the server can let this group's members, and
+    /// only them, fetch the blobs.
     func outgoing(type: MessageType, body: String, groupID: String, epoch: Int, index: Int64, key: Data, senderID: String,
-                  counter: Int64, now: Date) throws -> StoredRecord {
+                  counter: Int64, now: Date, blobs: [String] = []) throws -> StoredRecord {
         let localID = UUIDv7.make(at: now)
         let sentAt = ChatTime.rounded(now)
         let context = BodyContext(groupID: groupID, epoch: epoch, senderID: senderID, deviceID: identity.deviceID, chainIndex: index,
                                   localID: localID, type: type, sentAtMilliseconds: ChatTime.milliseconds(sentAt))
         let content = try BodyCipher.seal(Data(body.utf8), key: key, context: context)
-        return try signed(type: type, content: content, groupID: groupID, epoch: epoch, extra: ["ci": .number(Double(index))],
+        var extra: [String: JSONValue] = ["ci": .number(Double(index))]
+        if !blobs.isEmpty { extra["blobs"] = .array(blobs.map(JSONValue.string)) }
+        return try signed(type: type, content: content, groupID: groupID, epoch: epoch, extra: extra,
                           localID: localID, sentAt: sentAt, senderID: senderID, counter: counter, body: body)
     }
 

@@ -102,6 +102,8 @@ public enum RejectionReason: String, Codable, Sendable, Equatable, CaseIterable 
     case badSignature = "bad_signature"
     /// The author's device has no registered key to check a signature against.
     case unknownDevice = "unknown_device"
+    /// `metadata.blobs` is not a list of at most 16 SHA-256 digests (lower-case hex).
+    case invalidAttachment = "invalid_attachment"
 }
 
 /// One refused message.

@@ -119,7 +119,7 @@ struct ChatRoutes: Sendable {
             return JSONResponse.make(stored, status: stored.created ? .created : .ok)
         }
         api.get("/blobs/:sha256") { _, context in
-            let data = try await blobs.get(sha256: try context.parameters.require("sha256"))
+            let data = try await blobs.get(sha256: try context.parameters.require("sha256"), actor: try context.requireActor())
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }

@@ -104,6 +104,17 @@ extension SQLiteChatStore {
         }
     }
 
+    package func blobReadable(sha256: String, userID: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM blobs WHERE sha256 = ?1 AND uploaded_by = ?2)
+                    OR EXISTS (SELECT 1 FROM memberships s JOIN messages m ON m.group_id = s.group_id
+                               WHERE s.user_id = ?2 AND s.removed_at IS NULL AND m.seq > s.visible_after_seq
+                                 AND m.type IN ('image', 'file') AND instr(m.metadata, ?1) > 0)
+                """), arguments: [sha256, userID]) ?? false
+        }
+    }
+
     package func blob(sha256: String) async throws -> Data? {
         try await pool.read { db in try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM blobs WHERE sha256 = ?"), arguments: [sha256]) }
     }

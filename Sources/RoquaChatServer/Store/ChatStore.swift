@@ -69,6 +69,11 @@ package protocol ChatStore: Sendable {
 
     // MARK: Blobs
 
+    /// Whether `userID` may read the blob: they uploaded it, or an image or file message naming
+    /// its digest (signed metadata `blobs`) was sent to a group they are an active member of,
+    /// after they joined.
+    func blobReadable(sha256: String, userID: String) async throws -> Bool
+
     /// Stores a blob under its SHA-256; false when it was there already.
     func putBlob(sha256: String, data: Data, uploadedBy: String, now: Date) async throws -> Bool
     func blob(sha256: String) async throws -> Data?

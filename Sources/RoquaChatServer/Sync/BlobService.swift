@@ -4,7 +4,9 @@ import Logging
 import RoquaChatCore
 
 /// Content-addressed blobs for images and files: stored under the SHA-256 of their bytes,
-/// which the server recomputes; any signed-in user may read a blob whose digest they know.
+/// which the server recomputes. A blob is readable by its uploader, by admins, and by active
+/// members of a group that an image or file message naming it (signed metadata `blobs`) was
+/// sent to; to anyone else it does not exist (404, so a digest's existence is not told either).
 package struct BlobService: EnvironmentService {
     package let environment: ServiceEnvironment
 
@@ -23,11 +25,13 @@ package struct BlobService: EnvironmentService {
         return BlobStored(sha256: expected, size: data.count, created: created)
     }
 
-    /// The blob's bytes.
-    /// - Throws: `invalidField` for a malformed digest, `blobNotFound`.
-    package func get(sha256: String) async throws -> Data {
+    /// The blob's bytes, for a caller who may read it.
+    /// - Throws: `invalidField` for a malformed digest, `blobNotFound` (also when not readable).
+    package func get(sha256: String, actor: Actor) async throws -> Data {
         let digest = try Self.digest(sha256)
-        guard let data = try await store.blob(sha256: digest) else { throw ChatServerError.blobNotFound(digest) }
+        var readable = actor.role == .admin
+        if !readable { readable = try await store.blobReadable(sha256: digest, userID: actor.userID) }
+        guard readable, let data = try await store.blob(sha256: digest) else { throw ChatServerError.blobNotFound(digest) }
         return data
     }
 

@@ -28,6 +28,10 @@ enum PushPreparation {
         if let senderID = message.senderID, !ClientIdentifier.isValid(senderID) { return .notAMember }
         guard message.content.utf8.count <= ChatLimits.maxContentBytes else { return .contentTooLarge }
         guard (fields.canonicalMetadata?.count ?? 0) <= ChatLimits.maxMetadataBytes else { return .metadataTooLarge }
+        if let blobs = message.metadata?["blobs"] {
+            guard case .array(let digests) = blobs, digests.count <= 16,
+                  digests.allSatisfy({ $0.stringValue.map(Hex.isSHA256) ?? false }) else { return .invalidAttachment }
+        }
         let relayed = fields.senderID != uploader.userID
         // The uploader's own messages are vouched for by the access token; a signature, when
         // present, must still be right. Someone else's message needs its author's signature.

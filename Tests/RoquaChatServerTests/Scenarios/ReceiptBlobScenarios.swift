@@ -61,6 +61,35 @@ enum BlobScenarios {
                 #expect(try await user.get("/v1/blobs/not-a-digest").status == 400)
                 #expect(try await h.http.send(.GET, "/v1/blobs/\(digest)").status == 401)
             },
+            Scenario("blobs: readable only by members of a group a message naming it was sent to; a malformed reference is refused alone") { h in
+                let (guide, group, members) = try await h.groupWithMembers(2)
+                let (alice, bob) = (members[0], members[1])
+                let stranger = try await h.signIn("+905559990001")
+                let other = try await h.signIn("+905559990002", role: .guide)
+                _ = try await other.createGroup("Other")
+                let sealed = Data((0..<2000).map { UInt8($0 % 241) })
+                let digest = sha(sealed)
+                #expect(try await h.http.send(.PUT, "/v1/blobs/\(digest)", data: sealed, token: alice.token).status == 201)
+                // Before any message names it: only its uploader reads it.
+                #expect(try await alice.get("/v1/blobs/\(digest)").status == 200)
+                #expect(try await bob.get("/v1/blobs/\(digest)").status == 404)
+                var image = textMessage("sealed body", group: group.id)
+                image.type = .image
+                image.metadata = .object(["blobs": .array([.string(digest)])])
+                var malformed = textMessage("sealed body", group: group.id)
+                malformed.type = .file
+                malformed.metadata = .object(["blobs": .array([.string("not-a-digest")])])
+                let result = try await alice.push([image, malformed])
+                #expect(result.synced.map(\.localID) == [image.localID] && result.rejected.map(\.reason) == [.invalidAttachment])
+                #expect(try await bob.get("/v1/blobs/\(digest)").status == 200)
+                #expect(try await guide.get("/v1/blobs/\(digest)").status == 200)
+                // A stranger, a guide of another group: as if it did not exist.
+                #expect(try await stranger.get("/v1/blobs/\(digest)").status == 404)
+                #expect(try await other.get("/v1/blobs/\(digest)").status == 404)
+                // Removed: no longer.
+                #expect(try await guide.delete("/v1/groups/\(group.id)/members/\(bob.userID)").status == 204)
+                #expect(try await bob.get("/v1/blobs/\(digest)").status == 404)
+            },
             Scenario("blobs: larger than the limit is 413", settings: small) { h in
                 let user = try await h.signIn("+905551110002")
                 let big = Data(repeating: 7, count: 4097)
