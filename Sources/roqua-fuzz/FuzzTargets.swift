@@ -24,6 +24,11 @@ enum FuzzTargets {
             "serve-origin": serveOrigin,
             "peer-wire": peerWire,
             "group-log": groupLog,
+            "phone": { data in
+                // Normalizing is idempotent: a normalized number reads back as itself.
+                guard let number = try? PhoneNumber(String(decoding: data, as: UTF8.self)) else { return }
+                guard let again = try? PhoneNumber(number.e164), again == number else { fatalError("\(number.e164) does not read back as itself") }
+            },
             "shapefile": shapefile,
             "achievements": { data in
                 _ = AchievementCatalog.validate(data: data)

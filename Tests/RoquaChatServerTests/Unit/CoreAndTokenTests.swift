@@ -15,6 +15,16 @@ struct CoreAndTokenTests {
             #expect(throws: PhoneNumberError.invalid(bad)) { try PhoneNumber(bad) }
         }
         #expect("\(PhoneNumberError.invalid("0555"))".contains("'0555'"))
+        // The national trunk prefix is dropped: one person, one account, however they write it.
+        for (written, e164) in [("+90 0555 123 45 67", "+905551234567"), ("+44 07700 900123", "+447700900123"),
+                                ("+49 030 1234567", "+49301234567"), ("+234 0803 123 4567", "+2348031234567"),
+                                ("+1 650 253 0000", "+16502530000"), ("+39 06 1234 5678", "+390612345678"),
+                                ("+225 07 12 34 56 78", "+2250712345678")] {
+            #expect(try PhoneNumber(written).e164 == e164, "\(written)")
+        }
+        #expect(try PhoneNumber("+90 0555 123 45 67") == PhoneNumber("+905551234567"))
+        #expect(throws: PhoneNumberError.self) { try PhoneNumber("+90 0") }
+        #expect(throws: PhoneNumberError.self) { try PhoneNumber("+90 00555 123 45 67") }   // not a trunk prefix: refused, not guessed
     }
 
     @Test("calendar days: parsing, validity, UTC days from seconds")
