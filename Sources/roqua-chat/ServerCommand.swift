@@ -27,6 +27,15 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-blob-bytes"), help: "The largest blob accepted.")
     var maxBlobBytes = 10 * 1024 * 1024
 
+    @Option(name: .customLong("code-requests-per-address"), help: "Sign-in code requests per client address per minute (loopback exempt).")
+    var codeRequestsPerAddress = 10
+
+    @Option(name: .customLong("code-requests-per-server"), help: "Sign-in code requests per minute for the whole server (SMS pumping).")
+    var codeRequestsPerServer = 600
+
+    @Option(name: .customLong("code-checks-per-address"), help: "Sign-in code checks per client address per minute (loopback exempt).")
+    var codeChecksPerAddress = 30
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -57,6 +66,12 @@ struct ServerCommand: AsyncParsableCommand {
         }
         var settings = ChatSettings()
         settings.maxBlobBytes = maxBlobBytes
+        guard [codeRequestsPerAddress, codeRequestsPerServer, codeChecksPerAddress].allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--code-requests-per-address, --code-requests-per-server and --code-checks-per-address must be at least 1")
+        }
+        settings.codeRequestsPerAddress = codeRequestsPerAddress
+        settings.codeRequestsPerServer = codeRequestsPerServer
+        settings.codeChecksPerAddress = codeChecksPerAddress
         let server = await ChatServer(store: opened.store, sms: FileOutboxSMSProvider(path: smsOutbox), secret: secret,
                                       settings: settings, logger: logger)
         let application = server.application(host: host, port: port, services: opened.services, beforeStart: opened.prepare)

@@ -7,6 +7,8 @@ public enum ChatErrorCode: String, Codable, Sendable, Equatable, CaseIterable {
     case invalidCode = "invalid_code"
     case codeExpired = "code_expired"
     case tooManyAttempts = "too_many_attempts"
+    /// Too many requests of this kind from this address, or for the whole server, this minute.
+    case rateLimited = "rate_limited"
     case refreshTokenInvalid = "refresh_token_invalid"
     case refreshTokenExpired = "refresh_token_expired"
     /// A used refresh token came back after the grace window: the whole sign-in was revoked.

@@ -6,8 +6,12 @@ package struct ChatRequestContext: RequestContext {
     /// Set by `AuthMiddleware` on protected routes.
     package var actor: Actor?
 
+    /// The client's IP address as the connection says ("" when the transport has none).
+    package let clientAddress: String
+
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? ""
     }
 
     /// Bodies are read explicitly with per-route limits (`ChatBody`); this bounds anything else.

@@ -14,6 +14,22 @@ struct ChatRoutes: Sendable {
     let credentials: PeerCredentialService
     let store: any ChatStore
     let settings: ChatSettings
+    let limiter = RequestRateLimiter()
+    let clock: any ChatClock
+
+    /// Counts a sign-in request from `context`'s address (unless loopback is exempt) and for the server.
+    /// - Throws: `rateLimited` with the seconds to wait.
+    func limit(_ context: ChatRequestContext, _ what: String, perAddress: Int, perServer: Int?) async throws {
+        let now = clock.now()
+        let address = context.clientAddress
+        let loopback = address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
+        if settings.limitLoopback || !loopback, let wait = await limiter.admit("\(what) \(address)", limit: perAddress, now: now) {
+            throw ChatServerError.rateLimited(what: "\(what) from this address", retryAfterSeconds: wait)
+        }
+        if let perServer, let wait = await limiter.admit(what, limit: perServer, now: now) {
+            throw ChatServerError.rateLimited(what: "\(what) on this server", retryAfterSeconds: wait)
+        }
+    }
 
     func register(on router: Router<ChatRequestContext>) {
         router.add(middleware: RequestLogMiddleware())
@@ -28,12 +44,14 @@ struct ChatRoutes: Sendable {
     }
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
-        routes.post("/otp/request") { request, _ in
+        routes.post("/otp/request") { request, context in
+            try await limit(context, "sign-in code requests", perAddress: settings.codeRequestsPerAddress, perServer: settings.codeRequestsPerServer)
             let body = try await ChatBody.decode(OTPRequestBody.self, from: request, limit: settings.maxJSONBodyBytes)
             try await auth.requestCode(phone: body.phone)
             return JSONResponse.make(["status": "accepted"], status: .accepted)
         }
-        routes.post("/otp/verify") { request, _ in
+        routes.post("/otp/verify") { request, context in
+            try await limit(context, "sign-in code checks", perAddress: settings.codeChecksPerAddress, perServer: nil)
             let body = try await ChatBody.decode(OTPVerifyBody.self, from: request, limit: settings.maxJSONBodyBytes)
             return JSONResponse.make(try await auth.verify(body))
         }

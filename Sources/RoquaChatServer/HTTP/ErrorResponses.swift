@@ -12,7 +12,7 @@ extension ChatServerError {
         case .bodyTooLarge: .contentTooLarge
         case .missingToken, .invalidToken, .tokenExpired, .invalidCode, .codeExpired,
              .refreshTokenInvalid, .refreshTokenExpired, .refreshTokenReused: .unauthorized
-        case .tooManyAttempts: .tooManyRequests
+        case .tooManyAttempts, .rateLimited: .tooManyRequests
         case .forbidden, .inviteForAnotherPhone: .forbidden
         case .groupNotFound, .userNotFound, .inviteNotFound, .blobNotFound, .routeNotFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
@@ -32,6 +32,7 @@ extension ChatServerError {
         case .invalidCode: .invalidCode
         case .codeExpired: .codeExpired
         case .tooManyAttempts: .tooManyAttempts
+        case .rateLimited: .rateLimited
         case .refreshTokenInvalid: .refreshTokenInvalid
         case .refreshTokenExpired: .refreshTokenExpired
         case .refreshTokenReused: .refreshTokenReused
@@ -52,7 +53,7 @@ extension ChatServerError {
     package var response: Response {
         var headers = HTTPFields()
         switch self {
-        case .tooManyAttempts(let seconds):
+        case .tooManyAttempts(let seconds), .rateLimited(_, let seconds):
             headers[.retryAfter] = String(seconds)
         case .missingToken:
             headers[.wwwAuthenticate] = "Bearer"

@@ -14,6 +14,8 @@ package enum ChatServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidCode
     case codeExpired
     case tooManyAttempts(retryAfterSeconds: Int)
+    /// A per-address or server-wide request limit (what was limited, seconds to wait).
+    case rateLimited(what: String, retryAfterSeconds: Int)
     case refreshTokenInvalid
     case refreshTokenExpired
     case refreshTokenReused
@@ -43,6 +45,7 @@ package enum ChatServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidCode: "the code is wrong or no longer valid; request a new one"
         case .codeExpired: "the code has expired; request a new one"
         case .tooManyAttempts(let seconds): "too many wrong codes; try again in \(seconds) s"
+        case .rateLimited(let what, let seconds): "too many \(what); try again in \(seconds) s"
         case .refreshTokenInvalid: "unknown or revoked refresh token; sign in again"
         case .refreshTokenExpired: "the refresh token has expired; sign in again"
         case .refreshTokenReused: "this refresh token was already used; the sign-in was revoked, sign in again"

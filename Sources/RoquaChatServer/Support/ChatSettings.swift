@@ -38,5 +38,14 @@ package struct ChatSettings: Sendable {
     package var defaultPullLimit = 100
     package var maxPullLimit = ChatLimits.maxPullLimit
 
+    /// Code requests per client address per minute, and for the whole server (SMS pumping).
+    package var codeRequestsPerAddress = 10
+    package var codeRequestsPerServer = 600
+    /// Code checks per client address per minute (guessing).
+    package var codeChecksPerAddress = 30
+    /// Whether loopback clients count per address too (off: a reverse proxy on this machine would
+    /// make every client one address; tests turn it on).
+    package var limitLoopback = false
+
     package init() {}
 }

@@ -20,7 +20,39 @@ enum AuthScenarios {
         String(format: "%06d", (Int(code)! + 1) % 1_000_000)
     }
 
+    static var limited: ChatSettings {
+        var settings = ChatSettings()
+        settings.limitLoopback = true
+        settings.codeRequestsPerAddress = 3
+        settings.codeChecksPerAddress = 4
+        return settings
+    }
+
+    static var serverWide: ChatSettings {
+        var settings = ChatSettings()
+        settings.codeRequestsPerServer = 5
+        return settings
+    }
+
     static var all: [Scenario] { [
+        Scenario("sign-in abuse: one address gets codes sent to 3 numbers a minute, then 429 with Retry-After and nothing sent", settings: limited) { h in
+            for index in 0..<3 { #expect(try await request(h, "+90555300000\(index)").status == 202) }
+            let refused = try await request(h, "+905553000009")
+            #expect(refused.status == 429 && refused.errorCode == .rateLimited && Int(refused.headers.first(name: "Retry-After") ?? "") ?? 0 > 0, "\(refused.text)")
+            #expect(h.server.sms.sent.count == 3 && h.server.sms.lastCode(for: try PhoneNumber("+905553000009")) == nil)
+            // Guessing: 4 checks a minute from one address, then 429 (not counted against the number).
+            for _ in 0..<4 { #expect(try await verify(h, code: "000000", phone: "+905553000000").status == 401) }
+            let guessing = try await verify(h, code: "000000", phone: "+905553000000")
+            #expect(guessing.status == 429 && guessing.errorCode == .rateLimited)
+            h.clock.advance(by: 61)
+            #expect(try await request(h, "+905553000009").status == 202)
+        },
+        Scenario("sign-in abuse: the whole server sends at most its limit of codes a minute, whoever asks", settings: serverWide) { h in
+            for index in 0..<5 { #expect(try await request(h, "+90555400000\(index)").status == 202) }
+            let refused = try await request(h, "+905554000009")
+            #expect(refused.status == 429 && refused.text.contains("on this server"))
+            #expect(h.server.sms.sent.count == 5)
+        },
         Scenario("sign-in: a verified code creates the user with role user and returns working tokens") { h in
             #expect(try await request(h).status == 202)
             let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
