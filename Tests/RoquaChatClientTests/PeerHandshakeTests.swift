@@ -121,7 +121,7 @@ struct PeerHandshakeTests {
         let fake = PeerBeacon(port: 40123, nonce: 1, lanKeys: [], now: now)
         #expect(!fake.isRecognised(by: [groupKey], now: now))
         for bad in ["roqua-peer/2 0 1 0011223344556677", "roqua-peer/2 70000 1 0011223344556677", "roqua-peer/2 80 zz 0011223344556677",
-                    "roqua-peer/1 80 1", "roqua-peer/2 80 1", "roqua-peer/2 80 1 00", ""] {
+                    "roqua-peer/1 80 1", "roqua-peer/2 80 1", "roqua-peer/2 80 1 00", "roqua-peer/2 3 e9 72f,\u{2FE}", ""] {
             #expect(throws: PeerWireError.self) { try PeerBeacon(datagram: Data(bad.utf8)) }
         }
     }
