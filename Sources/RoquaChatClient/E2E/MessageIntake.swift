@@ -12,8 +12,6 @@ struct IntakeContext: Sendable {
     var joins: [String: [GroupStatement]] = [:]
     /// Messages refused, with why (never stored, never shown).
     var dropped: [String] = []
-    /// Messages whose body opened.
-    var opened = 0
     /// Control messages (log entries, join requests) stored.
     var logEntries = 0
 
@@ -93,7 +91,6 @@ enum MessageIntake {
         if let key = try ClientStore.takeReceivingKey(groupID: wire.groupID, epoch: epoch, deviceID: device, index: index, in: db) {
             accepted.body = try? String(decoding: BodyCipher.open(wire.content, key: key, context: bodyContext(of: wire, sender: record.senderID,
                                                                                                            index: index)), as: UTF8.self)
-            if accepted.body != nil { context.opened += 1 }
         }
         return accepted
     }
@@ -150,7 +147,7 @@ enum MessageIntake {
             let secret = try EpochCrypto.open(sealed, with: context.identity.agreementKey, group: statement.groupID, epoch: epoch,
                                               device: context.identity.deviceID)
             try ClientStore.saveEpoch(secret, groupID: statement.groupID, epoch: epoch, devices: state.epochDevices[epoch] ?? [], in: db)
-            context.opened += try openWaiting(groupID: statement.groupID, in: db)
+            try openWaiting(groupID: statement.groupID, in: db)
         }
         return record
     }
@@ -169,8 +166,7 @@ enum MessageIntake {
     }
 
     /// Opens the stored bodies of the group that were waiting for their epoch's keys.
-    static func openWaiting(groupID: String, in db: Database) throws -> Int {
-        var opened = 0
+    static func openWaiting(groupID: String, in db: Database) throws {
         let rows = try Row.fetchAll(db, sql: """
             SELECT * FROM messages WHERE group_id = ? AND body IS NULL AND type != 'control' AND key_epoch > 0 ORDER BY device_id, hlc
             """, arguments: [groupID])
@@ -182,8 +178,6 @@ enum MessageIntake {
                   let plain = try? BodyCipher.open(wire.content, key: key, context: bodyContext(of: wire, sender: sender, index: index)) else { continue }
             try db.execute(sql: "UPDATE messages SET body = ? WHERE sender_id = ? AND local_id = ?",
                            arguments: [String(decoding: plain, as: UTF8.self), sender, wire.localID])
-            opened += 1
         }
-        return opened
     }
 }

@@ -38,9 +38,6 @@ public struct GroupLogState: Sendable {
     /// The member device with this id.
     public func member(device: String) -> Member? { members[device] }
 
-    /// Whether `user` holds the guide role.
-    public func isGuide(_ user: String) -> Bool { members.values.contains { $0.userID == user && $0.role == .guide } }
-
     /// Whether `device` was one the secret of `epoch` was sealed to.
     public func device(_ device: String, wasIn epoch: Int) -> Bool { epochDevices[epoch]?.contains(device) ?? false }
 
