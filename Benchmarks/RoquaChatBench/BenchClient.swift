@@ -38,10 +38,11 @@ struct BenchClient: Sendable {
 
     /// Signs a phone in, reading its code from the development SMS outbox.
     func signIn(_ phone: PhoneNumber, outbox: String, device: String) async throws -> AuthTokens {
-        struct Accepted: Decodable { var status: String }
-        _ = try await send(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: phone), token: nil, expect: 202, as: Accepted.self)
+        let accepted = try await send(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: phone), token: nil, expect: 202,
+                                      as: OTPRequestAccepted.self)
         let code = try await Self.code(for: phone, outbox: outbox)
-        return try await send(.POST, "/v1/auth/otp/verify", body: OTPVerifyBody(phone: phone, code: code, deviceID: device),
+        return try await send(.POST, "/v1/auth/otp/verify",
+                              body: OTPVerifyBody(phone: phone, requestID: accepted.requestID, code: code, deviceID: device),
                               token: nil, expect: 200, as: AuthTokens.self)
     }
 

@@ -38,7 +38,7 @@ public final class ChatClient: Sendable {
         store = try ClientStore(path: home + "/chat.sqlite")
         blobs = try BlobFolder(home: home)
         self.clock = clock
-        api = ChatAPI(session: session, http: http)
+        api = ChatAPI(session: session, http: http, signingKey: identity.signingKey)
         codec = MessageCodec(identity: identity, clock: clock)
         keeper = GroupKeeper(store: store, codec: codec)
         engine = SyncEngine(store: store, api: api, codec: codec, keeper: keeper, blobs: blobs, policy: policy, sleep: sleep)
@@ -60,21 +60,36 @@ public final class ChatClient: Sendable {
         // The server's key stays pinned across sign-ins: a server presenting another key is refused.
         state.serverKey = await session.state?.serverKey
         try await session.save(state)
-        _ = try await api.send(.POST, "/v1/auth/otp/request", body: try ChatJSON.encoder().encode(OTPRequestBody(phone: number)),
-                               authorized: false)
+        let accepted: OTPRequestAccepted = try await api.call(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: number),
+                                                              authorized: false)
+        state.signInRequest = accepted.requestID
+        try await session.save(state)
     }
 
     /// Trades the SMS code for tokens and registers this device's signing key (the server checks pushed
     /// signatures with it); the X25519 key travels only inside the self-signed device record.
     /// - Throws: `notSignedIn` without a prior `requestCode`; `serverError` for a wrong code.
     public func verify(code: String) async throws -> UserInfo {
-        guard let state = await session.state else { throw ChatClientError.notSignedIn(home: home) }
-        let body = OTPVerifyBody(phone: try PhoneNumber(state.phone), code: code, deviceID: identity.deviceID,
+        guard let state = await session.state, let request = state.signInRequest else { throw ChatClientError.notSignedIn(home: home) }
+        let body = OTPVerifyBody(phone: try PhoneNumber(state.phone), requestID: request, code: code, deviceID: identity.deviceID,
                                  devicePublicKey: identity.signingPublicKey)
         let tokens: AuthTokens = try await api.call(.POST, "/v1/auth/otp/verify", body: body, authorized: false)
         try await session.store(tokens)
         _ = try await refreshCredential()
         return tokens.user
+    }
+
+    /// Ends this device's sign-in on the server — with `allDevices`, every sign-in of the user —
+    /// and forgets the tokens here. Access tokens of the ended sign-ins stop working at once.
+    /// Returns how many sign-ins ended.
+    /// - Throws: `notSignedIn`; `noInternet`, `serverError`.
+    public func logout(allDevices: Bool = false) async throws -> Int {
+        guard let refreshToken = await session.state?.refreshToken else { throw ChatClientError.notSignedIn(home: home) }
+        let result: LogoutResult = try await api.call(.POST, "/v1/auth/logout",
+                                                      body: RefreshBody(refreshToken: refreshToken, allDevices: allDevices ? true : nil),
+                                                      authorized: false)
+        try await session.signedOut()
+        return result.signInsEnded
     }
 
     /// Fetches a new peer credential (groups change; it expires after a day) and keeps it.

@@ -104,20 +104,14 @@ package final class PostgresChatStore: ChatStore {
     package func updateOTP<Result: Sendable>(phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result) async throws -> Result {
         try await transaction { connection in
             try await connection.query("""
-                INSERT INTO otp_states (phone, attempts_left, send_times, failures) VALUES (\(phone.e164), 0, '', 0)
-                ON CONFLICT (phone) DO NOTHING
+                INSERT INTO otp_states (phone, state) VALUES (\(phone.e164), '{"codes":[],"sends":[]}') ON CONFLICT (phone) DO NOTHING
                 """, logger: logger)
             var state = try await PostgresRows.first(
-                try await connection.query("SELECT * FROM otp_states WHERE phone = \(phone.e164) FOR UPDATE", logger: logger),
-                PostgresRows.otpState) ?? OTPState()
+                try await connection.query("SELECT state FROM otp_states WHERE phone = \(phone.e164) FOR UPDATE", logger: logger)) {
+                    try PostgresRows.otpState(try $0["state"].decode(String.self))
+                } ?? OTPState()
             let result = body(&state)
-            try await connection.query("""
-                UPDATE otp_states SET code_mac = \(state.codeMAC), code_expires_at = \(PostgresRows.ms(state.codeExpiresAt)),
-                    attempts_left = \(Int64(state.attemptsLeft)), send_times = \(PostgresRows.sendTimesText(state.sendTimes)),
-                    failures = \(Int64(state.failures)), last_failure_at = \(PostgresRows.ms(state.lastFailureAt)),
-                    blocked_until = \(PostgresRows.ms(state.blockedUntil))
-                WHERE phone = \(phone.e164)
-                """, logger: logger)
+            try await connection.query("UPDATE otp_states SET state = \(try state.encoded()) WHERE phone = \(phone.e164)", logger: logger)
             return result
         }
     }
@@ -173,11 +167,30 @@ package final class PostgresChatStore: ChatStore {
         }
     }
 
-    package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> Bool {
-        let rows = try await client.query("""
+    package func refreshFamily(tokenHash: String) async throws -> RefreshFamilyRecord? {
+        try await PostgresRows.first(try await client.query("""
+            SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = \(tokenHash)
+            """, logger: logger), PostgresRows.refreshFamily)
+    }
+
+    package func refreshFamily(id: String) async throws -> RefreshFamilyRecord? {
+        try await PostgresRows.first(try await client.query("SELECT * FROM refresh_families WHERE id = \(id)", logger: logger),
+                                     PostgresRows.refreshFamily)
+    }
+
+    package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> RefreshFamilyRecord? {
+        try await PostgresRows.first(try await client.query("""
             UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, \(PostgresRows.ms(now)))
-            WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(tokenHash)) RETURNING id
+            WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(tokenHash)) RETURNING *
+            """, logger: logger), PostgresRows.refreshFamily)
+    }
+
+    package func revokeRefreshFamilies(userID: String, now: Date) async throws -> [String] {
+        let rows = try await client.query("""
+            UPDATE refresh_families SET revoked_at = \(PostgresRows.ms(now)) WHERE user_id = \(userID) AND revoked_at IS NULL RETURNING id
             """, logger: logger)
-        return try await PostgresRows.first(rows) { _ in true } ?? false
+        var ids: [String] = []
+        for try await id in rows.decode(String.self) { ids.append(id) }
+        return ids
     }
 }

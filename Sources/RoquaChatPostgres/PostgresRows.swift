@@ -61,15 +61,6 @@ enum PostgresRows: StoreRowMapping {
                             revokedAt: date(try row["revoked_at"].decode(Int64?.self)))
     }
 
-    static func otpState(_ row: PostgresRandomAccessRow) throws -> OTPState {
-        let sendTimes = try sendTimes(try row["send_times"].decode(String.self))
-        return OTPState(codeMAC: try row["code_mac"].decode(Data?.self), codeExpiresAt: date(try row["code_expires_at"].decode(Int64?.self)),
-                        attemptsLeft: Int(try row["attempts_left"].decode(Int64.self)), sendTimes: sendTimes,
-                        failures: Int(try row["failures"].decode(Int64.self)),
-                        lastFailureAt: date(try row["last_failure_at"].decode(Int64?.self)),
-                        blockedUntil: date(try row["blocked_until"].decode(Int64?.self)))
-    }
-
     static func message(_ row: PostgresRandomAccessRow) throws -> ChatMessage {
         let serverID = try row["server_id"].decode(String.self)
         let metadata = try metadata(try row["metadata"].decode(String?.self), serverID: serverID)

@@ -86,6 +86,8 @@ enum PostgresSchema {
         ]),
         // Group keys are made and sealed by members' devices inside the group's signed log.
         (3, ["DROP TABLE group_keys", "DROP TABLE device_agreement_keys"]),
+        // Sign-in codes bound to their request (`OTPState`, stored whole); codes in flight are dropped.
+        (4, ["DROP TABLE otp_states", "CREATE TABLE otp_states (phone TEXT PRIMARY KEY, state TEXT NOT NULL)"]),
     ]
 
     /// An arbitrary constant naming the migration lock.

@@ -5,8 +5,8 @@ import RoquaChatClient
 struct AuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
-        abstract: "Sign this device in: request an SMS code, then verify it.",
-        subcommands: [AuthRequestCommand.self, AuthVerifyCommand.self])
+        abstract: "Sign this device in (request an SMS code, then verify it), or out.",
+        subcommands: [AuthRequestCommand.self, AuthVerifyCommand.self, AuthLogoutCommand.self])
 }
 
 /// `auth request --server URL --phone P`.
@@ -42,5 +42,22 @@ struct AuthVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let user = try await home.client().verify(code: code)
         print("signed in as \(user.phone.e164) (user \(user.id), \(user.role.rawValue))")
+    }
+}
+
+/// `auth logout [--all-devices]`.
+struct AuthLogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Sign this device out on the server (its tokens stop working at once) and forget them here.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Flag(help: "Sign out every device of this account (e.g. after losing a phone).")
+    var allDevices = false
+
+    func run() async throws {
+        let ended = try await home.client().logout(allDevices: allDevices)
+        print(allDevices ? "signed out on \(ended) device\(ended == 1 ? "" : "s")" : "signed out")
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import RoquaTestSupport
 import Testing
 
@@ -60,6 +63,21 @@ final class ChatCLIFixture {
         let result = try run(home, arguments)
         #expect(result.status == 0, "roqua-chat \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The HTTP status of `GET path` on the server with `Authorization: Bearer token` (10 s at most).
+    func status(get path: String, bearer token: String) throws -> Int {
+        final class Answer: @unchecked Sendable { var status = -1 }
+        let answer = Answer()
+        var request = URLRequest(url: try #require(URL(string: url + path)), timeoutInterval: 10)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, response, _ in
+            answer.status = (response as? HTTPURLResponse)?.statusCode ?? -1
+            done.signal()
+        }.resume()
+        done.wait()
+        return answer.status
     }
 
     /// The newest code the dev SMS provider wrote for `phone`.

@@ -88,6 +88,21 @@ import Testing
         #expect(notMember.status != 0 && notMember.stderr.contains("not a member"), "\(notMember.stderr)")
     }
 
+    @Test func logoutEndsTheSignInOnTheServerAtOnce() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        let session = try String(contentsOfFile: fixture.home("traveller") + "/session.json", encoding: .utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(session.utf8)) as? [String: Any])
+        let access = try #require(object["access_token"] as? String)
+        #expect(try fixture.ok("traveller", ["auth", "logout", "--all-devices"]) == "signed out on 1 device")
+        // The home forgot its tokens, and the server refuses the old access token at once.
+        let after = try fixture.run("traveller", ["sync"])
+        #expect(after.status != 0 && after.stderr.contains("auth request"), "\(after.stderr)")
+        #expect(try fixture.status(get: "/v1/me", bearer: access) == 401)
+        let again = try fixture.run("traveller", ["auth", "logout"])
+        #expect(again.status != 0 && again.stderr.contains("auth request"), "\(again.stderr)")
+    }
+
     @Test func badInputGivesAClearErrorAndNothingIsQueued() throws {
         let fixture = try ChatCLIFixture()
         try tourGroup(fixture)

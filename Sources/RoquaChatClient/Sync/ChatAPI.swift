@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -10,6 +11,8 @@ import RoquaChatCore
 struct ChatAPI: Sendable {
     let session: SessionKeeper
     let http: HTTPClient
+    /// Signs refresh requests (the server revokes a sign-in whose token comes without it).
+    let signingKey: Curve25519.Signing.PrivateKey
     var timeout: TimeAmount = .seconds(10)
 
     func call<Response: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<Int>.none,
@@ -44,7 +47,8 @@ struct ChatAPI: Sendable {
     }
 
     private func refresh(server: String, refreshToken: String) async throws -> AuthTokens {
-        let body = try ChatJSON.encoder().encode(RefreshBody(refreshToken: refreshToken))
+        let proof = try DeviceSignature.sign(RefreshBody.proofPayload(refreshToken), with: signingKey)
+        let body = try ChatJSON.encoder().encode(RefreshBody(refreshToken: refreshToken, proof: proof))
         let (status, headers, data) = try await exchange(server, .POST, "/v1/auth/refresh", body: body, token: nil)
         guard status == 200 else {
             throw ChatClientError.authenticationError(reason: Self.error(status: status, headers: headers, body: data).description)

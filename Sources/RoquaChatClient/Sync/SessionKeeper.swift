@@ -12,6 +12,8 @@ struct SessionState: Codable, Sendable, Equatable {
     var serverKey: String?
     /// This device's newest peer credential.
     var credential: SignedPeerCredential?
+    /// The id of the last code request (the code is checked under it).
+    var signInRequest: String?
 
     enum CodingKeys: String, CodingKey {
         case server, phone, user
@@ -19,6 +21,7 @@ struct SessionState: Codable, Sendable, Equatable {
         case refreshToken = "refresh_token"
         case serverKey = "server_key"
         case credential
+        case signInRequest = "sign_in_request"
     }
 }
 
@@ -50,9 +53,20 @@ actor SessionKeeper {
 
     func store(_ tokens: AuthTokens) throws {
         guard var next = state else { return }
+        next.signInRequest = nil
         next.user = tokens.user
         next.accessToken = tokens.accessToken
         next.refreshToken = tokens.refreshToken
+        try save(next)
+    }
+
+    /// Forgets the tokens and the credential after signing out (the server and its pinned key stay).
+    func signedOut() throws {
+        guard var next = state else { return }
+        next.accessToken = nil
+        next.refreshToken = nil
+        next.credential = nil
+        next.user = nil
         try save(next)
     }
 

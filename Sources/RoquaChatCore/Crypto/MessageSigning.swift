@@ -65,14 +65,25 @@ public enum DeviceSignature {
     /// Signs `fields` with the device's private key; base64 text.
     /// - Throws: `CryptoKitError` if signing fails.
     public static func sign(_ fields: MessageSigningFields, with key: Curve25519.Signing.PrivateKey) throws -> String {
-        try key.signature(for: fields.payload).base64EncodedString()
+        try sign(fields.payload, with: key)
+    }
+
+    /// Signs `payload` with the device's private key; base64 text.
+    /// - Throws: `CryptoKitError` if signing fails.
+    public static func sign(_ payload: Data, with key: Curve25519.Signing.PrivateKey) throws -> String {
+        try key.signature(for: payload).base64EncodedString()
     }
 
     /// Whether `signature` (base64) is `publicKey`'s signature over `fields`.
     public static func verify(_ signature: String, of fields: MessageSigningFields, publicKey: Data) -> Bool {
+        verify(signature, of: fields.payload, publicKey: publicKey)
+    }
+
+    /// Whether `signature` (base64) is `publicKey`'s signature over `payload`.
+    public static func verify(_ signature: String, of payload: Data, publicKey: Data) -> Bool {
         guard let signatureBytes = Data(base64Encoded: signature),
               let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
-        return key.isValidSignature(signatureBytes, for: fields.payload)
+        return key.isValidSignature(signatureBytes, for: payload)
     }
 
     /// Decodes a base64 Ed25519 public key; nil unless it is 32 bytes that form a key.

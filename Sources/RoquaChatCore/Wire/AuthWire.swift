@@ -1,3 +1,5 @@
+import Foundation
+
 /// `POST /v1/auth/otp/request`: ask for a sign-in code by SMS. Always answered with 202.
 public struct OTPRequestBody: Codable, Sendable, Equatable {
     /// The phone number (E.164).
@@ -12,6 +14,8 @@ public struct OTPRequestBody: Codable, Sendable, Equatable {
 public struct OTPVerifyBody: Codable, Sendable, Equatable {
     /// The phone number (E.164).
     public var phone: PhoneNumber
+    /// `request_id`: what `POST /v1/auth/otp/request` answered; the code belongs to that request.
+    public var requestID: String
     /// The six-digit code from the SMS.
     public var code: String
     /// `device_id`: the device.
@@ -20,8 +24,9 @@ public struct OTPVerifyBody: Codable, Sendable, Equatable {
     public var devicePublicKey: String?
 
     /// Creates the value from its parts.
-    public init(phone: PhoneNumber, code: String, deviceID: String, devicePublicKey: String? = nil) {
+    public init(phone: PhoneNumber, requestID: String, code: String, deviceID: String, devicePublicKey: String? = nil) {
         self.phone = phone
+        self.requestID = requestID
         self.code = code
         self.deviceID = deviceID
         self.devicePublicKey = devicePublicKey
@@ -29,8 +34,29 @@ public struct OTPVerifyBody: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case phone, code
+        case requestID = "request_id"
         case deviceID = "device_id"
         case devicePublicKey = "device_public_key"
+    }
+}
+
+/// `202` to `POST /v1/auth/otp/request`, whether a code went out or not (nobody learns anything
+/// about a number from it): the id the code will be checked under.
+public struct OTPRequestAccepted: Codable, Sendable, Equatable {
+    /// Always `accepted`.
+    public var status: String
+    /// `request_id`: to send back with the code.
+    public var requestID: String
+
+    /// Creates the value from its parts.
+    public init(requestID: String) {
+        status = "accepted"
+        self.requestID = requestID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status
+        case requestID = "request_id"
     }
 }
 
@@ -38,11 +64,42 @@ public struct OTPVerifyBody: Codable, Sendable, Equatable {
 public struct RefreshBody: Codable, Sendable, Equatable {
     /// `refresh_token`: replaced on every refresh.
     public var refreshToken: String
+    /// `proof`: the signed-in device's Ed25519 signature over `RefreshBody.proofPayload(token)`,
+    /// base64. Required to refresh when the device registered a key at sign-in: a copied refresh
+    /// token without the device's key revokes the sign-in instead of renewing it.
+    public var proof: String?
+    /// `all_devices` (logout only): end every sign-in of the user, not only this one.
+    public var allDevices: Bool?
+
     /// Creates the value from its parts.
-    public init(refreshToken: String) { self.refreshToken = refreshToken }
+    public init(refreshToken: String, proof: String? = nil, allDevices: Bool? = nil) {
+        self.refreshToken = refreshToken
+        self.proof = proof
+        self.allDevices = allDevices
+    }
+
+    /// What the device signs to prove it holds the key the sign-in registered.
+    public static func proofPayload(_ refreshToken: String) -> Data {
+        Data("roqua-chat refresh v1\n\(refreshToken)".utf8)
+    }
 
     enum CodingKeys: String, CodingKey {
         case refreshToken = "refresh_token"
+        case proof
+        case allDevices = "all_devices"
+    }
+}
+
+/// The answer to `POST /v1/auth/logout`.
+public struct LogoutResult: Codable, Sendable, Equatable {
+    /// `sign_ins_ended`: 1, or with `all_devices` every sign-in the user had.
+    public var signInsEnded: Int
+
+    /// Creates the value from its parts.
+    public init(signInsEnded: Int) { self.signInsEnded = signInsEnded }
+
+    enum CodingKeys: String, CodingKey {
+        case signInsEnded = "sign_ins_ended"
     }
 }
 

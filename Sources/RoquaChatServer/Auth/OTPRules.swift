@@ -1,28 +1,56 @@
 import Foundation
 
-/// Everything the server remembers about sign-in codes for one phone.
-package struct OTPState: Sendable, Equatable {
-    /// HMAC of the live code (nil when there is none: never sent, used, expired or killed).
-    package var codeMAC: Data?
-    package var codeExpiresAt: Date?
-    package var attemptsLeft: Int
-    /// When codes were sent within the last hour.
-    package var sendTimes: [Date]
-    /// Wrong guesses in a row (across codes) and when the last one was.
-    package var failures: Int
-    package var lastFailureAt: Date?
-    /// No guess is checked before this.
-    package var blockedUntil: Date?
+/// Everything the server remembers about sign-in codes for one phone number: the live codes
+/// (one per requester at most) and when codes were sent, and to whom, within the last hour.
+///
+/// A code belongs to the sign-in request that asked for it: the request's id goes back only to
+/// the requester, and a guess names it. So a stranger guessing on a number guesses on the codes
+/// *they* asked for, never on the owner's — the owner's code, its attempts and its back-off are
+/// out of their reach ("lock the code, not the person").
+package struct OTPState: Sendable, Equatable, Codable {
+    /// One live code.
+    package struct Code: Sendable, Equatable, Codable {
+        /// Keyed hash of the request id the requester was given.
+        package var request: String
+        /// Keyed hash of the requester's address.
+        package var requester: String
+        /// HMAC of the code.
+        package var mac: Data
+        package var expiresAt: Date
+        package var attemptsLeft: Int
+        /// Wrong guesses on this code so far, and no guess is checked before `blockedUntil`.
+        package var failures: Int
+        package var blockedUntil: Date?
+    }
 
-    package init(codeMAC: Data? = nil, codeExpiresAt: Date? = nil, attemptsLeft: Int = 0, sendTimes: [Date] = [],
-                 failures: Int = 0, lastFailureAt: Date? = nil, blockedUntil: Date? = nil) {
-        self.codeMAC = codeMAC
-        self.codeExpiresAt = codeExpiresAt
-        self.attemptsLeft = attemptsLeft
-        self.sendTimes = sendTimes
-        self.failures = failures
-        self.lastFailureAt = lastFailureAt
-        self.blockedUntil = blockedUntil
+    /// One code sent.
+    package struct Send: Sendable, Equatable, Codable {
+        package var at: Date
+        package var requester: String
+    }
+
+    package var codes: [Code]
+    package var sends: [Send]
+
+    package init(codes: [Code] = [], sends: [Send] = []) {
+        self.codes = codes
+        self.sends = sends
+    }
+
+    /// The state as stored (JSON; dates as milliseconds since 1970).
+    package func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// The state stored as `text`.
+    /// - Throws: `DecodingError` for a row that is not a state.
+    package static func decoded(_ text: String) throws -> OTPState {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return try decoder.decode(OTPState.self, from: Data(text.utf8))
     }
 }
 
@@ -30,9 +58,10 @@ package struct OTPState: Sendable, Equatable {
 package enum OTPRules {
     /// The result of asking for a code.
     package enum RequestOutcome: Sendable, Equatable {
-        /// Send this code (its MAC is now the live one).
+        /// Send this code (its MAC is now the requester's live code).
         case send
-        /// Not now: the phone got a code too recently, or too many this hour.
+        /// Not now: this requester got a code for the number too recently or too often this
+        /// hour, or the number got as many codes this hour as it may.
         case throttled(until: Date)
     }
 
@@ -41,55 +70,67 @@ package enum OTPRules {
         case success
         case wrong
         case expired
+        /// No live code for this request (never sent, used, killed, expired long ago).
         case noCode
         case blocked(until: Date)
     }
 
-    /// A new code with MAC `codeMAC` unless the resend limits forbid it.
-    package static func request(_ state: inout OTPState, codeMAC: Data, now: Date, settings: ChatSettings) -> RequestOutcome {
-        state.sendTimes.removeAll { now.timeIntervalSince($0) >= 3600 }
-        if let last = state.sendTimes.max(), now.timeIntervalSince(last) < settings.resendInterval {
+    /// A new code with MAC `codeMAC` for the request `request` from `requester`, unless the
+    /// send limits forbid it. The requester's previous code, if any, is replaced.
+    package static func request(_ state: inout OTPState, request: String, requester: String, codeMAC: Data,
+                                now: Date, settings: ChatSettings) -> RequestOutcome {
+        prune(&state, now: now)
+        let mine = state.sends.filter { $0.requester == requester }.map(\.at)
+        if let last = mine.max(), now.timeIntervalSince(last) < settings.resendInterval {
             return .throttled(until: last.addingTimeInterval(settings.resendInterval))
         }
-        if state.sendTimes.count >= settings.sendsPerHour, let oldest = state.sendTimes.min() {
+        if mine.count >= settings.sendsPerRequesterPerHour, let oldest = mine.min() {
             return .throttled(until: oldest.addingTimeInterval(3600))
         }
-        state.sendTimes.append(now)
-        state.codeMAC = codeMAC
-        state.codeExpiresAt = now.addingTimeInterval(settings.codeLifetime)
-        state.attemptsLeft = settings.guessesPerCode
+        if state.sends.count >= settings.sendsPerHour, let oldest = state.sends.map(\.at).min() {
+            return .throttled(until: oldest.addingTimeInterval(3600))
+        }
+        state.sends.append(OTPState.Send(at: now, requester: requester))
+        state.codes.removeAll { $0.requester == requester }
+        state.codes.append(OTPState.Code(request: request, requester: requester, mac: codeMAC,
+                                         expiresAt: now.addingTimeInterval(settings.codeLifetime),
+                                         attemptsLeft: settings.guessesPerCode, failures: 0, blockedUntil: nil))
         return .send
     }
 
-    /// Checks a guess; `matches` compares it with the live code's MAC in constant time.
-    package static func verify(_ state: inout OTPState, now: Date, settings: ChatSettings,
+    /// Checks a guess on the code of request `request`; `matches` compares it with the code's
+    /// MAC in constant time. Success ends every live code of the number (it is signed in).
+    package static func verify(_ state: inout OTPState, request: String, now: Date, settings: ChatSettings,
                                matches: (Data) -> Bool) -> VerifyOutcome {
-        if let blockedUntil = state.blockedUntil, now < blockedUntil { return .blocked(until: blockedUntil) }
-        if let last = state.lastFailureAt, now.timeIntervalSince(last) >= settings.failureMemory { state.failures = 0 }
-        guard let mac = state.codeMAC, let expiresAt = state.codeExpiresAt, state.attemptsLeft > 0 else { return .noCode }
-        guard now < expiresAt else {
-            state.codeMAC = nil
-            state.codeExpiresAt = nil
+        guard let index = state.codes.firstIndex(where: { $0.request == request }) else {
+            prune(&state, now: now)
+            return .noCode
+        }
+        var code = state.codes[index]
+        if let blockedUntil = code.blockedUntil, now < blockedUntil { return .blocked(until: blockedUntil) }
+        guard now < code.expiresAt else {
+            state.codes.remove(at: index)
             return .expired
         }
-        if matches(mac) {
-            state.codeMAC = nil
-            state.codeExpiresAt = nil
-            state.attemptsLeft = 0
-            state.failures = 0
-            state.lastFailureAt = nil
-            state.blockedUntil = nil
+        if matches(code.mac) {
+            state.codes.removeAll()
             return .success
         }
-        state.attemptsLeft -= 1
-        if state.attemptsLeft == 0 {
-            state.codeMAC = nil
-            state.codeExpiresAt = nil
+        code.attemptsLeft -= 1
+        code.failures += 1
+        code.blockedUntil = now.addingTimeInterval(backoff(failures: code.failures, settings: settings))
+        if code.attemptsLeft <= 0 {
+            state.codes.remove(at: index)
+        } else {
+            state.codes[index] = code
         }
-        state.failures += 1
-        state.lastFailureAt = now
-        state.blockedUntil = now.addingTimeInterval(backoff(failures: state.failures, settings: settings))
         return .wrong
+    }
+
+    /// Forgets sends older than an hour and codes past their expiry.
+    static func prune(_ state: inout OTPState, now: Date) {
+        state.sends.removeAll { now.timeIntervalSince($0.at) >= 3600 }
+        state.codes.removeAll { now.timeIntervalSince($0.expiresAt) >= 3600 }
     }
 
     /// `base × 2^(failures-1)`, at most `backoffMax`.

@@ -47,8 +47,8 @@ struct ChatRoutes: Sendable {
         routes.post("/otp/request") { request, context in
             try await limit(context, "sign-in code requests", perAddress: settings.codeRequestsPerAddress, perServer: settings.codeRequestsPerServer)
             let body = try await ChatBody.decode(OTPRequestBody.self, from: request, limit: settings.maxJSONBodyBytes)
-            try await auth.requestCode(phone: body.phone)
-            return JSONResponse.make(["status": "accepted"], status: .accepted)
+            let requestID = try await auth.requestCode(phone: body.phone, from: context.clientAddress)
+            return JSONResponse.make(OTPRequestAccepted(requestID: requestID), status: .accepted)
         }
         routes.post("/otp/verify") { request, context in
             try await limit(context, "sign-in code checks", perAddress: settings.codeChecksPerAddress, perServer: nil)
@@ -57,12 +57,11 @@ struct ChatRoutes: Sendable {
         }
         routes.post("/refresh") { request, _ in
             let body = try await ChatBody.decode(RefreshBody.self, from: request, limit: settings.maxJSONBodyBytes)
-            return JSONResponse.make(try await auth.refresh(body.refreshToken))
+            return JSONResponse.make(try await auth.refresh(body))
         }
         routes.post("/logout") { request, _ in
             let body = try await ChatBody.decode(RefreshBody.self, from: request, limit: settings.maxJSONBodyBytes)
-            try await auth.logout(body.refreshToken)
-            return Response(status: .noContent)
+            return JSONResponse.make(LogoutResult(signInsEnded: try await auth.logout(body)))
         }
     }
 

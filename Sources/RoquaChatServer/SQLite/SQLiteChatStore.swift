@@ -104,16 +104,11 @@ package final class SQLiteChatStore: ChatStore {
 
     package func updateOTP<Result: Sendable>(phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result) async throws -> Result {
         try await pool.write { db in
-            var state = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM otp_states WHERE phone = ?"), arguments: [phone.e164])
+            var state = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM otp_states WHERE phone = ?"), arguments: [phone.e164])
                 .map(SQLiteRows.otpState) ?? OTPState()
             let result = body(&state)
-            try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO otp_states
-                    (phone, code_mac, code_expires_at, attempts_left, send_times, failures, last_failure_at, blocked_until)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [phone.e164, state.codeMAC, SQLiteRows.ms(state.codeExpiresAt), state.attemptsLeft,
-                                 SQLiteRows.sendTimesText(state.sendTimes), state.failures, SQLiteRows.ms(state.lastFailureAt),
-                                 SQLiteRows.ms(state.blockedUntil)])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO otp_states (phone, state) VALUES (?, ?)").execute(
+                arguments: [phone.e164, try state.encoded()])
             return result
         }
     }
@@ -163,13 +158,40 @@ package final class SQLiteChatStore: ChatStore {
         }
     }
 
-    package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> Bool {
+    package func refreshFamily(tokenHash: String) async throws -> RefreshFamilyRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = ?
+                """), arguments: [tokenHash]).map(SQLiteRows.refreshFamily)
+        }
+    }
+
+    package func refreshFamily(id: String) async throws -> RefreshFamilyRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM refresh_families WHERE id = ?"), arguments: [id])
+                .map(SQLiteRows.refreshFamily)
+        }
+    }
+
+    package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> RefreshFamilyRecord? {
         try await pool.write { db in
             try db.cachedStatement(sql: """
                 UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, ?)
                 WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
                 """).execute(arguments: [SQLiteRows.ms(now), tokenHash])
-            return db.changesCount > 0
+            return try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = ?
+                """), arguments: [tokenHash]).map(SQLiteRows.refreshFamily)
+        }
+    }
+
+    package func revokeRefreshFamilies(userID: String, now: Date) async throws -> [String] {
+        try await pool.write { db in
+            let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM refresh_families WHERE user_id = ? AND revoked_at IS NULL"),
+                                          arguments: [userID])
+            try db.cachedStatement(sql: "UPDATE refresh_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").execute(
+                arguments: [SQLiteRows.ms(now), userID])
+            return ids
         }
     }
 }

@@ -40,14 +40,6 @@ enum SQLiteRows: StoreRowMapping {
                             createdAt: date(row["created_at"] as Int64), revokedAt: date(row["revoked_at"] as Int64?))
     }
 
-    static func otpState(_ row: Row) throws -> OTPState {
-        let sendTimes = try sendTimes(row["send_times"])
-        return OTPState(codeMAC: row["code_mac"], codeExpiresAt: date(row["code_expires_at"] as Int64?),
-                        attemptsLeft: row["attempts_left"], sendTimes: sendTimes, failures: row["failures"],
-                        lastFailureAt: date(row["last_failure_at"] as Int64?), blockedUntil: date(row["blocked_until"] as Int64?))
-    }
-
-
     static func message(_ row: Row) throws -> ChatMessage {
         let metadata = try metadata(row["metadata"], serverID: row["server_id"])
         return ChatMessage(serverID: row["server_id"], seq: row["seq"], groupID: row["group_id"], senderID: row["sender_id"],

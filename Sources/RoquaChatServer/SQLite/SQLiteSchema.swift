@@ -125,6 +125,11 @@ enum SQLiteSchema {
         migrator.registerMigration("v3: drop server-side key distribution") { db in
             try db.execute(sql: "DROP TABLE group_keys; DROP TABLE device_agreement_keys;")
         }
+        // A code belongs to the request that asked for it, and attempts and back-off to the code
+        // (`OTPState`, stored whole). Codes in flight at the upgrade are dropped: they live 5 minutes.
+        migrator.registerMigration("v4: sign-in codes bound to their request") { db in
+            try db.execute(sql: "DROP TABLE otp_states; CREATE TABLE otp_states (phone TEXT PRIMARY KEY, state TEXT NOT NULL);")
+        }
         return migrator
     }
 }

@@ -34,8 +34,13 @@ package protocol ChatStore: Sendable {
     /// `.reused` the family is revoked.
     func rotateRefreshToken(presentedHash: String, successorHash: String, now: Date,
                             settings: ChatSettings) async throws -> RefreshDecision
-    /// Revokes the family of this token (sign-out); false when the token is unknown.
-    func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> Bool
+    /// The sign-in (family) this token belongs to.
+    func refreshFamily(tokenHash: String) async throws -> RefreshFamilyRecord?
+    func refreshFamily(id: String) async throws -> RefreshFamilyRecord?
+    /// Revokes the family of this token (sign-out) and returns it; nil when the token is unknown.
+    func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> RefreshFamilyRecord?
+    /// Revokes every sign-in of the user ("log out all devices"); the ids of those it ended.
+    func revokeRefreshFamilies(userID: String, now: Date) async throws -> [String]
 
     // MARK: Groups and invites
 

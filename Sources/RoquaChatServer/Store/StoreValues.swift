@@ -2,7 +2,7 @@ import Foundation
 import RoquaChatCore
 
 /// Column values both stores share: times as whole milliseconds, metadata as canonical JSON
-/// text, send times as a comma list; text that does not parse back is a typed error naming the table.
+/// text, sign-in code states as JSON; text that does not parse back is a typed error naming the table.
 /// Each store's row mapper adopts it to use these helpers unqualified.
 package protocol StoreRowMapping {}
 
@@ -25,14 +25,9 @@ extension StoreRowMapping {
         }
     }
 
-    package static func sendTimesText(_ times: [Date]) -> String {
-        times.map { String(ms($0)) }.joined(separator: ",")
-    }
-
-    package static func sendTimes(_ text: String) throws -> [Date] {
-        try text.split(separator: ",").map { part in
-            guard let value = Int64(part) else { throw ChatStoreError.corruptRow(table: "otp_states", reason: "send time '\(part)'") }
-            return date(value)
+    package static func otpState(_ text: String) throws -> OTPState {
+        do { return try OTPState.decoded(text) } catch {
+            throw ChatStoreError.corruptRow(table: "otp_states", reason: "state is not a sign-in code state")
         }
     }
 

@@ -5,18 +5,19 @@ import RoquaChatCore
 package struct ChatSettings: Sendable {
     /// A sign-in code is valid this long.
     package var codeLifetime: TimeInterval = 5 * 60
-    /// At least this long between two codes sent to one phone.
+    /// At least this long between two codes sent to one phone for one requester (address).
     package var resendInterval: TimeInterval = 60
-    /// At most this many codes sent to one phone within an hour.
-    package var sendsPerHour = 5
+    /// At most this many codes sent to one phone for one requester within an hour…
+    package var sendsPerRequesterPerHour = 5
+    /// …and this many for everyone together (at most `sendsPerHour × guessesPerCode` guesses an
+    /// hour on a number, whoever guesses: a one-in-20,000 chance for six digits).
+    package var sendsPerHour = 10
     /// Wrong guesses that kill a code.
     package var guessesPerCode = 5
-    /// After the n-th consecutive wrong guess for a phone, verifying waits `base × 2^(n-1)`…
+    /// After the n-th wrong guess on a code, checking it waits `base × 2^(n-1)`…
     package var backoffBase: TimeInterval = 1
     /// …but never longer than this.
     package var backoffMax: TimeInterval = 15 * 60
-    /// Consecutive failures are forgotten after this long without one.
-    package var failureMemory: TimeInterval = 60 * 60
 
     package var accessTokenLifetime: TimeInterval = 15 * 60
     /// How long peers accept a device's peer credential (a day of travelling offline).

@@ -11,9 +11,17 @@ enum AuthScenarios {
         try await h.http.send(.POST, "/v1/auth/otp/request", json: OTPRequestBody(phone: try PhoneNumber(phone)))
     }
 
-    static func verify(_ h: ChatHarness, code: String, phone: String = phone, device: String = "phone-1") async throws -> HTTPResult {
+    /// Asks for a code; the request id the server answered.
+    static func ask(_ h: ChatHarness, _ phone: String = phone) async throws -> String {
+        let result = try await request(h, phone)
+        guard result.status == 202 else { throw TestFailure("otp request: HTTP \(result.status)") }
+        return try result.decode(OTPRequestAccepted.self).requestID
+    }
+
+    static func verify(_ h: ChatHarness, _ request: String, code: String, phone: String = phone,
+                       device: String = "phone-1") async throws -> HTTPResult {
         try await h.http.send(.POST, "/v1/auth/otp/verify",
-                              json: OTPVerifyBody(phone: try PhoneNumber(phone), code: code, deviceID: device))
+                              json: OTPVerifyBody(phone: try PhoneNumber(phone), requestID: request, code: code, deviceID: device))
     }
 
     static func wrongCode(for code: String) -> String {
@@ -42,8 +50,8 @@ enum AuthScenarios {
             #expect(try h.server.sms.sent.count == 3 && h.server.sms.lastCode(for: PhoneNumber("+905553000009")) == nil)
             // Guessing: 4 checks a minute from one address, then 429 (not counted against the number).
             // (Spread over numbers, so that no number's own back-off answers first.)
-            for index in 0..<4 { #expect(try await verify(h, code: "000000", phone: "+90555300000\(index)").status == 401) }
-            let guessing = try await verify(h, code: "000000", phone: "+905553000005")
+            for index in 0..<4 { #expect(try await verify(h, "sr_none", code: "000000", phone: "+90555300000\(index)").status == 401) }
+            let guessing = try await verify(h, "sr_none", code: "000000", phone: "+905553000005")
             #expect(guessing.status == 429 && guessing.errorCode == .rateLimited)
             h.clock.advance(by: 61)
             #expect(try await request(h, "+905553000009").status == 202)
@@ -55,10 +63,10 @@ enum AuthScenarios {
             #expect(h.server.sms.sent.count == 5)
         },
         Scenario("sign-in: a verified code creates the user with role user and returns working tokens") { h in
-            #expect(try await request(h).status == 202)
+            let asked = try await ask(h)
             let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
             #expect(code.count == 6 && code.allSatisfy(\.isNumber))
-            let result = try await verify(h, code: code)
+            let result = try await verify(h, asked, code: code)
             #expect(result.status == 200)
             let tokens: AuthTokens = try result.decode()
             #expect(tokens.user.role == .user && tokens.user.phone.e164 == phone)
@@ -67,7 +75,7 @@ enum AuthScenarios {
             #expect(me.status == 200)
             #expect(try me.decode(UserInfo.self) == tokens.user)
             // Single use: the same code does not sign in twice.
-            #expect(try await verify(h, code: code).errorCode == .invalidCode)
+            #expect(try await verify(h, asked, code: code).errorCode == .invalidCode)
         },
         Scenario("sign-in: requests always answer 202; resends need 60 s and at most 5 go out per hour") { h in
             let number = try PhoneNumber(phone)
@@ -96,59 +104,78 @@ enum AuthScenarios {
             #expect(h.server.sms.sent.count == 7)
         },
         Scenario("sign-in: a code expires after 5 minutes") { h in
-            _ = try await request(h)
+            let asked = try await ask(h)
             let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
             h.clock.advance(by: 5 * 60 + 1)
-            #expect(try await verify(h, code: code).errorCode == .codeExpired)
+            #expect(try await verify(h, asked, code: code).errorCode == .codeExpired)
         },
         Scenario("sign-in: 5 wrong guesses kill the code; the right one then fails too") { h in
-            _ = try await request(h)
+            let asked = try await ask(h)
             let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
             for guess in 0..<5 {
-                let result = try await verify(h, code: wrongCode(for: code))
+                let result = try await verify(h, asked, code: wrongCode(for: code))
                 #expect(result.status == 401 && result.errorCode == .invalidCode, "guess \(guess)")
                 h.clock.advance(by: 20)
             }
-            #expect(try await verify(h, code: code).errorCode == .invalidCode)
-            // A new code works (after the back-off) and resets the failures.
-            _ = try await request(h)
+            #expect(try await verify(h, asked, code: code).errorCode == .invalidCode)
+            // A new code works at once: attempts and back-off belong to the code.
+            let again = try await ask(h)
             let fresh = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
-            #expect(try await verify(h, code: fresh).status == 200)
+            #expect(try await verify(h, again, code: fresh).status == 200)
         },
         Scenario("sign-in: wrong guesses back off, doubling per failure, with Retry-After") { h in
-            _ = try await request(h)
+            let asked = try await ask(h)
             let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
             var waits: [String] = []
             for _ in 0..<4 {
-                #expect(try await verify(h, code: wrongCode(for: code)).errorCode == .invalidCode)
-                let blocked = try await verify(h, code: code)
+                #expect(try await verify(h, asked, code: wrongCode(for: code)).errorCode == .invalidCode)
+                let blocked = try await verify(h, asked, code: code)
                 #expect(blocked.status == 429 && blocked.errorCode == .tooManyAttempts)
                 waits.append(blocked.headers.first(name: "Retry-After") ?? "-")
                 h.clock.advance(by: Double(Int(waits.last!) ?? 0))
             }
             #expect(waits == ["1", "2", "4", "8"])
             // Blocked guesses do not count: the right code still works on the fifth try.
-            #expect(try await verify(h, code: code).status == 200)
+            #expect(try await verify(h, asked, code: code).status == 200)
+        },
+        Scenario("sign-in abuse: a stranger's guesses never touch the owner's code or its back-off (the code is locked, not the person)") { h in
+            let asked = try await ask(h)
+            let code = try #require(h.server.sms.lastCode(for: try PhoneNumber(phone)))
+            // The stranger asks too (throttled: the owner's code stays the live one) and guesses
+            // on their own request, on made-up ones, and with the owner's right code on theirs.
+            let theirs = try await ask(h)
+            #expect(theirs != asked)
+            for guess in 0..<12 {
+                let request = guess % 2 == 0 ? theirs : "sr_made-up-\(guess)"
+                let result = try await verify(h, request, code: guess == 11 ? code : wrongCode(for: code))
+                #expect(result.status == 401 && result.errorCode == .invalidCode, "guess \(guess): \(result.text)")
+            }
+            // No lockout, no lost attempts: the owner signs in at once with the code they got.
+            let owner = try await verify(h, asked, code: code)
+            #expect(owner.status == 200, "\(owner.text)")
         },
         Scenario("sign-in: the code is stored only as a 32-byte HMAC") { h in
-            _ = try await request(h)
+            let asked = try await ask(h)
             let number = try PhoneNumber(phone)
             let code = try #require(h.server.sms.lastCode(for: number))
             let state = try await h.store.updateOTP(phone: number) { $0 }
-            let mac = try #require(state.codeMAC)
-            #expect(mac.count == 32)
-            #expect(mac.range(of: Data(code.utf8)) == nil)
-            #expect(state.attemptsLeft == 5)
+            let stored = try #require(state.codes.first)
+            #expect(state.codes.count == 1 && stored.mac.count == 32)
+            #expect(stored.mac.range(of: Data(code.utf8)) == nil)
+            #expect(stored.attemptsLeft == 5)
+            // Neither the request id nor the client address is stored as such.
+            let text = try state.encoded()
+            #expect(!text.contains(asked) && !text.contains("127.0.0.1") && !text.contains(code))
         },
         Scenario("sign-in: malformed codes, phones and device ids are 400s; unknown phones get the same 401") { h in
-            _ = try await request(h)
-            #expect(try await verify(h, code: "12a456").status == 400)
-            #expect(try await verify(h, code: "1234567").status == 400)
-            #expect(try await verify(h, code: "123456", device: "bad device id!").status == 400)
+            let asked = try await ask(h)
+            #expect(try await verify(h, asked, code: "12a456").status == 400)
+            #expect(try await verify(h, asked, code: "1234567").status == 400)
+            #expect(try await verify(h, asked, code: "123456", device: "bad device id!").status == 400)
             let badPhone = try await h.http.send(.POST, "/v1/auth/otp/request", data: Data(#"{"phone":"0555 111"}"#.utf8))
             #expect(badPhone.status == 400 && badPhone.errorCode == .invalidRequest)
             #expect(badPhone.text.contains("0555 111"))
-            #expect(try await verify(h, code: "123456", phone: "+905550001111").errorCode == .invalidCode)
+            #expect(try await verify(h, asked, code: "123456", phone: "+905550001111").errorCode == .invalidCode)
         },
     ] }
 }

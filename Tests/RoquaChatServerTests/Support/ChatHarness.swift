@@ -71,8 +71,10 @@ struct ChatHarness: Sendable {
         let request = try await http.send(.POST, "/v1/auth/otp/request", json: OTPRequestBody(phone: number))
         guard request.status == 202 else { throw TestFailure("otp request: HTTP \(request.status)") }
         guard let code = server.sms.lastCode(for: number) else { throw TestFailure("no code sent to \(phone)") }
+        let requestID = try request.decode(OTPRequestAccepted.self).requestID
         let verify = try await http.send(.POST, "/v1/auth/otp/verify",
-                                         json: OTPVerifyBody(phone: number, code: code, deviceID: device, devicePublicKey: publicKey))
+                                         json: OTPVerifyBody(phone: number, requestID: requestID, code: code, deviceID: device,
+                                                             devicePublicKey: publicKey))
         guard verify.status == 200 else { throw TestFailure("verify: HTTP \(verify.status) \(verify.text)") }
         return Session(http: http, tokens: try verify.decode(), deviceID: device)
     }

@@ -96,9 +96,11 @@ struct CoreAndTokenTests {
         let clock = ManualClock()
         let secret = ServerSecret.random()
         let tokens = await AccessTokens(secret: secret, clock: clock, lifetime: 900)
-        let token = try await tokens.issue(userID: "u", deviceID: "d")
+        let token = try await tokens.issue(userID: "u", deviceID: "d", session: "s")
         let claims = try await tokens.verify(token)
-        #expect(claims.sub.value == "u" && claims.did == "d")
+        #expect(claims.sub.value == "u" && claims.did == "d" && claims.sid == "s" && claims.typ == "access")
+        #expect(claims.aud.value == ["roqua-chat-api"] && !claims.jti.value.isEmpty)
+        #expect(try await tokens.verify(try await tokens.issue(userID: "u", deviceID: "d", session: "s")).jti != claims.jti)
         clock.advance(by: 899)
         _ = try await tokens.verify(token)
         clock.advance(by: 1)
@@ -108,18 +110,37 @@ struct CoreAndTokenTests {
         let none = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
         await #expect(throws: ChatServerError.self) { try await tokens.verify(none + "." + parts[1] + ".") }
         let foreign = await AccessTokens(secret: .random(), clock: clock, lifetime: 900)
-        await #expect(throws: ChatServerError.self) { try await tokens.verify(try await foreign.issue(userID: "u", deviceID: "d")) }
+        await #expect(throws: ChatServerError.self) { try await tokens.verify(try await foreign.issue(userID: "u", deviceID: "d", session: "s")) }
         // Same key, other algorithm (HS384): refused too.
         let keyBytes = secret.key(for: .accessToken).withUnsafeBytes { Data($0) }
         let hs384 = await JWTKeyCollection().add(hmac: HMACKey(from: keyBytes + keyBytes), digestAlgorithm: .sha384)
-        let other = try await hs384.sign(AccessClaims(sub: "u", did: "d", iss: "roqua-chat", iat: .init(value: clock.now()),
-                                                      exp: .init(value: clock.now() + 60)))
+        let other = try await hs384.sign(tokens.claims(userID: "u", deviceID: "d", session: "s"))
         await #expect(throws: ChatServerError.self) { try await tokens.verify(other) }
         // Another issuer with the right key: refused.
         let sameKey = await JWTKeyCollection().add(hmac: HMACKey(from: keyBytes), digestAlgorithm: .sha256)
-        let wrongIssuer = try await sameKey.sign(AccessClaims(sub: "u", did: "d", iss: "someone", iat: .init(value: clock.now()),
-                                                              exp: .init(value: clock.now() + 60)))
-        await #expect(throws: ChatServerError.self) { try await tokens.verify(wrongIssuer) }
+        var claims2 = tokens.claims(userID: "u", deviceID: "d", session: "s")
+        claims2.iss = "someone"
+        await #expect(throws: ChatServerError.self) { try await tokens.verify(try await sameKey.sign(claims2)) }
+        // Right key, but not an access token, or meant for another audience: refused.
+        var refreshLike = tokens.claims(userID: "u", deviceID: "d", session: "s")
+        refreshLike.typ = "refresh"
+        await #expect(throws: ChatServerError.self) { try await tokens.verify(try await tokens.sign(refreshLike)) }
+        var elsewhere = tokens.claims(userID: "u", deviceID: "d", session: "s")
+        elsewhere.aud = "another-service"
+        await #expect(throws: ChatServerError.self) { try await tokens.verify(try await tokens.sign(elsewhere)) }
+        // Right key, issued in the future beyond the skew, or living longer than policy: refused.
+        var future = tokens.claims(userID: "u", deviceID: "d", session: "s")
+        future.iat.value += 120
+        future.exp.value += 120
+        await #expect(throws: ChatServerError.invalidToken("issued in the future")) { try await tokens.verify(try await tokens.sign(future)) }
+        future.iat.value -= 90
+        future.exp.value -= 90
+        _ = try await tokens.verify(try await tokens.sign(future))
+        var forever = tokens.claims(userID: "u", deviceID: "d", session: "s")
+        forever.exp.value = forever.iat.value.addingTimeInterval(10 * 365 * 86_400)
+        await #expect(throws: ChatServerError.invalidToken("lives longer than the server issues tokens for")) {
+            try await tokens.verify(try await tokens.sign(forever))
+        }
     }
 
     @Test("MACs: the constant-time check accepts exactly the right text; secrets need 32 bytes")

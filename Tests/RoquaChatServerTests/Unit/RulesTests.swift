@@ -16,36 +16,62 @@ struct RulesTests {
         #expect(OTPRules.backoff(failures: 0, settings: settings) == 0)
     }
 
-    @Test("failures carry over to the next code and are forgotten after an hour without one")
-    func failuresAcrossCodes() {
-        var settings = settings
-        settings.codeLifetime = 86_400
-        var state = OTPState()
-        var now = t0
-        for _ in 0..<3 {
-            #expect(OTPRules.request(&state, codeMAC: Data([1]), now: now, settings: settings) == .send)
-            for _ in 0..<5 {
-                #expect(OTPRules.verify(&state, now: now, settings: settings) { _ in false } == .wrong)
-                now = state.blockedUntil!
-            }
-            now += 60
-        }
-        #expect(state.failures == 15)
-        #expect(state.blockedUntil == state.lastFailureAt!.addingTimeInterval(900))
-        now = state.lastFailureAt!.addingTimeInterval(3600)
-        #expect(OTPRules.request(&state, codeMAC: Data([2]), now: now, settings: settings) == .send)
-        #expect(OTPRules.verify(&state, now: now, settings: settings) { _ in false } == .wrong)
-        #expect(state.failures == 1, "an hour without failures starts the count again")
+    func ask(_ state: inout OTPState, _ request: String, by requester: String, at now: Date) -> OTPRules.RequestOutcome {
+        OTPRules.request(&state, request: request, requester: requester, codeMAC: Data(request.utf8), now: now, settings: settings)
     }
 
-    @Test("a success clears the code and the failures")
-    func success() {
+    @Test("a stranger asking for codes uses up only their own sends; the number's hourly total still caps everyone")
+    func sendsPerRequester() {
         var state = OTPState()
-        _ = OTPRules.request(&state, codeMAC: Data([1]), now: t0, settings: settings)
-        #expect(OTPRules.verify(&state, now: t0, settings: settings) { _ in false } == .wrong)
-        #expect(OTPRules.verify(&state, now: t0 + 1, settings: settings) { $0 == Data([1]) } == .success)
-        #expect(state.codeMAC == nil && state.failures == 0 && state.blockedUntil == nil)
-        #expect(OTPRules.verify(&state, now: t0 + 2, settings: settings) { _ in true } == .noCode)
+        var now = t0
+        for index in 0..<5 {
+            #expect(ask(&state, "s\(index)", by: "stranger", at: now) == .send)
+            now += 60
+        }
+        #expect(ask(&state, "s5", by: "stranger", at: now) == .throttled(until: t0 + 3600))
+        // The owner still gets codes, and the stranger's codes do not replace the owner's.
+        #expect(ask(&state, "owner", by: "owner", at: now) == .send)
+        #expect(ask(&state, "s6", by: "stranger", at: now + 1) != .send)
+        #expect(state.codes.map(\.request).sorted() == ["owner", "s4"])
+        // Ten sends an hour on one number whoever asks: a fourth requester is refused.
+        for index in 0..<4 { #expect(ask(&state, "x\(index)", by: "other-\(index)", at: now + 2) == .send) }
+        #expect(ask(&state, "late", by: "yet-another", at: now + 3) == .throttled(until: t0 + 3600))
+    }
+
+    @Test("guesses count against the code guessed, never against another requester's code")
+    func guessesPerCode() {
+        var state = OTPState()
+        _ = ask(&state, "owner", by: "owner", at: t0)
+        _ = ask(&state, "stranger", by: "stranger", at: t0)
+        var now = t0
+        for _ in 0..<5 {
+            #expect(OTPRules.verify(&state, request: "stranger", now: now, settings: settings) { _ in false } == .wrong)
+            now += 20
+        }
+        #expect(OTPRules.verify(&state, request: "stranger", now: now, settings: settings) { _ in true } == .noCode, "killed")
+        #expect(OTPRules.verify(&state, request: "nobody", now: now, settings: settings) { _ in true } == .noCode)
+        let owner = state.codes.first { $0.request == "owner" }
+        #expect(owner?.attemptsLeft == 5 && owner?.blockedUntil == nil)
+        #expect(OTPRules.verify(&state, request: "owner", now: now, settings: settings) { $0 == Data("owner".utf8) } == .success)
+        #expect(state.codes.isEmpty, "signing in ends every live code of the number")
+    }
+
+    @Test("a wrong guess blocks further guesses on that code for the back-off; a blocked guess does not count")
+    func backoffPerCode() {
+        var state = OTPState()
+        _ = ask(&state, "r", by: "a", at: t0)
+        #expect(OTPRules.verify(&state, request: "r", now: t0, settings: settings) { _ in false } == .wrong)
+        #expect(OTPRules.verify(&state, request: "r", now: t0 + 0.5, settings: settings) { _ in true } == .blocked(until: t0 + 1))
+        #expect(OTPRules.verify(&state, request: "r", now: t0 + 1, settings: settings) { _ in false } == .wrong)
+        #expect(state.codes.first?.attemptsLeft == 3 && state.codes.first?.blockedUntil == t0 + 3)
+        #expect(OTPRules.verify(&state, request: "r", now: t0 + 3, settings: settings) { $0 == Data("r".utf8) } == .success)
+    }
+
+    @Test("the stored state round-trips through its JSON form")
+    func stateText() throws {
+        var state = OTPState()
+        _ = ask(&state, "r", by: "a", at: t0)
+        #expect(try OTPState.decoded(try state.encoded()) == state)
     }
 
     @Test("refresh decisions: rotate, grace, superseded, reuse, expiry, revoked")
