@@ -100,13 +100,47 @@ extension PostgresChatStore {
         return mark
     }
 
-    package func putBlob(sha256: String, data: Data, uploadedBy: String, now: Date) async throws -> Bool {
-        let rows = try await client.query("""
-            INSERT INTO blobs (sha256, size, data, uploaded_by, created_at)
-            VALUES (\(sha256), \(Int64(data.count)), \(data), \(uploadedBy), \(PostgresRows.ms(now)))
-            ON CONFLICT (sha256) DO NOTHING RETURNING sha256
-            """, logger: logger)
-        return try await PostgresRows.first(rows) { _ in true } ?? false
+    package func putBlob(sha256: String, data: Data, uploadedBy: String, quota: Int64, now: Date) async throws -> BlobPutOutcome {
+        try await transaction { connection in
+            // One uploader's blobs are counted one upload at a time.
+            try await connection.query("SELECT id FROM users WHERE id = \(uploadedBy) FOR UPDATE", logger: logger)
+            let exists = try await PostgresRows.first(try await connection.query(
+                "SELECT 1 FROM blobs WHERE sha256 = \(sha256)", logger: logger)) { _ in true } ?? false
+            if exists { return .existed }
+            let used = try await PostgresRows.first(try await connection.query(
+                "SELECT COALESCE(SUM(size), 0)::BIGINT FROM blobs WHERE uploaded_by = \(uploadedBy)", logger: logger)) {
+                    try $0[0].decode(Int64.self)
+                } ?? 0
+            guard used + Int64(data.count) <= quota else { return .overQuota(used: used) }
+            try await connection.query("""
+                INSERT INTO blobs (sha256, size, data, uploaded_by, created_at)
+                VALUES (\(sha256), \(Int64(data.count)), \(data), \(uploadedBy), \(PostgresRows.ms(now)))
+                ON CONFLICT (sha256) DO NOTHING
+                """, logger: logger)
+            return .created
+        }
+    }
+
+    package func groupBlobBytes(groupID: String, adding digests: Set<String>) async throws -> (used: Int64, added: Int64) {
+        let used = try await PostgresRows.first(try await client.query("""
+            SELECT COALESCE(SUM(b.size), 0)::BIGINT FROM group_blobs g JOIN blobs b ON b.sha256 = g.sha256 WHERE g.group_id = \(groupID)
+            """, logger: logger)) { try $0[0].decode(Int64.self) } ?? 0
+        var added: Int64 = 0
+        for digest in digests {
+            added += try await PostgresRows.first(try await client.query("""
+                SELECT size FROM blobs WHERE sha256 = \(digest)
+                    AND NOT EXISTS (SELECT 1 FROM group_blobs WHERE group_id = \(groupID) AND sha256 = \(digest))
+                """, logger: logger)) { try $0[0].decode(Int64.self) } ?? 0
+        }
+        return (used, added)
+    }
+
+    package func recordGroupBlobs(groupID: String, digests: Set<String>) async throws {
+        for digest in digests {
+            try await client.query("""
+                INSERT INTO group_blobs (group_id, sha256) VALUES (\(groupID), \(digest)) ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
     }
 
     package func blobReadable(sha256: String, userID: String) async throws -> Bool {

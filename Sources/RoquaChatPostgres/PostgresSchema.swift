@@ -87,7 +87,18 @@ enum PostgresSchema {
         // Group keys are made and sealed by members' devices inside the group's signed log.
         (3, ["DROP TABLE group_keys", "DROP TABLE device_agreement_keys"]),
         // Sign-in codes bound to their request (`OTPState`, stored whole); codes in flight are dropped.
-        (4, ["DROP TABLE otp_states", "CREATE TABLE otp_states (phone TEXT PRIMARY KEY, state TEXT NOT NULL)"]),
+        // Which blobs each group's image and file messages name (the group's attachment quota).
+        (4, ["DROP TABLE otp_states", "CREATE TABLE otp_states (phone TEXT PRIMARY KEY, state TEXT NOT NULL)",
+             """
+             CREATE TABLE group_blobs (group_id TEXT NOT NULL REFERENCES tour_groups(id), sha256 TEXT NOT NULL,
+                                       PRIMARY KEY (group_id, sha256))
+             """,
+             """
+             INSERT INTO group_blobs (group_id, sha256)
+             SELECT DISTINCT m.group_id, b.sha256 FROM messages m JOIN blobs b ON strpos(m.metadata, b.sha256) > 0
+             WHERE m.type IN ('image', 'file') ON CONFLICT DO NOTHING
+             """,
+             "CREATE INDEX blobs_uploader ON blobs(uploaded_by)"]),
     ]
 
     /// An arbitrary constant naming the migration lock.

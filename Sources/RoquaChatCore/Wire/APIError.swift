@@ -23,6 +23,8 @@ public enum ChatErrorCode: String, Codable, Sendable, Equatable, CaseIterable {
     case inviteForAnotherPhone = "invite_for_another_phone"
     case cannotRemoveGuide = "cannot_remove_guide"
     case digestMismatch = "digest_mismatch"
+    /// The uploader's or the group's attachment bytes would exceed the server's quota.
+    case quotaExceeded = "quota_exceeded"
     case internalError = "internal_error"
     case unavailable
 }

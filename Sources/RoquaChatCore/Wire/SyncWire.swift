@@ -104,6 +104,11 @@ public enum RejectionReason: String, Codable, Sendable, Equatable, CaseIterable 
     case unknownDevice = "unknown_device"
     /// `metadata.blobs` is not a list of at most 16 SHA-256 digests (lower-case hex).
     case invalidAttachment = "invalid_attachment"
+    /// `sent_at` lies before the author's account existed (by more than a day) or more than
+    /// 5 minutes ahead of the server's clock; being signed, it cannot be corrected, only refused.
+    case sentAtOutOfRange = "sent_at_out_of_range"
+    /// The group's attachments would exceed the server's per-group quota.
+    case quotaExceeded = "quota_exceeded"
 }
 
 /// One refused message.

@@ -9,7 +9,7 @@ extension ChatServerError {
     package var status: HTTPResponse.Status {
         switch self {
         case .malformedBody, .invalidField, .digestMismatch: .badRequest
-        case .bodyTooLarge: .contentTooLarge
+        case .bodyTooLarge, .quotaExceeded: .contentTooLarge
         case .missingToken, .invalidToken, .tokenExpired, .invalidCode, .codeExpired,
              .refreshTokenInvalid, .refreshTokenExpired, .refreshTokenReused: .unauthorized
         case .tooManyAttempts, .rateLimited: .tooManyRequests
@@ -45,6 +45,7 @@ extension ChatServerError {
         case .inviteForAnotherPhone: .inviteForAnotherPhone
         case .cannotRemoveGuide: .cannotRemoveGuide
         case .digestMismatch: .digestMismatch
+        case .quotaExceeded: .quotaExceeded
         case .storage: .internalError
         }
     }

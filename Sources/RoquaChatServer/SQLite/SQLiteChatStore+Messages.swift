@@ -95,12 +95,43 @@ extension SQLiteChatStore {
         }
     }
 
-    package func putBlob(sha256: String, data: Data, uploadedBy: String, now: Date) async throws -> Bool {
+    package func putBlob(sha256: String, data: Data, uploadedBy: String, quota: Int64, now: Date) async throws -> BlobPutOutcome {
         try await pool.write { db in
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM blobs WHERE sha256 = ?)"), arguments: [sha256]) == true {
+                return .existed
+            }
+            let used = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(size), 0) FROM blobs WHERE uploaded_by = ?"),
+                                          arguments: [uploadedBy]) ?? 0
+            guard used + Int64(data.count) <= quota else { return .overQuota(used: used) }
             try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO blobs (sha256, size, data, uploaded_by, created_at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO blobs (sha256, size, data, uploaded_by, created_at) VALUES (?, ?, ?, ?, ?)
                 """).execute(arguments: [sha256, data.count, data, uploadedBy, SQLiteRows.ms(now)])
-            return db.changesCount > 0
+            return .created
+        }
+    }
+
+    package func groupBlobBytes(groupID: String, adding digests: Set<String>) async throws -> (used: Int64, added: Int64) {
+        try await pool.read { db in
+            let used = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT COALESCE(SUM(b.size), 0) FROM group_blobs g JOIN blobs b ON b.sha256 = g.sha256 WHERE g.group_id = ?
+                """), arguments: [groupID]) ?? 0
+            var added: Int64 = 0
+            for digest in digests {
+                added += try Int64.fetchOne(db.cachedStatement(sql: """
+                    SELECT size FROM blobs WHERE sha256 = ?1
+                        AND NOT EXISTS (SELECT 1 FROM group_blobs WHERE group_id = ?2 AND sha256 = ?1)
+                    """), arguments: [digest, groupID]) ?? 0
+            }
+            return (used, added)
+        }
+    }
+
+    package func recordGroupBlobs(groupID: String, digests: Set<String>) async throws {
+        try await pool.write { db in
+            for digest in digests {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO group_blobs (group_id, sha256) VALUES (?, ?)").execute(
+                    arguments: [groupID, digest])
+            }
         }
     }
 

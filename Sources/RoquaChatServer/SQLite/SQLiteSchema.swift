@@ -127,8 +127,21 @@ enum SQLiteSchema {
         }
         // A code belongs to the request that asked for it, and attempts and back-off to the code
         // (`OTPState`, stored whole). Codes in flight at the upgrade are dropped: they live 5 minutes.
-        migrator.registerMigration("v4: sign-in codes bound to their request") { db in
-            try db.execute(sql: "DROP TABLE otp_states; CREATE TABLE otp_states (phone TEXT PRIMARY KEY, state TEXT NOT NULL);")
+        // Which blobs each group's image and file messages name (the group's attachment quota),
+        // filled from the messages already stored.
+        migrator.registerMigration("v4: sign-in codes bound to their request; attachments per group") { db in
+            try db.execute(sql: """
+                DROP TABLE otp_states;
+                CREATE TABLE otp_states (phone TEXT PRIMARY KEY, state TEXT NOT NULL);
+                CREATE TABLE group_blobs (
+                    group_id TEXT NOT NULL REFERENCES tour_groups(id),
+                    sha256 TEXT NOT NULL,
+                    PRIMARY KEY (group_id, sha256));
+                INSERT OR IGNORE INTO group_blobs (group_id, sha256)
+                    SELECT m.group_id, b.sha256 FROM messages m JOIN blobs b ON instr(m.metadata, b.sha256) > 0
+                    WHERE m.type IN ('image', 'file');
+                CREATE INDEX blobs_uploader ON blobs(uploaded_by);
+                """)
         }
         return migrator
     }

@@ -79,8 +79,14 @@ package protocol ChatStore: Sendable {
     /// after they joined.
     func blobReadable(sha256: String, userID: String) async throws -> Bool
 
-    /// Stores a blob under its SHA-256; false when it was there already.
-    func putBlob(sha256: String, data: Data, uploadedBy: String, now: Date) async throws -> Bool
+    /// Stores a blob under its SHA-256 unless the uploader's blobs would then exceed `quota`
+    /// bytes (checked in the same transaction); a blob already stored is not stored or counted again.
+    func putBlob(sha256: String, data: Data, uploadedBy: String, quota: Int64, now: Date) async throws -> BlobPutOutcome
+    /// The bytes of the blobs the group's messages name, and of those among `digests` it does
+    /// not name yet (blobs not uploaded count 0).
+    func groupBlobBytes(groupID: String, adding digests: Set<String>) async throws -> (used: Int64, added: Int64)
+    /// Records that the group's messages name these blobs.
+    func recordGroupBlobs(groupID: String, digests: Set<String>) async throws
     func blob(sha256: String) async throws -> Data?
 }
 

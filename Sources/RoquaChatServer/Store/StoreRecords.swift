@@ -194,3 +194,11 @@ package struct MembershipKey: Sendable, Hashable {
         self.userID = userID
     }
 }
+
+/// What storing a blob did.
+package enum BlobPutOutcome: Sendable, Equatable {
+    case created
+    case existed
+    /// Not stored: the uploader already holds `used` bytes of blobs.
+    case overQuota(used: Int64)
+}

@@ -30,6 +30,8 @@ package enum ChatServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case cannotRemoveGuide(String)
     case blobNotFound(String)
     case digestMismatch(expected: String, actual: String)
+    /// Storing would take the uploader past their attachment quota (bytes held, quota).
+    case quotaExceeded(used: Int64, quota: Int64)
     case routeNotFound(String)
     case methodNotAllowed(String)
     case storage(String)
@@ -60,6 +62,7 @@ package enum ChatServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .cannotRemoveGuide(let id): "'\(id)' is the group's guide and cannot be removed"
         case .blobNotFound(let digest): "no blob '\(digest)'"
         case let .digestMismatch(expected, actual): "the body's SHA-256 is \(actual), not \(expected)"
+        case let .quotaExceeded(used, quota): "attachment quota reached: you hold \(used) of \(quota) bytes"
         case .routeNotFound(let path): "no route '\(path)'"
         case .methodNotAllowed(let path): "method not allowed on '\(path)'"
         case .storage(let reason): "storage failure: \(reason)"

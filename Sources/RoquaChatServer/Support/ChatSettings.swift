@@ -36,6 +36,14 @@ package struct ChatSettings: Sendable {
     package var maxPushBodyBytes = 16 * 1024 * 1024
     /// Bytes of one blob.
     package var maxBlobBytes = 10 * 1024 * 1024
+    /// Attachment bytes one user may have uploaded (413 `quota_exceeded` beyond)…
+    package var blobBytesPerUser: Int64 = 1 << 30
+    /// …and one group's messages may name (that message is refused `quota_exceeded`).
+    package var blobBytesPerGroup: Int64 = 4 << 30
+    /// A message's signed `sent_at` may lie at most this far ahead of the server's clock…
+    package var sentAtLead: TimeInterval = 5 * 60
+    /// …and at most this long before its author's account was created.
+    package var sentAtBeforeAccount: TimeInterval = 24 * 60 * 60
     package var defaultPullLimit = 100
     package var maxPullLimit = ChatLimits.maxPullLimit
 

@@ -15,12 +15,19 @@ package struct BlobService: EnvironmentService {
     }
 
     /// Stores `data` under `sha256` after checking the digest.
-    /// - Throws: `invalidField` for a malformed digest, `digestMismatch` when the bytes hash otherwise.
+    /// - Throws: `invalidField` for a malformed digest, `digestMismatch` when the bytes hash
+    ///   otherwise, `quotaExceeded` past the uploader's quota.
     package func put(sha256: String, data: Data, actor: Actor) async throws -> BlobStored {
         let expected = try Self.digest(sha256)
         let actual = Hex.encode(SHA256.hash(data: data))
         guard actual == expected else { throw ChatServerError.digestMismatch(expected: expected, actual: actual) }
-        let created = try await store.putBlob(sha256: expected, data: data, uploadedBy: actor.userID, now: clock.now())
+        let outcome = try await store.putBlob(sha256: expected, data: data, uploadedBy: actor.userID,
+                                              quota: settings.blobBytesPerUser, now: clock.now())
+        if case .overQuota(let used) = outcome {
+            logger.info("blob refused: quota", metadata: ["user": "\(actor.userID)", "bytes": "\(data.count)"])
+            throw ChatServerError.quotaExceeded(used: used, quota: settings.blobBytesPerUser)
+        }
+        let created = outcome == .created
         logger.info("blob stored", metadata: ["user": "\(actor.userID)", "bytes": "\(data.count)", "new": "\(created)"])
         return BlobStored(sha256: expected, size: data.count, created: created)
     }

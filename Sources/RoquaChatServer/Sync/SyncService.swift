@@ -18,8 +18,18 @@ package struct SyncService: EnvironmentService {
             throw ChatServerError.invalidField(field: "messages",
                                                reason: "\(body.messages.count) messages; at most \(ChatLimits.maxMessagesPerPush) per push")
         }
-        let prepared = try await PushPreparation.prepare(body.messages, uploader: actor, store: store)
-        let result = try await store.push(prepared, uploader: actor, now: clock.now())
+        let now = clock.now()
+        var prepared = try await PushPreparation.prepare(body.messages, uploader: actor, store: store, now: now, settings: settings)
+        try await PushPreparation.applyGroupQuota(&prepared, quota: settings.blobBytesPerGroup, store: store)
+        let result = try await store.push(prepared, uploader: actor, now: now)
+        let refused = Set(result.rejected.map(\.localID))
+        var named: [String: Set<String>] = [:]
+        for item in prepared where item.precheck == nil && !refused.contains(item.message.localID) {
+            named[item.message.groupID, default: []].formUnion(PushPreparation.attachments(item.message))
+        }
+        for (group, digests) in named where !digests.isEmpty {
+            try await store.recordGroupBlobs(groupID: group, digests: digests)
+        }
         logger.info("push", metadata: ["user": "\(actor.userID)", "synced": "\(result.synced.count)",
                                        "rejected": "\(result.rejected.count)"])
         return result

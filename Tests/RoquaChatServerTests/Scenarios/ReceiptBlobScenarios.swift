@@ -43,7 +43,62 @@ enum BlobScenarios {
     static var all: [Scenario] {
         var small = ChatSettings()
         small.maxBlobBytes = 4096
+        var quotas = ChatSettings()
+        quotas.blobBytesPerUser = 5000
+        quotas.blobBytesPerGroup = 3500
+        @Sendable func attachment(_ digests: [String], group: String) -> PushMessage {
+            var message = textMessage("sealed body", group: group)
+            message.type = .image
+            message.metadata = .object(["blobs": .array(digests.map(JSONValue.string))])
+            return message
+        }
         return [
+            Scenario("blobs: a user's uploads stop at their quota (413 quota_exceeded, nothing stored); a blob already stored costs nothing", settings: quotas) { h in
+                let user = try await h.signIn("+905551110003")
+                let other = try await h.signIn("+905551110004")
+                let first = Data(repeating: 1, count: 3000), second = Data(repeating: 2, count: 2001)
+                #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(first))", data: first, token: user.token).status == 201)
+                let over = try await h.http.send(.PUT, "/v1/blobs/\(sha(second))", data: second, token: user.token)
+                #expect(over.status == 413 && over.errorCode == .quotaExceeded && over.text.contains("3000 of 5000"), "\(over.text)")
+                #expect(try await user.get("/v1/blobs/\(sha(second))").status == 404, "nothing stored")
+                #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(first))", data: first, token: user.token).status == 200)
+                let fits = Data(repeating: 3, count: 2000)
+                #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(fits))", data: fits, token: user.token).status == 201)
+                // Another user's quota is their own.
+                #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(second))", data: second, token: other.token).status == 201)
+            },
+            Scenario("blobs: a group's attachments stop at its quota: the message that would pass it is refused alone", settings: quotas) { h in
+                let (_, group, members) = try await h.groupWithMembers(2)
+                let (alice, bob) = (members[0], members[1])
+                let a = Data(repeating: 4, count: 2000), b = Data(repeating: 5, count: 1000), c = Data(repeating: 6, count: 1000)
+                for (blob, owner) in [(a, alice), (b, alice), (c, bob)] {
+                    #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(blob))", data: blob, token: owner.token).status == 201)
+                }
+                let withA = attachment([sha(a)], group: group.id)
+                let withAB = attachment([sha(a), sha(b)], group: group.id)  // a is counted once
+                let withC = attachment([sha(c)], group: group.id)            // 4000 > 3500
+                let text = textMessage("hello", group: group.id)
+                let result = try await alice.push([withA, withAB, withC, text])
+                #expect(result.synced.map(\.localID) == [withA.localID, withAB.localID, text.localID], "\(result)")
+                #expect(result.rejected.map(\.reason) == [.quotaExceeded])
+                // Later pushes see what is stored: naming c still does not fit; naming a again does.
+                let later = try await bob.push([attachment([sha(c)], group: group.id), attachment([sha(a)], group: group.id)])
+                #expect(later.rejected.map(\.reason) == [.quotaExceeded] && later.synced.count == 1)
+            },
+            Scenario("messages: a signed sent_at from year 1 or 10 minutes ahead is refused alone; the server keeps its receive time") { h in
+                let (_, group, members) = try await h.groupWithMembers(1)
+                let alice = members[0]
+                let ancient = textMessage("backdated", group: group.id, sentAt: Date(timeIntervalSinceReferenceDate: -63_113_904_000))
+                let ahead = textMessage("from the future", group: group.id, sentAt: h.clock.now().addingTimeInterval(600))
+                let yesterday = textMessage("written offline", group: group.id, sentAt: h.clock.now().addingTimeInterval(-20 * 3600))
+                let soon = textMessage("a fast clock", group: group.id, sentAt: h.clock.now().addingTimeInterval(240))
+                let result = try await alice.push([ancient, ahead, yesterday, soon])
+                #expect(result.rejected.map(\.localID) == [ancient.localID, ahead.localID], "\(result)")
+                #expect(Set(result.rejected.map(\.reason)) == [.sentAtOutOfRange])
+                let stored = try await alice.pullAll(group.id).filter { $0.type == .text }
+                #expect(stored.map(\.content) == ["written offline", "a fast clock"])
+                #expect(stored.allSatisfy { $0.receivedAt == h.clock.now() }, "\(stored.map(\.receivedAt))")
+            },
             Scenario("blobs: stored under their verified SHA-256, once, and read back") { h in
                 let user = try await h.signIn("+905551110001")
                 let image = Data((0..<3000).map { UInt8($0 % 251) })

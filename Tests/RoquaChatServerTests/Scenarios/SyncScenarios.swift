@@ -75,15 +75,18 @@ enum SyncScenarios {
             #expect(try await guide.get("/v1/sync/pull?group=\(group.id)&since=abc").status == 400)
             #expect(try await guide.get("/v1/sync/pull?since=0").status == 400)
         },
-        Scenario("sync: sent_at more than 2 minutes ahead is clamped for ordering, and kept as sent") { h in
+        Scenario("sync: sent_at more than 2 minutes ahead is clamped for ordering, and kept as sent; an hour ahead is refused") { h in
             let (_, group, members) = try await h.groupWithMembers(1)
             let now = h.clock.now()
-            let future = textMessage("from the future", group: group.id, sentAt: now.addingTimeInterval(3600))
+            let ahead = textMessage("a fast clock", group: group.id, sentAt: now.addingTimeInterval(240))
             let slightlyAhead = textMessage("a bit ahead", group: group.id, sentAt: now.addingTimeInterval(60))
             let past = textMessage("from the past", group: group.id, sentAt: now.addingTimeInterval(-86_400))
-            _ = try await members[0].push([future, slightlyAhead, past])
-            let messages = try await members[0].pullAll(group.id)
-            #expect(messages[0].sentAt == now.addingTimeInterval(3600))
+            let future = textMessage("from the future", group: group.id, sentAt: now.addingTimeInterval(3600))
+            let result = try await members[0].push([ahead, slightlyAhead, past, future])
+            #expect(result.rejected == [RejectedMessage(localID: future.localID, reason: .sentAtOutOfRange)])
+            let messages = try await members[0].pullAll(group.id).filter { $0.type == .text }
+            try #require(messages.count == 3)
+            #expect(messages[0].sentAt == now.addingTimeInterval(240))
             #expect(messages[0].orderAt == now.addingTimeInterval(120))
             #expect(messages[1].orderAt == now.addingTimeInterval(60))
             #expect(messages[2].orderAt == now.addingTimeInterval(-86_400))
