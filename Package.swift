@@ -38,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // Tests only: a throwaway certificate authority for the HTTPS tests.
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
@@ -105,7 +108,10 @@ let package = Package(
         // End-to-end tests of the built `roqua` binary, as swift-argument-parser keeps them.
         .testTarget(
             name: "RoquaCLITests",
-            dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb]
+            dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb,
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "SwiftASN1", package: "swift-asn1"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -116,9 +122,24 @@ let package = Package(
             name: "RoquaChatCore",
             dependencies: ["RoquaIO", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // A connection's time limits (head deadline, minimum body rate, request deadline), shared
+        // by `roqua serve` and the tour-group server.
+        .target(
+            name: "RoquaHTTPGuard",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
         .target(
             name: "RoquaChatServer",
-            dependencies: ["RoquaChatCore", "RoquaIO",
+            dependencies: ["RoquaChatCore", "RoquaIO", "RoquaHTTPGuard",
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "HummingbirdTLS", package: "hummingbird"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "JWTKit", package: "jwt-kit"),
                            .product(name: "Crypto", package: "swift-crypto"),
@@ -138,6 +159,7 @@ let package = Package(
         .executableTarget(
             name: "roqua-chat",
             dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaChatClient", "RoquaBoundaries", "RoquaIO",
+                           "RoquaHTTPGuard",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
@@ -147,6 +169,7 @@ let package = Package(
             name: "RoquaChatClient",
             dependencies: ["RoquaChatCore", "RoquaIO", grdb,
                            .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -174,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoquaChatServerTests",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaTestSupport",
+            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaTestSupport", "RoquaHTTPGuard",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "JWTKit", package: "jwt-kit"),
@@ -190,7 +213,7 @@ let package = Package(
         .target(
             name: "RoquaServer",
             dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
-                           "RoquaServeInput", grdb,
+                           "RoquaServeInput", "RoquaHTTPGuard", grdb,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
@@ -209,6 +232,7 @@ let package = Package(
         .testTarget(
             name: "RoquaServerTests",
             dependencies: ["RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
+                           "RoquaHTTPGuard",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]

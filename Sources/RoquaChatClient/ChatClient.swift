@@ -48,9 +48,12 @@ public final class ChatClient: Sendable {
 
     /// Asks `server` to send a sign-in code to `phone` by SMS. The server must be `https://`, or
     /// `http://` on this machine (loopback); plain HTTP to anything else only with `insecure`.
-    /// - Throws: `ChatClientError.invalidInput` for a bad number or URL; `noInternet`, `serverError`.
-    public func requestCode(server: String, phone: String, insecure: Bool = false) async throws {
+    /// `caCertificate`: a PEM file whose certificates are trusted for this server instead of the
+    /// system's (a private CA, a self-signed server); kept for every later request.
+    /// - Throws: `ChatClientError.invalidInput` for a bad number, URL or certificate file; `noInternet`, `serverError`.
+    public func requestCode(server: String, phone: String, insecure: Bool = false, caCertificate: String? = nil) async throws {
         try ServerURL.check(server, insecure: insecure)
+        let trusted = try caCertificate.map(ServerURL.trustedCertificates(path:))
         let number: PhoneNumber
         do { number = try PhoneNumber(phone) } catch {
             throw ChatClientError.invalidInput(field: "phone", value: phone, reason: "\(error)")
@@ -59,6 +62,7 @@ public final class ChatClient: Sendable {
         var state = SessionState(server: base, phone: number.e164)
         // The server's key stays pinned across sign-ins: a server presenting another key is refused.
         state.serverKey = await session.state?.serverKey
+        state.serverCA = trusted
         try await session.save(state)
         let accepted: OTPRequestAccepted = try await api.call(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: number),
                                                               authorized: false)

@@ -1,7 +1,11 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
+import RoquaHTTPGuard
 import ServiceLifecycle
 
 /// The sync server: services over a store, behind Hummingbird. The CLI runs it as a service
@@ -9,6 +13,8 @@ import ServiceLifecycle
 package struct ChatServer: Sendable {
     package let store: any ChatStore
     package let settings: ChatSettings
+    /// Set when the graceful shutdown begins (`StopSignal`): requests still arriving are cut.
+    package let stopping = ServerStopping()
     let routes: ChatRoutes
     let logger: Logger
 
@@ -29,23 +35,32 @@ package struct ChatServer: Sendable {
     }
 
     /// The Hummingbird application listening on `host:port` (port 0: any free port, reported
-    /// through `onRunning`), running `services` (e.g. a database client) alongside and
-    /// `beforeStart` (e.g. migrations) once they run but before the first request.
-    package func application(host: String, port: Int, services: [any Service] = [],
+    /// through `onRunning`) — over TLS with `tls` —, running `services` (e.g. a database client)
+    /// alongside and `beforeStart` (e.g. migrations) once they run but before the first request.
+    /// Every connection keeps `settings.connectionLimits` (`ConnectionGuard`): a head within a
+    /// minute, bodies at a minimum rate, each request in within its deadline.
+    /// - Throws: NIOSSL's error for a TLS configuration it cannot use.
+    package func application(host: String, port: Int, tls: TLSConfiguration? = nil, services: [any Service] = [],
                              beforeStart: [@Sendable () async throws -> Void] = [],
-                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let router = Router(context: ChatRequestContext.self)
         routes.register(on: router)
         let logger = logger
+        var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        decoder.maxHeaderFieldSize = 8 * 1024
+        decoder.maxHeaderListSize = 32 * 1024
+        decoder.maxHeaderFieldCount = 100
+        // Idle connections (a client that connects and says nothing) are closed after a minute.
+        let http = HTTPServerBuilder.guardedHTTP1(configuration: .init(idleTimeout: .seconds(60), httpDecoderConfiguration: decoder),
+                                                  stopping: stopping, limits: settings.connectionLimits)
         var application = Application(
             router: router,
-            // Idle connections (a client that connects and says nothing) are closed after a minute.
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: .init(address: .hostname(host, port: port), serverName: "roqua-chat"),
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                logger.info("listening", metadata: ["address": "\(host):\(port)"])
+                logger.info("listening", metadata: ["address": "\(host):\(port)", "scheme": "\(tls == nil ? "http" : "https")"])
                 await onRunning(port)
             },
             logger: logger)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import RoquaHTTPGuard
 import ServiceLifecycle
 import UnixSignals
 
@@ -87,16 +88,5 @@ public enum RoquaServer {
         TrackRoutes.add(to: router, state: state)
         ArchiveRoutes.add(to: router, state: state)
         return router
-    }
-}
-
-/// Tells `ServerStopping` when the graceful shutdown begins.
-struct StopSignal: Service {
-    let stopping: ServerStopping
-
-    func run() async throws {
-        // Cancelled rather than shut down gracefully: the group is ending anyway.
-        try? await gracefulShutdown()
-        stopping.stop()
     }
 }

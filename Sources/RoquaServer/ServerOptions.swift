@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RoquaBoundaries
+import RoquaHTTPGuard
 import RoquaIO
 
 /// What `roqua serve` was asked to do, checked before anything is opened.

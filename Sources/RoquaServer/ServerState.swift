@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaHTTPGuard
 import RoquaIO
 import RoquaRegions
 import RoquaServeInput

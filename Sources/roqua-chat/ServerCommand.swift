@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RoquaChatServer
+import RoquaHTTPGuard
 import ServiceLifecycle
 
 /// `roqua-chat server`: runs the sync server until SIGINT or SIGTERM, then shuts down gracefully.
@@ -36,6 +37,23 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("code-checks-per-address"), help: "Sign-in code checks per client address per minute (loopback exempt).")
     var codeChecksPerAddress = 30
 
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A reverse proxy's address whose X-Forwarded-For names the client (repeatable); limits then count clients, not the proxy.",
+                               valueName: "ADDRESS"))
+    var trustedProxies: [String] = []
+
+    @Option(name: .customLong("blob-quota-per-user"), help: "Attachment bytes one user may have uploaded (1 GiB by default).")
+    var blobQuotaPerUser: Int64 = 1 << 30
+
+    @Option(name: .customLong("blob-quota-per-group"), help: "Attachment bytes one group's messages may name (4 GiB by default).")
+    var blobQuotaPerGroup: Int64 = 4 << 30
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "FILE"))
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert; must be 0600.", valueName: "FILE"))
+    var tlsKey: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -43,6 +61,10 @@ struct ServerCommand: AsyncParsableCommand {
         _ = try Self.listenAddress(listen)
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown log level '\(logLevel)'.") }
         guard maxBlobBytes > 0 else { throw ValidationError("--max-blob-bytes must be positive.") }
+        guard blobQuotaPerUser > 0, blobQuotaPerGroup > 0 else {
+            throw ValidationError("--blob-quota-per-user and --blob-quota-per-group must be positive.")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
     }
 
     func run() async throws {
@@ -64,8 +86,12 @@ struct ServerCommand: AsyncParsableCommand {
             logger.warning("no --jwt-secret-file: a random secret; tokens die with this process and other instances reject them")
             secret = .random()
         }
+        let tls = try failing { try tlsCert.map { try ServerTLS.configuration(certificate: $0, key: tlsKey ?? "") } }
         var settings = ChatSettings()
         settings.maxBlobBytes = maxBlobBytes
+        settings.trustedProxies = Set(trustedProxies)
+        settings.blobBytesPerUser = blobQuotaPerUser
+        settings.blobBytesPerGroup = blobQuotaPerGroup
         guard [codeRequestsPerAddress, codeRequestsPerServer, codeChecksPerAddress].allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--code-requests-per-address, --code-requests-per-server and --code-checks-per-address must be at least 1")
         }
@@ -74,8 +100,15 @@ struct ServerCommand: AsyncParsableCommand {
         settings.codeChecksPerAddress = codeChecksPerAddress
         let server = await ChatServer(store: opened.store, sms: FileOutboxSMSProvider(path: smsOutbox), secret: secret,
                                       settings: settings, logger: logger)
-        let application = server.application(host: host, port: port, services: opened.services, beforeStart: opened.prepare)
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let application = try failing {
+            try server.application(host: host, port: port, tls: tls, services: opened.services, beforeStart: opened.prepare)
+        }
+        // `StopSignal` after the application: told first at shutdown, so uploads still arriving are cut at once.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: application),
+            .init(service: StopSignal(stopping: server.stopping), successTerminationBehavior: .ignore),
+        ]
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         logger.info("stopped")
     }

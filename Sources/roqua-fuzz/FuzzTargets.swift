@@ -24,6 +24,7 @@ enum FuzzTargets {
             "serve-origin": serveOrigin,
             "peer-wire": peerWire,
             "group-log": groupLog,
+            "push-body": pushBody,
             "phone": { data in
                 // Normalizing is idempotent: a normalized number reads back as itself.
                 guard let number = try? PhoneNumber(String(decoding: data, as: UTF8.self)) else { return }
@@ -44,6 +45,39 @@ enum FuzzTargets {
         }
         return targets
     }()
+
+    /// The push splitter, differentially: fed whole or in pieces it finds the same messages, and
+    /// on any body that is valid JSON it agrees with decoding the body whole (`PushBody`).
+    @Sendable static func pushBody(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        func split(step: Int) -> [Range<Int>]? {
+            var splitter = PushBodySplitter()
+            var ranges: [Range<Int>] = []
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + step)
+                guard let found = try? splitter.feed(bytes[start..<end]) else { return nil }
+                ranges += found
+                start = end
+            }
+            guard (try? splitter.finish()) != nil else { return nil }
+            return ranges
+        }
+        let whole = split(step: max(bytes.count, 1))
+        let pieces = split(step: Int(bytes.first ?? 1) % 7 + 1)
+        guard whole == pieces else { fatalError("fed in pieces, the splitter finds \(String(describing: pieces)), not \(String(describing: whole))") }
+        guard (try? JSONSerialization.jsonObject(with: data)) != nil else { return }
+        let decoded = try? ChatJSON.decoder().decode(PushBody.self, from: data)
+        let streamed = whole.flatMap { ranges in
+            try? ranges.map { try ChatJSON.decoder().decode(PushMessage.self, from: Data(bytes[$0])) }
+        }
+        if let streamed, decoded?.messages != streamed {
+            fatalError("the splitter's messages differ from decoding the body whole")
+        }
+        if let decoded, decoded.messages.count <= ChatLimits.maxMessagesPerPush, streamed == nil {
+            fatalError("a body that decodes whole is refused by the splitter")
+        }
+    }
 
     static func readAll(_ reader: any FixReader) throws {
         var reader = reader

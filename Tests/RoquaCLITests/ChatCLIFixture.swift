@@ -19,16 +19,20 @@ final class ChatCLIFixture {
 
     deinit { stopServer() }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    /// `https` once started with `tls`.
+    private(set) var scheme = "http"
+    var url: String { "\(scheme)://127.0.0.1:\(port)" }
     var database: String { directory.file("server.sqlite") }
     var outbox: String { directory.file("sms.jsonl") }
     func home(_ name: String) -> String { directory.file(name) }
 
     /// Starts the server (on a port of its choosing the first time, on the same port after a
     /// stop) and waits until its log says it listens.
-    func startServer() throws {
+    func startServer(tls: (certificate: String, key: String)? = nil) throws {
+        let tlsArguments = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
+        scheme = tls == nil ? "http" : "https"
         let running = try CommandRunner.start(binary, ["server", "--db", database, "--sms-outbox", outbox,
-                                                       "--listen", "127.0.0.1:\(port)", "--log-level", "info"])
+                                                       "--listen", "127.0.0.1:\(port)", "--log-level", "info"] + tlsArguments)
         server = running
         for _ in 0..<600 {
             let log = running.stderrSoFar

@@ -76,7 +76,7 @@ final class LiveServer: Sendable {
         logger.logLevel = .critical
         let server = await ChatServer(store: store, sms: sms, secret: secret, clock: clock, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = server.application(host: "127.0.0.1", port: port) { port in continuation.yield(port) }
+        let app = try server.application(host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task {
             defer { continuation.finish() }
             try await ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger)).run()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RoquaHTTPGuard
 import RoquaServer
 import RoquaTestSupport
 

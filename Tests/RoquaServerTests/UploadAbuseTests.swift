@@ -1,4 +1,5 @@
 import Foundation
+import RoquaHTTPGuard
 import RoquaRegions
 import RoquaServer
 import RoquaTestSupport

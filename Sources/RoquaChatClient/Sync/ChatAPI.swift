@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import RoquaChatCore
 
 /// The server's HTTP API as the client uses it. Transport failures become `noInternet`, error
@@ -31,13 +32,13 @@ struct ChatAPI: Sendable {
         if authorized && token == nil { throw ChatClientError.notSignedIn(home: session.path) }
         var refreshed = false
         while true {
-            let (status, headers, data) = try await exchange(state.server, method, path, body: body, token: token)
+            let (status, headers, data) = try await exchange(state, method, path, body: body, token: token)
             if (200..<300).contains(status) { return data }
             let error = Self.error(status: status, headers: headers, body: data)
             if status == 401, authorized, !refreshed, let stale = token {
                 refreshed = true
                 token = try await session.token(replacing: stale) { refreshToken in
-                    try await refresh(server: state.server, refreshToken: refreshToken)
+                    try await refresh(state, refreshToken: refreshToken)
                 }
                 continue
             }
@@ -46,10 +47,10 @@ struct ChatAPI: Sendable {
         }
     }
 
-    private func refresh(server: String, refreshToken: String) async throws -> AuthTokens {
+    private func refresh(_ state: SessionState, refreshToken: String) async throws -> AuthTokens {
         let proof = try DeviceSignature.sign(RefreshBody.proofPayload(refreshToken), with: signingKey)
         let body = try ChatJSON.encoder().encode(RefreshBody(refreshToken: refreshToken, proof: proof))
-        let (status, headers, data) = try await exchange(server, .POST, "/v1/auth/refresh", body: body, token: nil)
+        let (status, headers, data) = try await exchange(state, .POST, "/v1/auth/refresh", body: body, token: nil)
         guard status == 200 else {
             throw ChatClientError.authenticationError(reason: Self.error(status: status, headers: headers, body: data).description)
         }
@@ -58,9 +59,12 @@ struct ChatAPI: Sendable {
         }
     }
 
-    private func exchange(_ server: String, _ method: HTTPMethod, _ path: String, body: Data?, token: String?) async throws -> (Int, HTTPHeaders, Data) {
+    private func exchange(_ state: SessionState, _ method: HTTPMethod, _ path: String, body: Data?,
+                          token: String?) async throws -> (Int, HTTPHeaders, Data) {
+        let server = state.server
         var request = HTTPClientRequest(url: server + path)
         request.method = method
+        request.tlsConfiguration = ServerURL.tlsConfiguration(trusting: state.serverCA)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -78,6 +82,11 @@ struct ChatAPI: Sendable {
     /// A socket error's own words ("Connection refused") rather than NIO's wrapping of them.
     static func reason(_ error: any Error) -> String {
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        if let tls = error as? NIOSSLError, case .handshakeFailed = tls {
+            return "\(error)".contains("CERTIFICATE_VERIFY_FAILED")
+                ? "its TLS certificate is not trusted here (signed by a private CA? sign in again with --ca-cert FILE)"
+                : "the TLS handshake failed (\(error))"
+        }
         return "\(error)"
     }
 

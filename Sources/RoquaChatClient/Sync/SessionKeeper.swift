@@ -14,6 +14,8 @@ struct SessionState: Codable, Sendable, Equatable {
     var credential: SignedPeerCredential?
     /// The id of the last code request (the code is checked under it).
     var signInRequest: String?
+    /// PEM certificates trusted for this server instead of the system's (`--ca-cert`).
+    var serverCA: String?
 
     enum CodingKeys: String, CodingKey {
         case server, phone, user
@@ -22,6 +24,7 @@ struct SessionState: Codable, Sendable, Equatable {
         case serverKey = "server_key"
         case credential
         case signInRequest = "sign_in_request"
+        case serverCA = "server_ca"
     }
 }
 

@@ -17,11 +17,23 @@ struct ChatRoutes: Sendable {
     let limiter = RequestRateLimiter()
     let clock: any ChatClock
 
-    /// Counts a sign-in request from `context`'s address (unless loopback is exempt) and for the server.
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    /// The client's address: the connection's peer, or — when the peer is a trusted reverse proxy
+    /// (`settings.trustedProxies`) — the address that proxy appended to `X-Forwarded-For`.
+    func clientAddress(_ request: Request, _ context: ChatRequestContext) -> String {
+        let peer = context.clientAddress
+        guard settings.trustedProxies.contains(peer),
+              let forwarded = request.headers[values: Self.forwardedFor].last?.split(separator: ",").last?
+                .trimmingCharacters(in: .whitespaces), !forwarded.isEmpty, forwarded.count <= 64 else { return peer }
+        return forwarded
+    }
+
+    /// Counts a sign-in request from the client's address (unless loopback is exempt) and for the server.
     /// - Throws: `rateLimited` with the seconds to wait.
-    func limit(_ context: ChatRequestContext, _ what: String, perAddress: Int, perServer: Int?) async throws {
+    func limit(_ request: Request, _ context: ChatRequestContext, _ what: String, perAddress: Int, perServer: Int?) async throws {
         let now = clock.now()
-        let address = context.clientAddress
+        let address = clientAddress(request, context)
         let loopback = address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
         if settings.limitLoopback || !loopback, let wait = await limiter.admit("\(what) \(address)", limit: perAddress, now: now) {
             throw ChatServerError.rateLimited(what: "\(what) from this address", retryAfterSeconds: wait)
@@ -45,13 +57,14 @@ struct ChatRoutes: Sendable {
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
         routes.post("/otp/request") { request, context in
-            try await limit(context, "sign-in code requests", perAddress: settings.codeRequestsPerAddress, perServer: settings.codeRequestsPerServer)
+            try await limit(request, context, "sign-in code requests", perAddress: settings.codeRequestsPerAddress,
+                            perServer: settings.codeRequestsPerServer)
             let body = try await ChatBody.decode(OTPRequestBody.self, from: request, limit: settings.maxJSONBodyBytes)
-            let requestID = try await auth.requestCode(phone: body.phone, from: context.clientAddress)
+            let requestID = try await auth.requestCode(phone: body.phone, from: clientAddress(request, context))
             return JSONResponse.make(OTPRequestAccepted(requestID: requestID), status: .accepted)
         }
         routes.post("/otp/verify") { request, context in
-            try await limit(context, "sign-in code checks", perAddress: settings.codeChecksPerAddress, perServer: nil)
+            try await limit(request, context, "sign-in code checks", perAddress: settings.codeChecksPerAddress, perServer: nil)
             let body = try await ChatBody.decode(OTPVerifyBody.self, from: request, limit: settings.maxJSONBodyBytes)
             return JSONResponse.make(try await auth.verify(body))
         }
@@ -112,8 +125,11 @@ struct ChatRoutes: Sendable {
 
     func registerSync(on api: RouterGroup<ChatRequestContext>) {
         api.post("/sync/push") { request, context in
-            let body = try await ChatBody.decode(PushBody.self, from: request, limit: settings.maxPushBodyBytes)
-            return JSONResponse.make(try await sync.push(body, actor: try context.requireActor()))
+            if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maxPushBodyBytes {
+                throw ChatServerError.bodyTooLarge(limit: settings.maxPushBodyBytes)
+            }
+            return JSONResponse.make(try await sync.push(streaming: request.body, limit: settings.maxPushBodyBytes,
+                                                         actor: try context.requireActor()))
         }
         api.get("/sync/pull") { request, context in
             let query = request.uri.queryParameters
@@ -130,9 +146,8 @@ struct ChatRoutes: Sendable {
         }
         api.put("/blobs/:sha256") { request, context in
             let actor = try context.requireActor()
-            let buffer = try await ChatBody.bytes(request, limit: settings.maxBlobBytes)
-            let stored = try await blobs.put(sha256: try context.parameters.require("sha256"),
-                                             data: Data(buffer.readableBytesView), actor: actor)
+            let stored = try await blobs.put(sha256: try context.parameters.require("sha256"), streaming: request.body,
+                                             length: request.headers[.contentLength].flatMap(Int.init), actor: actor)
             return JSONResponse.make(stored, status: stored.created ? .created : .ok)
         }
         api.get("/blobs/:sha256") { _, context in

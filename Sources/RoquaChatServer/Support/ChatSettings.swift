@@ -1,5 +1,6 @@
 import Foundation
 import RoquaChatCore
+import RoquaHTTPGuard
 
 /// The rules' numbers in one place; the defaults are the documented product rules.
 package struct ChatSettings: Sendable {
@@ -34,8 +35,14 @@ package struct ChatSettings: Sendable {
     package var maxJSONBodyBytes = 64 * 1024
     /// Bytes of a push body: 100 messages of 64 KiB content and 8 KiB metadata, escaped.
     package var maxPushBodyBytes = 16 * 1024 * 1024
+    /// A push body is held in memory up to this size, beyond it in an unlinked temporary file…
+    package var pushMemoryBytes = 256 * 1024
+    /// …and stored in batches of about this many bytes (each its own transaction).
+    package var pushBatchBytes = 256 * 1024
     /// Bytes of one blob.
     package var maxBlobBytes = 10 * 1024 * 1024
+    /// Blob uploads received at once; more wait their turn, unread.
+    package var concurrentBlobUploads = 2
     /// Attachment bytes one user may have uploaded (413 `quota_exceeded` beyond)…
     package var blobBytesPerUser: Int64 = 1 << 30
     /// …and one group's messages may name (that message is refused `quota_exceeded`).
@@ -55,6 +62,13 @@ package struct ChatSettings: Sendable {
     /// Whether loopback clients count per address too (off: a reverse proxy on this machine would
     /// make every client one address; tests turn it on).
     package var limitLoopback = false
+    /// Reverse proxies (their addresses as the connection shows them) whose `X-Forwarded-For`
+    /// names the client: behind one, limits count the client's address, not the proxy's.
+    package var trustedProxies: Set<String> = []
+
+    /// Slow-client limits of every connection: a request's head within a minute, bodies at
+    /// 1 KiB per 30 s at least, every request in within 15 minutes (tests shorten them).
+    package var connectionLimits = ConnectionLimits()
 
     package init() {}
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import NIOCore
 import RoquaChatCore
 
 /// Content-addressed blobs for images and files: stored under the SHA-256 of their bytes,
@@ -10,16 +11,41 @@ import RoquaChatCore
 package struct BlobService: EnvironmentService {
     package let environment: ServiceEnvironment
 
+    /// Uploads received at once (each holds up to `maxBlobBytes` in memory while it is stored).
+    let uploads: AsyncGate
+
     package init(_ environment: ServiceEnvironment) {
         self.environment = environment
+        uploads = AsyncGate(limit: environment.settings.concurrentBlobUploads)
     }
 
-    /// Stores `data` under `sha256` after checking the digest.
-    /// - Throws: `invalidField` for a malformed digest, `digestMismatch` when the bytes hash
-    ///   otherwise, `quotaExceeded` past the uploader's quota.
-    package func put(sha256: String, data: Data, actor: Actor) async throws -> BlobStored {
+    /// Receives a blob as it streams in (hashed on the way, one copy in memory), at most
+    /// `settings.concurrentBlobUploads` at a time, and stores it under `sha256`.
+    /// - Throws: `invalidField` for a malformed digest, `bodyTooLarge` past `maxBlobBytes`,
+    ///   `digestMismatch` when the bytes hash otherwise, `quotaExceeded` past the uploader's quota.
+    package func put(sha256: String, streaming body: some AsyncSequence<ByteBuffer, any Error> & Sendable, length: Int?,
+                     actor: Actor) async throws -> BlobStored {
+        let limit = settings.maxBlobBytes
+        if let length, length > limit { throw ChatServerError.bodyTooLarge(limit: limit) }
         let expected = try Self.digest(sha256)
-        let actual = Hex.encode(SHA256.hash(data: data))
+        return try await uploads.run {
+            var data = Data()
+            data.reserveCapacity(min(length ?? 64 * 1024, limit))
+            var hasher = SHA256()
+            for try await buffer in body {
+                guard data.count + buffer.readableBytes <= limit else { throw ChatServerError.bodyTooLarge(limit: limit) }
+                buffer.withUnsafeReadableBytes { bytes in
+                    hasher.update(bufferPointer: bytes)
+                    data.append(contentsOf: bytes)
+                }
+            }
+            return try await put(sha256: expected, data: data, digest: Hex.encode(hasher.finalize()), actor: actor)
+        }
+    }
+
+    /// Stores `data` under `expected` when its SHA-256 (`actual`) is that.
+    /// - Throws: `digestMismatch` when the bytes hash otherwise, `quotaExceeded` past the uploader's quota.
+    private func put(sha256 expected: String, data: Data, digest actual: String, actor: Actor) async throws -> BlobStored {
         guard actual == expected else { throw ChatServerError.digestMismatch(expected: expected, actual: actual) }
         let outcome = try await store.putBlob(sha256: expected, data: data, uploadedBy: actor.userID,
                                               quota: settings.blobBytesPerUser, now: clock.now())

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import RoquaChatCore
 
 /// Push, pull and receipts.
@@ -18,8 +19,63 @@ package struct SyncService: EnvironmentService {
             throw ChatServerError.invalidField(field: "messages",
                                                reason: "\(body.messages.count) messages; at most \(ChatLimits.maxMessagesPerPush) per push")
         }
+        return try await store(body.messages, actor: actor, now: clock.now())
+    }
+
+    /// A push read as it streams in (`POST /v1/sync/push`): the body goes to a `BodySpool`
+    /// (memory, then an unlinked temporary file) while `PushBodySplitter` finds its messages;
+    /// every message is decoded once to check the whole push before anything is stored, then
+    /// again, a batch at a time, to store it. Memory stays at one batch whatever the body's size.
+    /// - Throws: `bodyTooLarge` past `limit` bytes; `malformedBody` naming the message and field;
+    ///   the store's errors (the batches stored before are kept: each message is idempotent).
+    package func push(streaming body: some AsyncSequence<ByteBuffer, any Error>, limit: Int, actor: Actor) async throws -> PushResult {
+        let spool = BodySpool(memoryLimit: settings.pushMemoryBytes)
+        var splitter = PushBodySplitter()
+        var ranges: [Range<Int>] = []
+        for try await buffer in body {
+            guard spool.count + buffer.readableBytes <= limit else { throw ChatServerError.bodyTooLarge(limit: limit) }
+            try spool.append(buffer)
+            do { ranges += try splitter.feed(buffer.readableBytesView) } catch { throw ChatServerError.malformedBody(error.description) }
+        }
+        do { try splitter.finish() } catch { throw ChatServerError.malformedBody(error.description) }
+        for (index, range) in ranges.enumerated() { _ = try Self.message(index, try spool.read(range)) }
         let now = clock.now()
-        var prepared = try await PushPreparation.prepare(body.messages, uploader: actor, store: store, now: now, settings: settings)
+        var result = PushResult(synced: [], rejected: [], syncTime: now)
+        var batch: [PushMessage] = []
+        var batchBytes = 0
+        for (index, range) in ranges.enumerated() {
+            batch.append(try Self.message(index, try spool.read(range)))
+            batchBytes += range.count
+            if batchBytes >= settings.pushBatchBytes || index == ranges.count - 1 {
+                let stored = try await store(batch, actor: actor, now: now)
+                result.synced += stored.synced
+                result.rejected += stored.rejected
+                batch.removeAll(keepingCapacity: true)
+                batchBytes = 0
+            }
+        }
+        return result
+    }
+
+    /// Message `index` of a push from its bytes.
+    /// - Throws: `malformedBody` naming `messages[index]` and the field.
+    static func message(_ index: Int, _ data: Data) throws -> PushMessage {
+        do {
+            return try ChatJSON.decoder().decode(PushMessage.self, from: data)
+        } catch let error as DecodingError {
+            let detail = ChatBody.describe(error)
+            let place = "messages[\(index)]"
+            if detail == "not valid JSON" { throw ChatServerError.malformedBody(place + " is not valid JSON") }
+            throw ChatServerError.malformedBody(detail.hasPrefix("the body") ? place + detail.dropFirst("the body".count)
+                                                                             : place + "." + detail)
+        } catch {
+            throw ChatServerError.malformedBody("messages[\(index)] is not valid JSON")
+        }
+    }
+
+    /// Checks, stores and records the attachments of one batch of a push.
+    func store(_ messages: [PushMessage], actor: Actor, now: Date) async throws -> PushResult {
+        var prepared = try await PushPreparation.prepare(messages, uploader: actor, store: store, now: now, settings: settings)
         try await PushPreparation.applyGroupQuota(&prepared, quota: settings.blobBytesPerGroup, store: store)
         let result = try await store.push(prepared, uploader: actor, now: now)
         let refused = Set(result.rejected.map(\.localID))

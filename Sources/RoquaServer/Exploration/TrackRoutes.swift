@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaHTTPGuard
 import RoquaRegions
 import RoquaServeInput
 

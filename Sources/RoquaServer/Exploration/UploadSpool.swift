@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RoquaHTTPGuard
 import RoquaRegions
 
 /// An upload written to a private temporary directory, never beside the store: bounded by the

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import RoquaHTTPGuard
 
 /// Hummingbird's HTTP/1 channel with `ConnectionGuard` before its connection-state handler and
 /// `ReverseFastPath` right after it:

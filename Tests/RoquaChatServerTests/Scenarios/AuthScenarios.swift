@@ -36,6 +36,18 @@ enum AuthScenarios {
         return settings
     }
 
+    static func fromProxy(_ h: ChatHarness, _ phone: String, client: String) async throws -> HTTPResult {
+        try await h.http.send(.POST, "/v1/auth/otp/request", json: OTPRequestBody(phone: try PhoneNumber(phone)),
+                              headers: [("X-Forwarded-For", "198.51.100.1, \(client)")])
+    }
+
+    static var behindProxy: ChatSettings {
+        var settings = ChatSettings()
+        settings.trustedProxies = ["127.0.0.1"]
+        settings.codeRequestsPerAddress = 2
+        return settings
+    }
+
     static var serverWide: ChatSettings {
         var settings = ChatSettings()
         settings.codeRequestsPerServer = 5
@@ -55,6 +67,17 @@ enum AuthScenarios {
             #expect(guessing.status == 429 && guessing.errorCode == .rateLimited)
             h.clock.advance(by: 61)
             #expect(try await request(h, "+905553000009").status == 202)
+        },
+        Scenario("sign-in abuse: behind a trusted proxy each client's forwarded address is counted on its own", settings: behindProxy) { h in
+            for index in 0..<2 { #expect(try await fromProxy(h, "+90555500000\(index)", client: "203.0.113.5").status == 202) }
+            let third = try await fromProxy(h, "+905555000002", client: "203.0.113.5")
+            #expect(third.status == 429 && third.errorCode == .rateLimited, "\(third.text)")
+            #expect(try await fromProxy(h, "+905555000003", client: "203.0.113.6").status == 202, "another client behind the proxy")
+        },
+        Scenario("sign-in abuse: a client that is no trusted proxy cannot dodge its limit with X-Forwarded-For", settings: limited) { h in
+            for index in 0..<3 { #expect(try await fromProxy(h, "+90555600000\(index)", client: "203.0.113.\(index)").status == 202) }
+            let spoofed = try await fromProxy(h, "+905556000009", client: "203.0.113.99")
+            #expect(spoofed.status == 429 && spoofed.errorCode == .rateLimited, "\(spoofed.text)")
         },
         Scenario("sign-in abuse: the whole server sends at most its limit of codes a minute, whoever asks", settings: serverWide) { h in
             for index in 0..<5 { #expect(try await request(h, "+90555400000\(index)").status == 202) }

@@ -6,6 +6,14 @@ import RoquaChatCore
 
 /// Push and pull: idempotency, ordering, paging, clamping, per-message refusals, concurrency.
 enum SyncScenarios {
+    /// Bodies past 1 KiB spill to the spool; batches of about 2 KiB.
+    static var streaming: ChatSettings {
+        var settings = ChatSettings()
+        settings.pushMemoryBytes = 1024
+        settings.pushBatchBytes = 2048
+        return settings
+    }
+
     static var all: [Scenario] { [
         Scenario("sync: pushed messages come back in order with their sequence numbers") { h in
             let (guide, group, members) = try await h.groupWithMembers(1)
@@ -49,9 +57,38 @@ enum SyncScenarios {
         Scenario("sync: at most 100 messages per push") { h in
             let (_, group, members) = try await h.groupWithMembers(1)
             let tooMany = try await members[0].post("/v1/sync/push", PushBody(messages: (0..<101).map { textMessage("\($0)", group: group.id) }))
-            #expect(tooMany.status == 400 && tooMany.errorCode == .invalidRequest && tooMany.text.contains("101"))
+            #expect(tooMany.status == 400 && tooMany.errorCode == .invalidRequest && tooMany.text.contains("more than 100 messages"), "\(tooMany.text)")
+            #expect(try await members[0].pullAll(group.id).isEmpty, "nothing of a refused push is stored")
             let hundred = try await members[0].push((0..<100).map { textMessage("\($0)", group: group.id) })
             #expect(hundred.synced.count == 100)
+        },
+        Scenario("sync: a push larger than memory streams through a spool and is stored in batches, in order, idempotently", settings: streaming) { h in
+            let (_, group, members) = try await h.groupWithMembers(1)
+            let messages = (0..<40).map { textMessage(String(repeating: "\($0 % 10)", count: 300) + " \($0)", group: group.id) }
+            let first = try await members[0].push(messages)
+            #expect(first.synced.map(\.localID) == messages.map(\.localID) && first.rejected.isEmpty)
+            #expect(first.synced.map(\.seq) == Array(1...40), "one sequence across batches")
+            #expect(try await members[0].push(messages) == first, "a replay answers the same")
+            let stored = try await members[0].pullAll(group.id)
+            #expect(stored.map(\.content) == messages.map(\.content))
+            // Whitespace, other members and escapes in the body are the decoder's business, as before.
+            let text = String(decoding: try ChatJSON.encoder().encode(PushBody(messages: [textMessage("ok", group: group.id)])), as: UTF8.self)
+            let padded = "  {\"note\": {\"a\": [1, \"]}\"]}, \"messages\" :\n " + text.dropFirst(#"{"messages":"#.count).dropLast() + " , \"x\": null }  "
+            let result = try await members[0].post("/v1/sync/push", data: Data(padded.utf8))
+            #expect(result.status == 200 && (try? result.decode(PushResult.self).synced.count) == 1, "\(result.text)")
+        },
+        Scenario("sync: one malformed message in a spooled push is named, and nothing of the push is stored", settings: streaming) { h in
+            let (_, group, members) = try await h.groupWithMembers(1)
+            let good = try ChatJSON.encoder().encode(PushBody(messages: (0..<30).map { _ in textMessage(String(repeating: "x", count: 300), group: group.id) }))
+            var text = String(decoding: good, as: UTF8.self)
+            text = String(text.dropLast(2)) + #", {"local_id": "a", "group_id": "g", "type": "text", "content": 7, "sent_at": "2025-05-01T10:00:00Z"}]}"#
+            let result = try await members[0].post("/v1/sync/push", data: Data(text.utf8))
+            #expect(result.status == 400 && result.text.contains("messages[30].content"), "\(result.text)")
+            for cut in [text.count / 2, text.count - 3] {
+                let truncated = try await members[0].post("/v1/sync/push", data: Data(text.prefix(cut).utf8))
+                #expect(truncated.status == 400 && truncated.text.contains("ends early"), "\(truncated.text)")
+            }
+            #expect(try await members[0].pullAll(group.id).isEmpty)
         },
         Scenario("sync: pull pages follow next_since until has_more is false") { h in
             let (guide, group, members) = try await h.groupWithMembers(1)

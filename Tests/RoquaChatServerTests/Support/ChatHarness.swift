@@ -17,6 +17,9 @@ struct Session: Sendable {
     func post(_ path: String, _ body: some Encodable) async throws -> HTTPResult {
         try await http.send(.POST, path, json: body, token: token)
     }
+    func post(_ path: String, data: Data) async throws -> HTTPResult {
+        try await http.send(.POST, path, data: data, token: token)
+    }
 
     func createGroup(_ name: String = "Kapadokya") async throws -> GroupInfo {
         let result = try await post("/v1/groups", CreateGroupBody(name: name))

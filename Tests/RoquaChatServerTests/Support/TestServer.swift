@@ -38,7 +38,7 @@ final class TestServer: Sendable {
         logger.logLevel = ProcessInfo.processInfo.environment["ROQUA_CHAT_TEST_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
         let server = await ChatServer(store: store, sms: sms, secret: secret, clock: clock, settings: settings, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = server.application(host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
+        let app = try server.application(host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
         let task = Task {
             defer { continuation.finish() }
             let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))

@@ -17,15 +17,15 @@ import Synchronization
 /// disk: back-pressure asks for no read).
 /// A cut request fails its body's reader with `SlowClient` (never a silent early end: the upload
 /// would look complete) and closes the connection.
-final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPRequestPart
+    package typealias InboundOut = HTTPRequestPart
+    package typealias OutboundIn = HTTPResponsePart
+    package typealias OutboundOut = HTTPResponsePart
 
     /// Why a request was cut off.
-    struct SlowClient: Error, CustomStringConvertible {
-        let description: String
+    package struct SlowClient: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private enum Phase {
@@ -47,12 +47,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var unanswered = 0
     private var timer: RepeatedTask?
 
-    init(limits: ConnectionLimits, stopping: ServerStopping) {
+    package init(limits: ConnectionLimits, stopping: ServerStopping) {
         self.limits = limits
         self.stopping = stopping
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         // Runs on the channel's own event loop, where the handler lives.
@@ -61,23 +61,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
         context.fireChannelInactive()
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         awaitingClient = true
         context.read()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         awaitingClient = false
         switch unwrapInboundIn(data) {
         case .head:
@@ -93,7 +93,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
             // The next request's clock starts now (unless it is already being received).
@@ -171,7 +171,7 @@ package struct ConnectionLimits: Sendable {
 }
 
 /// Set once when the server starts its graceful shutdown: requests still being received are cut,
-/// imports under way stop at their next check (rolled back), so SIGTERM ends the server in seconds.
+/// work under way stops at its next check, so SIGTERM ends the server in seconds.
 package final class ServerStopping: Sendable {
     private let flag = Atomic(false)
 
@@ -180,14 +180,4 @@ package final class ServerStopping: Sendable {
     package var isStopping: Bool { flag.load(ordering: .relaxed) }
 
     package func stop() { flag.store(true, ordering: .relaxed) }
-
-    /// - Throws: `ImportCancelled` once stopping.
-    package func check() throws(ImportCancelled) {
-        if isStopping { throw ImportCancelled() }
-    }
-}
-
-/// An import stopped because the server is shutting down; its transaction was rolled back.
-package struct ImportCancelled: Error, CustomStringConvertible {
-    package var description: String { "the server is stopping: the import was cancelled and nothing of it was kept" }
 }
