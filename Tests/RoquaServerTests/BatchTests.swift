@@ -1,4 +1,5 @@
 import Foundation
+import RoquaTestSupport
 import Testing
 
 @Suite struct BatchTests {

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaTestSupport
 
 /// Responses read back from one keep-alive connection, each with its header lines in the order
 /// the server wrote them, so two servers' answers can be compared byte for byte.

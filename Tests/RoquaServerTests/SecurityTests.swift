@@ -1,5 +1,6 @@
 import Foundation
 import RoquaServer
+import RoquaTestSupport
 import Testing
 
 @Suite struct SecurityTests {

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import RoquaHTTPGuard
+import RoquaTestSupport
 import Testing
 import RoquaChatCore
 @testable import RoquaChatServer
@@ -14,7 +16,41 @@ enum SyncScenarios {
         return settings
     }
 
+    /// Connection limits short enough for a test: heads within 1 s, 200 bytes per 0.5 s.
+    static var impatient: ChatSettings {
+        var settings = ChatSettings()
+        settings.connectionLimits = ConnectionLimits(tick: 0.1, headDeadline: 1, window: 0.5, minimumBytes: 200, requestDeadline: 4)
+        return settings
+    }
+
     static var all: [Scenario] { [
+        Scenario("slow clients: a push trickled a byte at a time is cut, and nothing of it is stored; a silent connection is closed", settings: impatient) { h in
+            let (_, group, members) = try await h.groupWithMembers(1)
+            let body = Array(try ChatJSON.encoder().encode(PushBody(messages: [textMessage("trickled", group: group.id)])))
+            let client = try LoopbackHTTP(port: h.server.port, timeout: 10)
+            let head = "POST /v1/sync/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(members[0].token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            try client.send(head)
+            let started = ContinuousClock.now
+            let cut = try await LoopbackHTTP.offPool { () -> Bool in
+                for byte in body.dropLast() {
+                    // A send into a closed connection fails (EPIPE/ECONNRESET): the server cut it.
+                    guard (try? client.send([byte])) != nil else { return true }
+                    usleep(50_000)
+                    if ContinuousClock.now - started > .seconds(6) { return false }
+                }
+                return false
+            }
+            let answer = String(decoding: try await client.readAll(), as: UTF8.self)
+            #expect(cut && !answer.contains(" 200 "), "the trickle was not cut: \(answer)")
+            #expect(ContinuousClock.now - started < .seconds(6), "cut within the window, not after the whole body")
+            #expect(try await members[0].pullAll(group.id).allSatisfy { $0.content != "trickled" })
+            // Connected, then silent: closed after the head deadline.
+            let silent = try LoopbackHTTP(port: h.server.port, timeout: 10)
+            let opened = ContinuousClock.now
+            #expect(try await silent.readAll().isEmpty)
+            #expect(ContinuousClock.now - opened < .seconds(5))
+        },
         Scenario("sync: pushed messages come back in order with their sequence numbers") { h in
             let (guide, group, members) = try await h.groupWithMembers(1)
             let location = PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .location, content: "",

@@ -5,27 +5,27 @@ import Glibc
 /// bytes they mean (malformed queries, huge headers, a body sent in parts) and never wait more
 /// than `timeout` seconds for an answer. Every wait runs on a thread of its own: the server under
 /// test runs in this process on Swift's cooperative pool, which a blocking `recv` would starve.
-final class LoopbackHTTP: @unchecked Sendable {
-    struct Reply {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) }
-        func object() throws -> [String: Any] {
+public final class LoopbackHTTP: @unchecked Sendable {
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) }
+        public func object() throws -> [String: Any] {
             guard let object = try json() as? [String: Any] else { throw LoopbackError("not a JSON object: \(text.prefix(200))") }
             return object
         }
     }
 
-    struct LoopbackError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct LoopbackError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
-    let socket: Int32
+    public let socket: Int32
 
-    init(port: Int, timeout: Int = 30) throws {
+    public init(port: Int, timeout: Int = 30) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw LoopbackError("socket() failed") }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
@@ -43,7 +43,7 @@ final class LoopbackHTTP: @unchecked Sendable {
 
     deinit { close(socket) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -52,17 +52,17 @@ final class LoopbackHTTP: @unchecked Sendable {
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Runs `body` on a new thread and waits for it without holding a thread of the pool.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
 
     /// Some bytes, or empty at the end of the stream.
-    func receive() async throws -> [UInt8] {
+    public func receive() async throws -> [UInt8] {
         try await Self.offPool { try self.receiveBlocking() }
     }
 
@@ -77,7 +77,7 @@ final class LoopbackHTTP: @unchecked Sendable {
     }
 
     /// Reads until the server closes the connection (requests are sent with `Connection: close`).
-    func readAll() async throws -> [UInt8] {
+    public func readAll() async throws -> [UInt8] {
         try await Self.offPool { try self.readAllBlocking() }
     }
 
@@ -90,7 +90,7 @@ final class LoopbackHTTP: @unchecked Sendable {
         }
     }
 
-    static func parse(_ raw: [UInt8]) throws -> Reply {
+    public static func parse(_ raw: [UInt8]) throws -> Reply {
         guard let end = raw.firstRange(of: Array("\r\n\r\n".utf8)) else { throw LoopbackError("no complete response head") }
         let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = head[0].split(separator: " ")
@@ -105,7 +105,7 @@ final class LoopbackHTTP: @unchecked Sendable {
         return Reply(status: status, headers: headers, body: body)
     }
 
-    static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
+    public static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
         var out: [UInt8] = [], index = 0
         while index < bytes.count {
             guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else { throw LoopbackError("bad chunk") }
@@ -121,7 +121,7 @@ final class LoopbackHTTP: @unchecked Sendable {
 
     /// One request on a fresh connection. `host`: the `Host` header (nil: none; default: the
     /// server's own address).
-    static func request(_ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
+    public static func request(_ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
                         body: [UInt8] = [], host: String?? = .none) async throws -> Reply {
         let client = try LoopbackHTTP(port: port)
         var head = "\(method) \(target) HTTP/1.1\r\nConnection: close\r\n"
