@@ -189,7 +189,7 @@ let package = Package(
         // The chat load generator: `scripts/bench-chat.sh` (figures only; never a test).
         .executableTarget(
             name: "roqua-chat-bench",
-            dependencies: ["RoquaChatCore",
+            dependencies: ["RoquaChatCore", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")],

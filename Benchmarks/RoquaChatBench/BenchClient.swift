@@ -22,28 +22,38 @@ struct BenchClient: Sendable {
     }
 
     func send<Response: Decodable>(_ method: HTTPMethod, _ path: String, body: (some Encodable)?, token: String?,
-                                   expect status: Int, as _: Response.Type) async throws -> Response {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        request.headers.add(name: "Content-Type", value: "application/json")
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let body { request.body = .bytes(ByteBuffer(bytes: try ChatJSON.encoder().encode(body))) }
-        let response = try await http.execute(request, timeout: .seconds(60))
-        let data = Data(try await response.body.collect(upTo: 64 * 1024 * 1024).readableBytesView)
-        guard Int(response.status.code) == status else {
-            throw BenchError("\(method) \(path): HTTP \(response.status.code) \(String(decoding: data.prefix(300), as: UTF8.self))")
+                                   expect status: Int, as _: Response.Type, from address: String? = nil) async throws -> Response {
+        let (code, data) = try await raw(method, path, body: try body.map { try ChatJSON.encoder().encode($0) }, token: token, from: address)
+        guard code == status else {
+            throw BenchError("\(method) \(path): HTTP \(code) \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
         return try ChatJSON.decoder().decode(Response.self, from: data)
     }
 
+    /// One request; its status and body. `address`: sent as `X-Forwarded-For` (the server trusts
+    /// it from 127.0.0.1 with `--trusted-proxy 127.0.0.1`), so each simulated client has its own.
+    func raw(_ method: HTTPMethod, _ path: String, body: Data?, token: String?, from address: String? = nil) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let address { request.headers.add(name: "X-Forwarded-For", value: address) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await http.execute(request, timeout: .seconds(60))
+        let data = Data(try await response.body.collect(upTo: 64 * 1024 * 1024).readableBytesView)
+        return (Int(response.status.code), data)
+    }
+
     /// Signs a phone in, reading its code from the development SMS outbox.
-    func signIn(_ phone: PhoneNumber, outbox: String, device: String) async throws -> AuthTokens {
+    /// (Servers before sign-in requests had ids answer without one; they ignore the id sent back.)
+    func signIn(_ phone: PhoneNumber, outbox: String, device: String, from address: String? = nil) async throws -> AuthTokens {
+        struct Accepted: Decodable { var requestID: String?; enum CodingKeys: String, CodingKey { case requestID = "request_id" } }
         let accepted = try await send(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: phone), token: nil, expect: 202,
-                                      as: OTPRequestAccepted.self)
+                                      as: Accepted.self, from: address)
         let code = try await Self.code(for: phone, outbox: outbox)
         return try await send(.POST, "/v1/auth/otp/verify",
-                              body: OTPVerifyBody(phone: phone, requestID: accepted.requestID, code: code, deviceID: device),
-                              token: nil, expect: 200, as: AuthTokens.self)
+                              body: OTPVerifyBody(phone: phone, requestID: accepted.requestID ?? "none", code: code, deviceID: device),
+                              token: nil, expect: 200, as: AuthTokens.self, from: address)
     }
 
     /// The newest code for `phone` in the outbox, waiting up to 10 s for it to appear.

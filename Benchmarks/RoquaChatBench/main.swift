@@ -8,6 +8,13 @@ import RoquaChatCore
 // in batches of BATCH at once (every REPLAY-EVERY-th batch is sent twice, as a retrying client
 // would). Afterwards the guide pulls everything and counts: nothing may be lost or doubled.
 // Prints one JSON line of figures; scripts/bench-chat.sh runs it and reports medians.
+//
+// --mode memory --server-pid PID [--pushes 4]: PUSHES members each push one ~15 MiB body (100
+// messages of 64 KiB, a quarter of it escaped) at once, while the server's RSS is sampled.
+// --mode abuse --seconds S [--flood 8]: members push, newcomers sign in and a stranger asks for
+// the group's attachment while FLOOD tasks request codes for random numbers from 20 addresses;
+// every simulated client has its own address (X-Forwarded-For; run the server with
+// --trusted-proxy 127.0.0.1). scripts/bench-chat-abuse.sh runs both.
 
 func option(_ name: String, _ fallback: String? = nil) throws -> String {
     let args = CommandLine.arguments
@@ -22,6 +29,15 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 }
 
 func run() async throws {
+    switch try option("mode", "push") {
+    case "memory": try await memoryRun()
+    case "abuse": try await abuseRun()
+    case "push": try await pushRun()
+    case let other: throw BenchError("unknown --mode \(other) (push, memory, abuse)")
+    }
+}
+
+func pushRun() async throws {
     let url = try option("url"), outbox = try option("outbox")
     let clients = Int(try option("clients", "50")) ?? 50
     let messages = Int(try option("messages", "400")) ?? 400

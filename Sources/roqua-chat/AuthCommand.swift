@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RoquaChatClient
 
 /// `roqua-chat auth`: sign this home in by SMS.
@@ -32,7 +33,8 @@ struct AuthRequestCommand: AsyncParsableCommand {
     func run() async throws {
         try await home.client().requestCode(server: server, phone: phone, insecure: insecure, caCertificate: caCert)
         // The code goes out only if the number's limits allow; the server answers alike either way.
-        let homeFlag = home.home.map { " --home \($0)" } ?? ""
+        let explicit = home.home ?? ProcessInfo.processInfo.environment["ROQUA_CHAT_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let homeFlag = explicit.map { " --home \($0)" } ?? ""
         print("code requested for \(phone); run: roqua-chat\(homeFlag) auth verify --code CODE")
     }
 }

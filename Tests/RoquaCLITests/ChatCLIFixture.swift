@@ -96,7 +96,9 @@ final class ChatCLIFixture {
 
     /// Signs `home` in as `phone` through the SMS outbox.
     func signIn(_ home: String, phone: String) throws {
-        try ok(home, ["auth", "request", "--server", url, "--phone", phone])
+        let requested = try ok(home, ["auth", "request", "--server", url, "--phone", phone])
+        // The hint names the home, so following it works.
+        #expect(requested.hasSuffix("run: roqua-chat --home \(self.home(home)) auth verify --code CODE"), "\(requested)")
         let verified = try ok(home, ["auth", "verify", "--code", try lastCode(for: phone)])
         #expect(verified.contains("signed in as \(phone)"))
     }
