@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoquaChatServerTests",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaTestSupport", "RoquaHTTPGuard",
+            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore", "RoquaTestSupport", "RoquaHTTPGuard", grdb,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "JWTKit", package: "jwt-kit"),

@@ -99,7 +99,27 @@ enum PostgresSchema {
              WHERE m.type IN ('image', 'file') ON CONFLICT DO NOTHING
              """,
              "CREATE INDEX blobs_uploader ON blobs(uploaded_by)"]),
+        // Phone numbers in their normalized form: a step in Swift (`renormalizePhones`).
+        (5, []),
     ]
+
+    /// Numbers stored with a trunk 0 after the country code become the normalized number
+    /// (`PhoneRenormalization`); pending invites follow, code states are dropped.
+    static func renormalizePhones(_ connection: PostgresConnection, logger: Logger) async throws {
+        var users: [(id: String, phone: String)] = []
+        for try await (id, phone) in try await connection.query("SELECT id, phone FROM users", logger: logger).decode((String, String).self) {
+            users.append((id, phone))
+        }
+        let plan = PhoneRenormalization.plan(users)
+        for rename in plan.renames {
+            try await connection.query("UPDATE users SET phone = \(rename.to) WHERE id = \(rename.userID)", logger: logger)
+            try await connection.query("UPDATE invites SET phone = \(rename.to) WHERE phone = \(rename.from)", logger: logger)
+            try await connection.query("DELETE FROM otp_states WHERE phone = \(rename.from)", logger: logger)
+        }
+        if !plan.renames.isEmpty || plan.left > 0 {
+            logger.warning("phone numbers normalized", metadata: ["renamed": "\(plan.renames.count)", "left": "\(plan.left)"])
+        }
+    }
 
     /// An arbitrary constant naming the migration lock.
     static let lockKey: Int64 = 0x726F_7175_6163_6874
@@ -120,6 +140,7 @@ enum PostgresSchema {
                     for statement in migration.statements {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
+                    if migration.version == 5 { try await renormalizePhones(connection, logger: logger) }
                     try await connection.query("INSERT INTO roqua_chat_migrations (version) VALUES (\(Int64(migration.version)))",
                                                logger: logger)
                 } catch {

@@ -143,6 +143,16 @@ enum SQLiteSchema {
                 CREATE INDEX blobs_uploader ON blobs(uploaded_by);
                 """)
         }
+        // Numbers stored with a trunk 0 after the country code become the normalized number
+        // (`PhoneRenormalization`); pending invites follow, code states are dropped.
+        migrator.registerMigration("v5: phone numbers in their normalized form") { db in
+            let users = try Row.fetchAll(db, sql: "SELECT id, phone FROM users").map { (id: $0["id"] as String, phone: $0["phone"] as String) }
+            for rename in PhoneRenormalization.plan(users).renames {
+                try db.execute(sql: "UPDATE users SET phone = ? WHERE id = ?", arguments: [rename.to, rename.userID])
+                try db.execute(sql: "UPDATE invites SET phone = ? WHERE phone = ?", arguments: [rename.to, rename.from])
+                try db.execute(sql: "DELETE FROM otp_states WHERE phone = ?", arguments: [rename.from])
+            }
+        }
         return migrator
     }
 }
