@@ -54,6 +54,16 @@ package struct PushBodySplitter {
     /// - Throws: `Malformed` at the first byte that cannot be part of a push body, or when there
     ///   are more than `maxMessages` messages.
     package mutating func feed(_ bytes: some Sequence<UInt8>) throws(Malformed) -> [Range<Int>] {
+        let copy = Array(bytes)
+        var outcome: Result<[Range<Int>], Malformed> = .success([])
+        copy.withUnsafeBytes { raw in
+            do throws(Malformed) { outcome = .success(try feed(raw)) } catch { outcome = .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    /// `feed` over raw bytes (the server's path: no copy, no generic iteration).
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(Malformed) -> [Range<Int>] {
         var completed: [Range<Int>] = []
         for byte in bytes {
             defer { offset += 1 }

@@ -38,7 +38,7 @@ package struct ChatSettings: Sendable {
     /// A push body is held in memory up to this size, beyond it in an unlinked temporary file…
     package var pushMemoryBytes = 256 * 1024
     /// …and stored in batches of about this many bytes (each its own transaction).
-    package var pushBatchBytes = 256 * 1024
+    package var pushBatchBytes = 1024 * 1024
     /// Bytes of one blob.
     package var maxBlobBytes = 10 * 1024 * 1024
     /// Blob uploads received at once; more wait their turn, unread.

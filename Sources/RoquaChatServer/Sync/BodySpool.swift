@@ -10,6 +10,9 @@ final class BodySpool {
     private(set) var count = 0
     let memoryLimit: Int
 
+    /// Whether the body went to the temporary file.
+    var spilled: Bool { descriptor >= 0 }
+
     init(memoryLimit: Int) {
         self.memoryLimit = memoryLimit
     }

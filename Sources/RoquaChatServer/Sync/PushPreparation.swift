@@ -34,8 +34,11 @@ enum PushPreparation {
         }
         let keys = try await store.deviceKeys(devices)
         var window = TimeWindow(now: now, accountsCreated: [:], settings: settings)
-        for author in authors where ClientIdentifier.isValid(author) {
-            window.accountsCreated[author] = try await store.user(id: author)?.createdAt
+        // An account exists since before now, so a time less than a day old needs no look-up.
+        if messages.contains(where: { now.timeIntervalSince($0.sentAt) > settings.sentAtBeforeAccount }) {
+            for author in authors where ClientIdentifier.isValid(author) {
+                window.accountsCreated[author] = try await store.user(id: author)?.createdAt
+            }
         }
         return try messages.map { message in
             let author = message.senderID ?? uploader.userID

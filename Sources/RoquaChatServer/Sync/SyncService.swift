@@ -35,16 +35,30 @@ package struct SyncService: EnvironmentService {
         for try await buffer in body {
             guard spool.count + buffer.readableBytes <= limit else { throw ChatServerError.bodyTooLarge(limit: limit) }
             try spool.append(buffer)
-            do { ranges += try splitter.feed(buffer.readableBytesView) } catch { throw ChatServerError.malformedBody(error.description) }
+            var outcome: Result<[Range<Int>], PushBodySplitter.Malformed> = .success([])
+            buffer.withUnsafeReadableBytes { bytes in
+                do throws(PushBodySplitter.Malformed) { outcome = .success(try splitter.feed(bytes)) } catch { outcome = .failure(error) }
+            }
+            switch outcome {
+            case .success(let found): ranges += found
+            case .failure(let error): throw ChatServerError.malformedBody(error.description)
+            }
         }
         do { try splitter.finish() } catch { throw ChatServerError.malformedBody(error.description) }
-        for (index, range) in ranges.enumerated() { _ = try Self.message(index, try spool.read(range)) }
+        // Every message is decoded before any is stored; a body held in memory keeps its decoded
+        // messages (one decoding), a spilled one is decoded again a batch at a time.
+        let decoder = ChatJSON.decoder()
+        var decoded: [PushMessage] = []
+        for (index, range) in ranges.enumerated() {
+            let message = try Self.message(index, try spool.read(range), decoder: decoder)
+            if !spool.spilled { decoded.append(message) }
+        }
         let now = clock.now()
         var result = PushResult(synced: [], rejected: [], syncTime: now)
         var batch: [PushMessage] = []
         var batchBytes = 0
         for (index, range) in ranges.enumerated() {
-            batch.append(try Self.message(index, try spool.read(range)))
+            batch.append(spool.spilled ? try Self.message(index, try spool.read(range), decoder: decoder) : decoded[index])
             batchBytes += range.count
             if batchBytes >= settings.pushBatchBytes || index == ranges.count - 1 {
                 let stored = try await store(batch, actor: actor, now: now)
@@ -59,9 +73,9 @@ package struct SyncService: EnvironmentService {
 
     /// Message `index` of a push from its bytes.
     /// - Throws: `malformedBody` naming `messages[index]` and the field.
-    static func message(_ index: Int, _ data: Data) throws -> PushMessage {
+    static func message(_ index: Int, _ data: Data, decoder: JSONDecoder) throws -> PushMessage {
         do {
-            return try ChatJSON.decoder().decode(PushMessage.self, from: data)
+            return try decoder.decode(PushMessage.self, from: data)
         } catch let error as DecodingError {
             let detail = ChatBody.describe(error)
             let place = "messages[\(index)]"
