@@ -321,7 +321,9 @@ package final class JSONScanner {
         }
     }
 
-    /// After `\u`: four hex digits, joined with a following `\uDCxx` when a surrogate pair.
+    /// After `\u`: four hex digits, joined with a following `\uDCxx` when a surrogate pair; a
+    /// lone surrogate becomes U+FFFD (a high one followed by another escape that is no low
+    /// surrogate keeps that escape as its own character).
     private func readUnicodeEscape() throws(InputError) {
         func hex4() throws(InputError) -> UInt32 {
             var value: UInt32 = 0
@@ -338,8 +340,17 @@ package final class JSONScanner {
             stream.advance()
             guard try stream.next() == UInt8(ascii: "u") else { throw error("bad surrogate pair in a string") }
             let low = try hex4()
-            value = 0x10000 + ((value - 0xD800) << 10) + (low &- 0xDC00)
+            if (0xDC00..<0xE000).contains(low) {
+                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+            } else {
+                appendScalar(0xFFFD)
+                value = low
+            }
         }
+        appendScalar(value)
+    }
+
+    private func appendScalar(_ value: UInt32) {
         let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
         scratch.append(contentsOf: Array(String(Character(scalar)).utf8))
     }

@@ -92,3 +92,21 @@ import Testing
         }
     }
 }
+
+/// Escapes in strings the scanner decodes itself (keys, kept values).
+@Suite struct JSONEscapeTests {
+    static func string(_ literal: String) throws -> String {
+        let json = JSONScanner(stream: ByteStream(bytes: Array("[\(literal)]".utf8), name: "t.json", line: 1))
+        try json.beginArray("the test array")
+        guard try json.nextElement() else { throw CocoaError(.coderValueNotFound) }
+        return try json.readString()
+    }
+
+    @Test func surrogatePairsJoinAndLoneSurrogatesBecomeReplacementCharacters() throws {
+        #expect(try Self.string(#""\ud83d\ude00""#) == "😀")
+        // Two high surrogates in a row (found by the google-records fuzzer: it overflowed).
+        #expect(try Self.string(#""\udaE7\udaE7x""#) == "\u{FFFD}\u{FFFD}x")
+        #expect(try Self.string(#""\ud83d\u0041""#) == "\u{FFFD}A")
+        #expect(try Self.string(#""\udc00""#) == "\u{FFFD}")
+    }
+}
