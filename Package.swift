@@ -53,6 +53,11 @@ let package = Package(
         // Thin C shims: only the wrapper files import them.
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
+        // Coordinate reference systems (users' own boundary layers in any CRS): PROJ, behind
+        // RoquaProjection only.
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .target(name: "RoquaProjection", dependencies: ["CProj"]),
+        .testTarget(name: "RoquaProjectionTests", dependencies: ["RoquaProjection"]),
         // Streaming readers and writers shared by every module that reads outside input.
         .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),

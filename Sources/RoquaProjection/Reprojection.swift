@@ -1,0 +1,134 @@
+import CProj
+import Foundation
+
+/// A coordinate reference system's transformation to WGS 84 longitude/latitude (degrees, in
+/// that order whatever the CRS's own axis order), through PROJ. The definition is what users
+/// have: `EPSG:NNNN` (any authority code PROJ knows), a PROJ string (`+proj=utm +zone=17
+/// +datum=NAD83`), WKT (a shapefile's `.prj`, ESRI or OGC flavour), or the path of a file holding
+/// WKT. PROJ never goes to the network here (no grid downloads): datum shifts use the grids
+/// installed with `proj-data`, else the published Helmert parameters.
+///
+/// Not thread-safe (a PROJ context is not): one per reader.
+public final class Reprojection {
+    /// Why a definition or a point cannot be used, naming it.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let context: OpaquePointer
+    private let transformation: OpaquePointer
+    /// The source CRS's name, as PROJ reads it (e.g. "WGS 84 / UTM zone 17N").
+    public let sourceName: String
+    /// Whether the source CRS is geographic (degrees), not projected.
+    public let sourceIsGeographic: Bool
+
+    /// - Throws: `Failure` naming the definition when PROJ cannot read it or it is no CRS.
+    public init(from definition: String) throws {
+        let text = Self.definitionText(definition)
+        guard let context = proj_context_create() else { throw Failure(description: "PROJ could not start") }
+        proj_context_set_enable_network(context, 0)
+        proj_log_level(context, PJ_LOG_NONE)
+        func failure(_ what: String) -> Failure {
+            let code = proj_context_errno(context)
+            let reason = code == 0 ? "" : ": " + String(cString: proj_context_errno_string(context, code))
+            let shown = definition.count > 80 ? String(definition.prefix(77)) + "…" : definition
+            return Failure(description: "CRS \"\(shown)\": \(what)\(reason)")
+        }
+        guard let source = proj_create(context, text) else {
+            let error = failure("not a coordinate reference system PROJ knows (EPSG:NNNN, a PROJ string or WKT)")
+            proj_context_destroy(context)
+            throw error
+        }
+        defer { proj_destroy(source) }
+        guard proj_is_crs(source) != 0 else {
+            proj_context_destroy(context)
+            throw Failure(description: "CRS \"\(definition.prefix(80))\": a coordinate operation, not a coordinate reference system")
+        }
+        let type = proj_get_type(source)
+        sourceIsGeographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS
+        sourceName = proj_get_name(source).map { String(cString: $0) } ?? definition
+        guard let target = proj_create(context, "EPSG:4326") else {
+            let error = failure("PROJ's database has no EPSG:4326 (is proj-data installed?)")
+            proj_context_destroy(context)
+            throw error
+        }
+        defer { proj_destroy(target) }
+        guard let raw = proj_create_crs_to_crs_from_pj(context, source, target, nil, nil) else {
+            let error = failure("no transformation to WGS 84")
+            proj_context_destroy(context)
+            throw error
+        }
+        defer { proj_destroy(raw) }
+        // Longitude first, as every format Roqua writes (GeoJSON, WKB) expects.
+        guard let normalized = proj_normalize_for_visualization(context, raw) else {
+            let error = failure("no transformation to WGS 84 in longitude/latitude order")
+            proj_context_destroy(context)
+            throw error
+        }
+        self.context = context
+        transformation = normalized
+    }
+
+    deinit {
+        proj_destroy(transformation)
+        proj_context_destroy(context)
+    }
+
+    /// The definition's text: the contents of a file when `definition` names one, else itself.
+    static func definitionText(_ definition: String) -> String {
+        let trimmed = definition.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A PROJ string as older tools write it (`+proj=utm +zone=17 …`) means a CRS; PROJ 6+
+        // reads it as one only with `+type=crs`.
+        if trimmed.hasPrefix("+proj="), !trimmed.contains("+type=crs"), !trimmed.contains("+proj=pipeline") {
+            return trimmed + " +type=crs"
+        }
+        var isDirectory: ObjCBool = false
+        guard !trimmed.hasPrefix("+"), !trimmed.contains("["), FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory),
+              !isDirectory.boolValue, let contents = try? String(contentsOfFile: trimmed, encoding: .utf8) else { return trimmed }
+        return contents.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Transforms points in place: `x`/`y` in the source CRS's units become longitude/latitude.
+    /// - Throws: `Failure` naming the first point PROJ cannot transform (outside the CRS's area
+    ///   of use, not finite); the arrays are then left as they were.
+    public func transform(x: inout [Double], y: inout [Double]) throws {
+        precondition(x.count == y.count, "x and y must have as many values")
+        guard !x.isEmpty else { return }
+        var outX = x, outY = y
+        let stride = MemoryLayout<Double>.stride
+        let count = outX.count
+        outX.withUnsafeMutableBufferPointer { xs in
+            outY.withUnsafeMutableBufferPointer { ys in
+                _ = proj_trans_generic(transformation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
+                                       nil, 0, 0, nil, 0, 0)
+            }
+        }
+        if let bad = outX.indices.first(where: { !outX[$0].isFinite || !outY[$0].isFinite || abs(outY[$0]) > 90.000001 }) {
+            throw Failure(description: "point \(bad + 1) (\(x[bad]), \(y[bad])) cannot be transformed from \(sourceName) to WGS 84")
+        }
+        x = outX
+        y = outY
+    }
+
+    /// `ring` with points inserted so that no segment is longer than `step` (in the ring's own
+    /// units): a straight edge of a projected shape is a curve in longitude/latitude, so long
+    /// edges are cut before reprojecting to keep the shape true. The ring's own points are kept.
+    public static func densified(_ ring: [(x: Double, y: Double)], step: Double) -> [(x: Double, y: Double)] {
+        guard step > 0, ring.count > 1 else { return ring }
+        var out: [(x: Double, y: Double)] = [ring[0]]
+        out.reserveCapacity(ring.count)
+        for index in 1..<ring.count {
+            let (a, b) = (ring[index - 1], ring[index])
+            let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+            let pieces = min(Int((length / step).rounded(.up)), 10_000)
+            if pieces > 1 {
+                for piece in 1..<pieces {
+                    let t = Double(piece) / Double(pieces)
+                    out.append((a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t))
+                }
+            }
+            out.append(b)
+        }
+        return out
+    }
+}
