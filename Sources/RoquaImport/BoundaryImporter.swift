@@ -28,7 +28,7 @@ public enum BoundaryImporter {
         let plans = try Manifest.resolve(sources: options.sources)
         let localityFiles = try Manifest.localities(sources: options.sources)
         // Open (and so check) every file before anything is written.
-        let readers = try plans.map { try ShapefileReader(path: $0.shapefile) }
+        let readers = try plans.map { try ShapefileReader(path: $0.shapefile, encoding: $0.encoding) }
         let replace = try AtomicReplace(target: options.output)
         var warnings: [String] = []
         let report: (counts: [AdminLevel: Int], pieces: Int, cells: CellIndexBuilder.Output, localities: Int)
@@ -230,7 +230,7 @@ struct BoundaryWriter {
             INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence, precision)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [plan.name, plan.level.rawValue, (reader.path as NSString).lastPathComponent,
-                             try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.rawValue,
+                             try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.name,
                              reader.shapeCount, plan.source, plan.licence, plan.precision])
         return db.lastInsertedRowID
     }

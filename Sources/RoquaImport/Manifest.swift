@@ -31,6 +31,9 @@ package struct Manifest: Codable, Sendable {
         /// (see `AnswerRule`). Absent means 0: the deepest level then decides, as when all
         /// layers are equally precise.
         package var precision: Int?
+        /// The DBF's text encoding, overriding its `.cpg` and language driver id (`CP932`,
+        /// `SHIFT_JIS`, `1251`, `KOI8-R` …): for files that say nothing, or say it wrong.
+        package var encoding: String?
     }
 
     package var format: Int
@@ -48,6 +51,8 @@ package struct LayerPlan: Sendable {
     package var source: String
     package var licence: String
     package var precision: Int
+    /// `Manifest.Layer.encoding`.
+    package var encoding: String?
 }
 
 /// A manifest that cannot be used, or sources that no manifest covers; each case names the file.
@@ -107,7 +112,7 @@ extension Manifest {
             }
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
             return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
-                             source: layer.source, licence: layer.licence, precision: layer.precision ?? 0)
+                             source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding)
         }
     }
 

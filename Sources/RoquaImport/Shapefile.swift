@@ -37,7 +37,8 @@ package final class ShapefileReader {
 
     /// Opens `path` (the .shp, or the name without extension) and checks everything that can be
     /// checked before reading shapes: companions, shape type, record counts, projection, code page.
-    package init(path: String) throws {
+    /// `encoding` (an encoding's name) overrides the `.cpg` file and the DBF's language driver id.
+    package init(path: String, encoding override: String? = nil) throws {
         let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
         self.path = base + ".shp"
         guard let shpPath = Self.companion(base, "shp") else {
@@ -71,8 +72,9 @@ package final class ShapefileReader {
         var minBound = [Double](repeating: 0, count: 4), maxBound = [Double](repeating: 0, count: 4)
         SHPGetInfo(shp, &count, &type, &minBound, &maxBound)
         let codePage = DBFGetCodePage(dbf).map { String(cString: $0) }
-        guard let encoding = DBFTextEncoding(codePage: codePage) else {
-            throw ShapefileError.unknownCodePage(file: base + ".dbf", codePage: codePage ?? "")
+        let chosen = override.map { DBFTextEncoding(name: $0) } ?? DBFTextEncoding(codePage: codePage)
+        guard let encoding = chosen else {
+            throw ShapefileError.unknownCodePage(file: base + ".dbf", codePage: override ?? codePage ?? "")
         }
         guard [SHPT_POLYGON, SHPT_POLYGONZ, SHPT_POLYGONM].contains(type) else {
             throw ShapefileError.unsupportedShapeType(file: self.path, type: Self.typeName(type))
@@ -183,7 +185,7 @@ package final class ShapefileReader {
         guard let raw = DBFReadStringAttribute(dbf, Int32(index), column) else { return nil }
         let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
         guard let text = encoding.decode(bytes) else {
-            throw ShapefileError.undecodableText(file: path, record: index + 1, field: field, encoding: encoding.rawValue)
+            throw ShapefileError.undecodableText(file: path, record: index + 1, field: field, encoding: encoding.name)
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? nil : trimmed

@@ -32,9 +32,9 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
         case let .notGeographic(file, detail):
             "\(file): coordinates are not longitude/latitude degrees (\(detail)); reproject to WGS84 (EPSG:4326) first"
         case let .unknownCodePage(file, codePage):
-            "\(file): unknown DBF code page '\(codePage)' (supported: UTF-8, 1254, ISO-8859-9, 1252, ISO-8859-1)"
+            "\(file): unknown DBF code page '\(codePage)' (a code page number, an iconv name such as CP932, SHIFT_JIS, GBK or KOI8-R, or an LDID with a known code page); name the encoding in the layer's \"encoding\""
         case let .undecodableText(file, record, field, encoding):
-            "\(file): record \(record), field \(field) is not valid \(encoding) text; add a .cpg file naming the encoding"
+            "\(file): record \(record), field \(field) is not valid \(encoding) text; name the file's encoding (a .cpg file, or the layer's \"encoding\")"
         case let .missingField(file, field):
             "\(file): the .dbf has no field named \(field)"
         case let .vertexOutOfBounds(file, record, x, y, bounds):

@@ -25,9 +25,30 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
         #expect(DBFTextEncoding(codePage: "  \n") == .utf8)
     }
 
-    @Test(arguments: ["KOI8-R", "936", "BIG5", "LDID/201", "1253", "UTF-16"])
+    /// Code pages beyond the built-in ones go through iconv: by language driver id (the whole
+    /// dBASE/ArcGIS table), code page number, or any name iconv knows.
+    @Test(arguments: [
+        ("LDID/19", "CP932", [144, 86, 143, 104, 139, 230], "新宿区"), ("LDID/123", "CP932", [144, 86, 143, 104, 139, 230], "新宿区"),
+        ("SHIFT_JIS", "SHIFT-JIS", [144, 86, 143, 104, 139, 230], "新宿区"),
+        ("LDID/201", "CP1251", [204, 238, 241, 234, 226, 224], "Москва"), ("windows-1251", "CP1251", [204, 238, 241, 234, 226, 224], "Москва"),
+        ("936", "CP936", [177, 177, 190, 169], "北京"), ("KOI8-R", "KOI8-R", [237, 207, 211, 203, 215, 193], "Москва"),
+        ("BIG5", "BIG5", [187, 79, 165, 95], "臺北"), ("1253", "CP1253", [193, 232, 222, 237, 225], "Αθήνα"),
+    ] as [(String, String, [UInt8], String)])
+    func codePagesThroughIconv(codePage: String, name: String, bytes: [UInt8], text: String) throws {
+        let encoding = try #require(DBFTextEncoding(codePage: codePage))
+        #expect(encoding == .iconv(name) && encoding.name == name)
+        #expect(encoding.decode(bytes) == text)
+    }
+
+    @Test(arguments: ["LDID/250", "LDID/x", "NOT-AN-ENCODING", "UTF-16", "UTF-32LE"])
     func unknownCodePages(codePage: String) {
         #expect(DBFTextEncoding(codePage: codePage) == nil)
+    }
+
+    @Test func invalidBytesInAnIconvEncodingAreRefused() throws {
+        let shiftJIS = try #require(DBFTextEncoding(codePage: "LDID/19"))
+        #expect(shiftJIS.decode([0x81]) == nil, "a lead byte without its trail")
+        #expect(shiftJIS.decode([0x41, 0x42]) == "AB")
     }
 
     @Test func iso8859_9() {
@@ -114,6 +135,27 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
         #expect(try reader.string(record: 0, field: "NAME") == "Şişli")
     }
 
+    /// The Tokyo shapefile of the issue: no .cpg, LDID 19 (Shift-JIS) in the header.
+    @Test func shiftJISFromLanguageDriverID() throws {
+        let dir = try TempDirectory()
+        let base = try writeOne(dir, name: .bytes([144, 86, 143, 104, 139, 230]), codePage: "LDID/19")
+        let reader = try ShapefileReader(path: base + ".shp")
+        #expect(reader.encoding == .iconv("CP932"))
+        #expect(try reader.string(record: 0, field: "NAME") == "新宿区")
+    }
+
+    @Test func theUsersEncodingOverridesTheFiles() throws {
+        let dir = try TempDirectory()
+        // Says UTF-8, holds windows-1251.
+        let base = try writeOne(dir, name: .bytes([204, 238, 241, 234, 226, 224]), codePage: "UTF-8")
+        #expect(throws: ShapefileError.self) { try ShapefileReader(path: base + ".shp").string(record: 0, field: "NAME") }
+        let reader = try ShapefileReader(path: base + ".shp", encoding: "windows-1251")
+        #expect(try reader.string(record: 0, field: "NAME") == "Москва")
+        let unknown = try #require(throws: ShapefileError.self) { try ShapefileReader(path: base + ".shp", encoding: "KLINGON") }
+        #expect(unknown == .unknownCodePage(file: base + ".dbf", codePage: "KLINGON"))
+        #expect(unknown.description.contains("'KLINGON'"))
+    }
+
     @Test func noCodePageReadsUTF8() throws {
         let dir = try TempDirectory()
         let base = try writeOne(dir, name: "Kadıköy", codePage: nil)
@@ -173,12 +215,30 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
         #expect(encodings == ["windows-1254", "UTF-8", "windows-1254"])
     }
 
+    /// A district layer in Shift-JIS that says so only by its LDID, and one that says UTF-8 but
+    /// holds windows-1251, named right by the manifest's `encoding`.
+    @Test func iconvCodePagesAndTheManifestsEncodingImport() throws {
+        let source = try TempDirectory(), out = try TempDirectory()
+        var fixture = AdminFixture.standard()
+        fixture["districts.shp"].codePage = "LDID/19"
+        fixture["districts.shp"].units[0].name = .bytes([144, 86, 143, 104, 139, 230])  // 新宿区
+        fixture["provinces.shp"].units[0].name = .bytes([204, 238, 241, 234, 226, 224])  // Москва
+        fixture["provinces.shp"].manifestEncoding = "windows-1251"
+        try fixture.write(in: source.path)
+        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        let stored = try names(out.file("b.sqlite"))
+        #expect(stored["D1"] == "新宿区")
+        #expect(stored["P1"] == "Москва")
+        let encodings = try BoundaryDatabase(path: out.file("b.sqlite")).info().sources.map(\.encoding)
+        #expect(encodings == ["UTF-8", "CP1251", "CP932"])
+    }
+
     @Test func unknownCodePageFailsNamingTheDBF() throws {
-        let s = try Scenario { $0["districts.shp"].codePage = "KOI8-R" }
+        let s = try Scenario { $0["districts.shp"].codePage = "KLINGON-1" }
         let error = try s.failure(ShapefileError.self)
-        #expect(error == .unknownCodePage(file: s.path("districts.shp", "dbf"), codePage: "KOI8-R"))
+        #expect(error == .unknownCodePage(file: s.path("districts.shp", "dbf"), codePage: "KLINGON-1"))
         #expect(error.description.contains("districts.dbf"))
-        #expect(error.description.contains("KOI8-R"))
+        #expect(error.description.contains("KLINGON-1"))
         try expectUntouched(s.existing)
     }
 

@@ -48,6 +48,8 @@ package struct FixtureLayer: Sendable {
     package var licence = "Test data, no rights reserved"
     /// Whether `manifest.json` lists this layer.
     package var inManifest = true
+    /// The manifest's `encoding` for the layer (nil: none).
+    package var manifestEncoding: String?
 
     package init(file: String, level: AdminLevel, units: [FixtureUnit]) {
         self.file = file
@@ -74,7 +76,9 @@ package struct FixtureLayer: Sendable {
     var manifestEntry: [String: Any] {
         var fields = ["code": "CODE", "name": "NAME", "name_en": "NAME_EN", "name_tr": "NAME_TR"]
         if level != AdminLevel.country.description { fields["parent"] = "PARENT" }
-        return ["file": file, "level": level, "fields": fields, "source": source, "licence": licence]
+        var entry: [String: Any] = ["file": file, "level": level, "fields": fields, "source": source, "licence": licence]
+        if let manifestEncoding { entry["encoding"] = manifestEncoding }
+        return entry
     }
 }
 
