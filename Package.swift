@@ -61,7 +61,7 @@ let package = Package(
         // Streaming readers and writers shared by every module that reads outside input.
         .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
-        .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "CShapelib", grdb]),
+        .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions"]),

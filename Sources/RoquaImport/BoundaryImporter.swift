@@ -28,7 +28,7 @@ public enum BoundaryImporter {
         let plans = try Manifest.resolve(sources: options.sources)
         let localityFiles = try Manifest.localities(sources: options.sources)
         // Open (and so check) every file before anything is written.
-        let readers = try plans.map { try ShapefileReader(path: $0.shapefile, encoding: $0.encoding) }
+        let readers = try plans.map { try ShapefileReader(path: $0.shapefile, encoding: $0.encoding, crs: $0.crs) }
         let replace = try AtomicReplace(target: options.output)
         var warnings: [String] = []
         let report: (counts: [AdminLevel: Int], pieces: Int, cells: CellIndexBuilder.Output, localities: Int)

@@ -34,6 +34,9 @@ package struct Manifest: Codable, Sendable {
         /// The DBF's text encoding, overriding its `.cpg` and language driver id (`CP932`,
         /// `SHIFT_JIS`, `1251`, `KOI8-R` …): for files that say nothing, or say it wrong.
         package var encoding: String?
+        /// The layer's coordinate reference system, overriding its `.prj` (`EPSG:NNNN`, a PROJ
+        /// string or WKT): for files without a `.prj`, or with a wrong one.
+        package var crs: String?
     }
 
     package var format: Int
@@ -53,6 +56,8 @@ package struct LayerPlan: Sendable {
     package var precision: Int
     /// `Manifest.Layer.encoding`.
     package var encoding: String?
+    /// `Manifest.Layer.crs`.
+    package var crs: String?
 }
 
 /// A manifest that cannot be used, or sources that no manifest covers; each case names the file.
@@ -112,7 +117,8 @@ extension Manifest {
             }
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
             return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
-                             source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding)
+                             source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding,
+                             crs: layer.crs)
         }
     }
 

@@ -1,6 +1,7 @@
 import CShapelib
 import Foundation
 import RoquaBoundaries
+import RoquaProjection
 import Synchronization
 
 /// shapelib's error hook takes no user-data pointer, so its last message is kept here.
@@ -31,14 +32,24 @@ package final class ShapefileReader {
     package let shapeCount: Int
     package let encoding: DBFTextEncoding
     package let fieldNames: [String]
+    /// The layer's extent in longitude/latitude (after reprojection).
     package let bounds: BoundingBox
+    /// The extent the header declares, in the file's own units (vertices are checked against it).
+    private let declaredBounds: BoundingBox
+    /// The layer's CRS when it is not WGS 84 longitude/latitude (from `.prj` or the user), and
+    /// the transformation to it; one transformation at a time (PROJ contexts are not thread-safe).
+    package let crsName: String?
+    private let reprojection: Reprojection?
+    private let reprojectionLock = NSLock()
     private let shp: SHPHandle
     private let dbf: DBFHandle
 
     /// Opens `path` (the .shp, or the name without extension) and checks everything that can be
     /// checked before reading shapes: companions, shape type, record counts, projection, code page.
-    /// `encoding` (an encoding's name) overrides the `.cpg` file and the DBF's language driver id.
-    package init(path: String, encoding override: String? = nil) throws {
+    /// `encoding` (an encoding's name) overrides the `.cpg` file and the DBF's language driver id;
+    /// `crs` (`EPSG:NNNN`, a PROJ string, WKT or a `.prj` path) overrides the `.prj`. Coordinates in
+    /// any other CRS than WGS 84 are reprojected with PROJ as the shapes are read.
+    package init(path: String, encoding override: String? = nil, crs: String? = nil) throws {
         let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
         self.path = base + ".shp"
         guard let shpPath = Self.companion(base, "shp") else {
@@ -84,13 +95,23 @@ package final class ShapefileReader {
         guard records == count else {
             throw ShapefileError.recordCountMismatch(file: self.path, shapes: Int(count), records: Int(records))
         }
-        let bounds = BoundingBox(minX: minBound[0], minY: minBound[1], maxX: maxBound[0], maxY: maxBound[1])
-        try Self.checkGeographic(base: base, shp: self.path, bounds: bounds)
+        let declared = BoundingBox(minX: minBound[0], minY: minBound[1], maxX: maxBound[0], maxY: maxBound[1])
+        let reprojection = try Self.reprojection(base: base, crs: crs)
+        let bounds: BoundingBox
+        if let reprojection {
+            bounds = try Self.reprojectedBounds(declared, reprojection, file: self.path)
+        } else {
+            bounds = declared
+            try Self.checkGeographic(shp: self.path, bounds: declared, hasCRS: crs != nil || Self.companion(base, "prj") != nil)
+        }
 
         self.shp = shp
         self.dbf = dbf
         self.shapeCount = Int(count)
         self.bounds = bounds
+        self.declaredBounds = declared
+        self.reprojection = reprojection
+        self.crsName = reprojection?.sourceName
         self.encoding = encoding
         self.fieldNames = (0..<DBFGetFieldCount(dbf)).map { index in
             var name = [CChar](repeating: 0, count: 12)
@@ -120,22 +141,50 @@ package final class ShapefileReader {
         }
     }
 
-    /// A projected `.prj` is refused; with no `.prj`, the bounds must at least look like degrees.
-    private static func checkGeographic(base: String, shp: String, bounds: BoundingBox) throws {
-        if let prj = Self.companion(base, "prj") {
+    /// The transformation to WGS 84 of the layer's CRS — `crs` when given, else the `.prj`; nil
+    /// when there is neither, or the CRS is WGS 84 longitude/latitude already.
+    /// - Throws: `badCRS` naming the `.prj` (or the given CRS) PROJ cannot use.
+    private static func reprojection(base: String, crs: String?) throws -> Reprojection? {
+        var definition = crs
+        var source = "the layer's CRS"
+        if definition == nil, let prj = Self.companion(base, "prj") {
             guard let data = FileManager.default.contents(atPath: prj) else {
                 throw ShapefileError.cannotOpen(file: prj, reason: "cannot be read")
             }
-            let wkt = String(decoding: data.prefix(64 << 10), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
-            if wkt.hasPrefix("PROJCS") || wkt.hasPrefix("PROJCRS") {
-                let name = wkt.split(separator: "\"").dropFirst().first.map(String.init) ?? "projected"
-                throw ShapefileError.notGeographic(file: prj, detail: "projected CRS \(name)")
-            }
+            definition = String(decoding: data.prefix(64 << 10), as: UTF8.self)
+            source = prj
         }
+        guard let definition else { return nil }
+        do {
+            let reprojection = try Reprojection(from: definition)
+            return reprojection.sourceIsWGS84 ? nil : reprojection
+        } catch {
+            throw ShapefileError.badCRS(file: source, reason: "\(error)")
+        }
+    }
+
+    /// The longitude/latitude extent of `declared` (its edges densified, so a curved edge's bulge counts).
+    private static func reprojectedBounds(_ declared: BoundingBox, _ reprojection: Reprojection, file: String) throws -> BoundingBox {
+        var xs: [Double] = [], ys: [Double] = []
+        for step in 0...16 {
+            let t = Double(step) / 16
+            let x = declared.minX + (declared.maxX - declared.minX) * t, y = declared.minY + (declared.maxY - declared.minY) * t
+            xs += [x, x, declared.minX, declared.maxX]
+            ys += [declared.minY, declared.maxY, y, y]
+        }
+        do { try reprojection.transform(x: &xs, y: &ys) } catch {
+            throw ShapefileError.notGeographic(file: file, detail: "its extent cannot be reprojected from \(reprojection.sourceName): \(error)")
+        }
+        return BoundingBox(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)
+    }
+
+    /// With no CRS, the bounds must at least look like degrees.
+    private static func checkGeographic(shp: String, bounds: BoundingBox, hasCRS: Bool) throws {
         let world = BoundingBox(minX: -180.000001, minY: -90.000001, maxX: 180.000001, maxY: 90.000001)
         guard world.contains(bounds) else {
             throw ShapefileError.notGeographic(
-                file: shp, detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90")
+                file: shp, detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90"
+                    + (hasCRS ? "" : " and there is no .prj; name the layer's CRS (\"crs\": \"EPSG:NNNN\")"))
         }
     }
 
@@ -160,14 +209,31 @@ package final class ShapefileReader {
                               ys: Array(UnsafeBufferPointer(start: shape.padfY + start, count: end - start))))
         }
         try checkVertices(rings, record: index + 1)
-        return rings
+        guard let reprojection else { return rings }
+        // Long straight edges become curves in longitude/latitude: cut them first (1 km, or
+        // 0.01° for a geographic CRS on another datum).
+        let step = reprojection.sourceIsGeographic ? 0.01 : 1000
+        reprojectionLock.lock()
+        defer { reprojectionLock.unlock() }
+        return try rings.map { ring in
+            let dense = Reprojection.densified(Array(zip(ring.xs, ring.ys)).map { (x: $0.0, y: $0.1) }, step: step)
+            var xs = dense.map(\.x), ys = dense.map(\.y)
+            do { try reprojection.transform(x: &xs, y: &ys) } catch {
+                throw ShapefileError.unreadableRecord(file: path, record: index + 1, reason: "\(error)")
+            }
+            return Ring(xs: xs, ys: ys)
+        }
     }
 
     /// Every vertex must be a finite longitude/latitude inside the bounds the header declares (a
     /// vertex at y = 1e200 would otherwise make the subdivision and the cell index recurse without end).
     private func checkVertices(_ rings: [Ring], record: Int) throws {
-        let declared = BoundingBox(minX: max(bounds.minX, -180) - 1e-6, minY: max(bounds.minY, -90) - 1e-6,
-                                   maxX: min(bounds.maxX, 180) + 1e-6, maxY: min(bounds.maxY, 90) + 1e-6)
+        let raw = declaredBounds
+        let declared = reprojection != nil
+            ? BoundingBox(minX: raw.minX - 1e-6 * max(1, abs(raw.minX)), minY: raw.minY - 1e-6 * max(1, abs(raw.minY)),
+                          maxX: raw.maxX + 1e-6 * max(1, abs(raw.maxX)), maxY: raw.maxY + 1e-6 * max(1, abs(raw.maxY)))
+            : BoundingBox(minX: max(raw.minX, -180) - 1e-6, minY: max(raw.minY, -90) - 1e-6,
+                          maxX: min(raw.maxX, 180) + 1e-6, maxY: min(raw.maxY, 90) + 1e-6)
         for ring in rings {
             for (x, y) in zip(ring.xs, ring.ys) {
                 guard x.isFinite, y.isFinite, x >= declared.minX, x <= declared.maxX, y >= declared.minY, y <= declared.maxY else {

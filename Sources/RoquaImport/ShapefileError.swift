@@ -10,6 +10,8 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
     case unreadableRecord(file: String, record: Int, reason: String)
     case notGeographic(file: String, detail: String)
     case unknownCodePage(file: String, codePage: String)
+    /// PROJ cannot use the layer's `.prj` or the CRS named for it.
+    case badCRS(file: String, reason: String)
     case undecodableText(file: String, record: Int, field: String, encoding: String)
     case missingField(file: String, field: String)
     case vertexOutOfBounds(file: String, record: Int, x: Double, y: Double, bounds: BoundingBox)
@@ -30,7 +32,9 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
         case let .unreadableRecord(file, record, reason):
             "\(file): record \(record) cannot be read: \(reason) (truncated or corrupt file?)"
         case let .notGeographic(file, detail):
-            "\(file): coordinates are not longitude/latitude degrees (\(detail)); reproject to WGS84 (EPSG:4326) first"
+            "\(file): coordinates are not longitude/latitude degrees (\(detail))"
+        case let .badCRS(file, reason):
+            "\(file): \(reason)"
         case let .unknownCodePage(file, codePage):
             "\(file): unknown DBF code page '\(codePage)' (a code page number, an iconv name such as CP932, SHIFT_JIS, GBK or KOI8-R, or an LDID with a known code page); name the encoding in the layer's \"encoding\""
         case let .undecodableText(file, record, field, encoding):

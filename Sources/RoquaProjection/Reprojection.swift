@@ -21,6 +21,9 @@ public final class Reprojection {
     public let sourceName: String
     /// Whether the source CRS is geographic (degrees), not projected.
     public let sourceIsGeographic: Bool
+    /// Whether the source CRS is WGS 84 longitude/latitude already (axis order aside): nothing
+    /// to transform.
+    public let sourceIsWGS84: Bool
 
     /// - Throws: `Failure` naming the definition when PROJ cannot read it or it is no CRS.
     public init(from definition: String) throws {
@@ -53,6 +56,7 @@ public final class Reprojection {
             throw error
         }
         defer { proj_destroy(target) }
+        sourceIsWGS84 = proj_is_equivalent_to_with_ctx(context, source, target, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) != 0
         guard let raw = proj_create_crs_to_crs_from_pj(context, source, target, nil, nil) else {
             let error = failure("no transformation to WGS 84")
             proj_context_destroy(context)

@@ -76,34 +76,6 @@ import Testing
         try expectUntouched(s.existing)
     }
 
-    @Test func projectedPRJ() throws {
-        let s = try Scenario { $0["provinces.shp"].projection = .utm35N }
-        let error = try s.failure(ShapefileError.self)
-        guard case let .notGeographic(file, detail) = error else {
-            Issue.record("expected notGeographic, got \(error)")
-            return
-        }
-        #expect(file == s.path("provinces.shp", "prj"))
-        #expect(detail.contains("UTM_ZONE_35N"))
-        #expect(error.description.contains("provinces.prj"))
-        try expectUntouched(s.existing)
-    }
-
-    /// With no `.prj`, coordinates in metres are caught by their bounds.
-    @Test func metreCoordinatesWithoutPRJ() throws {
-        let s = try Scenario { fixture in
-            fixture["districts.shp"].projection = nil
-            fixture["districts.shp"].units[0].shape = .polygon([Shapes.square(x: 500_000, y: 4_500_000, size: 1000)])
-        }
-        let error = try s.failure(ShapefileError.self)
-        guard case let .notGeographic(file, _) = error else {
-            Issue.record("expected notGeographic, got \(error)")
-            return
-        }
-        #expect(file == s.path("districts.shp"))
-        try expectUntouched(s.existing)
-    }
-
     @Test func zeroByteSHP() throws {
         let s = try Scenario()
         try Data().write(to: URL(fileURLWithPath: s.path("districts.shp")))

@@ -48,8 +48,9 @@ package struct FixtureLayer: Sendable {
     package var licence = "Test data, no rights reserved"
     /// Whether `manifest.json` lists this layer.
     package var inManifest = true
-    /// The manifest's `encoding` for the layer (nil: none).
+    /// The manifest's `encoding` and `crs` for the layer (nil: none).
     package var manifestEncoding: String?
+    package var manifestCRS: String?
 
     package init(file: String, level: AdminLevel, units: [FixtureUnit]) {
         self.file = file
@@ -78,6 +79,7 @@ package struct FixtureLayer: Sendable {
         if level != AdminLevel.country.description { fields["parent"] = "PARENT" }
         var entry: [String: Any] = ["file": file, "level": level, "fields": fields, "source": source, "licence": licence]
         if let manifestEncoding { entry["encoding"] = manifestEncoding }
+        if let manifestCRS { entry["crs"] = manifestCRS }
         return entry
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaImport
+import RoquaTestSupport
+import Testing
+
+/// Layers in another CRS than WGS 84 are reprojected with PROJ while they are read: from their
+/// `.prj`, or from the CRS the manifest names for them.
+@Suite struct ReprojectedImportTests {
+    /// EPSG:3857 (spherical Web Mercator), computed here independently of PROJ.
+    static func mercator(_ ring: Ring) -> Ring {
+        let radius = 6_378_137.0
+        return Ring(xs: ring.xs.map { $0 * .pi / 180 * radius },
+                    ys: ring.ys.map { radius * log(tan(.pi / 4 + $0 * .pi / 360)) })
+    }
+
+    static let mercatorWKT = #"PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",0.0],PARAMETER["Standard_Parallel_1",0.0],PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]"#
+
+    static func boxes(_ path: String) throws -> [String: [Double]] {
+        try BoundaryDatabase(path: path).read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT code, min_x, min_y, max_x, max_y FROM boundaries").map {
+                ($0["code"] as String, [$0["min_x"], $0["min_y"], $0["max_x"], $0["max_y"]] as [Double])
+            })
+        }
+    }
+
+    @Test func aMercatorLayerImportsAsTheSameShapesInDegrees() throws {
+        let source = try TempDirectory(), out = try TempDirectory()
+        var fixture = AdminFixture.standard()
+        for file in ["countries.shp", "provinces.shp", "districts.shp"] {
+            fixture[file].units = fixture[file].units.map { unit in
+                var unit = unit
+                if case .polygon(let rings) = unit.shape { unit.shape = .polygon(rings.map(Self.mercator)) }
+                return unit
+            }
+        }
+        // The districts say it in their .prj (ESRI WKT); the others have none, and the manifest names it.
+        fixture["districts.shp"].projection = .custom(Self.mercatorWKT)
+        for file in ["countries.shp", "provinces.shp"] {
+            fixture[file].projection = nil
+            fixture[file].manifestCRS = "EPSG:3857"
+        }
+        try fixture.write(in: source.path)
+        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        let boxes = try Self.boxes(out.file("b.sqlite"))
+        let expected: [String: [Double]] = ["XX": [0, 0, 10, 10], "P1": [0, 0, 5, 10], "P2": [5, 0, 10, 10],
+                                            "D1": [1, 1, 4, 4], "D2": [1, 6, 4, 9], "D3": [6, 1, 9, 4]]
+        for (code, box) in expected {
+            let stored = try #require(boxes[code], "\(code) missing")
+            #expect(zip(stored, box).allSatisfy { abs($0 - $1) < 1e-7 }, "\(code): \(stored)")
+        }
+        let sources = try BoundaryDatabase(path: out.file("b.sqlite")).info().sources
+        #expect(sources.count == 3)
+    }
+
+    @Test func metresWithoutACRSAreRefusedWithTheHint() throws {
+        let s = try Scenario { fixture in
+            fixture["districts.shp"].projection = nil
+            fixture["districts.shp"].units[0].shape = .polygon([Shapes.square(x: 500_000, y: 4_500_000, size: 1000)])
+        }
+        let error = try s.failure(ShapefileError.self)
+        #expect(error.description.contains("districts.shp") && error.description.contains("\"crs\": \"EPSG:NNNN\""), "\(error)")
+        try expectUntouched(s.existing)
+    }
+
+    @Test func aPrjPROJCannotReadIsNamed() throws {
+        let s = try Scenario { $0["provinces.shp"].projection = .custom(#"PROJCS["broken",GEOGCS["nothing"#) }
+        let error = try s.failure(ShapefileError.self)
+        guard case let .badCRS(file, reason) = error else {
+            Issue.record("expected badCRS, got \(error)")
+            return
+        }
+        #expect(file == s.path("provinces.shp", "prj") && reason.contains("CRS"), "\(reason)")
+        try expectUntouched(s.existing)
+    }
+}
