@@ -98,6 +98,8 @@ struct BoundaryWriter {
     let context: GEOSContext
     let limits: (vertices: Int, degrees: Double)
     private var units: [String: Unit] = [:]
+    /// Unit codes by row id (parents inferred from the pieces found at a point).
+    private var codes: [Int64: String] = [:]
     private(set) var counts: [AdminLevel: Int] = [:]
     private(set) var pieceCount = 0
     /// Every unit's rings, for the cell index built once all layers are in.
@@ -124,6 +126,7 @@ struct BoundaryWriter {
 
     mutating func importLayer(_ plan: LayerPlan, reader: ShapefileReader, events: (ImportEvent) -> Void) throws {
         let sourceID = try insertSource(plan, reader: reader)
+        var orphans: [String] = []
         for index in 0..<reader.shapeCount {
             let record = index + 1
             func value(_ field: String?) throws -> String? {
@@ -142,18 +145,28 @@ struct BoundaryWriter {
                 throw ImportError.duplicateCode(file: reader.path, record: record, code: code, first: existing.origin)
             }
             var parent: Unit?
-            if let parentLevel = plan.level.parent, let field = plan.fields.parent {
-                let parentCode = try required(field)
-                guard let found = units[parentCode], found.level == parentLevel else {
-                    throw ImportError.unknownParent(file: reader.path, record: record, code: code,
-                                                    parent: parentCode, level: parentLevel)
-                }
-                parent = found
-            }
-            let country = parent?.country ?? code
+            var shape: Geometry?
             do {
+                if let parentLevel = plan.level.parent, let field = plan.fields.parent {
+                    let parentCode = try required(field)
+                    guard let found = units[parentCode], found.level == parentLevel else {
+                        throw ImportError.unknownParent(file: reader.path, record: record, code: code,
+                                                        parent: parentCode, level: parentLevel)
+                    }
+                    parent = found
+                } else if let parentLevel = plan.level.parent {
+                    // No parent field: the unit of the level above that holds a point inside this one.
+                    let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
+                    shape = geometry
+                    guard let found = try containingUnit(of: geometry, level: parentLevel) else {
+                        orphans.append("record \(record) (\(code) \(name))")
+                        continue
+                    }
+                    parent = found
+                }
+                let country = parent?.country ?? code
                 try add(plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
-                        sourceID: sourceID, values: value, events: events)
+                        sourceID: sourceID, geometry: shape, values: value, events: events)
             } catch let error as GEOSError {
                 throw ImportError.geometry(file: reader.path, record: record, code: code, reason: error.description)
             }
@@ -162,15 +175,32 @@ struct BoundaryWriter {
                 events(.progress(layer: plan.name, done: record, total: reader.shapeCount))
             }
         }
+        guard orphans.isEmpty else { throw ImportError.orphans(file: reader.path, level: plan.level.parent ?? plan.level, records: orphans) }
     }
 
-    /// Writes one record: its boundary row, its indexed pieces and its cells.
+    /// The unit of `level` whose pieces cover a point inside `geometry` (its point on surface).
+    private func containingUnit(of geometry: Geometry, level: AdminLevel) throws -> Unit? {
+        let inside = try geometry.pointOnSurface()
+        let point = try context.point(x: inside.x, y: inside.y)
+        let candidates = try Row.fetchAll(db, sql: """
+            SELECT p.boundary_id, p.geometry FROM piece_index i JOIN pieces p ON p.id = i.id
+            WHERE i.min_x <= ?1 AND i.max_x >= ?1 AND i.min_y <= ?2 AND i.max_y >= ?2 AND p.level = ?3
+            """, arguments: [inside.x, inside.y, level.rawValue])
+        for row in candidates {
+            let piece = try context.geometry(wkb: row["geometry"])
+            if try piece.covers(point), let code = codes[row["boundary_id"]], let unit = units[code] { return unit }
+        }
+        return nil
+    }
+
+    /// Writes one record: its boundary row, its indexed pieces and its cells (`geometry` when it
+    /// was read already).
     private mutating func add(_ plan: LayerPlan, reader: ShapefileReader, index: Int, code: String, name: String, parent: Unit?,
-                              country: String, sourceID: Int64, values value: (String?) throws -> String?,
-                              events: (ImportEvent) -> Void) throws {
+                              country: String, sourceID: Int64, geometry shape: Geometry? = nil,
+                              values value: (String?) throws -> String?, events: (ImportEvent) -> Void) throws {
         let record = index + 1
         let file = (reader.path as NSString).lastPathComponent
-        let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
+        let geometry = try shape ?? polygon(reader: reader, index: index, code: code, name: name, events: events)
         let box = try geometry.bounds()
         let arguments: StatementArguments = [
             plan.level.rawValue, code, name, try value(plan.fields.nameEn) ?? name, try value(plan.fields.nameTr) ?? name,
@@ -180,6 +210,7 @@ struct BoundaryWriter {
         try insertBoundary.execute(arguments: arguments)
         let id = db.lastInsertedRowID
         units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
+        codes[id] = code
         try insertPieces(of: geometry, boundary: id, level: plan.level)
         cells.add(level: plan.level, code: code, country: country, precision: plan.precision, box: box,
                   polygons: try geometry.polygonRings())

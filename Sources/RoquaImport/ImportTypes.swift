@@ -69,6 +69,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     case unknownParent(file: String, record: Int, code: String, parent: String, level: AdminLevel)
     case emptyGeometry(file: String, record: Int, code: String)
     case geometry(file: String, record: Int, code: String, reason: String)
+    /// Records of a layer without a parent field that lie in no unit of the level above.
+    case orphans(file: String, level: AdminLevel, records: [String])
 
     /// One line naming the file, the record and what is wrong with it.
     public var description: String {
@@ -83,6 +85,10 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(file): record \(record) (\(code)) has no polygon with an area"
         case let .geometry(file, record, code, reason):
             "\(file): record \(record) (\(code)): its geometry cannot be processed: \(reason)"
+        case let .orphans(file, level, records):
+            "\(file): \(records.count) record(s) lie in no \(level) of the imported layers, so no parent can be inferred: "
+                + records.prefix(10).joined(separator: ", ") + (records.count > 10 ? ", …" : "")
+                + " (name the parent field, or check the layer's CRS)"
         }
     }
 }

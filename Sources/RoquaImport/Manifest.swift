@@ -9,7 +9,8 @@ package struct Manifest: Codable, Sendable {
         package var name: String
         package var nameEn: String?
         package var nameTr: String?
-        /// The field holding the parent unit's code (required below country level).
+        /// The field holding the parent unit's code; without it, below country level, each unit's
+        /// parent is the unit of the level above that holds a point inside it (its point on surface).
         package var parent: String?
         package var continent: String?
         package var isoA3: String?
@@ -64,7 +65,6 @@ package struct LayerPlan: Sendable {
 public enum ManifestError: Error, CustomStringConvertible, Equatable, Sendable {
     case unreadable(file: String, reason: String)
     case badLevel(file: String, layer: String, level: String)
-    case missingParentField(file: String, layer: String)
     case notInManifest(file: String, manifest: String)
     case noSources
 
@@ -74,7 +74,6 @@ public enum ManifestError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .unreadable(file, reason): "\(file): not a valid Roqua manifest: \(reason)"
         case let .badLevel(file, layer, level):
             "\(file): layer \(layer) has level '\(level)'; use country, province or district"
-        case let .missingParentField(file, layer): "\(file): layer \(layer) needs a 'parent' field (it is below country level)"
         case let .notInManifest(file, manifest): "\(file) is not listed in \(manifest); add it there with its field mapping"
         case .noSources: "nothing to import: give a directory with manifest.json, a manifest, or shapefiles listed in one"
         }
@@ -111,9 +110,6 @@ extension Manifest {
             if let files, !files.contains(URL(fileURLWithPath: path).standardizedFileURL.path) { return nil }
             guard let level = AdminLevel(name: layer.level) else {
                 throw ManifestError.badLevel(file: manifestPath, layer: layer.file, level: layer.level)
-            }
-            if level != .country, layer.fields.parent == nil {
-                throw ManifestError.missingParentField(file: manifestPath, layer: layer.file)
             }
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
             return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,

@@ -75,3 +75,42 @@ import Testing
         try expectUntouched(s.existing)
     }
 }
+
+/// A layer whose file names no parent: each unit's parent is the unit of the level above that
+/// holds a point inside it.
+@Suite struct ParentInferenceTests {
+    static func parents(_ path: String) throws -> [String: String] {
+        try BoundaryDatabase(path: path).read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT b.code, p.code AS parent FROM boundaries b JOIN boundaries p ON p.id = b.parent_id
+                """).map { ($0["code"] as String, $0["parent"] as String) })
+        }
+    }
+
+    @Test func parentsAreInferredFromWhereTheUnitsLie() throws {
+        let source = try TempDirectory(), out = try TempDirectory()
+        var fixture = AdminFixture.standard()
+        fixture["districts.shp"].parentInManifest = false
+        fixture["provinces.shp"].parentInManifest = false
+        // The file's own parent values are wrong: they are not read.
+        fixture["districts.shp"].units[2].parent = .text("P1")
+        try fixture.write(in: source.path)
+        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        #expect(try Self.parents(out.file("b.sqlite")) == ["P1": "XX", "P2": "XX", "D1": "P1", "D2": "P1", "D3": "P2"])
+    }
+
+    @Test func unitsOutsideEveryParentAreListedAndNothingIsWritten() throws {
+        let s = try Scenario { fixture in
+            fixture["districts.shp"].parentInManifest = false
+            fixture["districts.shp"].units[1].shape = .polygon([Shapes.square(x: 20, y: 20, size: 1)])
+        }
+        let error = try s.failure(ImportError.self)
+        guard case let .orphans(file, level, records) = error else {
+            Issue.record("expected orphans, got \(error)")
+            return
+        }
+        #expect(file == s.path("districts.shp") && level == .province && records == ["record 2 (D2 Beta)"])
+        #expect(error.description.contains("no parent can be inferred"))
+        try expectUntouched(s.existing)
+    }
+}

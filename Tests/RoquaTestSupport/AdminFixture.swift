@@ -51,6 +51,9 @@ package struct FixtureLayer: Sendable {
     /// The manifest's `encoding` and `crs` for the layer (nil: none).
     package var manifestEncoding: String?
     package var manifestCRS: String?
+    /// Whether the manifest names the parent field (below country level); without it the
+    /// importer infers each unit's parent.
+    package var parentInManifest = true
 
     package init(file: String, level: AdminLevel, units: [FixtureUnit]) {
         self.file = file
@@ -76,7 +79,7 @@ package struct FixtureLayer: Sendable {
 
     var manifestEntry: [String: Any] {
         var fields = ["code": "CODE", "name": "NAME", "name_en": "NAME_EN", "name_tr": "NAME_TR"]
-        if level != AdminLevel.country.description { fields["parent"] = "PARENT" }
+        if level != AdminLevel.country.description, parentInManifest { fields["parent"] = "PARENT" }
         var entry: [String: Any] = ["file": file, "level": level, "fields": fields, "source": source, "licence": licence]
         if let manifestEncoding { entry["encoding"] = manifestEncoding }
         if let manifestCRS { entry["crs"] = manifestCRS }
