@@ -184,7 +184,7 @@ package final class ShapefileReader {
         guard world.contains(bounds) else {
             throw ShapefileError.notGeographic(
                 file: shp, detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90"
-                    + (hasCRS ? "" : " and there is no .prj; name the layer's CRS (\"crs\": \"EPSG:NNNN\")"))
+                    + (hasCRS ? "" : " and there is no .prj: name its CRS (--crs EPSG:NNNN, or \"crs\" in its manifest)"))
         }
     }
 

@@ -6,11 +6,16 @@ import RoquaImport
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Build the boundary database from shapefiles (default: the bundled data/).",
+        abstract: "Build the boundary database from shapefiles (default: the bundled data/ and the layers you added).",
         discussion: """
             Each source is a directory with a manifest.json, a manifest, or shapefiles listed in the \
             manifest.json beside them. The database is built beside its target and renamed into place \
             only on success: a failed import leaves an existing database untouched.
+
+            --add FILE --level LEVEL adds your own polygon layer (a shapefile in any CRS and code page) \
+            with no manifest to write: it is kept under the data home's layers/ and imported with the \
+            others from then on. Its code and name fields are guessed when not given; without --parent, \
+            each unit's parent is the unit one level up that holds it.
             """
     )
 
@@ -20,6 +25,39 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the database (default: $ROQUA_BOUNDARIES or the data home).", valueName: "PATH"))
     var out: String?
 
+    @Option(name: .long, help: ArgumentHelp("Add your own layer: a .shp (with .shx, .dbf; .prj and .cpg when there).", valueName: "FILE"))
+    var add: String?
+
+    @Option(name: .long, help: ArgumentHelp("The added layer's level: country, province or district.", valueName: "LEVEL"))
+    var level: String?
+
+    @Option(name: .long, help: ArgumentHelp("The added layer's code field (default: an obvious one, said).", valueName: "FIELD"))
+    var code: String?
+
+    @Option(name: .long, help: ArgumentHelp("The added layer's name field (default: an obvious one, said).", valueName: "FIELD"))
+    var name: String?
+
+    @Option(name: .customLong("name-en"), help: ArgumentHelp("The added layer's English name field.", valueName: "FIELD"))
+    var nameEn: String?
+
+    @Option(name: .long, help: ArgumentHelp("The field holding each unit's parent code (default: inferred from where units lie).",
+                                            valueName: "FIELD"))
+    var parent: String?
+
+    @Option(name: .long, help: ArgumentHelp("The added layer's CRS when it has no .prj, or a wrong one: EPSG:NNNN, a PROJ string, WKT or a .prj file.",
+                                            valueName: "CRS"))
+    var crs: String?
+
+    @Option(name: .long, help: ArgumentHelp("The added layer's DBF text encoding, overriding .cpg and LDID (CP932, windows-1251, KOI8-R…).",
+                                            valueName: "NAME"))
+    var encoding: String?
+
+    @Flag(name: .long, help: "Replace a layer added before from a file of the same name.")
+    var replace = false
+
+    @Option(name: .customLong("remove-layer"), help: ArgumentHelp("Take out a layer added before (its name as --add printed it).", valueName: "NAME"))
+    var removeLayer: String?
+
     @Option(name: .long, help: "Largest piece, in vertices, that the R*Tree indexes.")
     var maxPieceVertices = 256
 
@@ -27,6 +65,15 @@ struct ImportCommand: ParsableCommand {
     var maxPieceDegrees = 4.0
 
     func validate() throws {
+        if add != nil {
+            guard let level, AdminLevel(name: level) != nil else { throw ValidationError("--add needs --level country, province or district") }
+            guard removeLayer == nil else { throw ValidationError("--add and --remove-layer go one at a time") }
+        } else {
+            let stray = [("--level", level), ("--code", code), ("--name", name), ("--name-en", nameEn), ("--parent", parent),
+                         ("--crs", crs), ("--encoding", encoding)].first { $0.1 != nil }
+            if let stray { throw ValidationError("\(stray.0) goes with --add FILE") }
+            if replace { throw ValidationError("--replace goes with --add FILE") }
+        }
         guard (16...100_000).contains(maxPieceVertices) else { throw ValidationError("--max-piece-vertices must be 16…100000") }
         guard maxPieceDegrees.isFinite, (0.01...360).contains(maxPieceDegrees) else {
             throw ValidationError("--max-piece-degrees must be 0.01…360")
@@ -34,6 +81,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        let added = AddedLayers(directory: (RoquaPaths.dataHome() as NSString).appendingPathComponent("layers"))
         var sources = from
         if sources.isEmpty {
             guard let bundled = RoquaPaths.bundledData() else {
@@ -42,6 +90,45 @@ struct ImportCommand: ParsableCommand {
             }
             sources = [bundled]
         }
+        if let add, let level, let adminLevel = AdminLevel(name: level) {
+            var request = AddedLayers.Request(file: add, level: adminLevel)
+            (request.code, request.name, request.nameEn, request.parent) = (code, name, nameEn, parent)
+            (request.crs, request.encoding, request.replace) = (crs, encoding, replace)
+            let staged = try added.stage(request)
+            let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")
+            print("Adding \((staged.directory as NSString).lastPathComponent) as \(adminLevel)s: code \(staged.fields.code), "
+                + "name \(staged.fields.name)\(parentNote)")
+            do {
+                try importAll(sources + added.sources())
+            } catch {
+                added.undo(staged)
+                throw error
+            }
+            added.commit(staged)
+            return
+        }
+        if let removeLayer {
+            let target = (added.directory as NSString).appendingPathComponent(removeLayer)
+            guard !removeLayer.contains("/"), FileManager.default.fileExists(atPath: target) else {
+                let known = added.sources().map { ($0 as NSString).lastPathComponent }
+                throw Failure("no added layer named \(removeLayer)" + (known.isEmpty ? " (none was added)" : " (added: \(known.joined(separator: ", ")))"))
+            }
+            let aside = target + ".removing"
+            try FileManager.default.moveItem(atPath: target, toPath: aside)
+            do {
+                try importAll(sources + added.sources())
+            } catch {
+                try? FileManager.default.moveItem(atPath: aside, toPath: target)
+                throw error
+            }
+            try? FileManager.default.removeItem(atPath: aside)
+            print("Removed \(removeLayer)")
+            return
+        }
+        try importAll(sources + added.sources())
+    }
+
+    func importAll(_ sources: [String]) throws {
         let options = ImportOptions(sources: sources,
                                     output: out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
                                     maxPieceDegrees: maxPieceDegrees)

@@ -60,7 +60,7 @@ import Testing
             fixture["districts.shp"].units[0].shape = .polygon([Shapes.square(x: 500_000, y: 4_500_000, size: 1000)])
         }
         let error = try s.failure(ShapefileError.self)
-        #expect(error.description.contains("districts.shp") && error.description.contains("\"crs\": \"EPSG:NNNN\""), "\(error)")
+        #expect(error.description.contains("districts.shp") && error.description.contains("--crs EPSG:NNNN"), "\(error)")
         try expectUntouched(s.existing)
     }
 
@@ -112,5 +112,22 @@ import Testing
         #expect(file == s.path("districts.shp") && level == .province && records == ["record 2 (D2 Beta)"])
         #expect(error.description.contains("no parent can be inferred"))
         try expectUntouched(s.existing)
+    }
+}
+
+@Suite struct AddedLayerFieldTests {
+    @Test func obviousFieldsAreGuessedAndNamedOnesChecked() throws {
+        var request = AddedLayers.Request(file: "adm2.shp", level: .district)
+        let geoBoundaries = try AddedLayers.fields(request, available: ["shapeName", "shapeISO", "shapeID", "shapeGroup", "shapeType"])
+        #expect(geoBoundaries.code == "shapeID" && geoBoundaries.name == "shapeName")
+        let gadm = try AddedLayers.fields(request, available: ["GID_0", "NAME_0", "GID_1", "NAME_1", "GID_2", "NAME_2"])
+        #expect(gadm.code == "GID_2" && gadm.name == "NAME_2", "the deepest level")
+        let counties = try AddedLayers.fields(request, available: ["AREA", "NAME", "FIPS", "CNTY_ID"])
+        #expect(counties.code == "FIPS" && counties.name == "NAME")
+        request.code = "cnty_id"
+        request.parent = "STATE"
+        #expect(throws: AddedLayers.Failure.self) { try AddedLayers.fields(request, available: ["NAME", "CNTY_ID"]) }
+        request.parent = nil
+        #expect(try AddedLayers.fields(request, available: ["NAME", "CNTY_ID"]).code == "CNTY_ID", "case-insensitive")
     }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import RoquaBoundaries
+import RoquaIO
+
+/// The user's own boundary layers (`roqua import --add`): each is copied into its own directory
+/// under `<data home>/layers/` with a manifest written for it, so that every later import — the
+/// one that adds it and any rebuild after — reads it exactly like a bundled layer (same repair,
+/// pieces, indexes, hierarchy, provenance), in the same atomic build.
+package struct AddedLayers: Sendable {
+    /// What to add.
+    package struct Request: Sendable {
+        package var file: String
+        package var level: AdminLevel
+        package var code: String?
+        package var name: String?
+        package var nameEn: String?
+        package var parent: String?
+        package var crs: String?
+        package var encoding: String?
+        /// Replace a layer added before under the same name.
+        package var replace = false
+
+        package init(file: String, level: AdminLevel) {
+            self.file = file
+            self.level = level
+        }
+    }
+
+    /// A layer that cannot be added, naming the file, field or rule.
+    package struct Failure: Error, Equatable, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// `<data home>/layers`.
+    package let directory: String
+
+    package init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The directories of the layers added so far, in name order (import sources). A layer being
+    /// replaced, added or removed (`name.previous`, `.adding`, `.removing`) is not one.
+    package func sources() -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.contains(".") }
+        return names.sorted().map { (directory as NSString).appendingPathComponent($0) }
+            .filter { FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("manifest.json")) }
+    }
+
+    /// The fields a request names, or the obvious ones of the file when it names none: those of
+    /// geoBoundaries (`shapeID`, `shapeName`), of GADM-like files (`GID_n`, `NAME_n`, deepest
+    /// first) and the common `CODE`/`NAME`-style ones.
+    package static func fields(_ request: Request, available: [String]) throws -> Manifest.Fields {
+        let byUpper = Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        func pick(_ given: String?, _ candidates: [String], role: String) throws -> String {
+            if let given {
+                guard let field = byUpper[given.uppercased()] else {
+                    throw Failure(description: "\(request.file): no field \(given) (the file has \(available.joined(separator: ", ")))")
+                }
+                return field
+            }
+            guard let found = candidates.lazy.compactMap({ byUpper[$0] }).first else {
+                throw Failure(description: "\(request.file): no obvious \(role) field among \(available.joined(separator: ", ")); name it with --\(role)")
+            }
+            return found
+        }
+        let code = try pick(request.code, ["SHAPEID", "SHAPEISO", "GID_3", "GID_2", "GID_1", "GID_0", "GEOCODE", "CODE", "FIPS",
+                                           "GEOID", "ISO", "ID"], role: "code")
+        let name = try pick(request.name, ["SHAPENAME", "NAME_3", "NAME_2", "NAME_1", "NAME_0", "NAME", "NAMELSAD", "NAME_LOCAL"],
+                            role: "name")
+        var fields = Manifest.Fields(code: code, name: name)
+        fields.nameEn = try request.nameEn.map { try pick($0, [], role: "name-en") }
+        fields.parent = try request.parent.map { try pick($0, [], role: "parent") }
+        return fields
+    }
+
+    /// Copies the shapefile and writes its manifest into a new layer directory, after checking
+    /// that it opens (companions, CRS, code page) and naming its fields. Returns the directory
+    /// and the fields used. The caller imports, and calls `undo` when that fails.
+    /// - Throws: `Failure` for a layer of that name added before (without `replace`) or a file
+    ///   that is no shapefile; `ShapefileError` for one that cannot be read.
+    package func stage(_ request: Request) throws -> (directory: String, fields: Manifest.Fields, previous: String?) {
+        guard request.file.lowercased().hasSuffix(".shp") else {
+            throw Failure(description: "\(request.file): only shapefiles (.shp with .shx and .dbf) can be added so far")
+        }
+        let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
+        let fields = try Self.fields(request, available: reader.fieldNames)
+        let base = String(request.file.dropLast(4))
+        let name = Self.layerName((base as NSString).lastPathComponent)
+        do { try PrivateFiles.makeDirectory(directory) } catch {
+            throw Failure(description: "\(directory): cannot create the layers directory: \(error)")
+        }
+        let target = (directory as NSString).appendingPathComponent(name)
+        var previous: String?
+        if FileManager.default.fileExists(atPath: target) {
+            guard request.replace else {
+                throw Failure(description: "a layer named \(name) was added before; pass --replace to replace it, or --remove-layer \(name)")
+            }
+            let aside = target + ".previous"
+            try? FileManager.default.removeItem(atPath: aside)
+            try FileManager.default.moveItem(atPath: target, toPath: aside)
+            previous = aside
+        }
+        let staging = target + ".adding"
+        try? FileManager.default.removeItem(atPath: staging)
+        do {
+            try PrivateFiles.makeDirectory(staging)
+            for ext in ["shp", "shx", "dbf", "prj", "cpg"] {
+                guard let from = ShapefileReader.companion(base, ext) else { continue }
+                try FileManager.default.copyItem(atPath: from, toPath: (staging as NSString).appendingPathComponent("\(name).\(ext)"))
+            }
+            let layer: [String: Any?] = [
+                "file": "\(name).shp", "level": request.level.description,
+                "fields": ["code": fields.code, "name": fields.name, "name_en": fields.nameEn, "parent": fields.parent]
+                    .compactMapValues { $0 },
+                "source": "added with roqua import --add from \(URL(fileURLWithPath: request.file).standardizedFileURL.path)",
+                "licence": "as its publisher gives it (see the source)",
+                "crs": request.crs, "encoding": request.encoding,
+            ]
+            let manifest: [String: Any] = ["format": 1, "layers": [layer.compactMapValues { $0 }]]
+            let data = try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: (staging as NSString).appendingPathComponent("manifest.json")))
+            try FileManager.default.moveItem(atPath: staging, toPath: target)
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            if let previous { try? FileManager.default.moveItem(atPath: previous, toPath: target) }
+            throw Failure(description: "\(target): cannot copy the layer: \(error.localizedDescription)")
+        }
+        return (target, fields, previous)
+    }
+
+    /// Takes back a staged layer after a failed import, restoring the one it replaced.
+    package func undo(_ staged: (directory: String, fields: Manifest.Fields, previous: String?)) {
+        try? FileManager.default.removeItem(atPath: staged.directory)
+        if let previous = staged.previous { try? FileManager.default.moveItem(atPath: previous, toPath: staged.directory) }
+    }
+
+    /// Forgets the layer a replacement superseded, once the import succeeded.
+    package func commit(_ staged: (directory: String, fields: Manifest.Fields, previous: String?)) {
+        if let previous = staged.previous { try? FileManager.default.removeItem(atPath: previous) }
+    }
+
+    /// A layer's directory name: the file's name, letters, digits, `-` and `_` only.
+    static func layerName(_ file: String) -> String {
+        let kept = file.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }
+        let name = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "_"))
+        return name.isEmpty ? "layer" : name
+    }
+}

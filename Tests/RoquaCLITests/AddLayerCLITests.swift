@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaTestSupport
+import Testing
+
+/// `roqua import --add`: a user's own layer, in one command, no manifest.
+@Suite struct AddLayerCLITests {
+    let roqua = ProductsDirectory.product("roqua")
+
+    /// Web Mercator, computed independently of PROJ.
+    static func mercator(_ ring: Ring) -> Ring {
+        let radius = 6_378_137.0
+        return Ring(xs: ring.xs.map { $0 * .pi / 180 * radius }, ys: ring.ys.map { radius * log(tan(.pi / 4 + $0 * .pi / 360)) })
+    }
+
+    /// A base dataset (the standard fixture's country and provinces), a data home, and a user's
+    /// ward layer: Web Mercator with no .prj, Shift-JIS names marked only by LDID 19, no parent field.
+    struct Setup {
+        let directory: TempDirectory
+        var base: String { directory.file("base") }
+        var wards: String { directory.file("user/wards.shp") }
+        var out: String { directory.file("b.sqlite") }
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = directory.file("xdg")
+            return environment
+        }
+
+        init(outsideUnit: Bool = false) throws {
+            directory = try TempDirectory()
+            var fixture = AdminFixture.standard()
+            fixture.layers.removeAll { $0.file == "districts.shp" }
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+            try fixture.write(in: base)
+            try FileManager.default.createDirectory(atPath: directory.file("user"), withIntermediateDirectories: true)
+            let shinjuku: [UInt8] = [144, 86, 143, 104, 139, 230]  // 新宿区 in Shift-JIS
+            let records = [
+                FixtureRecord(.polygon([mercator(Shapes.square(x: 1, y: 1, size: 3))]), ["JCODE": "13104", "WARD_JA": .bytes(shinjuku)]),
+                FixtureRecord(.polygon([mercator(Shapes.square(x: outsideUnit ? 20 : 6, y: 1, size: 3))]),
+                              ["JCODE": "13101", "WARD_JA": "Chiyoda"]),
+            ]
+            try FixtureWriter.write(base: String(wards.dropLast(4)), fields: ["JCODE", "WARD_JA"], records: records,
+                                    codePage: "LDID/19", projection: nil)
+        }
+
+        func run(_ arguments: [String]) throws -> CommandResult {
+            try CommandRunner.run(ProductsDirectory.product("roqua"), ["import", "--from", base, "--out", out] + arguments,
+                                  environment: environment)
+        }
+
+        func units() throws -> [String: [String]] {
+            try DatabaseQueue(path: out).read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                    SELECT b.code, b.name, COALESCE(p.code, '') AS parent FROM boundaries b LEFT JOIN boundaries p ON p.id = b.parent_id
+                    """).map { ($0["code"] as String, [$0["name"] as String, $0["parent"] as String]) })
+            }
+        }
+    }
+
+    @Test func aProjectedShiftJISLayerWithoutParentsIsAddedInOneCommand() throws {
+        let s = try Setup()
+        let added = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Adding wards as districts: code JCODE, name WARD_JA, parents inferred"), "\(added.stdout)")
+        let units = try s.units()
+        #expect(units["13104"] == ["新宿区", "P1"] && units["13101"] == ["Chiyoda", "P2"], "\(units)")
+        // Kept for every later import: a plain rebuild still has the wards.
+        #expect(try s.run([]).status == 0)
+        #expect(try s.units()["13104"] == ["新宿区", "P1"])
+        // Added twice: refused without --replace, fine with it.
+        let again = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
+        #expect(again.status != 0 && again.stderr.contains("--replace"), "\(again.stderr)")
+        #expect(try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
+                           "--replace"]).status == 0)
+        // Taken out again: the districts are gone.
+        let removed = try s.run(["--remove-layer", "wards"])
+        #expect(removed.status == 0 && removed.stdout.contains("Removed wards"), "\(removed.stderr)")
+        #expect(try s.units()["13104"] == nil)
+        let unknown = try s.run(["--remove-layer", "wards"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no added layer named wards"), "\(unknown.stderr)")
+    }
+
+    @Test func aBrokenLayerFailsNamingTheProblemAndChangesNothing() throws {
+        let s = try Setup(outsideUnit: true)
+        #expect(try s.run([]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: s.out))
+        // No CRS: metres refused with the hint.
+        let noCRS = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA"])
+        #expect(noCRS.status != 0 && noCRS.stderr.contains("wards.shp") && noCRS.stderr.contains("\"crs\""), "\(noCRS.stderr)")
+        // A unit outside every province: listed, nothing written, nothing kept.
+        let orphan = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
+        #expect(orphan.status != 0 && orphan.stderr.contains("record 2 (13101 Chiyoda)"), "\(orphan.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before)
+        let layers = (try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []
+        #expect(layers.isEmpty, "\(layers)")
+        // A field that is not there, and no obvious code field: named.
+        let noField = try s.run(["--add", s.wards, "--level", "district", "--code", "GID_2", "--crs", "EPSG:3857"])
+        #expect(noField.status != 0 && noField.stderr.contains("no field GID_2") && noField.stderr.contains("JCODE"), "\(noField.stderr)")
+        let guessless = try s.run(["--add", s.wards, "--level", "district", "--crs", "EPSG:3857"])
+        #expect(guessless.status != 0 && guessless.stderr.contains("--code"), "\(guessless.stderr)")
+    }
+}
