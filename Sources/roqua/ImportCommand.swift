@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaBoundaries
 import RoquaImport
+import RoquaRegions
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,6 +59,8 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("remove-layer"), help: ArgumentHelp("Take out a layer added before (its name as --add printed it).", valueName: "NAME"))
     var removeLayer: String?
 
+    @OptionGroup var storeOptions: StoreOptions
+
     @Option(name: .long, help: "Largest piece, in vertices, that the R*Tree indexes.")
     var maxPieceVertices = 256
 
@@ -105,6 +108,7 @@ struct ImportCommand: ParsableCommand {
                 throw error
             }
             added.commit(staged)
+            try renameStoredRegions()
             return
         }
         if let removeLayer {
@@ -123,9 +127,22 @@ struct ImportCommand: ParsableCommand {
             }
             try? FileManager.default.removeItem(atPath: aside)
             print("Removed \(removeLayer)")
+            try renameStoredRegions()
             return
         }
         try importAll(sources + added.sources())
+    }
+
+    /// After a layer came or went: the stored regions are named again from the new database (a
+    /// walk imported last year counts in the districts added today). Only for the user's own
+    /// database (no `--out`) and an existing store.
+    func renameStoredRegions() throws {
+        guard out == nil, FileManager.default.fileExists(atPath: storeOptions.path) else { return }
+        let store = try storeOptions.open()
+        let enricher = try RegionEnricher(boundaries: RoquaPaths.boundaries())
+        let stale = try store.regionsNeedingEnrichment(current: enricher.identity, all: true)
+        let changed = try store.enrich(stale, with: enricher)
+        print("Named \(stale.count) stored region(s) again from the new boundaries; \(changed) changed")
     }
 
     func importAll(_ sources: [String]) throws {

@@ -81,6 +81,29 @@ import Testing
         #expect(unknown.status != 0 && unknown.stderr.contains("no added layer named wards"), "\(unknown.stderr)")
     }
 
+    /// Into the user's own database (no --out): regions stored before are named again, so a walk
+    /// imported before the districts existed counts in them.
+    @Test func storedRegionsAreNamedAgainFromTheAddedLayer() throws {
+        let s = try Setup()
+        var environment = s.environment
+        environment["ROQUA_BOUNDARIES"] = s.out
+        environment["ROQUA_STORE"] = s.directory.file("regions.sqlite")
+        func roqua(_ arguments: [String]) throws -> CommandResult {
+            try CommandRunner.run(ProductsDirectory.product("roqua"), arguments, environment: environment)
+        }
+        #expect(try roqua(["import", "--from", s.base]).status == 0)
+        try "lat,lon,timestamp\n2.5,2.5,2024-05-01T10:00:00Z\n".write(toFile: s.directory.file("walk.csv"), atomically: true, encoding: .utf8)
+        let walk = try roqua(["track", "import", s.directory.file("walk.csv")])
+        #expect(walk.status == 0, "\(walk.stderr)")
+        #expect(try roqua(["regions", "list"]).stdout.contains("West, Testland"))
+        let added = try roqua(["import", "--from", s.base, "--add", s.wards, "--level", "district", "--code", "JCODE",
+                               "--name", "WARD_JA", "--crs", "EPSG:3857"])
+        #expect(added.status == 0 && added.stdout.contains("Named 1 stored region(s) again from the new boundaries; 1 changed"),
+                "\(added.stdout) \(added.stderr)")
+        let listed = try roqua(["regions", "list"]).stdout
+        #expect(listed.contains("新宿区, West, Testland"), "\(listed)")
+    }
+
     @Test func aBrokenLayerFailsNamingTheProblemAndChangesNothing() throws {
         let s = try Setup(outsideUnit: true)
         #expect(try s.run([]).status == 0)
