@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import RoquaBoundaries
 import RoquaImport
 import RoquaRegions
@@ -53,6 +54,10 @@ struct ImportCommand: ParsableCommand {
                                             valueName: "NAME"))
     var encoding: String?
 
+    @Flag(name: .customLong("dry-run"),
+          help: "With --add: check the layer and say what would be added (features, fields, CRS, encoding, extent, parents); write nothing.")
+    var dryRun = false
+
     @Flag(name: .long, help: "Replace a layer added before from a file of the same name.")
     var replace = false
 
@@ -75,7 +80,7 @@ struct ImportCommand: ParsableCommand {
             let stray = [("--level", level), ("--code", code), ("--name", name), ("--name-en", nameEn), ("--parent", parent),
                          ("--crs", crs), ("--encoding", encoding)].first { $0.1 != nil }
             if let stray { throw ValidationError("\(stray.0) goes with --add FILE") }
-            if replace { throw ValidationError("--replace goes with --add FILE") }
+            if replace || dryRun { throw ValidationError("--replace and --dry-run go with --add FILE") }
         }
         guard (16...100_000).contains(maxPieceVertices) else { throw ValidationError("--max-piece-vertices must be 16…100000") }
         guard maxPieceDegrees.isFinite, (0.01...360).contains(maxPieceDegrees) else {
@@ -98,6 +103,7 @@ struct ImportCommand: ParsableCommand {
             (request.code, request.name, request.nameEn, request.parent) = (code, name, nameEn, parent)
             (request.crs, request.encoding, request.replace) = (crs, encoding, replace)
             let staged = try added.stage(request)
+            if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(), added: added) }
             let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")
             print("Adding \((staged.directory as NSString).lastPathComponent) as \(adminLevel)s: code \(staged.fields.code), "
                 + "name \(staged.fields.name)\(parentNote)")
@@ -145,9 +151,43 @@ struct ImportCommand: ParsableCommand {
         print("Named \(stale.count) stored region(s) again from the new boundaries; \(changed) changed")
     }
 
-    func importAll(_ sources: [String]) throws {
+    /// `--add --dry-run`: the whole import into a temporary database, then what the layer would
+    /// be; the temporary database and the staged layer go again whatever happens.
+    func dryRunAdd(_ staged: (directory: String, fields: Manifest.Fields, previous: String?), request: AddedLayers.Request,
+                   sources: [String], added: AddedLayers) throws {
+        let temporary = NSTemporaryDirectory() + "roqua-dry-run-\(UUID().uuidString).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            added.undo(staged)
+        }
+        try importAll(sources, output: temporary, announce: false)
+        let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
+        let layer = (staged.directory as NSString).lastPathComponent
+        let row = try BoundaryDatabase(path: temporary).read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
+                       MAX(b.max_x) AS x1, MAX(b.max_y) AS y1
+                FROM boundaries b JOIN sources s ON s.id = b.source_id WHERE s.layer = ?
+                """, arguments: [layer])
+        }
+        let features: Int = row?["n"] ?? 0
+        let parents: Int = row?["parents"] ?? 0
+        let x0: Double = row?["x0"] ?? 0, y0: Double = row?["y0"] ?? 0, x1: Double = row?["x1"] ?? 0, y1: Double = row?["y1"] ?? 0
+        var line = "Would add \(layer) as \(request.level)s: \(features) features, code \(staged.fields.code), name \(staged.fields.name), "
+        line += "CRS \(reader.crsName ?? "WGS 84"), encoding \(reader.encoding.name), "
+        line += String(format: "extent %.4f,%.4f – %.4f,%.4f", x0, y0, x1, y1)
+        if let parentLevel = request.level.parent {
+            let plural = parentLevel == .country ? "countries" : parentLevel.description + "s"
+            let how = staged.fields.parent.map { " (field \($0))" } ?? " (inferred)"
+            line += ", under \(parents) \(plural)\(how)"
+        }
+        print(line)
+        print("Nothing written (--dry-run).")
+    }
+
+    func importAll(_ sources: [String], output: String? = nil, announce: Bool = true) throws {
         let options = ImportOptions(sources: sources,
-                                    output: out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
+                                    output: output ?? out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
                                     maxPieceDegrees: maxPieceDegrees)
         var layerLabel = ""
         let report: ImportReport
@@ -169,6 +209,7 @@ struct ImportCommand: ParsableCommand {
         }
         Terminal.endStatus()
         let counts = AdminLevel.allCases.map { "\(report.counts[$0] ?? 0) \($0 == .country ? "countries" : $0.description + "s")" }
+        guard announce else { return }
         print("Imported \(counts.joined(separator: ", ")) (\(report.pieces) indexed pieces), \(report.localities) localities")
         print(String(format: "Wrote %@ (%.1f MB) in %.1f s", report.output, Double(report.bytes) / 1e6, report.seconds))
         if !report.warnings.isEmpty { print("\(report.warnings.count) warning(s), shown above") }

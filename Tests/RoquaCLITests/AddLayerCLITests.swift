@@ -60,6 +60,14 @@ import Testing
 
     @Test func aProjectedShiftJISLayerWithoutParentsIsAddedInOneCommand() throws {
         let s = try Setup()
+        #expect(try s.run([]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: s.out))
+        let dry = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("Would add wards as districts: 2 features, code JCODE, name WARD_JA, CRS WGS 84 / Pseudo-Mercator, "
+            + "encoding CP932, extent 1.0000,1.0000 – 9.0000,4.0000, under 2 provinces (inferred)"), "\(dry.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before, "--dry-run writes nothing")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
         let added = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("Adding wards as districts: code JCODE, name WARD_JA, parents inferred"), "\(added.stdout)")
