@@ -79,11 +79,31 @@ package struct AddedLayers: Sendable {
     /// - Throws: `Failure` for a layer of that name added before (without `replace`) or a file
     ///   that is no shapefile; `ShapefileError` for one that cannot be read.
     package func stage(_ request: Request) throws -> (directory: String, fields: Manifest.Fields, previous: String?) {
+        var request = request
+        let original = request.file
+        let lower = original.lowercased()
+        var scratch: String?
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
+            // A FeatureCollection becomes a shapefile first; the fields it names follow their columns.
+            let directory = NSTemporaryDirectory() + "roqua-add-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            scratch = directory
+            let name = Self.layerName(((original as NSString).lastPathComponent as NSString).deletingPathExtension)
+            let converted = try GeoJSONLayer.convert(original, into: directory, name: name)
+            func column(_ property: String?) -> String? { property.map { converted.fields[$0] ?? $0 } }
+            (request.code, request.name, request.nameEn, request.parent) =
+                (column(request.code), column(request.name), column(request.nameEn), column(request.parent))
+            request.crs = request.crs ?? converted.crs
+            request.file = converted.shapefile
+        }
         guard request.file.lowercased().hasSuffix(".shp") else {
-            throw Failure(description: "\(request.file): only shapefiles (.shp with .shx and .dbf) can be added so far")
+            throw Failure(description: "\(original): only shapefiles (.shp with .shx and .dbf) and GeoJSON FeatureCollections can be added so far")
         }
         let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
-        let fields = try Self.fields(request, available: reader.fieldNames)
+        var named = request
+        named.file = original
+        let fields = try Self.fields(named, available: reader.fieldNames)
         let base = String(request.file.dropLast(4))
         let name = Self.layerName((base as NSString).lastPathComponent)
         do { try PrivateFiles.makeDirectory(directory) } catch {
@@ -112,7 +132,7 @@ package struct AddedLayers: Sendable {
                 "file": "\(name).shp", "level": request.level.description,
                 "fields": ["code": fields.code, "name": fields.name, "name_en": fields.nameEn, "parent": fields.parent]
                     .compactMapValues { $0 },
-                "source": "added with roqua import --add from \(URL(fileURLWithPath: request.file).standardizedFileURL.path)",
+                "source": "added with roqua import --add from \(URL(fileURLWithPath: original).standardizedFileURL.path)",
                 "licence": "as its publisher gives it (see the source)",
                 "crs": request.crs, "encoding": request.encoding,
             ]

@@ -146,9 +146,10 @@ struct ImportCommand: ParsableCommand {
         guard out == nil, FileManager.default.fileExists(atPath: storeOptions.path) else { return }
         let store = try storeOptions.open()
         let enricher = try RegionEnricher(boundaries: RoquaPaths.boundaries())
-        let stale = try store.regionsNeedingEnrichment(current: enricher.identity, all: true)
-        let changed = try store.enrich(stale, with: enricher)
-        print("Named \(stale.count) stored region(s) again from the new boundaries; \(changed) changed")
+        // Every region, whatever database named it: two builds in the same second can look alike.
+        let regions = try store.allRegions()
+        let changed = try store.enrich(regions, with: enricher)
+        print("Named \(regions.count) stored region(s) again from the new boundaries; \(changed) changed")
     }
 
     /// `--add --dry-run`: the whole import into a temporary database, then what the layer would

@@ -112,6 +112,36 @@ import Testing
         #expect(listed.contains("新宿区, West, Testland"), "\(listed)")
     }
 
+    /// A geoBoundaries-style GeoJSON: `shapeName`/`shapeID` guessed, the legacy `crs` member read,
+    /// polygons and multipolygons with GeoJSON's ring orientation.
+    @Test func aGeoJSONFeatureCollectionIsAddedWithItsFieldsGuessed() throws {
+        let s = try Setup()
+        func ring(_ x: Double, _ y: Double, _ size: Double) -> String {
+            let m = Self.mercator(Ring(xs: [x, x + size, x + size, x, x], ys: [y, y, y + size, y + size, y]))  // counter-clockwise
+            return "[" + zip(m.xs, m.ys).map { "[\($0),\($1)]" }.joined(separator: ",") + "]"
+        }
+        let geojson = """
+            {"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::3857"}},"features":[
+             {"type":"Feature","properties":{"shapeName":"Shinjuku","shapeID":"JPN-ADM2-1","shapeGroup":"JPN","population":346235},
+              "geometry":{"type":"Polygon","coordinates":[\(ring(1, 1, 3))]}},
+             {"type":"Feature","properties":{"shapeName":"Ogasawara","shapeID":"JPN-ADM2-2","shapeGroup":"JPN"},
+              "geometry":{"type":"MultiPolygon","coordinates":[[\(ring(6, 1, 1))],[\(ring(8, 2, 1))]]}}]}
+            """
+        let path = s.directory.file("user/adm2.geojson")
+        try geojson.write(toFile: path, atomically: true, encoding: .utf8)
+        let added = try s.run(["--add", path, "--level", "district"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Adding adm2 as districts: code shapeID, name shapeName, parents inferred"), "\(added.stdout)")
+        let units = try s.units()
+        #expect(units["JPN-ADM2-1"] == ["Shinjuku", "P1"] && units["JPN-ADM2-2"] == ["Ogasawara", "P2"], "\(units)")
+        // A point is no boundary: named, nothing kept.
+        try geojson.replacingOccurrences(of: #"{"type":"Polygon","coordinates":[\#(ring(1, 1, 3))]}"#,
+                                         with: #"{"type":"Point","coordinates":[1,1]}"#)
+            .write(toFile: s.directory.file("user/points.geojson"), atomically: true, encoding: .utf8)
+        let point = try s.run(["--add", s.directory.file("user/points.geojson"), "--level", "district"])
+        #expect(point.status != 0 && point.stderr.contains("points.geojson: feature 1 is a Point"), "\(point.stderr)")
+    }
+
     @Test func aBrokenLayerFailsNamingTheProblemAndChangesNothing() throws {
         let s = try Setup(outsideUnit: true)
         #expect(try s.run([]).status == 0)
