@@ -142,6 +142,26 @@ import Testing
         #expect(point.status != 0 && point.stderr.contains("points.geojson: feature 1 is a Point"), "\(point.stderr)")
     }
 
+    /// Zipped as agencies publish them (in a folder, with a macOS resource fork beside it).
+    @Test func aZippedShapefileIsAdded() throws {
+        let s = try Setup()
+        let zip = s.directory.file("user/wards.zip")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+                for ext in ('shp', 'shx', 'dbf'): z.write(sys.argv[2] + '.' + ext, 'Wards/wards.' + ext)
+                z.writestr('__MACOSX/Wards/._wards.shp', b'junk')
+            """, zip, String(s.wards.dropLast(4))]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let added = try s.run(["--add", zip, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
+        #expect(added.status == 0 && added.stdout.contains("Adding wards as districts"), "\(added.stdout) \(added.stderr)")
+        #expect(try s.units()["13104"] == ["新宿区", "P1"])
+    }
+
     @Test func aBrokenLayerFailsNamingTheProblemAndChangesNothing() throws {
         let s = try Setup(outsideUnit: true)
         #expect(try s.run([]).status == 0)
