@@ -89,10 +89,13 @@ package struct AddedLayers: Sendable {
             // A zipped layer (as geoBoundaries and most agencies publish them): its files first.
             request.file = try Self.unzipLayer(original, into: scratch)
         }
-        if request.file.lowercased().hasSuffix(".geojson") || request.file.lowercased().hasSuffix(".json") {
-            // A FeatureCollection becomes a shapefile first; the fields it names follow their columns.
+        let format = (request.file as NSString).pathExtension.lowercased()
+        if ["geojson", "json", "gpkg"].contains(format) {
+            // A FeatureCollection or a GeoPackage's feature table becomes a shapefile first; the
+            // fields the request names follow their columns.
             let name = Self.layerName(((original as NSString).lastPathComponent as NSString).deletingPathExtension)
-            let converted = try GeoJSONLayer.convert(request.file, into: scratch, name: name)
+            let converted = format == "gpkg" ? try GeoPackageLayer.convert(request.file, into: scratch, name: name)
+                                             : try GeoJSONLayer.convert(request.file, into: scratch, name: name)
             func column(_ property: String?) -> String? { property.map { converted.fields[$0] ?? $0 } }
             (request.code, request.name, request.nameEn, request.parent) =
                 (column(request.code), column(request.name), column(request.nameEn), column(request.parent))
@@ -100,7 +103,7 @@ package struct AddedLayers: Sendable {
             request.file = converted.shapefile
         }
         guard request.file.lowercased().hasSuffix(".shp") else {
-            throw Failure(description: "\(original): only shapefiles (.shp with .shx and .dbf) and GeoJSON FeatureCollections can be added so far")
+            throw Failure(description: "\(original): only shapefiles (.shp with .shx and .dbf, or zipped), GeoJSON FeatureCollections and GeoPackages can be added")
         }
         let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
         var named = request

@@ -1,4 +1,3 @@
-import CShapelib
 import Foundation
 import RoquaBoundaries
 
@@ -47,10 +46,11 @@ enum GeoJSONLayer {
             case "MultiPolygon": polygons = geometry["coordinates"] as? [Any] ?? []
             default: throw Failure(description: "\(label) is a \(type); only Polygon and MultiPolygon features can be boundaries")
             }
-            var rings: [Ring] = []
+            var shapes: [[Ring]] = []
             for polygon in polygons {
                 guard let parts = polygon as? [Any] else { throw Failure(description: "\(label): coordinates are not rings") }
-                for (part, ring) in parts.enumerated() {
+                var rings: [Ring] = []
+                for ring in parts {
                     guard let points = ring as? [[Any]], points.count >= 4 else {
                         throw Failure(description: "\(label): a ring has fewer than 4 positions")
                     }
@@ -63,14 +63,12 @@ enum GeoJSONLayer {
                         xs.append(x)
                         ys.append(y)
                     }
-                    var oriented = Ring(xs: xs, ys: ys)
-                    // Shapefiles: shells clockwise, holes counter-clockwise (GeoJSON says the opposite).
-                    if (part == 0) == (oriented.signedArea > 0) {
-                        oriented = Ring(xs: oriented.xs.reversed(), ys: oriented.ys.reversed())
-                    }
-                    rings.append(oriented)
+                    rings.append(Ring(xs: xs, ys: ys))
                 }
+                shapes.append(rings)
             }
+            // Shapefiles: shells clockwise, holes counter-clockwise (GeoJSON says the opposite).
+            let rings = LayerShapefile.oriented(shapes)
             var properties: [String: String] = [:]
             for (key, value) in feature["properties"] as? [String: Any] ?? [:] {
                 let text: String?
@@ -86,9 +84,9 @@ enum GeoJSONLayer {
             records.append((rings, properties))
         }
         guard !records.isEmpty else { throw Failure(description: "\(file): the FeatureCollection has no features") }
-        let fields = dbfNames(keys)
+        let fields = LayerShapefile.dbfNames(keys)
         let base = (directory as NSString).appendingPathComponent(name)
-        try write(base: base, keys: keys, fields: fields, records: records)
+        try LayerShapefile.write(base: base, keys: keys, fields: fields, records: records)
         return Converted(shapefile: base + ".shp", fields: fields, crs: legacyCRS(root["crs"]))
     }
 
@@ -100,59 +98,5 @@ enum GeoJSONLayer {
         if upper.hasSuffix("CRS84") || upper.hasSuffix("EPSG::4326") || upper == "EPSG:4326" { return nil }
         if let range = upper.range(of: "EPSG::") { return "EPSG:" + upper[range.upperBound...] }
         return name
-    }
-
-    /// Unique DBF field names of at most 10 bytes (ASCII letters, digits and `_`).
-    static func dbfNames(_ keys: [String]) -> [String: String] {
-        var used = Set<String>()
-        var names: [String: String] = [:]
-        for key in keys {
-            let clean = String(key.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") ? Character($0) : "_" })
-            var candidate = String(clean.prefix(10))
-            var number = 1
-            while candidate.isEmpty || used.contains(candidate.uppercased()) {
-                let suffix = "_\(number)"
-                candidate = String(clean.prefix(10 - suffix.count)) + suffix
-                number += 1
-            }
-            used.insert(candidate.uppercased())
-            names[key] = candidate
-        }
-        return names
-    }
-
-    private static func write(base: String, keys: [String], fields: [String: String],
-                              records: [(rings: [Ring], properties: [String: String])]) throws {
-        guard let shp = SHPCreate(base, SHPT_POLYGON) else { throw Failure(description: "\(base).shp: cannot be written") }
-        defer { SHPClose(shp) }
-        for record in records {
-            var starts: [Int32] = [], xs: [Double] = [], ys: [Double] = []
-            for ring in record.rings {
-                starts.append(Int32(xs.count))
-                xs += ring.xs
-                ys += ring.ys
-            }
-            guard let object = SHPCreateObject(SHPT_POLYGON, -1, Int32(starts.count), starts, nil, Int32(xs.count), xs, ys, nil, nil) else {
-                throw Failure(description: "\(base).shp: a shape cannot be made")
-            }
-            defer { SHPDestroyObject(object) }
-            guard SHPWriteObject(shp, -1, object) >= 0 else { throw Failure(description: "\(base).shp: cannot be written") }
-        }
-        guard let dbf = DBFCreateEx(base + ".dbf", "UTF-8") else { throw Failure(description: "\(base).dbf: cannot be written") }
-        defer { DBFClose(dbf) }
-        for key in keys {
-            let width = min(254, max(1, records.map { $0.properties[key]?.utf8.count ?? 0 }.max() ?? 1))
-            guard DBFAddField(dbf, fields[key] ?? key, FTString, Int32(width), 0) >= 0 else {
-                throw Failure(description: "\(base).dbf: field \(key) cannot be added")
-            }
-        }
-        for (row, record) in records.enumerated() {
-            for (column, key) in keys.enumerated() {
-                let ok = record.properties[key].map { value in
-                    DBFWriteStringAttribute(dbf, Int32(row), Int32(column), String(decoding: Array(value.utf8.prefix(254)), as: UTF8.self))
-                } ?? DBFWriteNULLAttribute(dbf, Int32(row), Int32(column))
-                guard ok != 0 else { throw Failure(description: "\(base).dbf: feature \(row + 1)'s \(key) cannot be written") }
-            }
-        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RoquaBoundaries
 
 /// A GeoPackage geometry blob: the `GP` header (version 0, little-endian, SRS id, an XY
 /// envelope) followed by standard WKB, as the GeoPackage encoding standard (clause 2.1.3) lays it out.
@@ -24,6 +23,13 @@ package enum GeoPackageBinary {
         package var envelope: [Double]
         package var isEmpty: Bool
         package var wkbOffset: Int
+
+        package init(srid: Int32, envelope: [Double], isEmpty: Bool, wkbOffset: Int) {
+            self.srid = srid
+            self.envelope = envelope
+            self.isEmpty = isEmpty
+            self.wkbOffset = wkbOffset
+        }
     }
 
     /// Why a blob is not a GeoPackage geometry; the message names the byte at fault.
