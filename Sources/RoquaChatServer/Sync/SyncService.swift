@@ -11,21 +11,12 @@ package struct SyncService: EnvironmentService {
         self.environment = environment
     }
 
-    /// Stores new messages, answers replays with their first result, refuses what may not be
-    /// stored one message at a time.
-    /// - Throws: `invalidField` when the batch holds more than `ChatLimits.maxMessagesPerPush`.
-    package func push(_ body: PushBody, actor: Actor) async throws -> PushResult {
-        guard body.messages.count <= ChatLimits.maxMessagesPerPush else {
-            throw ChatServerError.invalidField(field: "messages",
-                                               reason: "\(body.messages.count) messages; at most \(ChatLimits.maxMessagesPerPush) per push")
-        }
-        return try await store(body.messages, actor: actor, now: clock.now())
-    }
-
-    /// A push read as it streams in (`POST /v1/sync/push`): the body goes to a `BodySpool`
-    /// (memory, then an unlinked temporary file) while `PushBodySplitter` finds its messages;
-    /// every message is decoded once to check the whole push before anything is stored, then
-    /// again, a batch at a time, to store it. Memory stays at one batch whatever the body's size.
+    /// A push read as it streams in (`POST /v1/sync/push`): new messages stored, replays answered
+    /// with their first result, what may not be stored refused one message at a time. The body
+    /// goes to a `BodySpool` (memory, then an unlinked temporary file) while `PushBodySplitter`
+    /// finds its messages; every message is decoded to check the whole push before anything is
+    /// stored, then stored a batch at a time (a spilled body is decoded again per batch), so
+    /// memory stays at one batch whatever the body's size.
     /// - Throws: `bodyTooLarge` past `limit` bytes; `malformedBody` naming the message and field;
     ///   the store's errors (the batches stored before are kept: each message is idempotent).
     package func push(streaming body: some AsyncSequence<ByteBuffer, any Error>, limit: Int, actor: Actor) async throws -> PushResult {
