@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "RoquaBoundariesTests", dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaImportTests", dependencies: ["RoquaImport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaExportTests", dependencies: ["RoquaExport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
-        .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport"]),
         .testTarget(
             name: "RoquaAchievementsTests",

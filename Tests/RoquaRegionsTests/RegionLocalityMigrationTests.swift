@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaImport
 import RoquaRegions
 import RoquaTestSupport
 import Testing
@@ -51,5 +52,24 @@ import Testing
         #expect(after.localityID == 3_369_157)
         #expect(after.provinceCode == "ZA-WC")
         #expect(try store.regionsNeedingEnrichment(current: enricher.identity, all: false).isEmpty)
+    }
+}
+
+/// Two boundary databases built within one second (a rebuild, then a layer added) are told apart.
+@Suite struct EnricherIdentityTests {
+    @Test func databasesFromOtherLayersDifferEvenWithinOneSecond() throws {
+        let directory = try TempDirectory()
+        var identities: [String] = []
+        for withDistricts in [false, true] {
+            var fixture = AdminFixture.standard()
+            if !withDistricts { fixture.layers.removeAll { $0.file == "districts.shp" } }
+            let source = directory.file(withDistricts ? "with" : "without")
+            try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+            try fixture.write(in: source)
+            let output = directory.file(withDistricts ? "with.sqlite" : "without.sqlite")
+            _ = try BoundaryImporter.run(ImportOptions(sources: [source], output: output))
+            identities.append(try RegionEnricher(boundaries: output).identity)
+        }
+        #expect(identities[0] != identities[1], "\(identities)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 
 /// Fills a region's country / province / district from the offline resolver: no network, at
 /// insert time, and again by `roqua regions enrich` after a boundary DB upgrade.
@@ -26,7 +27,14 @@ public final class RegionEnricher {
         self.queriesBeforeLoading = queriesBeforeLoading
         let index = try ResolverIndex(path: path)
         resolver = try Resolver(index: index)
-        identity = try index.database.info().importedAt
+        identity = Self.identity(of: try index.database.info())
+    }
+
+    /// What tells one boundary database from another: when it was built and from which layers
+    /// (two builds within one second — adding a layer right after a rebuild — differ by their layers).
+    static func identity(of info: BoundaryInfo) -> String {
+        let layers = info.sources.map { "\($0.layer) \($0.shpSha256) \($0.features)" }.joined(separator: "\n")
+        return info.importedAt + " " + String(SHA256.hex(of: Array(layers.utf8)).prefix(12))
     }
 
     /// The region with names and codes of the units its centre lies in, and its locality (nil where none).
