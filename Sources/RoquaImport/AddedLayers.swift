@@ -17,6 +17,8 @@ package struct AddedLayers: Sendable {
         package var parent: String?
         package var crs: String?
         package var encoding: String?
+        /// Put before every code of the layer (when they collide with codes already imported).
+        package var codePrefix: String?
         /// Replace a layer added before under the same name.
         package var replace = false
 
@@ -139,7 +141,7 @@ package struct AddedLayers: Sendable {
                     .compactMapValues { $0 },
                 "source": "added with roqua import --add from \(URL(fileURLWithPath: original).standardizedFileURL.path)",
                 "licence": "as its publisher gives it (see the source)",
-                "crs": request.crs, "encoding": request.encoding,
+                "crs": request.crs, "encoding": request.encoding, "code_prefix": request.codePrefix,
             ]
             let manifest: [String: Any] = ["format": 1, "layers": [layer.compactMapValues { $0 }]]
             let data = try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])

@@ -139,7 +139,7 @@ struct BoundaryWriter {
                 }
                 return text
             }
-            let code = try required(plan.fields.code)
+            let code = (plan.codePrefix ?? "") + (try required(plan.fields.code))
             let name = try required(plan.fields.name)
             if let existing = units[code] {
                 throw ImportError.duplicateCode(file: reader.path, record: record, code: code, first: existing.origin)

@@ -78,7 +78,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .missingValue(file, record, field):
             "\(file): record \(record) has no value in field \(field)"
         case let .duplicateCode(file, record, code, first):
-            "\(file): record \(record) repeats code '\(code)', already used by \(first)"
+            "\(file): record \(record) repeats code '\(code)', already used by \(first) (codes are unique across layers; "
+                + "an added layer can take --code-prefix, a manifest layer \"code_prefix\")"
         case let .unknownParent(file, record, code, parent, level):
             "\(file): record \(record) (\(code)) names parent '\(parent)', which is no \(level) in the imported layers"
         case let .emptyGeometry(file, record, code):

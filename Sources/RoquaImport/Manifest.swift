@@ -38,6 +38,13 @@ package struct Manifest: Codable, Sendable {
         /// The layer's coordinate reference system, overriding its `.prj` (`EPSG:NNNN`, a PROJ
         /// string or WKT): for files without a `.prj`, or with a wrong one.
         package var crs: String?
+        /// Put before every code of the layer (codes that would collide with another layer's).
+        package var codePrefix: String?
+
+        enum CodingKeys: String, CodingKey {
+            case file, level, fields, source, licence, precision, encoding, crs
+            case codePrefix = "code_prefix"
+        }
     }
 
     package var format: Int
@@ -59,6 +66,8 @@ package struct LayerPlan: Sendable {
     package var encoding: String?
     /// `Manifest.Layer.crs`.
     package var crs: String?
+    /// `Manifest.Layer.codePrefix`.
+    package var codePrefix: String?
 }
 
 /// A manifest that cannot be used, or sources that no manifest covers; each case names the file.
@@ -114,7 +123,7 @@ extension Manifest {
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
             return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
                              source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding,
-                             crs: layer.crs)
+                             crs: layer.crs, codePrefix: layer.codePrefix)
         }
     }
 

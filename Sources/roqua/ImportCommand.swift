@@ -54,6 +54,11 @@ struct ImportCommand: ParsableCommand {
                                             valueName: "NAME"))
     var encoding: String?
 
+    @Option(name: .customLong("code-prefix"),
+            help: ArgumentHelp("Put this before every code of the added layer (when its codes collide with codes already imported).",
+                               valueName: "PREFIX"))
+    var codePrefix: String?
+
     @Flag(name: .customLong("dry-run"),
           help: "With --add: check the layer and say what would be added (features, fields, CRS, encoding, extent, parents); write nothing.")
     var dryRun = false
@@ -78,7 +83,7 @@ struct ImportCommand: ParsableCommand {
             guard removeLayer == nil else { throw ValidationError("--add and --remove-layer go one at a time") }
         } else {
             let stray = [("--level", level), ("--code", code), ("--name", name), ("--name-en", nameEn), ("--parent", parent),
-                         ("--crs", crs), ("--encoding", encoding)].first { $0.1 != nil }
+                         ("--crs", crs), ("--encoding", encoding), ("--code-prefix", codePrefix)].first { $0.1 != nil }
             if let stray { throw ValidationError("\(stray.0) goes with --add FILE") }
             if replace || dryRun { throw ValidationError("--replace and --dry-run go with --add FILE") }
         }
@@ -101,7 +106,7 @@ struct ImportCommand: ParsableCommand {
         if let add, let level, let adminLevel = AdminLevel(name: level) {
             var request = AddedLayers.Request(file: add, level: adminLevel)
             (request.code, request.name, request.nameEn, request.parent) = (code, name, nameEn, parent)
-            (request.crs, request.encoding, request.replace) = (crs, encoding, replace)
+            (request.crs, request.encoding, request.replace, request.codePrefix) = (crs, encoding, replace, codePrefix)
             let staged = try added.stage(request)
             if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(), added: added) }
             let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")

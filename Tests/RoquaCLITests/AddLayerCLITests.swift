@@ -211,6 +211,24 @@ import Testing
         #expect(fake.status != 0 && fake.stderr.contains("fake.gpkg"), "\(fake.stderr)")
     }
 
+    @Test func collidingCodesAreRefusedOrPrefixed() throws {
+        let s = try Setup()
+        let arguments = ["--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"]
+        #expect(try s.run(["--add", s.wards] + arguments).status == 0)
+        for ext in ["shp", "shx", "dbf"] {
+            try FileManager.default.copyItem(atPath: String(s.wards.dropLast(3)) + ext, toPath: s.directory.file("user/older.\(ext)"))
+        }
+        let clash = try s.run(["--add", s.directory.file("user/older.shp")] + arguments)
+        #expect(clash.status != 0 && clash.stderr.contains("repeats code '13104'") && clash.stderr.contains("--code-prefix"),
+                "\(clash.stderr)")
+        let prefixed = try s.run(["--add", s.directory.file("user/older.shp"), "--code-prefix", "OLD-"] + arguments)
+        #expect(prefixed.status == 0, "\(prefixed.stderr)")
+        let units = try s.units()
+        #expect(units["13104"] == ["新宿区", "P1"] && units["OLD-13104"] == ["新宿区", "P1"], "\(units)")
+        let stray = try s.run(["--code-prefix", "X-"])
+        #expect(stray.status != 0 && stray.stderr.contains("--code-prefix goes with --add FILE"), "\(stray.stderr)")
+    }
+
     @Test func aBrokenLayerFailsNamingTheProblemAndChangesNothing() throws {
         let s = try Setup(outsideUnit: true)
         #expect(try s.run([]).status == 0)
