@@ -14,22 +14,18 @@ enum GeoJSONLayer {
         var crs: String?
     }
 
-    /// Why the file cannot be a layer, naming it and the feature.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
 
     /// Writes `file`'s features as `directory/name.shp` (+ `.shx`, `.dbf`, `.cpg`).
-    /// - Throws: `Failure` for a file that is not a FeatureCollection, a feature that is not a
+    /// - Throws: `AddedLayers.Failure` for a file that is not a FeatureCollection, a feature that is not a
     ///   polygon or multipolygon (named by its index), or coordinates that are not numbers.
     static func convert(_ file: String, into directory: String, name: String) throws -> Converted {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw Failure(description: "\(file): cannot read it: \(error.localizedDescription)")
+            throw AddedLayers.Failure(description: "\(file): cannot read it: \(error.localizedDescription)")
         }
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               root["type"] as? String == "FeatureCollection", let features = root["features"] as? [Any] else {
-            throw Failure(description: "\(file): not a GeoJSON FeatureCollection")
+            throw AddedLayers.Failure(description: "\(file): not a GeoJSON FeatureCollection")
         }
         var records: [(rings: [Ring], properties: [String: String])] = []
         var keys: [String] = []
@@ -38,27 +34,27 @@ enum GeoJSONLayer {
             let label = "\(file): feature \(index + 1)"
             guard let feature = item as? [String: Any], let geometry = feature["geometry"] as? [String: Any],
                   let type = geometry["type"] as? String else {
-                throw Failure(description: "\(label) has no geometry")
+                throw AddedLayers.Failure(description: "\(label) has no geometry")
             }
             let polygons: [Any]
             switch type {
             case "Polygon": polygons = [geometry["coordinates"] as Any]
             case "MultiPolygon": polygons = geometry["coordinates"] as? [Any] ?? []
-            default: throw Failure(description: "\(label) is a \(type); only Polygon and MultiPolygon features can be boundaries")
+            default: throw AddedLayers.Failure(description: "\(label) is a \(type); only Polygon and MultiPolygon features can be boundaries")
             }
             var shapes: [[Ring]] = []
             for polygon in polygons {
-                guard let parts = polygon as? [Any] else { throw Failure(description: "\(label): coordinates are not rings") }
+                guard let parts = polygon as? [Any] else { throw AddedLayers.Failure(description: "\(label): coordinates are not rings") }
                 var rings: [Ring] = []
                 for ring in parts {
                     guard let points = ring as? [[Any]], points.count >= 4 else {
-                        throw Failure(description: "\(label): a ring has fewer than 4 positions")
+                        throw AddedLayers.Failure(description: "\(label): a ring has fewer than 4 positions")
                     }
                     var xs: [Double] = [], ys: [Double] = []
                     for point in points {
                         guard point.count >= 2, let x = (point[0] as? NSNumber)?.doubleValue, let y = (point[1] as? NSNumber)?.doubleValue,
                               x.isFinite, y.isFinite else {
-                            throw Failure(description: "\(label): a position is not two numbers")
+                            throw AddedLayers.Failure(description: "\(label): a position is not two numbers")
                         }
                         xs.append(x)
                         ys.append(y)
@@ -83,7 +79,7 @@ enum GeoJSONLayer {
             }
             records.append((rings, properties))
         }
-        guard !records.isEmpty else { throw Failure(description: "\(file): the FeatureCollection has no features") }
+        guard !records.isEmpty else { throw AddedLayers.Failure(description: "\(file): the FeatureCollection has no features") }
         let fields = LayerShapefile.dbfNames(keys)
         let base = (directory as NSString).appendingPathComponent(name)
         try LayerShapefile.write(base: base, keys: keys, fields: fields, records: records)

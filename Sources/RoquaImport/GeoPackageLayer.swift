@@ -6,20 +6,15 @@ import RoquaBoundaries
 /// `gpkg_geometry_columns`, `gpkg_spatial_ref_sys`, each row's GeoPackage geometry header and
 /// its WKB, parsed by GEOS) and written as a shapefile like a GeoJSON layer.
 enum GeoPackageLayer {
-    /// Why the file cannot be a layer, naming it, the table and the row.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Writes the GeoPackage's one feature table as `directory/name.shp`.
-    /// - Throws: `Failure` for a file that is no GeoPackage, one with no or several feature
+    /// - Throws: `AddedLayers.Failure` for a file that is no GeoPackage, one with no or several feature
     ///   tables, a row whose geometry is not polygonal or not readable.
     static func convert(_ file: String, into directory: String, name: String) throws -> GeoJSONLayer.Converted {
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
         do { queue = try DatabaseQueue(path: file, configuration: configuration) } catch {
-            throw Failure(description: "\(file): cannot open it as a GeoPackage: \(error)")
+            throw AddedLayers.Failure(description: "\(file): cannot open it as a GeoPackage: \(error)")
         }
         let context = GEOSContext()
         return try queue.read { db in
@@ -27,17 +22,17 @@ enum GeoPackageLayer {
             do {
                 tables = try String.fetchAll(db, sql: "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name")
             } catch {
-                throw Failure(description: "\(file): not a GeoPackage (no gpkg_contents table)")
+                throw AddedLayers.Failure(description: "\(file): not a GeoPackage (no gpkg_contents table)")
             }
             guard tables.count == 1, let table = tables.first else {
-                throw Failure(description: tables.isEmpty ? "\(file): the GeoPackage has no feature table"
+                throw AddedLayers.Failure(description: tables.isEmpty ? "\(file): the GeoPackage has no feature table"
                     : "\(file): the GeoPackage has \(tables.count) feature tables (\(tables.joined(separator: ", "))); export one")
             }
             guard let column = try Row.fetchOne(db, sql: """
                 SELECT g.column_name, g.srs_id, s.organization, s.organization_coordsys_id, s.definition
                 FROM gpkg_geometry_columns g LEFT JOIN gpkg_spatial_ref_sys s ON s.srs_id = g.srs_id WHERE g.table_name = ?
                 """, arguments: [table]) else {
-                throw Failure(description: "\(file): table \(table) has no entry in gpkg_geometry_columns")
+                throw AddedLayers.Failure(description: "\(file): table \(table) has no entry in gpkg_geometry_columns")
             }
             let geometryColumn: String = column["column_name"]
             let crs = Self.crs(organization: column["organization"], code: column["organization_coordsys_id"], definition: column["definition"])
@@ -49,16 +44,16 @@ enum GeoPackageLayer {
             while let row = try rows.next() {
                 number += 1
                 let label = "\(file): \(table) row \(number)"
-                guard let blob = row[geometryColumn] as Data? else { throw Failure(description: "\(label) has no geometry") }
+                guard let blob = row[geometryColumn] as Data? else { throw AddedLayers.Failure(description: "\(label) has no geometry") }
                 let wkb = try Self.wkb(blob, label: label)
                 let polygons: [[Ring]]
                 do {
                     polygons = try context.geometry(wkb: wkb).polygonRings()
                 } catch {
-                    throw Failure(description: "\(label): its geometry cannot be read: \(error)")
+                    throw AddedLayers.Failure(description: "\(label): its geometry cannot be read: \(error)")
                 }
                 guard !polygons.isEmpty else {
-                    throw Failure(description: "\(label) is not a polygon; only polygons and multipolygons can be boundaries")
+                    throw AddedLayers.Failure(description: "\(label) is not a polygon; only polygons and multipolygons can be boundaries")
                 }
                 var properties: [String: String] = [:]
                 for (key, value) in row where key != geometryColumn {
@@ -74,7 +69,7 @@ enum GeoPackageLayer {
                 }
                 records.append((LayerShapefile.oriented(polygons), properties))
             }
-            guard !records.isEmpty else { throw Failure(description: "\(file): table \(table) has no rows") }
+            guard !records.isEmpty else { throw AddedLayers.Failure(description: "\(file): table \(table) has no rows") }
             let fields = LayerShapefile.dbfNames(keys)
             let base = (directory as NSString).appendingPathComponent(name)
             try LayerShapefile.write(base: base, keys: keys, fields: fields, records: records)
@@ -97,10 +92,10 @@ enum GeoPackageLayer {
         let bytes = [UInt8](blob)
         let header: GeoPackageBinary.Header
         do { header = try GeoPackageBinary.header(bytes) } catch {
-            throw Failure(description: "\(label): \(error)")
+            throw AddedLayers.Failure(description: "\(label): \(error)")
         }
-        guard bytes[3] & 0b0010_0000 == 0 else { throw Failure(description: "\(label): extended GeoPackage geometries are not supported") }
-        guard !header.isEmpty else { throw Failure(description: "\(label) has an empty geometry") }
+        guard bytes[3] & 0b0010_0000 == 0 else { throw AddedLayers.Failure(description: "\(label): extended GeoPackage geometries are not supported") }
+        guard !header.isEmpty else { throw AddedLayers.Failure(description: "\(label) has an empty geometry") }
         return Data(bytes[header.wkbOffset...])
     }
 }

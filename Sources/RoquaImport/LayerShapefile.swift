@@ -5,11 +5,6 @@ import RoquaBoundaries
 /// A layer read from another format (GeoJSON, GeoPackage) written as a shapefile — UTF-8 DBF,
 /// shells clockwise and holes counter-clockwise — so that it is imported like every other.
 enum LayerShapefile {
-    /// Why it cannot be written.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Unique DBF field names of at most 10 bytes (ASCII letters, digits and `_`).
     static func dbfNames(_ keys: [String]) -> [String: String] {
         var used = Set<String>()
@@ -31,7 +26,7 @@ enum LayerShapefile {
 
     static func write(base: String, keys: [String], fields: [String: String],
                               records: [(rings: [Ring], properties: [String: String])]) throws {
-        guard let shp = SHPCreate(base, SHPT_POLYGON) else { throw Failure(description: "\(base).shp: cannot be written") }
+        guard let shp = SHPCreate(base, SHPT_POLYGON) else { throw AddedLayers.Failure(description: "\(base).shp: cannot be written") }
         defer { SHPClose(shp) }
         for record in records {
             var starts: [Int32] = [], xs: [Double] = [], ys: [Double] = []
@@ -41,17 +36,17 @@ enum LayerShapefile {
                 ys += ring.ys
             }
             guard let object = SHPCreateObject(SHPT_POLYGON, -1, Int32(starts.count), starts, nil, Int32(xs.count), xs, ys, nil, nil) else {
-                throw Failure(description: "\(base).shp: a shape cannot be made")
+                throw AddedLayers.Failure(description: "\(base).shp: a shape cannot be made")
             }
             defer { SHPDestroyObject(object) }
-            guard SHPWriteObject(shp, -1, object) >= 0 else { throw Failure(description: "\(base).shp: cannot be written") }
+            guard SHPWriteObject(shp, -1, object) >= 0 else { throw AddedLayers.Failure(description: "\(base).shp: cannot be written") }
         }
-        guard let dbf = DBFCreateEx(base + ".dbf", "UTF-8") else { throw Failure(description: "\(base).dbf: cannot be written") }
+        guard let dbf = DBFCreateEx(base + ".dbf", "UTF-8") else { throw AddedLayers.Failure(description: "\(base).dbf: cannot be written") }
         defer { DBFClose(dbf) }
         for key in keys {
             let width = min(254, max(1, records.map { $0.properties[key]?.utf8.count ?? 0 }.max() ?? 1))
             guard DBFAddField(dbf, fields[key] ?? key, FTString, Int32(width), 0) >= 0 else {
-                throw Failure(description: "\(base).dbf: field \(key) cannot be added")
+                throw AddedLayers.Failure(description: "\(base).dbf: field \(key) cannot be added")
             }
         }
         for (row, record) in records.enumerated() {
@@ -59,7 +54,7 @@ enum LayerShapefile {
                 let ok = record.properties[key].map { value in
                     DBFWriteStringAttribute(dbf, Int32(row), Int32(column), String(decoding: Array(value.utf8.prefix(254)), as: UTF8.self))
                 } ?? DBFWriteNULLAttribute(dbf, Int32(row), Int32(column))
-                guard ok != 0 else { throw Failure(description: "\(base).dbf: feature \(row + 1)'s \(key) cannot be written") }
+                guard ok != 0 else { throw AddedLayers.Failure(description: "\(base).dbf: feature \(row + 1)'s \(key) cannot be written") }
             }
         }
     }
