@@ -3,7 +3,8 @@
 # own boundary DB from data/ and never use the network; where the kernel lets us, they run in a
 # network namespace with no interfaces to prove it.
 #   scripts/test.sh          everything (what CI runs): the suite, then `roqua serve` against
-#                            geopy's Nominatim client and in a real browser (chromium), the fault
+#                            geopy's Nominatim client, three real boundary files added with
+#                            `import --add`, `roqua serve` in a real browser (chromium), the fault
 #                            test (kill -9, full disk, read-only and damaged stores) and every
 #                            fuzz target for 20 s
 #   scripts/test.sh --fast   only the suite, without the suites tagged slow (names ending in SlowTests)
@@ -27,6 +28,8 @@ fi
 [ "${1:-}" = "--fast" ] && exit 0
 echo "roqua serve against geopy's Nominatim client (geopy installed from PyPI into a venv):"
 scripts/geopy-test.sh
+echo "roqua import --add on three real public layers (Tokyo, Georgia, North Carolina), checked against pyproj and shapely:"
+scripts/real-layers-test.sh
 echo "roqua serve's page in a real browser (chromium, selenium):"
 scripts/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"

@@ -21,6 +21,10 @@ package struct AddedLayers: Sendable {
         package var codePrefix: String?
         /// Replace a layer added before under the same name.
         package var replace = false
+        /// Keep units whose parent cannot be inferred under their country.
+        package var allowOrphans = false
+        /// The GeoPackage feature table to add, when the file has several.
+        package var table: String?
 
         package init(file: String, level: AdminLevel) {
             self.file = file
@@ -50,28 +54,39 @@ package struct AddedLayers: Sendable {
 
     /// The fields a request names, or the obvious ones of the file when it names none: those of
     /// geoBoundaries (`shapeID`, `shapeName`), of GADM-like files (`GID_n`, `NAME_n`, deepest
-    /// first) and the common `CODE`/`NAME`-style ones.
+    /// first) and the common `CODE`/`NAME`-style ones; then any field ending in `NAME` (a name),
+    /// or in `CODE`, `KEY`, `FIPS`, `GEOID`, `ID` (a code). A file with a code but no name field
+    /// gets its codes as names (`nameIsCode`; the caller says so).
     package static func fields(_ request: Request, available: [String]) throws -> Manifest.Fields {
         let byUpper = Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        func pick(_ given: String?, _ candidates: [String], role: String) throws -> String {
-            if let given {
-                guard let field = byUpper[given.uppercased()] else {
-                    throw Failure(description: "\(request.file): no field \(given) (the file has \(available.joined(separator: ", ")))")
-                }
-                return field
+        func named(_ given: String, role: String) throws -> String {
+            guard let field = byUpper[given.uppercased()] else {
+                throw Failure(description: "\(request.file): no field \(given) (the file has \(available.joined(separator: ", ")))")
             }
-            guard let found = candidates.lazy.compactMap({ byUpper[$0] }).first else {
-                throw Failure(description: "\(request.file): no obvious \(role) field among \(available.joined(separator: ", ")); name it with --\(role)")
-            }
-            return found
+            return field
         }
-        let code = try pick(request.code, ["SHAPEID", "SHAPEISO", "GID_3", "GID_2", "GID_1", "GID_0", "GEOCODE", "CODE", "FIPS",
-                                           "GEOID", "ISO", "ID"], role: "code")
-        let name = try pick(request.name, ["SHAPENAME", "NAME_3", "NAME_2", "NAME_1", "NAME_0", "NAME", "NAMELSAD", "NAME_LOCAL"],
-                            role: "name")
+        func guess(_ candidates: [String], suffixes: [String]) -> String? {
+            if let exact = candidates.lazy.compactMap({ byUpper[$0] }).first { return exact }
+            for suffix in suffixes {
+                if let field = available.first(where: { $0.uppercased().hasSuffix(suffix) }) { return field }
+            }
+            return nil
+        }
+        let code: String
+        if let given = request.code {
+            code = try named(given, role: "code")
+        } else if let found = guess(["SHAPEID", "SHAPEISO", "GID_3", "GID_2", "GID_1", "GID_0", "GEOCODE", "CODE", "FIPS",
+                                     "GEOID", "ISO", "ID"], suffixes: ["CODE", "KEY", "FIPS", "GEOID", "_ID", "ID"]) {
+            code = found
+        } else {
+            throw Failure(description: "\(request.file): no obvious code field among \(available.joined(separator: ", ")); name it with --code")
+        }
+        let name = try request.name.map { try named($0, role: "name") }
+            ?? guess(["SHAPENAME", "NAME_3", "NAME_2", "NAME_1", "NAME_0", "NAME", "NAMELSAD", "NAME_LOCAL"], suffixes: ["NAME"])
+            ?? code
         var fields = Manifest.Fields(code: code, name: name)
-        fields.nameEn = try request.nameEn.map { try pick($0, [], role: "name-en") }
-        fields.parent = try request.parent.map { try pick($0, [], role: "parent") }
+        fields.nameEn = try request.nameEn.map { try named($0, role: "name-en") }
+        fields.parent = try request.parent.map { try named($0, role: "parent") }
         return fields
     }
 
@@ -95,14 +110,18 @@ package struct AddedLayers: Sendable {
         if ["geojson", "json", "gpkg"].contains(format) {
             // A FeatureCollection or a GeoPackage's feature table becomes a shapefile first; the
             // fields the request names follow their columns.
-            let name = Self.layerName(((original as NSString).lastPathComponent as NSString).deletingPathExtension)
-            let converted = format == "gpkg" ? try GeoPackageLayer.convert(request.file, into: scratch, name: name)
+            let stem = ((original as NSString).lastPathComponent as NSString).deletingPathExtension
+            let name = Self.layerName(request.table.map { $0.lowercased() == stem.lowercased() ? stem : "\(stem)_\($0)" } ?? stem)
+            let converted = format == "gpkg" ? try GeoPackageLayer.convert(request.file, table: request.table, into: scratch, name: name)
                                              : try GeoJSONLayer.convert(request.file, into: scratch, name: name)
             func column(_ property: String?) -> String? { property.map { converted.fields[$0] ?? $0 } }
             (request.code, request.name, request.nameEn, request.parent) =
                 (column(request.code), column(request.name), column(request.nameEn), column(request.parent))
             request.crs = request.crs ?? converted.crs
             request.file = converted.shapefile
+        }
+        if request.table != nil, format != "gpkg" {
+            throw Failure(description: "\(original): --table chooses a GeoPackage's feature table; this is no .gpkg")
         }
         guard request.file.lowercased().hasSuffix(".shp") else {
             throw Failure(description: "\(original): only shapefiles (.shp with .shx and .dbf, or zipped), GeoJSON FeatureCollections and GeoPackages can be added")
@@ -142,6 +161,8 @@ package struct AddedLayers: Sendable {
                 "source": "added with roqua import --add from \(URL(fileURLWithPath: original).standardizedFileURL.path)",
                 "licence": "as its publisher gives it (see the source)",
                 "crs": request.crs, "encoding": request.encoding, "code_prefix": request.codePrefix,
+                "allow_orphans": request.allowOrphans ? true : nil,
+                "added_at": ISO8601DateFormatter().string(from: Date()),
             ]
             let manifest: [String: Any] = ["format": 1, "layers": [layer.compactMapValues { $0 }]]
             let data = try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])

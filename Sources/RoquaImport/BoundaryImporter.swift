@@ -127,6 +127,10 @@ struct BoundaryWriter {
     mutating func importLayer(_ plan: LayerPlan, reader: ShapefileReader, events: (ImportEvent) -> Void) throws {
         let sourceID = try insertSource(plan, reader: reader)
         var orphans: [String] = []
+        var inferred: [String?] = []
+        if plan.fields.parent == nil, let parentLevel = plan.level.parent {
+            inferred = try inferParents(plan, reader: reader, level: parentLevel, events: events)
+        }
         for index in 0..<reader.shapeCount {
             let record = index + 1
             func value(_ field: String?) throws -> String? {
@@ -155,14 +159,21 @@ struct BoundaryWriter {
                     }
                     parent = found
                 } else if let parentLevel = plan.level.parent {
-                    // No parent field: the unit of the level above that holds a point inside this one.
+                    // No parent field: the unit of the level above that holds the largest part of this one.
                     let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: events)
                     shape = geometry
-                    guard let found = try containingUnit(of: geometry, level: parentLevel) else {
+                    if let found = inferred[index].flatMap({ units[$0] }) {
+                        parent = found
+                    } else if plan.allowOrphans, parentLevel != .country,
+                              let country = try parentCandidates(of: geometry, level: .country).first(where: { $0.share > 0 })
+                                .flatMap({ units[$0.parent] }) {
+                        parent = country
+                        events(.warning("\((reader.path as NSString).lastPathComponent) record \(record) (\(code) \(name)) lies in no "
+                            + "\(parentLevel); kept under \(country.country) (allow_orphans)"))
+                    } else {
                         orphans.append("record \(record) (\(code) \(name))")
                         continue
                     }
-                    parent = found
                 }
                 let country = parent?.country ?? code
                 try add(plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
@@ -178,19 +189,62 @@ struct BoundaryWriter {
         guard orphans.isEmpty else { throw ImportError.orphans(file: reader.path, level: plan.level.parent ?? plan.level, records: orphans) }
     }
 
-    /// The unit of `level` whose pieces cover a point inside `geometry` (its point on surface).
-    private func containingUnit(of geometry: Geometry, level: AdminLevel) throws -> Unit? {
-        let inside = try geometry.pointOnSurface()
-        let point = try context.point(x: inside.x, y: inside.y)
-        let candidates = try Row.fetchAll(db, sql: """
-            SELECT p.boundary_id, p.geometry FROM piece_index i JOIN pieces p ON p.id = i.id
-            WHERE i.min_x <= ?1 AND i.max_x >= ?1 AND i.min_y <= ?2 AND i.max_y >= ?2 AND p.level = ?3
-            """, arguments: [inside.x, inside.y, level.rawValue])
-        for row in candidates {
-            let piece = try context.geometry(wkb: row["geometry"])
-            if try piece.covers(point), let code = codes[row["boundary_id"]], let unit = units[code] { return unit }
+    /// Every record's parent code when the layer names none (`ParentConsensus`): the unit of
+    /// `level` holding the largest part of it, settled by the codes where they nest. Says how many
+    /// the codes settled.
+    private func inferParents(_ plan: LayerPlan, reader: ShapefileReader, level: AdminLevel,
+                              events: (ImportEvent) -> Void) throws -> [String?] {
+        var codes: [String] = []
+        var candidates: [[ParentConsensus.Candidate]] = []
+        for index in 0..<reader.shapeCount {
+            let code = try reader.string(record: index, field: plan.fields.code) ?? ""
+            let name = try reader.string(record: index, field: plan.fields.name) ?? ""
+            do {
+                // Repairs are reported when the record is written.
+                let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: { _ in })
+                candidates.append(try parentCandidates(of: geometry, level: level))
+            } catch let error as GEOSError {
+                throw ImportError.geometry(file: reader.path, record: index + 1, code: code, reason: error.description)
+            }
+            codes.append(code)
         }
-        return nil
+        let outcome = ParentConsensus.settle(codes: codes, candidates: candidates)
+        if let length = outcome.prefixLength, !outcome.settledByCode.isEmpty {
+            let file = (reader.path as NSString).lastPathComponent
+            let listed = outcome.settledByCode.prefix(8).map { "\(codes[$0]) → \(outcome.parents[$0] ?? "")" }.joined(separator: ", ")
+            events(.warning("\(file): \(outcome.settledByCode.count) unit(s) on a \(level) border lie mostly in another \(level) "
+                + "of the coarser layer; given the \(level) their code's first \(length) character(s) share: \(listed)"
+                + (outcome.settledByCode.count > 8 ? ", …" : "")))
+        }
+        return outcome.parents
+    }
+
+    /// The units of `level` that `geometry` lies in or within ~2 km of, with the share of its
+    /// area inside each, the largest first. When one unit alone comes near and covers its point on
+    /// surface, that one with the whole share (the common case, without computing areas).
+    private func parentCandidates(of geometry: Geometry, level: AdminLevel) throws -> [ParentConsensus.Candidate] {
+        let box = try geometry.bounds()
+        let margin = 0.02
+        let pieces = try Row.fetchAll(db, sql: """
+            SELECT p.boundary_id, p.geometry FROM piece_index i JOIN pieces p ON p.id = i.id
+            WHERE i.max_x >= ?1 AND i.min_x <= ?2 AND i.max_y >= ?3 AND i.min_y <= ?4 AND p.level = ?5
+            """, arguments: [box.minX - margin, box.maxX + margin, box.minY - margin, box.maxY + margin, level.rawValue])
+        let near = Set(pieces.map { $0["boundary_id"] as Int64 })
+        if near.count == 1, let only = near.first, let code = codes[only] {
+            let inside = try geometry.pointOnSurface()
+            let point = try context.point(x: inside.x, y: inside.y)
+            for row in pieces where try context.geometry(wkb: row["geometry"]).covers(point) {
+                return [.init(parent: code, share: 1)]
+            }
+        }
+        let area = try geometry.area()
+        var shared: [Int64: Double] = Dictionary(near.map { ($0, 0) }, uniquingKeysWith: +)
+        for row in pieces {
+            let piece = try context.geometry(wkb: row["geometry"])
+            shared[row["boundary_id"], default: 0] += try piece.intersection(geometry).area() / area
+        }
+        return shared.compactMap { id, share in codes[id].map { ParentConsensus.Candidate(parent: $0, share: share) } }
+            .sorted { ($0.share, $1.parent) > ($1.share, $0.parent) }
     }
 
     /// Writes one record: its boundary row, its indexed pieces and its cells (`geometry` when it
@@ -257,12 +311,18 @@ struct BoundaryWriter {
         func checksum(_ ext: String) throws -> String {
             try SHA256.hex(ofFile: ShapefileReader.companion(base, ext) ?? base + "." + ext)
         }
+        var fields = ["code \(plan.fields.code)", "name \(plan.fields.name)"]
+        if let nameEn = plan.fields.nameEn { fields.append("English name \(nameEn)") }
+        if plan.level.parent != nil { fields.append(plan.fields.parent.map { "parent \($0)" } ?? "parent inferred") }
+        if let prefix = plan.codePrefix { fields.append("codes prefixed \(prefix)") }
         try db.execute(sql: """
-            INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence, precision)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence,
+              precision, crs, fields, added_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [plan.name, plan.level.rawValue, (reader.path as NSString).lastPathComponent,
                              try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.name,
-                             reader.shapeCount, plan.source, plan.licence, plan.precision])
+                             reader.shapeCount, plan.source, plan.licence, plan.precision, reader.crsName,
+                             fields.joined(separator: ", "), plan.addedAt])
         return db.lastInsertedRowID
     }
 }

@@ -6,10 +6,12 @@ import RoquaBoundaries
 /// `gpkg_geometry_columns`, `gpkg_spatial_ref_sys`, each row's GeoPackage geometry header and
 /// its WKB, parsed by GEOS) and written as a shapefile like a GeoJSON layer.
 enum GeoPackageLayer {
-    /// Writes the GeoPackage's one feature table as `directory/name.shp`.
-    /// - Throws: `AddedLayers.Failure` for a file that is no GeoPackage, one with no or several feature
-    ///   tables, a row whose geometry is not polygonal or not readable.
-    static func convert(_ file: String, into directory: String, name: String) throws -> GeoJSONLayer.Converted {
+    /// Writes the GeoPackage's feature table `table` (needed when it has several, as GADM's
+    /// `ADM_0`…`ADM_5` in one file) as `directory/name.shp`.
+    /// - Throws: `AddedLayers.Failure` for a file that is no GeoPackage, one with no feature table,
+    ///   several and none chosen, a chosen one that is not there, a row whose geometry is not
+    ///   polygonal or not readable.
+    static func convert(_ file: String, table chosen: String? = nil, into directory: String, name: String) throws -> GeoJSONLayer.Converted {
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
@@ -24,9 +26,19 @@ enum GeoPackageLayer {
             } catch {
                 throw AddedLayers.Failure(description: "\(file): not a GeoPackage (no gpkg_contents table)")
             }
-            guard tables.count == 1, let table = tables.first else {
-                throw AddedLayers.Failure(description: tables.isEmpty ? "\(file): the GeoPackage has no feature table"
-                    : "\(file): the GeoPackage has \(tables.count) feature tables (\(tables.joined(separator: ", "))); export one")
+            guard !tables.isEmpty else { throw AddedLayers.Failure(description: "\(file): the GeoPackage has no feature table") }
+            let table: String
+            if let chosen {
+                guard let found = tables.first(where: { $0 == chosen }) ?? tables.first(where: { $0.lowercased() == chosen.lowercased() }) else {
+                    throw AddedLayers.Failure(description: "\(file): no feature table \(chosen) (it has \(tables.joined(separator: ", ")))")
+                }
+                table = found
+            } else {
+                guard tables.count == 1 else {
+                    throw AddedLayers.Failure(description: "\(file): the GeoPackage has \(tables.count) feature tables "
+                        + "(\(tables.joined(separator: ", "))); choose one with --table NAME")
+                }
+                table = tables[0]
             }
             guard let column = try Row.fetchOne(db, sql: """
                 SELECT g.column_name, g.srs_id, s.organization, s.organization_coordsys_id, s.definition

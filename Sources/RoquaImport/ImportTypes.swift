@@ -89,7 +89,8 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .orphans(file, level, records):
             "\(file): \(records.count) record(s) lie in no \(level) of the imported layers, so no parent can be inferred: "
                 + records.prefix(10).joined(separator: ", ") + (records.count > 10 ? ", …" : "")
-                + " (name the parent field, or check the layer's CRS)"
+                + " (check the layer's CRS, name the parent field, or keep them under their country: "
+                + "--allow-orphans, a manifest layer's \"allow_orphans\": true)"
         }
     }
 }

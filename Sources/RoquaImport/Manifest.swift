@@ -40,10 +40,15 @@ package struct Manifest: Codable, Sendable {
         package var crs: String?
         /// Put before every code of the layer (codes that would collide with another layer's).
         package var codePrefix: String?
+        /// Units whose parent cannot be inferred are kept under the country that holds them
+        /// (instead of failing the import).
+        package var allowOrphans: Bool?
+        /// When `roqua import --add` added the layer, ISO 8601 (provenance only).
+        package var addedAt: String?
 
         enum CodingKeys: String, CodingKey {
             case file, level, fields, source, licence, precision, encoding, crs
-            case codePrefix = "code_prefix"
+            case codePrefix = "code_prefix", allowOrphans = "allow_orphans", addedAt = "added_at"
         }
     }
 
@@ -68,6 +73,10 @@ package struct LayerPlan: Sendable {
     package var crs: String?
     /// `Manifest.Layer.codePrefix`.
     package var codePrefix: String?
+    /// `Manifest.Layer.allowOrphans`.
+    package var allowOrphans = false
+    /// `Manifest.Layer.addedAt`.
+    package var addedAt: String?
 }
 
 /// A manifest that cannot be used, or sources that no manifest covers; each case names the file.
@@ -123,7 +132,8 @@ extension Manifest {
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
             return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
                              source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding,
-                             crs: layer.crs, codePrefix: layer.codePrefix)
+                             crs: layer.crs, codePrefix: layer.codePrefix, allowOrphans: layer.allowOrphans ?? false,
+                             addedAt: layer.addedAt)
         }
     }
 

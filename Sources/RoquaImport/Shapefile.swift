@@ -70,7 +70,8 @@ package final class ShapefileReader {
 
         var hooks = shapelibHooks()
         guard let shp = SHPOpenLL(shpPath, "rb", &hooks) else {
-            throw ShapefileError.cannotOpen(file: self.path, reason: takeShapelibMessage())
+            let message = takeShapelibMessage()
+            throw ShapefileError.cannotOpen(file: self.path, reason: Self.truncation(base, "shp") ?? Self.truncation(base, "shx") ?? message)
         }
         guard let dbf = DBFOpenLL(Self.companion(base, "dbf"), "rb", &hooks) else {
             SHPClose(shp)
@@ -124,6 +125,18 @@ package final class ShapefileReader {
     deinit {
         SHPClose(shp)
         DBFClose(dbf)
+    }
+
+    /// "the .shx is cut short …" when a companion is shorter than its header says (a damaged or
+    /// partly copied shapefile; shapelib's own message then carries a stale system error).
+    private static func truncation(_ base: String, _ ext: String) -> String? {
+        guard let path = companion(base, ext), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 28), header.count == 28,
+              let size = try? handle.seekToEnd() else { return nil }
+        let words = header[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        guard words * 2 > size else { return nil }
+        return "the .\(ext) is cut short: its header says \(words * 2) bytes, the file has \(size) (a damaged or partly copied shapefile)"
     }
 
     /// Finds `base.ext` in lower or upper case.

@@ -66,6 +66,13 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Replace a layer added before from a file of the same name.")
     var replace = false
 
+    @Option(name: .long, help: ArgumentHelp("With --add: the GeoPackage feature table to add, when the file has several.", valueName: "NAME"))
+    var table: String?
+
+    @Flag(name: .customLong("allow-orphans"),
+          help: "With --add: keep units that lie in no unit of the level above under their country, instead of failing.")
+    var allowOrphans = false
+
     @Option(name: .customLong("remove-layer"), help: ArgumentHelp("Take out a layer added before (its name as --add printed it).", valueName: "NAME"))
     var removeLayer: String?
 
@@ -83,9 +90,9 @@ struct ImportCommand: ParsableCommand {
             guard removeLayer == nil else { throw ValidationError("--add and --remove-layer go one at a time") }
         } else {
             let stray = [("--level", level), ("--code", code), ("--name", name), ("--name-en", nameEn), ("--parent", parent),
-                         ("--crs", crs), ("--encoding", encoding), ("--code-prefix", codePrefix)].first { $0.1 != nil }
+                         ("--crs", crs), ("--encoding", encoding), ("--code-prefix", codePrefix), ("--table", table)].first { $0.1 != nil }
             if let stray { throw ValidationError("\(stray.0) goes with --add FILE") }
-            if replace || dryRun { throw ValidationError("--replace and --dry-run go with --add FILE") }
+            if replace || dryRun || allowOrphans { throw ValidationError("--replace, --dry-run and --allow-orphans go with --add FILE") }
         }
         guard (16...100_000).contains(maxPieceVertices) else { throw ValidationError("--max-piece-vertices must be 16…100000") }
         guard maxPieceDegrees.isFinite, (0.01...360).contains(maxPieceDegrees) else {
@@ -107,13 +114,16 @@ struct ImportCommand: ParsableCommand {
             var request = AddedLayers.Request(file: add, level: adminLevel)
             (request.code, request.name, request.nameEn, request.parent) = (code, name, nameEn, parent)
             (request.crs, request.encoding, request.replace, request.codePrefix) = (crs, encoding, replace, codePrefix)
+            (request.allowOrphans, request.table) = (allowOrphans, table)
             let staged = try added.stage(request)
             if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(), added: added) }
             let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")
+            let nameNote = staged.fields.name == staged.fields.code ? " (no name field: the codes are the names; --name FIELD picks one)" : ""
             print("Adding \((staged.directory as NSString).lastPathComponent) as \(adminLevel)s: code \(staged.fields.code), "
-                + "name \(staged.fields.name)\(parentNote)")
+                + "name \(staged.fields.name)\(nameNote)\(parentNote)")
             do {
-                try importAll(sources + added.sources())
+                // The new layer last: a code it repeats is reported against it, not against a layer added before.
+                try importAll(sources + added.sources().filter { $0 != staged.directory } + [staged.directory])
             } catch {
                 added.undo(staged)
                 throw error

@@ -39,8 +39,9 @@ struct InfoCommand: ParsableCommand {
         }
         print("\nSources:")
         for s in info.sources {
-            print("  \(s.file) (\(s.level), \(s.features) features, \(s.encoding))")
-            print("    \(s.description)")
+            print("  \(s.file) (\(s.level), \(s.features) features, \(s.encoding)\(s.crs.map { ", from \($0)" } ?? ""))")
+            print("    \(s.description)\(s.addedAt.map { " on \($0)" } ?? "")")
+            if let fields = s.fields { print("    fields: \(fields)") }
             print("    licence: \(s.licence)")
         }
         if let places = info.localities {

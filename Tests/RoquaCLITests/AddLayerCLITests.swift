@@ -73,6 +73,11 @@ import Testing
         #expect(added.stdout.contains("Adding wards as districts: code JCODE, name WARD_JA, parents inferred"), "\(added.stdout)")
         let units = try s.units()
         #expect(units["13104"] == ["新宿区", "P1"] && units["13101"] == ["Chiyoda", "P2"], "\(units)")
+        // Provenance: where it came from, when, its CRS, code page and fields.
+        let info = try CommandRunner.run(roqua, ["info", "--boundaries", s.out], environment: s.environment)
+        #expect(info.stdout.contains("wards.shp (district, 2 features, CP932, from WGS 84 / Pseudo-Mercator)"), "\(info.stdout)")
+        #expect(info.stdout.contains("added with roqua import --add from \(s.wards) on 20"), "\(info.stdout)")
+        #expect(info.stdout.contains("fields: code JCODE, name WARD_JA, parent inferred"), "\(info.stdout)")
         // Kept for every later import: a plain rebuild still has the wards.
         #expect(try s.run([]).status == 0)
         #expect(try s.units()["13104"] == ["新宿区", "P1"])
@@ -205,6 +210,18 @@ import Testing
                 "\(added.stdout) \(added.stderr)")
         let units = try s.units()
         #expect(units["JPN.1.1_1"] == ["Shinjuku", "P1"] && units["JPN.1.2_1"] == ["Chiyoda", "P2"], "\(units)")
+        // Several feature tables (as GADM's ADM_0…ADM_5): the user chooses one, by a name that is there.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "INSERT INTO gpkg_contents VALUES ('ADM_1', 'features', 'ADM_1', 3857)")
+        }
+        let several = try s.run(["--add", path, "--level", "district", "--replace"])
+        #expect(several.status != 0 && several.stderr.contains("2 feature tables (ADM_1, municipalities); choose one with --table NAME"),
+                "\(several.stderr)")
+        let missing = try s.run(["--add", path, "--level", "district", "--replace", "--table", "ADM_3"])
+        #expect(missing.status != 0 && missing.stderr.contains("no feature table ADM_3"), "\(missing.stderr)")
+        let chosen = try s.run(["--add", path, "--level", "district", "--replace", "--table", "municipalities"])
+        #expect(chosen.status == 0 && chosen.stdout.contains("Adding municipalities as districts"), "\(chosen.stdout) \(chosen.stderr)")
+        #expect(try s.units()["JPN.1.1_1"] == ["Shinjuku", "P1"])
         // A file that is no GeoPackage is named.
         try "not sqlite".write(toFile: s.directory.file("user/fake.gpkg"), atomically: true, encoding: .utf8)
         let fake = try s.run(["--add", s.directory.file("user/fake.gpkg"), "--level", "district"])
@@ -245,7 +262,14 @@ import Testing
         // A field that is not there, and no obvious code field: named.
         let noField = try s.run(["--add", s.wards, "--level", "district", "--code", "GID_2", "--crs", "EPSG:3857"])
         #expect(noField.status != 0 && noField.stderr.contains("no field GID_2") && noField.stderr.contains("JCODE"), "\(noField.stderr)")
-        let guessless = try s.run(["--add", s.wards, "--level", "district", "--crs", "EPSG:3857"])
-        #expect(guessless.status != 0 && guessless.stderr.contains("--code"), "\(guessless.stderr)")
+        // No fields named: JCODE is the obvious code; no name field, so the codes are the names, and said.
+        let guessed = try s.run(["--add", s.wards, "--level", "district", "--crs", "EPSG:3857"])
+        #expect(guessed.stdout.contains("code JCODE, name JCODE (no name field: the codes are the names"), "\(guessed.stdout)")
+        #expect(guessed.status != 0 && guessed.stderr.contains("record 2 (13101 13101)") && guessed.stderr.contains("--allow-orphans"),
+                "\(guessed.stderr)")
+        // --allow-orphans keeps a unit under its country, but this one lies in none either.
+        let nowhere = try s.run(["--add", s.wards, "--level", "district", "--crs", "EPSG:3857", "--allow-orphans"])
+        #expect(nowhere.status != 0 && nowhere.stderr.contains("record 2 (13101 13101)"), "\(nowhere.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before)
     }
 }

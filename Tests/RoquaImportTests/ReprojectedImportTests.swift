@@ -115,6 +115,98 @@ import Testing
     }
 }
 
+/// A unit on a border belongs to the parent holding its largest part; one outside every parent is
+/// kept under its country when the layer allows orphans.
+@Suite struct ParentOverlapTests {
+    @Test func aUnitAcrossABorderGoesWhereMostOfItLies() throws {
+        let source = try TempDirectory(), out = try TempDirectory()
+        var fixture = AdminFixture.standard()
+        fixture["districts.shp"].parentInManifest = false
+        // A "C": its bar in P1 (x 4…5, where its point on surface falls), its two arms mostly in P2
+        // (8 units of area in P1, 16 in P2).
+        let c = Ring(xs: [4, 4, 9, 9, 5, 5, 9, 9, 4], ys: [1, 9, 9, 7, 7, 3, 3, 1, 1])
+        fixture["districts.shp"].units[0].shape = .polygon([c])
+        try fixture.write(in: source.path)
+        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        #expect(try ParentInferenceTests.parents(out.file("b.sqlite"))["D1"] == "P2")
+    }
+
+    @Test func orphansAreKeptUnderTheirCountryWhenAllowed() throws {
+        let source = try TempDirectory(), out = try TempDirectory()
+        var fixture = AdminFixture.standard()
+        // P2 now covers only the lower half of the east: D4 (6…9, 6…9) lies in the country, in no province.
+        fixture["provinces.shp"].units[1].shape = .polygon([Shapes.rectangle(minX: 5, minY: 0, maxX: 10, maxY: 5)])
+        fixture["districts.shp"].parentInManifest = false
+        fixture["districts.shp"].units.append(FixtureUnit(code: "D4", name: "Delta", parent: "P2",
+                                                          rings: [Shapes.square(x: 6, y: 6, size: 3)]))
+        try fixture.write(in: source.path)
+        #expect(throws: ImportError.self) {
+            try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("refused.sqlite")))
+        }
+        fixture["districts.shp"].allowOrphans = true
+        try fixture.write(in: source.path)
+        var warnings: [String] = []
+        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite"))) { event in
+            if case let .warning(text) = event { warnings.append(text) }
+        }
+        #expect(try ParentInferenceTests.parents(out.file("b.sqlite"))["D4"] == "XX")
+        #expect(warnings.contains { $0.contains("record 4 (D4 Delta)") && $0.contains("kept under XX") }, "\(warnings)")
+    }
+}
+
+/// Parents settled by codes that nest under them (`ParentConsensus`), and left alone where they do not.
+@Suite struct ParentConsensusTests {
+    typealias Candidate = ParentConsensus.Candidate
+
+    /// Ten Tokyo wards, ten Saitama towns; `odd` (a Saitama town on the border) lies mostly in
+    /// the coarse layer's Tokyo.
+    static func wards(odd: [Candidate]) -> (codes: [String], candidates: [[Candidate]]) {
+        let codes = (1...10).map { "131\(String(format: "%02d", $0))" } + (1...10).map { "112\(String(format: "%02d", $0))" }
+        var candidates = codes.map { [Candidate(parent: $0.hasPrefix("13") ? "JP-13" : "JP-11", share: 1)] }
+        candidates[19] = odd
+        return (codes, candidates)
+    }
+
+    @Test func aBorderUnitTakesTheParentItsCodeShares() {
+        let (codes, candidates) = Self.wards(odd: [Candidate(parent: "JP-13", share: 0.7), Candidate(parent: "JP-11", share: 0.3)])
+        let outcome = ParentConsensus.settle(codes: codes, candidates: candidates)
+        #expect(outcome.parents[19] == "JP-11" && outcome.settledByCode == [19] && outcome.prefixLength == 2)
+        #expect(outcome.parents[0] == "JP-13" && outcome.parents[10] == "JP-11")
+        // Lying wholly in the coarse Tokyo but within reach of Saitama (a candidate with no area): still settled.
+        let near = Self.wards(odd: [Candidate(parent: "JP-13", share: 1), Candidate(parent: "JP-11", share: 0)])
+        #expect(ParentConsensus.settle(codes: near.codes, candidates: near.candidates).parents[19] == "JP-11")
+    }
+
+    @Test func aUnitFarFromItsGroupsParentKeepsItsOwn() {
+        let (codes, candidates) = Self.wards(odd: [Candidate(parent: "JP-13", share: 1)])
+        let outcome = ParentConsensus.settle(codes: codes, candidates: candidates)
+        #expect(outcome.parents[19] == "JP-13" && outcome.settledByCode.isEmpty)
+    }
+
+    @Test func codesThatDoNotNestChangeNothing() {
+        // Sequential ids across two provinces, alternating: no prefix groups them by parent.
+        let codes = (1...20).map { String(format: "%03d", $0) }
+        var candidates = codes.indices.map { [Candidate(parent: $0 % 2 == 0 ? "A" : "B", share: 1)] }
+        candidates[3] = [Candidate(parent: "A", share: 0.6), Candidate(parent: "B", share: 0.4)]
+        let outcome = ParentConsensus.settle(codes: codes, candidates: candidates)
+        #expect(outcome.prefixLength == nil && outcome.settledByCode.isEmpty)
+        #expect(outcome.parents == candidates.map { $0.first?.parent })
+        // One parent for (nearly) all: nothing to learn from the codes, a minority unit keeps its own.
+        let single = (0..<20).map { [Candidate(parent: $0 == 5 ? "B" : "A", share: 1)] + ($0 == 5 ? [Candidate(parent: "A", share: 0)] : []) }
+        let alone = ParentConsensus.settle(codes: codes, candidates: single)
+        #expect(alone.parents[5] == "B" && alone.settledByCode.isEmpty)
+    }
+
+    @Test func aUnitWithNoParentNearStaysAnOrphan() {
+        var (codes, candidates) = Self.wards(odd: [])
+        codes[19] = "11210"
+        #expect(ParentConsensus.settle(codes: codes, candidates: candidates).parents[19] == nil)
+        candidates[19] = [Candidate(parent: "JP-11", share: 0)]
+        #expect(ParentConsensus.settle(codes: codes, candidates: candidates).parents[19] == "JP-11",
+                "near its group's parent, with no area in any: settled")
+    }
+}
+
 @Suite struct AddedLayerFieldTests {
     @Test func obviousFieldsAreGuessedAndNamedOnesChecked() throws {
         var request = AddedLayers.Request(file: "adm2.shp", level: .district)
@@ -129,5 +221,13 @@ import Testing
         #expect(throws: AddedLayers.Failure.self) { try AddedLayers.fields(request, available: ["NAME", "CNTY_ID"]) }
         request.parent = nil
         #expect(try AddedLayers.fields(request, available: ["NAME", "CNTY_ID"]).code == "CNTY_ID", "case-insensitive")
+        // Fields named like these are taken too (libpysal's Tokyo and Georgia examples), and a file with no
+        // name field gets its codes as names.
+        let plain = AddedLayers.Request(file: "tokyomet262.shp", level: .district)
+        let tokyo = try AddedLayers.fields(plain, available: ["GEOCODE", "AREANAME", "AreaID"])
+        #expect(tokyo.code == "GEOCODE" && tokyo.name == "AREANAME")
+        let georgia = try AddedLayers.fields(plain, available: ["AREA", "PERIMETER", "G_UTM_", "G_UTM_ID", "TotPop90", "AreaKey"])
+        #expect(georgia.code == "AreaKey" && georgia.name == "AreaKey")
+        #expect(throws: AddedLayers.Failure.self) { try AddedLayers.fields(plain, available: ["AREA", "PERIMETER"]) }
     }
 }

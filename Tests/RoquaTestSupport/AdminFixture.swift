@@ -51,6 +51,8 @@ package struct FixtureLayer: Sendable {
     /// The manifest's `encoding` and `crs` for the layer (nil: none).
     package var manifestEncoding: String?
     package var manifestCRS: String?
+    /// The manifest's `allow_orphans` for the layer.
+    package var allowOrphans = false
     /// Whether the manifest names the parent field (below country level); without it the
     /// importer infers each unit's parent.
     package var parentInManifest = true
@@ -83,6 +85,7 @@ package struct FixtureLayer: Sendable {
         var entry: [String: Any] = ["file": file, "level": level, "fields": fields, "source": source, "licence": licence]
         if let manifestEncoding { entry["encoding"] = manifestEncoding }
         if let manifestCRS { entry["crs"] = manifestCRS }
+        if allowOrphans { entry["allow_orphans"] = true }
         return entry
     }
 }

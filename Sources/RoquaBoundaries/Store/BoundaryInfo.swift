@@ -44,6 +44,12 @@ public struct BoundaryInfo: Codable, Sendable {
         public var description: String
         /// The data's licence, as the manifest gave it.
         public var licence: String
+        /// The CRS the layer was reprojected from (nil: WGS 84, or a DB that does not record it).
+        public var crs: String?
+        /// The fields read, e.g. `code GEOCODE, name AREANAME, parent inferred`.
+        public var fields: String?
+        /// When a user added the layer (`roqua import --add`), ISO 8601.
+        public var addedAt: String?
     }
 
     /// The DB file's path.
@@ -110,7 +116,8 @@ extension BoundaryDatabase {
             let sources = try Row.fetchAll(db, sql: "SELECT * FROM sources ORDER BY id").map {
                 BoundaryInfo.Source(layer: $0["layer"], level: AdminLevel(rawValue: $0["level"])?.description ?? "?",
                                     file: $0["file"], features: $0["features"], encoding: $0["encoding"],
-                                    shpSha256: $0["shp_sha256"], description: $0["description"], licence: $0["licence"])
+                                    shpSha256: $0["shp_sha256"], description: $0["description"], licence: $0["licence"],
+                                    crs: $0["crs"], fields: $0["fields"], addedAt: $0["added_at"])
             }
             return BoundaryInfo(
                 path: path, schemaVersion: Int(meta["schema_version"] ?? "") ?? 0, roquaVersion: meta["roqua_version"] ?? "?",

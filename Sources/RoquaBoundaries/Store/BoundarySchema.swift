@@ -13,6 +13,8 @@ import GRDB
 /// index instead of the first page of every boundary row (each row holds its geometry: ~9 MB);
 /// `pieces_boxes` does the same for the piece boxes the GEOS path loads (1.1 MB instead of ~47 MB).
 /// A version-3 DB built before them still opens, only slower; the layout version is unchanged.
+/// So does one built before `sources.crs`, `fields` and `added_at` (a layer's CRS when it was
+/// reprojected, the fields read, when a user added it): `roqua info` shows them when present.
 package enum BoundarySchema {
     package static let version = 3
 
@@ -40,7 +42,10 @@ package enum BoundarySchema {
                 features INTEGER NOT NULL,
                 description TEXT NOT NULL,
                 licence TEXT NOT NULL,
-                precision INTEGER NOT NULL DEFAULT 0
+                precision INTEGER NOT NULL DEFAULT 0,
+                crs TEXT,
+                fields TEXT,
+                added_at TEXT
             );
             CREATE TABLE boundaries (
                 id INTEGER PRIMARY KEY,
