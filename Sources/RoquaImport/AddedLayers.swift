@@ -90,12 +90,25 @@ package struct AddedLayers: Sendable {
         return fields
     }
 
-    /// Copies the shapefile and writes its manifest into a new layer directory, after checking
-    /// that it opens (companions, CRS, code page) and naming its fields. Returns the directory
-    /// and the fields used. The caller imports, and calls `undo` when that fails.
+    /// A layer copied in beside the others (`name.adding`), not yet one of them: a crash or a
+    /// kill before `commit` leaves the layers as they were (`sources()` skips it, the next
+    /// `stage` clears it).
+    package struct Staged: Sendable {
+        /// `layers/name.adding`, the import source while adding.
+        package var directory: String
+        /// `layers/name`, where `commit` puts it.
+        package var target: String
+        package var fields: Manifest.Fields
+        /// The layer's name (its directory's, its shapefile's).
+        package var name: String { (target as NSString).lastPathComponent }
+    }
+
+    /// Copies the shapefile and writes its manifest into a staging directory, after checking
+    /// that it opens (companions, CRS, code page) and naming its fields. The caller imports with
+    /// `sources(adding:)`, then calls `commit`, or `undo` when the import fails.
     /// - Throws: `Failure` for a layer of that name added before (without `replace`) or a file
     ///   that is no shapefile; `ShapefileError` for one that cannot be read.
-    package func stage(_ request: Request) throws -> (directory: String, fields: Manifest.Fields, previous: String?) {
+    package func stage(_ request: Request) throws -> Staged {
         var request = request
         let original = request.file
         let lower = original.lowercased()
@@ -136,15 +149,8 @@ package struct AddedLayers: Sendable {
             throw Failure(description: "\(directory): cannot create the layers directory: \(error)")
         }
         let target = (directory as NSString).appendingPathComponent(name)
-        var previous: String?
-        if FileManager.default.fileExists(atPath: target) {
-            guard request.replace else {
-                throw Failure(description: "a layer named \(name) was added before; pass --replace to replace it, or --remove-layer \(name)")
-            }
-            let aside = target + ".previous"
-            try? FileManager.default.removeItem(atPath: aside)
-            try FileManager.default.moveItem(atPath: target, toPath: aside)
-            previous = aside
+        if FileManager.default.fileExists(atPath: target), !request.replace {
+            throw Failure(description: "a layer named \(name) was added before; pass --replace to replace it, or --remove-layer \(name)")
         }
         let staging = target + ".adding"
         try? FileManager.default.removeItem(atPath: staging)
@@ -167,13 +173,17 @@ package struct AddedLayers: Sendable {
             let manifest: [String: Any] = ["format": 1, "layers": [layer.compactMapValues { $0 }]]
             let data = try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
             try data.write(to: URL(fileURLWithPath: (staging as NSString).appendingPathComponent("manifest.json")))
-            try FileManager.default.moveItem(atPath: staging, toPath: target)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
-            if let previous { try? FileManager.default.moveItem(atPath: previous, toPath: target) }
             throw Failure(description: "\(target): cannot copy the layer: \(error.localizedDescription)")
         }
-        return (target, fields, previous)
+        return Staged(directory: staging, target: target, fields: fields)
+    }
+
+    /// The layers to import while `staged` is being added: the others (without the one it
+    /// replaces), then it, last, so that a code it repeats is reported against it.
+    package func sources(adding staged: Staged) -> [String] {
+        sources().filter { $0 != staged.target } + [staged.directory]
     }
 
     /// Extracts the one layer of a ZIP archive — a shapefile with its companions, or a GeoJSON —
@@ -219,15 +229,21 @@ package struct AddedLayers: Sendable {
         }
     }
 
-    /// Takes back a staged layer after a failed import, restoring the one it replaced.
-    package func undo(_ staged: (directory: String, fields: Manifest.Fields, previous: String?)) {
+    /// Takes back a staged layer (a failed import, a dry run); the layers stay as they were.
+    package func undo(_ staged: Staged) {
         try? FileManager.default.removeItem(atPath: staged.directory)
-        if let previous = staged.previous { try? FileManager.default.moveItem(atPath: previous, toPath: staged.directory) }
     }
 
-    /// Forgets the layer a replacement superseded, once the import succeeded.
-    package func commit(_ staged: (directory: String, fields: Manifest.Fields, previous: String?)) {
-        if let previous = staged.previous { try? FileManager.default.removeItem(atPath: previous) }
+    /// Makes the staged layer one of the layers, once the import succeeded (replacing the one
+    /// of the same name).
+    package func commit(_ staged: Staged) throws {
+        let aside = staged.target + ".previous"
+        try? FileManager.default.removeItem(atPath: aside)
+        if FileManager.default.fileExists(atPath: staged.target) {
+            try FileManager.default.moveItem(atPath: staged.target, toPath: aside)
+        }
+        try FileManager.default.moveItem(atPath: staged.directory, toPath: staged.target)
+        try? FileManager.default.removeItem(atPath: aside)
     }
 
     /// A layer's directory name: the file's name, letters, digits, `-` and `_` only.

@@ -5,13 +5,13 @@ import RoquaBoundaries
 /// The feature table of an OGC GeoPackage, read through SQLite (`gpkg_contents`,
 /// `gpkg_geometry_columns`, `gpkg_spatial_ref_sys`, each row's GeoPackage geometry header and
 /// its WKB, parsed by GEOS) and written as a shapefile like a GeoJSON layer.
-enum GeoPackageLayer {
+package enum GeoPackageLayer {
     /// Writes the GeoPackage's feature table `table` (needed when it has several, as GADM's
     /// `ADM_0`…`ADM_5` in one file) as `directory/name.shp`.
     /// - Throws: `AddedLayers.Failure` for a file that is no GeoPackage, one with no feature table,
     ///   several and none chosen, a chosen one that is not there, a row whose geometry is not
     ///   polygonal or not readable.
-    static func convert(_ file: String, table chosen: String? = nil, into directory: String, name: String) throws -> GeoJSONLayer.Converted {
+    package static func convert(_ file: String, table chosen: String? = nil, into directory: String, name: String) throws -> GeoJSONLayer.Converted {
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
@@ -22,7 +22,8 @@ enum GeoPackageLayer {
         return try queue.read { db in
             let tables: [String]
             do {
-                tables = try String.fetchAll(db, sql: "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name")
+                tables = try DatabaseValue.fetchAll(db, sql: "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name")
+                    .compactMap(Self.text)
             } catch {
                 throw AddedLayers.Failure(description: "\(file): not a GeoPackage (no gpkg_contents table)")
             }
@@ -46,8 +47,13 @@ enum GeoPackageLayer {
                 """, arguments: [table]) else {
                 throw AddedLayers.Failure(description: "\(file): table \(table) has no entry in gpkg_geometry_columns")
             }
-            let geometryColumn: String = column["column_name"]
-            let crs = Self.crs(organization: column["organization"], code: column["organization_coordsys_id"], definition: column["definition"])
+            // Columns read as whatever they hold: a damaged file may have a number where text belongs.
+            guard let geometryColumn = Self.text(column["column_name"]) else {
+                throw AddedLayers.Failure(description: "\(file): table \(table) names no geometry column in gpkg_geometry_columns")
+            }
+            let crs = Self.crs(organization: Self.text(column["organization"]),
+                               code: Self.text(column["organization_coordsys_id"]).flatMap { Int($0) },
+                               definition: Self.text(column["definition"]))
             let quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quotedTable)")
             var keys: [String] = []
@@ -56,7 +62,9 @@ enum GeoPackageLayer {
             while let row = try rows.next() {
                 number += 1
                 let label = "\(file): \(table) row \(number)"
-                guard let blob = row[geometryColumn] as Data? else { throw AddedLayers.Failure(description: "\(label) has no geometry") }
+                guard case let .blob(blob)? = (row[geometryColumn] as DatabaseValue?)?.storage else {
+                    throw AddedLayers.Failure(description: "\(label) has no geometry")
+                }
                 let wkb = try Self.wkb(blob, label: label)
                 let polygons: [[Ring]]
                 do {
@@ -69,13 +77,7 @@ enum GeoPackageLayer {
                 }
                 var properties: [String: String] = [:]
                 for (key, value) in row where key != geometryColumn {
-                    let text: String? = switch value.storage {
-                    case .string(let string): string
-                    case .int64(let integer): String(integer)
-                    case .double(let double): String(double)
-                    case .blob, .null: nil
-                    }
-                    guard let text else { continue }
+                    guard let text = Self.text(value) else { continue }
                     properties[key] = text
                     if !keys.contains(key) { keys.append(key) }
                 }
@@ -86,6 +88,16 @@ enum GeoPackageLayer {
             let base = (directory as NSString).appendingPathComponent(name)
             try LayerShapefile.write(base: base, keys: keys, fields: fields, records: records)
             return GeoJSONLayer.Converted(shapefile: base + ".shp", fields: fields, crs: crs)
+        }
+    }
+
+    /// A column's value as text (numbers written out), nil for NULL and blobs.
+    static func text(_ value: DatabaseValue?) -> String? {
+        switch value?.storage {
+        case .string(let string): string
+        case .int64(let integer): String(integer)
+        case .double(let double): String(double)
+        case .blob, .null, nil: nil
         }
     }
 

@@ -117,14 +117,18 @@ public final class Reprojection {
     /// `ring` with points inserted so that no segment is longer than `step` (in the ring's own
     /// units): a straight edge of a projected shape is a curve in longitude/latitude, so long
     /// edges are cut before reprojecting to keep the shape true. The ring's own points are kept.
+    /// At most 10,000 pieces per edge and 1,000,000 points added per ring (absurd coordinates —
+    /// 1e47 metres, infinities — fail later, in the transformation, naming the point).
     public static func densified(_ ring: [(x: Double, y: Double)], step: Double) -> [(x: Double, y: Double)] {
         guard step > 0, ring.count > 1 else { return ring }
         var out: [(x: Double, y: Double)] = [ring[0]]
         out.reserveCapacity(ring.count)
+        let budget = ring.count + 1_000_000
         for index in 1..<ring.count {
             let (a, b) = (ring[index - 1], ring[index])
             let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
-            let pieces = min(Int((length / step).rounded(.up)), 10_000)
+            let wanted = (length / step).rounded(.up)
+            let pieces = out.count < budget && wanted.isFinite ? Int(min(wanted, 10_000)) : 1
             if pieces > 1 {
                 for piece in 1..<pieces {
                     let t = Double(piece) / Double(pieces)

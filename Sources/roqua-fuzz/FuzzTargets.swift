@@ -31,6 +31,11 @@ enum FuzzTargets {
                 guard let again = try? PhoneNumber(number.e164), again == number else { fatalError("\(number.e164) does not read back as itself") }
             },
             "shapefile": shapefile,
+            // An added layer (`roqua import --add`): converted to a shapefile, then read back whole.
+            "layer-geojson": { data in try readLayer(GeoJSONLayer.convert(Scratch.file("layer.geojson", data), into: Scratch.directory,
+                                                                          name: "converted")) },
+            "layer-gpkg": { data in try readLayer(GeoPackageLayer.convert(Scratch.file("layer.gpkg", data), into: Scratch.directory,
+                                                                          name: "converted")) },
             "achievements": { data in
                 _ = AchievementCatalog.validate(data: data)
                 _ = try AchievementCatalog.load(data: data)
@@ -204,6 +209,14 @@ enum FuzzTargets {
     }
 
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.
+    static func readLayer(_ converted: GeoJSONLayer.Converted) throws {
+        let reader = try ShapefileReader(path: converted.shapefile, crs: converted.crs)
+        for index in 0..<reader.shapeCount {
+            _ = try reader.rings(at: index)
+            for field in reader.fieldNames { _ = try reader.string(record: index, field: field) }
+        }
+    }
+
     @Sendable static func shapefile(_ data: Data) throws {
         let bytes = [UInt8](data)
         guard bytes.count >= 8 else { return }

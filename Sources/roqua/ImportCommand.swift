@@ -116,19 +116,18 @@ struct ImportCommand: ParsableCommand {
             (request.crs, request.encoding, request.replace, request.codePrefix) = (crs, encoding, replace, codePrefix)
             (request.allowOrphans, request.table) = (allowOrphans, table)
             let staged = try added.stage(request)
-            if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(), added: added) }
+            if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(adding: staged), added: added) }
             let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")
             let nameNote = staged.fields.name == staged.fields.code ? " (no name field: the codes are the names; --name FIELD picks one)" : ""
-            print("Adding \((staged.directory as NSString).lastPathComponent) as \(adminLevel)s: code \(staged.fields.code), "
+            print("Adding \(staged.name) as \(adminLevel)s: code \(staged.fields.code), "
                 + "name \(staged.fields.name)\(nameNote)\(parentNote)")
             do {
-                // The new layer last: a code it repeats is reported against it, not against a layer added before.
-                try importAll(sources + added.sources().filter { $0 != staged.directory } + [staged.directory])
+                try importAll(sources + added.sources(adding: staged))
             } catch {
                 added.undo(staged)
                 throw error
             }
-            added.commit(staged)
+            try added.commit(staged)
             try renameStoredRegions()
             return
         }
@@ -169,7 +168,7 @@ struct ImportCommand: ParsableCommand {
 
     /// `--add --dry-run`: the whole import into a temporary database, then what the layer would
     /// be; the temporary database and the staged layer go again whatever happens.
-    func dryRunAdd(_ staged: (directory: String, fields: Manifest.Fields, previous: String?), request: AddedLayers.Request,
+    func dryRunAdd(_ staged: AddedLayers.Staged, request: AddedLayers.Request,
                    sources: [String], added: AddedLayers) throws {
         let temporary = NSTemporaryDirectory() + "roqua-dry-run-\(UUID().uuidString).sqlite"
         defer {
@@ -178,7 +177,7 @@ struct ImportCommand: ParsableCommand {
         }
         try importAll(sources, output: temporary, announce: false)
         let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
-        let layer = (staged.directory as NSString).lastPathComponent
+        let layer = staged.name
         let row = try BoundaryDatabase(path: temporary).read { db in
             try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,

@@ -246,6 +246,21 @@ import Testing
         #expect(stray.status != 0 && stray.stderr.contains("--code-prefix goes with --add FILE"), "\(stray.stderr)")
     }
 
+    /// A process killed while adding leaves `layers/NAME.adding`: not a layer; adding again works.
+    @Test func aLayerLeftHalfAddedIsNotALayer() throws {
+        let s = try Setup()
+        let arguments = ["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"]
+        #expect(try s.run(arguments).status == 0)
+        let layers = s.directory.file("xdg/roqua/layers")
+        try FileManager.default.moveItem(atPath: layers + "/wards", toPath: layers + "/wards.adding")
+        #expect(try s.run([]).status == 0)
+        #expect(try s.units()["13104"] == nil, "a half-added layer is not imported")
+        let again = try s.run(arguments)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try s.units()["13104"] == ["新宿区", "P1"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: layers) == ["wards"])
+    }
+
     @Test func aBrokenLayerFailsNamingTheProblemAndChangesNothing() throws {
         let s = try Setup(outsideUnit: true)
         #expect(try s.run([]).status == 0)
