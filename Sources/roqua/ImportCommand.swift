@@ -122,10 +122,14 @@ struct ImportCommand: ParsableCommand {
             print("Adding \(staged.name) as \(adminLevel)s: code \(staged.fields.code), "
                 + "name \(staged.fields.name)\(nameNote)\(parentNote)")
             do {
-                try importAll(sources + added.sources(adding: staged))
+                try importAll(sources + added.sources(adding: staged), warningsOf: staged.name)
             } catch {
                 added.undo(staged)
-                throw error
+                // Name the user's file, not the copy being added.
+                let copy = (staged.directory as NSString).appendingPathComponent(staged.name + ".shp")
+                let text = "\(error)"
+                guard text.contains(copy) else { throw error }
+                throw Failure(text.replacingOccurrences(of: copy, with: add))
             }
             try added.commit(staged)
             try renameStoredRegions()
@@ -200,7 +204,10 @@ struct ImportCommand: ParsableCommand {
         print("Nothing written (--dry-run).")
     }
 
-    func importAll(_ sources: [String], output: String? = nil, announce: Bool = true) throws {
+    /// `warningsOf`: with `--add`, only that layer's warnings are shown (the layers added or
+    /// bundled before had theirs shown when they came); the others are counted.
+    func importAll(_ sources: [String], output: String? = nil, announce: Bool = true, warningsOf layer: String? = nil) throws {
+        var hidden = 0
         let options = ImportOptions(sources: sources,
                                     output: output ?? out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
                                     maxPieceDegrees: maxPieceDegrees)
@@ -214,6 +221,10 @@ struct ImportCommand: ParsableCommand {
                 case let .progress(_, done, total):
                     Terminal.status("\(layerLabel) \(done)/\(total)")
                 case let .warning(text):
+                    if let layer, !text.hasPrefix(layer + ".shp:"), !text.hasPrefix(layer + ".shp ") {
+                        hidden += 1
+                        return
+                    }
                     Terminal.endStatus()
                     Terminal.error("warning: \(text)")
                 }
@@ -227,6 +238,8 @@ struct ImportCommand: ParsableCommand {
         guard announce else { return }
         print("Imported \(counts.joined(separator: ", ")) (\(report.pieces) indexed pieces), \(report.localities) localities")
         print(String(format: "Wrote %@ (%.1f MB) in %.1f s", report.output, Double(report.bytes) / 1e6, report.seconds))
-        if !report.warnings.isEmpty { print("\(report.warnings.count) warning(s), shown above") }
+        let shown = report.warnings.count - hidden
+        if shown > 0 { print("\(shown) warning(s), shown above") }
+        if hidden > 0 { print("\(hidden) warning(s) about the layers already there, not shown (roqua import shows them)") }
     }
 }
