@@ -13,15 +13,15 @@ package enum InputLimits {
 }
 
 /// A file (or standard input, as `-`) read front to back in fixed-size chunks, counting lines as
-/// it goes so every error can name one. A leading UTF-8 byte order mark is skipped; UTF-16 is
-/// refused with a clear message. A class because it owns a file descriptor (closed in `deinit`)
+/// it goes so every error can name one. A leading UTF-8 byte order mark is skipped; UTF-16 text
+/// (with its byte order mark) is read as UTF-8 through `UTF16Source`. A class because it owns a file descriptor (closed in `deinit`)
 /// and is shared by a reader and its tokenizer.
 package final class ByteStream {
     package let path: String
     /// The file's size when it is a regular file (for progress), nil for pipes, devices and
     /// decompressed streams.
     package let totalBytes: Int?
-    private let source: any ByteSource
+    private var source: any ByteSource
     /// The chunk buffer: raw memory owned by this object, not an array, so reading it needs no
     /// exclusivity bookkeeping (which dominated profiles of the array version).
     private let buffer: UnsafeMutableBufferPointer<UInt8>
@@ -319,7 +319,12 @@ package final class ByteStream {
         if count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
             index = 3
         } else if count >= 2, (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF) {
-            throw InputError(file: path, line: nil, message: "UTF-16 text is not supported; save the file as UTF-8")
+            // The rest of this chunk and the file after it, transcoded.
+            source = UTF16Source(inner: source, bigEndian: buffer[0] == 0xFE, first: Array(buffer[2..<count]))
+            count = 0
+            index = 0
+            reachedEOF = false
+            try refill()
         }
     }
 }

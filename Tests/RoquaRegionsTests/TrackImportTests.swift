@@ -108,6 +108,37 @@ import Testing
         #expect(try StoreTime.text(kadikoy.lastVisit) == "2024-05-01T12:00:00.000Z")
     }
 
+    /// One bad value costs its point: the rest of the file is imported and the skip reported;
+    /// a file where nothing can be read is refused naming the first bad record, the store unchanged.
+    @Test func aBadRecordIsSkippedAndReported() throws {
+        let s = try Self.setup()
+        let kml = """
+            <kml><Document>
+            <Placemark><TimeStamp><when>2024-05-01T08:00:00Z</when></TimeStamp><Point><coordinates>29.0281,40.9879</coordinates></Point></Placemark>
+            <Placemark><TimeStamp><when>2024-05-01T08:10:00Z</when></TimeStamp><Point><coordinates>29.0281,140.9879</coordinates></Point></Placemark>
+            <Placemark><TimeStamp><when></when></TimeStamp><Point><coordinates>29.0070,41.0430</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        try kml.write(toFile: s.directory.file("glitch.kml"), atomically: true, encoding: .utf8)
+        let summary = try s.importer.importFile(s.directory.file("glitch.kml"))
+        #expect(summary.fixesRead == 1 && summary.newRegions == 1 && summary.untimedSkipped == 1)
+        #expect(summary.skipped.count == 1 && summary.skipped.lines == [3])
+        #expect(summary.report(maxAccuracy: 100).contains("1 fixes read, 1 untimed skipped, 1 record(s) skipped (1 invalid coordinate; line 3)"),
+                "\(summary.report(maxAccuracy: 100))")
+        let before = try s.store.export(.json)
+        let bad = s.directory.file("bad.kml")
+        try "<kml><Placemark><TimeStamp><when>2024-05-02T08:00:00Z</when></TimeStamp>\n<Point><coordinates>29,95</coordinates></Point></Placemark></kml>"
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        do {
+            _ = try s.importer.importFile(bad)
+            Issue.record("a file with nothing readable was imported")
+        } catch {
+            let text = String(describing: error)
+            #expect(text.contains(bad) && text.contains("line 2:") && text.contains("nothing in the file could be read"), "\(text)")
+        }
+        #expect(try s.store.export(.json) == before)
+    }
+
     @Test(arguments: [
         ("truncated.gpx", "<?xml version=\"1.0\"?>\n<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkpt>\n<trkpt lat=\"41.0"),
         ("broken.gpx", "<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkseg>\n</gpx>\n"),

@@ -58,12 +58,29 @@ import Testing
         #expect(directory?.message.contains("directory") == true)
     }
 
-    @Test func utf16IsRefusedClearly() throws {
+    /// UTF-16 files (Windows tools save GPX and KML so), either byte order, are read as UTF-8:
+    /// names outside the BMP, code units and surrogate pairs split across chunks, and all.
+    @Test(arguments: [false, true])
+    func utf16IsRead(bigEndian: Bool) throws {
         let dir = try TempDirectory()
-        let path = dir.file("utf16.csv")
-        try (Data([0xFF, 0xFE]) + "lat,lon,time\n".data(using: .utf16LittleEndian)!).write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: TrackReadError.self) { try TrackReaders.open(path: path) }
-        #expect(error?.message.contains("UTF-16") == true)
+        let path = dir.file("utf16.gpx")
+        let text = """
+            <?xml version="1.0" encoding="UTF-16"?>
+            <gpx version="1.1"><trk><name>Kadıköy 🚶 walk</name><trkseg>
+            <trkpt lat="40.9879" lon="29.0281"><time>2024-05-01T08:00:00Z</time></trkpt>
+            <trkpt lat="40.9880" lon="29.0282"><time>2024-05-01T08:01:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let mark: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        try (Data(mark) + text.data(using: bigEndian ? .utf16BigEndian : .utf16LittleEndian)!).write(to: URL(fileURLWithPath: path))
+        #expect(try TrackFormat.detect(path: path) == .gpx)
+        let fixes = try TrackFixtures.readAll(try TrackReaders.open(path: path))
+        #expect(fixes.count == 2 && fixes[1].coordinate.longitude == 29.0282 && fixes[1].position == 4, "\(fixes)")
+        // Chunks of 7 bytes: every split a UTF-16 file can have.
+        let stream = try ByteStream(path: path, chunkSize: 7)
+        var bytes: [UInt8] = []
+        while let byte = try stream.next() { bytes.append(byte) }
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
     }
 
     @Test func openReadsEachFormatEndToEnd() throws {

@@ -18,6 +18,8 @@ package final class FixSpool {
     package private(set) var count = 0
     /// What the reader counted as untimed (skipped, or given the assumed time).
     package private(set) var untimedPoints = 0
+    /// What the reader skipped.
+    package private(set) var skipped = SkippedRecords()
 
     private init(path: String) {
         self.path = path
@@ -43,6 +45,7 @@ package final class FixSpool {
             }
             try flush(&buffer, descriptor, path)
             spool.untimedPoints = reader.untimedPoints
+            spool.skipped = reader.skipped
             return spool
         } catch {
             unlink(path)
@@ -53,7 +56,7 @@ package final class FixSpool {
     /// The fixes again, in order.
     /// - Throws: `TrackReadError` when the file cannot be opened.
     package func reader() throws -> any FixReader {
-        SpooledFixes(stream: try ByteStream(path: path), name: path, untimedPoints: untimedPoints)
+        SpooledFixes(stream: try ByteStream(path: path), name: path, untimedPoints: untimedPoints, skipped: skipped)
     }
 
     /// Removes the file.
@@ -87,12 +90,14 @@ private struct SpooledFixes: FixReader {
     let stream: ByteStream
     let path: String
     let untimedPoints: Int
+    let skipped: SkippedRecords
     private var record = [UInt8]()
 
-    init(stream: ByteStream, name: String, untimedPoints: Int) {
+    init(stream: ByteStream, name: String, untimedPoints: Int, skipped: SkippedRecords) {
         self.stream = stream
         self.path = name
         self.untimedPoints = untimedPoints
+        self.skipped = skipped
         record.reserveCapacity(FixSpool.recordSize)
     }
 

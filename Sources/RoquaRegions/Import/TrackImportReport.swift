@@ -10,6 +10,7 @@ extension TrackImportSummary {
         var read = "\(fixesRead) fixes read"
         if untimedSkipped > 0 { read += ", \(untimedSkipped) untimed skipped" }
         if untimedAssumed > 0 { read += " (\(untimedAssumed) untimed, given --assume-time)" }
+        if let skipped = skipped.summary { read += ", " + skipped }
         var lines = ["\(file) (\(format)): \(read), \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
         lines.append("  \(newRegions) new region(s), \(revisits) revisit(s)")
         for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {

@@ -29,6 +29,8 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var untimedSkipped = 0
     /// Points without a time given the assumed time (and counted in `fixesRead`).
     public var untimedAssumed = 0
+    /// Records passed over for an impossible value (the rest of the file was read).
+    public var skipped = SkippedRecords()
     /// Fixes the clustering dropped, per reason.
     public var dropped: [ClusterDropReason: Int] = [:]
     /// Regions the file created.
@@ -200,9 +202,15 @@ public final class TrackImporter {
         } else {
             summary.untimedAssumed = reader.untimedPoints
         }
+        summary.skipped = reader.skipped
         // Nothing read is never recorded as imported: the same file, fixed or read with
         // `--assume-time`, must still be importable later.
         guard summary.fixesRead > 0 else {
+            if let first = reader.skipped.first {
+                var error = first
+                error.message += " (nothing in the file could be read: \(reader.skipped.summary ?? ""))"
+                throw error
+            }
             if reader.untimedPoints > 0 {
                 throw TrackReadError(file: name, line: nil, message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
                     + "and none with one (a planned route is not a visit; pass --assume-time TIME to import it as walked then)")

@@ -32,6 +32,8 @@ public protocol FixReader {
     /// Points read so far that carried no time: skipped, or given the assumed time of the
     /// reader's `TrackReadOptions` (then also returned as fixes).
     var untimedPoints: Int { get }
+    /// Records passed over so far for an impossible value (see `SkippedRecords`).
+    var skipped: SkippedRecords { get }
     /// The next fix, or nil at the end. Throws `TrackReadError` naming the file and line.
     mutating func next() throws -> Fix?
 }
@@ -39,6 +41,8 @@ public protocol FixReader {
 extension FixReader {
     /// Readers of formats where every point has a time never count any.
     public var untimedPoints: Int { 0 }
+    /// Readers that refuse no single record never skip any.
+    public var skipped: SkippedRecords { SkippedRecords() }
 }
 
 /// Malformed track input: names the file and, where there is one, the line (or record).

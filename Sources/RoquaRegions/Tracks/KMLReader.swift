@@ -14,8 +14,12 @@ import RoquaIO
 ///   (a Point at both, when they differ) and any others untimed. `Polygon`s are areas, not
 ///   positions, and are skipped.
 /// - Untimed coordinates are skipped and counted (`untimedPoints`), or given the assumed time.
-/// - Times are ISO 8601 date-times, or dates (midnight UTC), inside 1970-01-01 … 2100-01-01.
-///   Folders and Documents nest freely; the root must be `<kml>`. Errors name the line.
+/// - Times are ISO 8601 date-times, or dates (midnight UTC), inside 1970-01-01 … 2100-01-01;
+///   an empty `<when>` is no time (its coordinate untimed). Folders and Documents nest freely;
+///   the root must be `<kml>`. Errors name the line.
+/// - One bad value costs one point, never the file (`skipped`): a coordinate that is not
+///   numbers or lies off the globe, a `<gx:coord>` that is empty or malformed (its `<when>` is
+///   passed over with it, so the pairs after it stay paired), a time that is not a time.
 public final class KMLReader: FixReader {
     /// The file being read, as given (for messages).
     public let path: String
@@ -28,6 +32,8 @@ public final class KMLReader: FixReader {
     private var capture: (name: String, line: Int, depth: Int, text: String)?
     private var polygonDepth: Int?
     private var sawRoot = false
+    /// Records passed over for an impossible value.
+    public private(set) var skipped = SkippedRecords()
 
     struct Point {
         var longitude: Double
@@ -44,10 +50,18 @@ public final class KMLReader: FixReader {
         var geometries: [[Point]] = []
     }
 
+    /// A `<when>` of a `gx:Track`: a time, none (empty: the coordinate is untimed) or a bad one
+    /// (skipped, and its coordinate with it).
+    private enum When {
+        case time(Date), none, bad
+        var date: Date? { if case let .time(date) = self { date } else { nil } }
+    }
+
     private struct Track {
         var depth: Int
-        var whens: [Date] = []
-        var coords: [Point] = []
+        var whens: [When] = []
+        /// nil: a malformed `<gx:coord>`, skipped (it keeps its place so the pairs after it stay paired).
+        var coords: [Point?] = []
         var used = 0
     }
 
@@ -128,7 +142,7 @@ public final class KMLReader: FixReader {
         if depth == polygonDepth { polygonDepth = nil }
         if let done = track, depth == done.depth {
             track = nil
-            for point in done.coords.dropFirst(done.used) { try append(point, at: nil) }
+            for point in done.coords.dropFirst(done.used).compactMap({ $0 }) { try append(point, at: nil) }
         }
         if let done = placemark, depth == done.depth {
             placemark = nil
@@ -140,22 +154,28 @@ public final class KMLReader: FixReader {
         switch name {
         case "coord":
             let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-            guard parts.count >= 2, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1]) else {
-                throw error("<gx:coord>\(Echo.cut(text.trimmingCharacters(in: .whitespacesAndNewlines)))</gx:coord> is not \"lon lat [alt]\"", line)
+            if parts.count >= 2, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1]) {
+                track?.coords.append(Point(longitude: lon, latitude: lat, line: line))
+            } else {
+                skipped.skip(error("<gx:coord>\(Echo.cut(text.trimmingCharacters(in: .whitespacesAndNewlines)))</gx:coord> is not \"lon lat [alt]\"",
+                                   line), reason: "invalid coordinate")
+                track?.coords.append(nil)
             }
-            track?.coords.append(Point(longitude: lon, latitude: lat, line: line))
             try pairTrack()
         case "coordinates":
-            placemark?.geometries.append(try Self.tuples(text, line: line, file: path))
+            var skips = skipped
+            let points = Self.tuples(text, line: line, file: path, skipped: &skips)
+            skipped = skips
+            placemark?.geometries.append(points)
         default:
-            let date = try time(text, line: line)
+            let when = time(text, line: line)
             switch name {
             case "when" where track != nil:
-                track?.whens.append(date)
+                track?.whens.append(when)
                 try pairTrack()
-            case "when": placemark?.when = date
-            case "begin": placemark?.begin = date
-            default: placemark?.end = date
+            case "when": placemark?.when = when.date
+            case "begin": placemark?.begin = when.date
+            default: placemark?.end = when.date
             }
         }
     }
@@ -164,7 +184,13 @@ public final class KMLReader: FixReader {
     private func pairTrack() throws {
         guard var current = track else { return }
         while current.used < min(current.whens.count, current.coords.count) {
-            try append(current.coords[current.used], at: current.whens[current.used])
+            if let point = current.coords[current.used] {
+                switch current.whens[current.used] {
+                case let .time(date): try append(point, at: date)
+                case .none: try append(point, at: nil)
+                case .bad: break  // counted when it was read
+                }
+            }
             current.used += 1
         }
         // What was handed out is dropped, so a long track holds only its unpaired tail.
@@ -198,26 +224,41 @@ public final class KMLReader: FixReader {
 
     private func append(_ point: Point, at time: Date?) throws {
         guard let time = time ?? untimed.time() else { return }
-        let coordinate = try TrackValues.coordinate(latitude: point.latitude, longitude: point.longitude, file: path, line: point.line)
-        pending.append(Fix(coordinate: coordinate, timestamp: time, position: point.line))
+        do {
+            let coordinate = try TrackValues.coordinate(latitude: point.latitude, longitude: point.longitude, file: path, line: point.line)
+            pending.append(Fix(coordinate: coordinate, timestamp: time, position: point.line))
+        } catch {
+            skipped.skip(error, reason: "invalid coordinate")
+        }
     }
 
-    private func time(_ text: String, line: Int) throws -> Date {
+    private func time(_ text: String, line: Int) -> When {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return .none }
         let date = trimmed.utf8.count == 10 ? TimeText.iso8601(trimmed + "T00:00:00Z") : TimeText.iso8601(trimmed)
-        guard let date else { throw error("time \(Echo.quoted(trimmed)) is not an ISO 8601 date-time or date", line) }
-        return try TrackValues.time(date, file: path, line: line)
+        do {
+            guard let date else { throw error("time \(Echo.quoted(trimmed)) is not an ISO 8601 date-time or date", line) }
+            return .time(try TrackValues.time(date, file: path, line: line))
+        } catch let error as InputError {
+            skipped.skip(error, reason: "invalid time")
+        } catch {
+            skipped.skip(self.error("time \(Echo.quoted(trimmed)): \(error)", line), reason: "invalid time")
+        }
+        return .bad
     }
 
-    /// `lon,lat[,alt]` tuples separated by whitespace, each with the line it stands on.
-    static func tuples(_ text: String, line: Int, file: String) throws -> [Point] {
+    /// `lon,lat[,alt]` tuples separated by whitespace, each with the line it stands on; a tuple
+    /// that is not one is skipped and counted.
+    static func tuples(_ text: String, line: Int, file: String, skipped: inout SkippedRecords) -> [Point] {
         var points: [Point] = []
         var current = line
         for piece in text.split(separator: "\n", omittingEmptySubsequences: false) {
             for tuple in piece.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) {
                 let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
                 guard parts.count >= 2, parts.count <= 3, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1]) else {
-                    throw InputError(file: file, line: current, message: "coordinates \(Echo.quoted(tuple)) are not \"lon,lat[,alt]\"")
+                    skipped.skip(InputError(file: file, line: current, message: "coordinates \(Echo.quoted(tuple)) are not \"lon,lat[,alt]\""),
+                                 reason: "invalid coordinate")
+                    continue
                 }
                 points.append(Point(longitude: lon, latitude: lat, line: current))
             }
