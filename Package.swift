@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "RoquaServerTests",
             dependencies: ["RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
-                           "RoquaHTTPGuard",
+                           "RoquaHTTPGuard", grdb,
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]

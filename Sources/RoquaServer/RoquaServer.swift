@@ -87,6 +87,7 @@ public enum RoquaServer {
         ExplorationRoutes.add(to: router, state: state)
         TrackRoutes.add(to: router, state: state)
         ArchiveRoutes.add(to: router, state: state)
+        IngestRoutes.add(to: router, state: state)
         return router
     }
 }

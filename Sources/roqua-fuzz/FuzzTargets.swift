@@ -22,6 +22,19 @@ enum FuzzTargets {
             "serve-query": serveQuery,
             "serve-batch": serveBatch,
             "serve-origin": serveOrigin,
+            // What a phone posts to `roqua serve` (`IngestRoutes`): every app's payload, and as parameters.
+            "live-ingest": { data in
+                for parse in [LiveFixes.ownTracks, LiveFixes.overland, { try LiveFixes.traccar($0).batch }] {
+                    guard let batch = try? parse(data) else { continue }
+                    for fix in batch.fixes where !(fix.latitude.isFinite && abs(fix.latitude) <= 90 && abs(fix.longitude) <= 180) {
+                        fatalError("an impossible fix was kept: \(fix)")
+                    }
+                }
+                if let parameters = try? QueryParameters(String(decoding: data, as: UTF8.self)) {
+                    _ = try? LiveFixes.osmAnd(parameters)
+                    _ = try? LiveFixes.gpsLogger(parameters)
+                }
+            },
             "peer-wire": peerWire,
             "group-log": groupLog,
             "push-body": pushBody,

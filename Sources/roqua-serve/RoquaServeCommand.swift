@@ -11,6 +11,18 @@ struct RoquaServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roqua-serve",
         abstract: "The exploration app in a browser and a Nominatim-compatible reverse-geocoding API, offline.",
+        discussion: "Without a subcommand it serves (run); device manages the phones that post positions live.",
+        version: Roqua.version,
+        subcommands: [ServeRun.self, DeviceCommand.self],
+        defaultSubcommand: ServeRun.self
+    )
+}
+
+/// `roqua-serve [run]`: the server.
+struct ServeRun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Serve the exploration app and the APIs (the default).",
         discussion: """
             Serves the map page at / and the APIs (/reverse, /reverse/batch, /status, /api/…) on loopback. \
             Listening on any other address needs --token (sent as 'Authorization: Bearer TOKEN' or set by \

@@ -81,7 +81,8 @@ import Testing
     @Test func aMalformedFileFailsBeforeTheStoreAndLeavesNoSpool() throws {
         let directory = try TempDirectory("roqua-spool")
         let bad = directory.file("bad.csv")
-        try "lat,lon,time\n41,29,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        // Nothing readable in it (a file with one good row imports that row; see TrackImportTests).
+        try "lat,lon,time\n41,xyz,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let store = try RegionStore(path: directory.file("store.sqlite"))
         let importer = try TrackImporter(store: store, enricher: try RegionEnricher(boundaries: Bundled.path()))
         #expect(throws: TrackReadError.self) { try importer.prepare(TrackSource(file: bad), spool: directory.file("fixes")) }

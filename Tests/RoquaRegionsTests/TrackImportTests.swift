@@ -142,8 +142,9 @@ import Testing
     @Test(arguments: [
         ("truncated.gpx", "<?xml version=\"1.0\"?>\n<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkpt>\n<trkpt lat=\"41.0"),
         ("broken.gpx", "<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkseg>\n</gpx>\n"),
-        ("bad-row.csv", "lat,lon,timestamp\n41.0,29.0,2024-05-01T08:00:00Z\n41.1,abc,2024-05-01T08:01:00Z\n"),
-        ("bad-time.csv", "lat,lon,timestamp\n41.0,29.0,2024-05-01T08:00:00Z\n41.1,29.1,yesterday\n"),
+        // Nothing readable (one good row among bad ones is imported: aBadRecordIsSkippedAndReported).
+        ("bad-row.csv", "lat,lon,timestamp\n41.0,x29.0,2024-05-01T08:00:00Z\n41.1,abc,2024-05-01T08:01:00Z\n"),
+        ("bad-time.csv", "lat,lon,timestamp\n41.0,29.0,today\n41.1,29.1,yesterday\n"),
         ("shape.json", "{\"locations\": {\"latitudeE7\": 1}}"),
     ])
     func malformedFilesChangeNothing(name: String, content: String) throws {

@@ -74,13 +74,17 @@ import Testing
         F.check(F.readError(negative, { try CSVTrackReader(path: $0) }), file: negative, line: 2, mentions: "negative")
     }
 
-    @Test func fixesBeforeTheBadRowAreDeliveredFirst() throws {
+    @Test func aBadRowCostsOnlyItself() throws {
         let dir = try TempDirectory()
-        let path = try F.write(["41,29,1546336800", "41,29,1546336801", "x,29,1546336802"], "partial.csv", in: dir)
+        let path = try F.write(["41,29,1546336800", "41,29,1546336801", "x,29,1546336802", "41,29,yesterday", "41,29,1546336804"],
+                               "partial.csv", in: dir)
         let reader = try CSVTrackReader(path: path)
         #expect(try reader.next()?.position == 1)
         #expect(try reader.next()?.position == 2)
-        #expect(throws: TrackReadError(file: path, line: 3, message: "latitude \"x\" is not a number")) { try reader.next() }
+        #expect(try reader.next()?.position == 5)
+        #expect(try reader.next() == nil)
+        #expect(reader.skipped.first == TrackReadError(file: path, line: 3, message: "latitude \"x\" is not a number"))
+        #expect(reader.skipped.byReason == ["invalid coordinate": 1, "invalid time": 1] && reader.skipped.lines == [3, 4])
     }
 
     @Test func headerWithoutNeededColumns() throws {

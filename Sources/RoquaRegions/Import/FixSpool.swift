@@ -44,6 +44,8 @@ package final class FixSpool {
                 if spool.count % 8192 == 0 { try progress?(spool.count) }
             }
             try flush(&buffer, descriptor, path)
+            // Nothing readable but bad records: refused here, before the store is touched.
+            if spool.count == 0, let refusal = reader.skipped.refusal { throw refusal }
             spool.untimedPoints = reader.untimedPoints
             spool.skipped = reader.skipped
             return spool

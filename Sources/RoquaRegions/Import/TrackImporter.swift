@@ -206,11 +206,7 @@ public final class TrackImporter {
         // Nothing read is never recorded as imported: the same file, fixed or read with
         // `--assume-time`, must still be importable later.
         guard summary.fixesRead > 0 else {
-            if let first = reader.skipped.first {
-                var error = first
-                error.message += " (nothing in the file could be read: \(reader.skipped.summary ?? ""))"
-                throw error
-            }
+            if let refusal = reader.skipped.refusal { throw refusal }
             if reader.untimedPoints > 0 {
                 throw TrackReadError(file: name, line: nil, message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
                     + "and none with one (a planned route is not a visit; pass --assume-time TIME to import it as walked then)")

@@ -3,6 +3,18 @@ import GRDB
 import RoquaBoundaries
 
 extension RegionStore {
+    /// A value that changes whenever an import (a file, an upload, a batch posted live) or a
+    /// restore changes the store: the page polls it to redraw without a reload.
+    package func changeMark() throws -> String {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM imports) AS imports, (SELECT IFNULL(MAX(id), 0) FROM visited_regions) AS last,
+                       (SELECT COUNT(*) FROM visited_regions) AS regions
+                """)
+            return "\(row?["imports"] as Int? ?? 0)-\(row?["last"] as Int? ?? 0)-\(row?["regions"] as Int? ?? 0)"
+        }
+    }
+
     /// Regions lying in the unit named by `unit`: a code (`TR-34`, `TUR034023`, `TR`) or a name
     /// (`istanbul`, `Kadıköy`), matched without case or Turkish dots mattering.
     /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.

@@ -7,6 +7,8 @@ enum RegionSchema {
     static let first = "v1: visited regions and imports"
     /// Adds each region's locality (GeoNames place, see `RegionEnricher`).
     static let locality = "v2: locality of visited regions"
+    /// Adds the devices that post positions live (`roqua serve device add`).
+    static let devices = "v3: devices posting live"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -56,6 +58,18 @@ enum RegionSchema {
                 ALTER TABLE visited_regions ADD COLUMN locality_id INTEGER;
                 CREATE INDEX idx_regions_locality ON visited_regions(country_code, locality_id);
                 UPDATE visited_regions SET enriched_with = NULL;
+                """)
+        }
+        migrator.registerMigration(devices) { db in
+            // Tokens are kept only as their SHA-256: the store leaking does not leak a token.
+            try db.execute(sql: """
+                CREATE TABLE devices (
+                    name TEXT PRIMARY KEY,
+                    token_sha256 TEXT NOT NULL UNIQUE,
+                    created_at TEXT NOT NULL,
+                    revoked_at TEXT,
+                    last_seen TEXT
+                );
                 """)
         }
         return migrator

@@ -19,7 +19,10 @@ import RoquaIO
 /// - A row whose time field is empty or missing (or every row, when the header names no time
 ///   column) is untimed: skipped and counted, or given `TrackReadOptions.assumedTime`. Times
 ///   outside 1970-01-01 … 2100-01-01 are errors.
-/// - The first bad row throws, naming its line (imports are all-or-nothing upstream).
+/// - A bad row (a value that is not a number, a coordinate off the globe, a time that is not one,
+///   too few fields, an unterminated quote) is skipped and counted with its line (`skipped`):
+///   one glitch costs one row, never the file. A first line that is neither data nor a header
+///   refuses the file.
 /// - `position` is the 1-based line number.
 public final class CSVTrackReader: FixReader {
     /// The file being read, as given (for messages).
@@ -63,9 +66,23 @@ public final class CSVTrackReader: FixReader {
             lineNumber += 1
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if columns == nil, try readHeader() { continue }
-            if let fix = try fix(from: try split(line)) { return fix }
+            do {
+                if let fix = try fix(from: try split(line)) { return fix }
+            } catch let error as InputError {
+                skipped.skip(error, reason: Self.reason(error.message))
+            }
         }
         return nil
+    }
+
+    /// Records passed over for an impossible value.
+    public private(set) var skipped = SkippedRecords()
+
+    /// What a bad row's message is about, for the counts.
+    static func reason(_ message: String) -> String {
+        if message.contains("timestamp") || message.contains("time ") { return "invalid time" }
+        if message.contains("latitude") || message.contains("longitude") { return "invalid coordinate" }
+        return "malformed row"
     }
 
     /// Decides the delimiter and the column layout from the first non-blank line; true when

@@ -21,7 +21,8 @@ import RoquaBoundaries
 /// - Nothing but comments and whitespace may follow `</gpx>`.
 /// - `position` is the line of the point's opening tag.
 /// - Broken XML (mismatched tags, unclosed elements at the end of the file, a root that is not
-///   `<gpx>`) is an error naming the line.
+///   `<gpx>`) is an error naming the line. A point whose coordinates or time are impossible is
+///   skipped and counted (`skipped`); an empty `<time>` is no time.
 public final class GPXReader: FixReader {
     /// The file being read, as given (for messages).
     public let path: String
@@ -40,6 +41,8 @@ public final class GPXReader: FixReader {
         var time: Date?
         var speed: Double?
         var accuracy: Double?
+        /// A value of it was impossible: skipped (counted when found).
+        var bad = false
     }
 
     /// Text being collected for a `<time>` or `<speed>` child of the current point.
@@ -57,6 +60,8 @@ public final class GPXReader: FixReader {
 
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
+    /// Points passed over for an impossible value: one bad point never costs the file.
+    public private(set) var skipped = SkippedRecords()
 
     /// Opens the GPX file at `path` for reading; nothing but the first chunk is read yet.
     ///
@@ -88,7 +93,7 @@ public final class GPXReader: FixReader {
                     if let outer = point {
                         throw error("<\(name)> inside <\(outer.kind)> (opened on line \(outer.line))", line: line)
                     }
-                    point = try startPoint(kind: name, attributes: attributes, line: line, depth: depth)
+                    point = startPoint(kind: name, attributes: attributes, line: line, depth: depth)
                 } else if let point, capture == nil, Self.capturedElements.contains(name),
                           depth == point.depth + 1 || name != "time" {
                     capture = Capture(name: name, line: line, depth: depth)
@@ -103,7 +108,7 @@ public final class GPXReader: FixReader {
                 if let done = capture, depth == done.depth {
                     capture = nil
                     xml.keepText = false
-                    try finish(done)
+                    finish(done)
                 } else if let done = point, depth == done.depth {
                     point = nil
                     if let fix = try makeFix(done) { return fix }
@@ -114,29 +119,42 @@ public final class GPXReader: FixReader {
         return nil
     }
 
-    private func startPoint(kind: String, attributes: [String: String], line: Int, depth: Int) throws -> PendingPoint {
-        func degrees(_ key: String) throws -> Double {
+    /// The point being read; one whose coordinates are missing or impossible is marked bad
+    /// (skipped and counted, its children still read past).
+    private func startPoint(kind: String, attributes: [String: String], line: Int, depth: Int) -> PendingPoint {
+        func degrees(_ key: String) throws(InputError) -> Double {
             guard let text = attributes[key] else { throw error("<\(kind)> has no \(key) attribute", line: line) }
             guard let value = TextValues.number(text) else {
                 throw error("<\(kind)> \(key)=\(Echo.quoted(text)) is not a number", line: line)
             }
             return value
         }
-        let latitude = try degrees("lat"), longitude = try degrees("lon")
-        _ = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: line)
-        return PendingPoint(kind: kind, latitude: latitude, longitude: longitude, line: line, depth: depth)
+        do {
+            let latitude = try degrees("lat"), longitude = try degrees("lon")
+            _ = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: line)
+            return PendingPoint(kind: kind, latitude: latitude, longitude: longitude, line: line, depth: depth)
+        } catch {
+            skipped.skip(error, reason: "invalid coordinate")
+            return PendingPoint(kind: kind, latitude: 0, longitude: 0, line: line, depth: depth, bad: true)
+        }
     }
 
-    private func finish(_ capture: Capture) throws {
+    private func finish(_ capture: Capture) {
         // Both parsers skip surrounding whitespace themselves; trimming is only for messages.
         let text = capture.text
         switch capture.name {
         case "time":
-            guard let date = TimeText.iso8601(text) else {
-                throw error("<time>\(Echo.cut(text.trimmingCharacters(in: .whitespacesAndNewlines)))</time> is not an ISO 8601 date-time",
-                            line: capture.line)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, point?.bad == false else { return }  // an empty <time>: untimed
+            do throws(InputError) {
+                guard let date = TimeText.iso8601(text) else {
+                    throw error("<time>\(Echo.cut(trimmed))</time> is not an ISO 8601 date-time", line: capture.line)
+                }
+                point?.time = try TrackValues.time(date, file: path, line: capture.line)
+            } catch {
+                skipped.skip(error, reason: "invalid time")
+                point?.bad = true
             }
-            point?.time = try TrackValues.time(date, file: path, line: capture.line)
         default:
             // An optional value that does not parse ("n/a", -1 for "unknown") is left out: the
             // point is still a timed position, which is what matters.
@@ -146,6 +164,7 @@ public final class GPXReader: FixReader {
     }
 
     private func makeFix(_ point: PendingPoint) throws -> Fix? {
+        guard !point.bad else { return nil }
         guard let time = point.time ?? untimed.time() else { return nil } // counted: see the type's rules
         let coordinate = try TrackValues.coordinate(latitude: point.latitude, longitude: point.longitude, file: path, line: point.line)
         return Fix(coordinate: coordinate, timestamp: time, accuracy: point.accuracy, speed: point.speed, position: point.line)

@@ -26,6 +26,14 @@ public struct SkippedRecords: Sendable, Equatable {
         if lines.count < Self.keptLines, let line = error.line { lines.append(line) }
     }
 
+    /// The error that refuses a file in which nothing could be read but these: the first one,
+    /// with the count. Nil when nothing was skipped.
+    public var refusal: InputError? {
+        guard var error = first else { return nil }
+        error.message += " (nothing in the file could be read: \(summary ?? ""))"
+        return error
+    }
+
     /// `3 records skipped (2 invalid coordinate, 1 invalid time; lines 12, 40, 77)`, or nil.
     public var summary: String? {
         guard count > 0 else { return nil }

@@ -28,6 +28,14 @@ public final class TrackSource {
         self.init(name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil)
     }
 
+    /// A file on disk that messages and the import record call `name` (positions posted live,
+    /// spooled to a private file: `live/phone (owntracks)`).
+    /// - Throws: `TrackReadError` when it cannot be opened.
+    package convenience init(file: String, name: String) throws {
+        let magic = try ByteStream(path: file).lookahead(2)
+        self.init(name: name, file: file, gzip: magic == Self.gzipMagic, foundByWalking: false, archive: nil, entry: nil)
+    }
+
     init(name: String, file: String, gzip: Bool, foundByWalking: Bool, archive: ZipArchive?, entry: ZipArchive.Entry?) {
         self.name = name
         self.file = file

@@ -37,6 +37,10 @@ enum ExplorationRoutes {
             let codes = try await offloaded { try state.store.visitedCodes() }
             return JSONBody.response("[" + codes.sorted().map(JSONText.quote).joined(separator: ",") + "]")
         }
+        router.get("/api/changes") { _, _ -> Response in
+            let mark = try await offloaded { try state.store.changeMark() }
+            return JSONBody.response("{\"mark\":\(JSONText.quote(mark))}")
+        }
         router.get("/api/regions") { _, _ -> Response in
             let regions = try await offloaded { try state.store.allRegions() }
             return JSONBody.response(regionsGeoJSON(regions), contentType: "application/geo+json; charset=utf-8")

@@ -28,7 +28,9 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         let bearer = token.map { BearerToken.authorises(request.headers[.authorization], token: $0) } ?? false
         let reason: String?
-        if bearer || Self.readOnlyPosts.contains(path) {
+        // Phones post with their device's token, no browser's ambient credential: no page token,
+        // but a page of another site naming itself as the origin is still refused.
+        if bearer || Self.readOnlyPosts.contains(path) || path.hasPrefix(IngestRoutes.prefix) {
             reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
         } else if Self.formPosts.contains(path) {
             reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)

@@ -264,6 +264,20 @@ async function refresh() {
   learnUnits();
 }
 
+// Positions posted live by a phone (or an import elsewhere) change the store: redraw within seconds.
+async function watchChanges() {
+  let mark = null;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, document.hidden ? 30000 : 4000));
+    if (app.busy) continue;
+    try {
+      const next = (await getJSON('/api/changes')).mark;
+      if (mark !== null && next !== mark) await refresh();
+      mark = next;
+    } catch (error) { /* the server is restarting: try again later */ }
+  }
+}
+
 // District codes of visited provinces (from the statistics), for the breadcrumb and the post-import focus.
 function learnUnits() {
   for (const unit of (app.stats && app.stats.units) || []) {
@@ -374,6 +388,7 @@ async function start() {
   }
   await Promise.all([showLevel(false), refresh()]);
   document.body.dataset.ready = String(Math.round(performance.now()));
+  watchChanges();
 }
 
 start().catch((error) => {
