@@ -66,6 +66,19 @@ import Testing
         }
     }
 
+    /// One bad row costs that row: the rest is imported and the answer says what was skipped.
+    @Test func aBadRowIsSkippedAndReported() async throws {
+        try await TestServer.with { server in
+            let csv = "lat,lon,time\n40.9879,29.0281,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n41.0430,29.0070,2024-05-01T08:00:00Z\n"
+            let reply = try await server.post("/api/tracks?name=day.csv", body: Array(csv.utf8))
+            #expect(reply.status == 200, "\(reply.text)")
+            let file = try reply.object()
+            #expect(file["fixes_read"] as? Int == 2 && file["skipped"] as? Int == 1 && file["skipped_lines"] as? [Int] == [3])
+            #expect((file["skipped_by_reason"] as? [String: Int]) == ["invalid coordinate": 1])
+            #expect((file["text"] as? String)?.contains("1 record(s) skipped (1 invalid coordinate; line 3)") == true, "\(file)")
+        }
+    }
+
     @Test func badUploadsChangeNothing() async throws {
         try await TestServer.with(maxUploadMegabytes: 1) { server in
             let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]

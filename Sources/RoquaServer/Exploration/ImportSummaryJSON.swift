@@ -27,10 +27,14 @@ enum ImportSummaryJSON {
         }
         let dropped = summary.dropped.map { ("\($0.key)", $0.value) }.sorted { $0.0 < $1.0 }
             .map { "\(JSONText.quote($0.0)):\($0.1)" }.joined(separator: ",")
+        let skipped = summary.skipped.byReason.sorted { $0.key < $1.key }
+            .map { "\(JSONText.quote($0.key)):\($0.value)" }.joined(separator: ",")
         let text = text(summary, events: events, name: name, catalog: catalog)
         return "{\"file\":\(JSONText.quote(name)),\"format\":\(JSONText.quote(summary.format)),"
             + "\"already_imported\":\(summary.alreadyImported),\"fixes_read\":\(summary.fixesRead),"
-            + "\"dropped\":\(summary.droppedTotal),\"dropped_by_reason\":{\(dropped)},\"new_regions\":\(summary.newRegions),"
+            + "\"dropped\":\(summary.droppedTotal),\"dropped_by_reason\":{\(dropped)},"
+            + "\"skipped\":\(summary.skipped.count),\"skipped_by_reason\":{\(skipped)},"
+            + "\"skipped_lines\":[\(summary.skipped.lines.map(String.init).joined(separator: ","))],\"new_regions\":\(summary.newRegions),"
             + "\"revisits\":\(summary.revisits),\"first_districts\":\(firsts(.district)),\"first_provinces\":\(firsts(.province)),"
             + "\"first_countries\":\(firsts(.country)),\"unlocked\":[\(unlocked.joined(separator: ","))],\"level_up\":\(levelUp),"
             + "\"text\":\(JSONText.quote(text))}"
