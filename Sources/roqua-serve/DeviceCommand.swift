@@ -100,6 +100,9 @@ struct DeviceCommand: ParsableCommand {
             for device in devices {
                 var line = "\(device.name): added \(format.string(from: device.createdAt))"
                 line += device.lastSeen.map { ", last posted \(format.string(from: $0))" } ?? ", never posted"
+                if device.fixesPosted + device.fixesSkipped > 0 {
+                    line += "; \(device.fixesPosted) positions, \(device.fixesSkipped) skipped (impossible values)"
+                }
                 if let revoked = device.revokedAt { line += ", revoked \(format.string(from: revoked))" }
                 print(line)
             }

@@ -33,6 +33,19 @@ import Testing
                                "<Position><LatitudeDegrees>41</LatitudeDegrees></Position></Trackpoint></TrainingCenterDatabase>"],
                               "half.tcx", in: dir)
         F.check(F.readError(bad, { try TCXReader(path: $0) }), file: bad, line: 1, mentions: "both LatitudeDegrees and LongitudeDegrees")
+        // One bad Trackpoint costs itself: the ones after it are read.
+        let mixed = try F.write([
+            "<TrainingCenterDatabase>",
+            "<Trackpoint><Time>2019-01-01T10:00:00Z</Time><Position><LatitudeDegrees>91.5</LatitudeDegrees><LongitudeDegrees>29</LongitudeDegrees></Position></Trackpoint>",
+            "<Trackpoint><Time>soon</Time><Position><LatitudeDegrees>41</LatitudeDegrees><LongitudeDegrees>29</LongitudeDegrees></Position></Trackpoint>",
+            "<Trackpoint><Time>2019-01-01T10:00:02Z</Time><Position><LatitudeDegrees>41.2</LatitudeDegrees><LongitudeDegrees>29.2</LongitudeDegrees></Position></Trackpoint>",
+            "</TrainingCenterDatabase>",
+        ], "mixed.tcx", in: dir)
+        let tolerant = try TCXReader(path: mixed)
+        let kept = try F.readAll(tolerant)
+        try #require(kept.count == 1)
+        F.check(kept[0], 41.2, 29.2, t0 + 2, position: 4)
+        #expect(tolerant.skipped.byReason == ["invalid coordinate": 1, "invalid time": 1] && tolerant.skipped.lines == [2, 3])
     }
 
     @Test func ownTracksRecordsReadLocationsOnly() throws {

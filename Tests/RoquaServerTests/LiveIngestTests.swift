@@ -124,6 +124,8 @@ import Testing
             let mixed = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Array(body.utf8), asPage: false)
             #expect(mixed.status == 200 && mixed.text == #"{"result":"ok"}"#)
             #expect(try phone.districts() == ["Kadıköy"])
+            let device = try #require(try RegionStore(path: server.store).devices().first)
+            #expect(device.fixesPosted == 1 && device.fixesSkipped == 1, "\(device)")
             for (target, payload, reason) in [
                 ("/api/ingest/overland?token=\(phone.token)", "{\"locations\": 3}", "locations"),
                 ("/api/ingest/overland?token=\(phone.token)", "{\"locations\": [", "not JSON"),

@@ -10,6 +10,10 @@ public struct Device: Sendable, Equatable, Codable {
     public var revokedAt: Date?
     /// When it last posted (nil: never).
     public var lastSeen: Date?
+    /// Positions it posted that were kept (retries included), and those skipped for an
+    /// impossible value.
+    public var fixesPosted = 0
+    public var fixesSkipped = 0
 }
 
 /// A device name that cannot be used, or one that is not there.
@@ -51,10 +55,13 @@ extension RegionStore {
     /// Every device, in name order.
     public func devices() throws -> [Device] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT name, created_at, revoked_at, last_seen FROM devices ORDER BY name").map { row in
+            try Row.fetchAll(db, sql: """
+                SELECT name, created_at, revoked_at, last_seen, fixes_posted, fixes_skipped FROM devices ORDER BY name
+                """).map { row in
                 Device(name: row["name"], createdAt: StoreTime.date(row["created_at"]) ?? .distantPast,
                        revokedAt: (row["revoked_at"] as String?).flatMap(StoreTime.date),
-                       lastSeen: (row["last_seen"] as String?).flatMap(StoreTime.date))
+                       lastSeen: (row["last_seen"] as String?).flatMap(StoreTime.date),
+                       fixesPosted: row["fixes_posted"], fixesSkipped: row["fixes_skipped"])
             }
         }
     }
@@ -78,10 +85,13 @@ extension RegionStore {
         }
     }
 
-    /// Notes that a device posted (shown by `device list`).
-    package func deviceSeen(_ name: String, at date: Date = Date()) throws {
+    /// Notes that a device posted, with how many positions were kept and skipped (shown by
+    /// `device list`).
+    package func deviceSeen(_ name: String, posted: Int = 0, skipped: Int = 0, at date: Date = Date()) throws {
         try write { db in
-            try db.execute(sql: "UPDATE devices SET last_seen = ? WHERE name = ?", arguments: [try StoreTime.text(date), name])
+            try db.execute(sql: """
+                UPDATE devices SET last_seen = ?, fixes_posted = fixes_posted + ?, fixes_skipped = fixes_skipped + ? WHERE name = ?
+                """, arguments: [try StoreTime.text(date), posted, skipped, name])
         }
     }
 

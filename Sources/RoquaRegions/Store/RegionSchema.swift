@@ -68,7 +68,9 @@ enum RegionSchema {
                     token_sha256 TEXT NOT NULL UNIQUE,
                     created_at TEXT NOT NULL,
                     revoked_at TEXT,
-                    last_seen TEXT
+                    last_seen TEXT,
+                    fixes_posted INTEGER NOT NULL DEFAULT 0,
+                    fixes_skipped INTEGER NOT NULL DEFAULT 0
                 );
                 """)
         }

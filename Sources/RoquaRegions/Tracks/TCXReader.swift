@@ -27,12 +27,16 @@ public final class TCXReader: FixReader {
         var latitude: Double?
         var longitude: Double?
         var speed: Double?
+        /// A value of it was impossible: skipped (counted when found).
+        var bad = false
     }
 
     private static let captured: Set<String> = ["Time", "LatitudeDegrees", "LongitudeDegrees", "Speed"]
 
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
+    /// Trackpoints passed over for an impossible value: one bad point never costs the file.
+    public private(set) var skipped = SkippedRecords()
 
     /// Opens the TCX file at `path` for reading; nothing but the first chunk is read yet.
     ///
@@ -76,10 +80,22 @@ public final class TCXReader: FixReader {
                 if let done = capture, depth == done.depth {
                     capture = nil
                     xml.keepText = false
-                    try finish(done.name, done.text, line: done.line)
+                    do {
+                        try finish(done.name, done.text, line: done.line)
+                    } catch let error as InputError {
+                        // An unreadable speed is left out; a bad time or coordinate costs the point.
+                        if done.name != "Speed", point?.bad == false {
+                            skipped.skip(error, reason: done.name == "Time" ? "invalid time" : "invalid coordinate")
+                            point?.bad = true
+                        }
+                    }
                 } else if let done = point, depth == done.depth {
                     point = nil
-                    if let fix = try makeFix(done) { return fix }
+                    do {
+                        if let fix = try makeFix(done) { return fix }
+                    } catch let error as InputError {
+                        skipped.skip(error, reason: "invalid coordinate")
+                    }
                 }
             }
         }
@@ -90,6 +106,7 @@ public final class TCXReader: FixReader {
     private func finish(_ name: String, _ text: String, line: Int) throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if name == "Time" {
+            guard !trimmed.isEmpty else { return }  // an empty <Time>: untimed
             guard let date = TimeText.iso8601(trimmed) else { throw error("<Time>\(Echo.cut(trimmed))</Time> is not an ISO 8601 date-time", line) }
             point?.time = try TrackValues.time(date, file: path, line: line)
             return
@@ -103,6 +120,7 @@ public final class TCXReader: FixReader {
     }
 
     private func makeFix(_ point: Pending) throws -> Fix? {
+        guard !point.bad else { return nil }
         guard point.latitude != nil || point.longitude != nil else { return nil } // no Position: not a place
         guard let latitude = point.latitude, let longitude = point.longitude else {
             throw error("Trackpoint Position needs both LatitudeDegrees and LongitudeDegrees", point.line)

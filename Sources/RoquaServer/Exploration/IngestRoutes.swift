@@ -99,7 +99,7 @@ enum IngestRoutes {
                                                                  "skipped": "\(batch.skipped)"])
         }
         try await offloaded {
-            try state.store.deviceSeen(device)
+            try state.store.deviceSeen(device, posted: batch.fixes.count, skipped: batch.skippedCount)
             guard !batch.fixes.isEmpty else { return }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roqua-live-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
