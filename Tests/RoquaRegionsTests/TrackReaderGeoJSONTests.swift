@@ -90,6 +90,23 @@ import Testing
         F.check(F.readError(notFeature, { try GeoJSONTrackReader(path: $0) }), file: notFeature, line: 2, mentions: "not \"Feature\"")
     }
 
+    /// A bad time or coordinate costs its position; the feature's other positions and the other
+    /// features are read.
+    @Test func aBadPositionCostsItself() throws {
+        let dir = try TempDirectory()
+        let path = try F.write([
+            #"{"type": "FeatureCollection", "features": ["#,
+            #"{"type": "Feature", "properties": {"time": "2019-01-01T10:00:00Z"}, "geometry": {"type": "Point", "coordinates": [29, 41]}},"#,
+            #"{"type": "Feature", "properties": {"time": "not a time"}, "geometry": {"type": "Point", "coordinates": [29.1, 41.1]}},"#,
+            #"{"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[29.2, 41.2, 0, 1546336802], [29.3, 141.3, 0, 1546336803], [29.4, 41.4, 0, 1546336804]]}}"#,
+            "]}",
+        ], "mixed.geojson", in: dir)
+        let reader = try GeoJSONTrackReader(path: path)
+        let fixes = try F.readAll(reader)
+        #expect(fixes.map(\.coordinate.latitude) == [41, 41.2, 41.4], "\(fixes)")
+        #expect(reader.skipped.byReason == ["invalid time": 1, "invalid coordinate": 1], "\(reader.skipped)")
+    }
+
     @Test func brokenAndTruncatedJSON() throws {
         let dir = try TempDirectory()
         let truncated = try F.write(Array(Self.collection.prefix(7)), "cut.geojson", in: dir)

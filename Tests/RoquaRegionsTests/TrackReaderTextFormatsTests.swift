@@ -65,6 +65,16 @@ import Testing
         F.check(F.readError(bad), file: bad, line: 1, mentions: "outside 1970-01-01")
         let json = try F.write(["2019-01-01T10:00:00Z\t*\t{\"_type\":\"location\",\"lat\":41"], "cut.rec", in: dir)
         F.check(F.readError(json), file: json, line: 1, mentions: "truncated")
+        // One bad line costs itself: the good lines around it are read.
+        let mixed = try F.write([
+            "2019-01-01T10:00:00Z\t*\t{\"_type\":\"location\",\"lat\":41,\"lon\":29,\"tst\":1546336800}",
+            "2019-01-01T10:00:01Z\t*\t{\"_type\":\"location\",\"lat\":141,\"lon\":29,\"tst\":1546336801}",
+            "2019-01-01T10:00:02Z\t*\t{\"_type\":\"location\",\"lat\":41.2",
+            "2019-01-01T10:00:03Z\t*\t{\"_type\":\"location\",\"lat\":41.3,\"lon\":29.3,\"tst\":1546336803}",
+        ], "mixed.rec", in: dir)
+        let reader = try TrackReaders.open(path: mixed)
+        #expect(try F.readAll(reader).map(\.position) == [1, 4])
+        #expect(reader.skipped.count == 2 && reader.skipped.lines == [2, 3], "\(reader.skipped)")
     }
 
     @Test func overlandBatchesAreGeoJSONFeaturesUnderLocations() throws {

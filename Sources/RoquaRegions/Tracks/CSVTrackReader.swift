@@ -69,7 +69,7 @@ public final class CSVTrackReader: FixReader {
             do {
                 if let fix = try fix(from: try split(line)) { return fix }
             } catch let error as InputError {
-                skipped.skip(error, reason: Self.reason(error.message))
+                skipped.skip(error)
             }
         }
         return nil
@@ -77,13 +77,6 @@ public final class CSVTrackReader: FixReader {
 
     /// Records passed over for an impossible value.
     public private(set) var skipped = SkippedRecords()
-
-    /// What a bad row's message is about, for the counts.
-    static func reason(_ message: String) -> String {
-        if message.contains("timestamp") || message.contains("time ") { return "invalid time" }
-        if message.contains("latitude") || message.contains("longitude") { return "invalid coordinate" }
-        return "malformed row"
-    }
 
     /// Decides the delimiter and the column layout from the first non-blank line; true when
     /// that line is a header (false: it is data in the default order).

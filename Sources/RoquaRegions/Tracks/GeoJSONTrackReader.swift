@@ -73,6 +73,8 @@ public final class GeoJSONTrackReader: FixReader {
 
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
+    /// Positions passed over for an impossible time or coordinate.
+    public private(set) var skipped = SkippedRecords()
 
     /// Opens the GeoJSON file at `path` for reading; nothing but the first chunk is read yet.
     ///
@@ -281,28 +283,40 @@ public final class GeoJSONTrackReader: FixReader {
         if let times = properties.times, times.count != positions.count {
             throw error("\(times.count) times for \(positions.count) positions", properties.timesLine)
         }
-        let featureTime = try properties.time.map { try time($0) }
+        // A bad time or coordinate costs its position, never the file (see `skipped`).
+        var featureTime: Date?
+        if let value = properties.time {
+            do { featureTime = try time(value) } catch let error as InputError {
+                guard type == "Point" else { throw error }
+                skipped.skip(error, reason: "invalid time")
+                return
+            }
+        }
         for (index, position) in positions.enumerated() {
-            let timestamp: Date
-            if let times = properties.times {
-                timestamp = times[index].date
-            } else if let fourth = position.fourth, let date = TimeText.epoch(fourth) {
-                timestamp = try TrackValues.time(date, file: path, line: position.line)
-            } else if type == "Point", let featureTime {
-                timestamp = featureTime
-            } else if let assumed = untimed.time() {
-                timestamp = assumed
-            } else {
-                continue // counted by `untimed`: a position without a time is a place, not a visit
+            do {
+                let timestamp: Date
+                if let times = properties.times {
+                    timestamp = times[index].date
+                } else if let fourth = position.fourth, let date = TimeText.epoch(fourth) {
+                    timestamp = try TrackValues.time(date, file: path, line: position.line)
+                } else if type == "Point", let featureTime {
+                    timestamp = featureTime
+                } else if let assumed = untimed.time() {
+                    timestamp = assumed
+                } else {
+                    continue // counted by `untimed`: a position without a time is a place, not a visit
+                }
+                let coordinate = try TrackValues.coordinate(latitude: position.latitude, longitude: position.longitude,
+                                                            file: path, line: position.line)
+                var fix = Fix(coordinate: coordinate, timestamp: timestamp, position: position.line)
+                if type == "Point" {
+                    fix.accuracy = try metric(properties.accuracy, "accuracy")
+                    fix.speed = try metric(properties.speed, "speed")
+                }
+                pending.append(fix)
+            } catch let error as InputError {
+                skipped.skip(error)
             }
-            let coordinate = try TrackValues.coordinate(latitude: position.latitude, longitude: position.longitude,
-                                                        file: path, line: position.line)
-            var fix = Fix(coordinate: coordinate, timestamp: timestamp, position: position.line)
-            if type == "Point" {
-                fix.accuracy = try metric(properties.accuracy, "accuracy")
-                fix.speed = try metric(properties.speed, "speed")
-            }
-            pending.append(fix)
         }
     }
 

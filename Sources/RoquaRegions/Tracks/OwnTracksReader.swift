@@ -38,33 +38,46 @@ public final class OwnTracksReader: FixReader {
         while try stream.readLine(into: &line) {
             lineNumber += 1
             guard !CSVLine.isBlank(line) else { continue }
-            guard let firstTab = line.firstIndex(of: 0x09),
-                  let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09) else {
-                throw error("expected TIME<TAB>TOPIC<TAB>{json}")
+            do {
+                if let fix = try record() { return fix }
+            } catch let error as InputError {
+                // One bad line costs itself (see `skipped`).
+                skipped.skip(error)
             }
-            let payload = line[(secondTab + 1)...]
-            let json = JSONScanner(stream: ByteStream(bytes: payload, name: path, line: lineNumber))
-            let message = try json.readValue(keeping: ["_type", "lat", "lon", "tst", "acc", "vel"])
-            try json.expectEnd()
-            guard message["_type"]?.string == "location" else { continue }
-            guard let latitude = message["lat"]?.number, let longitude = message["lon"]?.number else {
-                throw error("a location without numeric lat and lon")
-            }
-            let time: Date
-            if let tst = message["tst"] {
-                guard let seconds = tst.number else { throw error("tst \(GoogleRecordsReader.show(tst)) is not a number") }
-                time = Date(timeIntervalSince1970: seconds)
-            } else {
-                guard let stamp = TimeText.iso8601(bytes: line[..<firstTab]) else { throw error("the line's time is not ISO 8601") }
-                time = stamp
-            }
-            let coordinate = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: lineNumber)
-            return Fix(coordinate: coordinate, timestamp: try TrackValues.time(time, file: path, line: lineNumber),
-                       accuracy: try TrackValues.metric(message["acc"]?.number, "acc", file: path, line: lineNumber),
-                       speed: try TrackValues.metric(message["vel"]?.number.map { $0 / 3.6 }, "vel", file: path, line: lineNumber),
-                       position: lineNumber)
         }
         return nil
+    }
+
+    /// Lines passed over for an impossible value or a malformed record.
+    public private(set) var skipped = SkippedRecords()
+
+    /// The current line's fix; nil for a message that is no location.
+    private func record() throws -> Fix? {
+        guard let firstTab = line.firstIndex(of: 0x09),
+              let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09) else {
+            throw error("expected TIME<TAB>TOPIC<TAB>{json}")
+        }
+        let payload = line[(secondTab + 1)...]
+        let json = JSONScanner(stream: ByteStream(bytes: payload, name: path, line: lineNumber))
+        let message = try json.readValue(keeping: ["_type", "lat", "lon", "tst", "acc", "vel"])
+        try json.expectEnd()
+        guard message["_type"]?.string == "location" else { return nil }
+        guard let latitude = message["lat"]?.number, let longitude = message["lon"]?.number else {
+            throw error("a location without numeric lat and lon")
+        }
+        let time: Date
+        if let tst = message["tst"] {
+            guard let seconds = tst.number else { throw error("tst \(GoogleRecordsReader.show(tst)) is not a number") }
+            time = Date(timeIntervalSince1970: seconds)
+        } else {
+            guard let stamp = TimeText.iso8601(bytes: line[..<firstTab]) else { throw error("the line's time is not ISO 8601") }
+            time = stamp
+        }
+        let coordinate = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: lineNumber)
+        return Fix(coordinate: coordinate, timestamp: try TrackValues.time(time, file: path, line: lineNumber),
+                   accuracy: try TrackValues.metric(message["acc"]?.number, "acc", file: path, line: lineNumber),
+                   speed: try TrackValues.metric(message["vel"]?.number.map { $0 / 3.6 }, "vel", file: path, line: lineNumber),
+                   position: lineNumber)
     }
 
     private func error(_ message: String) -> TrackReadError {

@@ -18,6 +18,20 @@ public struct SkippedRecords: Sendable, Equatable {
 
     public init() {}
 
+    /// What a bad record's message is about, for the counts (readers whose errors come from
+    /// several places).
+    static func reason(_ message: String) -> String {
+        if message.contains("time") || message.contains("tst") { return "invalid time" }
+        if message.contains("itude") || message.contains("lat") || message.contains("lon") { return "invalid coordinate" }
+        if message.contains("accuracy") || message.contains("speed") || message.contains("acc") || message.contains("vel") {
+            return "invalid accuracy or speed"
+        }
+        return "malformed record"
+    }
+
+    /// Counts `error`'s record as skipped for `reason` (by default, what its message is about).
+    mutating func skip(_ error: InputError) { skip(error, reason: Self.reason(error.message)) }
+
     /// Counts `error`'s record as skipped for `reason`.
     mutating func skip(_ error: InputError, reason: String) {
         count += 1
