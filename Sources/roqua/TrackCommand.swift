@@ -50,6 +50,9 @@ struct TrackCommand: ParsableCommand {
                                    valueName: "time"))
         var assumeTime: String?
 
+        @Flag(help: "Print one JSON document: per file, fixes read, skipped (by reason, first lines), dropped, new regions, unlocks.")
+        var json = false
+
         func validate() throws {
             do { try settings.validate() } catch { throw ValidationError(error.description) }
             _ = try readOptions()
@@ -84,10 +87,13 @@ struct TrackCommand: ParsableCommand {
             var tally = ImportTally()
             let total = inputs.reduce(0) { if case .source = $1 { $0 + 1 } else { $0 } }
             let progress = ImportProgress(total: total)
+            var documents: [[String: Any]] = []
+            var failures: [[String: Any]] = []
             for input in inputs {
                 switch input {
                 case let .failed(path, error):
                     tally.failed(path, error)
+                    failures.append(["file": path, "error": String(describing: error)])
                 case let .skipped(_, count):
                     tally.passedOver += count
                 case let .source(source):
@@ -98,6 +104,12 @@ struct TrackCommand: ParsableCommand {
                         }
                         progress.end(fixes: summary.fixesRead)
                         tally.add(summary)
+                        if json {
+                            documents.append(Self.document(summary, unlocked: (events ?? []).compactMap {
+                                if case let .unlocked(unlock) = $0 { unlock.id } else { nil }
+                            }))
+                            continue
+                        }
                         print(summary.report(maxAccuracy: accuracy))
                         for event in events ?? [] {
                             switch event {
@@ -111,12 +123,39 @@ struct TrackCommand: ParsableCommand {
                     } catch {
                         progress.end(fixes: 0)
                         tally.failed(source.name, error)
+                        failures.append(["file": source.name, "error": String(describing: error)])
                     }
                 }
             }
-            if let line = tally.summaryLine(named: files.count) { print(line) }
+            if json {
+                let document: [String: Any] = ["files": documents, "failed": failures, "passed_over": tally.passedOver]
+                let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+            } else if let line = tally.summaryLine(named: files.count) {
+                print(line)
+            }
             if tally.failures > 0 { throw ExitCode.failure }
         }
+    }
+}
+
+extension TrackCommand.Import {
+    /// One file's summary as `--json` prints it.
+    static func document(_ summary: TrackImportSummary, unlocked: [String]) -> [String: Any] {
+        func firsts(_ level: AdminLevel) -> [[String: String]] {
+            summary.firsts.filter { $0.level == level }.map { ["code": $0.code, "name": $0.name] }
+        }
+        var document: [String: Any] = [
+            "file": summary.file, "format": summary.format, "already_imported": summary.alreadyImported,
+            "fixes_read": summary.fixesRead, "untimed_skipped": summary.untimedSkipped, "untimed_assumed": summary.untimedAssumed,
+            "skipped": summary.skipped.count, "skipped_by_reason": summary.skipped.byReason, "skipped_lines": summary.skipped.lines,
+            "dropped": summary.droppedTotal,
+            "dropped_by_reason": Dictionary(uniqueKeysWithValues: summary.dropped.map { ("\($0.key)", $0.value) }),
+            "new_regions": summary.newRegions, "revisits": summary.revisits, "first_districts": firsts(.district),
+            "first_provinces": firsts(.province), "first_countries": firsts(.country), "unlocked": unlocked,
+        ]
+        if let reason = summary.notATrack { document["not_a_track"] = reason }
+        return document
     }
 }
 

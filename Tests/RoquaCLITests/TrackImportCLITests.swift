@@ -22,6 +22,24 @@ import Testing
         #expect(!result.stderr.contains("\u{1B}["), "no progress line outside a terminal")
     }
 
+    /// `--json`: per file what was read, skipped (a glitch costs one point) and found; failures apart.
+    @Test func jsonSaysWhatEachFileGaveAndCost() throws {
+        let directory = try TempDirectory()
+        let roqua = ProductsDirectory.product("roqua")
+        let common = ["--store", directory.file("regions.sqlite"), "--boundaries", try Bundled.path()]
+        try "lat,lon,time\n40.9879,29.0281,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n41.0430,29.0070,2024-05-01T08:00:00Z\n"
+            .write(toFile: directory.file("day.csv"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(roqua, ["track", "import", directory.file("day.csv"), directory.file("missing.gpx"), "--json"] + common)
+        #expect(result.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        #expect(file["fixes_read"] as? Int == 2 && file["skipped"] as? Int == 1 && file["skipped_lines"] as? [Int] == [3])
+        #expect(file["skipped_by_reason"] as? [String: Int] == ["invalid coordinate": 1] && file["new_regions"] as? Int == 2)
+        #expect((file["first_districts"] as? [[String: String]])?.map { $0["name"] ?? "" } == ["Kadıköy", "Beşiktaş"])
+        let failed = try #require(document["failed"] as? [[String: String]])
+        #expect(failed.count == 1 && failed[0]["file"] == directory.file("missing.gpx"), "\(failed)")
+    }
+
     @Test func foldersAndArchivesAreWalked() throws {
         let directory = try TempDirectory()
         let export = try directory.subdirectory("export")
