@@ -38,6 +38,9 @@ import Testing
         let time = try records([#"{"latitudeE7": 1, "longitudeE7": 1, "timestamp": "2019-01-01T10:00:00Z"},"#,
                                 #"{"latitudeE7": 1, "longitudeE7": 1,"#, #" "timestamp": "01/01/2019"}"#], "time.json")
         F.check(F.readError(time, { try GoogleRecordsReader(path: $0) }), file: time, line: 4, mentions: "locations[1]: timestamp")
+        // The record before the bad one was read: one bad record costs itself.
+        let tolerant = try GoogleRecordsReader(path: time)
+        #expect(try F.readAll(tolerant).count == 1 && tolerant.skipped.byReason == ["invalid time": 1], "\(tolerant.skipped)")
         let none = try records(["", #"{"latitudeE7": 1, "longitudeE7": 1}"#], "none.json")
         F.check(F.readError(none, { try GoogleRecordsReader(path: $0) }), file: none, line: 3, mentions: "no timestamp")
         let ms = try records([#"{"latitudeE7": 1, "longitudeE7": 1, "timestampMs": "soon"}"#], "ms.json")

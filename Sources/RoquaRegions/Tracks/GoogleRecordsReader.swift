@@ -39,6 +39,9 @@ public final class GoogleRecordsReader: FixReader {
                               expected: "a Google Takeout Records.json (a JSON object with a \"locations\" array)")
     }
 
+    /// Records passed over for an impossible value.
+    public private(set) var skipped = SkippedRecords()
+
     /// The next fix in file order, or `nil` at the end of the file.
     ///
     /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
@@ -50,7 +53,12 @@ public final class GoogleRecordsReader: FixReader {
             case .element:
                 let record = try walker.json.readValue(keeping: Self.keys)
                 index += 1
-                if let fix = try fix(from: record) { return fix }
+                // One bad record (an impossible value) costs itself; broken JSON still stops the file.
+                do {
+                    if let fix = try fix(from: record) { return fix }
+                } catch let error as InputError {
+                    skipped.skip(error)
+                }
             case .end:
                 guard walker.seen.contains("locations") else { throw shapeError() }
                 return nil
