@@ -116,6 +116,12 @@ import Testing
         F.check(F.readError(signal, { try GoogleTimelineReader(path: $0) }), file: signal, line: 1, mentions: "latitude")
         let noTime = try segments([#"{"timelinePath": [{"point": "41.0°, 29.0°"}]}"#], "notime.json")
         F.check(F.readError(noTime, { try GoogleTimelineReader(path: $0) }), file: noTime, line: 2, mentions: "no time")
+        // A bad segment costs itself: the segments after it are read.
+        let mixed = try segments([#"{"startTime": "", "endTime": "2019-01-01T10:00:00Z"},"#,
+                                  #"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": [{"point": "41.0°, 29.0°", "time": "2019-01-01T10:00:00Z"}]}"#],
+                                 "mixed.json")
+        let reader = try GoogleTimelineReader(path: mixed)
+        #expect(try F.readAll(reader).count == 1 && reader.skipped.count == 1, "\(reader.skipped)")
     }
 
     @Test func timelineOfTheWrongShape() throws {

@@ -41,6 +41,9 @@ public final class GoogleSemanticReader: FixReader {
         untimed = UntimedPoints(options)
     }
 
+    /// Visits and segments passed over for an impossible value.
+    public private(set) var skipped = SkippedRecords()
+
     /// The next fix in file order, or `nil` at the end of the file.
     ///
     /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
@@ -52,8 +55,13 @@ public final class GoogleSemanticReader: FixReader {
             case .member: try walker.json.skipValue()
             case .element:
                 let object = try walker.json.readValue(keeping: ["placeVisit", "activitySegment"])
-                if let visit = object["placeVisit"] { try readVisit(visit, depth: 0) }
-                if let segment = object["activitySegment"] { try readSegment(segment) }
+                // An object with an impossible value costs itself; broken JSON still stops the file.
+                do {
+                    if let visit = object["placeVisit"] { try readVisit(visit, depth: 0) }
+                    if let segment = object["activitySegment"] { try readSegment(segment) }
+                } catch let error as InputError {
+                    skipped.skip(error)
+                }
             case .end:
                 guard walker.seen.contains("timelineObjects") else {
                     throw TrackReadError(file: path, line: nil, message: "not a Semantic Location History file: no \"timelineObjects\" array")

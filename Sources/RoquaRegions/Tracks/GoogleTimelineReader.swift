@@ -46,6 +46,9 @@ public final class GoogleTimelineReader: FixReader {
                                   + "or the iOS array of segments)")
     }
 
+    /// Segments and signals passed over for an impossible value.
+    public private(set) var skipped = SkippedRecords()
+
     /// The next fix in file order, or `nil` at the end of the file.
     ///
     /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
@@ -55,8 +58,13 @@ public final class GoogleTimelineReader: FixReader {
             if let fix = pending.pop() { return fix }
             switch try walker.next() {
             case .member: try walker.json.skipValue()
-            case .element("rawSignals"): try readSignal(try walker.json.readValue(keeping: ["position"]))
-            case .element: try readSegment(try walker.json.readValue(keeping: Self.segmentKeys))
+            // A segment or signal with an impossible value costs itself; broken JSON still stops the file.
+            case .element("rawSignals"):
+                let signal = try walker.json.readValue(keeping: ["position"])
+                do { try readSignal(signal) } catch let error as InputError { skipped.skip(error) }
+            case .element:
+                let segment = try walker.json.readValue(keeping: Self.segmentKeys)
+                do { try readSegment(segment) } catch let error as InputError { skipped.skip(error) }
             case .end:
                 guard !walker.seen.isEmpty else { throw shapeError() }
                 return nil
