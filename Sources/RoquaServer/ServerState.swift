@@ -31,6 +31,8 @@ final class ServerState: Sendable {
     /// The boundary DB's import time and schema, for `/status`.
     let boundariesImportedAt: String?
     let boundarySchema: String
+    /// The boundary DB's identity as `RegionEnricher` records it (read once).
+    let enricherIdentity: String
 
     /// - Throws: `BoundaryDatabaseError`, `RegionStoreError`, `AchievementCatalogError`,
     ///   `ServerError.leafletMissing`.
@@ -39,6 +41,7 @@ final class ServerState: Sendable {
         self.logger = logger
         let database = try BoundaryDatabase(path: options.boundaries)
         index = try ResolverIndex(database: database)
+        enricherIdentity = RegionEnricher.identity(of: try database.info())
         resolvers = ResolverPool(index: index)
         hierarchy = try BoundaryHierarchy(database: database)
         catalog = try UnitCatalog(database: database)
@@ -60,5 +63,11 @@ final class ServerState: Sendable {
         }
         boundariesImportedAt = meta["imported_at"]
         boundarySchema = meta["schema_version"] ?? "?"
+    }
+
+    /// An importer naming regions from the server's open index (one per import: an enricher
+    /// serves one thread at a time).
+    func importer() throws -> TrackImporter {
+        try TrackImporter(store: store, enricher: RegionEnricher(index: index, identity: enricherIdentity))
     }
 }

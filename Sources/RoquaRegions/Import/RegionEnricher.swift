@@ -23,16 +23,23 @@ public final class RegionEnricher {
     /// As `init(boundaries:)`, loading every place after `queriesBeforeLoading` regions (tests
     /// make the switch early).
     /// - Throws: `BoundaryDatabaseError` when the boundary database cannot be opened.
-    package init(boundaries path: String, queriesBeforeLoading: Int) throws {
-        self.queriesBeforeLoading = queriesBeforeLoading
+    package convenience init(boundaries path: String, queriesBeforeLoading: Int) throws {
         let index = try ResolverIndex(path: path)
+        try self.init(index: index, identity: Self.identity(of: try index.database.info()), queriesBeforeLoading: queriesBeforeLoading)
+    }
+
+    /// An enricher over an index opened already (a server keeps one for every request: opening
+    /// the index and reading the database's identity cost ~25 ms, a region's names ~µs).
+    /// `identity` is `identity(of:)` of the index's database.
+    package init(index: ResolverIndex, identity: String, queriesBeforeLoading: Int = 2_000) throws {
+        self.queriesBeforeLoading = queriesBeforeLoading
         resolver = try Resolver(index: index)
-        identity = Self.identity(of: try index.database.info())
+        self.identity = identity
     }
 
     /// What tells one boundary database from another: when it was built and from which layers
     /// (two builds within one second — adding a layer right after a rebuild — differ by their layers).
-    static func identity(of info: BoundaryInfo) -> String {
+    package static func identity(of info: BoundaryInfo) -> String {
         let layers = info.sources.map { "\($0.layer) \($0.shpSha256) \($0.features)" }.joined(separator: "\n")
         return info.importedAt + " " + String(SHA256.hex(of: Array(layers.utf8)).prefix(12))
     }

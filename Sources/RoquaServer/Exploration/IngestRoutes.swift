@@ -110,7 +110,7 @@ enum IngestRoutes {
                                                  attributes: [.posixPermissions: 0o600]) else {
                 throw APIError(.internalServerError, "the fixes could not be written for import")
             }
-            let importer = try TrackImporter(store: state.store, enricher: RegionEnricher(boundaries: state.options.boundaries))
+            let importer = try state.importer()
             let source = try TrackSource(file: file, name: "live/\(device) (\(app.rawValue))")
             let tracker = state.tracker
             let (summary, _) = try importer.importSource(source) { db, summary in try tracker.consume(db, events: summary.events) }

@@ -62,7 +62,7 @@ enum TrackRoutes {
             }
             expanded += size
         }
-        let importer = try TrackImporter(store: state.store, enricher: RegionEnricher(boundaries: state.options.boundaries))
+        let importer = try state.importer()
         let tracker = state.tracker
         var outcome = UploadOutcome()
         for input in inputs {
