@@ -56,10 +56,10 @@ package struct AddedLayers: Sendable {
     /// geoBoundaries (`shapeID`, `shapeName`), of GADM-like files (`GID_n`, `NAME_n`, deepest
     /// first) and the common `CODE`/`NAME`-style ones; then any field ending in `NAME` (a name),
     /// or in `CODE`, `KEY`, `FIPS`, `GEOID`, `ID` (a code). A file with a code but no name field
-    /// gets its codes as names (`nameIsCode`; the caller says so).
+    /// gets its codes as names (name == code; the caller says so).
     package static func fields(_ request: Request, available: [String]) throws -> Manifest.Fields {
         let byUpper = Dictionary(available.map { ($0.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        func named(_ given: String, role: String) throws -> String {
+        func named(_ given: String) throws -> String {
             guard let field = byUpper[given.uppercased()] else {
                 throw Failure(description: "\(request.file): no field \(given) (the file has \(available.joined(separator: ", ")))")
             }
@@ -74,19 +74,19 @@ package struct AddedLayers: Sendable {
         }
         let code: String
         if let given = request.code {
-            code = try named(given, role: "code")
+            code = try named(given)
         } else if let found = guess(["SHAPEID", "SHAPEISO", "GID_3", "GID_2", "GID_1", "GID_0", "GEOCODE", "CODE", "FIPS",
                                      "GEOID", "ISO", "ID"], suffixes: ["CODE", "KEY", "FIPS", "GEOID", "_ID", "ID"]) {
             code = found
         } else {
             throw Failure(description: "\(request.file): no obvious code field among \(available.joined(separator: ", ")); name it with --code")
         }
-        let name = try request.name.map { try named($0, role: "name") }
+        let name = try request.name.map { try named($0) }
             ?? guess(["SHAPENAME", "NAME_3", "NAME_2", "NAME_1", "NAME_0", "NAME", "NAMELSAD", "NAME_LOCAL"], suffixes: ["NAME"])
             ?? code
         var fields = Manifest.Fields(code: code, name: name)
-        fields.nameEn = try request.nameEn.map { try named($0, role: "name-en") }
-        fields.parent = try request.parent.map { try named($0, role: "parent") }
+        fields.nameEn = try request.nameEn.map { try named($0) }
+        fields.parent = try request.parent.map { try named($0) }
         return fields
     }
 

@@ -236,15 +236,13 @@ public final class KMLReader: FixReader {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return .none }
         let date = trimmed.utf8.count == 10 ? TimeText.iso8601(trimmed + "T00:00:00Z") : TimeText.iso8601(trimmed)
-        do {
+        do throws(InputError) {
             guard let date else { throw error("time \(Echo.quoted(trimmed)) is not an ISO 8601 date-time or date", line) }
             return .time(try TrackValues.time(date, file: path, line: line))
-        } catch let error as InputError {
-            skipped.skip(error, reason: "invalid time")
         } catch {
-            skipped.skip(self.error("time \(Echo.quoted(trimmed)): \(error)", line), reason: "invalid time")
+            skipped.skip(error, reason: "invalid time")
+            return .bad
         }
-        return .bad
     }
 
     /// `lon,lat[,alt]` tuples separated by whitespace, each with the line it stands on; a tuple
