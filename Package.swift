@@ -121,6 +121,9 @@ let package = Package(
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // QR codes for setting up phones (`roqua serve device add --qr`, the browser app).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "RoquaQR", dependencies: ["CQRencode"]),
         // Tour groups: wire types and crypto shared by server and client; the server library; the
         // PostgreSQL store apart so that only what links it pays for postgres-nio; the CLI.
         .target(
@@ -218,7 +221,7 @@ let package = Package(
         .target(
             name: "RoquaServer",
             dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
-                           "RoquaServeInput", "RoquaHTTPGuard", grdb,
+                           "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR", grdb,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
@@ -232,12 +235,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua-serve",
-            dependencies: ["RoquaServer", "RoquaBoundaries", "RoquaRegions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "RoquaServerTests",
             dependencies: ["RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
-                           "RoquaHTTPGuard", grdb,
+                           "RoquaHTTPGuard", "RoquaQR", grdb,
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]

@@ -88,6 +88,7 @@ public enum RoquaServer {
         TrackRoutes.add(to: router, state: state)
         ArchiveRoutes.add(to: router, state: state)
         IngestRoutes.add(to: router, state: state)
+        DeviceRoutes.add(to: router, state: state)
         return router
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaQR
 import RoquaRegions
+import RoquaServeInput
 
 /// `roqua serve device add|list|revoke`: the phones allowed to post positions live. Works on the
 /// store whether or not the server runs (a running server reads devices per request).
@@ -38,26 +40,31 @@ struct DeviceCommand: ParsableCommand {
         @Flag(help: "Print one JSON document.")
         var json = false
 
+        @Option(help: ArgumentHelp("Also print a QR code the app scans to set itself up (owntracks or overland).",
+                                   valueName: "APP"))
+        var qr: SetupApp?
+
         @OptionGroup var store: StoreOption
 
-        func run() throws {
-            let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-            guard let parsed = URL(string: base), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
-                throw ValidationError("--url must be http://HOST:PORT or https://HOST")
+        enum SetupApp: String, ExpressibleByArgument, CaseIterable { case owntracks, overland }
+
+        func validate() throws {
+            // Checked before the device is stored: a bad address must not leave a device behind.
+            _ = try setup(token: "check")
+        }
+
+        func setup(token: String) throws -> DeviceSetup {
+            do { return try DeviceSetup(name: name, token: token, base: url) } catch let error as BadRequest {
+                throw ValidationError("--url: " + error.message)
             }
-            let token = try store.open().addDevice(name)
-            let encoded = token  // URL-safe base64: nothing to escape
-            let urls: [(String, String)] = [
-                ("owntracks", "\(base)/api/ingest/owntracks"),
-                ("overland", "\(base)/api/ingest/overland?token=\(encoded)"),
-                ("traccar", "\(base)/api/ingest/traccar"),
-                ("osmand", "\(base)/api/ingest/osmand?id=\(encoded)"),
-                ("gpslogger", "\(base)/api/ingest/gpslogger?token=\(encoded)&lat=%LAT&lon=%LON&time=%TIME&acc=%ACC&spd=%SPD"),
-            ]
+        }
+
+        func run() throws {
+            let setup = try setup(token: try store.open().addDevice(name))
             if json {
                 let document: [String: Any] = [
-                    "name": name, "token": token, "owntracks": ["user": name, "password": token],
-                    "urls": Dictionary(uniqueKeysWithValues: urls),
+                    "name": name, "token": setup.token, "owntracks": ["user": name, "password": setup.token],
+                    "urls": setup.urls, "links": ["owntracks": setup.ownTracksLink, "overland": setup.overlandLink],
                 ]
                 let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                 print(String(decoding: data, as: UTF8.self))
@@ -65,15 +72,15 @@ struct DeviceCommand: ParsableCommand {
             }
             print("""
                 Device \(name) added. Its token (shown only now; it can post positions and read nothing):
-                  \(token)
+                  \(setup.token)
 
-                OwnTracks (Settings → Connection): Mode HTTP, URL \(urls[0].1)
-                  Authentication on, User \(name), Password the token
-                Overland (Settings → Receiver Endpoint): \(urls[1].1)
-                Traccar Client: Server URL \(urls[2].1), Device identifier the token
-                OsmAnd (Trip recording → Online tracking web address): \(urls[3].1)&lat={0}&lon={1}&timestamp={2}&speed={5}&accuracy={3}
-                GPSLogger (Log to custom URL): \(urls[4].1)
+                \(setup.instructions)
                 """)
+            if let qr {
+                let link = qr == .owntracks ? setup.ownTracksLink : setup.overlandLink
+                print("\nScan with the phone's camera to set up \(qr == .owntracks ? "OwnTracks" : "Overland"):")
+                try QRCode(link).terminalLines().forEach { print($0) }
+            }
         }
     }
 

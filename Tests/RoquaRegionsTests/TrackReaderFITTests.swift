@@ -116,4 +116,38 @@ import Testing
         let late = try write(future.file(), "late.fit", in: dir)
         #expect(F.readError(late)?.message.contains("outside 1970-01-01") == true)
     }
+
+    /// One bad point, a flipped byte or a recording cut short costs what it touches, never the
+    /// file: the points before (and, for a bad value, after) are kept and the rest counted.
+    @Test func aBadRecordOrACutEndCostsOnlyWhatItTouches() throws {
+        var w = FITWriter()
+        w.define(local: 0, global: 20, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
+        let points: [(UInt32, Double, Double)] = [(0, 41, 29), (10, 95, 29), (20, 41.01, 29.01), (30, 41.02, 29.02), (40, 41.03, 29.03)]
+        for (offset, lat, lon) in points {
+            w.message(header: 0, FITWriter.le32(fitTime(offset)) + FITWriter.le32(FITWriter.semicircles(lat))
+                + FITWriter.le32(FITWriter.semicircles(lon)))
+        }
+        let good = w.file()
+        let dir = try TempDirectory()
+        // Latitude 95 is off the globe: that point alone is skipped.
+        let whole = try FITReader(path: try write(good, "whole.fit", in: dir))
+        #expect(try F.readAll(whole).map(\.coordinate.latitude).map { ($0 * 100).rounded() / 100 } == [41, 41.01, 41.02, 41.03])
+        #expect(whole.skipped.count == 1 && whole.skipped.byReason == ["invalid coordinate": 1])
+        #expect(whole.skipped.first?.message.hasPrefix("record at byte 42:") == true, "\(String(describing: whole.skipped.first))")
+        // Cut inside the last record (and without the CRC): the three good ones before it stay.
+        let cut = try FITReader(path: try write(Array(good.prefix(good.count - 8)), "cut.fit", in: dir))
+        #expect(try F.readAll(cut).count == 3)
+        #expect(cut.skipped.byReason == ["invalid coordinate": 1, "truncated or corrupt file": 1], "\(cut.skipped.byReason)")
+        #expect(cut.skipped.summary?.contains("truncated or corrupt file") == true)
+        // A flipped bit in a point's time: the CRC no longer matches; every point is still
+        // checked on its own and kept, and the mismatch is reported.
+        var flipped = good
+        flipped[14 + 15 + 2] ^= 0x01  // the first record's time (header, definition, record header)
+        let crc = try FITReader(path: try write(flipped, "crc.fit", in: dir))
+        #expect(try F.readAll(crc).count == 4)
+        #expect(crc.skipped.byReason == ["invalid coordinate": 1, "file CRC mismatch": 1], "\(crc.skipped.byReason)")
+        // Not a FIT file at all: still refused, naming why.
+        let text = try write(Array("lat,lon\n1,2\n".utf8), "text.fit", in: dir)
+        #expect(throws: TrackReadError.self) { try F.readAll(FITReader(path: text)) }
+    }
 }

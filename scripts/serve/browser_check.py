@@ -2,7 +2,9 @@
 
 Usage: browser_check.py PORT GPX SCREENSHOT_DIR. Opens the page on an empty store, uploads the GPX
 through the file input, waits for "8/39" for İstanbul and the district layer with 39 shapes,
-imports a second file by drag-and-drop, checks there were no console errors and that every
+imports a second file by drag-and-drop, adds a phone in the panel (QR codes drawn), posts as
+that phone's OwnTracks and waits for the page to show the new province unprompted, revokes the
+phone with its button, checks there were no console errors and that every
 resource came from the page's own origin, measures the first load (median of 3), takes
 screenshots (desktop and phone-sized). Then attacks it from another site through the same
 browser: a page on evil.example (mapped to 127.0.0.1 by the browser's resolver, as a DNS
@@ -15,6 +17,7 @@ import statistics
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -99,6 +102,43 @@ def attack(driver):
         evil.shutdown()
 
 
+def phone(driver):
+    """Adds a phone in the page's panel, posts as that phone's OwnTracks would, and watches the page
+    show the new district within seconds (no reload); then revokes it with the page's button."""
+    driver.find_element(By.ID, "device-name").send_keys("pixel")
+    check("the phone's address defaults to the page's origin", driver.find_element(By.ID, "device-url").get_attribute("value") == origin)
+    driver.find_element(By.CSS_SELECTOR, "#device-form button").click()
+    drawn = wait_for(driver, "return [...document.querySelectorAll('#device-added img')].every(i => i.naturalWidth > 100) "
+                             "&& document.querySelectorAll('#device-added img').length == 2", timeout=15)
+    check("'add phone': the OwnTracks and Overland QR codes drawn", drawn)
+    token = driver.find_element(By.CSS_SELECTOR, "#device-added .token").text
+    check("'add phone': the token shown once", len(token) == 32, token)
+    driver.execute_script("document.getElementById('phones').scrollIntoView()")
+    driver.save_screenshot(f"{shots}/serve-phones.png")
+    before = driver.find_element(By.ID, "progress-list").text
+    fix = json.dumps({"_type": "location", "lat": 38.4192, "lon": 27.1287, "tst": int(time.time()) - 60, "acc": 10, "tid": "px"})
+    request = urllib.request.Request(origin + "/api/ingest/owntracks", data=fix.encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        check("a live OwnTracks post with the shown token: 200 []", reply.status == 200 and reply.read() == b"[]")
+    started = time.time()
+    shown = wait_for(driver, "return document.getElementById('progress-list').textContent.includes('İzmir')", timeout=15)
+    check(f"the page shows the live post's province without a reload ({time.time() - started:.1f} s)", shown and "İzmir" not in before,
+          driver.find_element(By.ID, "progress-list").text)
+    listed = wait_for(driver, "return document.querySelector('#device-list [data-device=\"pixel\"]').textContent.includes('1 konum')")
+    check("the phone's line counts its position", listed, driver.find_element(By.ID, "device-list").text)
+    driver.find_element(By.CSS_SELECTOR, "#device-list [data-device='pixel'] .revoke").click()
+    driver.switch_to.alert.accept()
+    revoked = wait_for(driver, "return document.querySelector('#device-list [data-device=\"pixel\"]').classList.contains('revoked')")
+    try:
+        urllib.request.urlopen(urllib.request.Request(origin + "/api/ingest/owntracks", data=fix.encode(), method="POST",
+                                                      headers={"Authorization": "Bearer " + token}), timeout=10)
+        status = 200
+    except urllib.error.HTTPError as error:
+        status = error.code
+    check("revoked with the page's button: the token is refused (401)", revoked and status == 401, (revoked, status))
+
+
 options = webdriver.ChromeOptions()
 for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -160,6 +200,8 @@ try:
     dropped = wait_for(driver, "return document.body.dataset.imported == '2'", timeout=60)
     progress = driver.find_element(By.ID, "progress-list").text
     check("drag-and-drop import: Ankara 1/25 ilçe", dropped and "Ankara 1/25 ilçe" in progress, progress)
+
+    phone(driver)
 
     entries = driver.execute_script(
         "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).map(e => e.name)")

@@ -23,7 +23,7 @@ public struct DeviceError: Error, Equatable, CustomStringConvertible, Sendable {
 
 extension RegionStore {
     /// Names: 1–40 letters, digits, `-`, `_`, `.` (they appear in URLs and in Basic auth).
-    static func checkDeviceName(_ name: String) throws {
+    public static func checkDeviceName(_ name: String) throws {
         guard (1...40).contains(name.count),
               name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) }) else {
             throw DeviceError(description: "device name \(name.debugDescription): use 1–40 letters, digits, '-', '_' or '.'")

@@ -31,6 +31,13 @@ public final class FITReader: FixReader {
     private var files = 0
     private var crc: UInt16 = 0
     private var bytes: [UInt8] = []
+    /// The data went wrong past a good header (truncated, corrupt): what was read is kept.
+    private var ended = false
+
+    /// Records passed over: a point with an impossible time or coordinate; the rest of a file
+    /// that is truncated or corrupt past its header (one record for the lot: its byte names
+    /// where reading stopped); a file whose CRC does not match (its points are kept, each checked).
+    public private(set) var skipped = SkippedRecords()
 
     private struct Definition {
         var bigEndian: Bool
@@ -64,22 +71,32 @@ public final class FITReader: FixReader {
     /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
     ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
-        while true {
-            if !inFile {
-                guard try readHeader() else { return nil }
-                continue
-            }
-            if stream.offset == dataEnd {
-                let expected = crc
-                let stored = try take(2, "the file CRC")
-                guard UInt16(stored[0]) | UInt16(stored[1]) << 8 == expected else {
-                    throw error("CRC mismatch at the end of the data: corrupt file", at: stream.offset - 2)
+        while !ended {
+            do {
+                if !inFile {
+                    guard try readHeader() else { return nil }
+                    continue
                 }
-                inFile = false
-                continue
+                if stream.offset == dataEnd {
+                    let expected = crc
+                    let stored = try take(2, "the file CRC")
+                    if UInt16(stored[0]) | UInt16(stored[1]) << 8 != expected {
+                        skipped.skip(error("CRC mismatch at the end of the data: corrupt bytes somewhere in the file", at: stream.offset - 2),
+                                     reason: "file CRC mismatch")
+                    }
+                    inFile = false
+                    continue
+                }
+                if let fix = try readMessage() { return fix }
+            } catch let failure as TrackReadError where files > 0 && failure.message.hasPrefix(Self.framing) {
+                // Past a good first header, a recording cut short (the watch's battery died) or
+                // bytes gone bad: the messages after this point cannot be framed, those before
+                // stand. (A file that is no FIT file at all is still refused.)
+                skipped.skip(failure, reason: "truncated or corrupt file")
+                ended = true
             }
-            if let fix = try readMessage() { return fix }
         }
+        return nil
     }
 
     /// Reads one file header; false at the end of the input (after at least one file).
@@ -168,15 +185,24 @@ public final class FITReader: FixReader {
         guard definition.global == 20 else { return nil }
         guard let lat = value(0, size: 4), let lon = value(1, size: 4), lat != 0x7FFF_FFFF, lon != 0x7FFF_FFFF else { return nil }
         let date: Date
-        if let time {
-            date = try TrackValues.time(Date(timeIntervalSince1970: Self.epochOffset + TimeInterval(time)), file: path, line: nil,
-                                        what: "record at byte \(start): time")
-        } else {
-            guard let assumed = untimed.time() else { return nil }
-            date = assumed
-        }
-        let coordinate = try TrackValues.coordinate(latitude: Double(Int32(bitPattern: lat)) * Self.semicircle,
+        let coordinate: Coordinate
+        do {
+            if let time {
+                date = try TrackValues.time(Date(timeIntervalSince1970: Self.epochOffset + TimeInterval(time)), file: path, line: nil,
+                                            what: "record at byte \(start): time")
+            } else {
+                guard let assumed = untimed.time() else { return nil }
+                date = assumed
+            }
+            coordinate = try TrackValues.coordinate(latitude: Double(Int32(bitPattern: lat)) * Self.semicircle,
                                                     longitude: Double(Int32(bitPattern: lon)) * Self.semicircle, file: path, line: nil)
+        } catch {
+            // One impossible value costs its point; the next record is framed as usual.
+            var failure = error
+            if !failure.message.hasPrefix("record at byte") { failure.message = "record at byte \(start): " + failure.message }
+            skipped.skip(failure)
+            return nil
+        }
         var speed: Double?
         if let enhanced = value(73, size: 4), enhanced != 0xFFFF_FFFF {
             speed = Double(enhanced) / 1000
@@ -213,7 +239,10 @@ public final class FITReader: FixReader {
         return crc
     }
 
+    /// How errors of framing (`error(_:at:)`, not one record's value nor the disk's) begin.
+    private static let framing = "at byte "
+
     private func error(_ message: String, at offset: Int) -> TrackReadError {
-        TrackReadError(file: path, line: nil, message: "at byte \(offset): \(message)")
+        TrackReadError(file: path, line: nil, message: Self.framing + "\(offset): \(message)")
     }
 }

@@ -8,13 +8,25 @@ const TEXT = {
         countries: 'Ülkeler', area: 'Keşfedilen alan', worldShare: 'Dünyanın', daily: 'Günlük seri', weekend: 'Hafta sonu serisi',
         level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
         done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun',
-        restarted: 'Sunucu yeniden başlatıldı: sayfayı yenileyip tekrar deneyin.' },
+        restarted: 'Sunucu yeniden başlatıldı: sayfayı yenileyip tekrar deneyin.',
+        phones: 'Telefonlar', deviceName: 'Ad', deviceURL: 'Telefonun ulaştığı adres', addPhone: 'Telefon ekle',
+        noPhones: 'Henüz telefon yok: canlı konum göndermek için birini ekleyin.', lastPosted: 'son gönderim', neverPosted: 'hiç göndermedi',
+        positions: 'konum', skipped: 'atlandı (olanaksız değer)', revoke: 'İptal et', revoked: 'iptal edildi',
+        revokeAsk: 'Bu telefonun anahtarı hemen çalışmayı bıraksın mı?', tokenOnce: 'Anahtar (yalnızca şimdi gösterilir; yalnızca konum gönderebilir, hiçbir şey okuyamaz):',
+        scan: 'Uygulamayı kurmak için telefonun kamerasıyla tarayın', otherApps: 'Diğer uygulamalar',
+        loopbackOnly: 'Sunucu yalnızca 127.0.0.1 üzerinde dinliyor: telefon ona ulaşamaz. Yerel ağ için: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADRES' },
   en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
         countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
         level: 'Level', next: 'next level at', badges: 'Badges', uploading: 'Uploading', reading: 'Reading and saving…',
         done: 'Done', failed: 'Failed', none: 'Nothing visited yet: import a track file.', current: 'current', longest: 'longest',
-        restarted: 'The server was restarted: reload the page and try again.' }
+        restarted: 'The server was restarted: reload the page and try again.',
+        phones: 'Phones', deviceName: 'Name', deviceURL: 'Address the phone reaches', addPhone: 'Add phone',
+        noPhones: 'No phones yet: add one to post positions live.', lastPosted: 'last posted', neverPosted: 'never posted',
+        positions: 'positions', skipped: 'skipped (impossible values)', revoke: 'Revoke', revoked: 'revoked',
+        revokeAsk: 'Make this phone\'s token stop working now?', tokenOnce: 'Token (shown only now; it can post positions and read nothing):',
+        scan: 'Scan with the phone\'s camera to set up the app', otherApps: 'Other apps',
+        loopbackOnly: 'The server listens on 127.0.0.1 only: a phone cannot reach it. For the LAN: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADDRESS' }
 };
 const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲', country: '⚑', exploration: '✦', temporal: '◷',
                 behavioral: '↻', regional: '✪', landmark: '♜' };
@@ -32,7 +44,8 @@ const app = {
   regions: null,
   busy: false,
   units: {},
-  home: null
+  home: null,
+  devices: null
 };
 
 function t(key) { return TEXT[app.lang][key] || key; }
@@ -45,6 +58,17 @@ async function getJSON(path) {
     throw new Error(message);
   }
   return response.json();
+}
+
+// A write: the server takes writes only from its own page, and this per-launch token proves it.
+async function postJSON(path, body) {
+  const response = await fetch(path, {
+    method: 'POST', credentials: 'same-origin', body: JSON.stringify(body || {}),
+    headers: { 'Content-Type': 'application/json', 'X-Roqua-CSRF': document.querySelector('meta[name="roqua-csrf"]').content }
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error((answer.error && answer.error.message) || `${response.status} ${response.statusText}`);
+  return answer;
 }
 
 function el(tag, attributes, ...children) {
@@ -252,12 +276,13 @@ function applyLanguage() {
 
 async function refresh() {
   const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  const [visited, regions, stats, profile, achievements] = await Promise.all([
+  const [visited, regions, stats, profile, achievements, devices] = await Promise.all([
     getJSON('/api/visited'), getJSON('/api/regions'), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
-    getJSON('/api/achievements?lang=' + app.lang)
+    getJSON('/api/achievements?lang=' + app.lang), getJSON('/api/devices')
   ]);
   app.visited = new Set(visited);
-  app.stats = stats; app.profile = profile; app.achievements = achievements;
+  app.stats = stats; app.profile = profile; app.achievements = achievements; app.devices = devices;
+  renderDevices();
   fog.setCircles(regions.features.map((f) => ({ lon: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], radius: f.properties.radius })));
   restyle();
   renderProgress(); renderProfile(); renderAchievements();
@@ -265,14 +290,15 @@ async function refresh() {
 }
 
 // Positions posted live by a phone (or an import elsewhere) change the store: redraw within seconds.
-async function watchChanges() {
-  let mark = null;
+// `mark` is the store's change mark read before the first refresh: a change made while the page
+// was drawing is not missed.
+async function watchChanges(mark) {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, document.hidden ? 30000 : 4000));
     if (app.busy) continue;
     try {
       const next = (await getJSON('/api/changes')).mark;
-      if (mark !== null && next !== mark) await refresh();
+      if (next !== mark) await refresh();
       mark = next;
     } catch (error) { /* the server is restarting: try again later */ }
   }
@@ -286,6 +312,75 @@ function learnUnits() {
     }
   }
 }
+
+// ---------- phones ----------
+
+function renderDevices() {
+  const data = app.devices;
+  if (!data) return;
+  const hint = document.getElementById('phones-hint');
+  hint.hidden = data.reachable_from_network;
+  hint.textContent = t('loopbackOnly');
+  const list = document.getElementById('device-list');
+  list.replaceChildren();
+  const live = data.devices.filter((device) => !device.revoked_at);
+  if (!live.length) list.append(el('li', {}, t('noPhones')));
+  for (const device of data.devices) {
+    const when = (date) => new Date(date).toLocaleString(app.lang);
+    let line = device.last_seen ? `${t('lastPosted')} ${when(device.last_seen)}` : t('neverPosted');
+    if (device.fixes_posted + device.fixes_skipped > 0) {
+      line += ` · ${device.fixes_posted.toLocaleString(app.lang)} ${t('positions')}`;
+      if (device.fixes_skipped) line += `, ${device.fixes_skipped.toLocaleString(app.lang)} ${t('skipped')}`;
+    }
+    const item = el('li', { class: device.revoked_at ? 'revoked' : '', 'data-device': device.name },
+      el('strong', {}, device.name), ' ', el('span', {}, device.revoked_at ? t('revoked') : line));
+    if (!device.revoked_at) {
+      const button = el('button', { type: 'button', class: 'revoke' }, t('revoke'));
+      button.addEventListener('click', () => revokeDevice(device.name));
+      item.append(' ', button);
+    }
+    list.append(item);
+  }
+}
+
+async function revokeDevice(name) {
+  if (!window.confirm(`${name}: ${t('revokeAsk')}`)) return;
+  try {
+    await postJSON(`/api/devices/${encodeURIComponent(name)}/revoke`);
+    document.getElementById('device-added').hidden = true;
+  } catch (error) { showDeviceError(error); }
+  app.devices = await getJSON('/api/devices');
+  renderDevices();
+}
+
+function showDeviceError(error) {
+  const node = document.getElementById('device-error');
+  node.textContent = error ? error.message : '';
+  node.hidden = !error;
+}
+
+async function addDevice(event) {
+  event.preventDefault();
+  showDeviceError(null);
+  const name = document.getElementById('device-name').value.trim(), url = document.getElementById('device-url').value.trim();
+  let added;
+  try { added = await postJSON('/api/devices', { name, url }); } catch (error) { return showDeviceError(error); }
+  const box = document.getElementById('device-added');
+  const codes = [['owntracks', 'OwnTracks'], ['overland', 'Overland']].map(([key, title]) => el('figure', {},
+    el('img', { src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(added.qr[key]), alt: `${title} QR`, 'data-app': key }),
+    el('figcaption', {}, title)));
+  const others = [['Traccar Client', added.urls.traccar], ['OsmAnd', added.urls.osmand], ['GPSLogger', added.urls.gpslogger]]
+    .map(([title, url]) => el('li', {}, el('strong', {}, title), ' ', el('code', {}, url)));
+  box.replaceChildren(el('p', {}, t('tokenOnce')), el('code', { class: 'token' }, added.token), el('p', {}, t('scan')),
+    el('div', { class: 'qr' }, ...codes), el('p', {}, t('otherApps')), el('ul', {}, ...others));
+  box.hidden = false;
+  document.getElementById('device-name').value = '';
+  app.devices = await getJSON('/api/devices');
+  renderDevices();
+}
+
+document.getElementById('device-form').addEventListener('submit', addDevice);
+document.getElementById('device-url').value = window.location.origin;
 
 // ---------- import ----------
 
@@ -371,7 +466,7 @@ document.getElementById('lang').addEventListener('click', async () => {
   app.lang = app.lang === 'tr' ? 'en' : 'tr';
   applyLanguage();
   app.achievements = await getJSON('/api/achievements?lang=' + app.lang);
-  renderProgress(); renderProfile(); renderAchievements(); renderCrumbs();
+  renderProgress(); renderProfile(); renderAchievements(); renderCrumbs(); renderDevices();
 });
 
 // ---------- start ----------
@@ -386,9 +481,10 @@ async function start() {
     const provinces = await shapes('TR');
     for (const feature of provinces.features) app.units[feature.properties.code] = { parent: 'TR', name: feature.properties.name };
   }
+  const mark = (await getJSON('/api/changes')).mark;
   await Promise.all([showLevel(false), refresh()]);
   document.body.dataset.ready = String(Math.round(performance.now()));
-  watchChanges();
+  watchChanges(mark);
 }
 
 start().catch((error) => {
