@@ -7,7 +7,20 @@ import RoquaRegions
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Progress: countries, x/N provinces and districts, explored area, world %, streaks.",
+        abstract: "Progress, flights, days per place and explorer tiles.",
+        subcommands: [Summary.self, DaysCommand.self, TilesCommand.self],
+        defaultSubcommand: Summary.self
+    )
+
+    static func day(_ date: Date, _ zone: TimeZone) -> String {
+        Streaks.day(of: date, in: zone).description
+    }
+}
+
+struct Summary: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "Progress: countries, x/N provinces and districts, explored area, world %, streaks; flights, tiles, days.",
         discussion: "With --unit, x/N for one unit with its visited and not-yet-visited children and first-visit dates."
     )
 
@@ -44,19 +57,173 @@ struct StatsCommand: ParsableCommand {
                 throw Failure("\(found.name) (\(found.code)) has no subdivisions in the boundary database")
             }
             if json { return try Terminal.printJSON(progress, dates: zone) }
-            print(progress.label + (progress.firstVisit.map { ", first visited \(Self.day($0, zone))" } ?? ""))
+            print(progress.label + (progress.firstVisit.map { ", first visited \(StatsCommand.day($0, zone))" } ?? ""))
             print("Visited:")
-            for child in progress.visitedChildren { print("  \(child.name) (\(child.code)), since \(Self.day(child.firstVisit!, zone))") }
+            for child in progress.visitedChildren { print("  \(child.name) (\(child.code)), since \(StatsCommand.day(child.firstVisit!, zone))") }
             print("Not yet visited:")
             print("  " + (progress.notVisitedChildren.isEmpty ? "none" : progress.notVisitedChildren.map(\.name).joined(separator: ", ")))
             return
         }
         let report = try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals))
-        if json { return try Terminal.printJSON(report, dates: zone) }
+        let store = try storeOptions.open(.readOnly)
+        let flights = try store.flights()
+        let tiles = TileStats(zoom: 14, visited: try store.visitedTiles(zoom: 14))
+        let year = Calendar.current.dateComponents(in: zone, from: Date()).year ?? 2026
+        let days = try store.days(year: year, level: .country, zone: zone)
+        if json {
+            var document = try Terminal.jsonObject(report, dates: zone) as? [String: Any] ?? [:]
+            document["flights"] = try Terminal.jsonObject(flights.map(FlightLine.init), dates: zone)
+            document["tiles"] = try Terminal.jsonObject(tiles, dates: zone)
+            document["days"] = try Terminal.jsonObject(days, dates: zone)
+            return try Terminal.printJSONObject(document)
+        }
         print(report.text)
+        print(Self.flightLines(flights, zone: zone).joined(separator: "\n"))
+        print(TilesCommand.line(tiles))
+        print(DaysCommand.summaryLine(days))
+        for note in try store.upgradeNotes() where note.at > Date().addingTimeInterval(-30 * 86_400) { print(note.message) }
     }
 
-    static func day(_ date: Date, _ zone: TimeZone) -> String {
-        Streaks.day(of: date, in: zone).description
+    /// A flight in `stats --json`: `{"from","to","start","end","km"}` (plus the countries' codes
+    /// and the fixes in the air).
+    struct FlightLine: Encodable {
+        var from: String?
+        var fromCode: String?
+        var to: String?
+        var toCode: String?
+        var start: Date
+        var end: Date
+        var km: Double
+        var fixes: Int
+
+        init(_ flight: FlightRecord) {
+            from = flight.from
+            fromCode = flight.fromCode
+            to = flight.to
+            toCode = flight.toCode
+            start = flight.start
+            end = flight.end
+            km = (flight.km * 10).rounded() / 10
+            fixes = flight.fixes
+        }
+    }
+
+    static let shownFlights = 10
+
+    static func flightLines(_ flights: [FlightRecord], zone: TimeZone) -> [String] {
+        guard !flights.isEmpty else { return ["Flights: none (fixes above the flight speed light nothing)"] }
+        let km = Int(flights.reduce(0) { $0 + $1.km }.rounded())
+        var lines = ["Flights: \(flights.count), \(km.formatted(.number.grouping(.automatic))) km (their fixes count towards no unit)"]
+        for flight in flights.suffix(shownFlights).reversed() {
+            let from = flight.from.map { "\($0)\(flight.fromCode.map { " (\($0))" } ?? "")" } ?? "?"
+            let to = flight.to.map { "\($0)\(flight.toCode.map { " (\($0))" } ?? "")" } ?? "?"
+            lines.append("  \(StatsCommand.day(flight.start, zone)) \(from) → \(to), \(Int(flight.km.rounded())) km")
+        }
+        if flights.count > shownFlights { lines.append("  … and \(flights.count - shownFlights) earlier") }
+        return lines
+    }
+}
+
+/// `roqua stats days`: calendar days with a ground fix per unit.
+struct DaysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "days",
+        abstract: "Days per country, province or district in a year: days with at least one ground fix there.",
+        discussion: """
+            A day spent in two units counts for both (the convention of tax residency's presence tests, e.g. the 183-day \
+            rule). Fixes in flight count nowhere. A unit at 183 days or more is flagged.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The year (default: this year in the time zone).")
+    var year: Int?
+
+    @Option(help: "country, province or district.")
+    var level = "country"
+
+    @Option(help: ArgumentHelp("Time zone whose calendar days are counted (default: the system's).", valueName: "TZ"))
+    var timeZone: String?
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @Flag(help: "Print CSV: code,name,days.")
+    var csv = false
+
+    func validate() throws {
+        guard AdminLevel(name: level) != nil else { throw ValidationError("--level must be country, province or district") }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Istanbul)")
+        }
+        if let year, !(1970...2099).contains(year) { throw ValidationError("--year must be between 1970 and 2099") }
+        if json && csv { throw ValidationError("--json and --csv: choose one") }
+    }
+
+    func run() throws {
+        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+        let year = year ?? Calendar.current.dateComponents(in: zone, from: Date()).year ?? 2026
+        let report = try storeOptions.open(.readOnly).days(year: year, level: AdminLevel(name: level) ?? .country, zone: zone)
+        if json { return try Terminal.printJSON(report) }
+        if csv {
+            print("code,name,days")
+            for unit in report.units { print([unit.code, unit.name, String(unit.days)].map(Self.csvField).joined(separator: ",")) }
+            return
+        }
+        print("Days in \(year) (\(zone.identifier)) by \(level), a day in two places counting for both:")
+        if report.units.isEmpty { print("  none") }
+        for unit in report.units {
+            print("  \(unit.name) (\(unit.code)): \(unit.days)" + (unit.days >= 183 ? "  — 183 days or more: check residency rules" : ""))
+        }
+    }
+
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    static func summaryLine(_ report: DaysReport) -> String {
+        guard !report.units.isEmpty else { return "Days in \(report.year): none on the ground yet" }
+        let top = report.units.prefix(5).map { "\($0.name) \($0.days)" }.joined(separator: ", ")
+        let more = report.units.count > 5 ? ", … \(report.units.count - 5) more" : ""
+        return "Days in \(report.year) (\(report.timeZone)): \(top)\(more) (roqua stats days)"
+    }
+}
+
+/// `roqua stats tiles`: explorer tiles, max cluster, max square.
+struct TilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiles",
+        abstract: "Explorer tiles (VeloViewer/Statshunters): visited tiles, max cluster, max square.",
+        discussion: """
+            Web-Mercator tiles at zoom 14 (~2.4 km at the equator, ~1.8 km in Türkiye) or 17 ("squadratinhos"), \
+            visited when a ground fix lies in them; a cluster tile has its four neighbours visited; the max cluster \
+            is the largest edge-connected group of those; the max square the largest N×N block of visited tiles.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "14 or 17.")
+    var zoom = 14
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    func validate() throws {
+        guard zoom == 14 || zoom == 17 else { throw ValidationError("--zoom must be 14 or 17") }
+    }
+
+    func run() throws {
+        let stats = TileStats(zoom: zoom, visited: try storeOptions.open(.readOnly).visitedTiles(zoom: zoom))
+        if json { return try Terminal.printJSON(stats) }
+        print(Self.line(stats))
+    }
+
+    static func line(_ stats: TileStats) -> String {
+        var line = "Explorer tiles (zoom \(stats.zoom)): \(stats.tiles.formatted(.number.grouping(.automatic))) visited, "
+            + "max cluster \(stats.maxCluster), max square \(stats.maxSquare)×\(stats.maxSquare)"
+        if let square = stats.square, square.size > 0 { line += " (top-left tile \(square.x),\(square.y))" }
+        return line
     }
 }

@@ -50,11 +50,16 @@ struct TrackCommand: ParsableCommand {
                                    valueName: "time"))
         var assumeTime: String?
 
+        @Option(help: ArgumentHelp("Ground speed above which a fix is in flight: it lights no region (km/h, 50–1000).",
+                                   valueName: "km/h"))
+        var flightSpeed = 250.0
+
         @Flag(help: "Print one JSON document: per file, fixes read, skipped (by reason, first lines), dropped, new regions, unlocks.")
         var json = false
 
         func validate() throws {
             do { try settings.validate() } catch { throw ValidationError(error.description) }
+            do { try FlightSettings(speedKmh: flightSpeed).validate() } catch { throw ValidationError("\(error)") }
             _ = try readOptions()
         }
 
@@ -80,7 +85,7 @@ struct TrackCommand: ParsableCommand {
 
         func run() throws {
             let importer = try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
-                                             settings: settings)
+                                             settings: settings, flights: FlightSettings(speedKmh: flightSpeed))
             let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
             let options = try readOptions()
             let inputs = TrackInputs.expand(files)
@@ -152,6 +157,7 @@ extension TrackCommand.Import {
             "dropped": summary.droppedTotal,
             "dropped_by_reason": Dictionary(uniqueKeysWithValues: summary.dropped.map { ("\($0.key)", $0.value) }),
             "new_regions": summary.newRegions, "revisits": summary.revisits, "first_districts": firsts(.district),
+            "flights": summary.flights.count, "in_flight": summary.inFlight, "glitches": summary.glitches,
             "first_provinces": firsts(.province), "first_countries": firsts(.country), "unlocked": unlocked,
         ]
         if let reason = summary.notATrack { document["not_a_track"] = reason }

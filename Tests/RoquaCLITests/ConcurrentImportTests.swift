@@ -9,13 +9,14 @@ import Testing
 @Suite struct ConcurrentImportTests {
     /// Grid points 400 m apart (regions of 150 m never merge two of them, whatever the order),
     /// so the serial result is known: one region per distinct point, one visit per file that has it.
+    /// Ten minutes between points: a walk, not a flight (`FlightFilter`).
     static func writeFiles(count: Int, in directory: TempDirectory) throws -> (files: [String], distinct: Int, visits: Int) {
         var files: [String] = [], points = Set<Int>(), visits = 0
         for file in 0..<count {
             var csv = "lat,lon,timestamp\n"
             for index in (file * 150)..<(file * 150 + 300) {  // each file shares half its points with the next
                 let (row, column) = (index / 40, index % 40)
-                csv += "\(41.0 + Double(row) * 0.0036),\(28.9 + Double(column) * 0.0048),\(1_714_550_400 + file * 86_400 + index)\n"
+                csv += "\(41.0 + Double(row) * 0.0036),\(28.9 + Double(column) * 0.0048),\(1_714_550_400 + file * 86_400 + index * 600)\n"
                 points.insert(index)
                 visits += 1
             }

@@ -63,4 +63,12 @@ public final class RegionEnricher {
         region.enrichedWith = identity
         return region
     }
+
+    /// A point's country code and the name of the most local unit holding it (locality,
+    /// district, province or country): a flight's ends. Nils where the point is in none.
+    public func place(_ point: Coordinate) -> (code: String?, name: String?) {
+        guard let resolved = try? resolver.resolve(latitude: point.latitude, longitude: point.longitude),
+              let answer = try? resolver.index.withLocality(resolved) else { return (nil, nil) }
+        return (answer.country?.code, answer.locality?.name ?? answer.district?.name ?? answer.province?.name ?? answer.country?.name)
+    }
 }

@@ -13,6 +13,11 @@ extension TrackImportSummary {
         if let skipped = skipped.summary { read += ", " + skipped }
         var lines = ["\(file) (\(format)): \(read), \(droppedTotal) dropped" + droppedDetail(maxAccuracy)]
         lines.append("  \(newRegions) new region(s), \(revisits) revisit(s)")
+        if !flights.isEmpty {
+            let km = flights.reduce(0) { $0 + $1.kilometres }
+            lines.append("  \(flights.count) flight(s), \(Int(km.rounded())) km: \(inFlight) fix(es) in the air counted nowhere")
+        }
+        if glitches > 0 { lines.append("  \(glitches) GPS glitch(es) (a single fix far off between two near each other): lit nothing") }
         for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {
             let names = firsts.filter { $0.level == level }.map(\.name)
             if !names.isEmpty { lines.append("  first time in \(names.count) \(label): \(names.joined(separator: ", "))") }

@@ -37,6 +37,12 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var newRegions = 0
     /// Fixes that started a new visit of an existing region.
     public var revisits = 0
+    /// Flights found in the file (`FlightFilter`): their fixes light nothing.
+    public var flights: [Flight] = []
+    /// Fixes taken in flight (in `flights`), counted in `fixesRead`, clustered into nothing.
+    public var inFlight = 0
+    /// Single fixes far off between two near each other (GPS glitches): lit nothing.
+    public var glitches = 0
     /// Units seen for the first time because of this file: by new region, widest level first.
     public var firsts: [FirstVisit] = []
     /// The events this import caused (also yielded to the importer's stream, if it has one).
@@ -58,14 +64,18 @@ public final class TrackImporter {
     public let settings: ClusteringSettings
     /// Where events are yielded after each commit; `nil` for none.
     public let events: RegionEventStream?
+    /// When a fix is in flight.
+    public let flights: FlightSettings
 
     /// - Throws: `ClusteringSettingsError` for a setting outside its range (checked before anything is read).
     public init(store: RegionStore, enricher: RegionEnricher, settings: ClusteringSettings = .default,
-                events: RegionEventStream? = nil) throws {
+                flights: FlightSettings = .default, events: RegionEventStream? = nil) throws {
         try settings.validate()
+        try flights.validate()
         self.store = store
         self.enricher = enricher
         self.settings = settings
+        self.flights = flights
         self.events = events
     }
 
@@ -179,6 +189,32 @@ public final class TrackImporter {
                         into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database) throws {
         var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db))
         var revisited: [Int] = []
+        var filter = FlightFilter(settings: flights)
+        var travel = TravelRecorder()
+        func settle(_ decisions: [FlightFilter.Decision]) {
+            for decision in decisions {
+                switch decision {
+                case .glitch:
+                    summary.glitches += 1
+                case let .flight(flight):
+                    summary.flights.append(flight)
+                    summary.inFlight += flight.fixes.count
+                    travel.flight(flight)
+                case let .ground(fix):
+                    switch engine.process(fix) {
+                    case let .dropped(reason): summary.dropped[reason, default: 0] += 1
+                    case let .newRegion(_, index):
+                        summary.newRegions += 1
+                        travel.ground(fix, region: index)
+                    case let .revisit(index):
+                        summary.revisits += 1
+                        revisited.append(index)
+                        travel.ground(fix, region: index)
+                    case let .sameVisit(index): travel.ground(fix, region: index)
+                    }
+                }
+            }
+        }
         while let fix = try reader.next() {
             summary.fixesRead += 1
             // Every reader checks this itself; checked again because nothing outside the window
@@ -188,15 +224,9 @@ public final class TrackImporter {
                                      message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
             }
             if summary.fixesRead % 8192 == 0 { try progress?(summary.fixesRead) }
-            switch engine.process(fix) {
-            case let .dropped(reason): summary.dropped[reason, default: 0] += 1
-            case .newRegion: summary.newRegions += 1
-            case let .revisit(index):
-                summary.revisits += 1
-                revisited.append(index)
-            case .sameVisit: break
-            }
+            settle(filter.push(fix))
         }
+        settle(filter.finish())
         if options.assumedTime == nil {
             summary.untimedSkipped = reader.untimedPoints
         } else {
@@ -215,10 +245,12 @@ public final class TrackImporter {
         }
         var visited = try RegionStore.visitedCodes(db)
         var pending: [RegionEvent] = []
+        var enrichedRegions: [Int: VisitedRegion] = [:]
         for index in engine.newRegionIndices {
             var region = try enricher.enriched(engine.regions[index])
             try region.insert(db)
             region.id = db.lastInsertedRowID
+            enrichedRegions[index] = region
             pending.append(.newRegion(region))
             for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),
                                         (.province, region.provinceCode, region.city),
@@ -235,6 +267,7 @@ public final class TrackImporter {
                 """, arguments: [try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
                                  try StoreTime.text(r.lastVisit), r.id])
         }
+        try travel.write(db, region: { enrichedRegions[$0] ?? engine.regions[$0] }, place: enricher.place)
         try db.execute(sql: """
             INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -9,6 +9,8 @@ enum RegionSchema {
     static let locality = "v2: locality of visited regions"
     /// Adds the devices that post positions live (`roqua serve device add`).
     static let devices = "v3: devices posting live"
+    /// Adds flights, days per place and explorer tiles, re-evaluating what is stored (`TravelUpgrade`).
+    static let travel = "v4: flights, days per place, explorer tiles"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -74,6 +76,7 @@ enum RegionSchema {
                 );
                 """)
         }
+        migrator.registerMigration(travel) { db in try TravelUpgrade.migrate(db) }
         return migrator
     }
 }

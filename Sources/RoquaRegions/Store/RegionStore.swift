@@ -99,23 +99,21 @@ public final class RegionStore: Sendable {
                 try Self.migrator(components).migrate(queue)
                 return
             case .readOnly:
-                config.readonly = true
-                queue = try Self.openReadOnly(path, config)
-                try queue.read { db in try Self.checkIdentity(db, path: path) }
-            case .readWrite:
-                let directory = (path as NSString).deletingLastPathComponent
-                try PrivateFiles.makeDirectory(directory)
-                try PrivateFiles.createIfMissing(path)
-                // Processes opening one new store at once take turns: checking what the file holds and
-                // migrating it is one step, so no process sees (or repeats) another's half-made schema.
-                let lock = OpenLock(path: path)
-                defer { lock.release() }
-                queue = try DatabaseQueue(path: path, configuration: config)
-                try queue.writeWithoutTransaction { db in
-                    try Self.checkIdentity(db, path: path)
-                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                var readOnly = config
+                readOnly.readonly = true
+                let probe = try Self.openReadOnly(path, readOnly)
+                try probe.read { db in try Self.checkIdentity(db, path: path) }
+                // A store from an older Roqua is upgraded by the first command that opens it,
+                // reading or not (the upgrade re-evaluates what it holds: see `RegionSchema`).
+                if try !probe.read({ db in try Self.migrator(components).hasCompletedMigrations(db) }), FileManager.default.isWritableFile(atPath: path) {
+                    try probe.close()
+                    try Self.openWritable(path, config, components).close()
+                    queue = try Self.openReadOnly(path, readOnly)
+                } else {
+                    queue = probe
                 }
-                try Self.migrator(components).migrate(queue)
+            case .readWrite:
+                queue = try Self.openWritable(path, config, components)
             }
         } catch let error as RegionStoreError {
             throw error
@@ -148,6 +146,24 @@ public final class RegionStore: Sendable {
     }
 
     /// The store's own migrations, then each component's.
+    /// Opens (creating) the store for writing, migrated to the current schema.
+    private static func openWritable(_ path: String, _ config: Configuration, _ components: [StoreComponent]) throws -> DatabaseQueue {
+        let directory = (path as NSString).deletingLastPathComponent
+        try PrivateFiles.makeDirectory(directory)
+        try PrivateFiles.createIfMissing(path)
+        // Processes opening one new store at once take turns: checking what the file holds and
+        // migrating it is one step, so no process sees (or repeats) another's half-made schema.
+        let lock = OpenLock(path: path)
+        defer { lock.release() }
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        try queue.writeWithoutTransaction { db in
+            try Self.checkIdentity(db, path: path)
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
+        try Self.migrator(components).migrate(queue)
+        return queue
+    }
+
     static func migrator(_ components: [StoreComponent]) -> DatabaseMigrator {
         var migrator = RegionSchema.migrator
         for migration in components.flatMap(\.migrations) {

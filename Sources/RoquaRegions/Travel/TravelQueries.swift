@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+
+/// A flight as `roqua stats` lists it.
+public struct FlightRecord: Sendable, Equatable, Encodable {
+    /// The departure's place and country code (nil where the track began in the air).
+    public var from: String?
+    public var fromCode: String?
+    public var to: String?
+    public var toCode: String?
+    public var start: Date
+    public var end: Date
+    public var km: Double
+    /// Fixes taken in the air.
+    public var fixes: Int
+}
+
+/// Days with at least one ground fix per unit, in one year and time zone (`roqua stats days`).
+public struct DaysReport: Sendable, Equatable, Encodable {
+    public struct Unit: Sendable, Equatable, Encodable {
+        public var code: String
+        public var name: String
+        public var days: Int
+    }
+
+    public var year: Int
+    public var level: String
+    public var timeZone: String
+    /// Sorted by days, most first (then code).
+    public var units: [Unit]
+}
+
+extension RegionStore {
+    /// Every flight, in time order.
+    public func flights() throws -> [FlightRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM flights ORDER BY start, id").map { row in
+                FlightRecord(from: row["from_name"], fromCode: row["from_code"], to: row["to_name"], toCode: row["to_code"],
+                             start: StoreTime.date(row["start"]) ?? .distantPast, end: StoreTime.date(row["end"]) ?? .distantPast,
+                             km: row["km"], fixes: row["fixes"])
+            }
+        }
+    }
+
+    /// The tiles ground fixes touched, at zoom 17 or any coarser zoom.
+    public func visitedTiles(zoom: Int) throws -> Set<Tile> {
+        precondition((0...TravelRecorder.tileZoom).contains(zoom))
+        let shift = TravelRecorder.tileZoom - zoom
+        return try read { db in
+            var tiles = Set<Tile>()
+            let rows = try Row.fetchCursor(db, sql: "SELECT x, y FROM tiles")
+            while let row = try rows.next() {
+                tiles.insert(Tile(x: (row[0] as Int) >> shift, y: (row[1] as Int) >> shift))
+            }
+            return tiles
+        }
+    }
+
+    /// Calendar days of `year` in `zone` with at least one ground fix in each unit of `level`
+    /// (a day in two units counts for both). `level` is `country`, `province` or `district`.
+    public func days(year: Int, level: AdminLevel, zone: TimeZone) throws -> DaysReport {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let first = calendar.date(from: DateComponents(year: year, month: 1, day: 1)),
+              let after = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) else {
+            return DaysReport(year: year, level: level.description, timeZone: zone.identifier, units: [])
+        }
+        let column = switch level {
+        case .country: "country_code"
+        case .province: "province_code"
+        case .district: "district_code"
+        }
+        let low = TravelRecorder.bucket(first), high = TravelRecorder.bucket(after) - 1
+        return try read { db in
+            var days: [String: Set<Int>] = [:]
+            // Each quarter-hour lies in one local day: its offset is looked up once per UTC hour.
+            var offsets: [Int: Int] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT DISTINCT bucket, \(column) FROM presence WHERE bucket BETWEEN ? AND ? AND \(column) <> ''
+                """, arguments: [low, high])
+            while let row = try rows.next() {
+                let bucket: Int = row[0], code: String = row[1]
+                let seconds = Double(bucket) * TravelRecorder.bucketSeconds
+                let hour = Int(seconds / 3600)
+                let offset = offsets[hour] ?? {
+                    let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+                    offsets[hour] = value
+                    return value
+                }()
+                let localDay = Int(((seconds + Double(offset)) / 86_400).rounded(.down))
+                days[code, default: []].insert(localDay)
+            }
+            let names = try Self.unitNames(db, level: level)
+            let units = days.map { DaysReport.Unit(code: $0.key, name: names[$0.key] ?? $0.key, days: $0.value.count) }
+                .sorted { ($1.days, $0.code) < ($0.days, $1.code) }
+            return DaysReport(year: year, level: level.description, timeZone: zone.identifier, units: units)
+        }
+    }
+
+    static func unitNames(_ db: Database, level: AdminLevel) throws -> [String: String] {
+        let (code, name) = switch level {
+        case .country: ("country_code", "country")
+        case .province: ("province_code", "city")
+        case .district: ("district_code", "district")
+        }
+        var names: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT DISTINCT \(code), \(name) FROM visited_regions WHERE \(code) IS NOT NULL") {
+            names[row[0]] = row[1] ?? row[0]
+        }
+        return names
+    }
+
+    /// What upgrades of the store changed, newest first, with when.
+    public func upgradeNotes() throws -> [(at: Date, message: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT at, message FROM upgrade_notes ORDER BY id DESC").map {
+                (StoreTime.date($0["at"]) ?? .distantPast, $0["message"])
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+
+/// A Web-Mercator map tile (the slippy-map scheme: x east from −180°, y south from ~85.05°N).
+public struct Tile: Hashable, Sendable, Comparable {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    /// The tile holding a point at `zoom` (latitudes clamped to Web Mercator's ±85.0511°).
+    public init(latitude: Double, longitude: Double, zoom: Int) {
+        let n = Double(1 << zoom)
+        let lat = min(max(latitude, -85.05112878), 85.05112878) * .pi / 180
+        x = min(Int(((longitude + 180) / 360 * n).rounded(.down)), (1 << zoom) - 1)
+        y = min(Int(((1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * n).rounded(.down)), (1 << zoom) - 1)
+    }
+
+    /// The tile holding this one at a coarser zoom (`levels` fewer).
+    public func parent(levels: Int) -> Tile { Tile(x: x >> levels, y: y >> levels) }
+
+    public static func < (a: Tile, b: Tile) -> Bool { (a.y, a.x) < (b.y, b.x) }
+}
+
+/// What an import adds to the travel records beside its regions: the quarter-hours it was
+/// on the ground in each region (for days per place), the zoom-17 tiles its ground fixes
+/// touched, its flights.
+struct TravelRecorder {
+    /// Tiles are kept at zoom 17; zoom 14 is each one's parent three levels up.
+    static let tileZoom = 17
+    /// Presence is kept per quarter-hour (UTC): every time zone's offset is a multiple of 15
+    /// minutes, so each quarter lies in one local day whatever zone days are counted in.
+    static let bucketSeconds = 900.0
+
+    private(set) var presence = Set<Presence>()
+    private(set) var tiles = Set<Tile>()
+    private(set) var flights: [Flight] = []
+
+    struct Presence: Hashable {
+        var bucket: Int
+        var region: Int
+    }
+
+    static func bucket(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / bucketSeconds).rounded(.down)) }
+
+    mutating func ground(_ fix: Fix, region: Int) {
+        presence.insert(Presence(bucket: Self.bucket(fix.timestamp), region: region))
+        tiles.insert(Tile(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude, zoom: Self.tileZoom))
+    }
+
+    mutating func flight(_ flight: Flight) { flights.append(flight) }
+
+    /// Writes what was recorded; `region(i)` gives the (enriched) region at engine index `i`,
+    /// `place` names a point (country code, place name) for the flights' ends.
+    func write(_ db: Database, region: (Int) -> VisitedRegion, place: (Coordinate) -> (code: String?, name: String?)) throws {
+        let presenceStatement = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)
+            """)
+        for entry in presence {
+            let r = region(entry.region)
+            try presenceStatement.execute(arguments: [entry.bucket, r.countryCode ?? "", r.provinceCode ?? "", r.districtCode ?? ""])
+        }
+        let tileStatement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tiles (x, y) VALUES (?, ?)")
+        for tile in tiles { try tileStatement.execute(arguments: [tile.x, tile.y]) }
+        for flight in flights { try Self.insert(flight, db: db, place: place) }
+    }
+
+    static func insert(_ flight: Flight, db: Database, place: (Coordinate) -> (code: String?, name: String?)) throws {
+        let path = flight.path
+        guard let first = path.first, let last = path.last else { return }
+        let from = place(first.coordinate), to = place(last.coordinate)
+        let points = path.map { "[\($0.coordinate.longitude),\($0.coordinate.latitude),\(Int($0.timestamp.timeIntervalSince1970))]" }
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO flights (start, end, from_latitude, from_longitude, to_latitude, to_longitude,
+                                           from_code, from_name, to_code, to_name, km, fixes, path)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [try StoreTime.text(flight.start), try StoreTime.text(flight.end),
+                             first.coordinate.latitude, first.coordinate.longitude, last.coordinate.latitude, last.coordinate.longitude,
+                             from.code, from.name, to.code, to.name, flight.kilometres, flight.fixes.count,
+                             "[" + points.joined(separator: ",") + "]"])
+    }
+}
