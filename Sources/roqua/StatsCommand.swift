@@ -68,7 +68,8 @@ struct Summary: ParsableCommand {
         let store = try storeOptions.open(.readOnly)
         let flights = try store.flights()
         let tiles = TileStats(zoom: 14, visited: try store.visitedTiles(zoom: 14))
-        let year = Calendar.current.dateComponents(in: zone, from: Date()).year ?? 2026
+        // The days of the last year with a ground fix (this year's are often none yet).
+        let year = Calendar.current.dateComponents(in: zone, from: try store.lastOnTheGround() ?? Date()).year ?? 2026
         let days = try store.days(year: year, level: .country, zone: zone)
         if json {
             var document = try Terminal.jsonObject(report, dates: zone) as? [String: Any] ?? [:]

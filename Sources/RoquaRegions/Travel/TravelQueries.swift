@@ -111,6 +111,13 @@ extension RegionStore {
         return names
     }
 
+    /// When the last ground fix was (to its quarter-hour), or nil when none is recorded.
+    public func lastOnTheGround() throws -> Date? {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT MAX(bucket) FROM presence").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
+        }
+    }
+
     /// What upgrades of the store changed, newest first, with when.
     public func upgradeNotes() throws -> [(at: Date, message: String)] {
         try read { db in
