@@ -1,6 +1,8 @@
 """`roqua stats tiles` and `roqua stats days` on a big store: seeded walks (a fix every 5 s at
-walking speed) in four cities, FIXES in all (default 10,000,000), imported into a fresh store in
+walking speed) from four cities, FIXES in all (default 10,000,000), imported into a fresh store in
 one `track import`; then each query run 7 times, median and spread printed, against the 1 s target.
+The walks keep a heading that turns a little each step (a hike, a ride: new ground all the time)
+and bounce off a box of ±1.5° around each city, so the store holds many tiles and regions.
 
 Usage: bench_travel.py ROQUA WORKDIR [FIXES]
 """
@@ -22,15 +24,13 @@ with open(path, "w") as out:
     for lat0, lon0 in cities:
         clock += 86_400
         lat, lon = lat0, lon0
+        heading = rng.uniform(0, 2 * math.pi)
         for _ in range(total // len(cities)):
-            heading = rng.uniform(0, 2 * math.pi)
+            heading += rng.gauss(0, 0.05)
             lat += math.cos(heading) * 0.00004
             lon += math.sin(heading) * 0.00005
-            # Back towards the centre when far: a city's streets, not a drift across the country.
-            if abs(lat - lat0) > 0.15:
-                lat -= math.copysign(0.0004, lat - lat0)
-            if abs(lon - lon0) > 0.2:
-                lon -= math.copysign(0.0005, lon - lon0)
+            if abs(lat - lat0) > 1.5 or abs(lon - lon0) > 1.5:
+                heading += math.pi  # turn back at the edge of the box
             out.write(f"{lat:.6f},{lon:.6f},{clock}\n")
             clock += 5
 store = f"{work}/regions.sqlite"
