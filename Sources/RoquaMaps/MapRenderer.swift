@@ -16,6 +16,8 @@ public struct MapOptions: Sendable {
     public var timeZone: TimeZone
     /// Grid step of the display simplification, pixels.
     public var quantum: Double
+    /// Explorer tiles to draw over the units: the visited ones, the largest cluster, the max square.
+    public var tiles: MapTiles?
 
     /// Creates options; the defaults draw a 1200-pixel-wide map of the unit's children without fog,
     /// with dates in the current time zone and a half-pixel simplification grid.
@@ -26,6 +28,24 @@ public struct MapOptions: Sendable {
         self.level = level
         self.timeZone = timeZone
         self.quantum = quantum
+    }
+}
+
+/// The explorer tiles a map draws (`roqua map --tiles`).
+public struct MapTiles: Sendable {
+    public var visited: Set<Tile>
+    public var stats: TileStats
+
+    public init(visited: Set<Tile>, stats: TileStats) {
+        self.visited = visited
+        self.stats = stats
+    }
+
+    /// The tile's corners in degrees: west, north, east, south.
+    static func bounds(_ tile: Tile, zoom: Int) -> (west: Double, north: Double, east: Double, south: Double) {
+        let n = Double(1 << zoom)
+        func latitude(_ y: Int) -> Double { atan(sinh(.pi * (1 - 2 * Double(y) / n))) * 180 / .pi }
+        return (Double(tile.x) / n * 360 - 180, latitude(tile.y), Double(tile.x + 1) / n * 360 - 180, latitude(tile.y + 1))
     }
 }
 
@@ -41,6 +61,8 @@ public struct RenderedMap: Sendable {
     public var total: Int
     /// Visited-region circles drawn in the fog (those reaching into the picture).
     public var fogCircles: Int
+    /// Visited explorer tiles drawn (those reaching into the picture).
+    public var tilesDrawn = 0
     /// Start of the earliest region inside the unit, or `nil` when none is.
     public var firstVisit: Date?
     /// Latest visit (or end) of the regions inside the unit, or `nil` when none is.
@@ -130,6 +152,8 @@ public struct MapRenderer: Sendable {
         svg.line(".label{font-size:\(n(fontSize))px;font-weight:bold;fill:#1c1c1c;text-anchor:middle;"
             + "paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 4))px;stroke-linejoin:round}")
         svg.line(".fog{fill:#0e1424;opacity:0.72}")
+        svg.line(".tile{fill:#2f6fb3;fill-opacity:0.35;stroke:#2f6fb3;stroke-width:0.4}.cluster{fill:#17457a;fill-opacity:0.6}"
+            + ".square{fill:none;stroke:#c2185b;stroke-width:2.5}")
         svg.line(".place{fill:#1c1c1c;stroke:#ffffff;stroke-width:1}.place-label{font-size:\(n(fontSize * 0.85))px;fill:#1c1c1c;"
             + "text-anchor:middle;paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 5))px;stroke-linejoin:round}")
         svg.line(".title{font-size:20px;font-weight:bold;fill:#1c1c1c}.subtitle{font-size:12px;fill:#555555}")
@@ -168,6 +192,31 @@ public struct MapRenderer: Sendable {
             }
             svg.line("</mask>")
             svg.line(#"<rect class="fog" x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" mask="url(#fog-mask)"/></g>"#)
+        }
+
+        var tilesDrawn = 0
+        if let tiles = options.tiles {
+            let zoom = tiles.stats.zoom, top = Self.headerHeight, bottom = Self.headerHeight + mapHeight
+            let cluster = Set(tiles.stats.cluster)
+            func rect(_ tile: Tile, _ size: Int = 1) -> (x: Double, y: Double, w: Double, h: Double)? {
+                let a = MapTiles.bounds(tile, zoom: zoom), b = MapTiles.bounds(Tile(x: tile.x + size - 1, y: tile.y + size - 1), zoom: zoom)
+                let p = projection.point(longitude: a.west, latitude: a.north), q = projection.point(longitude: b.east, latitude: b.south)
+                // At least a pixel, so a tile stays visible at a country's scale.
+                let w = max(q.x - p.x, 1), h = max(q.y - p.y, 1)
+                guard p.x + w >= 0, p.x <= width, p.y + top + h >= top, p.y + top <= bottom else { return nil }
+                return (p.x, p.y + top, w, h)
+            }
+            svg.line(#"<g id="tiles" clip-path="url(#map-area)">"#)
+            for tile in tiles.visited.sorted() {
+                guard let r = rect(tile) else { continue }
+                tilesDrawn += 1
+                svg.line(#"<rect class="tile\#(cluster.contains(tile) ? " cluster" : "")" x="\#(n(r.x))" y="\#(n(r.y))" "#
+                    + #"width="\#(n(r.w))" height="\#(n(r.h))"/>"#)
+            }
+            if let square = tiles.stats.square, let r = rect(Tile(x: square.x, y: square.y), square.size) {
+                svg.line(#"<rect class="square" x="\#(n(r.x))" y="\#(n(r.y))" width="\#(n(r.w))" height="\#(n(r.h))"/>"#)
+            }
+            svg.line("</g>")
         }
 
         var placer = LabelPlacer(fontSize: fontSize, dropCrowded: many)
@@ -221,12 +270,21 @@ public struct MapRenderer: Sendable {
             svg.line(#"<rect class="swatch fog" x="380" width="14" height="14"/>"#)
             svg.line(#"<text x="400" y="11">Fog: unexplored (\#(circles) lit regions)</text>"#)
         }
+        if let tiles = options.tiles {
+            let stats = tiles.stats
+            svg.line(#"<rect class="swatch tile" x="560" width="14" height="14"/><rect class="swatch cluster" x="580" width="14" height="14"/>"#)
+            svg.line(#"<text x="600" y="11">\#(stats.tiles) zoom-\#(stats.zoom) tiles, max cluster \#(stats.maxCluster)</text>"#)
+            svg.line(#"<rect class="square" x="560" y="22" width="14" height="14"/>"#)
+            svg.line(#"<text x="580" y="34">Max square \#(stats.maxSquare)×\#(stats.maxSquare)</text>"#)
+        }
         svg.line(#"<text y="34">\#(XMLText.escape(dates))</text>"#)
         svg.line("</g>")
         svg.line("</svg>")
-        return RenderedMap(svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
-                           firstVisit: first, lastVisit: last, width: width, height: height,
-                           projection: projection, mapTop: Self.headerHeight)
+        var map = RenderedMap(svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
+                              firstVisit: first, lastVisit: last, width: width, height: height,
+                              projection: projection, mapTop: Self.headerHeight)
+        map.tilesDrawn = tilesDrawn
+        return map
     }
 
     static func plural(_ level: String) -> String { level == "country" ? "countries" : level + "s" }

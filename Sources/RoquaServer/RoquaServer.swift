@@ -89,6 +89,7 @@ public enum RoquaServer {
         ArchiveRoutes.add(to: router, state: state)
         IngestRoutes.add(to: router, state: state)
         DeviceRoutes.add(to: router, state: state)
+        TravelRoutes.add(to: router, state: state)
         return router
     }
 }

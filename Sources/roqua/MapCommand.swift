@@ -41,6 +41,12 @@ struct MapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Time zone of the legend's dates (default: the system's).", valueName: "TZ"))
     var timeZone: String?
 
+    @Flag(help: "Draw the explorer tiles: visited zoom-14 tiles, the largest cluster darker, the max square outlined.")
+    var tiles = false
+
+    @Option(help: ArgumentHelp("The tiles' zoom with --tiles: 14 or 17.", valueName: "ZOOM"))
+    var tileZoom = 14
+
     func validate() throws {
         guard (100...20000).contains(width) else { throw ValidationError("--width must be between 100 and 20000 pixels") }
         if let level, AdminLevel(name: level) == nil {
@@ -49,17 +55,23 @@ struct MapCommand: ParsableCommand {
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Istanbul)")
         }
+        guard tileZoom == 14 || tileZoom == 17 else { throw ValidationError("--tile-zoom must be 14 or 17") }
     }
 
     func run() throws {
-        let options = MapOptions(width: Double(width), fog: fog, level: level.flatMap(AdminLevel.init(name:)),
+        var options = MapOptions(width: Double(width), fog: fog, level: level.flatMap(AdminLevel.init(name:)),
                                  timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        let store = try storeOptions.open(.readOnly)
+        if tiles {
+            let visited = try store.visitedTiles(zoom: tileZoom)
+            options.tiles = MapTiles(visited: visited, stats: TileStats(zoom: tileZoom, visited: visited))
+        }
         let renderer = try MapRenderer(database: boundaryOptions.open())
-        let map = try renderer.render(unit: unit, regions: try storeOptions.open(.readOnly).allRegions(), options: options)
+        let map = try renderer.render(unit: unit, regions: try store.allRegions(), options: options)
         try OutputFile.write(Array(map.svg.utf8), to: out)
         let size = ByteCountFormatter.string(fromByteCount: Int64(map.svg.utf8.count), countStyle: .file)
         print("\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"
-            + (fog ? ", \(map.fogCircles) regions lit" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
+            + (fog ? ", \(map.fogCircles) regions lit" : "") + (tiles ? ", \(map.tilesDrawn) tiles" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
         if png {
             let pngPath = PNGConverter.pngPath(for: out)
             try PNGConverter.convert(svg: out, to: pngPath)

@@ -30,7 +30,7 @@ import Testing
         let features = indexes.enumerated().map { offset, index in
             let p = places[index]
             return """
-                {"type":"Feature","geometry":{"type":"Point","coordinates":[\(p.lon),\(p.lat)]},"properties":{"timestamp":"\(iso(time + Double(offset)))",\
+                {"type":"Feature","geometry":{"type":"Point","coordinates":[\(p.lon),\(p.lat)]},"properties":{"timestamp":"\(iso(time + Double(offset) * 600))",\
                 "altitude":40,"speed":1.2,"horizontal_accuracy":8,"vertical_accuracy":4,"motion":["walking"],"battery_state":"unplugged",\
                 "battery_level":0.8,"wifi":""}}
                 """

@@ -2,7 +2,8 @@
 
 Usage: browser_check.py PORT GPX SCREENSHOT_DIR. Opens the page on an empty store, uploads the GPX
 through the file input, waits for "8/39" for İstanbul and the district layer with 39 shapes,
-imports a second file by drag-and-drop, adds a phone in the panel (QR codes drawn), posts as
+imports a second file by drag-and-drop, checks the travel panel (tiles, days per country, the
+per-year chart, the tile layer), adds a phone in the panel (QR codes drawn), posts as
 that phone's OwnTracks and waits for the page to show the new province unprompted, revokes the
 phone with its button, checks there were no console errors and that every
 resource came from the page's own origin, measures the first load (median of 3), takes
@@ -100,6 +101,24 @@ def attack(driver):
               "421" in body and "visit_count" not in body and "Kadıköy" not in body, body[:200])
     finally:
         evil.shutdown()
+
+
+def travel(driver):
+    """The travel panel after the imports: explorer tiles counted, days per country in a table and
+    a per-year chart, the tile layer drawn on the map when asked for."""
+    tiles = driver.find_element(By.ID, "travel-tiles").text
+    check("travel panel: explorer tiles counted", "keşif karesi" in tiles and not tiles.startswith("0 "), tiles)
+    rows = driver.execute_script("return [...document.querySelectorAll('#days-table tbody tr')].map(r => r.textContent)")
+    check("travel panel: days per country for the year (Türkiye)", any(row.startswith("Türkiye") for row in rows), rows)
+    bars = driver.execute_script("return document.querySelectorAll('#days-chart svg rect').length")
+    check("travel panel: the per-year bar chart drawn", bars >= 2, bars)
+    driver.find_element(By.ID, "tiles-toggle").click()
+    drawn = wait_for(driver, "return tileLayer.getLayers().length")
+    check("the explorer tile layer drawn on the map", drawn and drawn >= 2, drawn)
+    driver.execute_script("document.getElementById('travel').scrollIntoView()")
+    time.sleep(1)  # the canvas draws on the next animation frames
+    driver.save_screenshot(f"{shots}/serve-travel.png")
+    driver.find_element(By.ID, "tiles-toggle").click()
 
 
 def phone(driver):
@@ -201,6 +220,7 @@ try:
     progress = driver.find_element(By.ID, "progress-list").text
     check("drag-and-drop import: Ankara 1/25 ilçe", dropped and "Ankara 1/25 ilçe" in progress, progress)
 
+    travel(driver)
     phone(driver)
 
     entries = driver.execute_script(

@@ -118,6 +118,13 @@ extension RegionStore {
         }
     }
 
+    /// When the first ground fix was (to its quarter-hour), or nil when none is recorded.
+    public func firstOnTheGround() throws -> Date? {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT MIN(bucket) FROM presence").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
+        }
+    }
+
     /// What upgrades of the store changed, newest first, with when.
     public func upgradeNotes() throws -> [(at: Date, message: String)] {
         try read { db in

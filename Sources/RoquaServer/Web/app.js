@@ -9,6 +9,10 @@ const TEXT = {
         level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
         done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun',
         restarted: 'Sunucu yeniden başlatıldı: sayfayı yenileyip tekrar deneyin.',
+        travel: 'Seyahat', showTiles: 'Keşif karelerini haritada göster', countryLevel: 'ülke', provinceLevel: 'il',
+        districtLevel: 'ilçe', place: 'Yer', days: 'Gün', daysNote: 'İki yerde geçen bir gün ikisinde de sayılır; uçuştaki konumlar hiçbir yerde sayılmaz.',
+        tiles: 'keşif karesi (zoom 14)', maxCluster: 'en büyük küme', maxSquare: 'en büyük kare', flights: 'Uçuş', noFlights: 'Uçuş yok',
+        over183: '183 gün veya fazla', noDays: 'Henüz yerde geçen gün yok.', daysPerYear: 'Yıllara göre gün',
         phones: 'Telefonlar', deviceName: 'Ad', deviceURL: 'Telefonun ulaştığı adres', addPhone: 'Telefon ekle',
         noPhones: 'Henüz telefon yok: canlı konum göndermek için birini ekleyin.', lastPosted: 'son gönderim', neverPosted: 'hiç göndermedi',
         positions: 'konum', skipped: 'atlandı (olanaksız değer)', revoke: 'İptal et', revoked: 'iptal edildi',
@@ -21,6 +25,10 @@ const TEXT = {
         level: 'Level', next: 'next level at', badges: 'Badges', uploading: 'Uploading', reading: 'Reading and saving…',
         done: 'Done', failed: 'Failed', none: 'Nothing visited yet: import a track file.', current: 'current', longest: 'longest',
         restarted: 'The server was restarted: reload the page and try again.',
+        travel: 'Travel', showTiles: 'Show explorer tiles on the map', countryLevel: 'country', provinceLevel: 'province',
+        districtLevel: 'district', place: 'Place', days: 'Days', daysNote: 'A day in two places counts for both; positions in flight count nowhere.',
+        tiles: 'explorer tiles (zoom 14)', maxCluster: 'max cluster', maxSquare: 'max square', flights: 'Flights', noFlights: 'No flights',
+        over183: '183 days or more', noDays: 'No days on the ground yet.', daysPerYear: 'Days per year',
         phones: 'Phones', deviceName: 'Name', deviceURL: 'Address the phone reaches', addPhone: 'Add phone',
         noPhones: 'No phones yet: add one to post positions live.', lastPosted: 'last posted', neverPosted: 'never posted',
         positions: 'positions', skipped: 'skipped (impossible values)', revoke: 'Revoke', revoked: 'revoked',
@@ -45,7 +53,9 @@ const app = {
   busy: false,
   units: {},
   home: null,
-  devices: null
+  devices: null,
+  travel: null,
+  year: null
 };
 
 function t(key) { return TEXT[app.lang][key] || key; }
@@ -276,13 +286,14 @@ function applyLanguage() {
 
 async function refresh() {
   const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
-  const [visited, regions, stats, profile, achievements, devices] = await Promise.all([
+  const level = document.getElementById('days-level').value;
+  const [visited, regions, stats, profile, achievements, devices, travel] = await Promise.all([
     getJSON('/api/visited'), getJSON('/api/regions'), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
-    getJSON('/api/achievements?lang=' + app.lang), getJSON('/api/devices')
+    getJSON('/api/achievements?lang=' + app.lang), getJSON('/api/devices'), getJSON(`/api/travel?tz=${zone}&level=${level}`)
   ]);
   app.visited = new Set(visited);
-  app.stats = stats; app.profile = profile; app.achievements = achievements; app.devices = devices;
-  renderDevices();
+  app.stats = stats; app.profile = profile; app.achievements = achievements; app.devices = devices; app.travel = travel;
+  renderDevices(); renderTravel();
   fog.setCircles(regions.features.map((f) => ({ lon: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], radius: f.properties.radius })));
   restyle();
   renderProgress(); renderProfile(); renderAchievements();
@@ -312,6 +323,125 @@ function learnUnits() {
     }
   }
 }
+
+// ---------- travel: days per place, explorer tiles, flights ----------
+
+const tileLayer = L.layerGroup();
+// Above the fog (which lies in the overlay pane): a tile is ground covered, drawn whatever the fog hides.
+map.createPane('tiles').style.zIndex = 450;
+const tileRenderer = L.canvas({ padding: 0.2, pane: 'tiles' });
+
+function tileBounds(x, y, zoom) {
+  const n = 2 ** zoom;
+  const lat = (row) => Math.atan(Math.sinh(Math.PI * (1 - 2 * row / n))) * 180 / Math.PI;
+  return [[lat(y + 1), x / n * 360 - 180], [lat(y), (x + 1) / n * 360 - 180]];
+}
+
+function drawTiles() {
+  tileLayer.clearLayers();
+  const layer = app.travel && app.travel.tiles;
+  if (!layer) return;
+  const zoom = layer.stats.zoom, cluster = new Set(layer.cluster.map(([x, y]) => `${x},${y}`));
+  for (const [x, y] of layer.tiles) {
+    const inCluster = cluster.has(`${x},${y}`);
+    L.rectangle(tileBounds(x, y, zoom), { renderer: tileRenderer, weight: 1, color: '#9fc3ff', fillColor: inCluster ? '#1d4f91' : '#4f8ad6',
+                                          fillOpacity: inCluster ? 0.6 : 0.4, interactive: false }).addTo(tileLayer);
+  }
+  const square = layer.stats.square;
+  if (square && square.size > 0) {
+    const a = tileBounds(square.x, square.y, zoom), b = tileBounds(square.x + square.size - 1, square.y + square.size - 1, zoom);
+    L.rectangle([a[0].map((v, i) => i === 0 ? b[0][0] : v), [a[1][0], b[1][1]]],
+                { renderer: tileRenderer, weight: 2.5, color: '#e0457b', fill: false, interactive: false }).addTo(tileLayer);
+  }
+}
+
+function renderTravel() {
+  const travel = app.travel;
+  if (!travel) return;
+  const stats = travel.tiles.stats;
+  document.getElementById('travel-tiles').textContent = `${stats.tiles.toLocaleString(app.lang)} ${t('tiles')} · ${t('maxCluster')} `
+    + `${stats.max_cluster} · ${t('maxSquare')} ${stats.max_square}×${stats.max_square}`;
+  const km = Math.round(travel.flights.reduce((sum, flight) => sum + flight.km, 0));
+  const last = travel.flights[travel.flights.length - 1];
+  document.getElementById('travel-flights').textContent = travel.flights.length
+    ? `${t('flights')}: ${travel.flights.length} (${km.toLocaleString(app.lang)} km) — ${last.from || '?'} → ${last.to || '?'}`
+    : t('noFlights');
+  const select = document.getElementById('days-year');
+  const years = travel.years.map((report) => report.year);
+  if (!years.includes(app.year)) app.year = years[0] ?? null;
+  select.replaceChildren(...years.map((year) => el('option', { value: String(year), selected: year === app.year }, String(year))));
+  select.hidden = !years.length;
+  const body = document.querySelector('#days-table tbody');
+  body.replaceChildren();
+  const report = travel.years.find((entry) => entry.year === app.year);
+  if (!report) body.append(el('tr', {}, el('td', { colSpan: 2 }, t('noDays'))));
+  for (const unit of (report && report.units) || []) {
+    body.append(el('tr', { class: unit.days >= 183 ? 'over' : '' }, el('td', {}, unit.name),
+      el('td', { title: unit.days >= 183 ? t('over183') : '' }, String(unit.days) + (unit.days >= 183 ? ' ⚠' : ''))));
+  }
+  renderDaysChart(travel.years);
+  if (map.hasLayer(tileLayer)) drawTiles();
+}
+
+// Days per year, stacked by place: the five places with the most days in all, the rest as one.
+function renderDaysChart(years) {
+  const box = document.getElementById('days-chart');
+  box.replaceChildren();
+  if (!years.length) return;
+  const totals = new Map();
+  for (const report of years) for (const unit of report.units) totals.set(unit.name, (totals.get(unit.name) || 0) + unit.days);
+  const top = [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name]) => name);
+  const colours = ['#f2b544', '#4f8ad6', '#e0457b', '#5cb85c', '#b267e6', '#6b7c90'];
+  const ordered = [...years].sort((a, b) => a.year - b.year), barHeight = 18, width = 320, labelWidth = 42;
+  const most = Math.max(...ordered.map((report) => report.units.reduce((sum, unit) => sum + unit.days, 0)), 1);
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('width', String(width));
+  svg.setAttribute('height', String(ordered.length * (barHeight + 6) + 30));
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('daysPerYear'));
+  const add = (tag, attributes, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+    return node;
+  };
+  ordered.forEach((report, row) => {
+    const y = row * (barHeight + 6);
+    add('text', { x: 0, y: y + 13, class: 'axis' }, String(report.year));
+    let x = labelWidth;
+    const parts = new Map();
+    for (const unit of report.units) {
+      const key = top.includes(unit.name) ? unit.name : '…';
+      parts.set(key, (parts.get(key) || 0) + unit.days);
+    }
+    for (const [name, days] of parts) {
+      const w = (width - labelWidth - 4) * days / most;
+      add('rect', { x, y, width: Math.max(w, 1), height: barHeight, fill: colours[name === '…' ? 5 : top.indexOf(name)] })
+        .append(Object.assign(document.createElementNS(ns, 'title'), { textContent: `${name}: ${days}` }));
+      x += w;
+    }
+  });
+  const legendY = ordered.length * (barHeight + 6) + 14;
+  let x = 0;
+  for (const [index, name] of top.entries()) {
+    add('rect', { x, y: legendY - 9, width: 10, height: 10, fill: colours[index] });
+    add('text', { x: x + 13, y: legendY, class: 'axis' }, name);
+    x += 18 + name.length * 7;
+  }
+  box.append(svg);
+}
+
+document.getElementById('tiles-toggle').addEventListener('change', (event) => {
+  if (event.target.checked) { tileLayer.addTo(map); drawTiles(); } else { map.removeLayer(tileLayer); }
+});
+document.getElementById('days-year').addEventListener('change', (event) => { app.year = Number(event.target.value); renderTravel(); });
+document.getElementById('days-level').addEventListener('change', async () => {
+  const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  app.travel = await getJSON(`/api/travel?tz=${zone}&level=${document.getElementById('days-level').value}`);
+  renderTravel();
+});
 
 // ---------- phones ----------
 
