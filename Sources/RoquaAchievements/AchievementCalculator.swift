@@ -39,6 +39,9 @@ public enum AchievementCalculators {
         ("regions_per_hour", { p throws(AchievementParameterError) in try RegionsPerHourCalculator(parameters: p) }),
         ("revisit", { p throws(AchievementParameterError) in try RevisitCalculator(parameters: p) }),
         ("bounding_box", { p throws(AchievementParameterError) in try BoundingBoxCalculator(parameters: p) }),
+        ("explorer_tiles", { p throws(AchievementParameterError) in try TravelCalculator(parameters: p, figure: .tiles) }),
+        ("max_square", { p throws(AchievementParameterError) in try TravelCalculator(parameters: p, figure: .maxSquare) }),
+        ("days_abroad", { p throws(AchievementParameterError) in try TravelCalculator(parameters: p, figure: .daysAbroad) }),
     ]
 
     /// Every calculator name an achievement may use, in a fixed order.
@@ -73,6 +76,26 @@ extension AchievementParameters {
             throw AchievementParameterError("'\(key)' must be one of \(allowed.joined(separator: ", ")), not '\(value)'")
         }
         return value
+    }
+}
+
+/// Travel figures: zoom-14 explorer tiles (target: tiles), the max square (target: its side) or
+/// days abroad (target: days).
+struct TravelCalculator: AchievementCalculator {
+    enum Figure { case tiles, maxSquare, daysAbroad }
+    let target: Double
+    let figure: Figure
+    init(parameters: AchievementParameters, figure: Figure) throws(AchievementParameterError) {
+        target = try parameters.requiredTarget()
+        self.figure = figure
+    }
+    func progress(_ context: AchievementContext) throws -> (current: Double, target: Double) {
+        let travel = try context.travel()
+        return switch figure {
+        case .tiles: (Double(travel.tiles.tiles), target)
+        case .maxSquare: (Double(travel.tiles.maxSquare), target)
+        case .daysAbroad: (Double(travel.daysAbroad), target)
+        }
     }
 }
 

@@ -17,13 +17,28 @@ public final class AchievementContext {
     /// The instant the evaluation is made at (current streaks, validity windows).
     public let now: Date
 
+    /// What the travel calculators read beyond the regions (explorer tiles, days abroad), loaded
+    /// on first use; nil: none recorded (a context made from regions alone).
+    private let travelLoader: (() throws -> TravelFacts)?
+
     /// Creates a context; no statistic is computed until a calculator asks for it.
     public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
-                now: Date = Date()) {
+                now: Date = Date(), travel: (() throws -> TravelFacts)? = nil) {
         self.regions = regions
         self.hierarchy = hierarchy
         self.timeZone = timeZone
         self.now = now
+        travelLoader = travel
+    }
+
+    private var loadedTravel: TravelFacts?
+
+    /// Explorer tiles and days abroad, loaded once.
+    public func travel() throws -> TravelFacts {
+        if let loadedTravel { return loadedTravel }
+        let facts = try travelLoader?() ?? TravelFacts(tiles: TileStats(zoom: 14, visited: []), daysAbroad: 0)
+        loadedTravel = facts
+        return facts
     }
 
     public private(set) lazy var circles: [ExploredCircle] = regions.map {
@@ -68,8 +83,21 @@ public final class AchievementContext {
         let kept = regions.filter { region in
             (from.map { region.timestampStart >= $0 } ?? true) && (until.map { region.timestampStart < $0 } ?? true)
         }
-        let context = AchievementContext(regions: kept, hierarchy: hierarchy, timeZone: timeZone, now: now)
+        let context = AchievementContext(regions: kept, hierarchy: hierarchy, timeZone: timeZone, now: now, travel: nil)
         restricted[key] = context
         return context
+    }
+}
+
+/// The travel figures achievements can ask for (`explorer_tiles`, `max_square`, `days_abroad`).
+public struct TravelFacts: Sendable {
+    /// Zoom-14 explorer tiles, max cluster and max square.
+    public var tiles: TileStats
+    /// Days with a ground fix outside the home country (the one with the most days).
+    public var daysAbroad: Int
+
+    public init(tiles: TileStats, daysAbroad: Int) {
+        self.tiles = tiles
+        self.daysAbroad = daysAbroad
     }
 }

@@ -47,7 +47,14 @@ public struct AchievementTracker: Sendable {
     }
 
     /// Calculators whose result a revisit can change (a revisit adds no region, district or area).
-    static let revisitSensitive: Set<String> = ["revisit", "daily_streak", "weekend_streak"]
+    static let revisitSensitive: Set<String> = ["revisit", "daily_streak", "weekend_streak", "explorer_tiles", "max_square",
+                                                "days_abroad"]
+
+    /// The explorer tiles and days abroad stored so far (read inside the evaluation's transaction).
+    static func travelFacts(_ db: Database, zone: TimeZone) throws -> TravelFacts {
+        TravelFacts(tiles: TileStats(zoom: 14, visited: try RegionStore.visitedTiles(db, zoom: 14)),
+                    daysAbroad: try RegionStore.daysAbroad(db, zone: zone))
+    }
 
     /// Inside an import's transaction, after its regions are written: the unlocks and level-ups
     /// the import's events caused, stored in the same transaction.
@@ -88,7 +95,8 @@ public struct AchievementTracker: Sendable {
             let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
             let new = try record(locked, among: regions, unlocked: unlocked, now: now, db)
             let unlocks = previous + new
-            let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now)
+            let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+                                             travel: { try Self.travelFacts(db, zone: self.timeZone) })
             return AchievementBoard(statuses: try AchievementEvaluator(catalog: catalog).evaluate(context), unlocks: unlocks,
                                     level: catalog.experience.standing(regions: regions, unlocks: unlocks), newUnlocks: new)
         }
@@ -98,7 +106,8 @@ public struct AchievementTracker: Sendable {
     private func record(_ ids: Set<String>, among regions: [VisitedRegion], unlocked: Set<String>, now: Date,
                         _ db: Database) throws -> [AchievementUnlock] {
         guard !ids.isEmpty else { return [] }
-        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now)
+        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+                                         travel: { try Self.travelFacts(db, zone: self.timeZone) })
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
         var new: [AchievementUnlock] = []
         for status in statuses where status.unlocked && !unlocked.contains(status.id) {

@@ -116,7 +116,7 @@ import Testing
 
     @Test func theBuiltInCatalogIsValid() throws {
         let catalog = try AchievementCatalog.bundled()
-        #expect(catalog.achievements.count == 89)
+        #expect(catalog.achievements.count == 92)
         #expect(catalog.experience == ExperienceRules())
     }
 }

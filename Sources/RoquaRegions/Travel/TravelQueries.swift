@@ -45,16 +45,46 @@ extension RegionStore {
 
     /// The tiles ground fixes touched, at zoom 17 or any coarser zoom.
     public func visitedTiles(zoom: Int) throws -> Set<Tile> {
+        try read { db in try Self.visitedTiles(db, zoom: zoom) }
+    }
+
+    /// As `visitedTiles(zoom:)` inside a transaction already open (the achievements').
+    public static func visitedTiles(_ db: Database, zoom: Int) throws -> Set<Tile> {
         precondition((0...TravelRecorder.tileZoom).contains(zoom))
         let shift = TravelRecorder.tileZoom - zoom
-        return try read { db in
-            var tiles = Set<Tile>()
-            let rows = try Row.fetchCursor(db, sql: "SELECT x, y FROM tiles")
-            while let row = try rows.next() {
-                tiles.insert(Tile(x: (row[0] as Int) >> shift, y: (row[1] as Int) >> shift))
-            }
-            return tiles
+        var tiles = Set<Tile>()
+        let rows = try Row.fetchCursor(db, sql: "SELECT x, y FROM tiles")
+        while let row = try rows.next() {
+            tiles.insert(Tile(x: (row[0] as Int) >> shift, y: (row[1] as Int) >> shift))
         }
+        return tiles
+    }
+
+    /// Days (in `zone`'s calendar, all years) with a ground fix in a country other than home,
+    /// home being the country with the most such days. A day at home and abroad counts.
+    public static func daysAbroad(_ db: Database, zone: TimeZone) throws -> Int {
+        var days: [String: Set<Int>] = [:]
+        var offsets: [Int: Int] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT DISTINCT bucket, country_code FROM presence WHERE country_code <> ''")
+        while let row = try rows.next() {
+            let bucket: Int = row[0], code: String = row[1]
+            days[code, default: []].insert(localDay(bucket: bucket, zone: zone, offsets: &offsets))
+        }
+        guard let home = days.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) })?.key else { return 0 }
+        return days.filter { $0.key != home }.values.reduce(into: Set<Int>()) { $0.formUnion($1) }.count
+    }
+
+    /// The local day number (days since 1970-01-01 in `zone`) of a quarter-hour, the zone's offset
+    /// looked up once per UTC hour (`offsets` caches them).
+    static func localDay(bucket: Int, zone: TimeZone, offsets: inout [Int: Int]) -> Int {
+        let seconds = Double(bucket) * TravelRecorder.bucketSeconds
+        let hour = Int(seconds / 3600)
+        let offset = offsets[hour] ?? {
+            let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+            offsets[hour] = value
+            return value
+        }()
+        return Int(((seconds + Double(offset)) / 86_400).rounded(.down))
     }
 
     /// Calendar days of `year` in `zone` with at least one ground fix in each unit of `level`
@@ -74,22 +104,14 @@ extension RegionStore {
         let low = TravelRecorder.bucket(first), high = TravelRecorder.bucket(after) - 1
         return try read { db in
             var days: [String: Set<Int>] = [:]
-            // Each quarter-hour lies in one local day: its offset is looked up once per UTC hour.
+            // Each quarter-hour lies in one local day.
             var offsets: [Int: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT DISTINCT bucket, \(column) FROM presence WHERE bucket BETWEEN ? AND ? AND \(column) <> ''
                 """, arguments: [low, high])
             while let row = try rows.next() {
                 let bucket: Int = row[0], code: String = row[1]
-                let seconds = Double(bucket) * TravelRecorder.bucketSeconds
-                let hour = Int(seconds / 3600)
-                let offset = offsets[hour] ?? {
-                    let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
-                    offsets[hour] = value
-                    return value
-                }()
-                let localDay = Int(((seconds + Double(offset)) / 86_400).rounded(.down))
-                days[code, default: []].insert(localDay)
+                days[code, default: []].insert(Self.localDay(bucket: bucket, zone: zone, offsets: &offsets))
             }
             let names = try Self.unitNames(db, level: level)
             let units = days.map { DaysReport.Unit(code: $0.key, name: names[$0.key] ?? $0.key, days: $0.value.count) }
