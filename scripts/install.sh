@@ -1,29 +1,59 @@
 #!/usr/bin/env bash
-# Installs a built roqua into PREFIX (default ~/.local): PREFIX/bin/roqua and the bundled boundary
-# dataset in PREFIX/share/roqua/, where the binary finds it without the source tree. When
-# roqua-serve (`roqua serve`, a program of its own) is built too, it goes beside roqua and Debian's
-# Leaflet (libjs-leaflet) is copied to PREFIX/share/roqua/leaflet/ for its page (the page's own
-# files are compiled into the binary).
-#   scripts/install.sh [PREFIX]      (build first: swift build -c release --product roqua
-#                                     [and --product roqua-serve])
+# Builds and installs Roqua into PREFIX (default ~/.local):
+#   PREFIX/bin/roqua, roqua-serve, roqua-chat      built with --static-swift-stdlib: they run on a
+#                                                   machine without the Swift toolchain
+#   PREFIX/share/roqua/                            the bundled boundary data (the binaries find it there);
+#                                                   leaflet/ (Debian's libjs-leaflet) for roqua serve's page
+#   PREFIX/share/bash-completion/completions/, PREFIX/share/zsh/site-functions/,
+#   PREFIX/share/fish/vendor_completions.d/        shell completions (swift-argument-parser)
+#   PREFIX/share/man/man1/                         man pages (swift-argument-parser's generate-manual)
+# Usage: scripts/install.sh [--products "roqua roqua-serve roqua-chat"] [PREFIX]
+# The build goes to .build-static (its flags differ from a plain release build's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+products="roqua roqua-serve roqua-chat"
+if [ "${1:-}" = "--products" ]; then products=$2; shift 2; fi
 prefix=${1:-$HOME/.local}
-binary=.build/release/roqua
-[ -x "$binary" ] || { echo "no $binary: build it first (swift build -c release --product roqua)" >&2; exit 1; }
-mkdir -p "$prefix/bin" "$prefix/share/roqua"
-install -m 0755 "$binary" "$prefix/bin/roqua"
+scratch=.build-static
+for product in $products; do
+  case $product in roqua|roqua-serve|roqua-chat) ;; *) echo "unknown product '$product' (roqua, roqua-serve, roqua-chat)" >&2; exit 2 ;; esac
+  echo "building $product (release, static Swift runtime)…"
+  if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >"$scratch.log" 2>&1; then
+    grep -E "error:" "$scratch.log" >&2 || tail -30 "$scratch.log" >&2
+    exit 1
+  fi
+done
+bin=$scratch/release
+mkdir -p "$prefix/bin" "$prefix/share/roqua" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
+  "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
+for product in $products; do
+  install -m 0755 "$bin/$product" "$prefix/bin/$product"
+  # Completions, from the program itself.
+  "$bin/$product" --generate-completion-script bash >"$prefix/share/bash-completion/completions/$product"
+  "$bin/$product" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_$product"
+  "$bin/$product" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/$product.fish"
+done
 for f in data/*; do install -m 0644 "$f" "$prefix/share/roqua/"; done
-server=.build/release/roqua-serve
-[ -x "$server" ] || { echo "Installed $prefix/bin/roqua and its data in $prefix/share/roqua"; exit 0; }
-install -m 0755 "$server" "$prefix/bin/roqua-serve"
-leaflet=/usr/share/javascript/leaflet
-if [ -f "$leaflet/leaflet.js" ]; then
-  mkdir -p "$prefix/share/roqua/leaflet/images"
-  # GNU install copies what a symlink points to (Debian links leaflet.js): no option needed.
-  install -m 0644 "$leaflet/leaflet.js" "$leaflet/leaflet.css" "$prefix/share/roqua/leaflet/"
-  install -m 0644 "$leaflet"/images/*.png "$prefix/share/roqua/leaflet/images/"
-else
-  echo "note: $leaflet not found (apt-get install libjs-leaflet); roqua serve will look for it at run time" >&2
-fi
-echo "Installed $prefix/bin/roqua, $prefix/bin/roqua-serve and their data in $prefix/share/roqua"
+# Man pages: the generate-manual plugin of swift-argument-parser, one page per command.
+manuals=$scratch/manuals
+rm -rf "$manuals"
+for product in $products; do
+  if swift package --scratch-path "$scratch" plugin generate-manual --product "$product" --multi-page >>"$scratch.log" 2>&1; then
+    find "$scratch/plugins/GenerateManual/outputs" -name '*.1' -exec install -m 0644 {} "$prefix/share/man/man1/" \;
+  else
+    echo "note: man pages for $product could not be generated (see $scratch.log)" >&2
+  fi
+done
+case " $products " in
+  *" roqua-serve "*)
+    leaflet=/usr/share/javascript/leaflet
+    if [ -f "$leaflet/leaflet.js" ]; then
+      mkdir -p "$prefix/share/roqua/leaflet/images"
+      # GNU install copies what a symlink points to (Debian links leaflet.js).
+      install -m 0644 "$leaflet/leaflet.js" "$leaflet/leaflet.css" "$prefix/share/roqua/leaflet/"
+      install -m 0644 "$leaflet"/images/*.png "$prefix/share/roqua/leaflet/images/"
+    else
+      echo "note: $leaflet not found (apt-get install libjs-leaflet); roqua serve will look for it at run time" >&2
+    fi ;;
+esac
+echo "Installed into $prefix: $(for p in $products; do printf 'bin/%s ' "$p"; done)share/roqua/, completions, man pages"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# One command for a fresh machine: installs what is missing, builds Roqua, installs it into
-# $ROQUA_PREFIX (default ~/.local: bin/roqua and share/roqua/), builds the boundary database
-# from the bundled data and resolves a few coordinates offline.
+# One command for a fresh machine: installs what is missing, builds roqua and installs it into
+# $ROQUA_PREFIX (default ~/.local: bin/roqua, share/roqua/, completions, man pages; see
+# scripts/install.sh, which also installs roqua serve and roqua-chat), builds the boundary
+# database from the bundled data and resolves a few coordinates offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 roqua_install_system_packages
-roqua_build .build-setup.log -c release --product roqua
 prefix=${ROQUA_PREFIX:-$HOME/.local}
-scripts/install.sh "$prefix"
+scripts/install.sh --products roqua "$prefix"
 roqua="$prefix/bin/roqua"
 "$roqua" import
 echo

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The installation as a user gets it: scripts/install.sh into a fresh prefix, then the installed
+# roqua run with the Swift toolchain hidden (a private mount namespace with an empty directory over
+# it) and no variable pointing anywhere; then scripts/package.sh's .deb, unpacked into a fresh root
+# and run the same way, its Depends checked against the libraries the program loads.
+#   scripts/install-test.sh [--products "roqua …"]    (default: roqua; CI builds only that)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+products=roqua
+if [ "${1:-}" = "--products" ]; then products=$2; fi
+work=$(mktemp -d /tmp/roqua-install.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+check() {  # check NAME COMMAND…
+  local name=$1; shift
+  if "$@" >"$work/out" 2>&1; then echo "ok   $name"; passed=$((passed + 1))
+  else echo "FAIL $name"; sed 's/^/     /' "$work/out" | tail -15; failed=$((failed + 1)); fi
+}
+toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
+prefix=$work/prefix
+scripts/install.sh --products "$products" "$prefix"
+check "programs, data, completions and man pages installed" bash -c "
+  for p in $products; do
+    test -x '$prefix/bin/'\$p && test -s '$prefix/share/bash-completion/completions/'\$p \
+      && test -s '$prefix/share/zsh/site-functions/_'\$p && test -s '$prefix/share/fish/vendor_completions.d/'\$p.fish \
+      && test -s '$prefix/share/man/man1/'\$p.1 || exit 1
+  done
+  test -s '$prefix/share/roqua/countries.shp' && test -s '$prefix/share/roqua/manifest.json'
+  grep -q 'track' '$prefix/share/bash-completion/completions/roqua' && grep -q '^\.TH' '$prefix/share/man/man1/roqua.1'"
+check "no Swift runtime library is loaded (static Swift runtime)" bash -c "! ldd '$prefix/bin/roqua' | grep -E 'libswift|libFoundation|$toolchain'"
+# Runs a command with the toolchain's directory hidden and a bare environment.
+hidden() {
+  unshare -m bash -c "mount -t tmpfs none '$toolchain' && exec env -i HOME='$work/home' PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC \"\$@\"" hidden "$@"
+}
+mkdir -p "$work/home"
+if unshare -m true 2>/dev/null && hidden true 2>/dev/null; then
+  check "toolchain hidden: $toolchain is empty in the namespace" unshare -m bash -c "mount -t tmpfs none '$toolchain' && ! test -e '$toolchain/usr/bin/swift'"
+  check "toolchain hidden: installed roqua builds its database and resolves" bash -c "
+    $(declare -f hidden); work='$work'; toolchain='$toolchain'
+    hidden '$prefix/bin/roqua' import >/dev/null && hidden '$prefix/bin/roqua' resolve 40.9879 29.0281 | grep -qx 'Türkiye › İstanbul › Kadıköy'"
+else
+  echo "note: no mount namespace here (unshare -m refused): the runs below use the toolchain-free environment only"
+  hidden() { env -i HOME="$work/home" PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC "$@"; }
+  check "installed roqua builds its database and resolves" bash -c "
+    env -i HOME='$work/home' PATH=/usr/bin:/bin '$prefix/bin/roqua' import >/dev/null \
+      && env -i HOME='$work/home' PATH=/usr/bin:/bin '$prefix/bin/roqua' resolve 40.9879 29.0281 | grep -qx 'Türkiye › İstanbul › Kadıköy'"
+fi
+# The .deb: built, its control file, unpacked into a fresh root, run there.
+deb=$(scripts/package.sh --products "$products" "$work" | head -1)
+check "the .deb is built: $(basename "$deb")" test -s "$deb"
+dpkg-deb -f "$deb" Depends >"$work/depends"
+echo "     Depends: $(cat "$work/depends")"
+check "its Depends name Debian runtime packages only (no -dev, no toolchain)" bash -c "
+  grep -q 'libgeos-c1' '$work/depends' && grep -q 'libshp' '$work/depends' && grep -q 'libsqlite3-0' '$work/depends' \
+    && ! grep -qE -- '-dev|swift' '$work/depends'"
+root=$work/root
+dpkg-deb -x "$deb" "$root"
+check "unpacked: bin, data, completions, man pages in the Debian places" bash -c "
+  test -x '$root/usr/bin/roqua' && test -s '$root/usr/share/roqua/countries.shp' && test -s '$root/usr/share/man/man1/roqua.1.gz' \
+    && test -s '$root/usr/share/bash-completion/completions/roqua'"
+rm -rf "$work/home"; mkdir -p "$work/home"
+check "the unpacked package resolves with the toolchain hidden" bash -c "
+  $(declare -f hidden); work='$work'; toolchain='$toolchain'
+  hidden '$root/usr/bin/roqua' import >/dev/null && hidden '$root/usr/bin/roqua' resolve 40.9879 29.0281 | grep -qx 'Türkiye › İstanbul › Kadıköy'"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
