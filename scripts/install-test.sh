@@ -26,7 +26,7 @@ check "programs, data, completions and man pages installed" bash -c "
       && test -s '$prefix/share/man/man1/'\$p.1 || exit 1
   done
   test -s '$prefix/share/roqua/countries.shp' && test -s '$prefix/share/roqua/manifest.json'
-  grep -q 'track' '$prefix/share/bash-completion/completions/roqua' && grep -q '^\.TH' '$prefix/share/man/man1/roqua.1'"
+  grep -q 'track' '$prefix/share/bash-completion/completions/roqua' && grep -q '^\.Dt ROQUA 1' '$prefix/share/man/man1/roqua.1' && test -s '$prefix/share/man/man1/roqua.track.import.1'"
 check "no Swift runtime library is loaded (static Swift runtime)" bash -c "! ldd '$prefix/bin/roqua' | grep -E 'libswift|libFoundation|$toolchain'"
 # Runs a command with the toolchain's directory hidden and a bare environment.
 hidden() {

@@ -15,10 +15,13 @@ products="roqua roqua-serve roqua-chat"
 if [ "${1:-}" = "--products" ]; then products=$2; shift 2; fi
 prefix=${1:-$HOME/.local}
 scratch=.build-static
-for product in $products; do
-  case $product in roqua|roqua-serve|roqua-chat) ;; *) echo "unknown product '$product' (roqua, roqua-serve, roqua-chat)" >&2; exit 2 ;; esac
+: >"$scratch.log"
+# generate-manual is swift-argument-parser's man page writer (what its generate-manual plugin runs).
+for product in $products generate-manual; do
+  case $product in roqua|roqua-serve|roqua-chat|generate-manual) ;;
+    *) echo "unknown product '$product' (roqua, roqua-serve, roqua-chat)" >&2; exit 2 ;; esac
   echo "building $product (release, static Swift runtime)…"
-  if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >"$scratch.log" 2>&1; then
+  if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >>"$scratch.log" 2>&1; then
     grep -E "error:" "$scratch.log" >&2 || tail -30 "$scratch.log" >&2
     exit 1
   fi
@@ -34,16 +37,12 @@ for product in $products; do
   "$bin/$product" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/$product.fish"
 done
 for f in data/*; do install -m 0644 "$f" "$prefix/share/roqua/"; done
-# Man pages: the generate-manual plugin of swift-argument-parser, one page per command.
-manuals=$scratch/manuals
-rm -rf "$manuals"
+# Man pages, one per command, dated by the last commit (the same tree gives the same pages).
+date=$(git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null || date -u +%F)
 for product in $products; do
-  if swift package --scratch-path "$scratch" plugin generate-manual --product "$product" --multi-page >>"$scratch.log" 2>&1; then
-    find "$scratch/plugins/GenerateManual/outputs" -name '*.1' -exec install -m 0644 {} "$prefix/share/man/man1/" \;
-  else
-    echo "note: man pages for $product could not be generated (see $scratch.log)" >&2
-  fi
+  "$bin/generate-manual" "$bin/$product" --multi-page --date "$date" --output-directory "$prefix/share/man/man1"
 done
+chmod 0644 "$prefix"/share/man/man1/*.1
 case " $products " in
   *" roqua-serve "*)
     leaflet=/usr/share/javascript/leaflet

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes a Debian package of Roqua: scripts/install.sh into a staging /usr, then dpkg-deb. Its
-# Depends are the Debian packages that own the shared libraries the programs load (found with
-# ldd and dpkg -S on this machine), so the .deb needs no Swift toolchain.
+# Depends are the Debian packages that own the shared libraries the programs link directly (their
+# ELF NEEDED entries, located with ldd, owners found with dpkg -S on this machine; what those
+# libraries need in turn their own packages depend on), so the .deb needs no Swift toolchain.
 # Usage: scripts/package.sh [--products "roqua roqua-serve roqua-chat"] [OUTDIR]   (default OUTDIR: .)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,13 +19,14 @@ version=$("$stage/usr/bin/roqua" --version)+git$(git log -1 --format=%cd --date=
 arch=$(dpkg --print-architecture)
 declare -A owners=()
 for product in $products; do
+  needed=$(readelf -d "$stage/usr/bin/$product" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   while read -r library; do
     [ -n "$library" ] || continue
     owner=$(dpkg -S "$(realpath "$library")" 2>/dev/null | head -1 | cut -d: -f1) || owner=""
     [ -n "$owner" ] || owner=$(dpkg -S "$library" 2>/dev/null | head -1 | cut -d: -f1) || owner=""
     [ -n "$owner" ] || { echo "no Debian package owns $library (needed by $product)" >&2; exit 1; }
     owners[$owner]=1
-  done < <(ldd "$stage/usr/bin/$product" | awk '/=> \// {print $3}')
+  done < <(ldd "$stage/usr/bin/$product" | awk -v needed=" $(echo $needed) " '/=> \// && index(needed, " " $1 " ") {print $3}')
 done
 depends=$(printf '%s\n' "${!owners[@]}" | sort | paste -sd, | sed 's/,/, /g')
 recommends=""

@@ -5,7 +5,8 @@
 #   scripts/test.sh          everything (what CI runs): the suite, then `roqua serve` against
 #                            geopy's Nominatim client, three real boundary files added with
 #                            `import --add`, explorer tiles and days per place on a generated 1 M-fix
-#                            history, `roqua serve` in a real browser (chromium), the fault
+#                            history, the real install script and .deb run without the toolchain,
+#                            `roqua serve` in a real browser (chromium), the fault
 #                            test (kill -9, full disk, read-only and damaged stores) and every
 #                            fuzz target for 20 s
 #   scripts/test.sh --fast   only the suite, without the suites tagged slow (names ending in SlowTests)
@@ -33,6 +34,8 @@ echo "roqua import --add on three real public layers (Tokyo, Georgia, North Caro
 scripts/real-layers-test.sh
 echo "Explorer tiles and days per place on a generated 1,000,000-fix history, against an independent computation:"
 scripts/travel-test.sh
+echo "The installation: scripts/install.sh and the .deb, run with the Swift toolchain hidden:"
+scripts/install-test.sh
 echo "roqua serve's page in a real browser (chromium, selenium):"
 scripts/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"
