@@ -48,7 +48,8 @@ struct Summary: ParsableCommand {
 
     func run() throws {
         let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-        let regions = try storeOptions.open(.readOnly).allRegions()
+        let store = try storeOptions.open(.readOnly)
+        let regions = try store.allRegions()
         let hierarchy = try BoundaryHierarchy(database: boundaryOptions.open())
         if let unit {
             let found = try hierarchy.unit(named: unit)
@@ -65,7 +66,6 @@ struct Summary: ParsableCommand {
             return
         }
         let report = try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals))
-        let store = try storeOptions.open(.readOnly)
         let flights = try store.flights()
         let tiles = TileStats(zoom: 14, visited: try store.visitedTiles(zoom: 14))
         // The days of the last year with a ground fix (this year's are often none yet).
