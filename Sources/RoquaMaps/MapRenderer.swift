@@ -41,12 +41,6 @@ public struct MapTiles: Sendable {
         self.stats = stats
     }
 
-    /// The tile's corners in degrees: west, north, east, south.
-    static func bounds(_ tile: Tile, zoom: Int) -> (west: Double, north: Double, east: Double, south: Double) {
-        let n = Double(1 << zoom)
-        func latitude(_ y: Int) -> Double { atan(sinh(.pi * (1 - 2 * Double(y) / n))) * 180 / .pi }
-        return (Double(tile.x) / n * 360 - 180, latitude(tile.y), Double(tile.x + 1) / n * 360 - 180, latitude(tile.y + 1))
-    }
 }
 
 /// An SVG map and what it shows.
@@ -199,7 +193,7 @@ public struct MapRenderer: Sendable {
             let zoom = tiles.stats.zoom, top = Self.headerHeight, bottom = Self.headerHeight + mapHeight
             let cluster = Set(tiles.stats.cluster)
             func rect(_ tile: Tile, _ size: Int = 1) -> (x: Double, y: Double, w: Double, h: Double)? {
-                let a = MapTiles.bounds(tile, zoom: zoom), b = MapTiles.bounds(Tile(x: tile.x + size - 1, y: tile.y + size - 1), zoom: zoom)
+                let a = tile.bounds(zoom: zoom), b = Tile(x: tile.x + size - 1, y: tile.y + size - 1).bounds(zoom: zoom)
                 let p = projection.point(longitude: a.west, latitude: a.north), q = projection.point(longitude: b.east, latitude: b.south)
                 // At least a pixel, so a tile stays visible at a country's scale.
                 let w = max(q.x - p.x, 1), h = max(q.y - p.y, 1)

@@ -191,27 +191,25 @@ public final class TrackImporter {
         var revisited: [Int] = []
         var filter = FlightFilter(settings: flights)
         var travel = TravelRecorder()
-        func settle(_ decisions: [FlightFilter.Decision]) {
-            for decision in decisions {
-                switch decision {
-                case .glitch:
-                    summary.glitches += 1
-                case let .flight(flight):
-                    summary.flights.append(flight)
-                    summary.inFlight += flight.fixes.count
-                    travel.flight(flight)
-                case let .ground(fix):
-                    switch engine.process(fix) {
-                    case let .dropped(reason): summary.dropped[reason, default: 0] += 1
-                    case let .newRegion(_, index):
-                        summary.newRegions += 1
-                        travel.ground(fix, region: index)
-                    case let .revisit(index):
-                        summary.revisits += 1
-                        revisited.append(index)
-                        travel.ground(fix, region: index)
-                    case let .sameVisit(index): travel.ground(fix, region: index)
-                    }
+        func settle(_ decision: FlightFilter.Decision) {
+            switch decision {
+            case .glitch:
+                summary.glitches += 1
+            case let .flight(flight):
+                summary.flights.append(flight)
+                summary.inFlight += flight.fixes.count
+                travel.flight(flight)
+            case let .ground(fix):
+                switch engine.process(fix) {
+                case let .dropped(reason): summary.dropped[reason, default: 0] += 1
+                case let .newRegion(_, index):
+                    summary.newRegions += 1
+                    travel.ground(fix, region: index)
+                case let .revisit(index):
+                    summary.revisits += 1
+                    revisited.append(index)
+                    travel.ground(fix, region: index)
+                case let .sameVisit(index): travel.ground(fix, region: index)
                 }
             }
         }
@@ -224,9 +222,9 @@ public final class TrackImporter {
                                      message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
             }
             if summary.fixesRead % 8192 == 0 { try progress?(summary.fixesRead) }
-            settle(filter.push(fix))
+            filter.push(fix, settle)
         }
-        settle(filter.finish())
+        filter.finish().forEach(settle)
         if options.assumedTime == nil {
             summary.untimedSkipped = reader.untimedPoints
         } else {

@@ -86,6 +86,12 @@ public struct FlightFilter {
     private func isFast(_ fix: Fix, from reference: Fix?, minimumDistance: Double) -> Bool {
         if let reported = fix.speed, reported.isFinite, reported > settings.speed { return true }
         guard let reference else { return false }
+        // Most fixes are a few metres from the last: within 0.006° both ways is under 1 km (a
+        // degree is at most 111.32 km), no trigonometry needed.
+        if minimumDistance >= 1_000, abs(fix.coordinate.latitude - reference.coordinate.latitude) < 0.006,
+           abs(fix.coordinate.longitude - reference.coordinate.longitude) < 0.006 {
+            return false
+        }
         let distance = Geodesy.haversineMeters(reference.coordinate, fix.coordinate)
         guard distance >= minimumDistance else { return false }
         let interval = abs(fix.timestamp.timeIntervalSince(reference.timestamp))
@@ -100,48 +106,70 @@ public struct FlightFilter {
 
     /// The decisions `fix` settles (none while it waits for the next fix).
     public mutating func push(_ fix: Fix) -> [Decision] {
+        var decisions: [Decision] = []
+        push(fix) { decisions.append($0) }
+        return decisions
+    }
+
+    /// As `push(_:)`, handing each decision to `emit` (no array per fix: the import's hot path).
+    public mutating func push(_ fix: Fix, _ emit: (Decision) -> Void) {
         // Fixes the clustering drops anyway (off the globe, no time) are no reference for speeds.
         guard (try? fix.coordinate.validated()) != nil, fix.timestamp.timeIntervalSinceReferenceDate.isFinite else {
-            return [.ground(fix)]
+            emit(.ground(fix))
+            return
         }
-        if var air = airborne {
-            if isFast(fix, from: air.last, minimumDistance: 0) {
-                air.append(fix)
-                airborne = air
-                return []
+        if airborne != nil {
+            if isFast(fix, from: airborne?.last, minimumDistance: 0) {
+                airborne?.append(fix)  // in place (no binding holds the array): not copied per fix
+                return
             }
+            let air = airborne ?? []
             airborne = nil
             lastGround = fix
-            return [.flight(Flight(departure: departure, fixes: air, arrival: fix)), .ground(fix)]
+            emit(.flight(Flight(departure: departure, fixes: air, arrival: fix)))
+            emit(.ground(fix))
+            return
         }
         if let suspect = pending {
             pending = nil
             if !isFast(fix, from: lastGround, minimumDistance: settings.takeOffDistance), lastGround != nil {
                 lastGround = fix
-                return [.glitch(suspect), .ground(fix)]
+                emit(.glitch(suspect))
+                emit(.ground(fix))
+                return
             }
             if isFast(fix, from: suspect, minimumDistance: 0) {
                 departure = lastGround
                 airborne = [suspect, fix]
-                return []
+                return
             }
             guard isPlausibleFlight(from: lastGround, to: suspect) else {
                 lastGround = fix
-                return [.glitch(suspect), .ground(fix)]
+                emit(.glitch(suspect))
+                emit(.ground(fix))
+                return
             }
             // Landed: the phone was off in the air (or the suspect is the touchdown itself).
             let flown = suspect.speed.map { $0.isFinite && $0 > settings.speed } ?? false
             let flight = flown ? Flight(departure: lastGround, fixes: [suspect], arrival: fix)
                                : Flight(departure: lastGround, fixes: [], arrival: suspect)
             lastGround = fix
-            return flown ? [.flight(flight), .ground(fix)] : [.flight(flight), .ground(suspect), .ground(fix)]
+            if flown {
+                emit(.flight(flight))
+                emit(.ground(fix))
+            } else {
+                emit(.flight(flight))
+                emit(.ground(suspect))
+                emit(.ground(fix))
+            }
+            return
         }
         if isFast(fix, from: lastGround, minimumDistance: settings.takeOffDistance) {
             pending = fix
-            return []
+            return
         }
         lastGround = fix
-        return [.ground(fix)]
+        emit(.ground(fix))
     }
 
     /// What the end of the track settles.

@@ -20,6 +20,13 @@ public struct Tile: Hashable, Sendable, Comparable {
         y = min(Int(((1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * n).rounded(.down)), (1 << zoom) - 1)
     }
 
+    /// The tile's edges in degrees at `zoom` (north and south by the inverse Mercator).
+    public func bounds(zoom: Int) -> (west: Double, east: Double, north: Double, south: Double) {
+        let n = Double(1 << zoom)
+        func latitude(_ y: Int) -> Double { atan(sinh(.pi * (1 - 2 * Double(y) / n))) * 180 / .pi }
+        return (Double(x) / n * 360 - 180, Double(x + 1) / n * 360 - 180, latitude(y), latitude(y + 1))
+    }
+
     /// The tile holding this one at a coarser zoom (`levels` fewer).
     public func parent(levels: Int) -> Tile { Tile(x: x >> levels, y: y >> levels) }
 
@@ -47,9 +54,24 @@ struct TravelRecorder {
 
     static func bucket(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / bucketSeconds).rounded(.down)) }
 
+    /// The last presence and tile recorded, and the tile's bounds in degrees: consecutive fixes
+    /// mostly share them, and are then not hashed again (nor their tile computed).
+    private var lastPresence: Presence?
+    private var lastTile: (west: Double, east: Double, north: Double, south: Double)?
+
     mutating func ground(_ fix: Fix, region: Int) {
-        presence.insert(Presence(bucket: Self.bucket(fix.timestamp), region: region))
-        tiles.insert(Tile(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude, zoom: Self.tileZoom))
+        let presence = Presence(bucket: Self.bucket(fix.timestamp), region: region)
+        if presence != lastPresence {
+            self.presence.insert(presence)
+            lastPresence = presence
+        }
+        let (lat, lon) = (fix.coordinate.latitude, fix.coordinate.longitude)
+        if let box = lastTile, lon > box.west, lon < box.east, lat < box.north, lat > box.south { return }
+        let tile = Tile(latitude: lat, longitude: lon, zoom: Self.tileZoom)
+        tiles.insert(tile)
+        // A hair inside the edges: a fix within rounding of one is computed, never guessed.
+        let edges = tile.bounds(zoom: Self.tileZoom), hair = 1e-9
+        lastTile = (edges.west + hair, edges.east - hair, edges.north - hair, edges.south + hair)
     }
 
     mutating func flight(_ flight: Flight) { flights.append(flight) }
