@@ -46,7 +46,9 @@ else
       && env -i HOME='$work/home' PATH=/usr/bin:/bin '$prefix/bin/roqua' resolve 40.9879 29.0281 | grep -qx 'Türkiye › İstanbul › Kadıköy'"
 fi
 # The .deb: built, its control file, unpacked into a fresh root, run there.
-deb=$(scripts/package.sh --products "$products" "$work" | head -1)
+# The whole output first (its first line is the .deb): `| head -1` would cut package.sh's pipe.
+packaged=$(scripts/package.sh --products "$products" "$work")
+deb=${packaged%%$'\n'*}
 check "the .deb is built: $(basename "$deb")" test -s "$deb"
 dpkg-deb -f "$deb" Depends >"$work/depends"
 echo "     Depends: $(cat "$work/depends")"
