@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import RoquaRegions
+import RoquaBoundaries
 import RoquaIO
 import RoquaTestSupport
 import Testing
@@ -166,5 +167,24 @@ import Testing
         #expect(moved == 26, "\(moved)")
         #expect(try store.flights().count == 1)
         #expect(try store.upgradeNotes().first?.message.contains("\(moved) region(s) taken in flight") == true)
+    }
+
+    /// A hostile file of nothing but jumps is one long "flight": its fixes are counted, but the
+    /// ones kept in memory (and stored as its path) stay bounded.
+    @Test func aFlightOfEndlessJumpsStaysBoundedInMemory() {
+        var filter = FlightFilter()
+        var flights: [Flight] = []
+        let count = 100_000, start = Date(timeIntervalSince1970: 1_714_716_000)
+        for i in 0..<count {
+            // 0.02° (~1.7 km) east a second, round and round the 40th parallel: always above the flight speed.
+            let longitude = (Double(i) * 0.02).truncatingRemainder(dividingBy: 360) - 180
+            let fix = Fix(coordinate: Coordinate(latitude: 40, longitude: longitude), timestamp: start + Double(i))
+            filter.push(fix) { if case let .flight(flight) = $0 { flights.append(flight) } }
+        }
+        for decision in filter.finish() { if case let .flight(flight) = decision { flights.append(flight) } }
+        // The first fix is the departure (on the ground: nothing before it); every other is in the air.
+        #expect(flights.count == 1 && flights[0].fixCount == count - 1 && flights[0].departure?.timestamp == start)
+        #expect(flights[0].fixes.count <= 2 * FlightFilter.keptFixes, "\(flights[0].fixes.count)")
+        #expect(flights[0].fixes.first?.timestamp == start + 1 && flights[0].fixes.last?.timestamp == start + Double(count - 1))
     }
 }

@@ -197,7 +197,7 @@ public final class TrackImporter {
                 summary.glitches += 1
             case let .flight(flight):
                 summary.flights.append(flight)
-                summary.inFlight += flight.fixes.count
+                summary.inFlight += flight.fixCount
                 travel.flight(flight)
             case let .ground(fix):
                 switch engine.process(fix) {

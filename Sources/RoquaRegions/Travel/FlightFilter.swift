@@ -32,8 +32,19 @@ public struct FlightSettings: Sendable, Equatable {
 /// missing at the start or end of a track; a phone off in the air leaves no fix between them).
 public struct Flight: Sendable, Equatable {
     public var departure: Fix?
+    /// The fixes in the air, in order; on a very long one (more than `FlightFilter.keptFixes`)
+    /// thinned to every other one as often as needed, so memory stays bounded.
     public var fixes: [Fix]
     public var arrival: Fix?
+    /// How many fixes were taken in the air (thinned or not).
+    public var fixCount: Int
+
+    public init(departure: Fix?, fixes: [Fix], arrival: Fix?, fixCount: Int? = nil) {
+        self.departure = departure
+        self.fixes = fixes
+        self.arrival = arrival
+        self.fixCount = fixCount ?? fixes.count
+    }
 
     /// From the departure (or the first fix in the air) to the arrival (or the last).
     public var start: Date { (departure ?? fixes.first ?? arrival)?.timestamp ?? .distantPast }
@@ -75,7 +86,10 @@ public struct FlightFilter {
     private var lastGround: Fix?
     private var pending: Fix?
     private var airborne: [Fix]?
+    private var airborneCount = 0
     private var departure: Fix?
+    /// In-air fixes kept in memory at most (a hostile file of nothing but jumps is one "flight").
+    public static let keptFixes = 20_000
 
     public init(settings: FlightSettings = .default) {
         self.settings = settings
@@ -121,12 +135,16 @@ public struct FlightFilter {
         if airborne != nil {
             if isFast(fix, from: airborne?.last, minimumDistance: 0) {
                 airborne?.append(fix)  // in place (no binding holds the array): not copied per fix
+                airborneCount += 1
+                if airborne?.count ?? 0 >= 2 * Self.keptFixes {
+                    airborne = airborne?.enumerated().filter { $0.offset % 2 == 0 || $0.offset == 2 * Self.keptFixes - 1 }.map(\.element)
+                }
                 return
             }
             let air = airborne ?? []
             airborne = nil
             lastGround = fix
-            emit(.flight(Flight(departure: departure, fixes: air, arrival: fix)))
+            emit(.flight(Flight(departure: departure, fixes: air, arrival: fix, fixCount: airborneCount)))
             emit(.ground(fix))
             return
         }
@@ -141,6 +159,7 @@ public struct FlightFilter {
             if isFast(fix, from: suspect, minimumDistance: 0) {
                 departure = lastGround
                 airborne = [suspect, fix]
+                airborneCount = 2
                 return
             }
             guard isPlausibleFlight(from: lastGround, to: suspect) else {
@@ -176,7 +195,7 @@ public struct FlightFilter {
     public mutating func finish() -> [Decision] {
         if let air = airborne {
             airborne = nil
-            return [.flight(Flight(departure: departure, fixes: air, arrival: nil))]
+            return [.flight(Flight(departure: departure, fixes: air, arrival: nil, fixCount: airborneCount))]
         }
         guard let suspect = pending else { return [] }
         pending = nil

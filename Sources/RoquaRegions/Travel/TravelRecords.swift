@@ -102,7 +102,7 @@ struct TravelRecorder {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [try StoreTime.text(flight.start), try StoreTime.text(flight.end),
                              first.coordinate.latitude, first.coordinate.longitude, last.coordinate.latitude, last.coordinate.longitude,
-                             from.code, from.name, to.code, to.name, flight.kilometres, flight.fixes.count,
+                             from.code, from.name, to.code, to.name, flight.kilometres, flight.fixCount,
                              "[" + points.joined(separator: ",") + "]"])
     }
 }
