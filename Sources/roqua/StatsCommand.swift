@@ -73,7 +73,13 @@ struct Summary: ParsableCommand {
         let days = try store.days(year: year, level: .country, zone: zone)
         if json {
             var document = try Terminal.jsonObject(report, dates: zone) as? [String: Any] ?? [:]
-            document["flights"] = try Terminal.jsonObject(flights.map(FlightLine.init), dates: zone)
+            // `{"from","from_code","to","to_code","start","end","km","fixes"}`, km to 0.1.
+            let rounded = flights.map { flight in
+                var flight = flight
+                flight.km = (flight.km * 10).rounded() / 10
+                return flight
+            }
+            document["flights"] = try Terminal.jsonObject(rounded, dates: zone)
             document["tiles"] = try Terminal.jsonObject(tiles, dates: zone)
             document["days"] = try Terminal.jsonObject(days, dates: zone)
             return try Terminal.printJSONObject(document)
@@ -83,30 +89,6 @@ struct Summary: ParsableCommand {
         print(TilesCommand.line(tiles))
         print(DaysCommand.summaryLine(days))
         for note in try store.upgradeNotes() where note.at > Date().addingTimeInterval(-30 * 86_400) { print(note.message) }
-    }
-
-    /// A flight in `stats --json`: `{"from","to","start","end","km"}` (plus the countries' codes
-    /// and the fixes in the air).
-    struct FlightLine: Encodable {
-        var from: String?
-        var fromCode: String?
-        var to: String?
-        var toCode: String?
-        var start: Date
-        var end: Date
-        var km: Double
-        var fixes: Int
-
-        init(_ flight: FlightRecord) {
-            from = flight.from
-            fromCode = flight.fromCode
-            to = flight.to
-            toCode = flight.toCode
-            start = flight.start
-            end = flight.end
-            km = (flight.km * 10).rounded() / 10
-            fixes = flight.fixes
-        }
     }
 
     static let shownFlights = 10
