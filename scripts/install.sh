@@ -1,35 +1,42 @@
 #!/usr/bin/env bash
 # Builds and installs Roqua into PREFIX (default ~/.local):
-#   PREFIX/bin/roqua, roqua-serve, roqua-chat      built with --static-swift-stdlib: they run on a
-#                                                   machine without the Swift toolchain
+#   PREFIX/bin/roqua, roqua-serve,                  built with --static-swift-stdlib: they run on a
+#     roqua-chat, roqua-chat-server                 machine without the Swift toolchain
 #   PREFIX/share/roqua/                            the bundled boundary data (the binaries find it there);
 #                                                   leaflet/ (Debian's libjs-leaflet) for roqua serve's page
 #   PREFIX/share/bash-completion/completions/, PREFIX/share/zsh/site-functions/,
 #   PREFIX/share/fish/vendor_completions.d/        shell completions (swift-argument-parser)
 #   PREFIX/share/man/man1/                         man pages (swift-argument-parser's generate-manual)
-# Usage: scripts/install.sh [--products "roqua roqua-serve roqua-chat"] [PREFIX]
-# The build goes to .build-static (its flags differ from a plain release build's).
+# Usage: scripts/install.sh [--products "roqua roqua-serve roqua-chat roqua-chat-server"] [PREFIX]
+# The build goes to .build-static, the tour-group programs' (package chat/) to .build-static-chat
+# (their flags differ from a plain release build's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products="roqua roqua-serve roqua-chat"
+products="roqua roqua-serve roqua-chat roqua-chat-server"
 if [ "${1:-}" = "--products" ]; then products=$2; shift 2; fi
 prefix=${1:-$HOME/.local}
 scratch=.build-static
 : >"$scratch.log"
+# Where each program is built: the geocoder's in the root package, the tour groups' in chat/.
+bin_of() { case $1 in roqua-chat|roqua-chat-server) echo "$scratch-chat/release" ;; *) echo "$scratch/release" ;; esac; }
 # generate-manual is swift-argument-parser's man page writer (what its generate-manual plugin runs).
 for product in $products generate-manual; do
-  case $product in roqua|roqua-serve|roqua-chat|generate-manual) ;;
-    *) echo "unknown product '$product' (roqua, roqua-serve, roqua-chat)" >&2; exit 2 ;; esac
+  case $product in
+    roqua|roqua-serve|generate-manual) package=(--scratch-path "$scratch") ;;
+    roqua-chat|roqua-chat-server) package=(--package-path chat --scratch-path "$scratch-chat") ;;
+    *) echo "unknown product '$product' (roqua, roqua-serve, roqua-chat, roqua-chat-server)" >&2; exit 2 ;;
+  esac
   echo "building $product (release, static Swift runtime)…"
-  if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >>"$scratch.log" 2>&1; then
+  if ! swift build -c release --static-swift-stdlib "${package[@]}" --product "$product" >>"$scratch.log" 2>&1; then
     grep -E "error:" "$scratch.log" >&2 || tail -30 "$scratch.log" >&2
     exit 1
   fi
 done
-bin=$scratch/release
+manual=$scratch/release/generate-manual
 mkdir -p "$prefix/bin" "$prefix/share/roqua" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
 for product in $products; do
+  bin=$(bin_of "$product")
   install -m 0755 "$bin/$product" "$prefix/bin/$product"
   # Completions, from the program itself.
   "$bin/$product" --generate-completion-script bash >"$prefix/share/bash-completion/completions/$product"
@@ -40,7 +47,7 @@ for f in data/*; do install -m 0644 "$f" "$prefix/share/roqua/"; done
 # Man pages, one per command, dated by the last commit (the same tree gives the same pages).
 date=$(git log -1 --format=%cd --date=format:%Y-%m-%d 2>/dev/null || date -u +%F)
 for product in $products; do
-  "$bin/generate-manual" "$bin/$product" --multi-page --date "$date" --output-directory "$prefix/share/man/man1"
+  "$manual" "$(bin_of "$product")/$product" --multi-page --date "$date" --output-directory "$prefix/share/man/man1"
 done
 chmod 0644 "$prefix"/share/man/man1/*.1
 case " $products " in

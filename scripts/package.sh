@@ -3,10 +3,10 @@
 # Depends are the Debian packages that own the shared libraries the programs link directly (their
 # ELF NEEDED entries, located with ldd, owners found with dpkg -S on this machine; what those
 # libraries need in turn their own packages depend on), so the .deb needs no Swift toolchain.
-# Usage: scripts/package.sh [--products "roqua roqua-serve roqua-chat"] [OUTDIR]   (default OUTDIR: .)
+# Usage: scripts/package.sh [--products "roqua roqua-serve roqua-chat roqua-chat-server"] [OUTDIR]   (default OUTDIR: .)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products="roqua roqua-serve roqua-chat"
+products="roqua roqua-serve roqua-chat roqua-chat-server"
 if [ "${1:-}" = "--products" ]; then products=$2; shift 2; fi
 out=$(realpath "${1:-.}")
 stage=$(mktemp -d /tmp/roqua-deb.XXXXXX)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command for a fresh machine: installs what is missing, builds roqua and installs it into
 # $ROQUA_PREFIX (default ~/.local: bin/roqua, share/roqua/, completions, man pages; see
-# scripts/install.sh, which also installs roqua serve and roqua-chat), builds the boundary
+# scripts/install.sh, which also installs roqua serve and the tour-group programs), builds the boundary
 # database from the bundled data and resolves a few coordinates offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."

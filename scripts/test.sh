@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (installs missing system libraries first). The tests build their
+# Runs the whole test suite of both packages — the geocoder (this folder) and the tour groups
+# (chat/) — installing missing system libraries first. The tests build their
 # own boundary DB from data/ and never use the network; where the kernel lets us, they run in a
 # network namespace with no interfaces to prove it.
 #   scripts/test.sh          everything (what CI runs): the suite, then `roqua serve` against
@@ -17,16 +18,20 @@ roqua_install_system_packages
 roqua_install_system_packages "${ROQUA_TEST_APT_PACKAGES[@]}" \
   || echo "warning: could not install ${ROQUA_TEST_APT_PACKAGES[*]}; the browser test will say what is missing" >&2
 roqua_build .build-tests.log --build-tests
+roqua_build .build-chat-tests.log --package-path chat --build-tests
 args=(--skip-build)
 [ "${1:-}" = "--fast" ] && args+=(--skip SlowTests)
+offline=()
 if unshare -n true 2>/dev/null && command -v ip >/dev/null; then
   echo "Running the tests with networking disabled (unshare -n; loopback only, for the server tests)."
   # The chat and serve tests talk HTTP (and PostgreSQL) over 127.0.0.1, and a new network
   # namespace starts with its loopback down; bring it up, nothing else exists there.
-  unshare -n sh -c 'ip link set lo up && exec swift test "$@"' sh "${args[@]}"
-else
-  swift test "${args[@]}"
+  offline=(unshare -n sh -c 'ip link set lo up && exec "$@"' sh)
 fi
+echo "The geocoder, roqua serve and their programs:"
+"${offline[@]}" swift test "${args[@]}"
+echo "Tour groups (chat/):"
+"${offline[@]}" swift test --package-path chat "${args[@]}"
 [ "${1:-}" = "--fast" ] && exit 0
 echo "roqua serve against geopy's Nominatim client (geopy installed from PyPI into a venv):"
 scripts/geopy-test.sh

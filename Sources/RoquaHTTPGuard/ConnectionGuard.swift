@@ -17,15 +17,15 @@ import Synchronization
 /// disk: back-pressure asks for no read).
 /// A cut request fails its body's reader with `SlowClient` (never a silent early end: the upload
 /// would look complete) and closes the connection.
-package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    package typealias InboundIn = HTTPRequestPart
-    package typealias InboundOut = HTTPRequestPart
-    package typealias OutboundIn = HTTPResponsePart
-    package typealias OutboundOut = HTTPResponsePart
+public final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPRequestPart
+    public typealias InboundOut = HTTPRequestPart
+    public typealias OutboundIn = HTTPResponsePart
+    public typealias OutboundOut = HTTPResponsePart
 
     /// Why a request was cut off.
-    package struct SlowClient: Error, CustomStringConvertible {
-        package let description: String
+    public struct SlowClient: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private enum Phase {
@@ -47,12 +47,12 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var unanswered = 0
     private var timer: RepeatedTask?
 
-    package init(limits: ConnectionLimits, stopping: ServerStopping) {
+    public init(limits: ConnectionLimits, stopping: ServerStopping) {
         self.limits = limits
         self.stopping = stopping
     }
 
-    package func handlerAdded(context: ChannelHandlerContext) {
+    public func handlerAdded(context: ChannelHandlerContext) {
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         // Runs on the channel's own event loop, where the handler lives.
@@ -61,23 +61,23 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         }
     }
 
-    package func handlerRemoved(context: ChannelHandlerContext) {
+    public func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
     }
 
-    package func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
         context.fireChannelInactive()
     }
 
-    package func read(context: ChannelHandlerContext) {
+    public func read(context: ChannelHandlerContext) {
         awaitingClient = true
         context.read()
     }
 
-    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         awaitingClient = false
         switch unwrapInboundIn(data) {
         case .head:
@@ -93,7 +93,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         context.fireChannelRead(data)
     }
 
-    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
             // The next request's clock starts now (unless it is already being received).
@@ -146,21 +146,21 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
 extension ConnectionGuard: Sendable {}
 
 /// `ConnectionGuard`'s limits (tests shorten them).
-package struct ConnectionLimits: Sendable {
+public struct ConnectionLimits: Sendable {
     /// How often each connection is checked.
-    package var tick: TimeAmount = .seconds(2)
+    public var tick: TimeAmount = .seconds(2)
     /// Longest wait for a request's head, after the connection opened or the last response.
-    package var headDeadline: TimeAmount = .seconds(60)
+    public var headDeadline: TimeAmount = .seconds(60)
     /// A body must bring `minimumBytes` in every window of this length.
-    package var window: TimeAmount = .seconds(30)
-    package var minimumBytes = 1024
+    public var window: TimeAmount = .seconds(30)
+    public var minimumBytes = 1024
     /// Longest time a request may take to arrive, head to end.
-    package var requestDeadline: TimeAmount = .minutes(15)
+    public var requestDeadline: TimeAmount = .minutes(15)
 
-    package init() {}
+    public init() {}
 
     /// Limits in seconds (tests use fractions of one).
-    package init(tick: Double, headDeadline: Double, window: Double, minimumBytes: Int, requestDeadline: Double) {
+    public init(tick: Double, headDeadline: Double, window: Double, minimumBytes: Int, requestDeadline: Double) {
         func time(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
         self.tick = time(tick)
         self.headDeadline = time(headDeadline)
@@ -172,12 +172,12 @@ package struct ConnectionLimits: Sendable {
 
 /// Set once when the server starts its graceful shutdown: requests still being received are cut,
 /// work under way stops at its next check, so SIGTERM ends the server in seconds.
-package final class ServerStopping: Sendable {
+public final class ServerStopping: Sendable {
     private let flag = Atomic(false)
 
-    package init() {}
+    public init() {}
 
-    package var isStopping: Bool { flag.load(ordering: .relaxed) }
+    public var isStopping: Bool { flag.load(ordering: .relaxed) }
 
-    package func stop() { flag.store(true, ordering: .relaxed) }
+    public func stop() { flag.store(true, ordering: .relaxed) }
 }

@@ -6,16 +6,16 @@ import ServiceLifecycle
 
 /// Hummingbird's HTTP/1 channel with `ConnectionGuard` before its connection-state handler, so
 /// every connection's head deadline, minimum body rate and request deadline are kept.
-package struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
-    package typealias Value = HTTP1Channel.Value
+public struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    public typealias Value = HTTP1Channel.Value
 
     let base: HTTP1Channel
     let stopping: ServerStopping
     let limits: ConnectionLimits
 
-    package var responder: HTTPChannelHandler.Responder { base.responder }
+    public var responder: HTTPChannelHandler.Responder { base.responder }
 
-    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let stopping = self.stopping, limits = self.limits
         // `base.setup` completes at once on the channel's event loop, so this runs before any read.
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
@@ -26,14 +26,14 @@ package struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    package func handle(value: Value, logger: Logger) async {
+    public func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
 }
 
 extension HTTPServerBuilder {
     /// `.http1(configuration:)` with every connection's time limits kept by `ConnectionGuard`.
-    package static func guardedHTTP1(configuration: HTTP1Channel.Configuration, stopping: ServerStopping,
+    public static func guardedHTTP1(configuration: HTTP1Channel.Configuration, stopping: ServerStopping,
                                      limits: ConnectionLimits) -> HTTPServerBuilder {
         .init { responder in
             GuardedHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), stopping: stopping, limits: limits)
@@ -43,12 +43,12 @@ extension HTTPServerBuilder {
 
 /// Tells `ServerStopping` when the graceful shutdown begins (run it in the service group after
 /// the application, so it is told first).
-package struct StopSignal: Service {
+public struct StopSignal: Service {
     let stopping: ServerStopping
 
-    package init(stopping: ServerStopping) { self.stopping = stopping }
+    public init(stopping: ServerStopping) { self.stopping = stopping }
 
-    package func run() async throws {
+    public func run() async throws {
         // Cancelled rather than shut down gracefully: the group is ending anyway.
         try? await gracefulShutdown()
         stopping.stop()

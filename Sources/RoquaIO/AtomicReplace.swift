@@ -17,7 +17,7 @@ public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String { "\(path): cannot write: \(reason)" }
 
     /// The error for the failed call that just set `errno`.
-    package static func errno(_ path: String) -> OutputError {
+    public static func errno(_ path: String) -> OutputError {
         OutputError(path: path, reason: String(cString: strerror(Glibc.errno)))
     }
 }
@@ -26,11 +26,11 @@ public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
 /// existing target is never half-written: a failure or a kill leaves it byte-identical. Only
 /// regular files are replaced; a device, FIFO or directory at the target is refused, never
 /// renamed over. Temporary files of builds killed earlier (their process gone) are removed.
-package struct AtomicReplace {
-    package let target: String
-    package let temporary: String
+public struct AtomicReplace {
+    public let target: String
+    public let temporary: String
 
-    package init(target: String) throws(OutputError) {
+    public init(target: String) throws(OutputError) {
         self.target = target
         let directory = (target as NSString).deletingLastPathComponent
         let dir = directory.isEmpty ? "." : directory
@@ -51,7 +51,7 @@ package struct AtomicReplace {
     }
 
     /// Removes the temporary file and its SQLite companions.
-    package static func removeLeftovers(of path: String) {
+    public static func removeLeftovers(of path: String) {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
@@ -80,10 +80,10 @@ package struct AtomicReplace {
         }
     }
 
-    package func discard() { Self.removeLeftovers(of: temporary) }
+    public func discard() { Self.removeLeftovers(of: temporary) }
 
     /// Flushes the finished file to disk and renames it over the target (atomic on POSIX).
-    package func commit() throws(OutputError) {
+    public func commit() throws(OutputError) {
         let fd = open(temporary, O_RDONLY)
         if fd >= 0 {
             // The data must be on disk before the rename makes it the target: a failed fsync
@@ -105,11 +105,11 @@ package struct AtomicReplace {
 }
 
 /// What a path names, for deciding how output may be written to it.
-package enum FileKind: Equatable, CustomStringConvertible {
+public enum FileKind: Equatable, CustomStringConvertible {
     case regular, directory, characterDevice, blockDevice, fifo, socket, other
 
     /// nil when nothing is there (a symbolic link is followed).
-    package init?(path: String) {
+    public init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
@@ -123,7 +123,7 @@ package enum FileKind: Equatable, CustomStringConvertible {
         }
     }
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .regular: "a regular file"
         case .directory: "a directory"

@@ -2,20 +2,20 @@ import Foundation
 
 /// Where a `ByteStream` gets its bytes: a file, standard input, a decompressor, an archive
 /// entry. Sources are pulled from one thread at a time.
-package protocol ByteSource: AnyObject {
+public protocol ByteSource: AnyObject {
     /// Fills the front of `buffer` and returns how many bytes were written; 0 only at the end.
     /// `name` is what errors call the input.
     func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int
 }
 
 /// A file opened read-only (or standard input, as `-`); the descriptor is closed with the object.
-package final class FileSource: ByteSource {
+public final class FileSource: ByteSource {
     private let fd: Int32
     private let ownsDescriptor: Bool
     /// The size of a regular file, nil for pipes and devices.
-    package let size: Int?
+    public let size: Int?
 
-    package init(path: String) throws(InputError) {
+    public init(path: String) throws(InputError) {
         if path == "-" {
             fd = STDIN_FILENO
             ownsDescriptor = false
@@ -47,7 +47,7 @@ package final class FileSource: ByteSource {
     /// bytes: a regular file by its size before any read, anything else after at most one
     /// 64 KiB read beyond the limit, so `/dev/zero` or a huge file costs no more memory than that.
     /// - Throws: `InputError` when it cannot be read or is larger than `limit`.
-    package static func contents(of path: String, limit: Int) throws(InputError) -> [UInt8] {
+    public static func contents(of path: String, limit: Int) throws(InputError) -> [UInt8] {
         let source = try FileSource(path: path)
         if let size = source.size, size > limit {
             throw InputError(file: path, line: nil, message: "is \(size) bytes, over the \(limit)-byte limit")
@@ -64,7 +64,7 @@ package final class FileSource: ByteSource {
         }
     }
 
-    package func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
@@ -76,7 +76,7 @@ package final class FileSource: ByteSource {
 }
 
 /// No bytes at all (for streams over memory, which never refill).
-package final class EmptySource: ByteSource {
-    package init() {}
-    package func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int { 0 }
+public final class EmptySource: ByteSource {
+    public init() {}
+    public func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int { 0 }
 }

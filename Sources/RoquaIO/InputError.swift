@@ -25,19 +25,19 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
 
 /// Values from outside input as they appear in messages: quoted, and cut to `limit` characters
 /// so a corrupt 8 MB field makes a one-line error, not an 8 MB one.
-package enum Echo {
-    package static let limit = 80
+public enum Echo {
+    public static let limit = 80
 
-    package static func quoted(_ text: some StringProtocol) -> String {
+    public static func quoted(_ text: some StringProtocol) -> String {
         "\"" + cut(text) + "\""
     }
 
-    package static func quoted(bytes: some Collection<UInt8>) -> String {
+    public static func quoted(bytes: some Collection<UInt8>) -> String {
         quoted(String(decoding: bytes.prefix(limit * 4), as: UTF8.self))
     }
 
     /// At most `limit` characters, with `…` and the full length when cut.
-    package static func cut(_ text: some StringProtocol) -> String {
+    public static func cut(_ text: some StringProtocol) -> String {
         var count = 0
         var end = text.startIndex
         while end < text.endIndex, count < limit {

@@ -4,8 +4,8 @@ import Foundation
 /// written beside the target and renamed into place on `commit`, so an interrupted command
 /// leaves the old file whole; a device or FIFO (`/dev/null`, a named pipe) is written straight,
 /// never replaced; a directory is refused. Writes are buffered.
-package final class OutputFile {
-    package let path: String
+public final class OutputFile {
+    public let path: String
     private let fd: Int32
     private let replace: AtomicReplace?
     private var buffer: [UInt8] = []
@@ -16,12 +16,12 @@ package final class OutputFile {
     /// A regular file is flushed to disk in the background each time this many more bytes have
     /// been written, so that the `fsync` of `commit` (which the atomic replace needs) has only
     /// the last few left: on a disk with a write cache, fsync's time grows with the unflushed data.
-    package static let flushBytes = 8 << 20
+    public static let flushBytes = 8 << 20
     /// Each time this many more bytes have been written, the kernel is asked to start writing
     /// them back (`posix_fadvise`, which does not wait).
     static let writebackBytes = 1 << 20
 
-    package init(path: String) throws(OutputError) {
+    public init(path: String) throws(OutputError) {
         self.path = path
         if path == "-" {
             fd = STDOUT_FILENO
@@ -55,12 +55,12 @@ package final class OutputFile {
         if !finished { discard() }
     }
 
-    package func write(_ text: String) throws(OutputError) {
+    public func write(_ text: String) throws(OutputError) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    package func write(_ bytes: some Collection<UInt8>) throws(OutputError) {
+    public func write(_ bytes: some Collection<UInt8>) throws(OutputError) {
         if bytes.count >= 1 << 16 {
             // A large block goes straight to the file: copying it into the buffer first would
             // only add a pass over every byte.
@@ -74,7 +74,7 @@ package final class OutputFile {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    package func flush() throws(OutputError) {
+    public func flush() throws(OutputError) {
         try buffer.withUnsafeBytes { bytes in Result { () throws(OutputError) in try writeAll(bytes) } }.get()
         buffer.removeAll(keepingCapacity: true)
     }
@@ -94,7 +94,7 @@ package final class OutputFile {
     }
 
     /// Writes what is buffered and, for a regular file, moves it into place.
-    package func commit() throws(OutputError) {
+    public func commit() throws(OutputError) {
         try flush()
         finished = true
         flusher?.finish()
@@ -111,7 +111,7 @@ package final class OutputFile {
     }
 
     /// Drops a half-written regular file, leaving what was at the path before.
-    package func discard() {
+    public func discard() {
         finished = true
         flusher?.finish()
         if fd != STDOUT_FILENO { close(fd) }
@@ -119,7 +119,7 @@ package final class OutputFile {
     }
 
     /// Writes `data` to `path` as a whole, the same way.
-    package static func write(_ data: some Collection<UInt8>, to path: String) throws(OutputError) {
+    public static func write(_ data: some Collection<UInt8>, to path: String) throws(OutputError) {
         let file = try OutputFile(path: path)
         try file.write(data)
         try file.commit()

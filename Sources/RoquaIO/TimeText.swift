@@ -3,17 +3,17 @@ import Foundation
 /// Timestamp parsing for track files. Hand-written rather than `ISO8601DateFormatter` because
 /// that needs one formatter per option set (fractional seconds or not), is slow per call, and
 /// is not `Sendable`; readers parse millions of these.
-package enum TimeText {
+public enum TimeText {
     /// ISO 8601 / RFC 3339 date-time: `YYYY-MM-DDTHH:MM[:SS[.fff…]][Z|±HH[:MM]|±HHMM]`.
     /// `T` may also be a space or `t`; `,` may stand for the decimal point. Without a zone the
     /// time is taken as UTC (GPX 1.1 requires UTC, and track exports that omit the zone are
     /// nearly always UTC). Returns nil for anything else, including impossible dates.
-    package static func iso8601(_ text: some StringProtocol) -> Date? {
+    public static func iso8601(_ text: some StringProtocol) -> Date? {
         iso8601(bytes: Array(text.utf8)[...])
     }
 
     /// As `iso8601(_:)`, on UTF-8 bytes (CSV fields are parsed without making strings).
-    package static func iso8601(bytes text: ArraySlice<UInt8>) -> Date? {
+    public static func iso8601(bytes text: ArraySlice<UInt8>) -> Date? {
         let bytes = TextValues.trimmed(text)
         var i = bytes.startIndex
 
@@ -87,23 +87,23 @@ package enum TimeText {
 
     /// Unix epoch time as plain decimal text: seconds, or milliseconds when the magnitude is
     /// above 1e11 (1e11 s is the year 5138; 1e11 ms is 1973, so the two ranges never meet).
-    package static func epoch(_ text: some StringProtocol) -> Date? {
+    public static func epoch(_ text: some StringProtocol) -> Date? {
         guard let value = TextValues.number(text) else { return nil }
         return epoch(value)
     }
 
-    package static func epoch(_ value: Double) -> Date? {
+    public static func epoch(_ value: Double) -> Date? {
         guard value.isFinite else { return nil }
         return Date(timeIntervalSince1970: abs(value) > 1e11 ? value / 1000 : value)
     }
 
     /// ISO 8601 first, then epoch seconds / milliseconds.
-    package static func parse(_ text: some StringProtocol) -> Date? {
+    public static func parse(_ text: some StringProtocol) -> Date? {
         iso8601(text) ?? epoch(text)
     }
 
     /// As `parse(_:)`, on UTF-8 bytes without surrounding spaces.
-    package static func parse(bytes: ArraySlice<UInt8>) -> Date? {
+    public static func parse(bytes: ArraySlice<UInt8>) -> Date? {
         if let date = iso8601(bytes: bytes) { return date }
         return TextValues.number(bytes: bytes).flatMap { epoch($0) }
     }
@@ -131,7 +131,7 @@ extension TimeText {
     /// `2023-11-14T22:13:20.123Z`: UTC, milliseconds, proleptic Gregorian calendar (so the year 1
     /// is the year 1, not shifted by the Julian calendar Foundation uses before 1582). Nil for
     /// instants outside the years 0000–9999, which four digits cannot write.
-    package static func iso8601Milliseconds(_ date: Date) -> String? {
+    public static func iso8601Milliseconds(_ date: Date) -> String? {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return nil }
         let milliseconds = (seconds * 1000).rounded()
@@ -157,7 +157,7 @@ extension TimeText {
     }
 
     /// Year, month, day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    package static func civil(fromDays days: Int) -> (Int, Int, Int) {
+    public static func civil(fromDays days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -24,7 +24,23 @@ import Testing
         let reply = try await server.get(target)
         #expect(reply.status == 404 || reply.status == 400)
         #expect(!reply.text.contains("root:") && !reply.text.contains("PackageDescription"))
-        if reply.status == 404 { #expect((try reply.object()["error"] as? [String: Any])?["code"] as? Int == 404) }
+        if reply.status == 404 { #expect((try reply.object()["error"] as? [String: Any])?["code"] as? String == "not_found") }
+    }
+
+    /// One error shape with the tour-group server (`{"error":{"code":"…","message":"…"}}`); only
+    /// Nominatim's own routes keep its numeric code, which its clients read.
+    @Test func errorShape() async throws {
+        let server = try await SharedServer.get()
+        let missing = try await server.get("/api/no-such-route")
+        #expect(missing.status == 404)
+        let error = try missing.object()["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "not_found" && (error?["message"] as? String)?.isEmpty == false)
+        let units = try await server.get("/api/units/XX-NOPE/children")
+        let unitsError = try units.object()["error"] as? [String: Any]
+        #expect(units.status == 404 && unitsError?["code"] as? String == "not_found")
+        let nominatim = try await server.get("/reverse?lat=91&lon=0")
+        let nominatimError = try nominatim.object()["error"] as? [String: Any]
+        #expect(nominatim.status == 400 && nominatimError?["code"] as? Int == 400)
     }
 
     @Test func headersAndBodiesAreBounded() async throws {

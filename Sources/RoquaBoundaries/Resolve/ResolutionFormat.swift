@@ -5,13 +5,28 @@ extension Resolution {
     /// `Türkiye › İstanbul › Kadıköy`, then the locality when one was looked up (`South Africa ›
     /// Western Cape › Cape Town`), with a note when approximate or empty.
     public func text(language: Language) -> String {
-        var names = [country, province, district].compactMap { $0?.name(language: language) }
-        // "Adalar › Adalar" says nothing new: a locality named like its district is left out.
-        if let place = locality?.name, place != names.last { names.append(place) }
+        let names = names(language: language)
         if names.isEmpty { return "no boundary here (open sea or unmapped)" }
         let path = names.joined(separator: " › ")
         guard approximate else { return path }
         return path + " (approximate: nearest boundary \(Int((distanceMeters ?? 0).rounded())) m away)"
+    }
+
+    /// The one list of names every form of an answer shows (the CLI's line, `/reverse`'s
+    /// `display_name`, a shared location's address in the tour-group chat): the country, the
+    /// province and the district, then the locality where one was looked up and it adds a name
+    /// ("Adalar › Adalar" says nothing new, so a locality named like its district is left out).
+    public func names(language: Language) -> [String] {
+        var names = [country, province, district].compactMap { $0?.name(language: language) }
+        if let place = locality?.name, place != names.last { names.append(place) }
+        return names
+    }
+
+    /// The same names as an address line, deepest first (`Moda, Kadıköy, İstanbul, Türkiye`);
+    /// nil outside every boundary.
+    public func address(language: Language) -> String? {
+        let names = names(language: language)
+        return names.isEmpty ? nil : names.reversed().joined(separator: ", ")
     }
 
     /// The JSON of one answer, keys in the documented order; absent levels are `null`.

@@ -7,9 +7,9 @@ public enum Roqua {
 }
 
 /// Where Roqua finds its data by default; every path can be overridden by a flag or variable.
-package enum RoquaPaths {
+public enum RoquaPaths {
     /// `$XDG_DATA_HOME/roqua` (default `~/.local/share/roqua`).
-    package static func dataHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func dataHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return (xdg as NSString).appendingPathComponent("roqua")
         }
@@ -18,7 +18,7 @@ package enum RoquaPaths {
     }
 
     /// The boundary DB: `ROQUA_BOUNDARIES`, else `boundaries.sqlite` in the data home.
-    package static func boundaries(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func boundaries(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["ROQUA_BOUNDARIES"], !path.isEmpty { return path }
         return (dataHome(environment: environment) as NSString).appendingPathComponent("boundaries.sqlite")
     }

@@ -2,8 +2,11 @@ import Foundation
 import Hummingbird
 import RoquaIO
 
-/// An answer other than success, sent as Nominatim shapes its errors:
-/// `{"error":{"code":400,"message":"…"}}`. Messages echo request values at most 80 characters.
+/// An answer other than success: `{"error":{"code":"not_found","message":"…"}}`, the shape the
+/// tour-group server answers with too (the codes are its vocabulary: `invalid_request`,
+/// `unauthorized`, `forbidden`, `not_found`, `payload_too_large`, `rate_limited`, …). Nominatim's
+/// own routes (`/reverse`, `/status`) keep Nominatim's shape, `{"error":{"code":400,"message":"…"}}`,
+/// which its clients read. Messages echo request values at most 80 characters.
 struct APIError: HTTPResponseError, CustomStringConvertible {
     let status: HTTPResponse.Status
     let message: String
@@ -20,11 +23,36 @@ struct APIError: HTTPResponseError, CustomStringConvertible {
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONBody.response(Self.body(code: status.code, message: message), status: status, headers: headers)
+        JSONBody.response(Self.body(status: status.code, message: message, path: request.uri.path), status: status, headers: headers)
     }
 
-    static func body(code: Int, message: String) -> String {
-        "{\"error\":{\"code\":\(code),\"message\":\(JSONText.quote(message))}}"
+    /// The error document for a request to `path`.
+    static func body(status: Int, message: String, path: String) -> String {
+        let code = nominatimRoutes.contains(path) ? "\(status)" : JSONText.quote(code(status))
+        return "{\"error\":{\"code\":\(code),\"message\":\(JSONText.quote(message))}}"
+    }
+
+    static let nominatimRoutes: Set<String> = ["/reverse", "/status"]
+
+    /// The stable code of an HTTP status, as the tour-group server names it.
+    static func code(_ status: Int) -> String {
+        switch status {
+        case 400: "invalid_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 408: "request_timeout"
+        case 409: "conflict"
+        case 411: "length_required"
+        case 413: "payload_too_large"
+        case 415: "unsupported_media_type"
+        case 421: "misdirected_request"
+        case 429: "rate_limited"
+        case 503: "unavailable"
+        case 500..<600: "internal_error"
+        default: "http_\(status)"
+        }
     }
 }
 

@@ -26,7 +26,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Turns every error into a JSON answer (`{"error":{"code":…,"message":…}}`): Roqua's own,
+/// Turns every error into a JSON answer (`APIError`'s shape): Roqua's own,
 /// Hummingbird's (404, 413, …) and unexpected ones (500, logged by type only — an error's text
 /// may hold a coordinate, which is personal data).
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -41,14 +41,15 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try APIError.badRequest(error.message).response(from: request, context: context)
         } catch let error as HTTPError {
             let message = error.body ?? Self.reason(error.status)
-            return JSONBody.response(APIError.body(code: error.status.code, message: message), status: error.status,
+            return JSONBody.response(APIError.body(status: error.status.code, message: message, path: request.uri.path), status: error.status,
                                      headers: error.headers)
         } catch let error as any HTTPResponseError {
-            return JSONBody.response(APIError.body(code: error.status.code, message: Self.reason(error.status)), status: error.status)
+            return JSONBody.response(APIError.body(status: error.status.code, message: Self.reason(error.status), path: request.uri.path), status: error.status)
         } catch {
             logger.error("internal error", metadata: ["route": "\(request.uri.path)", "type": "\(type(of: error))"])
             logger.debug("internal error detail", metadata: ["error": "\(error)"])
-            return JSONBody.response(APIError.body(code: 500, message: "internal error: \(String(describing: type(of: error)))"),
+            return JSONBody.response(APIError.body(status: 500, message: "internal error: \(String(describing: type(of: error)))",
+                                                   path: request.uri.path),
                                      status: .internalServerError)
         }
     }

@@ -22,13 +22,17 @@ struct NominatimFormatter {
         let units = units(resolution, request)
         guard let (level, place) = units.first else { return Self.unableToGeocode }
         let country = resolution.country?.code ?? ""
-        let name = place.name(language: request.language)
-        let display = units.map { $0.1.name(language: request.language) }.joined(separator: ", ")
+        // The locality (a populated place within the district) where the request reaches the
+        // district level: the same names as `roqua resolve`, deepest first.
+        let locality = level == .district ? Self.addedLocality(resolution, language: request.language) : nil
+        let name = locality?.name ?? place.name(language: request.language)
+        let display = ((locality.map { [$0.name] } ?? []) + units.map { $0.1.name(language: request.language) }).joined(separator: ", ")
         let point = catalog.labelPoint(place.code) ?? (resolution.coordinate.latitude, resolution.coordinate.longitude)
         let box = catalog.records[place.code]?.box
         let placeID = Self.placeID(place.code)
         let licence = country == "TR" ? Self.quotedLicenceTR : Self.quotedLicence
-        let address = request.addressDetails ? addressObject(units, country: country, language: request.language) : nil
+        let address = request.addressDetails
+            ? addressObject(units, locality: locality, country: country, language: request.language) : nil
         let kind = Self.addressType(level, country: country)
         let rank = [AdminLevel.country: 4, .province: 8, .district: 12][level] ?? 4
         switch request.format {
@@ -56,6 +60,7 @@ struct NominatimFormatter {
             var geocoding = "\"place_id\":\(placeID),\"osm_key\":\"boundary\",\"osm_value\":\"administrative\","
                 + "\"type\":\"\(Self.geocodeJSONType(level))\",\"label\":\(JSONText.quote(display)),\"name\":\(JSONText.quote(name))"
             if request.addressDetails {
+                if let locality { geocoding += ",\"city\":\(JSONText.quote(locality.name))" }
                 for (level, unit) in units.reversed() where level != .country {
                     geocoding += ",\"\(Self.geocodeJSONType(level))\":\(JSONText.quote(unit.name(language: request.language)))"
                 }
@@ -76,9 +81,13 @@ struct NominatimFormatter {
 
     /// `address` with Nominatim's keys: in Türkiye `town` (ilçe) and `province` (il), elsewhere
     /// `county` and `state`; `ISO3166-2-lvl4` for provinces with an ISO 3166-2 code; `country`
-    /// and `country_code` in lower case.
-    func addressObject(_ units: [(AdminLevel, UnitReference)], country: String, language: Language) -> String {
+    /// and `country_code` in lower case;
+    /// and the locality as Nominatim names a place by its size (`city`, `town`, `village`).
+    func addressObject(_ units: [(AdminLevel, UnitReference)], locality: Locality?, country: String, language: Language) -> String {
         var out = "{"
+        if let locality {
+            out += "\"\(Self.localityKey(locality, country: country))\":\(JSONText.quote(locality.name))"
+        }
         for (level, unit) in units {
             if out.utf8.count > 1 { out += "," }
             let name = JSONText.quote(unit.name(language: language))
@@ -92,6 +101,22 @@ struct NominatimFormatter {
             }
         }
         return out + "}"
+    }
+
+    /// The answer's locality when its names list one beyond the district (`Resolution.names`).
+    static func addedLocality(_ resolution: Resolution, language: Language) -> Locality? {
+        guard let locality = resolution.locality, resolution.names(language: language).last == locality.name,
+              resolution.district != nil else { return nil }
+        return locality
+    }
+
+    /// Nominatim's key for a populated place: `city` from 100,000 people, `town` from 10,000,
+    /// `village` below (GeoNames' figure). In Türkiye `town` already names the district (ilçe),
+    /// so a town-sized place there is a `city`.
+    static func localityKey(_ locality: Locality, country: String) -> String {
+        if locality.population >= 100_000 { return "city" }
+        if locality.population >= 10_000 { return country == "TR" ? "city" : "town" }
+        return "village"
     }
 
     static func addressType(_ level: AdminLevel, country: String) -> String {

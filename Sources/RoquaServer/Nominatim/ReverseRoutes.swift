@@ -42,7 +42,9 @@ struct ReverseAnswer {
         let reverse = try NominatimRequest(QueryParameters(query), acceptLanguage: acceptLanguage)
         let resolution: Resolution
         do {
-            resolution = try resolvers.resolve(reverse.coordinate)
+            let answer = try resolvers.resolve(reverse.coordinate)
+            // The locality only where the answer reaches the district (zoom ≥ 10).
+            resolution = reverse.deepestLevel == .district ? try resolvers.index.withLocality(answer) : answer
         } catch let error as ResolveError {
             // Validated above, so only a GEOS failure can land here: the server's fault, not the query's.
             throw APIError(.internalServerError, "the resolver failed: \(error.kindDescription)")

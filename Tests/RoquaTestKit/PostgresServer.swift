@@ -4,23 +4,23 @@ import Glibc
 #endif
 
 /// A failure starting or talking to the throwaway PostgreSQL server; the message has the tool's output.
-package struct PostgresServerError: Error, CustomStringConvertible, Sendable {
-    package let description: String
-    package init(_ description: String) { self.description = description }
+public struct PostgresServerError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A throwaway PostgreSQL server: `initdb` into a temporary directory, `pg_ctl start` on a free
 /// loopback port (as the `postgres` user when the tests run as root, since `initdb` refuses
 /// root), trust authentication, no fsync. `stop()` kills it and removes the directory.
-package final class PostgresServer: Sendable {
-    package let port: Int
-    package let directory: String
-    package let binaries: String
+public final class PostgresServer: Sendable {
+    public let port: Int
+    public let directory: String
+    public let binaries: String
     let runAs: String?
 
     /// The directory holding `initdb` and `pg_ctl`: `$ROQUA_PG_BIN`, else the newest
     /// `/usr/lib/postgresql/*/bin` (Debian's `postgresql` package); nil when absent.
-    package static var binaryDirectory: String? {
+    public static var binaryDirectory: String? {
         if let explicit = ProcessInfo.processInfo.environment["ROQUA_PG_BIN"], !explicit.isEmpty { return explicit }
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []  // no directory: not installed
@@ -28,12 +28,12 @@ package final class PostgresServer: Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
     }
 
-    package static var isInstalled: Bool { binaryDirectory != nil }
+    public static var isInstalled: Bool { binaryDirectory != nil }
 
     /// Whether the PostGIS extension is installed for that server: Debian's
     /// `/usr/share/postgresql/VERSION/extension/postgis.control`, or `share/extension` beside
     /// a `$ROQUA_PG_BIN` installation.
-    package static var hasPostGIS: Bool {
+    public static var hasPostGIS: Bool {
         guard let binaries = binaryDirectory else { return false }
         let version = ((binaries as NSString).deletingLastPathComponent as NSString).lastPathComponent
         return ["/usr/share/postgresql/\(version)/extension/postgis.control",
@@ -44,7 +44,7 @@ package final class PostgresServer: Sendable {
 
     /// Starts a server; `label` names its temporary directory.
     /// - Throws: `PostgresServerError` with the server's log when it does not start.
-    package static func start(label: String = "roqua-pg") throws -> PostgresServer {
+    public static func start(label: String = "roqua-pg") throws -> PostgresServer {
         guard let binaries = binaryDirectory else { throw PostgresServerError("PostgreSQL binaries not found") }
         let runAs: String? = getuid() == 0 ? "postgres" : nil
         let directory = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString.prefix(8))"
@@ -76,7 +76,7 @@ package final class PostgresServer: Sendable {
 
     /// A new, empty database.
     /// - Throws: `PostgresServerError` when `createdb` fails.
-    package func createDatabase(_ name: String) throws {
+    public func createDatabase(_ name: String) throws {
         try pg("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
     }
 
@@ -85,12 +85,12 @@ package final class PostgresServer: Sendable {
     /// returns what it printed, unaligned with `|` between fields and no headers.
     /// - Throws: `PostgresServerError` with psql's output when it fails.
     @discardableResult
-    package func psql(database: String, _ arguments: [String]) throws -> String {
+    public func psql(database: String, _ arguments: [String]) throws -> String {
         try Self.run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)",
                                           "-U", "postgres", "-d", database] + arguments)
     }
 
-    package func stop() {
+    public func stop() {
         // Stopping a server that never started fails; the directory goes either way.
         _ = try? pg("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(atPath: directory)
@@ -98,7 +98,7 @@ package final class PostgresServer: Sendable {
 
     /// Runs a server tool as the server's user.
     @discardableResult
-    package func pg(_ tool: String, _ arguments: [String]) throws -> String {
+    public func pg(_ tool: String, _ arguments: [String]) throws -> String {
         if let runAs {
             return try Self.run("/usr/sbin/runuser", ["-u", runAs, "--", binaries + "/" + tool] + arguments)
         }
@@ -110,7 +110,7 @@ package final class PostgresServer: Sendable {
     /// descriptor exits, and `pg_ctl start` leaves a server running. `posix_spawn` with every
     /// descriptor above 2 closed, then `waitpid`.
     @discardableResult
-    package static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    public static func run(_ executable: String, _ arguments: [String]) throws -> String {
         let outputPath = NSTemporaryDirectory() + "roqua-pg-output-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()

@@ -2,14 +2,15 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RoquaTestSupport
+import RoquaTestKit
 import Testing
 
-/// A `roqua-chat server` child on 127.0.0.1 (SQLite store, dev SMS outbox in a temp directory)
+/// A `roqua-chat-server` child on 127.0.0.1 (SQLite store, dev SMS outbox in a temp directory)
 /// and helpers that run the built `roqua-chat` client verbs against it, one home per device.
 final class ChatCLIFixture {
     let directory: TempDirectory
     let binary = ProductsDirectory.product("roqua-chat")
+    let serverBinary = ProductsDirectory.product("roqua-chat-server")
     private(set) var server: RunningCommand?
     private(set) var port = 0
 
@@ -31,7 +32,7 @@ final class ChatCLIFixture {
     func startServer(tls: (certificate: String, key: String)? = nil) throws {
         let tlsArguments = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
         scheme = tls == nil ? "http" : "https"
-        let running = try CommandRunner.start(binary, ["server", "--db", database, "--sms-outbox", outbox,
+        let running = try CommandRunner.start(serverBinary, ["--db", database, "--sms-outbox", outbox,
                                                        "--listen", "127.0.0.1:\(port)", "--log-level", "info"] + tlsArguments)
         server = running
         for _ in 0..<600 {

@@ -1,8 +1,8 @@
 import Foundation
 import RoquaBoundaries
 
-/// The offline address of a point ("Kadıköy, İstanbul, Türkiye") from Roqua's boundary DB,
-/// found as `roqua` finds it: `--boundaries PATH`, else `$ROQUA_BOUNDARIES`, else
+/// The offline address of a point ("Moda, Kadıköy, İstanbul, Türkiye": the names `roqua resolve`
+/// prints, deepest first) from Roqua's boundary DB, found as `roqua` finds it: `--boundaries PATH`, else `$ROQUA_BOUNDARIES`, else
 /// `boundaries.sqlite` in the data home.
 enum LocationAddress {
     /// Why no address could be looked up.
@@ -19,8 +19,8 @@ enum LocationAddress {
         guard FileManager.default.fileExists(atPath: path) else {
             throw Failure(description: "no boundary database at \(path): build it with `roqua import` or pass --boundaries PATH")
         }
-        let resolution = try Resolver(path: path).resolve(latitude: point.latitude, longitude: point.longitude)
-        let names = [resolution.district, resolution.province, resolution.country].compactMap { $0?.name(language: .local) }
-        return names.isEmpty ? nil : names.joined(separator: ", ")
+        let index = try ResolverIndex(path: path)
+        return try index.withLocality(Resolver(index: index).resolve(latitude: point.latitude, longitude: point.longitude))
+            .address(language: .local)
     }
 }

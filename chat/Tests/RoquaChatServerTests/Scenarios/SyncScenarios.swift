@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import RoquaHTTPGuard
-import RoquaTestSupport
+import RoquaTestKit
 import Testing
 import RoquaChatCore
 @testable import RoquaChatServer

@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
-import RoquaTestSupport
+import RoquaTestKit
 import SwiftASN1
 import Testing
 import X509
 
-/// `roqua-chat server --tls-cert --tls-key` serves HTTPS; a client trusts it through the system's
+/// `roqua-chat-server --tls-cert --tls-key` serves HTTPS; a client trusts it through the system's
 /// store or `auth request --ca-cert` (a private CA), and nothing else.
 @Suite struct ChatTLSTests {
     /// A throwaway CA and a certificate for 127.0.0.1 it signed, as PEM files in `directory`.
@@ -68,12 +68,12 @@ import X509
         let directory = try TempDirectory("roqua-chat-tls")
         let files = try Self.certificates(in: directory)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: files.key)
-        let result = try CommandRunner.run(ProductsDirectory.product("roqua-chat"), [
-            "server", "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--listen", "127.0.0.1:0",
+        let result = try CommandRunner.run(ProductsDirectory.product("roqua-chat-server"), [
+            "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--listen", "127.0.0.1:0",
             "--tls-cert", files.certificate, "--tls-key", files.key])
         #expect(result.status != 0 && result.stderr.contains("server.key") && result.stderr.contains("chmod 600"), "\(result.stderr)")
-        let alone = try CommandRunner.run(ProductsDirectory.product("roqua-chat"), [
-            "server", "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--tls-cert", files.certificate])
+        let alone = try CommandRunner.run(ProductsDirectory.product("roqua-chat-server"), [
+            "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--tls-cert", files.certificate])
         #expect(alone.status != 0 && alone.stderr.contains("--tls-cert and --tls-key go together"), "\(alone.stderr)")
     }
 }

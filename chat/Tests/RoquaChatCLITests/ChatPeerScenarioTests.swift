@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import RoquaTestSupport
+import RoquaTestKit
 import Testing
 
-/// The tour-group scenario across processes on loopback: a `roqua-chat server`, a guide and two
+/// The tour-group scenario across processes on loopback: a `roqua-chat-server`, a guide and two
 /// travellers, each a separate `roqua-chat` process per verb. With the server stopped they
 /// exchange text and a location peer to peer only (found by UDP beacons), then one traveller
 /// is partitioned from the guide and gets the guide's news through the other traveller (peers
@@ -14,7 +14,7 @@ import Testing
     @Test func messagesTravelPeerToPeerWithoutTheServerThroughARelayAndEndUpIdenticalEverywhere() throws {
         let fixture = try ChatCLIFixture()
         try fixture.startServer()
-        let promoted = try CommandRunner.run(fixture.binary, ["admin", "--db", fixture.database, "role", Self.phones["guide"]!, "guide"])
+        let promoted = try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.phones["guide"]!, "guide"])
         #expect(promoted.status == 0, "\(promoted.stderr)")
         for name in ["guide", "ayse", "mehmet"] { try fixture.signIn(name, phone: Self.phones[name]!) }
         try fixture.ok("guide", ["group", "create", "Kapadokya"])

@@ -1,8 +1,8 @@
 import Foundation
-import RoquaTestSupport
+import RoquaTestKit
 import Testing
 
-/// The built `roqua-chat` client verbs against a `roqua-chat server` child on 127.0.0.1.
+/// The built `roqua-chat` client verbs against a `roqua-chat-server` child on 127.0.0.1.
 @Suite struct ChatCLITests {
     static let guidePhone = "+905551110000"
     static let travellerPhone = "+905552220000"
@@ -10,7 +10,7 @@ import Testing
     /// A guide's and a traveller's home, signed in, in one group whose key both hold.
     private func tourGroup(_ fixture: ChatCLIFixture) throws {
         try fixture.startServer()
-        let promoted = try CommandRunner.run(fixture.binary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"])
+        let promoted = try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"])
         #expect(promoted.status == 0, "\(promoted.stderr)")
         try fixture.signIn("guide", phone: Self.guidePhone)
         try fixture.signIn("traveller", phone: Self.travellerPhone)

@@ -2,8 +2,8 @@ import Foundation
 
 /// Where SwiftPM put the built products of this test run (`.build/debug`, or whatever
 /// `--scratch-path` chose): the directory holding the test bundle.
-package enum ProductsDirectory {
-    package static var path: String {
+public enum ProductsDirectory {
+    public static var path: String {
         // macOS: the .xctest bundle is loaded by Xcode's xctest tool; its parent is the products dir.
         if let bundle = (Bundle.allBundles + [Bundle.main]).first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             return (bundle.bundlePath as NSString).deletingLastPathComponent
@@ -14,24 +14,24 @@ package enum ProductsDirectory {
     }
 
     /// The built product `name` (e.g. "roqua") next to the test bundle.
-    package static func product(_ name: String) -> String {
+    public static func product(_ name: String) -> String {
         (path as NSString).appendingPathComponent(name)
     }
 }
 
-package struct CommandResult: Sendable {
-    package var status: Int32
-    package var stdout: String
-    package var stderr: String
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
     /// The child's own peak resident set size (VmHWM), when it was run with `measuringMemory`;
     /// otherwise 0. (`wait4`'s `ru_maxrss` cannot serve: Linux records the spawning process's
     /// peak in it at `exec`, so a child of a large test process seems as large as its parent.)
-    package var maxRSSKilobytes: Int = 0
+    public var maxRSSKilobytes: Int = 0
 }
 
 /// A child process started by `CommandRunner.start`; its output goes to temporary files.
-package final class RunningCommand {
-    package let pid: pid_t
+public final class RunningCommand {
+    public let pid: pid_t
     private let directory: TempDirectory
 
     init(pid: pid_t, directory: TempDirectory) {
@@ -39,18 +39,18 @@ package final class RunningCommand {
         self.directory = directory
     }
 
-    package func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+    public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
     /// What the child has written to stderr so far (it may still be running), e.g. to learn
     /// the port a server chose.
-    package var stderrSoFar: String {
+    public var stderrSoFar: String {
         (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? ""   // "": not written yet
     }
 
     /// Waits for the child to end and collects what it printed. With `measuringMemory`, the
     /// child's peak RSS is read from `/proc/PID/status` (VmHWM, which only grows) every 2 ms
     /// while it runs; the last reading before it exits is its peak.
-    package func wait(measuringMemory: Bool = false) -> CommandResult {
+    public func wait(measuringMemory: Bool = false) -> CommandResult {
         var status: Int32 = 0
         var peak = 0
         while true {
@@ -78,11 +78,11 @@ package final class RunningCommand {
     }
 }
 
-package enum CommandRunner {
+public enum CommandRunner {
     /// Starts `executable` with `arguments`; stdin is the file `stdin` (or empty), stdout and
     /// stderr go to temporary files. posix_spawn rather than Foundation's Process, whose pipes and
     /// exit notification can hang when parallel tests spawn children at the same time.
-    package static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                              stdin: String? = nil) throws -> RunningCommand {
         let directory = try TempDirectory("roqua-run")
         var actions = posix_spawn_file_actions_t()
@@ -114,7 +114,7 @@ package enum CommandRunner {
     }
 
     /// Runs `executable` to its end (see `start`); `measuringMemory` fills `maxRSSKilobytes`.
-    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            stdin: String? = nil, measuringMemory: Bool = false) throws -> CommandResult {
         try start(executable, arguments, environment: environment, stdin: stdin).wait(measuringMemory: measuringMemory)
     }

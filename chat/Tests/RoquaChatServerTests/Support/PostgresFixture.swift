@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import RoquaChatPostgres
 @testable import RoquaChatServer
-import RoquaTestSupport
+import RoquaTestKit
 
 /// The throwaway PostgreSQL server every suite shares (`RoquaTestSupport.PostgresServer`), with
 /// what the chat store's tests add: a client configuration and a migrated store per database.

@@ -2,10 +2,10 @@ import Foundation
 
 /// A fresh directory under the system temp directory, removed with everything in it when the
 /// object goes away. Keep a reference for as long as the files are needed.
-package final class TempDirectory: Sendable {
-    package let path: String
+public final class TempDirectory: Sendable {
+    public let path: String
 
-    package init(_ label: String = "roqua-test") throws {
+    public init(_ label: String = "roqua-test") throws {
         let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(label).XXXXXX")
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else {
@@ -19,19 +19,19 @@ package final class TempDirectory: Sendable {
     }
 
     /// `name` inside this directory (nothing is created).
-    package func file(_ name: String) -> String {
+    public func file(_ name: String) -> String {
         (path as NSString).appendingPathComponent(name)
     }
 
     /// A subdirectory, created if needed.
-    package func subdirectory(_ name: String) throws -> String {
+    public func subdirectory(_ name: String) throws -> String {
         let sub = file(name)
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         return sub
     }
 
     /// The names of the entries in this directory (hidden ones included), sorted.
-    package func contents() throws -> [String] {
+    public func contents() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
 }

@@ -6,8 +6,8 @@ import RoquaIO
 struct RoquaChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roqua-chat",
-        abstract: "Tour groups: the sync server and its administration, and the client of one device (--home DIR).",
-        subcommands: [ServerCommand.self, AdminCommand.self, AuthCommand.self, GroupCommand.self, SendCommand.self,
+        abstract: "Tour groups: the client of one device (--home DIR); the server is roqua-chat-server.",
+        subcommands: [AuthCommand.self, GroupCommand.self, SendCommand.self,
                       MessagesCommand.self, SyncCommand.self, PeerCommand.self, SaveCommand.self, VerifyCommand.self]
     )
 

@@ -4,7 +4,7 @@ import Logging
 import RoquaChatCore
 import RoquaChatServer
 
-/// `roqua-chat admin`: offline administration, straight on the store (bootstrapping the first admin).
+/// `roqua-chat-server admin`: offline administration, straight on the store (bootstrapping the first admin).
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
@@ -14,7 +14,7 @@ struct AdminCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreLocation
 }
 
-/// `roqua-chat admin --db PATH role PHONE guide|admin|user`.
+/// `roqua-chat-server admin --db PATH role PHONE guide|admin|user`.
 struct RoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "role",

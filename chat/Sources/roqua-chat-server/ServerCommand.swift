@@ -5,11 +5,11 @@ import RoquaChatServer
 import RoquaHTTPGuard
 import ServiceLifecycle
 
-/// `roqua-chat server`: runs the sync server until SIGINT or SIGTERM, then shuts down gracefully.
+/// `roqua-chat-server [run]`: runs the sync server until SIGINT or SIGTERM, then shuts down gracefully.
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "server",
-        abstract: "Run the sync server (graceful shutdown on SIGINT/SIGTERM).")
+        commandName: "run",
+        abstract: "Run the sync server (the default; graceful shutdown on SIGINT/SIGTERM).")
 
     @OptionGroup var store: StoreLocation
 

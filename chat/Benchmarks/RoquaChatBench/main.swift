@@ -3,7 +3,7 @@ import Foundation
 import RoquaChatCore
 
 // roqua-chat-bench --url URL --outbox FILE [--clients 50] [--messages 400] [--batch 20] [--replay-every 5]
-// Against a running `roqua-chat server` whose guide +905550000001 has the guide role: signs in
+// Against a running `roqua-chat-server` whose guide +905550000001 has the guide role: signs in
 // a guide and CLIENTS members, puts them in one group, then every member pushes MESSAGES messages
 // in batches of BATCH at once (every REPLAY-EVERY-th batch is sent twice, as a retrying client
 // would). Afterwards the guide pulls everything and counts: nothing may be lost or doubled.

@@ -1,0 +1,3 @@
+import RoquaFuzzing
+
+FuzzDriver.main(program: "roqua-fuzz", targets: FuzzTargets.all)

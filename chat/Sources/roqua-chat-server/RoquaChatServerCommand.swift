@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct RoquaChatServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roqua-chat-server",
+        abstract: "Tour groups: the sync server (run, the default) and the administration of its store.",
+        subcommands: [ServerCommand.self, AdminCommand.self],
+        defaultSubcommand: ServerCommand.self
+    )
+}
