@@ -54,8 +54,13 @@ let package = Package(
         .target(name: "RoquaProjection", dependencies: ["CProj"]),
         .testTarget(name: "RoquaProjectionTests", dependencies: ["RoquaProjection"]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO", dependencies: ["CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaIO", grdb]),
+        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")]),
+        // JSON/XML text escaping: all the resolver needs of the readers' helpers.
+        .target(name: "RoquaText"),
+        // The resolver needs only GEOS, SQLite (GRDB) and text escaping: what an app embedding it links.
+        .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaText", grdb]),
+        // `roqua resolve --input`: millions of rows through the resolver, streamed in order on several workers.
+        .target(name: "RoquaBatch", dependencies: ["RoquaBoundaries", "RoquaIO"]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
@@ -71,15 +76,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress", "RoquaAchievements",
-                           "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
+                           "RoquaAchievements", "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
         .target(name: "RoquaFuzzing"),
         .executableTarget(
             name: "roqua-fuzz",
-            dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO", "RoquaServeInput",
-                           "RoquaFuzzing"]
+            dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
+                           "RoquaServeInput", "RoquaFuzzing"]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -95,7 +100,7 @@ let package = Package(
             path: "Tests/RoquaTestSupport"
         ),
         .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
-        .testTarget(name: "RoquaBoundariesTests", dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(name: "RoquaBoundariesTests", dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaImportTests", dependencies: ["RoquaImport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaExportTests", dependencies: ["RoquaExport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
@@ -111,7 +116,7 @@ let package = Package(
         // End-to-end tests of the built `roqua` binary, as swift-argument-parser keeps them.
         .testTarget(
             name: "RoquaCLITests",
-            dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb,
+            dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaBatch", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb,
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.

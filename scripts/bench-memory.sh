@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak memory (max RSS) of `roqua resolve --input` on the seeded workloads as CSV, NDJSON and a
 # GeoJSON FeatureCollection (the walk converted by scripts/bench_to_formats.py), with 1 and 2
-# workers: the figure behind the README's "constant memory" claim. Needs the release build and
+# workers: the figure behind the "constant memory" claim in docs/benchmarks.md. Needs the release build and
 # the boundary DB of scripts/bench.sh (run that first, or give DB).
 #   scripts/bench-memory.sh [DB]
 set -euo pipefail

@@ -2,7 +2,7 @@
 # Benchmarks (never part of the tests): import of the bundled data, the resolver as a library
 # and end to end (`roqua resolve --input`) against a shapely 2 + pandas pipeline and SpatiaLite
 # on the same polygons, on the seeded workloads of scripts/bench_workloads.py, and track import.
-# Prints Markdown tables (pasted into README.md); raw figures in .build-bench/results.jsonl.
+# Prints Markdown tables (pasted into docs/benchmarks.md); raw figures in .build-bench/results.jsonl.
 #   scripts/bench.sh [RUNS]     (default 3 rounds; medians are reported)
 # Run it on a quiet machine: `uptime` load well under the core count.
 # Needs PyPI and Debian's archive the first time (the peers' venv, libsqlite3-mod-spatialite).

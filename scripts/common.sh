@@ -41,3 +41,13 @@ roqua_build() {
   fi
   roqua_check_warnings "$log"
 }
+
+# Runs the tour-group server of the build in DIR with ARGS: `roqua-chat-server ARGS`, or in builds
+# from before the chat package was split, `roqua-chat server ARGS` (`admin …` likewise), so the
+# benchmarks can compare the two.
+chat_server() {
+  local dir=$1; shift
+  if [ -x "$dir/roqua-chat-server" ]; then "$dir/roqua-chat-server" "$@"
+  elif [ "${1:-}" = admin ]; then "$dir/roqua-chat" "$@"
+  else "$dir/roqua-chat" server "$@"; fi
+}

@@ -41,6 +41,10 @@ echo "Explorer tiles and days per place on a generated 1,000,000-fix history, ag
 scripts/travel-test.sh
 echo "The installation: scripts/install.sh and the .deb, run with the Swift toolchain hidden:"
 scripts/install-test.sh
+echo "The README's example of embedding the resolver, built as a separate package:"
+scripts/embed-test.sh
+echo "Every transcript in README.md and docs/, run and compared:"
+python3 scripts/check-docs.py --bin .build/debug
 echo "roqua serve's page in a real browser (chromium, selenium):"
 scripts/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaAchievements
+import RoquaBatch
 import RoquaBoundaries
 import RoquaFuzzing
 import RoquaImport

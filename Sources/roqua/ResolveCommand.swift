@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoquaBatch
 import RoquaBoundaries
 import RoquaIO
 

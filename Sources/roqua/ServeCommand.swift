@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 
 /// `roqua serve` runs `roqua-serve`, the program beside this one: the HTTP stack lives there so
-/// that the plain CLI builds quickly (see the README's `roqua serve`).
+/// that the plain CLI builds quickly (see docs/serve.md).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

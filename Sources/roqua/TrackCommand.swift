@@ -86,49 +86,48 @@ struct TrackCommand: ParsableCommand {
         func run() throws {
             let importer = try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
                                              settings: settings, flights: FlightSettings(speedKmh: flightSpeed))
-            let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
-            let options = try readOptions()
+            let session = try ImportSession(importer: importer, tracker: achievementOptions.tracker(boundaries: boundaryOptions))
             let inputs = TrackInputs.expand(files)
             var tally = ImportTally()
             let total = inputs.reduce(0) { if case .source = $1 { $0 + 1 } else { $0 } }
             let progress = ImportProgress(total: total)
             var documents: [[String: Any]] = []
             var failures: [[String: Any]] = []
-            for input in inputs {
-                switch input {
-                case let .failed(path, error):
-                    tally.failed(path, error)
-                    failures.append(["file": path, "error": String(describing: error)])
-                case let .skipped(_, count):
+            let streaming = session.streaming(options: try readOptions(), progress: progress.fixes)
+            try session.run(inputs, importFile: { source, alongside in
+                progress.begin(source.name)
+                do {
+                    let result = try streaming(source, alongside)
+                    progress.end(fixes: result.summary.fixesRead)
+                    return result
+                } catch {
+                    progress.end(fixes: 0)
+                    throw error
+                }
+            }) { step in
+                switch step {
+                case let .failed(name, error), let .unreadable(name, error):
+                    tally.failed(name, error)
+                    failures.append(["file": name, "error": String(describing: error)])
+                case let .passedOver(count):
                     tally.passedOver += count
-                case let .source(source):
-                    progress.begin(source.name)
-                    do {
-                        let (summary, events) = try importer.importSource(source, options: options, progress: progress.fixes) { db, summary in
-                            try tracker.consume(db, events: summary.events)
+                case let .imported(_, summary, events):
+                    tally.add(summary)
+                    if json {
+                        documents.append(Self.document(summary, unlocked: events.compactMap {
+                            if case let .unlocked(unlock) = $0 { unlock.id } else { nil }
+                        }))
+                        return
+                    }
+                    print(summary.report(maxAccuracy: accuracy))
+                    for event in events {
+                        switch event {
+                        case let .unlocked(unlock):
+                            let title = session.tracker.catalog.definition(unlock.id)?.title
+                            print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
+                        case let .levelUp(from, to):
+                            print("  level up: \(from) → \(to)")
                         }
-                        progress.end(fixes: summary.fixesRead)
-                        tally.add(summary)
-                        if json {
-                            documents.append(Self.document(summary, unlocked: (events ?? []).compactMap {
-                                if case let .unlocked(unlock) = $0 { unlock.id } else { nil }
-                            }))
-                            continue
-                        }
-                        print(summary.report(maxAccuracy: accuracy))
-                        for event in events ?? [] {
-                            switch event {
-                            case let .unlocked(unlock):
-                                let title = tracker.catalog.definition(unlock.id)?.title
-                                print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
-                            case let .levelUp(from, to):
-                                print("  level up: \(from) → \(to)")
-                            }
-                        }
-                    } catch {
-                        progress.end(fixes: 0)
-                        tally.failed(source.name, error)
-                        failures.append(["file": source.name, "error": String(describing: error)])
                     }
                 }
             }

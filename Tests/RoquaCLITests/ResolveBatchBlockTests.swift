@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBatch
 import RoquaBoundaries
 import RoquaTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import RoquaIO
+import RoquaText
 
 extension Resolution {
     /// `Türkiye › İstanbul › Kadıköy`, then the locality when one was looked up (`South Africa ›

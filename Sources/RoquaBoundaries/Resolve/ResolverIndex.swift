@@ -152,7 +152,7 @@ public final class ResolverIndex: Sendable {
 
 /// A unit, as an index into its `ResolverIndex` (valid only with the index it came from).
 public struct UnitID: Hashable, Sendable {
-    let raw: Int32
+    package let raw: Int32
 }
 
 /// A compact answer: the deepest unit of the answer (its ancestors complete it) and how it was

@@ -62,38 +62,38 @@ enum TrackRoutes {
             }
             expanded += size
         }
-        let importer = try state.importer()
-        let tracker = state.tracker
+        let session = try ImportSession(importer: state.importer(), tracker: state.tracker)
         var outcome = UploadOutcome()
-        for input in inputs {
-            switch input {
-            case let .failed(_, error):
+        let progress = { (count: Int) throws in
+            state.imports.fixes(ticket, count: count)
+            try state.stopping.check()
+        }
+        // Read into the upload's private folder first; only the writing waits for the store.
+        try session.run(inputs, importFile: { source, alongside in
+            state.imports.reading(ticket)
+            switch try session.importer.prepare(source, spool: spool.directory.appendingPathComponent(".fixes").path, progress: progress) {
+            case let .finished(summary):
+                return (summary, nil)
+            case let .ready(track):
+                return try state.imports.writing(ticket, check: state.stopping.check) {
+                    try session.importer.commit(track, progress: progress, alongside: alongside)
+                }
+            }
+        }) { step in
+            switch step {
+            case let .unreadable(_, error):
                 let message = UploadOutcome.uploadName(error, path: path, name: name)
                 guard inputs.count > 1 else { throw APIError(.unprocessableContent, message) }
                 outcome.failures.append((name, message))
-            case let .skipped(_, count):
+            case let .failed(entry, error):
+                // The one file of an upload that fails is its answer; a cancelled import is never kept.
+                guard inputs.count > 1 || entry != path, !(error is ImportCancelled) else { throw error }
+                outcome.failures.append((entry.replacingOccurrences(of: path, with: name),
+                                         UploadOutcome.uploadName(error, path: path, name: name)))
+            case let .passedOver(count):
                 outcome.passedOver += count
-            case let .source(source):
-                let entry = source.name.replacingOccurrences(of: path, with: name)
-                do {
-                    let progress = { (count: Int) throws in
-                        state.imports.fixes(ticket, count: count)
-                        try state.stopping.check()
-                    }
-                    state.imports.reading(ticket)
-                    switch try importer.prepare(source, spool: spool.directory.appendingPathComponent(".fixes").path, progress: progress) {
-                    case let .finished(summary):
-                        outcome.summaries.append((entry, summary, []))
-                    case let .ready(track):
-                        let (summary, events) = try state.imports.writing(ticket, check: state.stopping.check) {
-                            try importer.commit(track, progress: progress) { db, summary in try tracker.consume(db, events: summary.events) }
-                        }
-                        outcome.summaries.append((entry, summary, events ?? []))
-                    }
-                } catch {
-                    guard inputs.count > 1 || source.name != path, !(error is ImportCancelled) else { throw error }
-                    outcome.failures.append((entry, UploadOutcome.uploadName(error, path: path, name: name)))
-                }
+            case let .imported(entry, summary, events):
+                outcome.summaries.append((entry.replacingOccurrences(of: path, with: name), summary, events))
             }
         }
         if outcome.summaries.isEmpty, let first = outcome.failures.first {

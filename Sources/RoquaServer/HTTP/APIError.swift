@@ -48,6 +48,7 @@ struct APIError: HTTPResponseError, CustomStringConvertible {
         case 413: "payload_too_large"
         case 415: "unsupported_media_type"
         case 421: "misdirected_request"
+        case 422: "unprocessable_content"
         case 429: "rate_limited"
         case 503: "unavailable"
         case 500..<600: "internal_error"

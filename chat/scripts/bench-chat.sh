@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Loopback load test of the tour-group sync server (never part of the tests): a release
-# `roqua-chat server` on a fresh SQLite store, and `roqua-chat-bench` with 50 concurrent
+# `roqua-chat-server` on a fresh SQLite store, and `roqua-chat-bench` with 50 concurrent
 # clients pushing at once; afterwards everything is pulled and counted (nothing lost or
 # doubled, sequence numbers 1…N). Prints the medians of RUNS runs per batch size and writes
 # the raw figures to .build-bench/chat.jsonl.
-#   scripts/bench-chat.sh [RUNS] [BATCH…]      (default: 3 runs; batches 20 and 1)
+#   chat/scripts/bench-chat.sh [RUNS] [BATCH…]      (default: 3 runs; batches 20 and 1)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/common.sh
 runs=${1:-3}
 shift || true
@@ -17,9 +17,9 @@ mkdir -p "$out"
 results=$out/chat.jsonl
 : >"$results"
 
-roqua_build "$out/chat-build.log" -c release --product roqua-chat
-roqua_build "$out/chat-build.log" -c release --product roqua-chat-bench
-bin=$(swift build -c release --show-bin-path)
+roqua_build "$out/chat-build.log" --package-path chat -c release --product roqua-chat-server
+roqua_build "$out/chat-build.log" --package-path chat -c release --product roqua-chat-bench
+bin=$(swift build --package-path chat -c release --show-bin-path)
 
 server_pid=""
 cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; }
@@ -31,8 +31,8 @@ for batch in "${batches[@]}"; do
   for run in $(seq "$runs"); do
     dir=$(mktemp -d)
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    "$bin/roqua-chat" admin --db "$dir/chat.sqlite" role +905550000001 guide >/dev/null
-    "$bin/roqua-chat" server --db "$dir/chat.sqlite" --listen "127.0.0.1:$port" --sms-outbox "$dir/outbox.jsonl" \
+    chat_server "$bin" admin --db "$dir/chat.sqlite" role +905550000001 guide >/dev/null
+    chat_server "$bin" --db "$dir/chat.sqlite" --listen "127.0.0.1:$port" --sms-outbox "$dir/outbox.jsonl" \
       --log-level warning 2>"$dir/server.log" &
     server_pid=$!
     for _ in $(seq 100); do

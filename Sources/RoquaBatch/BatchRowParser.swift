@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaIO
 
 /// Turns one CSV or NDJSON line into a coordinate (or the row's error), on any worker thread:

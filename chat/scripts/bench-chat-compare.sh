@@ -2,19 +2,19 @@
 # Push throughput of two builds of the tour-group server in one run, interleaved (never part of
 # the tests): for each round, a fresh SQLite store per server, 50 concurrent clients of this
 # tree's `roqua-chat-bench` pushing 400 messages each in batches of 20; medians and the ratio.
-#   scripts/bench-chat-compare.sh BASE_BIN_DIR [ROUNDS]
-# BASE_BIN_DIR holds the other build's release `roqua-chat` (e.g. a worktree of an older commit:
-#   git worktree add /tmp/base REV && (cd /tmp/base && swift build -c release --product roqua-chat)).
+#   chat/scripts/bench-chat-compare.sh BASE_BIN_DIR [ROUNDS]
+# BASE_BIN_DIR holds the other build's release `roqua-chat-server` (or, before the split, `roqua-chat`) (e.g. a worktree of an older commit:
+#   git worktree add /tmp/base REV && (cd /tmp/base && swift build --package-path chat -c release --product roqua-chat-server)).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/common.sh
-base=${1:?usage: scripts/bench-chat-compare.sh BASE_BIN_DIR [ROUNDS]}
+base=${1:?usage: chat/scripts/bench-chat-compare.sh BASE_BIN_DIR [ROUNDS]}
 rounds=${2:-5}
 out=.build-bench
 mkdir -p "$out"
-roqua_build "$out/chat-build.log" -c release --product roqua-chat
-roqua_build "$out/chat-build.log" -c release --product roqua-chat-bench
-bin=$(swift build -c release --show-bin-path)
+roqua_build "$out/chat-build.log" --package-path chat -c release --product roqua-chat-server
+roqua_build "$out/chat-build.log" --package-path chat -c release --product roqua-chat-bench
+bin=$(swift build --package-path chat -c release --show-bin-path)
 results=$out/chat-compare.jsonl
 : >"$results"
 server_pid=""
@@ -25,8 +25,8 @@ one() {  # LABEL SERVER_BINARY
   local dir port
   dir=$(mktemp -d)
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$2" admin --db "$dir/chat.sqlite" role +905550000001 guide >/dev/null
-  "$2" server --db "$dir/chat.sqlite" --listen "127.0.0.1:$port" --sms-outbox "$dir/outbox.jsonl" --log-level warning 2>"$dir/server.log" &
+  chat_server "$2" admin --db "$dir/chat.sqlite" role +905550000001 guide >/dev/null
+  chat_server "$2" --db "$dir/chat.sqlite" --listen "127.0.0.1:$port" --sms-outbox "$dir/outbox.jsonl" --log-level warning 2>"$dir/server.log" &
   server_pid=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
   timeout 600 "$bin/roqua-chat-bench" --url "http://127.0.0.1:$port" --outbox "$dir/outbox.jsonl" \
@@ -37,7 +37,7 @@ one() {  # LABEL SERVER_BINARY
 
 for round in $(seq "$rounds"); do
   echo "round $round" >&2
-  if (( round % 2 )); then one base "$base/roqua-chat"; one this "$bin/roqua-chat"; else one this "$bin/roqua-chat"; one base "$base/roqua-chat"; fi
+  if (( round % 2 )); then one base "$base"; one this "$bin"; else one this "$bin"; one base "$base"; fi
 done
 
 python3 - "$results" <<'PY'

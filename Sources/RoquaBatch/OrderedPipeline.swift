@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 
 /// Runs jobs on a fixed set of worker threads and hands the results back in submission order,
 /// so one thread can read input and write output while the workers do the rest. Each worker

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaIO
 
 /// Each unit's text as one output format writes it, made once per batch and shared read-only

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The tour-group server under abuse, on loopback (never part of the tests): a release
-# `roqua-chat server` on a fresh SQLite store for each run.
+# `roqua-chat-server` on a fresh SQLite store for each run.
 #  1. memory: four members push a ~15 MiB body each at once; the server's RSS above idle.
 #  2. abuse: 20 members push, newcomers sign in every 100 ms and a stranger keeps asking for the
 #     group's attachment, for SECONDS — once alone, once beside an OTP flood (8 tasks asking codes
 #     for random numbers and guessing, from 20 addresses). Every simulated client has its own
 #     address (X-Forwarded-For through --trusted-proxy 127.0.0.1).
 # With BASE_BIN_DIR (a release build of an older commit) the same runs against it, side by side.
-#   scripts/bench-chat-abuse.sh [SECONDS] [BASE_BIN_DIR]     (default: 20 s)
+#   chat/scripts/bench-chat-abuse.sh [SECONDS] [BASE_BIN_DIR]     (default: 20 s)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/common.sh
 seconds=${1:-20}
 base=${2:-}
@@ -18,9 +18,9 @@ mkdir -p "$out"
 results=$out/chat-abuse.jsonl
 : >"$results"
 
-roqua_build "$out/chat-build.log" -c release --product roqua-chat
-roqua_build "$out/chat-build.log" -c release --product roqua-chat-bench
-bin=$(swift build -c release --show-bin-path)
+roqua_build "$out/chat-build.log" --package-path chat -c release --product roqua-chat-server
+roqua_build "$out/chat-build.log" --package-path chat -c release --product roqua-chat-bench
+bin=$(swift build --package-path chat -c release --show-bin-path)
 
 server_pid=""
 dir=""
@@ -31,10 +31,10 @@ trap cleanup EXIT
 start_server() {
   dir=$(mktemp -d)
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$1/roqua-chat" admin --db "$dir/chat.sqlite" role +905550000001 guide >/dev/null
+  chat_server "$1" admin --db "$dir/chat.sqlite" role +905550000001 guide >/dev/null
   local proxy=()
-  "$1/roqua-chat" server --help | grep -q -- --trusted-proxy && proxy=(--trusted-proxy 127.0.0.1)
-  "$1/roqua-chat" server --db "$dir/chat.sqlite" --listen "127.0.0.1:$port" --sms-outbox "$dir/outbox.jsonl" \
+  { "$1/roqua-chat-server" run --help 2>/dev/null || "$1/roqua-chat" server --help; } | grep -q -- --trusted-proxy && proxy=(--trusted-proxy 127.0.0.1)
+  chat_server "$1" --db "$dir/chat.sqlite" --listen "127.0.0.1:$port" --sms-outbox "$dir/outbox.jsonl" \
     --log-level warning "${proxy[@]}" 2>"$dir/server.log" &
   server_pid=$!
   for _ in $(seq 100); do

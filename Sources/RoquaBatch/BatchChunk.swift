@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaIO
 
 /// What the output keeps of an input row: a GeoJSON feature's properties object, as its text

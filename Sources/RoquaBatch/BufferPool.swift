@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 
 /// Byte arrays handed back after use and lent out again, emptied but with their capacity, so a
 /// batch in its steady state allocates (and page-faults in) no new buffers per chunk. Holds at

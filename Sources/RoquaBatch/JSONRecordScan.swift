@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaIO
 
 /// The batch's fast path for one NDJSON row or one GeoJSON feature: walks the record's bytes in

@@ -1,3 +1,4 @@
+import RoquaBoundaries
 /// Batch input/output formats.
 package enum BatchFormat: String, CaseIterable, Sendable {
     case csv, ndjson, geojson

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaIO
 
 /// Reads CSV, NDJSON or a GeoJSON FeatureCollection of points, streaming, in chunks: memory

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaIO
 
 /// Streams a file of coordinates through the resolver as a pipeline: the calling thread reads
