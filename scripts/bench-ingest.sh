@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live ingestion under load (issue 30): positions posted to `roqua serve`'s Overland endpoint as
+# Live ingestion under load: positions posted to `roqua serve`'s Overland endpoint as
 # fast as one or several phones can send them — batches of BATCH fixes of a generated day-long
 # walk across İstanbul, each batch new — for SECONDS, while /reverse and the page are timed beside
 # them; the same /reverse and page timings on the idle server first. Release build, 127.0.0.1,

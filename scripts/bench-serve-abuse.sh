@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What hostile clients cost the user of `roqua serve` (issue 26), measured against a release build on
+# What hostile clients cost the user of `roqua serve`, measured against a release build on
 # 127.0.0.1: a 2 MB gzip expanding to 2 GiB (wall time to its 413, /reverse latency meanwhile), an
 # upload trickling one byte every 10 s (when the server cuts it; a normal import beside it), and
 # SIGTERM during a 1-million-fix import (time to exit; nothing of it kept). Bounded: about 2 minutes.

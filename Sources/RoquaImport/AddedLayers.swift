@@ -99,6 +99,8 @@ package struct AddedLayers: Sendable {
         /// `layers/name`, where `commit` puts it.
         package var target: String
         package var fields: Manifest.Fields
+        /// The layer's CRS as given or as its GeoJSON/GeoPackage named it (nil: its .prj, or WGS 84).
+        package var crs: String?
         /// The layer's name (its directory's, its shapefile's).
         package var name: String { (target as NSString).lastPathComponent }
     }
@@ -139,7 +141,15 @@ package struct AddedLayers: Sendable {
         guard request.file.lowercased().hasSuffix(".shp") else {
             throw Failure(description: "\(original): only shapefiles (.shp with .shx and .dbf, or zipped), GeoJSON FeatureCollections and GeoPackages can be added")
         }
-        let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
+        let reader: ShapefileReader
+        do {
+            reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
+        } catch {
+            // A converted or unzipped layer: name the user's file, not the copy in the scratch folder.
+            guard request.file != original else { throw error }
+            throw Failure(description: "\(error)".replacingOccurrences(of: request.file, with: original)
+                .replacingOccurrences(of: " (--crs EPSG:NNNN, or \"crs\" in its manifest)", with: " (--crs EPSG:NNNN)"))
+        }
         var named = request
         named.file = original
         let fields = try Self.fields(named, available: reader.fieldNames)
@@ -177,7 +187,7 @@ package struct AddedLayers: Sendable {
             try? FileManager.default.removeItem(atPath: staging)
             throw Failure(description: "\(target): cannot copy the layer: \(error.localizedDescription)")
         }
-        return Staged(directory: staging, target: target, fields: fields)
+        return Staged(directory: staging, target: target, fields: fields, crs: request.crs)
     }
 
     /// The layers to import while `staged` is being added: the others (without the one it

@@ -23,6 +23,10 @@ struct AchievementsCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @Option(help: "Texts in en or tr.") var lang: Language = .en
 
+        func validate() throws {
+            guard lang != .local else { throw ValidationError("--lang: the achievements' texts are in en or tr") }
+        }
+
         func run() throws {
             let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
             let board = try tracker.board(store: storeOptions.open())

@@ -180,8 +180,10 @@ struct ImportCommand: ParsableCommand {
             added.undo(staged)
         }
         try importAll(sources, output: temporary, announce: false)
-        let reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
+        // The staged copy: a GeoJSON, GeoPackage or zip was converted or unpacked into it.
         let layer = staged.name
+        let reader = try ShapefileReader(path: (staged.directory as NSString).appendingPathComponent(layer + ".shp"),
+                                         encoding: request.encoding, crs: staged.crs ?? request.crs)
         let row = try BoundaryDatabase(path: temporary).read { db in
             try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
@@ -192,11 +194,11 @@ struct ImportCommand: ParsableCommand {
         let features: Int = row?["n"] ?? 0
         let parents: Int = row?["parents"] ?? 0
         let x0: Double = row?["x0"] ?? 0, y0: Double = row?["y0"] ?? 0, x1: Double = row?["x1"] ?? 0, y1: Double = row?["y1"] ?? 0
-        var line = "Would add \(layer) as \(request.level)s: \(features) features, code \(staged.fields.code), name \(staged.fields.name), "
+        var line = "Would add \(layer) as \(request.level)s: \(features) feature\(features == 1 ? "" : "s"), code \(staged.fields.code), name \(staged.fields.name), "
         line += "CRS \(reader.crsName ?? "WGS 84"), encoding \(reader.encoding.name), "
         line += String(format: "extent %.4f,%.4f – %.4f,%.4f", x0, y0, x1, y1)
         if let parentLevel = request.level.parent {
-            let plural = parentLevel == .country ? "countries" : parentLevel.description + "s"
+            let plural = parents == 1 ? parentLevel.description : parentLevel == .country ? "countries" : parentLevel.description + "s"
             let how = staged.fields.parent.map { " (field \($0))" } ?? " (inferred)"
             line += ", under \(parents) \(plural)\(how)"
         }

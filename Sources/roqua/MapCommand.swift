@@ -71,7 +71,7 @@ struct MapCommand: ParsableCommand {
         try OutputFile.write(Array(map.svg.utf8), to: out)
         let size = ByteCountFormatter.string(fromByteCount: Int64(map.svg.utf8.count), countStyle: .file)
         print("\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"
-            + (fog ? ", \(map.fogCircles) regions lit" : "") + (tiles ? ", \(map.tilesDrawn) tiles" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
+            + (fog ? ", \(map.fogCircles) regions lit" : "") + (tiles ? ", \(map.tilesDrawn) tile\(map.tilesDrawn == 1 ? "" : "s")" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
         if png {
             let pngPath = PNGConverter.pngPath(for: out)
             try PNGConverter.convert(svg: out, to: pngPath)

@@ -46,7 +46,7 @@ struct ResolveCommand: ParsableCommand {
     @Option(help: "Fall back to the nearest boundary within this many metres, 0…50000 (0 turns it off; up to 1000 is answered from the precomputed cells).")
     var fallbackMeters = OptionNumber<Double>(1000)
 
-    @Option(help: "Worker threads for --input, 1…256 (default: one per core).")
+    @Option(help: "Worker threads for --input, 1…256; the default is one per core.")
     var workers = OptionNumber<Int>(ProcessInfo.processInfo.activeProcessorCount)
 
     func validate() throws {

@@ -47,7 +47,7 @@ struct Summary: ParsableCommand {
     }
 
     func run() throws {
-        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+        let zone = TimeZones.chosen(timeZone)
         let store = try storeOptions.open(.readOnly)
         let regions = try store.allRegions()
         let hierarchy = try BoundaryHierarchy(database: boundaryOptions.open())
@@ -100,7 +100,7 @@ struct Summary: ParsableCommand {
         for flight in flights.suffix(shownFlights).reversed() {
             let from = flight.from.map { "\($0)\(flight.fromCode.map { " (\($0))" } ?? "")" } ?? "?"
             let to = flight.to.map { "\($0)\(flight.toCode.map { " (\($0))" } ?? "")" } ?? "?"
-            lines.append("  \(StatsCommand.day(flight.start, zone)) \(from) → \(to), \(Int(flight.km.rounded())) km")
+            lines.append("  \(StatsCommand.day(flight.start, zone)) \(from) → \(to), \(Int(flight.km.rounded()).formatted(.number.grouping(.automatic))) km")
         }
         if flights.count > shownFlights { lines.append("  … and \(flights.count - shownFlights) earlier") }
         return lines
@@ -145,7 +145,7 @@ struct DaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+        let zone = TimeZones.chosen(timeZone)
         let year = year ?? Calendar.current.dateComponents(in: zone, from: Date()).year ?? 2026
         let report = try storeOptions.open(.readOnly).days(year: year, level: AdminLevel(name: level) ?? .country, zone: zone)
         if json { return try Terminal.printJSON(report) }
@@ -208,5 +208,17 @@ struct TilesCommand: ParsableCommand {
             + "max cluster \(stats.maxCluster), max square \(stats.maxSquare)×\(stats.maxSquare)"
         if let square = stats.square, square.size > 0 { line += " (top-left tile \(square.x),\(square.y))" }
         return line
+    }
+}
+
+/// The time zone a command counts days in: `--time-zone`, else the system's (`TZ`), named as the
+/// user named it (Foundation on Linux calls `TZ=UTC` "GMT").
+enum TimeZones {
+    static func chosen(_ name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZone {
+        if let name, let zone = TimeZone(identifier: name) { return zone }
+        if let tz = environment["TZ"], !tz.isEmpty, let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {
+            return zone
+        }
+        return .current
     }
 }

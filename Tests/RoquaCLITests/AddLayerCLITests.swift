@@ -147,6 +147,31 @@ import Testing
         #expect(point.status != 0 && point.stderr.contains("points.geojson: feature 1 is a Point"), "\(point.stderr)")
     }
 
+    /// A GeoJSON in metres without a CRS: refused naming the user's file (not the converted copy)
+    /// and the flag that fixes it; with `--crs`, a dry run reads the converted copy and says
+    /// what the layer would be, adding nothing.
+    @Test func aProjectedGeoJSONIsNamedAndCanBeDryRun() throws {
+        let s = try Setup()
+        let m = Self.mercator(Ring(xs: [1, 4, 4, 1, 1], ys: [1, 1, 4, 4, 1]))
+        let ring = "[" + zip(m.xs, m.ys).map { "[\($0),\($1)]" }.joined(separator: ",") + "]"
+        let path = s.directory.file("user/kare.geojson")
+        try """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},
+             "geometry":{"type":"Polygon","coordinates":[\(ring)]}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try s.run(["--add", path, "--level", "district", "--code", "KOD", "--name", "AD"])
+        #expect(refused.status != 0 && refused.stderr.contains("\(path): coordinates are not longitude/latitude degrees"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("(--crs EPSG:NNNN)") && !refused.stderr.contains("roqua-add-") && !refused.stderr.contains("manifest"),
+                "\(refused.stderr)")
+        let dry = try s.run(["--add", path, "--level", "district", "--code", "KOD", "--name", "AD", "--crs", "EPSG:3857", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("Would add kare as districts: 1 feature, code KOD, name AD, CRS WGS 84 / Pseudo-Mercator"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("under 1 province (inferred)") && dry.stdout.contains("Nothing written (--dry-run)."), "\(dry.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: s.out), "a dry run wrote the database")
+        let layers = (try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []
+        #expect(layers.isEmpty, "a dry run left \(layers)")
+    }
+
     /// Zipped as agencies publish them (in a folder, with a macOS resource fork beside it).
     @Test func aZippedShapefileIsAdded() throws {
         let s = try Setup()

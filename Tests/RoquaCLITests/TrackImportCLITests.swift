@@ -17,7 +17,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("cerknicko-jezero.gpx (gpx): 297 fixes read, 6 untimed skipped"), "\(result.stdout)")
         #expect(result.stdout.contains("trip.csv (csv):"), "\(result.stdout)")
-        #expect(result.stdout.contains("3 file(s): 2 imported"), "\(result.stdout)")
+        #expect(result.stdout.contains("3 files: 2 imported"), "\(result.stdout)")
         #expect(result.stderr.contains("error: \(directory.file("bad.fit")): at byte"), "\(result.stderr)")
         #expect(!result.stderr.contains("\u{1B}["), "no progress line outside a terminal")
     }
@@ -52,7 +52,7 @@ import Testing
         #expect(result.stdout.contains("strava.zip:activities/1.fit (fit): 21 fixes read"), "\(result.stdout)")
         #expect(result.stdout.contains("strava.zip:activities/3.gpx.gz (gpx): 297 fixes read"), "\(result.stdout)")
         #expect(result.stdout.contains("Settings.json: passed over, not a track file"), "\(result.stdout)")
-        #expect(result.stdout.contains("5 file(s): 3 imported (324 fixes), 2 not track files, 1 other files passed over, 0 failed"),
+        #expect(result.stdout.contains("5 files: 3 imported (324 fixes), 2 not track files, 0 failed; 1 other file passed over"),
                 "\(result.stdout)")
         let again = try CommandRunner.run(roqua, ["track", "import", export] + common)
         #expect(again.status == 0 && again.stdout.contains("3 imported before"), "\(again.stdout)")

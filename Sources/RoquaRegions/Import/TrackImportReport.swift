@@ -49,15 +49,18 @@ public struct TrackImportTally: Sendable, Equatable {
         fixes += summary.fixesRead
     }
 
-    /// The closing line when more than one file was involved (`named`: paths given); nil otherwise.
+    /// The closing line when more than one file was involved (`named`: paths given); nil otherwise:
+    /// `5 files: 3 imported (324 fixes), 2 not track files, 0 failed; 1 other file passed over`.
     public func summaryLine(named: Int) -> String? {
         let files = imported + before + notTracks + failures
         guard files > 1 || named > 1 || passedOver > 0 else { return nil }
-        var parts = ["\(imported) imported (\(fixes) fixes)"]
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        var parts = ["\(imported) imported (\(count(fixes, "fix", "fixes")))"]
         if before > 0 { parts.append("\(before) imported before") }
-        if notTracks > 0 { parts.append("\(notTracks) not track files") }
-        if passedOver > 0 { parts.append("\(passedOver) other files passed over") }
+        if notTracks > 0 { parts.append(count(notTracks, "not a track file", "not track files")) }
         parts.append("\(failures) failed")
-        return "\(files) file(s): " + parts.joined(separator: ", ")
+        var line = count(files, "file", "files") + ": " + parts.joined(separator: ", ")
+        if passedOver > 0 { line += "; " + count(passedOver, "other file", "other files") + " passed over" }
+        return line
     }
 }

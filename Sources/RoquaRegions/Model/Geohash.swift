@@ -1,6 +1,6 @@
 import Foundation
 
-/// Standard geohash (base-32, bits interleaved longitude first), as the seed stores with each region.
+/// Standard geohash (base-32, bits interleaved longitude first), as the store keeps with each region.
 ///
 /// Conventions (documented because libraries differ):
 /// - Precision is clamped to 1…12 (12 characters ≈ 3.7 cm × 1.9 cm, beyond what a Double position means).

@@ -2,7 +2,7 @@ import Foundation
 import RoquaChatCore
 import RoquaIO
 
-/// Everything the client library throws. The first three are the seed's errors that callers act
+/// Everything the client library throws. The first three are the errors that callers act
 /// on: `noInternet` (keep the messages pending and retry later), `authenticationError` (sign in
 /// again), `serverError` (the server answered but refused or failed).
 public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// What a message carries. The server treats `content` as opaque text (part 2 puts AES-GCM
+/// What a message carries. The server treats `content` as opaque text (the client puts AES-GCM
 /// ciphertext there); the type only tells clients how to show it.
 public enum MessageType: String, Codable, Sendable, CaseIterable, Hashable {
     case text, image, location, file
@@ -36,7 +36,7 @@ public enum ChatLimits {
 }
 
 /// Client-chosen identifiers (`local_id`, `device_id`): 1–64 characters of `A–Z a–z 0–9 - _ .`,
-/// so that they are safe in keys, logs and file names. UUIDs (part 2 uses UUIDv7) qualify.
+/// so that they are safe in keys, logs and file names. UUIDs (the client uses UUIDv7) qualify.
 public enum ClientIdentifier {
     /// Whether `value` is an acceptable client identifier.
     public static func isValid(_ value: String) -> Bool {

@@ -10,7 +10,7 @@ public struct OTPRequestBody: Codable, Sendable, Equatable {
 
 /// `POST /v1/auth/otp/verify`: trade the code for tokens. `device_public_key` (optional) is the
 /// device's Ed25519 public key, 32 raw bytes in base64: the server then verifies that device's
-/// message signatures and vouches for the key to peers (part 2).
+/// message signatures and vouches for the key to peers.
 public struct OTPVerifyBody: Codable, Sendable, Equatable {
     /// The phone number (E.164).
     public var phone: PhoneNumber

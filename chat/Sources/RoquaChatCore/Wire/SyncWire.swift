@@ -20,7 +20,7 @@ public struct PushMessage: Codable, Sendable, Equatable {
     public var senderID: String?
     /// The author's device; with a registered key, `signature` is checked against it.
     public var deviceID: String?
-    /// The group key epoch `content` is encrypted under (part 2); opaque to the server.
+    /// The group key epoch `content` is encrypted under (end-to-end encryption); opaque to the server.
     public var keyEpoch: Int?
     /// Base64 Ed25519 signature over `MessageSigning.payload(...)`.
     public var signature: String?
