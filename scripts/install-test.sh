@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The installation as a user gets it: scripts/install.sh into a fresh prefix, then the installed
 # roqua run with the Swift toolchain hidden (a private mount namespace with an empty directory over
-# it) and no variable pointing anywhere; then scripts/package.sh's .deb, unpacked into a fresh root
-# and run the same way, its Depends checked against the libraries the program loads.
+# it) and no variable pointing anywhere; then scripts/package.sh's .deb, unpacked and run the same
+# way, its Depends checked against the libraries the program loads, and installed with apt into a
+# fresh Debian root made by debootstrap, where it resolves.
 #   scripts/install-test.sh [--products "roqua …"]    (default: roqua; CI builds only that)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,5 +65,30 @@ rm -rf "$work/home"; mkdir -p "$work/home"
 check "the unpacked package resolves with the toolchain hidden" bash -c "
   $(declare -f hidden); work='$work'; toolchain='$toolchain'
   hidden '$root/usr/bin/roqua' import >/dev/null && hidden '$root/usr/bin/roqua' resolve 40.9879 29.0281 | grep -qx 'Türkiye › İstanbul › Kadıköy'"
+# The .deb in a fresh Debian root made by debootstrap (minbase, this machine's release and mirror):
+# apt installs it with its Depends from the mirror, then roqua builds its database and resolves
+# there. That root has never seen the toolchain or the build. Needs root and a reachable mirror;
+# skipped, and said so, without them.
+if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null && command -v chroot >/dev/null; then
+  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+  mirror=${mirror:-http://deb.debian.org/debian}
+  debian=$work/debian
+  if timeout 900 debootstrap --variant=minbase "$suite" "$debian" "$mirror" >"$work/debootstrap.log" 2>&1; then
+    cp "$deb" "$debian/tmp/roqua.deb"
+    cp /etc/resolv.conf "$debian/etc/resolv.conf" 2>/dev/null || true
+    # A private mount namespace: /proc for the chroot, gone when the command ends.
+    in_debian() { unshare -m sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 "$@"' "$debian" "$@"; }
+    check "the .deb installs with apt into a fresh Debian root (debootstrap $suite, minbase)" \
+      in_debian sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /tmp/roqua.deb'
+    check "there, with no toolchain ever installed, roqua builds its database and resolves" \
+      in_debian sh -c 'test ! -e /opt/swift && roqua import >/dev/null && roqua resolve 40.9879 29.0281 | grep -qx "Türkiye › İstanbul › Kadıköy"'
+  else
+    echo "note: debootstrap $suite from $mirror failed (no mirror reachable?): the fresh-root check did not run"
+    tail -3 "$work/debootstrap.log" | sed 's/^/     /'
+  fi
+else
+  echo "note: not root or no debootstrap: the .deb was checked unpacked only, not installed into a fresh Debian root"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
