@@ -76,7 +76,7 @@ public enum RoquaServer {
         let router = Router(context: BasicRequestContext.self)
         // Outermost first: headers on every answer, errors included; the log sees the final status.
         router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: RequestLogMiddleware(logger: state.logger))
+        router.add(middleware: RequestLogMiddleware(level: .debug))
         router.add(middleware: JSONErrorMiddleware(logger: state.logger))
         router.add(middleware: OriginGuardMiddleware(policy: state.origins, token: state.options.token))
         router.add(middleware: AccessControlMiddleware(token: state.options.token))

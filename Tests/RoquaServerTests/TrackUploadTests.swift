@@ -62,7 +62,7 @@ import Testing
             let files = (object["files"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
             #expect(object["format"] as? String == "archive" && files.count >= 2, "\(archive.text)")
             #expect(files.allSatisfy { $0.hasPrefix("strava-export.zip:") && !$0.contains("roqua-upload") }, "\(files)")
-            #expect((object["text"] as? String)?.contains("file(s):") == true)
+            #expect((object["text"] as? String)?.contains(" files: ") == true)
         }
     }
 

@@ -63,15 +63,3 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
-
-/// One debug line per request: method, path (never the query, which holds coordinates), status.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response = try await next(request, context)
-        logger.debug("request", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)",
-                                           "status": "\(response.status.code)"])
-        return response
-    }
-}

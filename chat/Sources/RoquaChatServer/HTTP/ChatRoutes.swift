@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import RoquaChatCore
+import RoquaHTTPGuard
 
 /// The HTTP API. Handlers parse, call a service and encode; rules live in the services and
 /// `Policy`.
@@ -44,7 +45,7 @@ struct ChatRoutes: Sendable {
     }
 
     func register(on router: Router<ChatRequestContext>) {
-        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestLogMiddleware(level: .info))
         router.add(middleware: ErrorMiddleware())
         router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
         registerAuth(on: router.group("/v1/auth"))

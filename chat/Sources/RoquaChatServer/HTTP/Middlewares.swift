@@ -4,26 +4,6 @@ import Hummingbird
 import Logging
 import RoquaChatCore
 
-/// One line per request at info: method, route pattern (never the raw path, which can hold an
-/// invite code), status and duration.
-struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = ChatRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "method": "\(request.method.rawValue)",
-            "route": "\(context.endpointPath ?? "?")",
-            "status": "\(response.status.code)",
-            "ms": "\(String(format: "%.1f", milliseconds))",
-        ])
-        return response
-    }
-}
-
 /// Turns every failure into a JSON error body; unexpected errors become a 500 that says nothing
 /// about the internals and are logged.
 struct ErrorMiddleware: RouterMiddleware {
