@@ -28,10 +28,11 @@ is_chat() { [ -d "chat/Tests/Fuzz/corpus/$1" ]; }
 need_root=false need_chat=false
 for target in "${targets[@]}"; do if is_chat "$target"; then need_chat=true; else need_root=true; fi; done
 $need_root && build_fuzzer roqua-fuzz "$scratch"
-$need_chat && build_fuzzer roqua-chat-fuzz "$PWD/$scratch-chat" --package-path chat
+# The same build folder for both: what they share (swift-crypto, GRDB, RoquaIO) is compiled once.
+$need_chat && build_fuzzer roqua-chat-fuzz "$PWD/$scratch" --package-path chat
 status=0
 for target in "${targets[@]}"; do
-  if is_chat "$target"; then binary=$scratch-chat/debug/roqua-chat-fuzz seeds=chat/Tests/Fuzz/corpus/$target
+  if is_chat "$target"; then binary=$scratch/debug/roqua-chat-fuzz seeds=chat/Tests/Fuzz/corpus/$target
   else binary=$scratch/debug/roqua-fuzz seeds=Tests/Fuzz/corpus/$target; fi
   mkdir -p "$scratch/corpus/$target" "$scratch/crashes/$target"
   log="$scratch/fuzz-$target.log"

@@ -18,7 +18,10 @@ roqua_install_system_packages
 roqua_install_system_packages "${ROQUA_TEST_APT_PACKAGES[@]}" \
   || echo "warning: could not install ${ROQUA_TEST_APT_PACKAGES[*]}; the browser test will say what is missing" >&2
 roqua_build .build-tests.log --build-tests
-roqua_build .build-chat-tests.log --package-path chat --build-tests
+# The tour-group package builds into the same folder: what both packages use (SwiftNIO,
+# Hummingbird, GRDB, swift-crypto, the shared Roqua modules) is compiled once.
+chat=(--package-path chat --scratch-path "$PWD/.build")
+roqua_build .build-chat-tests.log "${chat[@]}" --build-tests
 args=(--skip-build)
 [ "${1:-}" = "--fast" ] && args+=(--skip SlowTests)
 offline=()
@@ -31,7 +34,7 @@ fi
 echo "The geocoder, roqua serve and their programs:"
 "${offline[@]}" swift test "${args[@]}"
 echo "Tour groups (chat/):"
-"${offline[@]}" swift test --package-path chat "${args[@]}"
+"${offline[@]}" swift test "${chat[@]}" "${args[@]}"
 [ "${1:-}" = "--fast" ] && exit 0
 echo "roqua serve against geopy's Nominatim client (geopy installed from PyPI into a venv):"
 scripts/geopy-test.sh
@@ -44,7 +47,7 @@ scripts/install-test.sh
 echo "The README's example of embedding the resolver, built as a separate package:"
 scripts/embed-test.sh
 echo "Every transcript in README.md and docs/, run and compared:"
-python3 scripts/check-docs.py --bin .build/debug
+python3 scripts/check-docs.py --bin .build/debug --chat-bin .build/debug
 echo "roqua serve's page in a real browser (chromium, selenium):"
 scripts/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"
