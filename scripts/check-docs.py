@@ -11,8 +11,9 @@ Each command runs with `bash -c` in a sandbox that is fresh for every file and s
 the blocks of that file, in order (a README can import in one block and show statistics in a
 later one). The sandbox is a temporary directory used as the working directory and as HOME, with
   XDG_DATA_HOME=$HOME/.local/share  TZ=UTC  LANG=C.UTF-8  NO_COLOR=1
-  PATH=the binaries' directory (--bin), the tour-group package's (--chat-bin) when it exists,
-       then /usr/bin:/bin
+  PATH=the tour-group package's binaries (--chat-bin) when that directory exists, then the
+       geocoder's (--bin), then /usr/bin:/bin — the chat programs first, so that a stale
+       roqua-chat left in an older geocoder build directory is not the one run
   ROQUA_REPO=the repository  ROQUA_DATA=its data/ (so `roqua import` finds the bundled
        boundaries wherever the binaries are)
 and `examples/` in it holds links to the repository's example files: scripts/examples/* and the
@@ -20,11 +21,12 @@ track fixtures of Tests/Fixtures/tracks/*. Files are checked in parallel (-j), e
 sandbox.
 
 Expected output is compared exactly, line by line, except that trailing whitespace and
-trailing empty lines are ignored, and that the word `…` (U+2026, standing alone between
-spaces or at either end of a line) matches any run of characters within the line: for output
-that differs by nature from run to run (elapsed times, temporary paths, today's date, random
-tokens). Exit statuses are not compared: show them with `echo $?` (each command starts with
-`$?` set to the previous command's status, as in an interactive shell).
+trailing empty lines are ignored, and that a `…` (U+2026) touching no letter or digit — a word
+of its own, or inside punctuation as in `"sr_…"` or `(user …)` — matches any run of characters
+within the line: for output that differs by nature from run to run (elapsed times, temporary
+paths, today's date, random ids and tokens). A `…` next to a letter or digit (`-90…90`,
+`…f13a69`) is literal. Exit statuses are not compared: show them with `echo $?` (each command
+starts with `$?` set to the previous command's status, as in an interactive shell).
 
 Processes a transcript leaves running in the background (a server it started) are stopped when
 its file is done. Any difference fails the check (exit 1) with a unified diff naming file:line.
@@ -114,8 +116,9 @@ def trim(lines):
 
 
 def line_pattern(expected):
-    """A regex for an expected line: literal text, each standalone `…` word matching anything."""
-    parts = re.split(r"(?:(?<=\s)|^)" + WILDCARD + r"(?=\s|$)", expected)
+    """A regex for an expected line: literal text, each `…` that touches no letter or digit
+    matching anything."""
+    parts = re.split(r"(?<![^\W_])" + WILDCARD + r"(?![^\W_])", expected)
     if len(parts) == 1:
         return None
     return re.compile("".join(re.escape(p) + (".*" if k < len(parts) - 1 else "")
@@ -269,7 +272,7 @@ def main():
     parser.add_argument("--bin", default=os.path.join(REPO, ".build", "debug"),
                         help="where roqua and roqua-serve are (default: .build/debug)")
     parser.add_argument("--chat-bin", default=os.path.join(REPO, "chat", ".build", "debug"),
-                        help="where roqua-chat and roqua-chat-server are, put on PATH after --bin when it exists "
+                        help="where roqua-chat and roqua-chat-server are, put on PATH before --bin when it exists "
                              "(default: chat/.build/debug)")
     parser.add_argument("--only", metavar="FILE", help="check only this Markdown file")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every command and its time")
@@ -283,7 +286,7 @@ def main():
         sys.exit(f"check-docs: no roqua in {bin_dir} (build it, or give --bin DIR)")
     bin_dirs = [bin_dir]
     if os.path.isdir(args.chat_bin):
-        bin_dirs.append(os.path.abspath(args.chat_bin))
+        bin_dirs.insert(0, os.path.abspath(args.chat_bin))
     if args.only:
         only = os.path.abspath(args.only)
         if not os.path.isfile(only):
