@@ -79,7 +79,7 @@ let package = Package(
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
                            "RoquaAchievements", "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // Every parser of outside input under libFuzzer (scripts/fuzz.sh); built normally, it replays inputs.
+        // Every parser of outside input under libFuzzer (scripts/checks/fuzz.sh); built normally, it replays inputs.
         .target(name: "RoquaFuzzing"),
         .executableTarget(
             name: "roqua-fuzz",

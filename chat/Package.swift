@@ -96,12 +96,12 @@ let package = Package(
                            .product(name: "RoquaIO", package: roqua),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // What a server or peer sends a device, under libFuzzer (scripts/fuzz.sh --chat); built normally, it replays inputs.
+        // What a server or peer sends a device, under libFuzzer (scripts/checks/fuzz.sh --chat); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-chat-fuzz",
             dependencies: ["RoquaChatCore", .product(name: "RoquaFuzzing", package: roqua), .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // The chat load generator: `scripts/bench-chat.sh` (figures only; never a test).
+        // The chat load generator: `chat/scripts/bench-chat.sh` (figures only; never a test).
         .executableTarget(
             name: "roqua-chat-bench",
             dependencies: ["RoquaChatCore", .product(name: "Crypto", package: "swift-crypto"),

@@ -37,20 +37,20 @@ echo "Tour groups (chat/):"
 "${offline[@]}" swift test "${chat[@]}" "${args[@]}"
 [ "${1:-}" = "--fast" ] && exit 0
 echo "roqua serve against geopy's Nominatim client (geopy installed from PyPI into a venv):"
-scripts/geopy-test.sh
+scripts/checks/geopy-test.sh
 echo "roqua import --add on three real public layers (Tokyo, Georgia, North Carolina), checked against pyproj and shapely:"
-scripts/real-layers-test.sh
+scripts/checks/real-layers-test.sh
 echo "Explorer tiles and days per place on a generated 1,000,000-fix history, against an independent computation:"
-scripts/travel-test.sh
+scripts/checks/travel-test.sh
 echo "The installation: scripts/install.sh and the .deb, run with the Swift toolchain hidden:"
-scripts/install-test.sh
+scripts/checks/install-test.sh
 echo "The README's example of embedding the resolver, built as a separate package:"
-scripts/embed-test.sh
+scripts/checks/embed-test.sh
 echo "Every transcript in README.md and docs/, run and compared:"
-python3 scripts/check-docs.py --bin .build/debug --chat-bin .build/debug
+python3 scripts/checks/check-docs.py --bin .build/debug --chat-bin .build/debug
 echo "roqua serve's page in a real browser (chromium, selenium):"
-scripts/browser-test.sh
+scripts/checks/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"
-scripts/fault-test.sh 20
+scripts/checks/fault-test.sh 20
 echo "Fuzzing every parser of outside input for 20 s each:"
-scripts/fuzz.sh 20
+scripts/checks/fuzz.sh 20

@@ -11,7 +11,7 @@ import Synchronization
 // roqua-bench resolve DB POINTS.csv NAME [--workers N]
 // roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N] [--threads N [--separate]]   (warm threads; run two at once for the ceiling)
 // roqua-bench sha256 FILE      (the hash `track import` takes of every file, to recognise re-imports)
-// Prints one JSON line of figures; scripts/bench.sh runs it with the peers and prints ratios.
+// Prints one JSON line of figures; scripts/bench/bench.sh runs it with the peers and prints ratios.
 
 func peakRSSMegabytes() -> Double {
     var usage = rusage()

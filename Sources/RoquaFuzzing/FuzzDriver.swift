@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Built normally, the program is a replayer: `PROGRAM TARGET FILE|DIR…` feeds every file to the
 /// target's parser (the saved corpus and crash regressions run this way in the test suites).
-/// Built by scripts/fuzz.sh with `-sanitize=fuzzer,address -DFUZZING`, it hands over to
+/// Built by scripts/checks/fuzz.sh with `-sanitize=fuzzer,address -DFUZZING`, it hands over to
 /// libFuzzer's driver, which calls the entry below with the target named by ROQUA_FUZZ_TARGET.
 public enum FuzzDriver {
     /// One parser of outside input: it must finish or throw an error that describes itself; a

@@ -10,7 +10,7 @@ import RoquaServeInput
 
 /// Every parser of outside input, fed raw bytes. Each target must either finish or throw a typed
 /// error: a crash, a hang, a leak or unbounded memory is a bug (libFuzzer + AddressSanitizer find
-/// them; `scripts/fuzz.sh` runs every target, and the replay mode checks the saved inputs).
+/// them; `scripts/checks/fuzz.sh` runs every target, and the replay mode checks the saved inputs).
 enum FuzzTargets {
     typealias Target = FuzzDriver.Target
 

@@ -4,7 +4,7 @@ import RoquaTestSupport
 import Testing
 
 /// 10,000 random points answered by shapely/GEOS over the full boundary polygons of the same DB
-/// (scripts/reference_points.py); the resolver must agree on every one.
+/// (scripts/data/reference_points.py); the resolver must agree on every one.
 @Suite struct ReferenceAgreementTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/reference-10k.csv").path

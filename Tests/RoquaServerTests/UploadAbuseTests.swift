@@ -49,7 +49,7 @@ import Testing
     /// A 2 MB gzip expanding to 2 GiB of valid rows (alone, and inside a ZIP as a `.csv.gz`
     /// entry) is refused with 413 once it passes the limit (without the limit it would be read
     /// whole: 55 million rows, minutes); `/reverse` keeps answering meanwhile; the store is
-    /// untouched. How fast (wall time, `/reverse` latency) is `scripts/bench-serve-abuse.sh`'s to
+    /// untouched. How fast (wall time, `/reverse` latency) is `scripts/bench/bench-serve-abuse.sh`'s to
     /// measure, not a unit test's.
     @Test func aDecompressionBombStopsAtTheLimit() async throws {
         let bomb = try Self.bomb()
@@ -147,7 +147,7 @@ import Testing
         try await Self.wait(for: "importing", server)
         let trickle = try LoopbackHTTP(port: server.port, timeout: 10)
         try trickle.send(server.head("POST", "/api/tracks?name=slow.csv", "Content-Length: 100000\r\nConnection: close\r\n") + "lat,lon")
-        // How fast the stop is, is measured by scripts/bench-serve-abuse.sh.
+        // How fast the stop is, is measured by scripts/bench/bench-serve-abuse.sh.
         await server.stop()
         let reply = try? await big.value
         #expect(reply?.status != 200, "\(reply?.text ?? "no answer")")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two release builds of roqua serve against each other on GET /reverse, interleaved (A B A B …)
 # so that what else the shared machine runs weighs on both alike: each turn is one
-# `scripts/load-test.sh RUNS SECONDS`, and the figure compared is the median of the server's CPU
+# `scripts/checks/load-test.sh RUNS SECONDS`, and the figure compared is the median of the server's CPU
 # time per request over all runs (it barely depends on load), with the req/s beside it.
 #   scripts/serve/compare-builds.sh A_DIR B_DIR [PAIRS] [RUNS] [SECONDS]
 #     (each DIR holds a release `roqua` and `roqua-serve`; ROQUA_TEST_BOUNDARIES reuses a boundary DB)
@@ -13,7 +13,7 @@ trap 'rm -f "$log"' EXIT
 for pair in $(seq 1 "$pairs"); do
   for dir in "$a" "$b"; do
     echo "pair $pair: $dir (load average $(cut -d' ' -f1 /proc/loadavg))"
-    ROQUA_BIN="$dir/roqua" scripts/load-test.sh "$runs" "$seconds" | grep '^run ' | sed "s#^#$dir #" | tee -a "$log"
+    ROQUA_BIN="$dir/roqua" scripts/checks/load-test.sh "$runs" "$seconds" | grep '^run ' | sed "s#^#$dir #" | tee -a "$log"
   done
 done
 for dir in "$a" "$b"; do

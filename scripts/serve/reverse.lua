@@ -1,4 +1,4 @@
--- wrk script for `scripts/load-test.sh`: GET /reverse with a different coordinate each request,
+-- wrk script for `scripts/checks/load-test.sh`: GET /reverse with a different coordinate each request,
 -- from a seeded generator (the same sequence every run): half uniform in Türkiye's box, half
 -- uniform over the world (latitude by area), format=json, keep-alive.
 local seed = 20261123

@@ -7,14 +7,14 @@ import RoquaChatCore
 // a guide and CLIENTS members, puts them in one group, then every member pushes MESSAGES messages
 // in batches of BATCH at once (every REPLAY-EVERY-th batch is sent twice, as a retrying client
 // would). Afterwards the guide pulls everything and counts: nothing may be lost or doubled.
-// Prints one JSON line of figures; scripts/bench-chat.sh runs it and reports medians.
+// Prints one JSON line of figures; chat/scripts/bench-chat.sh runs it and reports medians.
 //
 // --mode memory --server-pid PID [--pushes 4]: PUSHES members each push one ~15 MiB body (100
 // messages of 64 KiB, a quarter of it escaped) at once, while the server's RSS is sampled.
 // --mode abuse --seconds S [--flood 8]: members push, newcomers sign in and a stranger asks for
 // the group's attachment while FLOOD tasks request codes for random numbers from 20 addresses;
 // every simulated client has its own address (X-Forwarded-For; run the server with
-// --trusted-proxy 127.0.0.1). scripts/bench-chat-abuse.sh runs both.
+// --trusted-proxy 127.0.0.1). chat/scripts/bench-chat-abuse.sh runs both.
 
 func option(_ name: String, _ fallback: String? = nil) throws -> String {
     let args = CommandLine.arguments

@@ -3,7 +3,7 @@ import Foundation
 import RoquaChatCore
 import RoquaFuzzing
 
-/// Every parser of what a server or a peer can send a device, fed raw bytes (`scripts/fuzz.sh
+/// Every parser of what a server or a peer can send a device, fed raw bytes (`scripts/checks/fuzz.sh
 /// --chat`; the replay mode checks the saved inputs in the test suite).
 enum ChatFuzzTargets {
     static let all: [String: FuzzDriver.Target] = [

@@ -33,13 +33,26 @@ struct VerifyCommand: AsyncParsableCommand {
         let found = confirm ? try await client.confirmIdentity(groupID: groupID, member: member)
                             : try await client.identity(groupID: groupID, member: member)
         if json {
-            return print(try ChatOutput.json(["user_id": found.userID, "identity_key": found.identityKey, "safety_number": found.safetyNumber,
-                                              "confirmed": found.confirmed ? "true" : "false", "changed": found.changed ? "true" : "false"]))
+            return print(try ChatOutput.json(VerifyAnswer(userID: found.userID, identityKey: found.identityKey, safetyNumber: found.safetyNumber,
+                                                          confirmed: found.confirmed, changed: found.changed)))
         }
         print("safety number with user \(found.userID):")
         let groups = found.safetyNumber.split(separator: " ")
         for row in stride(from: 0, to: groups.count, by: 4) { print("  " + groups[row..<min(row + 4, groups.count)].joined(separator: " ")) }
         if found.changed { print("their identity key changed since they were first added to this group") }
         print(found.confirmed ? "confirmed: you compared this number with them" : "not confirmed: compare in person, then run again with --confirm")
+    }
+}
+
+/// `verify --json`: the flags as JSON booleans.
+private struct VerifyAnswer: Encodable {
+    var userID: String
+    var identityKey: String
+    var safetyNumber: String
+    var confirmed: Bool
+    var changed: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", identityKey = "identity_key", safetyNumber = "safety_number", confirmed, changed
     }
 }

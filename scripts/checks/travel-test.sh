@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Explorer tiles and days per place against an independent computation (scripts/checks/travel_check.py)
+# on a generated 1,000,000-fix history. Offline; Python's standard library only.
+#   scripts/checks/travel-test.sh [FIXES]   (build first: swift build --product roqua; ROQUA_BIN=… to pick a binary)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/serve/common.sh
+ROQUA=$(serve_roqua_binary)
+work=$(mktemp -d /tmp/roqua-travel.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+python3 scripts/checks/travel_check.py "$ROQUA" "$work" "$@"
