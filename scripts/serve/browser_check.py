@@ -98,7 +98,7 @@ def attack(driver):
         driver.get(f"http://evil.example:{port}/api/export?format=json")
         body = driver.find_element(By.TAG_NAME, "body").text
         check("DNS rebinding: the server under another name answers 421 and nothing else",
-              "421" in body and "visit_count" not in body and "Kadıköy" not in body, body[:200])
+              '"code":"misdirected_request"' in body.replace(" ", "") and "visit_count" not in body and "Kadıköy" not in body, body[:200])
     finally:
         evil.shutdown()
 
