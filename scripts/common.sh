@@ -51,3 +51,11 @@ chat_server() {
   elif [ "${1:-}" = admin ]; then "$dir/roqua-chat" "$@"
   else "$dir/roqua-chat" server "$@"; fi
 }
+
+# Both packages (this one and chat/) build into one folder, so that what they share is compiled
+# once. SwiftPM keeps one build plan per folder and does not notice that the other package built
+# into it since (it would call the next build complete without compiling a changed file): the
+# plan is dropped before each package's build, and it is made again in seconds.
+roqua_forget_plan() {  # roqua_forget_plan SCRATCH
+  rm -f "$1"/*/debug/description.json "$1"/*/release/description.json
+}

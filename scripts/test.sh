@@ -17,11 +17,14 @@ source scripts/common.sh
 roqua_install_system_packages
 roqua_install_system_packages "${ROQUA_TEST_APT_PACKAGES[@]}" \
   || echo "warning: could not install ${ROQUA_TEST_APT_PACKAGES[*]}; the browser test will say what is missing" >&2
+roqua_forget_plan .build
 roqua_build .build-tests.log --build-tests
 # The tour-group package builds into the same folder: what both packages use (SwiftNIO,
 # Hummingbird, GRDB, swift-crypto, the shared Roqua modules) is compiled once.
 chat=(--package-path chat --scratch-path "$PWD/.build")
+roqua_forget_plan .build
 roqua_build .build-chat-tests.log "${chat[@]}" --build-tests
+roqua_forget_plan .build  # the next plain `swift build` plans the root package again
 args=(--skip-build)
 [ "${1:-}" = "--fast" ] && args+=(--skip SlowTests)
 offline=()

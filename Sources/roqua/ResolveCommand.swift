@@ -9,19 +9,17 @@ struct ResolveCommand: ParsableCommand {
         commandName: "resolve",
         abstract: "Resolve coordinates to country / province / district, offline.",
         discussion: """
-            One point: roqua resolve 40.9879 29.0281 (negative values work as they are: \
-            roqua resolve -33.92 18.42). Many points: roqua resolve --input FILE|- reads CSV \
+            One point: roqua resolve 40.9879 29.0281, or "40.9879,29.0281" as map apps copy it, or \
+            40°59'16"N 29°01'41"E (negative values work as they are: roqua resolve -33.92 18.42). Many points: roqua resolve --input FILE|- reads CSV \
             (lat,lon columns, header optional) or NDJSON ({"lat":…,"lon":…} per line) or a GeoJSON \
             FeatureCollection of points, and streams the answers. Bad rows are reported on stderr \
             with their row number; the rest goes on, and the exit status is 2 when any row failed.
             """
     )
 
-    @Argument(help: "Latitude in degrees (-90…90).")
-    var latitude: Degrees?
-
-    @Argument(help: "Longitude in degrees (-180…180).")
-    var longitude: Degrees?
+    @Argument(help: ArgumentHelp("The point: LAT LON (40.9879 29.0281, latitude -90…90 first), \"LAT,LON\" as map apps copy it, "
+                                 + "or degrees, minutes and seconds (40°59'16\"N 29°01'41\"E).", valueName: "COORDINATE"))
+    var coordinate: [String] = []
 
     @OptionGroup var boundaryOptions: BoundaryOptions
 
@@ -50,10 +48,9 @@ struct ResolveCommand: ParsableCommand {
     var workers = OptionNumber<Int>(ProcessInfo.processInfo.activeProcessorCount)
 
     func validate() throws {
-        if input == nil, latitude == nil || longitude == nil {
-            throw ValidationError("give LAT LON, or --input FILE|-")
-        }
-        if input != nil, latitude != nil { throw ValidationError("give either LAT LON or --input, not both") }
+        if input == nil, coordinate.isEmpty { throw ValidationError("give LAT LON, or --input FILE|-") }
+        if input != nil, !coordinate.isEmpty { throw ValidationError("give either LAT LON or --input, not both") }
+        if input == nil { _ = try point() }
         guard (1...BatchOptions.maxWorkers).contains(workers.value) else {
             throw ValidationError("--workers must be between 1 and \(BatchOptions.maxWorkers), not \(workers)")
         }
@@ -65,9 +62,19 @@ struct ResolveCommand: ParsableCommand {
     func run() throws {
         let index = try ResolverIndex(database: boundaryOptions.open())
         if let input { return try runBatch(index: index, input: input) }
+        let (latitude, longitude) = try point()
         let answer = try index.withLocality(Resolver(index: index, fallbackMeters: fallbackMeters.value)
-            .resolve(latitude: latitude!.value, longitude: longitude!.value))
+            .resolve(latitude: latitude, longitude: longitude))
         print(json ? answer.json(language: lang) : answer.text(language: lang))
+    }
+
+    /// The point the arguments name, in any of the forms `CoordinateText` reads.
+    private func point() throws -> (latitude: Double, longitude: Double) {
+        do {
+            return try CoordinateText.parse(coordinate.joined(separator: " "))
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     private func runBatch(index: ResolverIndex, input: String) throws {

@@ -40,7 +40,7 @@ struct RoquaCommand: ParsableCommand {
             if isNegativeNumber, let previous = result.last, previous.hasPrefix("--"), previous.count > 2, !previous.contains("=") {
                 result[result.count - 1] = previous + "=" + argument
             } else {
-                result.append(isNegativeNumber ? Degrees.protectingNegativeNumber(argument) : argument)
+                result.append(Degrees.protectingNegativeNumber(argument))
             }
         }
         return result

@@ -7,6 +7,7 @@
 # .build-fuzz/crashes/TARGET — add it to the target's regressions/TARGET/ folder (replayed by the tests).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/common.sh
 seconds=${1:-20}
 shift || true
 scratch=.build-fuzz
@@ -15,6 +16,7 @@ scratch=.build-fuzz
 build_fuzzer() {  # build_fuzzer PRODUCT SCRATCH [--package-path DIR]
   local product=$1 dir=$2; shift 2
   echo "Building $product with -sanitize=fuzzer,address (first build takes a few minutes)…" >&2
+  roqua_forget_plan "$dir"  # both fuzzers build into one folder (scripts/common.sh)
   if ! swift build "$@" --product "$product" --scratch-path "$dir" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
       >"$dir.log" 2>&1; then
     grep -E "error:" "$dir.log" >&2 || tail -30 "$dir.log" >&2
@@ -30,6 +32,7 @@ for target in "${targets[@]}"; do if is_chat "$target"; then need_chat=true; els
 $need_root && build_fuzzer roqua-fuzz "$scratch"
 # The same build folder for both: what they share (swift-crypto, GRDB, RoquaIO) is compiled once.
 $need_chat && build_fuzzer roqua-chat-fuzz "$PWD/$scratch" --package-path chat
+roqua_forget_plan "$scratch"
 status=0
 for target in "${targets[@]}"; do
   if is_chat "$target"; then binary=$scratch/debug/roqua-chat-fuzz seeds=chat/Tests/Fuzz/corpus/$target
