@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The one harness of every fuzzing program (`roqua-fuzz` here, `roqua-chat-fuzz` in the
 /// tour-group package): a program hands its table of targets to `FuzzDriver.main`.
@@ -20,7 +19,7 @@ public enum FuzzDriver {
             FileHandle.standardError.write(Data("ROQUA_FUZZ_TARGET must be one of \(targets.keys.sorted())\n".utf8))
             exit(2)
         }
-        selected.withLock { $0 = target }
+        selected = target
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
         exit(runFuzzerDriver(&argc, &argv) { bytes, count in fuzzOneInput(bytes, count) })
@@ -58,13 +57,15 @@ public enum FuzzDriver {
         exit(0)
     }
 
-    /// The target libFuzzer drives, chosen once before the driver starts.
-    static let selected = Mutex<Target?>(nil)
+    /// The target libFuzzer drives: written once before the driver starts, then only read, on
+    /// the driver's one thread. (Not a `Mutex`: each `withLock` re-wrapped the stored closure in
+    /// reabstraction thunks, which piled up until the stack overflowed — the fuzzer found it.)
+    nonisolated(unsafe) static var selected: Target?
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
-    guard let target = FuzzDriver.selected.withLock({ $0 }) else { return 0 }
+    guard let target = FuzzDriver.selected else { return 0 }
     do { try target(Data(bytes: bytes, count: count)) } catch {
         _ = "\(error)"  // every error must describe itself without trapping
     }

@@ -41,6 +41,11 @@ enum FuzzTargets {
                                                                           name: "converted")) },
             "layer-gpkg": { data in try readLayer(GeoPackageLayer.convert(Scratch.file("layer.gpkg", data), into: Scratch.directory,
                                                                           name: "converted")) },
+            // A point as `roqua resolve` reads it: whatever the text, an answer is two finite numbers.
+            "coordinate": { data in
+                guard let point = try? CoordinateText.parse(String(decoding: data, as: UTF8.self)) else { return }
+                guard point.latitude.isFinite, point.longitude.isFinite else { fatalError("a non-finite coordinate was read: \(point)") }
+            },
             "achievements": { data in
                 _ = AchievementCatalog.validate(data: data)
                 _ = try AchievementCatalog.load(data: data)

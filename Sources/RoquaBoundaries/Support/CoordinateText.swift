@@ -95,11 +95,12 @@ public enum CoordinateText {
             }
         }
 
-        /// An unsigned decimal number (`41`, `41.0054`, `.5`).
+        /// An unsigned decimal number (`41`, `41.0054`, `.5`) of at most 32 characters (no degree
+        /// needs more; `Double(String)` on a very long one can exhaust the stack).
         mutating func number() -> Double? {
             let start = at
             while at < bytes.count, (0x30...0x39).contains(bytes[at]) || bytes[at] == UInt8(ascii: ".") { at += 1 }
-            guard at > start, let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)), value.isFinite else {
+            guard at > start, at - start <= 32, let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)), value.isFinite else {
                 at = start
                 return nil
             }
