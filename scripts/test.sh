@@ -9,7 +9,7 @@
 #                            history, the real install script and .deb run without the toolchain,
 #                            `roqua serve` in a real browser (chromium), the fault
 #                            test (kill -9, full disk, read-only and damaged stores) and every
-#                            fuzz target for 20 s
+#                            fuzz target for 15 s
 #   scripts/test.sh --fast   only the suite, without the suites tagged slow (names ending in SlowTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,5 +55,5 @@ echo "roqua serve's page in a real browser (chromium, selenium):"
 scripts/checks/browser-test.sh
 echo "Fault test (kill -9 during imports, full disk, read-only directory, damaged store):"
 scripts/checks/fault-test.sh 20
-echo "Fuzzing every parser of outside input for 20 s each:"
-scripts/checks/fuzz.sh 20
+echo "Fuzzing every parser of outside input for 15 s each:"
+scripts/checks/fuzz.sh 15
