@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and installs Roqua into PREFIX (default ~/.local):
-#   PREFIX/bin/roqua, roqua-serve,                  built with --static-swift-stdlib: they run on a
+#   PREFIX/bin/roqua, roqua-serve,                  built with --static-swift-stdlib and stripped: they run on a
 #     roqua-chat, roqua-chat-server                 machine without the Swift toolchain
 #   PREFIX/share/roqua/                            the bundled boundary data (the binaries find it there);
 #                                                   leaflet/ (Debian's libjs-leaflet) for roqua serve's page
@@ -37,7 +37,7 @@ mkdir -p "$prefix/bin" "$prefix/share/roqua" "$prefix/share/man/man1" "$prefix/s
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
 for product in $products; do
   bin=$(bin_of "$product")
-  install -m 0755 "$bin/$product" "$prefix/bin/$product"
+  install -s -m 0755 "$bin/$product" "$prefix/bin/$product"  # stripped: about half the size
   # Completions, from the program itself.
   "$bin/$product" --generate-completion-script bash >"$prefix/share/bash-completion/completions/$product"
   "$bin/$product" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_$product"

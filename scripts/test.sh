@@ -3,14 +3,15 @@
 # (chat/) — installing missing system libraries first. The tests build their
 # own boundary DB from data/ and never use the network; where the kernel lets us, they run in a
 # network namespace with no interfaces to prove it.
-#   scripts/test.sh          everything (what CI runs): the suite, then `roqua serve` against
-#                            geopy's Nominatim client, three real boundary files added with
+#   scripts/test.sh          everything (what CI runs): both packages' suites, then `roqua serve`
+#                            against geopy's Nominatim client, three real boundary files added with
 #                            `import --add`, explorer tiles and days per place on a generated 1 M-fix
-#                            history, the real install script and .deb run without the toolchain,
-#                            `roqua serve` in a real browser (chromium), the fault
-#                            test (kill -9, full disk, read-only and damaged stores) and every
-#                            fuzz target for 15 s
-#   scripts/test.sh --fast   only the suite, without the suites tagged slow (names ending in SlowTests)
+#                            history, the real install script and .deb (toolchain hidden, and in a
+#                            fresh Debian root), the README's embedding example as its own package,
+#                            every transcript in README.md and docs/, `roqua serve` in a real browser
+#                            (chromium), the fault test (kill -9, full disk, read-only and damaged
+#                            stores) and every fuzz target for 15 s
+#   scripts/test.sh --fast   only the suites, without those tagged slow (names ending in SlowTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
