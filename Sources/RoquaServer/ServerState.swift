@@ -43,6 +43,10 @@ final class ServerState: Sendable {
         index = try ResolverIndex(database: database)
         enricherIdentity = RegionEnricher.identity(of: try database.info())
         resolvers = ResolverPool(index: index)
+        // `/reverse` names a locality at district zoom: the places' table is loaded in the
+        // background, and until it is, each answer asks the database (a little slower).
+        let places = index
+        DispatchQueue.global(qos: .utility).async { _ = try? places.localities() }
         hierarchy = try BoundaryHierarchy(database: database)
         catalog = try UnitCatalog(database: database)
         shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)

@@ -34,6 +34,25 @@ enum SharedServer {
         #expect(again["category"] as? String == "boundary" && again["class"] == nil)
     }
 
+    /// At district zoom the answer names the locality as `roqua resolve` does (the same names,
+    /// deepest first) and in the address by its size; the place answered stays the district.
+    /// Coarser zooms leave it out. Cape Town (4.7 M people) is a `city`.
+    @Test func theLocalityAsTheCLINamesIt() async throws {
+        let server = try await SharedServer.get()
+        let sultanahmet = try await server.get("/reverse?lat=41.0082&lon=28.9784&format=jsonv2").object()
+        #expect(sultanahmet["display_name"] as? String == "Sultanahmet, Fatih, İstanbul, Türkiye")
+        #expect(sultanahmet["name"] as? String == "Fatih" && sultanahmet["addresstype"] as? String == "town")
+        let key = address(sultanahmet).first { $0.value == "Sultanahmet" }?.key
+        #expect(key == "village" || key == "city", "\(address(sultanahmet))")
+        #expect(address(sultanahmet)["town"] == "Fatih")
+        let coarse = try await server.get("/reverse?lat=41.0082&lon=28.9784&zoom=7").object()
+        #expect(coarse["display_name"] as? String == "İstanbul, Türkiye" && !address(coarse).values.contains("Sultanahmet"))
+        let cape = try await server.get("/reverse?lat=-33.9249&lon=18.4241").object()
+        #expect(address(cape)["city"] == nil, "no district level in South Africa: the answer is the province \(cape)")
+        let geocode = try await server.get("/reverse?lat=41.0082&lon=28.9784&format=geocodejson").text
+        #expect(geocode.contains("\"city\":\"Sultanahmet\""), "\(geocode)")
+    }
+
     @Test func languageZoomAndAddressDetails() async throws {
         let server = try await SharedServer.get()
         let english = try await server.get("/reverse?lat=40.9879&lon=29.0281&accept-language=en").object()

@@ -23,9 +23,10 @@ struct NominatimFormatter {
         guard let (level, place) = units.first else { return Self.unableToGeocode }
         let country = resolution.country?.code ?? ""
         // The locality (a populated place within the district) where the request reaches the
-        // district level: the same names as `roqua resolve`, deepest first.
+        // district level: in the address and the display name, the same names as `roqua
+        // resolve`, deepest first. The place answered (name, point, box, type) stays the district.
         let locality = level == .district ? Self.addedLocality(resolution, language: request.language) : nil
-        let name = locality?.name ?? place.name(language: request.language)
+        let name = place.name(language: request.language)
         let display = ((locality.map { [$0.name] } ?? []) + units.map { $0.1.name(language: request.language) }).joined(separator: ", ")
         let point = catalog.labelPoint(place.code) ?? (resolution.coordinate.latitude, resolution.coordinate.longitude)
         let box = catalog.records[place.code]?.box
