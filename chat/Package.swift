@@ -85,6 +85,7 @@ let package = Package(
             name: "roqua-chat-server",
             dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
                            .product(name: "RoquaHTTPGuard", package: roqua),
+                           .product(name: "RoquaIO", package: roqua),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
@@ -141,6 +142,7 @@ let package = Package(
             name: "RoquaChatCLITests",
             dependencies: [.product(name: "RoquaTestKit", package: roqua),
                            .product(name: "RoquaImport", package: roqua),
+                           .product(name: "RoquaBoundaries", package: roqua),
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,10 +1,5 @@
 import Foundation
 
-/// Facts about this build of Roqua.
-public enum Roqua {
-    /// The version the CLI prints and each imported DB records.
-    public static let version = "0.2.0"
-}
 
 /// Where Roqua finds its data by default; every path can be overridden by a flag or variable.
 public enum RoquaPaths {

@@ -1,10 +1,12 @@
 import ArgumentParser
+import RoquaIO
 
 @main
 struct RoquaChatServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roqua-chat-server",
         abstract: "Tour groups: the sync server (run, the default) and the administration of its store.",
+        version: Roqua.version,
         subcommands: [ServerCommand.self, AdminCommand.self],
         defaultSubcommand: ServerCommand.self
     )

@@ -7,6 +7,7 @@ struct RoquaChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roqua-chat",
         abstract: "Tour groups: the client of one device (--home DIR); the server is roqua-chat-server.",
+        version: Roqua.version,
         subcommands: [AuthCommand.self, GroupCommand.self, SendCommand.self,
                       MessagesCommand.self, SyncCommand.self, PeerCommand.self, SaveCommand.self, VerifyCommand.self]
     )
