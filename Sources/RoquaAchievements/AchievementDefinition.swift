@@ -100,16 +100,21 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
     public var mode: String?
     /// Regions per hour: the rolling window, 60 minutes by default.
     public var windowMinutes: Double?
+    /// Regions per hour: the average speed (km/h) the regions must be reached at, 0 by default.
+    public var minSpeedKmh: Double?
+    /// Regions per hour: the distance (km) they must span, along their centres, 0 by default.
+    public var minDistanceKm: Double?
     /// Streaks: `longest` (default) or `current`.
     public var streak: String?
 
     static let knownKeys: Set<String> = ["target", "unit", "continent", "bbox", "fromHour", "toHour", "timeZone",
-                                         "count", "mode", "windowMinutes", "streak"]
+                                         "count", "mode", "windowMinutes", "minSpeedKmh", "minDistanceKm", "streak"]
 
     /// Creates parameters; every one left `nil` is absent, as in a JSON object without the key.
     public init(target: Double? = nil, unit: String? = nil, continent: String? = nil, bbox: AchievementBoundingBox? = nil,
                 fromHour: Int? = nil, toHour: Int? = nil, timeZone: String? = nil, count: String? = nil,
-                mode: String? = nil, windowMinutes: Double? = nil, streak: String? = nil) {
+                mode: String? = nil, windowMinutes: Double? = nil, minSpeedKmh: Double? = nil,
+                minDistanceKm: Double? = nil, streak: String? = nil) {
         self.target = target
         self.unit = unit
         self.continent = continent
@@ -120,6 +125,8 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
         self.count = count
         self.mode = mode
         self.windowMinutes = windowMinutes
+        self.minSpeedKmh = minSpeedKmh
+        self.minDistanceKm = minDistanceKm
         self.streak = streak
     }
 
@@ -131,7 +138,8 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case target, unit, continent, bbox, fromHour, toHour, timeZone, count, mode, windowMinutes, streak
+        case target, unit, continent, bbox, fromHour, toHour, timeZone, count, mode, windowMinutes, minSpeedKmh,
+             minDistanceKm, streak
     }
 
     /// Decodes the parameters object of a definition.
@@ -156,6 +164,8 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
                   count: try c.decodeIfPresent(String.self, forKey: .count),
                   mode: try c.decodeIfPresent(String.self, forKey: .mode),
                   windowMinutes: try c.decodeIfPresent(Double.self, forKey: .windowMinutes),
+                  minSpeedKmh: try c.decodeIfPresent(Double.self, forKey: .minSpeedKmh),
+                  minDistanceKm: try c.decodeIfPresent(Double.self, forKey: .minDistanceKm),
                   streak: try c.decodeIfPresent(String.self, forKey: .streak))
     }
 }

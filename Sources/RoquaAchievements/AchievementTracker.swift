@@ -66,7 +66,14 @@ public struct AchievementTracker: Sendable {
         let newRegions = Set(events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } })
         let regions = try RegionStore.regions(db).readable  // the import has reported unreadable rows already
         let oldRegions = regions.filter { $0.id.map { !newRegions.contains($0) } ?? true }
-        let new = try record(affected, among: regions, unlocked: unlocked, now: now, db)
+        let touched = events.compactMap { event -> VisitedRegion? in
+            switch event {
+            case let .newRegion(region), let .revisit(region): region
+            default: nil
+            }
+        }
+        let new = try record(affected, among: regions, previous: previous, latest: CompletionTimes.latestVisit(touched),
+                             now: now, db)
         let before = catalog.experience.standing(regions: oldRegions, unlocks: previous).level
         let after = catalog.experience.standing(regions: regions, unlocks: previous + new).level
         var result = new.map(AchievementEvent.unlocked)
@@ -93,7 +100,8 @@ public struct AchievementTracker: Sendable {
             let previous = try AchievementStorage.unlocks(db)
             let unlocked = Set(previous.map(\.id))
             let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
-            let new = try record(locked, among: regions, unlocked: unlocked, now: now, db)
+            let new = try record(locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
+                                 now: now, db)
             let unlocks = previous + new
             let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
                                              travel: { try Self.travelFacts(db, zone: self.timeZone) })
@@ -102,18 +110,34 @@ public struct AchievementTracker: Sendable {
         }
     }
 
-    /// Evaluates `ids` and stores their unlocks; returns the new ones.
-    private func record(_ ids: Set<String>, among regions: [VisitedRegion], unlocked: Set<String>, now: Date,
-                        _ db: Database) throws -> [AchievementUnlock] {
+    /// Evaluates `ids` and stores their unlocks, each dated when it was completed (see
+    /// `CompletionTimes`; `latest`: the latest visit the evaluation saw); returns the new ones.
+    private func record(_ ids: Set<String>, among regions: [VisitedRegion], previous: [AchievementUnlock], latest: Date?,
+                        now: Date, _ db: Database) throws -> [AchievementUnlock] {
         guard !ids.isEmpty else { return [] }
+        let unlocked = Set(previous.map(\.id))
         let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
                                          travel: { try Self.travelFacts(db, zone: self.timeZone) })
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
+        var times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
+                                    previous: previous, latest: latest ?? now)
+        var dates = Dictionary(previous.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
+        // Prerequisites are dated before what needs them (the catalog has no cycles).
+        var waiting = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }.map(\.id)
         var new: [AchievementUnlock] = []
-        for status in statuses where status.unlocked && !unlocked.contains(status.id) {
-            let unlock = AchievementUnlock(id: status.id, unlockedAt: now, xp: catalog.definition(status.id)?.xp ?? 0)
-            if try AchievementStorage.insert(unlock, db) { new.append(unlock) }
+        while !waiting.isEmpty {
+            let free = waiting.filter { id in
+                catalog.definition(id)?.prerequisites.allSatisfy { !waiting.contains($0) } ?? true
+            }
+            let ready = free.isEmpty ? waiting : free
+            for id in ready {
+                let at = try times.time(of: id, unlocks: dates, now: now)
+                dates[id] = at
+                let unlock = AchievementUnlock(id: id, unlockedAt: at, xp: catalog.definition(id)?.xp ?? 0)
+                if try AchievementStorage.insert(unlock, db) { new.append(unlock) }
+            }
+            waiting.removeAll { ready.contains($0) }
         }
-        return new
+        return new.sorted { ($0.unlockedAt, $0.id) < ($1.unlockedAt, $1.id) }
     }
 }

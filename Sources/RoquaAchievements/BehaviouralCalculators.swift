@@ -1,4 +1,5 @@
 import Foundation
+import RoquaBoundaries
 import RoquaProgress
 import RoquaRegions
 
@@ -52,11 +53,20 @@ struct TimeOfDayCalculator: AchievementCalculator {
     }
 }
 
-/// The most regions started within any rolling window (`windowMinutes`, 60 by default).
-/// For the speed explorer, "10+ regions in an hour".
+/// The most regions entered within a rolling window (`windowMinutes`, 60 by default) while moving:
+/// a run of regions counts only when, from its first region's entry to its last's, the path along
+/// their centres is at least `minDistanceKm` long and was covered at `minSpeedKmh` or more on
+/// average. A hop between two regions faster than `groundSpeedLimit` (a flight's ends, a jump of
+/// the GPS) breaks the run. With 150 m regions a walk enters ten an hour, so the speed badges need
+/// the speed and distance, not just the count.
 struct RegionsPerHourCalculator: AchievementCalculator {
+    /// km/h no one reaches on the ground (the fastest trains run at 350).
+    static let groundSpeedLimit = 400.0
+
     let target: Double
     let window: TimeInterval
+    let minSpeed: Double  // m/s
+    let minDistance: Double  // m
 
     init(parameters: AchievementParameters) throws(AchievementParameterError) {
         target = try parameters.requiredTarget()
@@ -65,15 +75,46 @@ struct RegionsPerHourCalculator: AchievementCalculator {
             throw AchievementParameterError("'windowMinutes' must be > 0, not \(minutes)")
         }
         window = minutes * 60
+        let speed = parameters.minSpeedKmh ?? 0, distance = parameters.minDistanceKm ?? 0
+        guard speed.isFinite, speed >= 0, speed < Self.groundSpeedLimit else {
+            throw AchievementParameterError("'minSpeedKmh' must be 0…\(Int(Self.groundSpeedLimit)) km/h, not \(speed)")
+        }
+        guard distance.isFinite, distance >= 0 else {
+            throw AchievementParameterError("'minDistanceKm' must be ≥ 0, not \(distance)")
+        }
+        minSpeed = speed / 3.6
+        minDistance = distance * 1000
     }
 
     func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
-        let starts = context.regions.map(\.timestampStart).sorted()
+        let regions = context.regions.sorted { $0.timestampStart < $1.timestampStart }
+        guard !regions.isEmpty else { return (0, target) }
+        // path[i]: metres along the centres from the run's start to region i; a too-fast hop starts a new run.
+        var path = [0.0], runStart = [0]
+        for i in regions.indices.dropFirst() {
+            let a = regions[i - 1], b = regions[i]
+            let hop = Geodesy.haversineMeters(Coordinate(latitude: a.latitude, longitude: a.longitude),
+                                              Coordinate(latitude: b.latitude, longitude: b.longitude))
+            let seconds = b.timestampStart.timeIntervalSince(a.timestampStart)
+            let tooFast = hop > 1000 && hop > Self.groundSpeedLimit / 3.6 * max(seconds, 0)
+            path.append(tooFast ? 0 : path[i - 1] + hop)
+            runStart.append(tooFast ? i : runStart[i - 1])
+        }
         var best = 0
         var low = 0
-        for high in starts.indices {
-            while starts[high].timeIntervalSince(starts[low]) >= window { low += 1 }
-            best = max(best, high - low + 1)
+        for high in regions.indices {
+            low = max(low, runStart[high])
+            while regions[high].timestampStart.timeIntervalSince(regions[low].timestampStart) >= window { low += 1 }
+            // The earliest start that qualifies gives this end its largest count.
+            var start = low
+            while high - start + 1 > best {
+                let metres = path[high] - path[start]
+                let seconds = regions[high].timestampStart.timeIntervalSince(regions[start].timestampStart)
+                if metres >= minDistance && (minSpeed == 0 || (seconds > 0 && metres / seconds >= minSpeed)) {
+                    best = high - start + 1
+                }
+                start += 1
+            }
         }
         return (Double(best), target)
     }

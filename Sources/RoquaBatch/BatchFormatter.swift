@@ -44,6 +44,8 @@ struct BatchFormatter {
     static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
     /// Appended after `resultColumns` when the batch asks for localities, so no column moves.
     static let localityColumn = "locality"
+    /// The last column when bad rows are kept: empty for an answer, the reason for a bad row.
+    static let errorColumn = "error"
     let format: BatchFormat
     let fragments: UnitFragments
     let units: UnitTable
@@ -51,6 +53,8 @@ struct BatchFormatter {
     var localities: LocalityIndex? = nil
     /// Every unit's code, by unit id, for the locality rule.
     var codes: [String] = []
+    /// Bad rows keep their place (`appendBadRow`); every CSV row then ends with the error column.
+    var keepBadRows = false
 
     /// Appends one answer. GeoJSON features each start with `,\n`; the writer drops the first one.
     func append(_ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties,
@@ -78,6 +82,7 @@ struct BatchFormatter {
                 out.append(UInt8(ascii: ","))
                 if let name = locality(c, chain)?.name { Self.append(CSVLine.quote(name), to: &out) }
             }
+            if keepBadRows { out.append(UInt8(ascii: ",")) }
             out.append(0x0A)
         case .ndjson:
             appendJSON(placement, c, chain, to: &out)
@@ -89,6 +94,25 @@ struct BatchFormatter {
             Self.append("\"roqua\":", to: &out)
             appendJSON(placement, c, chain, to: &out)
             Self.append("}}", to: &out)
+        }
+    }
+
+    /// A bad row in its place: the input line (CSV; else empty `lat,lon`), every answer column
+    /// empty and the reason last; in JSON every answer key `null` and an `"error"`; in GeoJSON a
+    /// feature without geometry keeping its properties.
+    func appendBadRow(_ reason: String, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties, to out: inout [UInt8]) {
+        let empty = "{\"lat\":null,\"lon\":null,\"country\":null,\"province\":null,\"district\":null,\"approximate\":null"
+            + (localities != nil ? ",\"locality\":null" : "") + ",\"error\":" + JSONText.quote(reason) + "}"
+        switch format {
+        case .csv:
+            if let csvLine { Self.appendText(csvLine, to: &out) } else { out.append(UInt8(ascii: ",")) }
+            Self.append(String(repeating: ",", count: 7 + (localities != nil ? 1 : 0)) + "," + CSVLine.quote(reason) + "\n", to: &out)
+        case .ndjson:
+            Self.append(empty + "\n", to: &out)
+        case .geojson:
+            Self.append(",\n{\"type\":\"Feature\",\"geometry\":null,\"properties\":{", to: &out)
+            properties.appendMembers(to: &out)
+            Self.append("\"roqua\":" + empty + "}}", to: &out)
         }
     }
 

@@ -31,9 +31,11 @@ package enum BatchRunner {
         let source = try BatchInput(path: input)
         let format = options.output ?? source.format
         let sink = try BatchOutput(path: output, format: format)
-        try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil, locality: options.locality)
+        try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil, locality: options.locality,
+                       errors: options.keepBadRows)
         var formatter = BatchFormatter(format: format, fragments: UnitFragments(index: index, json: format != .csv, language: options.language),
                                        units: index.table)
+        formatter.keepBadRows = options.keepBadRows
         if options.locality {
             formatter.localities = try index.localities()
             formatter.codes = index.unitIDs.map { index.reference($0).code }
@@ -92,16 +94,23 @@ enum BatchWork {
         var result = BatchChunkResult(bytes: pools.output.take(), errors: [], rows: 0, features: 0, fraction: chunk.fraction)
         func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: KeptProperties) {
             result.rows += 1
+            let failure: BatchRowError
             switch coordinate {
-            case let .failure(error): result.errors.append(error)
+            case let .failure(error): failure = error
             case let .success(c):
                 do {
                     let placement = try resolver.placement(c)
                     formatter.append(placement, at: c, csvLine: line, properties: properties, to: &result.bytes)
                     result.features += 1
+                    return
                 } catch {
-                    result.errors.append(BatchRowError(file: chunk.parser.path, row: row, message: error.description))
+                    failure = BatchRowError(file: chunk.parser.path, row: row, message: error.description)
                 }
+            }
+            result.errors.append(failure)
+            if formatter.keepBadRows {
+                formatter.appendBadRow(failure.message, csvLine: line, properties: properties, to: &result.bytes)
+                result.features += 1
             }
         }
         switch chunk.content {
@@ -130,11 +139,11 @@ final class BatchOutput {
         self.format = format
     }
 
-    func begin(csvHeader: String?, locality: Bool) throws {
+    func begin(csvHeader: String?, locality: Bool, errors: Bool) throws {
         switch format {
         case .csv:
             try file.write((csvHeader ?? "lat,lon") + "," + BatchFormatter.resultColumns
-                + (locality ? "," + BatchFormatter.localityColumn : "") + "\n")
+                + (locality ? "," + BatchFormatter.localityColumn : "") + (errors ? "," + BatchFormatter.errorColumn : "") + "\n")
         case .geojson: try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         case .ndjson: break
         }

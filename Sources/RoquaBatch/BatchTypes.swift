@@ -19,14 +19,19 @@ package struct BatchOptions: Sendable {
     /// Add each answer's locality (a last CSV column, a `locality` JSON key); off by default,
     /// the plain batch stays as fast as before.
     package var locality: Bool
+    /// Keep a bad row in its place, its answer empty and the reason in a last `error` column
+    /// (CSV) or an `"error"` key (JSON), so the output lines up with the input for a join; off:
+    /// bad rows are left out (reported on the events either way).
+    package var keepBadRows: Bool
 
     package init(language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000,
-                 locality: Bool = false) {
+                 locality: Bool = false, keepBadRows: Bool = false) {
         self.language = language
         self.output = output
         self.workers = workers
         self.fallbackMeters = fallbackMeters
         self.locality = locality
+        self.keepBadRows = keepBadRows
     }
 }
 

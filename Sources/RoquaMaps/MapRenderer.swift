@@ -178,7 +178,8 @@ public struct MapRenderer: Sendable {
             svg.line(#"<rect x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" fill="white"/>"#)
             for region in regions {
                 let p = projection.point(longitude: region.longitude, latitude: region.latitude)
-                let r = max(Double(region.radius) * projection.pixelsPerMetre(atLatitude: region.latitude), 0.1)
+                // At least 2 px, so a walk stays visible at a province's or a country's scale.
+                let r = max(Double(region.radius) * projection.pixelsPerMetre(atLatitude: region.latitude), Self.minimumLitRadius)
                 let y = p.y + top
                 guard p.x + r >= 0, p.x - r <= width, y + r >= top, y - r <= bottom else { continue }
                 svg.line(#"<circle cx="\#(n(p.x))" cy="\#(n(y))" r="\#(n(r))" fill="black"/>"#)
@@ -256,22 +257,33 @@ public struct MapRenderer: Sendable {
         let dates = Self.dateRange(first, last, options.timeZone)
         let legendTop = Self.headerHeight + mapHeight + 14
         svg.line(#"<g class="legend" transform="translate(16,\#(n(legendTop)))">"#)
-        svg.line(#"<rect class="swatch visited" width="14" height="14"/>"#)
-        svg.line(#"<text x="20" y="11">Visited \#(visited.count)/\#(units.count) \#(plural)</text>"#)
-        svg.line(#"<rect class="swatch unvisited" x="220" width="14" height="14"/>"#)
-        svg.line(#"<text x="240" y="11">Not yet visited</text>"#)
+        // Each swatch is drawn as the map draws that state: under the fog where the map has fog.
+        func swatch(_ state: String, x: Int, fogged: Bool) {
+            svg.line(#"<rect class="swatch \#(state)" x="\#(x)" width="14" height="14"/>"#
+                + (fogged ? #"<rect class="fog" x="\#(x)" width="14" height="14"/>"# : ""))
+        }
+        let count = "Visited \(visited.count)/\(units.count) \(plural)"
         if options.fog {
-            svg.line(#"<rect class="swatch fog" x="380" width="14" height="14"/>"#)
-            svg.line(#"<text x="400" y="11">Fog: unexplored (\#(circles) lit regions)</text>"#)
+            swatch("visited", x: 0, fogged: false)
+            svg.line(#"<text x="20" y="11">\#(count), lit where you went</text>"#)
+            swatch("visited", x: 330, fogged: true)
+            svg.line(#"<text x="350" y="11">Visited, unexplored</text>"#)
+            swatch("unvisited", x: 500, fogged: true)
+            svg.line(#"<text x="520" y="11">Not yet visited</text>"#)
+        } else {
+            swatch("visited", x: 0, fogged: false)
+            svg.line(#"<text x="20" y="11">\#(count)</text>"#)
+            swatch("unvisited", x: 220, fogged: false)
+            svg.line(#"<text x="240" y="11">Not yet visited</text>"#)
         }
         if let tiles = options.tiles {
             let stats = tiles.stats
-            svg.line(#"<rect class="swatch tile" x="560" width="14" height="14"/><rect class="swatch cluster" x="580" width="14" height="14"/>"#)
-            svg.line(#"<text x="600" y="11">\#(stats.tiles) zoom-\#(stats.zoom) tiles, max cluster \#(stats.maxCluster)</text>"#)
-            svg.line(#"<rect class="square" x="560" y="22" width="14" height="14"/>"#)
-            svg.line(#"<text x="580" y="34">Max square \#(stats.maxSquare)×\#(stats.maxSquare)</text>"#)
+            svg.line(#"<rect class="swatch tile" x="360" y="22" width="14" height="14"/><rect class="swatch cluster" x="380" y="22" width="14" height="14"/>"#)
+            svg.line(#"<text x="400" y="34">\#(stats.tiles) zoom-\#(stats.zoom) tiles, max cluster \#(stats.maxCluster)</text>"#)
+            svg.line(#"<rect class="square" x="660" y="22" width="14" height="14"/>"#)
+            svg.line(#"<text x="680" y="34">Max square \#(stats.maxSquare)×\#(stats.maxSquare)</text>"#)
         }
-        svg.line(#"<text y="34">\#(XMLText.escape(dates))</text>"#)
+        svg.line(#"<text y="34">\#(XMLText.escape(dates + (options.fog ? " · \(circles) regions lit" : "")))</text>"#)
         svg.line("</g>")
         svg.line("</svg>")
         var map = RenderedMap(svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
@@ -280,6 +292,9 @@ public struct MapRenderer: Sendable {
         map.tilesDrawn = tilesDrawn
         return map
     }
+
+    /// The smallest lit circle drawn, pixels.
+    package static let minimumLitRadius = 2.0
 
     static func plural(_ level: String) -> String { level == "country" ? "countries" : level + "s" }
 

@@ -15,10 +15,10 @@ package struct MapUnit: Sendable {
 
 /// Why a map cannot be drawn; each case names the unit or the value.
 public enum MapError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// No level was asked for and nothing lies below the unit (a district, or a unit without children).
-    case noSubdivisions(name: String, code: String)
-    /// The unit has no descendants at the asked level, or the level is not below the unit's.
-    case nothingAtLevel(name: String, code: String, level: String)
+    /// The asked level lies above the unit's own (a province's countries).
+    case levelAbove(name: String, code: String, unitLevel: String, level: String)
+    /// The unit has no descendants at the asked level; `deepest` is the deepest level it has.
+    case nothingAtLevel(name: String, code: String, level: String, deepest: String)
     /// The boundary DB has no geometry row for a unit the hierarchy lists.
     case missingGeometry(code: String)
     /// The asked width is outside 100…20000 pixels.
@@ -27,10 +27,11 @@ public enum MapError: Error, CustomStringConvertible, Equatable, Sendable {
     /// One line naming the unit or value and, where there is one, the fix.
     public var description: String {
         switch self {
-        case let .noSubdivisions(name, code):
-            "\(name) (\(code)) has no subdivisions in the boundary database; map its parent, or pass --level"
-        case let .nothingAtLevel(name, code, level):
-            "\(name) (\(code)) has no \(level) units in the boundary database"
+        case let .levelAbove(name, code, unitLevel, level):
+            "\(name) (\(code)) is a \(unitLevel), so it holds no \(level); pass --level \(unitLevel) or a level below it"
+        case let .nothingAtLevel(name, code, level, deepest):
+            "\(name) (\(code)) has no \(level) units in the boundary database; pass --level \(deepest), "
+                + "or add a \(level) layer (roqua import --add)"
         case let .missingGeometry(code): "the boundary database has no geometry for \(code)"
         case let .badWidth(width): "a map must be between 100 and 20000 pixels wide (got \(width))"
         }
@@ -52,35 +53,40 @@ public struct MapScope: Sendable, Equatable {
     public static let worldCode = "world"
 
     /// `query` names a unit (or `world`); its children are drawn, or its descendants at `level`.
+    /// A unit with nothing below it (a district), or asked at its own level, is drawn alone.
     ///
     /// - Throws: `BoundaryHierarchy.LookupError` when `query` names no single unit;
-    ///   `MapError.noSubdivisions` or `MapError.nothingAtLevel` when nothing lies at the wanted level.
+    ///   `MapError.levelAbove` or `MapError.nothingAtLevel` when nothing lies at the wanted level.
     public static func resolve(_ query: String, level: AdminLevel? = nil, in hierarchy: BoundaryHierarchy) throws -> MapScope {
-        let isWorld = NameFolding.fold(query) == NameFolding.fold(worldCode)
         let roots: [String]
-        let code: String, name: String, rootLevel: Int
-        if isWorld {
+        let code: String, name: String
+        let own: AdminLevel?  // nil: the world
+        if NameFolding.fold(query) == NameFolding.fold(worldCode) {
             roots = hierarchy.units.values.filter { $0.parent == nil && $0.level == .country }.map(\.code).sorted()
-            (code, name, rootLevel) = (worldCode, "World", -1)
+            (code, name, own) = (worldCode, "World", nil)
         } else {
             let unit = try hierarchy.unit(named: query)
             roots = hierarchy.children[unit.code] ?? []
-            (code, name, rootLevel) = (unit.code, unit.name, unit.level.rawValue)
+            (code, name, own) = (unit.code, unit.name, unit.level)
         }
-        let wanted = level ?? AdminLevel(rawValue: rootLevel + 1)
-        guard let wanted else { throw MapError.noSubdivisions(name: name, code: code) }
-        guard wanted.rawValue > rootLevel else {
-            throw MapError.nothingAtLevel(name: name, code: code, level: wanted.description)
+        let alone = MapScope(code: code, name: name, childLevel: own?.description ?? "", children: [code])
+        if let own {
+            if level == own || (level == nil && roots.isEmpty) { return alone }
+            if let level, level < own {
+                throw MapError.levelAbove(name: name, code: code, unitLevel: own.description, level: level.description)
+            }
         }
+        let wanted = level ?? own.flatMap { AdminLevel(rawValue: $0.rawValue + 1) } ?? .country
         // Walk down from the first level below the unit to the wanted one.
         var codes = roots
+        var deepest = own ?? .country
         while let first = codes.first, let unit = hierarchy.units[first], unit.level < wanted {
+            deepest = unit.level
             codes = codes.flatMap { hierarchy.children[$0] ?? [] }
         }
         codes = codes.filter { hierarchy.units[$0]?.level == wanted }
         guard !codes.isEmpty else {
-            if level == nil { throw MapError.noSubdivisions(name: name, code: code) }
-            throw MapError.nothingAtLevel(name: name, code: code, level: wanted.description)
+            throw MapError.nothingAtLevel(name: name, code: code, level: wanted.description, deepest: deepest.description)
         }
         return MapScope(code: code, name: name, childLevel: wanted.description, children: codes)
     }

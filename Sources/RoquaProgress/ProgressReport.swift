@@ -74,7 +74,10 @@ public struct ProgressReport: Sendable, Codable {
             for country in localities { lines.append("  " + country.label) }
         }
         lines.append(String(format: "Explored area: %.3f km² (union of the region circles)", exploredSquareKilometres))
-        lines.append("World explored: \(worldPercentText) % (0.001° cells, weighted by their true area)")
+        let cells = worldPercent / 100 * WorldGrid.earthSquareKilometres
+        lines.append("World explored: \(WorldGrid.readable(worldPercent)) of the Earth's surface"
+                     + " (\(cells < 10 ? String(format: "%.2f", cells) : String(format: "%.0f", cells)) km² of"
+                     + " \(Int((WorldGrid.earthSquareKilometres / 1e6).rounded())) million, counted in 0.001° cells)")
         let longest = streaks.longestDaily.map { " (\($0.first) – \($0.last))" } ?? ""
         lines.append("Daily streak: \(streaks.currentDaily) current, \(streaks.longestDailyLength) longest\(longest)")
         lines.append("Weekend streak: \(streaks.currentWeekend) current, \(streaks.longestWeekendLength) longest"

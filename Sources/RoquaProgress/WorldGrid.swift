@@ -70,6 +70,17 @@ public enum WorldGrid {
         String(format: "%.\(min(9, max(4, decimals)))f", percentage)
     }
 
+    /// A percentage as a person reads it: two significant digits however small (`0.00000036 %`,
+    /// `2.5 %`), never a row of zeros.
+    public static func readable(_ percentage: Double) -> String {
+        guard percentage.isFinite, percentage > 0 else { return "0 %" }
+        let decimals = min(12, max(1, 1 - Int(floor(log10(percentage)))))
+        return String(format: "%.\(decimals)f %%", percentage)
+    }
+
+    /// The Earth's surface on the sphere the percentages are taken on, km².
+    public static var earthSquareKilometres: Double { 4 * .pi * ExploredArea.sphereRadius * ExploredArea.sphereRadius / 1e6 }
+
     // MARK: - Cells of one circle
 
     /// Row by row: on the row's band, the nearest latitude to the centre is the clamped one, and the

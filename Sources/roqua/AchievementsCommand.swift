@@ -74,8 +74,11 @@ struct ProfileCommand: ParsableCommand {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled)
         print("Level \(profile.level.level)  \(bar)  \(profile.level.xp) XP (next level at \(profile.level.nextLevelXP))")
         print("\(profile.regions) regions, \(profile.districts) districts, \(profile.provinces) provinces, \(profile.countries) countries")
+        let shown = profile.badges.prefix(5).map { "\($0.title.en) (\(StatsCommand.day($0.unlockedAt, .current)))" }
+        let more = profile.badges.count - shown.count
         print("Badges: \(profile.badges.count) of \(profile.achievementCount)"
-              + (profile.badges.isEmpty ? "" : " — " + profile.badges.prefix(5).reversed().map(\.title.en).joined(separator: ", ")))
+              + (shown.isEmpty ? "" : " — latest: " + shown.joined(separator: ", "))
+              + (more > 0 ? ", and \(more) more (roqua achievements)" : ""))
         guard let svg else { return }
         try OutputFile.write(Array(ProfileCard.svg(profile).utf8), to: svg)
         print("Wrote \(svg)")

@@ -12,8 +12,9 @@ struct ResolveCommand: ParsableCommand {
             One point: roqua resolve 40.9879 29.0281, or "40.9879,29.0281" as map apps copy it, or \
             40°59'16"N 29°01'41"E (negative values work as they are: roqua resolve -33.92 18.42). Many points: roqua resolve --input FILE|- reads CSV \
             (lat,lon columns, header optional) or NDJSON ({"lat":…,"lon":…} per line) or a GeoJSON \
-            FeatureCollection of points, and streams the answers. Bad rows are reported on stderr \
-            with their row number; the rest goes on, and the exit status is 2 when any row failed.
+            FeatureCollection of points, and streams the answers in input order. A bad row keeps its \
+            place with empty answer columns and the reason in a last "error" column, and is reported on stderr \
+            with its row number; the rest goes on, and the exit status is 2 when any row failed.
             """
     )
 
@@ -38,8 +39,12 @@ struct ResolveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where batch output goes (default: standard output).", valueName: "FILE|-"))
     var output: String?
 
-    @Flag(help: "For --input: add each answer's locality (GeoNames place) as a last CSV column or a \"locality\" JSON key. One point always shows it.")
-    var locality = false
+    @Flag(inversion: .prefixedNo,
+          help: "Each answer's locality (GeoNames town or city): the last part of one answer, a \"locality\" CSV column or JSON key in a batch. --no-locality leaves it out (a batch is then faster).")
+    var locality = true
+
+    @Flag(help: "For --input: leave bad rows out of the output instead of keeping each in its place with empty answer columns and the reason in a last \"error\" column (or \"error\" key).")
+    var dropBadRows = false
 
     @Option(help: "Fall back to the nearest boundary within this many metres, 0…50000 (0 turns it off; up to 1000 is answered from the precomputed cells).")
     var fallbackMeters = OptionNumber<Double>(1000)
@@ -63,8 +68,8 @@ struct ResolveCommand: ParsableCommand {
         let index = try ResolverIndex(database: boundaryOptions.open())
         if let input { return try runBatch(index: index, input: input) }
         let (latitude, longitude) = try point()
-        let answer = try index.withLocality(Resolver(index: index, fallbackMeters: fallbackMeters.value)
-            .resolve(latitude: latitude, longitude: longitude))
+        let resolution = try Resolver(index: index, fallbackMeters: fallbackMeters.value).resolve(latitude: latitude, longitude: longitude)
+        let answer = locality ? try index.withLocality(resolution) : resolution
         print(json ? answer.json(language: lang) : answer.text(language: lang))
     }
 
@@ -79,7 +84,7 @@ struct ResolveCommand: ParsableCommand {
 
     private func runBatch(index: ResolverIndex, input: String) throws {
         let options = BatchOptions(language: lang, output: format, workers: workers.value, fallbackMeters: fallbackMeters.value,
-                                   locality: locality)
+                                   locality: locality, keepBadRows: !dropBadRows)
         let summary: BatchSummary
         do {
             summary = try BatchRunner.run(index: index, input: input, output: output ?? "-", options: options) { event in

@@ -30,12 +30,12 @@ import Testing
         let importer: TrackImporter
         let tracker: AchievementTracker
 
-        init() throws {
+        init(timeZone: TimeZone = .current) throws {
             directory = try TempDirectory()
             store = try RegionStore(path: directory.file("regions.sqlite"), components: [AchievementStorage.component])
             importer = try TrackImporter(store: store, enricher: try RegionEnricher(boundaries: Bundled.path()))
             tracker = AchievementTracker(catalog: try AchievementCatalog.bundled(),
-                                         hierarchy: try BoundaryHierarchy(database: Bundled.database()))
+                                         hierarchy: try BoundaryHierarchy(database: Bundled.database()), timeZone: timeZone)
         }
 
         /// Imports `path` with the tracker in the import's transaction.

@@ -16,6 +16,14 @@ enum BatchCLI {
                      "no roqua executable beside the test bundle at \(executable)")
         return try CommandRunner.run(executable, ["resolve", "--boundaries", try Bundled.path()] + arguments, stdin: stdin)
     }
+
+    /// As `resolve`, with the answers' seven columns only and bad rows left out (`--no-locality
+    /// --drop-bad-rows`): what `BatchRunner` gives with `BatchOptions`' defaults, so the two can be
+    /// compared byte for byte. The CLI's defaults are tested in `ResolveBadRowsCLITests` and
+    /// `ResolveLocalityCLITests`.
+    static func resolvePlain(_ arguments: [String], stdin: String? = nil) throws -> CLIResult {
+        try resolve(arguments + ["--no-locality", "--drop-bad-rows"], stdin: stdin)
+    }
 }
 
 /// What `BatchRunner.run` gave back: the output file's text and every event.

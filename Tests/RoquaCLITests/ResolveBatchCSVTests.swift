@@ -23,7 +23,7 @@ import Testing
         let library = try scratch.runLibrary(input, BatchOptions(workers: 2))
         #expect(library.errors.isEmpty)
         #expect(library.summary.rows == 4 && library.summary.failed == 0)
-        let cli = try BatchCLI.resolve(["--input", input])
+        let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 0, "stderr: \(cli.stderr)")
         #expect(cli.stderr.isEmpty)
         #expect(cli.stdout == library.output, "the CLI and the library disagree")
@@ -49,7 +49,7 @@ import Testing
     @Test func csvLanguageOption() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("places.csv", Self.namedCSV)
-        let english = try BatchCLI.resolve(["--input", input, "--lang", "en"])
+        let english = try BatchCLI.resolvePlain(["--input", input, "--lang", "en"])
         #expect(english.status == 0, "stderr: \(english.stderr)")
         let lines = outputLines(english.stdout)
         try #require(lines.count == 5)
@@ -59,7 +59,7 @@ import Testing
         #expect(Array(kadikoy.dropFirst(3)) == resultColumns(answer, language: .en))
         #expect(english.stdout == (try scratch.runLibrary(input, BatchOptions(language: .en))).output)
 
-        let turkish = try BatchCLI.resolve(["--input", input, "--lang", "tr"])
+        let turkish = try BatchCLI.resolvePlain(["--input", input, "--lang", "tr"])
         #expect(turkish.status == 0, "stderr: \(turkish.stderr)")
         #expect(csvFields(try #require(outputLines(turkish.stdout).dropFirst().first))[6] == "İstanbul")
     }
@@ -71,7 +71,7 @@ import Testing
         let lf = try scratch.write("plain.csv", "40.9879,29.0281\n39.9208,32.8541\n")
         let crlf = try scratch.write("plain-crlf.csv", "40.9879,29.0281\r\n39.9208,32.8541")  // CRLF, no final newline
         for input in [lf, crlf] {
-            let cli = try BatchCLI.resolve(["--input", input])
+            let cli = try BatchCLI.resolvePlain(["--input", input])
             #expect(cli.status == 0, "stderr: \(cli.stderr)")
             let lines = outputLines(cli.stdout)
             try #require(lines.count == 3, "output:\n\(cli.stdout)")
@@ -86,7 +86,7 @@ import Testing
     @Test func csvColumnsFoundByHeaderNames() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("reordered.csv", "id,longitude,latitude\n1,29.0281,40.9879\n2,32.8541,39.9208\n")
-        let cli = try BatchCLI.resolve(["--input", input])
+        let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 0, "stderr: \(cli.stderr)")
         #expect(outputLines(cli.stdout) == [
             "id,longitude,latitude," + Self.resultHeader,
@@ -110,7 +110,7 @@ import Testing
     @Test func csvWithoutHeaderButExtraColumnsGetsAMatchingHeader() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("extra.csv", "40.9879,29.0281,pier\n39.9208,32.8541,square\n")
-        let cli = try BatchCLI.resolve(["--input", input])
+        let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 0, "stderr: \(cli.stderr)")
         let lines = outputLines(cli.stdout)
         try #require(lines.count == 3, "output:\n\(cli.stdout)")
@@ -127,7 +127,7 @@ import Testing
         for (name, text, firstRow) in [("bom-header.csv", "\u{FEFF}lat,lon\n40.9879,29.0281\n", 2),
                                        ("bom-plain.csv", "\u{FEFF}40.9879,29.0281\n", 1)] {
             let input = try scratch.write(name, text)
-            let cli = try BatchCLI.resolve(["--input", input])
+            let cli = try BatchCLI.resolvePlain(["--input", input])
             #expect(cli.status == 0, "\(name): stderr: \(cli.stderr)")
             let lines = outputLines(cli.stdout)
             #expect(lines.count == 2, "\(name): output:\n\(cli.stdout)")
@@ -165,9 +165,9 @@ import Testing
         #expect(last.rows == 10 && last.fraction == 1)
 
         // CLI: the same on stderr, exit status 2, a summary line, the same stdout as a clean run.
-        let cli = try BatchCLI.resolve(["--input", bad])
+        let cli = try BatchCLI.resolvePlain(["--input", bad])
         #expect(cli.status == 2)
-        let cleanCLI = try BatchCLI.resolve(["--input", good])
+        let cleanCLI = try BatchCLI.resolvePlain(["--input", good])
         #expect(cleanCLI.status == 0 && cleanCLI.stderr.isEmpty, "stderr: \(cleanCLI.stderr)")
         #expect(cli.stdout == cleanCLI.stdout)
         #expect(cli.stdout == library.output)
@@ -184,7 +184,7 @@ import Testing
         let scratch = try BatchScratch()
         let input = try scratch.write("words.csv", "name,city\nx,y\n")
         #expect(throws: BatchError.self) { try scratch.runLibrary(input) }
-        let cli = try BatchCLI.resolve(["--input", input])
+        let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status != 0 && cli.status != 2)
         #expect(cli.stderr.contains(input), "stderr: \(cli.stderr)")
         #expect(cli.stdout.isEmpty)

@@ -19,8 +19,8 @@ import Testing
         let scratch = try BatchScratch()
         for (name, text) in [("bad rows.csv", Self.badCSV), ("points.ndjson", Self.ndjson), ("points.geojson", Self.geojson)] {
             let file = try scratch.write(name, text)
-            let fromFile = try BatchCLI.resolve(["--input", file])
-            let fromStdin = try BatchCLI.resolve(["--input", "-"], stdin: file)
+            let fromFile = try BatchCLI.resolvePlain(["--input", file])
+            let fromStdin = try BatchCLI.resolvePlain(["--input", "-"], stdin: file)
             #expect(fromStdin.status == fromFile.status, "\(name): stderr: \(fromStdin.stderr)")
             #expect(fromStdin.stdout == fromFile.stdout, "\(name)")
             #expect(!fromStdin.stdout.isEmpty)
@@ -28,7 +28,7 @@ import Testing
             #expect(fromStdin.stderr == fromFile.stderr.replacingOccurrences(of: file + ": ", with: "stdin: "),
                     "\(name): stderr:\n\(fromStdin.stderr)")
         }
-        let stdinRows = outputLines(try BatchCLI.resolve(["--input", "-"], stdin: scratch.path("bad rows.csv")).stderr)
+        let stdinRows = outputLines(try BatchCLI.resolvePlain(["--input", "-"], stdin: scratch.path("bad rows.csv")).stderr)
         #expect(stdinRows.filter { $0.hasPrefix("stdin: row ") }.count == Self.badRows.count)
     }
 
@@ -39,7 +39,7 @@ import Testing
         let missing = scratch.path("no such points.csv")
         let output = scratch.path("out.csv")
         #expect(throws: BatchError.self) { try scratch.runLibrary(missing) }
-        let cli = try BatchCLI.resolve(["--input", missing, "--output", output])
+        let cli = try BatchCLI.resolvePlain(["--input", missing, "--output", output])
         #expect(cli.status != 0 && cli.status != 2, "status \(cli.status)")
         #expect(cli.stderr.contains(missing), "stderr: \(cli.stderr)")
         #expect(cli.stdout.isEmpty)
@@ -49,20 +49,20 @@ import Testing
     @Test func outputFile() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("places.csv", Self.namedCSV)
-        let toStdout = try BatchCLI.resolve(["--input", input])
+        let toStdout = try BatchCLI.resolvePlain(["--input", input])
         for (format, name) in [(nil, "out.csv"), ("ndjson", "out.ndjson"), ("geojson", "out.geojson")] {
             let output = scratch.path(name)
-            let cli = try BatchCLI.resolve(["--input", input, "--output", output] + (format.map { ["--format", $0] } ?? []))
+            let cli = try BatchCLI.resolvePlain(["--input", input, "--output", output] + (format.map { ["--format", $0] } ?? []))
             #expect(cli.status == 0, "stderr: \(cli.stderr)")
             #expect(cli.stdout.isEmpty, "nothing on stdout with --output")
             #expect(cli.stderr.isEmpty)
             let written = try String(contentsOfFile: output, encoding: .utf8)
             if format == nil { #expect(written == toStdout.stdout) }
-            #expect(written == (try BatchCLI.resolve(["--input", input] + (format.map { ["--format", $0] } ?? []))).stdout)
+            #expect(written == (try BatchCLI.resolvePlain(["--input", input] + (format.map { ["--format", $0] } ?? []))).stdout)
         }
         // An --output that cannot be created is an error naming it.
         let unwritable = scratch.path("no such directory/out.csv")
-        let cli = try BatchCLI.resolve(["--input", input, "--output", unwritable])
+        let cli = try BatchCLI.resolvePlain(["--input", input, "--output", unwritable])
         #expect(cli.status != 0 && cli.status != 2)
         #expect(cli.stderr.contains(unwritable), "stderr: \(cli.stderr)")
     }
@@ -104,7 +104,7 @@ import Testing
         #expect(rows == 50_000)
         let input = try scratch.write("large.csv", text)
         let output = scratch.path("large-out.csv")
-        let cli = try BatchCLI.resolve(["--input", input, "--output", output])
+        let cli = try BatchCLI.resolvePlain(["--input", input, "--output", output])
         #expect(cli.status == 0, "stderr: \(cli.stderr.prefix(2000))")
         #expect(cli.stderr.isEmpty)
         let inLines = outputLines(text)

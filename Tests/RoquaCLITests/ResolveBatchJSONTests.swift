@@ -28,7 +28,7 @@ import Testing
         #expect(library.errors.first?.file == input)
         #expect(library.summary.rows == 5 && library.summary.failed == 1)
 
-        let cli = try BatchCLI.resolve(["--input", input])
+        let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 2)
         #expect(cli.stdout == library.output)
         #expect(outputLines(cli.stderr).contains { $0.hasPrefix("\(input): row 3: ") }, "stderr: \(cli.stderr)")
@@ -60,7 +60,7 @@ import Testing
     @Test func ndjsonToCSV() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("points.ndjson", Self.ndjson)
-        let cli = try BatchCLI.resolve(["--input", input, "--format", "csv"])
+        let cli = try BatchCLI.resolvePlain(["--input", input, "--format", "csv"])
         #expect(cli.status == 2)
         #expect(cli.stdout == (try scratch.runLibrary(input, BatchOptions(output: .csv))).output)
         let lines = outputLines(cli.stdout)
@@ -117,7 +117,7 @@ import Testing
         #expect(library.errors.first?.file == input)
         #expect(library.summary.rows == 4 && library.summary.failed == 1)
 
-        let cli = try BatchCLI.resolve(["--input", input])
+        let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 2)
         #expect(outputLines(cli.stderr).contains { $0.hasPrefix("\(input): row 3: ") }, "stderr: \(cli.stderr)")
         #expect(cli.stdout == library.output)
@@ -158,7 +158,7 @@ import Testing
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"k":"v"},\
             "geometry":{"type":"Point","coordinates":[29.0281,40.9879]}}]}
             """)
-        let compact = try BatchCLI.resolve(["--input", oneLine, "--format", "ndjson"])
+        let compact = try BatchCLI.resolvePlain(["--input", oneLine, "--format", "ndjson"])
         #expect(compact.status == 0, "stderr: \(compact.stderr)")
         #expect(compact.stdout == Self.kadikoyJSON + "\n")
     }
@@ -166,7 +166,7 @@ import Testing
     @Test func csvToGeoJSON() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("places.csv", Self.namedCSV)
-        let cli = try BatchCLI.resolve(["--input", input, "--format", "geojson"])
+        let cli = try BatchCLI.resolvePlain(["--input", input, "--format", "geojson"])
         #expect(cli.status == 0, "stderr: \(cli.stderr)")
         let out = try features(cli.stdout)
         #expect(out.count == 4)
@@ -185,7 +185,7 @@ import Testing
             } catch {
                 #expect(String(describing: error).contains(input), "\(error)")
             }
-            let cli = try BatchCLI.resolve(["--input", input])
+            let cli = try BatchCLI.resolvePlain(["--input", input])
             #expect(cli.status != 0 && cli.status != 2, "status \(cli.status)")
             #expect(cli.stderr.contains(input), "stderr: \(cli.stderr)")
             #expect(cli.stderr.contains("GeoJSON"), "stderr: \(cli.stderr)")

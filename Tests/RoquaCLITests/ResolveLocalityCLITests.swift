@@ -3,8 +3,8 @@ import RoquaBoundaries
 import RoquaTestSupport
 import Testing
 
-/// `roqua resolve` with localities: one point always shows it; batches only with `--locality`,
-/// as a last CSV column or a last JSON key, so nothing else moves.
+/// `roqua resolve` with localities: one point and batches alike, unless `--no-locality` (a last
+/// CSV column or a last JSON key, so nothing else moves).
 @Suite struct ResolveLocalityCLITests {
     @Test func capeTownHasItsISOCodeAndItsLocality() throws {
         let result = try BatchCLI.resolve(["-33.9249", "18.4241", "--json"])
@@ -34,24 +34,27 @@ import Testing
         #expect(lines.contains { $0.hasSuffix("  Şile, İstanbul, Türkiye") }, "\(listed.stdout)")  // not "Şile, Şile, …"
     }
 
-    @Test func batchCSVAddsALastColumnOnlyWhenAsked() throws {
+    @Test func batchCSVHasTheLocalityColumnUnlessTurnedOff() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("p.csv", "name,lat,lon\nberlin,52.52,13.405\nsea,35.0,18.0\n")
-        let plain = try BatchCLI.resolve(["--input", input])
+        let plain = try BatchCLI.resolve(["--input", input, "--no-locality", "--drop-bad-rows"])
         #expect(plain.status == 0, "stderr: \(plain.stderr)")
         #expect(outputLines(plain.stdout)[0] == "name,lat,lon," + "country_code,country,province_code,province,district_code,district,approximate")
-        let asked = try BatchCLI.resolve(["--input", input, "--locality"])
+        let asked = try BatchCLI.resolve(["--input", input, "--drop-bad-rows"])
         #expect(asked.status == 0, "stderr: \(asked.stderr)")
         let lines = outputLines(asked.stdout)
         #expect(lines[0] == outputLines(plain.stdout)[0] + ",locality")
         #expect(lines[1] == outputLines(plain.stdout)[1] + ",Berlin")
         #expect(lines[2] == outputLines(plain.stdout)[2] + ",")
+        // One flag for both: one point leaves it out too.
+        #expect(try BatchCLI.resolve(["52.52", "13.405", "--json", "--no-locality"]).stdout.contains("locality") == false)
+        #expect(try BatchCLI.resolve(["52.52", "13.405", "--json"]).stdout.contains(#""locality":{"name":"Berlin""#))
     }
 
     @Test func batchJSONMatchesTheSinglePointAnswer() throws {
         let scratch = try BatchScratch()
         let input = try scratch.write("p.csv", "lat,lon\n-33.9249,18.4241\n35.0,18.0\n")
-        let result = try BatchCLI.resolve(["--input", input, "--format", "ndjson", "--locality"])
+        let result = try BatchCLI.resolve(["--input", input, "--format", "ndjson"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let index = try Bundled.index()
         let resolver = try Resolver(index: index)

@@ -104,12 +104,46 @@ import Testing
             guard case let .unknown(_, suggestions)? = error as? BoundaryHierarchy.LookupError else { return false }
             return suggestions.first == "İstanbul (TR-34)"
         }
-        #expect(throws: MapError.noSubdivisions(name: "Kadıköy", code: "TUR034023")) {
-            try renderer.render(unit: "TUR034023", regions: [])
+        #expect(throws: MapError.levelAbove(name: "İstanbul", code: "TR-34", unitLevel: "province", level: "country")) {
+            try renderer.render(unit: "TR-34", regions: [], options: MapOptions(level: .country))
         }
-        #expect(throws: MapError.nothingAtLevel(name: "İstanbul", code: "TR-34", level: "province")) {
-            try renderer.render(unit: "TR-34", regions: [], options: MapOptions(level: .province))
+        #expect(throws: MapError.nothingAtLevel(name: "Greece", code: "GR", level: "district", deepest: "province")) {
+            try renderer.render(unit: "GR", regions: [], options: MapOptions(level: .district))
         }
+    }
+
+    /// A district has nothing below it: it is drawn alone (as it is when asked at its own level),
+    /// the walk through it lit — the map the old advice pointed at but never drew.
+    @Test func aDistrictIsDrawnAlone() throws {
+        let renderer = try MapFixtures.renderer()
+        let walk = try MapFixtures.regions().filter { $0.districtCode == "TUR034023" }
+        for level in [nil, AdminLevel.district] {
+            let map = try renderer.render(unit: "Kadıköy", regions: walk, options: MapOptions(fog: true, level: level))
+            #expect(map.scope.children == ["TUR034023"] && map.visited == 1 && map.total == 1)
+            let document = try #require(SVGDocument.parse(map.svg))
+            #expect(document.units.count == 1 && document.units[0].classes.contains("visited"))
+            #expect(document.fogCircles.count == 2)
+        }
+        let province = try renderer.render(unit: "TR-34", regions: [], options: MapOptions(level: .province))
+        #expect(province.scope.children == ["TR-34"])
+    }
+
+    /// Under fog the legend shows each state as the map paints it (a visited unit under the fog is
+    /// not the plain visited colour), and a walk stays visible on a country's map.
+    @Test func fogLegendMatchesTheMapAndWalksStayVisible() throws {
+        let map = try MapFixtures.renderer().render(unit: "TR", regions: try MapFixtures.regions(), options: MapOptions(fog: true))
+        let document = try #require(SVGDocument.parse(map.svg))
+        let legend = document.elements.filter { $0.groups.contains("legend") && $0.name == "rect" }
+        func fogged(_ state: String) -> [Bool] {
+            legend.enumerated().filter { $0.element.classes.contains(state) }.map { i, swatch in
+                legend.indices.contains(i + 1) && legend[i + 1].classes == ["fog"] && legend[i + 1].attributes["x"] == swatch.attributes["x"]
+            }
+        }
+        #expect(fogged("visited") == [false, true])  // lit, then visited but unexplored
+        #expect(fogged("unvisited") == [true])
+        let radii = document.fogCircles.compactMap { $0.attributes["r"].flatMap(Double.init) }
+        #expect(!radii.isEmpty && radii.allSatisfy { $0 >= MapRenderer.minimumLitRadius })
+        #expect(map.svg.contains("regions lit"))
     }
 
     @Test func noVisitsStillDrawsTheMap() throws {

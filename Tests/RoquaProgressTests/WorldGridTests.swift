@@ -149,4 +149,16 @@ struct WorldGridTests {
         #expect(WorldGrid.format(100, decimals: 4) == "100.0000")
         #expect(WorldGrid.format(0, decimals: 9) == "0.000000000")
     }
+
+    /// What `roqua stats` prints: never "0.00000 %" for a real walk.
+    @Test func readableShares() {
+        #expect(WorldGrid.readable(0.000_000_36) == "0.00000036 %")  // a morning's walk
+        #expect(WorldGrid.readable(0.000_114) == "0.00011 %")
+        #expect(WorldGrid.readable(0.0123) == "0.012 %")
+        #expect(WorldGrid.readable(2.5) == "2.5 %")
+        #expect(WorldGrid.readable(100) == "100.0 %")
+        #expect(WorldGrid.readable(0) == "0 %")
+        #expect(WorldGrid.readable(.nan) == "0 %")
+        #expect(abs(WorldGrid.earthSquareKilometres - 510_065_000) < 100_000)
+    }
 }

@@ -62,7 +62,7 @@ for w in world-1m turkiye-bbox-1m; do
       end=$(date +%s.%N)
       echo "{\"bench\":\"postgis\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":$(awk "BEGIN { printf \"%.3f\", $end - $start }")}" >>"$results"
       start=$(date +%s.%N)
-      "$roqua" resolve --boundaries "$db" --input "$out/points/$w-$n.csv" --output /dev/null --fallback-meters 0 --workers "$workers"
+      "$roqua" resolve --boundaries "$db" --input "$out/points/$w-$n.csv" --output /dev/null --fallback-meters 0 --workers "$workers" --no-locality --drop-bad-rows
       end=$(date +%s.%N)
       echo "{\"bench\":\"roqua\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":$(awk "BEGIN { printf \"%.3f\", $end - $start }")}" >>"$results"
     done

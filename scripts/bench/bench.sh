@@ -49,12 +49,12 @@ for w in "${workloads[@]}"; do
     # End to end as a user runs it, then the shapely + pandas pipeline, in the same round.
     for workers in 2 1; do
       /usr/bin/time -f "{\"bench\":\"cli\",\"workload\":\"$w\",\"workers\":$workers,\"seconds\":%e,\"user_s\":%U,\"sys_s\":%S,\"max_rss_kb\":%M}" \
-        -a -o "$results" "$bin/roqua" resolve --boundaries "$db" --input "$out/points/$w.csv" --output "$out/roqua-$w.csv" --workers "$workers"
+        -a -o "$results" "$bin/roqua" resolve --boundaries "$db" --input "$out/points/$w.csv" --output "$out/roqua-$w.csv" --workers "$workers" --no-locality --drop-bad-rows
     done
     # What this machine's two cores give at best: two independent 1-worker runs at once, sharing
     # nothing but the hardware (caches, memory, any core siblings of the host). 2 × one ÷ this
     # is the ceiling for `--workers 2` ÷ `--workers 1`.
-    one="$bin/roqua resolve --boundaries $db --input $out/points/$w.csv --workers 1 --output"
+    one="$bin/roqua resolve --boundaries $db --input $out/points/$w.csv --workers 1 --no-locality --drop-bad-rows --output"
     /usr/bin/time -f "{\"bench\":\"cli-pair\",\"workload\":\"$w\",\"seconds\":%e}" -a -o "$results" \
       bash -c "$one $out/pair-a-$w.csv & a=\$!; $one $out/pair-b-$w.csv & b=\$!; wait \$a && wait \$b"
     /usr/bin/time -f "{\"bench\":\"shapely-e2e-time\",\"workload\":\"$w\",\"seconds\":%e,\"max_rss_kb\":%M}" -a -o "$results" \

@@ -59,6 +59,7 @@ class Command:
         self.line = line          # 1-based line of the "$ " line
         self.text = text          # the shell command
         self.expected = expected  # list of expected output lines
+        self.output_line = line   # 0-based index of the first expected line (set by the parser)
 
 
 def parse_blocks(path):
@@ -97,6 +98,7 @@ def parse_blocks(path):
                     i += 1
                     text = text + "\n" + lines[i]
                 command = Command(path, start + 1, text, [])
+                command.output_line = i + 1
                 current.append(command)
             elif command is not None:
                 command.expected.append(raw)
@@ -206,8 +208,21 @@ def stop_groups(groups):
             pass
 
 
-def check_file(path, bin_dirs, verbose, keep):
-    """Run one file's transcripts; return (blocks, commands, failures, report lines)."""
+def update_file(path, changes):
+    """Write each changed command's actual output (wildcard-matched lines kept as written) in
+    place of its expected lines."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for command, shown in sorted(changes, key=lambda c: c[0].output_line, reverse=True):
+        start = command.output_line
+        lines[start:start + len(trim(command.expected))] = shown
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+
+
+def check_file(path, bin_dirs, verbose, keep, update=False):
+    """Run one file's transcripts; return (blocks, commands, failures, report lines). With
+    `update`, differing outputs are written into the file instead of only reported."""
     relative = os.path.relpath(path, REPO)
     blocks = parse_blocks(path)
     commands = sum(len(b) for b in blocks)
@@ -218,6 +233,7 @@ def check_file(path, bin_dirs, verbose, keep):
     sandbox = tempfile.mkdtemp(prefix="roqua-docs-")
     groups = []
     failures = 0
+    changes = []
     try:
         os.makedirs(os.path.join(sandbox, ".local", "share"))
         link_examples(sandbox)
@@ -237,12 +253,16 @@ def check_file(path, bin_dirs, verbose, keep):
                     report.append(f"{mark} {relative}:{command.line} ({elapsed:.2f} s, exit {status}) $ {first}")
                 if shown is not None:
                     failures += 1
+                    changes.append((command, shown))
                     diff = difflib.unified_diff(
                         expected, shown, lineterm="",
                         fromfile=f"{relative}:{command.line} (expected)",
                         tofile=f"{relative}:{command.line} (actual, exit {status})")
                     report.append(f"{relative}:{command.line}: output differs for $ {command.text}")
                     report.extend(diff)
+        if update and changes:
+            update_file(path, changes)
+            report.append(f"{relative}: {len(changes)} transcript(s) updated")
     finally:
         stop_groups(groups)
         if keep:
@@ -277,6 +297,8 @@ def main():
     parser.add_argument("--only", metavar="FILE", help="check only this Markdown file")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every command and its time")
     parser.add_argument("--keep", action="store_true", help="keep the sandboxes (their paths are printed)")
+    parser.add_argument("--update", action="store_true",
+                        help="write the actual outputs into the files where they differ (review the diff before committing)")
     parser.add_argument("-j", "--jobs", type=int, default=min(4, os.cpu_count() or 1),
                         help="files checked at once, each in its own sandbox (default: the cores, at most 4)")
     args = parser.parse_args()
@@ -302,7 +324,7 @@ def main():
     # Files are independent (a sandbox each), so several run at once; each one's report is
     # printed whole when it is done.
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(check_file, path, bin_dirs, args.verbose, args.keep) for path in files]
+        futures = [pool.submit(check_file, path, bin_dirs, args.verbose, args.keep, args.update) for path in files]
         for future in concurrent.futures.as_completed(futures):
             blocks, commands, failures, report = future.result()
             total_blocks += blocks

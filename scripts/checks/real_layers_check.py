@@ -59,7 +59,7 @@ def run(*args, check=True):
 
 def resolve(points):
     text = "".join(json.dumps({"lat": lat, "lon": lon}) + "\n" for lat, lon in points)
-    result = subprocess.run([ROQUA, "resolve", "--input", "-", "--format", "ndjson", "--fallback-meters", "0"],
+    result = subprocess.run([ROQUA, "resolve", "--input", "-", "--format", "ndjson", "--fallback-meters", "0", "--no-locality"],
                             input=text, env=ENV, capture_output=True, text=True, timeout=900)
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     if len(answers) != len(points):
