@@ -8,8 +8,9 @@ import RoquaRegions
 /// percentage, streaks, distinct unit sets) are computed on first use and then reused by every
 /// achievement that needs them. Not shared across threads: one evaluation owns one context.
 public final class AchievementContext {
-    /// The regions every statistic is computed from.
-    public let regions: [VisitedRegion]
+    /// The regions every statistic is computed from (a slice: a context of the regions entered
+    /// up to a moment shares the whole list's storage).
+    public let regions: ArraySlice<VisitedRegion>
     /// The boundary tree, for continent counts; `nil` makes continent-limited counts 0.
     public let hierarchy: BoundaryHierarchy?
     /// The zone whose calendar days and hours the temporal calculators use.
@@ -22,9 +23,15 @@ public final class AchievementContext {
     private let travelLoader: (() throws -> TravelFacts)?
 
     /// Creates a context; no statistic is computed until a calculator asks for it.
-    public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
-                now: Date = Date(), travel: (() throws -> TravelFacts)? = nil) {
-        self.regions = regions
+    public convenience init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
+                            now: Date = Date(), travel: (() throws -> TravelFacts)? = nil) {
+        self.init(slice: regions[...], hierarchy: hierarchy, timeZone: timeZone, now: now, travel: travel)
+    }
+
+    /// A context of `slice`, sharing its storage.
+    init(slice: ArraySlice<VisitedRegion>, hierarchy: BoundaryHierarchy?, timeZone: TimeZone, now: Date,
+         travel: (() throws -> TravelFacts)?) {
+        self.regions = slice
         self.hierarchy = hierarchy
         self.timeZone = timeZone
         self.now = now
@@ -59,16 +66,18 @@ public final class AchievementContext {
     /// The share of the Earth's surface explored, in percent.
     public private(set) lazy var worldPercent: Double = WorldGrid.percentage(of: circles)
 
-    /// The same streaks `roqua stats` shows (one definition of activity: `Streaks.activity(of:)`).
+    /// The same streaks `roqua stats` shows (one definition of activity: `Streaks.activity(of:)`),
+    /// from the activity up to `now` (a context of the regions entered up to a moment does not
+    /// count their later revisits).
     public private(set) lazy var streaks: StreakSummary =
-        Streaks.summary(of: Streaks.activity(of: regions), now: now, timeZone: timeZone)
+        Streaks.summary(of: Streaks.activity(of: regions).filter { $0 <= now }, now: now, timeZone: timeZone)
 
     public private(set) lazy var countryCodes: Set<String> = Set(regions.compactMap(\.countryCode))
 
     /// Regions in `unit`: a country, province or district code matching the region's own codes.
-    public func regions(in unit: String?) -> [VisitedRegion] {
+    public func regions(in unit: String?) -> ArraySlice<VisitedRegion> {
         guard let unit else { return regions }
-        return regions.filter { $0.countryCode == unit || $0.provinceCode == unit || $0.districtCode == unit }
+        return regions.filter { $0.countryCode == unit || $0.provinceCode == unit || $0.districtCode == unit }[...]
     }
 
     /// The continent of a country code, from the boundary tree (nil without one).

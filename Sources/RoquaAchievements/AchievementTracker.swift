@@ -119,10 +119,11 @@ public struct AchievementTracker: Sendable {
         let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
                                          travel: { try Self.travelFacts(db, zone: self.timeZone) })
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
-        var times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
+        let times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
                                     previous: previous, latest: latest ?? now)
         var dates = Dictionary(previous.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
         // Prerequisites are dated before what needs them (the catalog has no cycles).
+        let progress = Dictionary(statuses.map { ($0.id, $0.current) }, uniquingKeysWith: { first, _ in first })
         var waiting = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }.map(\.id)
         var new: [AchievementUnlock] = []
         while !waiting.isEmpty {
@@ -131,7 +132,7 @@ public struct AchievementTracker: Sendable {
             }
             let ready = free.isEmpty ? waiting : free
             for id in ready {
-                let at = try times.time(of: id, unlocks: dates, now: now)
+                let at = try times.time(of: id, progress: progress[id] ?? .nan, unlocks: dates, now: now)
                 dates[id] = at
                 let unlock = AchievementUnlock(id: id, unlockedAt: at, xp: catalog.definition(id)?.xp ?? 0)
                 if try AchievementStorage.insert(unlock, db) { new.append(unlock) }

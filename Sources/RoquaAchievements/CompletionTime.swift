@@ -24,8 +24,6 @@ struct CompletionTimes {
     /// The latest visit the evaluation saw, for what cannot be dated more precisely.
     let latest: Date
 
-    private var prefixes: [Int: AchievementContext] = [:]
-
     init(catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone, regions: [VisitedRegion],
          previous: [AchievementUnlock], latest: Date) {
         self.catalog = catalog
@@ -36,39 +34,56 @@ struct CompletionTimes {
         self.latest = latest
     }
 
+    /// The smallest count in 1…`count` whose `probe` is done (`probe(count)` is, with progress
+    /// `top`): guessed from the progress (most achievements grow about linearly with the regions,
+    /// so a guess lands near the answer), bisecting whenever a guess did not halve the range, so
+    /// never more than about twice a bisection's probes.
+    static func first(_ count: Int, top: Double, target: Double?, _ probe: (Int) throws -> (done: Bool, progress: Double)) rethrows -> Int {
+        var low = 0, lowProgress = 0.0  // not done at `low` (none entered)
+        var high = count, highProgress = top  // done at `high`
+        var guessNext = true
+        while high - low > 1 {
+            var next = (low + high) / 2
+            if guessNext, let target, highProgress > lowProgress, target > lowProgress {
+                let fraction = (target - lowProgress) / (highProgress - lowProgress)
+                next = min(high - 1, max(low + 1, low + Int((fraction * Double(high - low)).rounded(.up))))
+            }
+            let before = high - low
+            let result = try probe(next)
+            if result.done { (high, highProgress) = (next, result.progress) } else { (low, lowProgress) = (next, result.progress) }
+            guessNext = (high - low) * 2 <= before
+        }
+        return high
+    }
+
     /// The latest visit among `regions` (the end of a region's latest visit, else its start).
     static func latestVisit(_ regions: some Sequence<VisitedRegion>) -> Date? {
         regions.map { max($0.timestampEnd ?? $0.lastVisit, $0.lastVisit) }.max()
     }
 
     /// The regions entered up to and including the `count`-th, evaluated as of its entry.
-    private mutating func prefix(_ count: Int) -> AchievementContext {
-        if let known = prefixes[count] { return known }
-        let context = AchievementContext(regions: Array(regions.prefix(count)), hierarchy: hierarchy, timeZone: timeZone,
-                                         now: regions[count - 1].timestampStart)
-        prefixes[count] = context
-        return context
+    private func prefix(_ count: Int) -> AchievementContext {
+        AchievementContext(slice: regions.prefix(count), hierarchy: hierarchy, timeZone: timeZone,
+                           now: regions[count - 1].timestampStart, travel: nil)
     }
 
-    /// When `id` (just found unlocked on every region) was completed, never after `now` and never
-    /// before its prerequisites were unlocked (`unlocks`: the ones known so far, this batch's too).
-    mutating func time(of id: String, unlocks: [String: Date], now: Date) throws -> Date {
+    /// When `id` (just found unlocked on every region, with `progress`) was completed, never after
+    /// `now` and never before its prerequisites were unlocked (`unlocks`: the ones known so far,
+    /// this batch's too).
+    func time(of id: String, progress: Double, unlocks: [String: Date], now: Date) throws -> Date {
         guard let definition = catalog.definition(id) else { return min(latest, now) }
         var completed = latest
         if !Self.datedByLatestVisit.contains(definition.calculator), !regions.isEmpty {
             let evaluator = AchievementEvaluator(catalog: catalog)
             let before = Set(previous.keys)
-            func done(_ count: Int) throws -> Bool {
-                try evaluator.evaluate(prefix(count), only: [id], unlocked: before).first?.unlocked == true
+            func probe(_ count: Int) throws -> (done: Bool, progress: Double) {
+                guard let status = try evaluator.evaluate(prefix(count), only: [id], unlocked: before).first else { return (false, 0) }
+                return (status.unlocked, status.current.isFinite ? status.current : 0)
             }
-            if try done(regions.count) {
-                var low = 1, high = regions.count  // done(high) holds
-                while low < high {
-                    let middle = (low + high) / 2
-                    if try done(middle) { high = middle } else { low = middle + 1 }
-                }
-                completed = regions[high - 1].timestampStart
-            }
+            // Unlocked on every region (the caller's evaluation): the search starts from there.
+            let top = progress.isFinite ? progress : try probe(regions.count).progress
+            completed = regions[try Self.first(regions.count, top: top, target: definition.parameters.target, probe) - 1]
+                .timestampStart
         }
         let after = definition.prerequisites.compactMap { unlocks[$0] }.max() ?? .distantPast
         return min(max(completed, after), now)

@@ -134,7 +134,7 @@ public enum Streaks {
     /// The moments that count as activity for streaks, the same for `roqua stats` and for the
     /// streak achievements: each region's first visit and its latest visit (the store keeps no
     /// history of the visits between).
-    public static func activity(of regions: [VisitedRegion]) -> [Date] {
+    public static func activity(of regions: some Collection<VisitedRegion>) -> [Date] {
         regions.flatMap { $0.lastVisit == $0.timestampStart ? [$0.timestampStart] : [$0.timestampStart, $0.lastVisit] }
     }
 
