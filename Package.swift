@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "RoquaHTTPGuard", targets: ["RoquaHTTPGuard"]),
         .library(name: "RoquaFuzzing", targets: ["RoquaFuzzing"]),
         .library(name: "RoquaTestKit", targets: ["RoquaTestKit"]),
+        // How every program ends on an error (`error: …`, ArgumentParser's statuses).
+        .library(name: "RoquaCommandLine", targets: ["RoquaCommandLine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -77,7 +79,8 @@ let package = Package(
         .executableTarget(
             name: "roqua",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
-                           "RoquaAchievements", "RoquaMaps", "RoquaIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/checks/fuzz.sh); built normally, it replays inputs.
         .target(name: "RoquaFuzzing"),
@@ -157,8 +160,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua-serve",
-            dependencies: ["RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions",
+            dependencies: ["RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions", "RoquaCommandLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(
+            name: "RoquaCommandLine",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "RoquaServerTests",

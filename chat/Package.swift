@@ -84,6 +84,7 @@ let package = Package(
         .executableTarget(
             name: "roqua-chat-server",
             dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
+                           .product(name: "RoquaCommandLine", package: roqua),
                            .product(name: "RoquaHTTPGuard", package: roqua),
                            .product(name: "RoquaIO", package: roqua),
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,6 +94,7 @@ let package = Package(
         .executableTarget(
             name: "roqua-chat",
             dependencies: ["RoquaChatClient", "RoquaChatCore",
+                           .product(name: "RoquaCommandLine", package: roqua),
                            .product(name: "RoquaBoundaries", package: roqua),
                            .product(name: "RoquaIO", package: roqua),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]

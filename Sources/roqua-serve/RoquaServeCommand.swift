@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandLine
 import RoquaRegions
 import RoquaServer
 
@@ -8,6 +9,9 @@ import RoquaServer
 /// CLI does not compile the HTTP stack (SwiftNIO, Hummingbird).
 @main
 struct RoquaServeCommand: ParsableCommand {
+    /// Errors end as every Roqua program's do: `error: …` (see `RoquaProgram`).
+    static func main() { RoquaProgram.runSync(Self.self, arguments: Array(CommandLine.arguments.dropFirst())) }
+
     static let configuration = CommandConfiguration(
         commandName: "roqua-serve",
         abstract: "The exploration app in a browser and a Nominatim-compatible reverse-geocoding API, offline.",

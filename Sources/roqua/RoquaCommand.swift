@@ -1,5 +1,6 @@
 import ArgumentParser
 import RoquaBoundaries
+import RoquaCommandLine
 
 @main
 struct RoquaCommand: ParsableCommand {
@@ -24,13 +25,13 @@ struct RoquaCommand: ParsableCommand {
         for arguments in [joiningOptionValues(raw), raw.map(Degrees.protectingNegativeNumber)] {
             do {
                 var command = try parseAsRoot(arguments)
-                do { try command.run() } catch { exit(withError: error) }
+                do { try command.run() } catch { RoquaProgram.exit(Self.self, withError: error) }
                 return
             } catch {
                 if firstError == nil { firstError = error }
             }
         }
-        exit(withError: firstError)
+        RoquaProgram.exit(Self.self, withError: firstError)
     }
 
     static func joiningOptionValues(_ arguments: [String]) -> [String] {

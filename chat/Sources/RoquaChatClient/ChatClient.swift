@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import RoquaChatCore
 import RoquaIO
 
@@ -21,6 +22,17 @@ public final class ChatClient: Sendable {
     let codec: MessageCodec
     let keeper: GroupKeeper
     let blobs: BlobFolder
+
+    /// An HTTP client for someone waiting at a prompt: a refused connection fails the request at
+    /// once, and connecting (TCP and TLS) gives up after 5 s, instead of re-dialing silently until
+    /// the request's time runs out (`HTTPClient.shared`); the caller says so and decides whether
+    /// to retry. It lives as long as the process.
+    public static let promptHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// Opens (creating if needed) the home at `home`.
     /// - Throws: `ChatClientError.store` / `.secretFile` naming the file at fault.
@@ -183,7 +195,9 @@ public final class ChatClient: Sendable {
     /// The group with its members, from the server.
     /// - Throws: `ChatClientError` from the server.
     public func group(_ groupID: String) async throws -> GroupInfo {
-        try await api.call(.GET, "/v1/groups/\(groupID)")
+        let info: GroupInfo = try await api.call(.GET, "/v1/groups/\(groupID)")
+        try store.saveMemberNames(groupID: groupID, info.members ?? [])
+        return info
     }
 
     /// Starts a new epoch (a guide's device): post-compromise security for what is sent next.

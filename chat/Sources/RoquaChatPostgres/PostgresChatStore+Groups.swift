@@ -48,11 +48,12 @@ extension PostgresChatStore {
 
     package func members(groupID: String) async throws -> [MemberRow] {
         try await PostgresRows.all(try await client.query("""
-            SELECT memberships.*, users.phone FROM memberships JOIN users ON users.id = memberships.user_id
+            SELECT memberships.*, users.phone, users.display_name FROM memberships JOIN users ON users.id = memberships.user_id
             WHERE group_id = \(groupID) ORDER BY joined_at, user_id
             """, logger: logger)) { row in
             MemberRow(membership: try PostgresRows.membership(row),
-                      phone: try PostgresRows.phone(try row["phone"].decode(String.self), table: "users"))
+                      phone: try PostgresRows.phone(try row["phone"].decode(String.self), table: "users"),
+                      displayName: try row["display_name"].decode(String?.self))
         }
     }
 

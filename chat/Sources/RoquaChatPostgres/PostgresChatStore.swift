@@ -17,10 +17,10 @@ package final class PostgresChatStore: ChatStore {
         self.logger = logger
     }
 
-    /// Applies pending schema migrations; call once the client runs.
+    /// Applies pending schema migrations, up to `version` (all by default); call once the client runs.
     /// - Throws: `ChatStoreError.migrationFailed`, or postgres-nio's error when the database is unreachable.
-    package func migrate() async throws {
-        try await PostgresSchema.migrate(client, logger: logger)
+    package func migrate(upTo version: Int = .max) async throws {
+        try await PostgresSchema.migrate(client, upTo: version, logger: logger)
     }
 
     /// Runs `body` in a transaction, unwrapping postgres-nio's transaction error to the one
@@ -85,6 +85,12 @@ package final class PostgresChatStore: ChatStore {
     package func setRole(userID: String, role: Role) async throws -> UserRecord? {
         try await PostgresRows.first(
             try await client.query("UPDATE users SET role = \(role.rawValue) WHERE id = \(userID) RETURNING *", logger: logger),
+            PostgresRows.user)
+    }
+
+    package func setDisplayName(userID: String, name: String?) async throws -> UserRecord? {
+        try await PostgresRows.first(
+            try await client.query("UPDATE users SET display_name = \(name) WHERE id = \(userID) RETURNING *", logger: logger),
             PostgresRows.user)
     }
 

@@ -21,7 +21,8 @@ enum PostgresRows: StoreRowMapping {
     static func user(_ row: PostgresRandomAccessRow) throws -> UserRecord {
         UserRecord(id: try row["id"].decode(String.self), phone: try phone(try row["phone"].decode(String.self), table: "users"),
                    role: try enumValue(try row["role"].decode(String.self), table: "users"),
-                   createdAt: date(try row["created_at"].decode(Int64.self)))
+                   createdAt: date(try row["created_at"].decode(Int64.self)),
+                   displayName: try row["display_name"].decode(String?.self))
     }
 
     static func group(_ row: PostgresRandomAccessRow) throws -> GroupRecord {

@@ -101,6 +101,8 @@ enum PostgresSchema {
              "CREATE INDEX blobs_uploader ON blobs(uploaded_by)"]),
         // Phone numbers in their normalized form: a step in Swift (`renormalizePhones`).
         (5, []),
+        // The name each user gives themselves for their groups (`DisplayName`); none until set.
+        (6, ["ALTER TABLE users ADD COLUMN display_name TEXT"]),
     ]
 
     /// Numbers stored with a trunk 0 after the country code become the normalized number
@@ -124,7 +126,8 @@ enum PostgresSchema {
     /// An arbitrary constant naming the migration lock.
     static let lockKey: Int64 = 0x726F_7175_6163_6874
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Applies the migrations not applied yet, up to `version` (all by default: tests stop earlier to build an old database).
+    static func migrate(_ client: PostgresClient, upTo version: Int = .max, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             try await connection.query("""
@@ -135,7 +138,7 @@ enum PostgresSchema {
                 .decode(Int64.self) {
                 applied.insert(version)
             }
-            for migration in migrations where !applied.contains(Int64(migration.version)) {
+            for migration in migrations where migration.version <= version && !applied.contains(Int64(migration.version)) {
                 do {
                     for statement in migration.statements {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

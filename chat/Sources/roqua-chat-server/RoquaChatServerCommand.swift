@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import RoquaCommandLine
 import RoquaIO
 
 @main
@@ -10,4 +12,9 @@ struct RoquaChatServerCommand: AsyncParsableCommand {
         subcommands: [ServerCommand.self, AdminCommand.self],
         defaultSubcommand: ServerCommand.self
     )
+
+    /// Parses and runs; an error ends the program as `error: MESSAGE` (`RoquaProgram`).
+    static func main() async {
+        await RoquaProgram.run(Self.self, arguments: Array(CommandLine.arguments.dropFirst()))
+    }
 }

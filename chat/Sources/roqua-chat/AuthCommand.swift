@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaChatClient
+import RoquaChatCore
 
 /// `roqua-chat auth`: sign this home in by SMS.
 struct AuthCommand: AsyncParsableCommand {
@@ -33,9 +34,7 @@ struct AuthRequestCommand: AsyncParsableCommand {
     func run() async throws {
         try await home.client().requestCode(server: server, phone: phone, insecure: insecure, caCertificate: caCert)
         // The code goes out only if the number's limits allow; the server answers alike either way.
-        let explicit = home.home ?? ProcessInfo.processInfo.environment["ROQUA_CHAT_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        let homeFlag = explicit.map { " --home \($0)" } ?? ""
-        print("code requested for \(phone); run: roqua-chat\(homeFlag) auth verify --code CODE")
+        print("code requested for \(phone); run: \(ChatHint.command("auth", "verify", "--code", "CODE"))")
     }
 }
 
@@ -48,9 +47,22 @@ struct AuthVerifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The code from the SMS.", valueName: "CODE"))
     var code: String
 
+    @Option(help: ArgumentHelp("The name the members of your groups see (1–\(DisplayName.maxCharacters) characters; no : ( ) [ ] … or control characters).",
+                               valueName: "NAME"))
+    var name: String?
+
     func run() async throws {
-        let user = try await home.client().verify(code: code)
+        // The name is checked before the code is spent.
+        let checked = try name.map(ChatClient.displayName)
+        let client = try home.client()
+        var user = try await client.verify(code: code)
+        if let checked { user = try await client.setDisplayName(checked.text) }
         print("signed in as \(user.phone.e164) (user \(user.id), \(user.role.rawValue))")
+        if let shown = user.displayName {
+            print("your groups see you as \(shown)")
+        } else {
+            print("your groups see you as \(SenderLabels.shortID(user.id)); to give them a name, run: \(ChatHint.command("profile", "set-name", "NAME"))")
+        }
     }
 }
 

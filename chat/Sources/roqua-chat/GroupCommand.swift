@@ -24,7 +24,7 @@ struct GroupCreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let group = try await home.client().createGroup(name: name, confirmKeyChanges: confirmKeyChanges)
-        print("created group \(group.name) (\(group.id))")
+        print("created group \(group.name) (\(group.id)); to invite someone, run: \(ChatHint.command("group", "invite", group.name, "--phone", "PHONE"))")
     }
 }
 
@@ -42,6 +42,6 @@ struct GroupJoinCommand: AsyncParsableCommand {
 
     func run() async throws {
         let group = try await home.client().join(code: code)
-        print("joined group \(group.name) (\(group.id)); you can read and send once the guide's device adds you (its next sync, then yours)")
+        print("joined group \(group.name) (\(group.id)); you can read and send once the guide's device adds you at its next sync; then run: \(ChatHint.command("sync"))")
     }
 }

@@ -1,13 +1,17 @@
 import ArgumentParser
 import Foundation
 import RoquaChatClient
+import RoquaCommandLine
 import RoquaChatCore
 
 /// `messages GROUP [--json]`: the group's messages as this device holds them (offline).
 struct MessagesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messages",
-        abstract: "List a group's messages in order: status, sync time, a location's address, an image's or file's name.")
+        abstract: "List a group's messages in order: status, sync time, sender, a location's address, an image's or file's name.",
+        discussion: """
+            A sender is shown as `me`, by the name they gave themselves, or as … and the end of their user id when they gave             none. A name that could be mistaken for another member's (or for `me`, or a short id) is shown with the end of             the user id, and a guide of the group's verified log with (guide). Names are fetched at sync.
+            """)
 
     @OptionGroup var home: HomeOptions
 
@@ -21,16 +25,15 @@ struct MessagesCommand: AsyncParsableCommand {
         let client = try home.client()
         let groupID = try client.groupID(group)
         for warning in try client.identityWarnings(groupID: groupID) {
-            FileHandle.standardError.write(Data("roqua-chat: warning: \(warning)\n".utf8))
+            RoquaProgram.warn(ChatHint.rewrite(warning))
         }
         let messages = try client.messages(groupID: groupID)
-        if json { return print(try ChatOutput.json(messages.map { MessageRow($0, client: client) })) }
-        let me = try await client.user().id
+        let labels = try await client.senderLabels(groupID: groupID, senders: Set(messages.map(\.senderID)))
+        if json { return print(try ChatOutput.json(messages.map { MessageRow($0, client: client, senderName: labels.name(of: $0.senderID)) })) }
         for message in messages {
-            // A UUIDv7 starts with its time, so the tail is what tells senders apart.
-            let who = message.senderID == me ? "me" : "…" + message.senderID.suffix(6)
             let synced = message.syncedAt.map { " synced \(ChatTime.format($0))" } ?? ""
-            print("\(ChatTime.format(message.sentAt))  \(who)  \(message.status.rawValue)\(synced)  \(MessageRow(message, client: client).summary)")
+            print("\(ChatTime.format(message.sentAt))  \(message.status.rawValue)\(synced)  "
+                  + "\(labels.label(of: message.senderID)): \(MessageRow(message, client: client, senderName: nil).summary)")
         }
     }
 }
@@ -39,6 +42,8 @@ struct MessagesCommand: AsyncParsableCommand {
 struct MessageRow: Encodable {
     let localID: String
     let senderID: String
+    /// The sender's display name as last fetched (nil: none, or not a valid name).
+    let senderName: String?
     let deviceID: String
     let type: MessageType
     let text: String?
@@ -53,9 +58,10 @@ struct MessageRow: Encodable {
     /// Whether the body could be read (false until the key of its epoch arrives).
     let readable: Bool
 
-    init(_ message: ClientMessage, client: ChatClient) {
+    init(_ message: ClientMessage, client: ChatClient, senderName: String?) {
         localID = message.localID
         senderID = message.senderID
+        self.senderName = senderName
         deviceID = message.deviceID
         type = message.type
         location = message.location
@@ -85,6 +91,7 @@ struct MessageRow: Encodable {
     enum CodingKeys: String, CodingKey {
         case localID = "local_id"
         case senderID = "sender_id"
+        case senderName = "sender_name"
         case deviceID = "device_id"
         case type, text, location, attachment
         case sentAt = "sent_at"

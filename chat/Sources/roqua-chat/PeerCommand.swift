@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaChatClient
+import RoquaCommandLine
 
 /// `peer`: exchanges messages with nearby group members over the local network, with no server,
 /// for a while, then prints what it did. Peers are found by UDP beacons, or dialed from a file.
@@ -54,7 +55,7 @@ struct PeerCommand: AsyncParsableCommand {
         let network = PeerNetwork(client: client, options: options)
         let found = peers.map { "dialing the peers in \($0)" } ?? "beacons on UDP \(beaconPort)"
         let report = try await network.run(for: .milliseconds(Int64(seconds * 1000))) { bound in
-            FileHandle.standardError.write(Data("roqua-chat: listening on \(host):\(bound), \(found), for \(seconds)s\n".utf8))
+            RoquaProgram.note("listening on \(host):\(bound), \(found), for \(seconds)s")
         }
         let stats = report.stats
         if json {

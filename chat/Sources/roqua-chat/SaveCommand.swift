@@ -25,7 +25,7 @@ struct SaveCommand: AsyncParsableCommand {
         let (attachment, file) = try client.attachment(groupID: try client.groupID(group), localID: localID)
         guard let file else {
             throw ChatClientError.invalidInput(field: "message", value: localID,
-                                               reason: "its file \(attachment.name) has not reached this device yet: run sync (or peer) and try again")
+                                               reason: "its file \(attachment.name) has not reached this device yet: run `\(ChatHint.command("sync"))` (or peer) and try again")
         }
         try OutputFile.write(file, to: output)
         if output != "-" {

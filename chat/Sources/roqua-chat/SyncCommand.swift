@@ -1,14 +1,22 @@
 import ArgumentParser
 import Foundation
 import RoquaChatClient
+import RoquaCommandLine
+import Synchronization
 
-/// `sync`: one push and pull. Exit 0 when nothing is left pending; 3 when the server cannot be
-/// reached (messages stay pending, try again later); 4 when some are still pending otherwise.
+/// `sync`: one push and pull, retried within `--retry-for` while the server cannot be reached
+/// (or answers 429/5xx). Exit 0 when nothing is left pending; 3 when the server could not be reached
+/// in that time (messages stay pending, try again later); 4 when some are still pending otherwise.
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Push pending messages and pull new ones.",
-        discussion: "Exit status: 0 everything pushed; 3 server unreachable (messages stay pending); 4 messages still pending; 1 other errors.")
+        discussion: """
+            While the server cannot be reached (or answers that it is busy), sync says so on standard error at once \
+            (warning: …) and retries with back-off for --retry-for seconds, the last attempt when they are up (connecting \
+            gives up after 5 s), then ends with error: … . Exit status: 0 everything pushed; 3 server unreachable \
+            (messages stay pending); 4 messages still pending; 1 other errors (64 a usage error).
+            """)
 
     /// The exit status when the server is unreachable.
     static let unreachable: Int32 = 3
@@ -20,15 +28,33 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Option(name: .customLong("retry-for"),
+            help: ArgumentHelp("Keep retrying an unreachable or busy server for up to this many seconds (0: try once).", valueName: "SECONDS"))
+    var retryFor: Double = 10
+
+    func validate() throws {
+        guard retryFor >= 0, retryFor <= 3600 else { throw ValidationError("--retry-for must lie in [0, 3600] seconds, not \(retryFor)") }
+    }
+
     func run() async throws {
-        let client = try home.client()
+        // Waits of 0.5–4 s (with jitter) between attempts; the time limit ends them.
+        let client = try home.client(policy: RetryPolicy(base: 0.5, cap: 4, maxAttempts: retryFor > 0 ? 1000 : 1))
         let report: SyncReport
+        let started = ContinuousClock.now
         do {
-            report = try await client.engine.syncOnce()
+            let limit = retryFor
+            let warned = WarnedOnce()
+            report = try await client.engine.sync(giveUpAfter: limit) { error, _ in
+                // One line at the first failure (not one per attempt): what is wrong, and for how long it retries.
+                guard warned.first() else { return }
+                RoquaProgram.warn("\(error); retrying for up to \(Self.seconds(limit)) (Ctrl-C stops)")
+            }
         } catch let error as ChatClientError {
             guard case .noInternet = error else { throw error }
             let pending = try client.pendingCount()
-            FileHandle.standardError.write(Data("roqua-chat: \(error); \(pending) message(s) stay pending, run sync again later\n".utf8))
+            let spent = ContinuousClock.now - started
+            RoquaProgram.error("\(error); gave up after \(Self.seconds(Double(spent.components.seconds))); "
+                              + "\(pending) message(s) stay pending, run `\(ChatHint.command("sync"))` again later")
             throw ExitCode(Self.unreachable)
         }
         if json {
@@ -41,12 +67,23 @@ struct SyncCommand: AsyncParsableCommand {
                   + (report.dropped > 0 ? ", dropped \(report.dropped) not signed by a member" : ""))
         }
         for group in report.closedGroups {
-            FileHandle.standardError.write(Data("roqua-chat: group \(group): the server no longer shows it to you (removed); what is here stays\n".utf8))
+            RoquaProgram.warn("group \(group): the server no longer shows it to you (removed); what is here stays")
         }
         // Why each dropped message was refused goes to stderr: it names message ids, not contents.
         for reason in report.droppedReasons.prefix(20) {
-            FileHandle.standardError.write(Data("roqua-chat: dropped \(reason)\n".utf8))
+            RoquaProgram.warn("dropped \(reason)")
         }
         if report.pending > 0 { throw ExitCode(Self.stillPending) }
     }
+
+    /// "10 s", "0.5 s".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+/// True the first time only (the retry callback runs on the engine, possibly more than once).
+private final class WarnedOnce: Sendable {
+    private let done = Mutex(false)
+    func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
 }

@@ -40,7 +40,8 @@ struct VerifyCommand: AsyncParsableCommand {
         let groups = found.safetyNumber.split(separator: " ")
         for row in stride(from: 0, to: groups.count, by: 4) { print("  " + groups[row..<min(row + 4, groups.count)].joined(separator: " ")) }
         if found.changed { print("their identity key changed since they were first added to this group") }
-        print(found.confirmed ? "confirmed: you compared this number with them" : "not confirmed: compare in person, then run again with --confirm")
+        print(found.confirmed ? "confirmed: you compared this number with them"
+                              : "not confirmed: compare in person; once it matched, run: \(ChatHint.command("verify", group, member, "--confirm"))")
     }
 }
 

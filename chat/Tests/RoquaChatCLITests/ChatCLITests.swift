@@ -56,15 +56,35 @@ import Testing
         #expect(try fixture.messages("traveller", group: "Kapadokya").map { $0["status"] as? String } == ["sent", "sent"])
     }
 
-    @Test func syncWithTheServerDownExitsThreeAndKeepsMessagesPendingUntilItIsBack() throws {
+    @Test func syncWithTheServerDownSaysSoAtOnceRetriesForAWhileThenExitsThree() throws {
         let fixture = try ChatCLIFixture()
         try tourGroup(fixture)
+        // Nothing listens on the server's port (127.0.0.1) any more.
         fixture.stopServer()
         #expect(try fixture.ok("guide", ["send", "Kapadokya", "Yarın 8'de lobide."]).hasPrefix("queued text"))
-        let offline = try fixture.run("guide", ["sync"])
+        let started = ContinuousClock.now
+        let running = try CommandRunner.start(fixture.binary, ["--home", fixture.home("guide"), "sync", "--retry-for", "4"])
+        var firstLine: Duration?
+        while firstLine == nil, ContinuousClock.now - started < .seconds(20) {
+            if running.stderrSoFar.contains("\n") { firstLine = ContinuousClock.now - started } else { usleep(10_000) }
+        }
+        let offline = running.wait()
+        let total = ContinuousClock.now - started
+        let lines = offline.stderr.split(separator: "\n")
+        // The first line comes at once (the connection is refused), long before the end of the retries.
+        let first = try #require(firstLine)
+        #expect(first < .seconds(1), "first line after \(first)")
+        #expect(total > .seconds(3.5) && total < .seconds(12), "first line after \(first), exit after \(total)")
+        #expect(lines.count == 2, "\(offline.stderr)")
+        #expect(lines.first?.hasPrefix("warning: cannot reach the server \"\(fixture.url)\"") == true
+                && lines.first?.hasSuffix("retrying for up to 4 s (Ctrl-C stops)") == true, "\(offline.stderr)")
         #expect(offline.status == 3, "\(offline.stdout)\(offline.stderr)")
-        #expect(offline.stderr.contains("cannot reach the server") && offline.stderr.contains("1 message(s) stay pending"), "\(offline.stderr)")
+        #expect(lines.last?.hasPrefix("error: cannot reach the server") == true && offline.stderr.contains("1 message(s) stay pending")
+                && offline.stderr.contains("run `roqua-chat --home \(fixture.home("guide")) sync` again later"), "\(offline.stderr)")
         #expect(try fixture.messages("guide", group: "Kapadokya").map { $0["status"] as? String } == ["pending"])
+        // --retry-for 0: one attempt, the final line alone.
+        let once = try fixture.run("guide", ["sync", "--retry-for", "0"])
+        #expect(once.status == 3 && once.stderr.split(separator: "\n").count == 1 && once.stderr.hasPrefix("error: cannot reach"), "\(once.stderr)")
 
         try fixture.startServer()
         #expect(try fixture.ok("guide", ["sync"]) == "pushed 1, pulled 0, rejected 0, pending 0")

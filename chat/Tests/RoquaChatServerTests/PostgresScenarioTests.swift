@@ -22,6 +22,25 @@ struct PostgresScenarioTests {
             }
         }
         try await twoInstances(fixture)
+        try await upgradeKeepsUsersAndAddsNames(fixture)
+    }
+
+    /// A database of the previous version (5) migrates to display names: its users stay, with none.
+    func upgradeKeepsUsersAndAddsNames(_ fixture: PostgresFixture) async throws {
+        try fixture.createDatabase("upgrade")
+        var logger = Logger(label: "roqua.chat.test.postgres")
+        logger.logLevel = .error
+        let store = PostgresChatStore(configuration: fixture.configuration(database: "upgrade"), logger: logger)
+        let client = Task { await store.client.run() }
+        defer { client.cancel() }
+        try await store.migrate(upTo: 5)
+        _ = try fixture.psql(database: "upgrade", ["-c", "INSERT INTO users (id, phone, role, created_at) VALUES ('old', '+905551234567', 'user', 0)"])
+        try await store.migrate()
+        let old = try await store.user(id: "old")
+        #expect(old?.phone.e164 == "+905551234567" && old?.displayName == nil)
+        #expect(try await store.setDisplayName(userID: "old", name: "Ayşe")?.displayName == "Ayşe")
+        #expect(try await store.user(id: "old")?.displayName == "Ayşe")
+        #expect(try await store.setDisplayName(userID: "nobody", name: "x") == nil)
     }
 
     /// Two servers on one database: pushes through both interleave without a lost or doubled

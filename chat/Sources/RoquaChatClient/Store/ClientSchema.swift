@@ -123,6 +123,17 @@ enum ClientSchema {
                 DROP TABLE group_keys;
                 """)
         }
+        // The display names the server relays for each group's members (checked against
+        // `DisplayName`'s rules before they are kept); kept after a member leaves, for their messages.
+        migrator.registerMigration("v4: member display names") { db in
+            try db.execute(sql: """
+                CREATE TABLE member_names (
+                    group_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    display_name TEXT,
+                    PRIMARY KEY (group_id, user_id));
+                """)
+        }
         return migrator
     }
 }

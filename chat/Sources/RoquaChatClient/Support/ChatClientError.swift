@@ -41,7 +41,7 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .noInternet(let server, let reason):
             "cannot reach the server \(Echo.quoted(server)): \(reason)"
         case .authenticationError(let reason):
-            "not signed in: \(reason); sign in again"
+            "not signed in: \(reason); sign in again (`roqua-chat auth request --server URL --phone PHONE`)"
         case .serverError(let status, let code, let message, let retryAfter):
             "the server answered HTTP \(status)" + (code.map { " (\($0.rawValue))" } ?? "") + ": \(Echo.cut(message))"
                 + (retryAfter.map { "; retry after \(Int($0)) s" } ?? "")
@@ -50,14 +50,14 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .secretFile(let path, let reason):
             "key file \(Echo.quoted(path)): \(reason)"
         case .notSignedIn(let home):
-            "\(Echo.quoted(home)) is not signed in; run auth request and auth verify first"
+            "\(Echo.quoted(home)) is not signed in; first run `roqua-chat auth request --server URL --phone PHONE`, then auth verify"
         case .noGroupKey(let group, let epoch):
             "no key for group \(Echo.quoted(group)) epoch \(epoch) on this device"
         case .unconfirmedIdentity(let group, let userID):
             "user \(Echo.quoted(userID))'s identity key changed and group \(Echo.quoted(group))'s policy asks you to confirm it first: "
                 + "compare safety numbers in person with `roqua-chat verify \(group) \(userID)`, then run it again with --confirm"
         case .notYetAdded(let group):
-            "this device is not a member of group \(Echo.quoted(group))'s log yet: the guide's device adds it at its next sync (or peer exchange); run sync after that"
+            "this device is not a member of group \(Echo.quoted(group))'s log yet: the guide's device adds it at its next sync (or peer exchange); run `roqua-chat sync` after that"
         case .serverIdentityChanged(let pinned, let offered):
             "the server's identity key changed since this home first signed in (pinned \(pinned.prefix(12))…, offered \(offered.prefix(12))…): "
                 + "refused; if the server really changed its key, sign in with a new --home"

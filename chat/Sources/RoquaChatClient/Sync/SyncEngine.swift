@@ -68,9 +68,14 @@ public actor SyncEngine {
     }
 
     /// Syncs, retrying transient failures (`noInternet`, 429, 5xx) with back-off up to the
-    /// policy's attempts.
+    /// policy's attempts. With `giveUpAfter`, it retries for that many seconds, no longer: the last
+    /// attempt starts when they are up (or earlier, when the server's `Retry-After` asks for a wait
+    /// beyond them), so it returns within that time plus one attempt. `retrying` hears of each
+    /// failure that will be retried, with the wait before the next attempt.
     /// - Throws: the last `ChatClientError` when every attempt failed or one was not transient.
-    public func sync() async throws -> SyncReport {
+    public func sync(giveUpAfter limit: TimeInterval? = nil,
+                     retrying: (@Sendable (_ error: ChatClientError, _ wait: TimeInterval) -> Void)? = nil) async throws -> SyncReport {
+        let start = ContinuousClock.now
         var attempt = 0
         while true {
             do {
@@ -78,7 +83,16 @@ public actor SyncEngine {
             } catch let error as ChatClientError where error.isTransient && attempt + 1 < policy.maxAttempts {
                 var retryAfter: TimeInterval?
                 if case .serverError(_, _, _, let seconds) = error { retryAfter = seconds }
-                try await sleep(policy.delay(afterAttempt: attempt, retryAfter: retryAfter))
+                var wait = policy.delay(afterAttempt: attempt, retryAfter: retryAfter)
+                if let limit {
+                    let elapsed = ContinuousClock.now - start
+                    let left = limit - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    // The last attempt comes when the time is up, unless the server asked for a longer wait.
+                    guard left > 0.01, (retryAfter ?? 0) <= left else { throw error }
+                    wait = min(wait, left)
+                }
+                retrying?(error, wait)
+                try await sleep(wait)
                 attempt += 1
             }
         }
@@ -137,6 +151,7 @@ public actor SyncEngine {
         for groupID in try store.groupIDs() {
             do {
                 report.pulled += try await pull(groupID: groupID, selfID: selfID, report: &report)
+                try await fetchNames(groupID: groupID)
             } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
                 // Removed from the group (or it is gone): what is here stays; the other groups go on.
                 report.closedGroups.append(groupID)
@@ -153,6 +168,17 @@ public actor SyncEngine {
         _ = try await api.session.store(signed, now: Date())
         try store.checkpoint()
         return report
+    }
+
+    /// The members' display names, for showing who sent what (the group's details; a group whose
+    /// details are refused keeps the names it had).
+    private func fetchNames(groupID: String) async throws {
+        do {
+            let details: GroupInfo = try await api.call(.GET, "/v1/groups/\(groupID)")
+            try store.saveMemberNames(groupID: groupID, details.members ?? [])
+        } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
+            return
+        }
     }
 
     private func pushAll(_ report: inout SyncReport) async throws {

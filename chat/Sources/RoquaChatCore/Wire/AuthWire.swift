@@ -111,12 +111,45 @@ public struct UserInfo: Codable, Sendable, Equatable {
     public var phone: PhoneNumber
     /// What the user may do.
     public var role: Role
+    /// `display_name`: the name the user gave themselves for their groups, if any (`DisplayName`'s rules).
+    public var displayName: String?
 
     /// Creates the value from its parts.
-    public init(id: String, phone: PhoneNumber, role: Role) {
+    public init(id: String, phone: PhoneNumber, role: Role, displayName: String? = nil) {
         self.id = id
         self.phone = phone
         self.role = role
+        self.displayName = displayName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, phone, role
+        case displayName = "display_name"
+    }
+}
+
+/// `PUT /v1/me/display-name`: the name the signed-in user gives themselves for their groups
+/// (`null` removes it). Answered with the user (`UserInfo`).
+public struct DisplayNameBody: Codable, Sendable, Equatable {
+    /// `display_name`: checked against `DisplayName`'s rules as it is decoded.
+    public var displayName: DisplayName?
+
+    /// Creates the value from its parts.
+    public init(displayName: DisplayName?) { self.displayName = displayName }
+
+    enum CodingKeys: String, CodingKey {
+        case displayName = "display_name"
+    }
+
+    // Written out so that the key must be there (`null` clears the name; an empty body is a mistake)
+    // and is sent as `null` rather than left out.
+    public init(from decoder: any Decoder) throws {
+        displayName = try decoder.container(keyedBy: CodingKeys.self).decode(DisplayName?.self, forKey: .displayName)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(displayName, forKey: .displayName)
     }
 }
 

@@ -34,19 +34,24 @@ public struct GroupMemberInfo: Codable, Sendable, Equatable {
     public var role: MemberRole
     /// When they joined.
     public var joinedAt: Date
+    /// `display_name`: the name they gave themselves, if any. Chosen by them and relayed by the
+    /// server: a label to show (after checking it against `DisplayName`'s rules), never an identity.
+    public var displayName: String?
 
     /// Creates the value from its parts.
-    public init(userID: String, phone: String, role: MemberRole, joinedAt: Date) {
+    public init(userID: String, phone: String, role: MemberRole, joinedAt: Date, displayName: String? = nil) {
         self.userID = userID
         self.phone = phone
         self.role = role
         self.joinedAt = joinedAt
+        self.displayName = displayName
     }
 
     enum CodingKeys: String, CodingKey {
         case userID = "user_id"
         case phone, role
         case joinedAt = "joined_at"
+        case displayName = "display_name"
     }
 }
 

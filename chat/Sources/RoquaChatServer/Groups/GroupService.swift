@@ -45,7 +45,7 @@ package struct GroupService: EnvironmentService {
         let members = try await store.members(groupID: groupID).filter(\.membership.isActive).map { row in
             GroupMemberInfo(userID: row.membership.userID,
                             phone: manages || row.membership.userID == actor.userID ? row.phone.e164 : row.phone.redacted,
-                            role: row.membership.role, joinedAt: row.membership.joinedAt)
+                            role: row.membership.role, joinedAt: row.membership.joinedAt, displayName: row.displayName)
         }
         return info(group, members: members)
     }

@@ -19,6 +19,8 @@ struct ChatRoutes: Sendable {
     let clock: any ChatClock
 
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    /// A display-name body: the longest name, escaped, with room to spare.
+    static let maxDisplayNameBodyBytes = 2048
 
     /// The client's address: the connection's peer, or — when the peer is a trusted reverse proxy
     /// (`settings.trustedProxies`) — the address that proxy appended to `X-Forwarded-For`.
@@ -83,6 +85,16 @@ struct ChatRoutes: Sendable {
         api.get("/me") { _, context in
             let actor = try context.requireActor()
             guard let user = try await store.user(id: actor.userID) else { throw ChatServerError.userNotFound(actor.userID) }
+            return JSONResponse.make(user.info)
+        }
+        // The name is the user's own to set; what it may hold is `DisplayName`'s (checked as the body is decoded).
+        api.put("/me/display-name") { request, context in
+            let actor = try context.requireActor()
+            let body = try await ChatBody.decode(DisplayNameBody.self, from: request, limit: Self.maxDisplayNameBodyBytes)
+            guard let user = try await store.setDisplayName(userID: actor.userID, name: body.displayName?.text) else {
+                throw ChatServerError.userNotFound(actor.userID)
+            }
+            context.logger.info("display name set", metadata: ["user": "\(actor.userID)"])
             return JSONResponse.make(user.info)
         }
         api.put("/users/:id/role") { request, context in

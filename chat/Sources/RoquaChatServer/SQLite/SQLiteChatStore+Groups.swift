@@ -43,10 +43,11 @@ extension SQLiteChatStore {
     package func members(groupID: String) async throws -> [MemberRow] {
         try await pool.read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT memberships.*, users.phone FROM memberships JOIN users ON users.id = memberships.user_id
+                SELECT memberships.*, users.phone, users.display_name FROM memberships JOIN users ON users.id = memberships.user_id
                 WHERE group_id = ? ORDER BY joined_at, user_id
                 """), arguments: [groupID]).map { row in
-                MemberRow(membership: try SQLiteRows.membership(row), phone: try SQLiteRows.phone(row["phone"], table: "users"))
+                MemberRow(membership: try SQLiteRows.membership(row), phone: try SQLiteRows.phone(row["phone"], table: "users"),
+                          displayName: row["display_name"])
             }
         }
     }

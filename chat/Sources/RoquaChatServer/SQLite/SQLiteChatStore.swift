@@ -86,6 +86,13 @@ package final class SQLiteChatStore: ChatStore {
         }
     }
 
+    package func setDisplayName(userID: String, name: String?) async throws -> UserRecord? {
+        try await pool.write { db in
+            try db.cachedStatement(sql: "UPDATE users SET display_name = ? WHERE id = ?").execute(arguments: [name, userID])
+            return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [userID]).map(SQLiteRows.user)
+        }
+    }
+
     package func deviceKeys(_ devices: Set<DeviceRef>) async throws -> [DeviceRef: Data] {
         guard !devices.isEmpty else { return [:] }
         return try await pool.read { db in

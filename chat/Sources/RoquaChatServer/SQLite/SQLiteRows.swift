@@ -7,7 +7,8 @@ import RoquaChatCore
 enum SQLiteRows: StoreRowMapping {
     static func user(_ row: Row) throws -> UserRecord {
         UserRecord(id: row["id"], phone: try phone(row["phone"], table: "users"),
-                   role: try enumValue(row["role"], table: "users"), createdAt: date(row["created_at"] as Int64))
+                   role: try enumValue(row["role"], table: "users"), createdAt: date(row["created_at"] as Int64),
+                   displayName: row["display_name"])
     }
 
     static func group(_ row: Row) throws -> GroupRecord {

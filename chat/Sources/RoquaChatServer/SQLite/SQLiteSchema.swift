@@ -153,6 +153,10 @@ enum SQLiteSchema {
                 try db.execute(sql: "DELETE FROM otp_states WHERE phone = ?", arguments: [rename.from])
             }
         }
+        // The name each user gives themselves for their groups (`DisplayName`); none until set.
+        migrator.registerMigration("v6: display names") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN display_name TEXT")
+        }
         return migrator
     }
 }

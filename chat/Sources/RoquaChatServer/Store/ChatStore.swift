@@ -17,6 +17,9 @@ package protocol ChatStore: Sendable {
     func setRole(phone: PhoneNumber, role: Role, now: Date) async throws -> UserRecord
     /// Sets the role of an existing user; nil when there is none.
     func setRole(userID: String, role: Role) async throws -> UserRecord?
+    /// Sets (nil: removes) the display name of an existing user, already checked against
+    /// `DisplayName`'s rules; nil when there is no such user.
+    func setDisplayName(userID: String, name: String?) async throws -> UserRecord?
     /// The registered public keys of these devices (absent: none registered).
     func deviceKeys(_ devices: Set<DeviceRef>) async throws -> [DeviceRef: Data]
 
@@ -48,7 +51,7 @@ package protocol ChatStore: Sendable {
     func createGroup(_ group: GroupRecord, guideMembership: MembershipRecord) async throws
     func group(id: String) async throws -> GroupRecord?
     func membership(groupID: String, userID: String) async throws -> MembershipRecord?
-    /// Every membership of the group, active or not, with the member's phone.
+    /// Every membership of the group, active or not, with the member's phone and display name.
     func members(groupID: String) async throws -> [MemberRow]
     /// The groups the user is an active member of; every group when `userID` is nil.
     func groups(memberID userID: String?) async throws -> [GroupRecord]

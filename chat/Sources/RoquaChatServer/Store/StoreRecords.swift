@@ -7,15 +7,18 @@ package struct UserRecord: Sendable, Equatable {
     package var phone: PhoneNumber
     package var role: Role
     package var createdAt: Date
+    /// The name the user gave themselves (`DisplayName`), if any.
+    package var displayName: String?
 
-    package init(id: String, phone: PhoneNumber, role: Role, createdAt: Date) {
+    package init(id: String, phone: PhoneNumber, role: Role, createdAt: Date, displayName: String? = nil) {
         self.id = id
         self.phone = phone
         self.role = role
         self.createdAt = createdAt
+        self.displayName = displayName
     }
 
-    package var info: UserInfo { UserInfo(id: id, phone: phone, role: role) }
+    package var info: UserInfo { UserInfo(id: id, phone: phone, role: role, displayName: displayName) }
 }
 
 /// One device of one user (whose Ed25519 key, when registered, signs its messages).
@@ -112,14 +115,16 @@ package struct MembershipRecord: Sendable, Equatable {
     package var isActive: Bool { removedAt == nil }
 }
 
-/// A membership with the member's phone, for group details.
+/// A membership with the member's phone and display name, for group details.
 package struct MemberRow: Sendable, Equatable {
     package var membership: MembershipRecord
     package var phone: PhoneNumber
+    package var displayName: String?
 
-    package init(membership: MembershipRecord, phone: PhoneNumber) {
+    package init(membership: MembershipRecord, phone: PhoneNumber, displayName: String? = nil) {
         self.membership = membership
         self.phone = phone
+        self.displayName = displayName
     }
 }
 

@@ -58,6 +58,10 @@ enum AuthorizationScenarios {
             try allowed(try await session.post("/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: world.group.id, readUpTo: 0)])),
                         "receipts")
         }),
+        ("set own display name", Set(Who.allCases), { session, _, _ in
+            try allowed(try await session.http.send(.PUT, "/v1/me/display-name", json: DisplayNameBody(displayName: try DisplayName("Ayşe")),
+                                                    token: session.token), "display name")
+        }),
         ("set role", [.admin], { session, world, _ in
             try allowed(try await session.http.send(.PUT, "/v1/users/\(world.sessions[.outsider]!.userID)/role",
                                                     json: SetRoleBody(role: .user), token: session.token), "role")

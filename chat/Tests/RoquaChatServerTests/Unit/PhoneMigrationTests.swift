@@ -44,5 +44,11 @@ struct PhoneMigrationTests {
         #expect(invited.id == "old", "signing in with either form reaches the same account")
         let invitePhone = try await DatabasePool(path: path).read { try String.fetchOne($0, sql: "SELECT phone FROM invites") }
         #expect(invitePhone == "+905551234567", "the pending invite follows its number")
+        // v6 on the same old store: users stay, without a display name until they set one.
+        #expect(try await store.user(id: "twin")?.displayName == nil)
+        #expect(try await store.setDisplayName(userID: "twin", name: "Ayşe")?.displayName == "Ayşe")
+        #expect(try await store.members(groupID: "g").isEmpty)
+        #expect(try await store.user(phone: try PhoneNumber("+905552223344"))?.displayName == "Ayşe")
+        #expect(try await store.setDisplayName(userID: "nobody", name: "x") == nil)
     }
 }
