@@ -227,7 +227,7 @@ case "stats" where args.count == 3:
     let regions = zip(points, answers).enumerated().map { i, pair in
         let answer = try? pair.1.get()
         return VisitedRegion(latitude: pair.0.latitude, longitude: pair.0.longitude, radius: 150,
-                             timestampStart: start0.addingTimeInterval(Double(i) * 600), city: answer?.province?.name,
+                             timestampStart: start0.addingTimeInterval(Double(i) * 600), province: answer?.province?.name,
                              district: answer?.district?.name, country: answer?.country?.name, countryCode: answer?.country?.code,
                              provinceCode: answer?.province?.code, districtCode: answer?.district?.code, geohash: "")
     }

@@ -2,5 +2,5 @@
 /// holds it so that the tour-group server, which links no resolver, prints the same version).
 public enum Roqua {
     /// The version every program prints (`--version`) and each imported DB records.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 }

@@ -29,8 +29,8 @@ struct RegionsCommand: ParsableCommand {
             if json { return try Terminal.printJSON(regions) }  // each region as its stored row
             for r in regions {
                 // The locality first, unless it is the district's or province's own name (Şile, Şile).
-                let town = r.locality.flatMap { $0 == r.district || $0 == r.city ? nil : $0 }
-                let place = [town, r.district, r.city, r.country].compactMap { $0 }.joined(separator: ", ")
+                let town = r.locality.flatMap { $0 == r.district || $0 == r.province ? nil : $0 }
+                let place = [town, r.district, r.province, r.country].compactMap { $0 }.joined(separator: ", ")
                 let day = String(try StoreTime.text(r.timestampStart).prefix(10))
                 print("#\(r.id ?? 0)  \(day)  \(r.visitCount) visit(s)  \(r.radius) m  \(r.geohash)  \(place.isEmpty ? "(not enriched)" : place)")
             }

@@ -169,7 +169,7 @@ struct ClusteringTests {
 
     @Test func storedRegionsAreMatchedAndOnlyChangesReported() {
         let stored = VisitedRegion(id: 7, latitude: kadikoy.latitude, longitude: kadikoy.longitude, radius: 150,
-                                   timestampStart: t0, timestampEnd: t0.addingTimeInterval(30 * 60), city: "İstanbul",
+                                   timestampStart: t0, timestampEnd: t0.addingTimeInterval(30 * 60), province: "İstanbul",
                                    geohash: "sxk9ht9", visitCount: 1)
         let other = VisitedRegion(id: 8, latitude: kadikoy.latitude + 0.05, longitude: kadikoy.longitude, radius: 150,
                                   timestampStart: t0, geohash: "x", visitCount: 1)
@@ -181,7 +181,7 @@ struct ClusteringTests {
         #expect(engine.changedRegionIndices.isEmpty && engine.newRegionIndices.isEmpty)
         // A later track comes back: a revisit of the stored region, reported as changed, names kept.
         #expect(engine.process(fix(kadikoy, minutes: 300)) == .revisit(index: 0))
-        #expect(engine.regions[0].visitCount == 2 && engine.regions[0].id == 7 && engine.regions[0].city == "İstanbul")
+        #expect(engine.regions[0].visitCount == 2 && engine.regions[0].id == 7 && engine.regions[0].province == "İstanbul")
         #expect(engine.changedRegionIndices == [0])
     }
 

@@ -10,7 +10,7 @@ import Testing
         let start = Date(timeIntervalSince1970: 1_700_000_000.123)
         return [
             VisitedRegion(latitude: 40.9879, longitude: 29.0281, radius: 150, timestampStart: start,
-                          timestampEnd: start.addingTimeInterval(600), city: "İstanbul", district: "Kadıköy",
+                          timestampEnd: start.addingTimeInterval(600), province: "İstanbul", district: "Kadıköy",
                           country: "Türkiye", countryCode: "TR", provinceCode: "TR-34", districtCode: "TUR034023",
                           geohash: "sxk9byz", visitCount: 2, lastVisit: start.addingTimeInterval(7200)),
             VisitedRegion(latitude: -33.9249, longitude: 18.4241, radius: 200, timestampStart: start.addingTimeInterval(86_400),
@@ -24,11 +24,11 @@ import Testing
             for region in sampleRegions() {
                 var row = region
                 try db.execute(sql: """
-                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, city, district,
+                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
                       country, geohash, country_code, province_code, district_code, visit_count, last_visit)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [row.latitude, row.longitude, row.radius, try StoreTime.text(row.timestampStart),
-                                     row.timestampEnd.map(StoreTime.text), row.city, row.district, row.country, row.geohash,
+                                     row.timestampEnd.map(StoreTime.text), row.province, row.district, row.country, row.geohash,
                                      row.countryCode, row.provinceCode, row.districtCode, row.visitCount,
                                      try StoreTime.text(row.lastVisit)])
                 row.id = db.lastInsertedRowID
@@ -68,6 +68,22 @@ import Testing
         #expect(try empty.restore(from: file) == 2)
         #expect(try empty.export(format) == first)
         #expect(try empty.allRegions().map(\.district) == ["Kadıköy", nil])
+    }
+
+    /// Exports name the province `province`; one written before (`city`) still restores, and a
+    /// store of that time is migrated with its provinces kept.
+    @Test func theProvinceIsCalledSoAndOldExportsStillRestore() throws {
+        let directory = try TempDirectory()
+        let store = try Self.storeWithSamples(in: directory)
+        let text = String(decoding: try store.export(.json), as: UTF8.self)
+        #expect(text.contains(#""province" : "İstanbul""#) && !text.contains(#""city""#), "\(text.prefix(800))")
+        let old = directory.file("old.json")
+        try text.replacingOccurrences(of: #""province" : "#, with: #""city" : "#).write(toFile: old, atomically: true, encoding: .utf8)
+        let restored = try RegionStore(path: directory.file("restored.sqlite"))
+        #expect(try restored.restore(from: old) == 2)
+        #expect(try restored.allRegions().map(\.province) == ["İstanbul", nil])
+        let columns = try restored.read { db in try db.columns(in: "visited_regions").map(\.name) }
+        #expect(columns.contains("province") && !columns.contains("city"))
     }
 
     @Test func restoreRefusesANonEmptyStoreAndBadFilesChangeNothing() throws {

@@ -61,7 +61,7 @@ import Testing
         #expect(summary.newRegions >= 8)
         let regions = try s.store.allRegions()
         #expect(Set(regions.compactMap(\.district)) == Set(Self.districts))
-        #expect(regions.allSatisfy { $0.city == "İstanbul" && $0.country == "Türkiye" && $0.countryCode == "TR" })
+        #expect(regions.allSatisfy { $0.province == "İstanbul" && $0.country == "Türkiye" && $0.countryCode == "TR" })
         #expect(regions.allSatisfy { $0.geohash.count == 7 && $0.radius == 150 })
         #expect(Set(summary.firsts.filter { $0.level == .district }.map(\.name)) == Set(Self.districts))
         #expect(summary.firsts.filter { $0.level == .province }.map(\.code) == ["TR-34"])

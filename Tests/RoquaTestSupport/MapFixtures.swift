@@ -39,10 +39,10 @@ package enum MapFixtures {
         try store.write { db in
             for r in regions {
                 try db.execute(sql: """
-                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, city, district, country,
+                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, province, district, country,
                         geohash, country_code, province_code, district_code, last_visit)
                     VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)
-                    """, arguments: [r.latitude, r.longitude, r.radius, try StoreTime.text(r.timestampStart), r.city,
+                    """, arguments: [r.latitude, r.longitude, r.radius, try StoreTime.text(r.timestampStart), r.province,
                                      r.district, r.country, r.countryCode, r.provinceCode, r.districtCode,
                                      try StoreTime.text(r.lastVisit)])
             }

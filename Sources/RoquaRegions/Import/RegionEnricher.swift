@@ -54,7 +54,7 @@ public final class RegionEnricher {
         let answer = try resolver.index.withLocality(resolver.resolve(latitude: region.latitude, longitude: region.longitude))
         region.country = answer.country?.name
         region.countryCode = answer.country?.code
-        region.city = answer.province?.name
+        region.province = answer.province?.name
         region.provinceCode = answer.province?.code
         region.district = answer.district?.name
         region.districtCode = answer.district?.code

@@ -251,7 +251,7 @@ public final class TrackImporter {
             enrichedRegions[index] = region
             pending.append(.newRegion(region))
             for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),
-                                        (.province, region.provinceCode, region.city),
+                                        (.province, region.provinceCode, region.province),
                                         (.district, region.districtCode, region.district)] {
                 guard let code, visited.insert(code).inserted else { continue }
                 summary.firsts.append(FirstVisit(level: level, code: code, name: name ?? code))

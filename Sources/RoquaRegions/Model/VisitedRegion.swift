@@ -16,8 +16,8 @@ public struct VisitedRegion: Sendable, Equatable {
     public var timestampStart: Date
     /// The last fix of the latest visit.
     public var timestampEnd: Date?
-    /// Province (il) name, as the product calls it `city`.
-    public var city: String?
+    /// Province (il) name, e.g. `İstanbul` (exports written before it was named so called it `city`).
+    public var province: String?
     /// District name, local language; `nil` until enriched or outside any district.
     public var district: String?
     /// Country name, local language; `nil` until enriched or at sea.
@@ -44,7 +44,7 @@ public struct VisitedRegion: Sendable, Equatable {
 
     /// Creates a region; `lastVisit` defaults to `timestampStart`. Nothing is validated (see `validate()`).
     public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
-                timestampEnd: Date? = nil, city: String? = nil, district: String? = nil, country: String? = nil,
+                timestampEnd: Date? = nil, province: String? = nil, district: String? = nil, country: String? = nil,
                 countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
                 geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil,
                 locality: String? = nil, localityID: Int64? = nil) {
@@ -54,7 +54,7 @@ public struct VisitedRegion: Sendable, Equatable {
         self.radius = radius
         self.timestampStart = timestampStart
         self.timestampEnd = timestampEnd
-        self.city = city
+        self.province = province
         self.district = district
         self.country = country
         self.countryCode = countryCode
@@ -72,7 +72,9 @@ public struct VisitedRegion: Sendable, Equatable {
 extension VisitedRegion: Codable {
     /// The table's column names.
     enum CodingKeys: String, CodingKey {
-        case id, latitude, longitude, radius, city, district, country, geohash
+        case id, latitude, longitude, radius, province, district, country, geohash
+        /// `province` in exports written before version 5 of the store (read, never written).
+        case legacyProvince = "city"
         case timestampStart = "timestamp_start", timestampEnd = "timestamp_end"
         case countryCode = "country_code", provinceCode = "province_code", districtCode = "district_code"
         case visitCount = "visit_count", lastVisit = "last_visit", enrichedWith = "enriched_with"
@@ -98,7 +100,7 @@ extension VisitedRegion: Codable {
         radius = try c.decode(Int.self, forKey: .radius)
         timestampStart = try time(.timestampStart)
         timestampEnd = try c.decodeIfPresent(String.self, forKey: .timestampEnd) == nil ? nil : try time(.timestampEnd)
-        city = try c.decodeIfPresent(String.self, forKey: .city)
+        province = try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince)
         district = try c.decodeIfPresent(String.self, forKey: .district)
         country = try c.decodeIfPresent(String.self, forKey: .country)
         countryCode = try c.decodeIfPresent(String.self, forKey: .countryCode)
@@ -124,7 +126,7 @@ extension VisitedRegion: Codable {
         try c.encode(radius, forKey: .radius)
         try c.encode(StoreTime.text(timestampStart), forKey: .timestampStart)
         try c.encodeIfPresent(timestampEnd.map(StoreTime.text), forKey: .timestampEnd)
-        try c.encodeIfPresent(city, forKey: .city)
+        try c.encodeIfPresent(province, forKey: .province)
         try c.encodeIfPresent(district, forKey: .district)
         try c.encodeIfPresent(country, forKey: .country)
         try c.encodeIfPresent(countryCode, forKey: .countryCode)

@@ -40,7 +40,7 @@ package enum ArchiveCoding {
 
             """
         for r in archive.regions {
-            let name = [r.district, r.city, r.country].compactMap { $0 }.joined(separator: ", ")
+            let name = [r.district, r.province, r.country].compactMap { $0 }.joined(separator: ", ")
             out += "  <wpt lat=\"\(r.latitude)\" lon=\"\(r.longitude)\"><time>\(try StoreTime.text(r.timestampStart))</time>"
             out += "<name>\(XMLText.escape(name.isEmpty ? "region \(r.id ?? 0)" : name))</name>"
             out += "<desc>radius \(r.radius) m, \(r.visitCount) visit(s), last \(try StoreTime.text(r.lastVisit))</desc></wpt>\n"

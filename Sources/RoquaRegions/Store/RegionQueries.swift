@@ -21,7 +21,7 @@ extension RegionStore {
     public func regions(in unit: String) throws -> [VisitedRegion] {
         let wanted = NameFolding.fold(unit)
         return try allRegions().filter { region in
-            [region.countryCode, region.provinceCode, region.districtCode, region.country, region.city, region.district]
+            [region.countryCode, region.provinceCode, region.districtCode, region.country, region.province, region.district]
                 .contains { $0.map(NameFolding.fold) == wanted }
         }
     }

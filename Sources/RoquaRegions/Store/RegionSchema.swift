@@ -11,6 +11,8 @@ enum RegionSchema {
     static let devices = "v3: devices posting live"
     /// Adds flights, days per place and explorer tiles, re-evaluating what is stored (`TravelUpgrade`).
     static let travel = "v4: flights, days per place, explorer tiles"
+    /// The province's name column is called what it holds (it was `city`, the product's word).
+    static let province = "v5: province column"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -77,6 +79,12 @@ enum RegionSchema {
                 """)
         }
         migrator.registerMigration(travel) { db in try TravelUpgrade.migrate(db) }
+        migrator.registerMigration(province) { db in
+            try db.execute(sql: """
+                ALTER TABLE visited_regions RENAME COLUMN city TO province;
+                ALTER TABLE flight_regions RENAME COLUMN city TO province;
+                """)
+        }
         return migrator
     }
 }

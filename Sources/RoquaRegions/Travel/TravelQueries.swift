@@ -123,7 +123,7 @@ extension RegionStore {
     static func unitNames(_ db: Database, level: AdminLevel) throws -> [String: String] {
         let (code, name) = switch level {
         case .country: ("country_code", "country")
-        case .province: ("province_code", "city")
+        case .province: ("province_code", "province")
         case .district: ("district_code", "district")
         }
         var names: [String: String] = [:]

@@ -82,7 +82,7 @@ enum ExplorationRoutes {
         let features = regions.map { r in
             var properties = "\"id\":\(r.id ?? 0),\"radius\":\(r.radius),\"visit_count\":\(r.visitCount),"
                 + "\"first_visit\":\"\(style.format(r.timestampStart))\",\"last_visit\":\"\(style.format(r.lastVisit))\""
-            for (key, value) in [("country", r.country), ("country_code", r.countryCode), ("province", r.city),
+            for (key, value) in [("country", r.country), ("country_code", r.countryCode), ("province", r.province),
                                  ("province_code", r.provinceCode), ("district", r.district), ("district_code", r.districtCode)] {
                 if let value { properties += ",\"\(key)\":\(JSONText.quote(value))" }
             }
