@@ -32,9 +32,10 @@ public struct CountryLocalities: Sendable, Codable, Equatable {
         }
     }
 
-    /// `Germany: 2 localities (Berlin, Potsdam)`, the names cut after ten.
+    /// `Germany: 2 localities (Berlin, Potsdam)`, the names cut after ten (`…, and 4 more`).
     public var label: String {
-        let shown = localities.prefix(10).map(\.name).joined(separator: ", ") + (localities.count > 10 ? ", …" : "")
+        let shown = localities.prefix(10).map(\.name).joined(separator: ", ")
+            + (localities.count > 10 ? ", … and \(localities.count - 10) more" : "")
         return "\(name): \(localities.count) localit\(localities.count == 1 ? "y" : "ies") (\(shown))"
     }
 }

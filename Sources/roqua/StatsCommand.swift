@@ -168,7 +168,7 @@ struct DaysCommand: ParsableCommand {
     static func summaryLine(_ report: DaysReport) -> String {
         guard !report.units.isEmpty else { return "Days in \(report.year): none on the ground yet" }
         let top = report.units.prefix(5).map { "\($0.name) \($0.days)" }.joined(separator: ", ")
-        let more = report.units.count > 5 ? ", … \(report.units.count - 5) more" : ""
+        let more = report.units.count > 5 ? ", … and \(report.units.count - 5) more" : ""
         return "Days in \(report.year) (\(report.timeZone)): \(top)\(more) (roqua stats days)"
     }
 }

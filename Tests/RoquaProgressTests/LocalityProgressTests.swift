@@ -28,6 +28,13 @@ import Testing
         #expect(countries[1].label == "United States: 1 locality (Berlin)")
     }
 
+    /// A cut list says how many it leaves out.
+    @Test func aLongListSaysHowManyMore() {
+        let regions = (0..<13).map { region(Double($0), "DE", "Town \($0)", Int64($0)) }
+        #expect(CountryLocalities.of(regions)[0].label
+                == "Germany: 13 localities (Town 0, Town 1, Town 2, Town 3, Town 4, Town 5, Town 6, Town 7, Town 8, Town 9, … and 3 more)")
+    }
+
     @Test func noLocalitiesNoEntries() {
         #expect(CountryLocalities.of([region(0, "DE", nil, nil)]).isEmpty)
     }

@@ -64,7 +64,7 @@ public struct BoundaryHierarchy: Sendable {
                 "a unit name or code has at most \(BoundaryHierarchy.longestQuery) characters, not \(length)"
             case let .ambiguous(name, candidates):
                 "'\(name)' names \(candidates.count) units: \(candidates.prefix(8).joined(separator: ", "))"
-                    + (candidates.count > 8 ? ", …" : "") + "; give a code"
+                    + (candidates.count > 8 ? ", … and \(candidates.count - 8) more" : "") + "; give a code"
             }
         }
     }
