@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The exploration page in a real browser: Debian's chromium and chromium-driver driven by
 # python3-selenium against `roqua serve` on 127.0.0.1 with an empty store. Screenshots
-# (serve-page.png, serve-phone.png, serve-phones.png, serve-travel.png) go to DIR, or a temporary directory; the docs' come from
+# (serve-page.png, serve-page-en.png, serve-phone.png, serve-phones.png, serve-travel.png) go to DIR, or a temporary directory; the docs' come from
 # `scripts/checks/browser-test.sh scripts/examples`.
 #   scripts/checks/browser-test.sh [DIR]    (build first: swift build --product roqua; ROQUA_BIN=… to pick a binary)
 set -euo pipefail

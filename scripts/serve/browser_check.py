@@ -7,13 +7,15 @@ per-year chart, the tile layer), adds a phone in the panel (QR codes drawn), pos
 that phone's OwnTracks and waits for the page to show the new province unprompted, revokes the
 phone with its button, checks there were no console errors and that every
 resource came from the page's own origin, measures the first load (median of 3), takes
-screenshots (desktop and phone-sized). Then attacks it from another site through the same
+screenshots (desktop and phone-sized), all with a Turkish browser; then a browser speaking English
+sees the page in English (no Turkish words of the page's own), switches it and keeps the choice. Then attacks it from another site through the same
 browser: a page on evil.example (mapped to 127.0.0.1 by the browser's resolver, as a DNS
 rebinding page would be) posts a track and submits a wiping restore form, tries to read the
 export, and the browser opens the server under that name. Prints 'N passed, N failed'.
 """
 import http.server
 import json
+import re
 import statistics
 import sys
 import threading
@@ -158,16 +160,76 @@ def phone(driver):
     check("revoked with the page's button: the token is refused (401)", revoked and status == 401, (revoked, status))
 
 
-options = webdriver.ChromeOptions()
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-default-apps", "--disable-extensions", "--lang=tr-TR",
-                 # evil.example is this machine, as a rebinding attacker's name would be (no DNS is asked).
-                 "--host-resolver-rules=MAP evil.example 127.0.0.1"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-driver.set_page_load_timeout(30)
+def browser(language):
+    """A headless Chromium whose user speaks `language` (a BCP 47 tag: its UI, navigator.languages
+    and Accept-Language)."""
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                     "--disable-default-apps", "--disable-extensions", f"--lang={language}",
+                     # evil.example is this machine, as a rebinding attacker's name would be (no DNS is asked).
+                     "--host-resolver-rules=MAP evil.example 127.0.0.1"]:
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},{language.split('-')[0]}"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    made = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    made.set_page_load_timeout(30)
+    return made
+
+
+# The page's own words in each language: none of one may show in the other.
+TURKISH_WORDS = ["İlerleme", "Profil", "Başarımlar", "Seyahat", "Telefonlar", "İçe aktar", "Seviye", "Asya"]
+ENGLISH_WORDS = ["Progress", "Profile", "Achievements", "Travel", "Phones", "Import…", "Level", "Asia"]
+PICKED = [".fit", ".tcx", ".kml", ".kmz", ".zip", ".gz", ".gpx", ".csv", ".geojson", ".json"]
+
+
+def page_text(driver):
+    return driver.execute_script("return document.body.innerText")
+
+
+def words_in(text, words):
+    """Those of `words` that stand in `text` as words ("Profil" is not in "Profile")."""
+    return [w for w in words if re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", text)]
+
+
+def speaks(driver, language, own, other):
+    """The page shows every one of its words in `language` and none of the other language's."""
+    text = page_text(driver)
+    check(f"{language} browser: the page in {language}", len(words_in(text, own)) == len(own), set(own) - set(words_in(text, own)))
+    check(f"{language} browser: none of the page's own words in the other language", not words_in(text, other), words_in(text, other))
+
+
+def english():
+    """A second user whose browser speaks English, on the store the Turkish run filled: the page
+    in English throughout, the switch to Turkish, and the choice kept on reload."""
+    driver = browser("en-US")
+    try:
+        driver.get(origin + "/")
+        wait_for(driver, "return document.body.dataset.ready")
+        speaks(driver, "English", ENGLISH_WORDS, TURKISH_WORDS)
+        progress = driver.find_element(By.ID, "progress-list").text
+        check("English browser: 'İstanbul 8/39 districts'", "İstanbul 8/39 districts" in progress, progress)
+        check("English browser: the continent as 'Asia'", "Asia 1/" in driver.find_element(By.ID, "figures").text,
+              driver.find_element(By.ID, "figures").text)
+        accept = driver.find_element(By.ID, "file").get_attribute("accept").split(",")
+        check("the file picker offers every format the importer reads", all(ext in accept for ext in PICKED), accept)
+        driver.find_element(By.ID, "lang").click()
+        switched = wait_for(driver, "return document.documentElement.lang == 'tr' && document.body.innerText.includes('İlerleme')")
+        check("the switch turns the page Turkish", switched and "8/39 ilçe" in driver.find_element(By.ID, "progress-list").text)
+        driver.get(origin + "/")
+        wait_for(driver, "return document.body.dataset.ready")
+        check("the choice is kept on reload", driver.execute_script("return document.documentElement.lang") == "tr"
+              and "Başarımlar" in page_text(driver))
+        driver.find_element(By.ID, "lang").click()  # back to English for the screenshot
+        wait_for(driver, "return document.documentElement.lang == 'en'")
+        driver.save_screenshot(f"{shots}/serve-page-en.png")
+        with urllib.request.urlopen(urllib.request.Request(origin + "/login", headers={"Accept-Language": "en-US,en"}), timeout=10) as reply:
+            check("the sign-in form in English for an English browser", "Sign in" in reply.read().decode())
+    finally:
+        driver.quit()
+
+
+driver = browser("tr-TR")
 try:
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -192,7 +254,8 @@ try:
     imported = wait_for(driver, "return document.body.dataset.imported == '1'", timeout=60)
     check("upload through the file input finished", imported)
     summary = driver.find_element(By.ID, "import-summary").text
-    check("import summary shown", "8 new region(s)" in summary and "Kadıköy" in summary, summary)
+    check("import summary shown, in Turkish", "8 yeni bölge" in summary and "Kadıköy" in summary, summary)
+    speaks(driver, "Turkish", TURKISH_WORDS, ENGLISH_WORDS)
     progress = driver.find_element(By.ID, "progress-list").text
     check("'İstanbul 8/39 ilçe' in the progress panel", "İstanbul 8/39 ilçe" in progress, progress)
     check("'Türkiye 1/81 il' in the progress panel", "Türkiye 1/81 il" in progress, progress)
@@ -250,6 +313,7 @@ try:
     driver.save_screenshot(f"{shots}/serve-phone.png")
 finally:
     driver.quit()
+english()
 
 passed = sum(results)
 print(f"{passed} passed, {len(results) - passed} failed")

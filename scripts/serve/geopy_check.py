@@ -30,6 +30,20 @@ if kadikoy is not None:
     check("Kadıköy: a point inside the district", abs(kadikoy.latitude - 40.98) < 0.1 and abs(kadikoy.longitude - 29.06) < 0.15,
           (kadikoy.latitude, kadikoy.longitude))
 
+# Where GeoNames has a place the district does not name, geopy sees it as Nominatim would put it:
+# a neighbourhood of Çankaya as a village, Cape Town (no districts in South Africa) as a city.
+anitkabir = geolocator.reverse((39.9251, 32.8369), language="tr")
+check("Anıtkabir: the locality in the address, the district as the town",
+      anitkabir is not None and anitkabir.raw["address"].get("village") == "Mebusevleri"
+      and anitkabir.raw["address"].get("town") == "Çankaya", anitkabir and anitkabir.raw)
+check("Anıtkabir: display name from the locality up", anitkabir is not None
+      and anitkabir.address == "Mebusevleri, Çankaya, Ankara, Türkiye", anitkabir and anitkabir.address)
+cape = geolocator.reverse((-33.9249, 18.4241), language="en")
+check("Cape Town: a city in a country without districts", cape is not None and cape.raw["address"].get("city") == "Cape Town"
+      and cape.raw["address"].get("state") == "Western Cape", cape and cape.raw)
+check("every answer carries a boundingbox (geopy, Ruby's geocoder read it)",
+      all(place is not None and len(place.raw.get("boundingbox", [])) == 4 for place in (kadikoy, anitkabir, cape)))
+
 english = geolocator.reverse("40.9879, 29.0281", language="en", zoom=5)
 check("Kadıköy at zoom 5 in English: the province only",
       english is not None and english.address == "Istanbul, Türkiye" and "town" not in english.raw["address"],

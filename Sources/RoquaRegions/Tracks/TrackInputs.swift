@@ -18,7 +18,13 @@ public enum TrackInput {
 public enum TrackInputs {
     /// Names of files worth reading when walking (a `.gz` suffix is looked through).
     public static let trackExtensions: Set<String> = ["gpx", "kml", "tcx", "fit", "geojson", "json", "csv", "tsv", "rec"]
-    static let archiveExtensions: Set<String> = ["zip", "kmz"]
+    public static let archiveExtensions: Set<String> = ["zip", "kmz"]
+
+    /// What a file picker should offer: every track and archive name above, `.gz` of any of
+    /// them, and `.txt` (a CSV is recognised by its content whatever its name), as `.ext` sorted.
+    public static var pickerExtensions: [String] {
+        trackExtensions.union(archiveExtensions).union(["gz", "txt"]).sorted().map { "." + $0 }
+    }
     static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
 
     /// The tracks in `paths`, in the order given (directories in name order, archives in their own

@@ -43,7 +43,12 @@ enum BearerToken {
 /// `GET /login` shows the form; `POST /login` with `token=…` sets the cookie and goes to the page.
 enum LoginRoutes {
     static func add<Context: RequestContext>(to router: Router<Context>, token: String?, assets: StaticAssets) {
-        router.get("/login") { _, _ in assets.response(for: "login.html") ?? Response(status: .notFound) }
+        router.get("/login") { request, _ in
+            let language = StaticAssets.PageLanguage.preferred(request.headers[.acceptLanguage])
+            var response = assets.response(for: language == .tr ? "login.tr.html" : "login.html") ?? Response(status: .notFound)
+            response.headers[.vary] = "Accept-Language"
+            return response
+        }
         router.post("/login") { request, context -> Response in
             guard let token else { return Response(status: .seeOther, headers: [.location: "/"]) }
             var request = request

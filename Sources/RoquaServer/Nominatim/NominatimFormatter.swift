@@ -22,10 +22,11 @@ struct NominatimFormatter {
         let units = units(resolution, request)
         guard let (level, place) = units.first else { return Self.unableToGeocode }
         let country = resolution.country?.code ?? ""
-        // The locality (a populated place within the district) where the request reaches the
-        // district level: in the address and the display name, the same names as `roqua
-        // resolve`, deepest first. The place answered (name, point, box, type) stays the district.
-        let locality = level == .district ? Self.addedLocality(resolution, language: request.language) : nil
+        // The locality (the town or city the point belongs to) where the request reaches the
+        // district zoom, whether or not the country has districts (Cape Town's answer is its
+        // province): in the address and the display name, the same names as `roqua resolve`,
+        // deepest first. The place answered (name, point, box, type) stays the deepest unit.
+        let locality = request.deepestLevel == .district ? Self.addedLocality(resolution, language: request.language) : nil
         let name = place.name(language: request.language)
         let display = ((locality.map { [$0.name] } ?? []) + units.map { $0.1.name(language: request.language) }).joined(separator: ", ")
         let point = catalog.labelPoint(place.code) ?? (resolution.coordinate.latitude, resolution.coordinate.longitude)
@@ -104,10 +105,9 @@ struct NominatimFormatter {
         return out + "}"
     }
 
-    /// The answer's locality when its names list one beyond the district (`Resolution.names`).
+    /// The answer's locality when its names list one beyond its units (`Resolution.names`).
     static func addedLocality(_ resolution: Resolution, language: Language) -> Locality? {
-        guard let locality = resolution.locality, resolution.names(language: language).last == locality.name,
-              resolution.district != nil else { return nil }
+        guard let locality = resolution.locality, resolution.names(language: language).last == locality.name else { return nil }
         return locality
     }
 

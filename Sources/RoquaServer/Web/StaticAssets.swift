@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RoquaRegions
 
 /// The page's files: Roqua's own (compiled into the binary) and Leaflet's (read once at start
 /// from Debian's `libjs-leaflet` or a copy installed beside Roqua). Requests are looked up by
@@ -37,9 +38,11 @@ struct StaticAssets: Sendable {
         leafletDirectory = directory
         var files: [String: Asset] = [
             "index.html": Asset(bytes: Array(String(decoding: PackageResources.index_html, as: UTF8.self)
-                                    .replacingOccurrences(of: "{{csrf}}", with: csrfToken).utf8),
+                                    .replacingOccurrences(of: "{{csrf}}", with: csrfToken)
+                                    .replacingOccurrences(of: "{{accept}}", with: TrackInputs.pickerExtensions.joined(separator: ",")).utf8),
                                 contentType: "text/html; charset=utf-8", cacheControl: "no-store"),
-            "login.html": Asset(bytes: PackageResources.login_html, contentType: "text/html; charset=utf-8", cacheControl: "no-cache"),
+            "login.html": Self.login(.en),
+            "login.tr.html": Self.login(.tr),
             "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache"),
             "app.css": Asset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8", cacheControl: "no-cache"),
         ]
@@ -53,6 +56,42 @@ struct StaticAssets: Sendable {
             files["leaflet/" + name] = Asset(bytes: Array(data), contentType: type, cacheControl: "public, max-age=86400")
         }
         self.files = files
+    }
+
+    /// The languages the pages are written in.
+    enum PageLanguage: String, Sendable {
+        case en, tr
+
+        /// The first of Turkish and English an `Accept-Language` header prefers (by q-value, then
+        /// order); English when it names neither or there is no header.
+        static func preferred(_ header: String?) -> PageLanguage {
+            guard let header else { return .en }
+            var best: (language: PageLanguage, q: Double)?
+            for item in header.split(separator: ",").prefix(32) {
+                let parts = item.split(separator: ";")
+                let tag = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+                guard let language = PageLanguage(rawValue: String(tag.split(separator: "-").first ?? "")) else { continue }
+                var q = 1.0
+                for parameter in parts.dropFirst() {
+                    let pair = parameter.trimmingCharacters(in: .whitespaces)
+                    if pair.hasPrefix("q="), let value = Double(pair.dropFirst(2)), value.isFinite { q = min(1, max(0, value)) }
+                }
+                if q > 0, q > (best?.q ?? 0) { best = (language, q) }
+            }
+            return best?.language ?? .en
+        }
+    }
+
+    /// The sign-in form in `language`.
+    static func login(_ language: PageLanguage) -> Asset {
+        let texts: [String: String] = language == .tr
+            ? ["lang": "tr", "signIn": "Giriş", "token": "Anahtar",
+               "needsToken": "Bu sunucu anahtarını istiyor (<code>roqua serve --token</code> ile verilen)."]
+            : ["lang": "en", "signIn": "Sign in", "token": "Token",
+               "needsToken": "This server needs its token (the one given to <code>roqua serve --token</code>)."]
+        var page = String(decoding: PackageResources.login_html, as: UTF8.self)
+        for (key, value) in texts { page = page.replacingOccurrences(of: "{{\(key)}}", with: value) }
+        return Asset(bytes: Array(page.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
     }
 
     static func contentType(_ name: String) -> String? {
@@ -73,7 +112,7 @@ struct StaticAssets: Sendable {
 
     static func add<Context: RequestContext>(to router: Router<Context>, assets: StaticAssets) {
         router.get("/") { _, _ in assets.response(for: "index.html") ?? Response(status: .notFound) }
-        for name in assets.files.keys where name != "index.html" && name != "login.html" {
+        for name in assets.files.keys where name != "index.html" && !name.hasPrefix("login.") {
             router.get(RouterPath("/" + name)) { _, _ in assets.response(for: name) ?? Response(status: .notFound) }
         }
     }

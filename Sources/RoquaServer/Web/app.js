@@ -5,7 +5,7 @@
 const TEXT = {
   tr: { import: 'İçe aktar…', importing: 'İçe aktarma', progress: 'İlerleme', profile: 'Profil', achievements: 'Başarımlar',
         drop: 'Dosyaları buraya bırakın', world: 'Dünya', country: 'ülke', province: 'il', district: 'ilçe',
-        countries: 'Ülkeler', area: 'Keşfedilen alan', worldShare: 'Dünyanın', daily: 'Günlük seri', weekend: 'Hafta sonu serisi',
+        countries: 'Ülkeler', area: 'Keşfedilen alan', worldShare: 'Keşfedilen dünya', daily: 'Günlük seri', weekend: 'Hafta sonu serisi',
         level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
         done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun',
         restarted: 'Sunucu yeniden başlatıldı: sayfayı yenileyip tekrar deneyin.',
@@ -18,7 +18,10 @@ const TEXT = {
         positions: 'konum', skipped: 'atlandı (olanaksız değer)', revoke: 'İptal et', revoked: 'iptal edildi',
         revokeAsk: 'Bu telefonun anahtarı hemen çalışmayı bıraksın mı?', tokenOnce: 'Anahtar (yalnızca şimdi gösterilir; yalnızca konum gönderebilir, hiçbir şey okuyamaz):',
         scan: 'Uygulamayı kurmak için telefonun kamerasıyla tarayın', otherApps: 'Diğer uygulamalar',
-        loopbackOnly: 'Sunucu yalnızca 127.0.0.1 üzerinde dinliyor: telefon ona ulaşamaz. Yerel ağ için: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADRES' },
+        loopbackOnly: 'Sunucu yalnızca 127.0.0.1 üzerinde dinliyor: telefon ona ulaşamaz. Yerel ağ için: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADRES',
+        fixesRead: 'konum okundu', droppedFixes: 'atıldı', newRegions: 'yeni bölge', revisits: 'yeniden ziyaret',
+        firstTime: 'ilk kez', unlocked: 'kazanıldı', levelUp: 'seviye atlandı', importedBefore: 'daha önce içe aktarılmış; bir şey eklenmedi',
+        passedOver: 'iz dosyası olmayan dosya atlandı', andMore: 've N tane daha' },
   en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
         countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
@@ -34,13 +37,37 @@ const TEXT = {
         positions: 'positions', skipped: 'skipped (impossible values)', revoke: 'Revoke', revoked: 'revoked',
         revokeAsk: 'Make this phone\'s token stop working now?', tokenOnce: 'Token (shown only now; it can post positions and read nothing):',
         scan: 'Scan with the phone\'s camera to set up the app', otherApps: 'Other apps',
-        loopbackOnly: 'The server listens on 127.0.0.1 only: a phone cannot reach it. For the LAN: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADDRESS' }
+        loopbackOnly: 'The server listens on 127.0.0.1 only: a phone cannot reach it. For the LAN: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADDRESS',
+        fixesRead: 'fixes read', droppedFixes: 'dropped', newRegions: 'new regions', revisits: 'revisits',
+        firstTime: 'first time in', unlocked: 'unlocked', levelUp: 'level up', importedBefore: 'imported before; nothing added',
+        passedOver: 'files passed over (not track files)', andMore: 'and N more' }
 };
 const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲', country: '⚑', exploration: '✦', temporal: '◷',
                 behavioral: '↻', regional: '✪', landmark: '♜' };
 
+// The continents as the boundary data names them (Natural Earth's English), in both languages.
+const CONTINENTS = {
+  tr: { 'Africa': 'Afrika', 'Antarctica': 'Antarktika', 'Asia': 'Asya', 'Europe': 'Avrupa', 'North America': 'Kuzey Amerika',
+        'Oceania': 'Okyanusya', 'South America': 'Güney Amerika', 'Seven seas (open ocean)': 'Açık denizler' },
+  en: {}
+};
+
+// The page's language: the one chosen here before (kept in this browser), else the browser's
+// first of Turkish or English, else English.
+function initialLanguage() {
+  try {
+    const kept = window.localStorage.getItem('roqua.lang');
+    if (kept === 'tr' || kept === 'en') return kept;
+  } catch (ignored) { /* storage off: follow the browser */ }
+  for (const tag of navigator.languages || [navigator.language || '']) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (base === 'tr' || base === 'en') return base;
+  }
+  return 'en';
+}
+
 const app = {
-  lang: 'tr',
+  lang: initialLanguage(),
   visited: new Set(),
   drilled: new Set(),
   stack: [{ code: 'world', name: null }],
@@ -236,13 +263,24 @@ function renderProgress() {
   figures.replaceChildren();
   if (!stats) return;
   const rows = [
-    [t('countries'), `${stats.countries.length}` + (stats.continents.length ? ' — ' + stats.continents.map((c) => `${c.name} ${c.visited}/${c.total}`).join(', ') : '')],
-    [t('area'), `${stats.explored_square_kilometres.toFixed(3)} km²`],
-    [t('worldShare'), `${stats.world_percent_text} %`],
+    [t('countries'), `${stats.countries.length}` + (stats.continents.length ? ' — ' + stats.continents.map((c) => `${continentName(c.name)} ${c.visited}/${c.total}`).join(', ') : '')],
+    [t('area'), `${number(stats.explored_square_kilometres, { maximumFractionDigits: 3 })} km²`],
+    [t('worldShare'), worldShare(stats.world_percent)],
     [t('daily'), `${stats.streaks.current_daily} ${t('current')}, ${stats.streaks.longest_daily ? stats.streaks.longest_daily.length : 0} ${t('longest')}`],
     [t('weekend'), `${stats.streaks.current_weekend} ${t('current')}, ${stats.streaks.longest_weekend ? stats.streaks.longest_weekend.length : 0} ${t('longest')}`]
   ];
   for (const [label, value] of rows) figures.append(el('dt', {}, label), el('dd', {}, value));
+}
+
+function continentName(name) { return CONTINENTS[app.lang][name] || name; }
+
+function number(value, options) { return Number(value).toLocaleString(app.lang, options); }
+
+// Two significant digits however small, with the km² it stands for (never a row of zeros).
+function worldShare(percent) {
+  if (!(percent > 0)) return '0 %';
+  const km2 = percent / 100 * 510065622;
+  return `${number(percent, { maximumSignificantDigits: 2 })} % (${number(km2, { maximumSignificantDigits: 3 })} km²)`;
 }
 
 function renderProfile() {
@@ -255,7 +293,8 @@ function renderProfile() {
   document.getElementById('xp').textContent = `${level.xp} XP (${t('next')} ${level.next_level_xp})`;
   const titles = profile.badges.map((badge) => (app.lang === 'tr' ? badge.title.tr : badge.title.en));
   document.getElementById('badges').textContent = `${t('badges')}: ${profile.badges.length}/${profile.achievement_count}`
-    + (titles.length ? ' — ' + titles.slice(0, 6).join(', ') : '');
+    + (titles.length ? ' — ' + titles.slice(0, 6).join(', ') : '')
+    + (titles.length > 6 ? `, … ${t('andMore').replace('N', titles.length - 6)}` : '');
 }
 
 function renderAchievements() {
@@ -540,6 +579,25 @@ function upload(file) {
   });
 }
 
+// An upload's answer in the page's language, from its fields (the server's `text` is the CLI's English).
+function summaryLines(result) {
+  if (result.format === 'archive') {
+    return result.files.flatMap(summaryLines)
+      .concat(result.failed.map((f) => `${f.file}: ${f.message}`))
+      .concat(result.passed_over ? [`${result.passed_over} ${t('passedOver')}`] : []);
+  }
+  if (result.already_imported) return [`${result.file}: ${t('importedBefore')}`];
+  const lines = [`${result.file} (${result.format}): ${number(result.fixes_read)} ${t('fixesRead')}`
+    + (result.dropped ? `, ${number(result.dropped)} ${t('droppedFixes')}` : ''),
+  `  ${number(result.new_regions)} ${t('newRegions')}, ${number(result.revisits)} ${t('revisits')}`];
+  for (const [key, level] of [['first_districts', 'district'], ['first_provinces', 'province'], ['first_countries', 'country']]) {
+    if (result[key] && result[key].length) lines.push(`  ${t('firstTime')} (${t(level)}): ${result[key].map((u) => u.name).join(', ')}`);
+  }
+  for (const unlock of result.unlocked || []) lines.push(`  ${t('unlocked')}: ${unlock.title[app.lang] || unlock.id} (+${unlock.xp} XP)`);
+  if (result.level_up) lines.push(`  ${t('levelUp')}: ${result.level_up.from} → ${result.level_up.to}`);
+  return lines;
+}
+
 async function importFiles(files) {
   if (app.busy || !files.length) return;
   app.busy = true;
@@ -551,7 +609,7 @@ async function importFiles(files) {
     document.getElementById('import-bar').style.width = '0';
     try {
       const result = await upload(file);
-      summary.textContent += result.text + '\n';
+      summary.textContent += summaryLines(result).join('\n') + '\n';
       if (result.first_districts.length) focus = result.first_districts;
       document.getElementById('import-status').textContent = `${file.name}: ${t('done')}`;
     } catch (error) {
@@ -594,6 +652,7 @@ window.addEventListener('drop', (event) => {
 });
 document.getElementById('lang').addEventListener('click', async () => {
   app.lang = app.lang === 'tr' ? 'en' : 'tr';
+  try { window.localStorage.setItem('roqua.lang', app.lang); } catch (ignored) { /* storage off: this page only */ }
   applyLanguage();
   app.achievements = await getJSON('/api/achievements?lang=' + app.lang);
   renderProgress(); renderProfile(); renderAchievements(); renderCrumbs(); renderDevices();
