@@ -29,7 +29,22 @@ public enum Echo {
     public static let limit = 80
 
     public static func quoted(_ text: some StringProtocol) -> String {
-        "\"" + cut(text) + "\""
+        "\"" + visible(cut(text)) + "\""
+    }
+
+    /// Control characters and bidirectional overrides written as `\u{1B}`: a value from a file
+    /// cannot move the cursor, recolour or reorder the terminal line that shows it.
+    public static func visible(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     public static func quoted(bytes: some Collection<UInt8>) -> String {

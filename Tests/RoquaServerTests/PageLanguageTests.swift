@@ -29,6 +29,25 @@ import Testing
         #expect(L.preferred(String(repeating: "x;q=1,", count: 10_000) + "tr") == .en)  // only the first 32 are read
     }
 
+    /// The page is one document in either `<html lang>` (app.js puts its words in, following the
+    /// browser or the switch); every `data-i18n` key it carries has a text in both languages.
+    @Test func thePageIsMarkedInTheBrowsersLanguage() async throws {
+        let server = try await SharedServer.get()
+        let turkish = try await server.get("/", headers: ["Accept-Language": "tr-TR,tr;q=0.9,en;q=0.5"])
+        #expect(turkish.text.contains(#"<html lang="tr">"#) && turkish.headers["vary"]?.contains("Accept-Language") == true)
+        let english = try await server.get("/", headers: ["Accept-Language": "en-US,en;q=0.9"])
+        #expect(english.text.contains(#"<html lang="en">"#) && !english.text.contains("{{"))
+        #expect(try TestServer.pageToken(english.text) == TestServer.pageToken(turkish.text))
+        let script = try await server.get("/app.js").text
+        let keys = Set(english.text.matches(of: /data-i18n(?:-label)?="([A-Za-z]+)"/).map { String($0.1) })
+        #expect(keys.count >= 20, "\(keys)")
+        for language in ["tr", "en"] {
+            let table = try #require(script.firstMatch(of: try Regex("\\n  \(language): \\{([^}]*)\\}"))?.output[1].substring)
+            let defined = Set(table.matches(of: /([A-Za-z]+): '/).map { String($0.1) })
+            #expect(keys.subtracting(defined).isEmpty, "\(language) lacks \(keys.subtracting(defined).sorted())")
+        }
+    }
+
     @Test func theSignInFormSpeaksTheBrowsersLanguage() async throws {
         let server = try await SharedServer.get()
         let turkish = try await server.get("/login", headers: ["Accept-Language": "tr-TR,tr;q=0.9"])

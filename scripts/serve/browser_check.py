@@ -2,13 +2,14 @@
 
 Usage: browser_check.py PORT GPX SCREENSHOT_DIR. Opens the page on an empty store, uploads the GPX
 through the file input, waits for "8/39" for İstanbul and the district layer with 39 shapes,
-imports a second file by drag-and-drop, checks the travel panel (tiles, days per country, the
+imports a second file (Ankara, then Berlin) by drag-and-drop, checks the travel panel (tiles, days per country, the
 per-year chart, the tile layer), adds a phone in the panel (QR codes drawn), posts as
 that phone's OwnTracks and waits for the page to show the new province unprompted, revokes the
 phone with its button, checks there were no console errors and that every
 resource came from the page's own origin, measures the first load (median of 3), takes
 screenshots (desktop and phone-sized), all with a Turkish browser; then a browser speaking English
-sees the page in English (no Turkish words of the page's own), switches it and keeps the choice. Then attacks it from another site through the same
+sees the page in English (no Turkish words of the page's own, country and continent names in
+English, numbers in English format), switches it (every panel redrawn in Turkish) and keeps the choice. Then attacks it from another site through the same
 browser: a page on evil.example (mapped to 127.0.0.1 by the browser's resolver, as a DNS
 rebinding page would be) posts a track and submits a wiping restore form, tries to read the
 export, and the browser opens the server under that name. Prints 'N passed, N failed'.
@@ -111,7 +112,8 @@ def travel(driver):
     tiles = driver.find_element(By.ID, "travel-tiles").text
     check("travel panel: explorer tiles counted", "keşif karesi" in tiles and not tiles.startswith("0 "), tiles)
     rows = driver.execute_script("return [...document.querySelectorAll('#days-table tbody tr')].map(r => r.textContent)")
-    check("travel panel: days per country for the year (Türkiye)", any(row.startswith("Türkiye") for row in rows), rows)
+    check("travel panel: days per country for the year (Türkiye, Almanya)",
+          any(row.startswith("Türkiye") for row in rows) and any(row.startswith("Almanya") for row in rows), rows)
     bars = driver.execute_script("return document.querySelectorAll('#days-chart svg rect').length")
     check("travel panel: the per-year bar chart drawn", bars >= 2, bars)
     driver.find_element(By.ID, "tiles-toggle").click()
@@ -177,9 +179,12 @@ def browser(language):
     return made
 
 
-# The page's own words in each language: none of one may show in the other.
-TURKISH_WORDS = ["İlerleme", "Profil", "Başarımlar", "Seyahat", "Telefonlar", "İçe aktar", "Seviye", "Asya"]
-ENGLISH_WORDS = ["Progress", "Profile", "Achievements", "Travel", "Phones", "Import…", "Level", "Asia"]
+# The page's own words in each language (continents from a table, countries from the data's
+# names): none of one may show in the other.
+TURKISH_WORDS = ["İlerleme", "Profil", "Başarımlar", "Seyahat", "Telefonlar", "İçe aktar", "Seviye", "Asya", "Avrupa", "Almanya",
+                 "Keşfedilen alan", "Rozetler", "Yer", "Gün"]
+ENGLISH_WORDS = ["Progress", "Profile", "Achievements", "Travel", "Phones", "Import…", "Level", "Asia", "Europe", "Germany",
+                 "Explored area", "Badges", "Place", "Days"]
 PICKED = [".fit", ".tcx", ".kml", ".kmz", ".zip", ".gz", ".gpx", ".csv", ".geojson", ".json"]
 
 
@@ -208,14 +213,25 @@ def english():
         wait_for(driver, "return document.body.dataset.ready")
         speaks(driver, "English", ENGLISH_WORDS, TURKISH_WORDS)
         progress = driver.find_element(By.ID, "progress-list").text
-        check("English browser: 'İstanbul 8/39 districts'", "İstanbul 8/39 districts" in progress, progress)
-        check("English browser: the continent as 'Asia'", "Asia 1/" in driver.find_element(By.ID, "figures").text,
-              driver.find_element(By.ID, "figures").text)
+        check("English browser: 'Istanbul 8/39 districts', 'Germany 1/16 provinces'",
+              "Istanbul 8/39 districts" in progress and "Germany 1/16 provinces" in progress, progress)
+        figures = driver.find_element(By.ID, "figures").text
+        check("English browser: the continents as 'Asia', 'Europe'", "Asia 1/" in figures and "Europe 1/" in figures, figures)
+        check("English browser: the world share as '0.0…%'", re.search(r"World explored\s+0\.0[0-9]*% \(", figures), figures)
+        xp = driver.find_element(By.ID, "xp").text
+        check("English browser: numbers in English format ('1,234 XP')", re.match(r"\d,\d{3} XP", xp), xp)
+        tiles = driver.find_element(By.ID, "travel-tiles").text
+        check("English browser: the travel panel in English", "explorer tiles" in tiles, tiles)
+        check("English browser: the switch offers Turkish", driver.find_element(By.ID, "lang").text == "TR"
+              and driver.find_element(By.ID, "lang").get_attribute("aria-label").startswith("Türkçe"))
         accept = driver.find_element(By.ID, "file").get_attribute("accept").split(",")
         check("the file picker offers every format the importer reads", all(ext in accept for ext in PICKED), accept)
         driver.find_element(By.ID, "lang").click()
         switched = wait_for(driver, "return document.documentElement.lang == 'tr' && document.body.innerText.includes('İlerleme')")
         check("the switch turns the page Turkish", switched and "8/39 ilçe" in driver.find_element(By.ID, "progress-list").text)
+        speaks(driver, "switched to Turkish", TURKISH_WORDS, ENGLISH_WORDS)
+        check("switched: the travel panel and numbers redrawn in Turkish", "keşif karesi" in driver.find_element(By.ID, "travel-tiles").text
+              and re.match(r"\d\.\d{3} XP", driver.find_element(By.ID, "xp").text), driver.find_element(By.ID, "xp").text)
         driver.get(origin + "/")
         wait_for(driver, "return document.body.dataset.ready")
         check("the choice is kept on reload", driver.execute_script("return document.documentElement.lang") == "tr"
@@ -255,7 +271,9 @@ try:
     check("upload through the file input finished", imported)
     summary = driver.find_element(By.ID, "import-summary").text
     check("import summary shown, in Turkish", "8 yeni bölge" in summary and "Kadıköy" in summary, summary)
-    speaks(driver, "Turkish", TURKISH_WORDS, ENGLISH_WORDS)
+    check("the served page is marked Turkish for a Turkish browser",
+          '<html lang="tr">' in urllib.request.urlopen(urllib.request.Request(origin + "/", headers={"Accept-Language": "tr-TR,tr"}),
+                                                       timeout=10).read().decode())
     progress = driver.find_element(By.ID, "progress-list").text
     check("'İstanbul 8/39 ilçe' in the progress panel", "İstanbul 8/39 ilçe" in progress, progress)
     check("'Türkiye 1/81 il' in the progress panel", "Türkiye 1/81 il" in progress, progress)
@@ -273,7 +291,8 @@ try:
 
     # Drag and drop: a CSV dropped on the window goes through the same import.
     driver.execute_script("""
-        const text = 'lat,lon,time\\n39.9251,32.8369,2024-05-02T10:00:00Z\\n39.9253,32.8371,2024-05-02T10:01:00Z\\n';
+        const text = 'lat,lon,time\\n39.9251,32.8369,2024-05-02T10:00:00Z\\n39.9253,32.8371,2024-05-02T10:01:00Z\\n'
+                   + '52.5200,13.4050,2024-05-03T10:00:00Z\\n52.5202,13.4052,2024-05-03T10:01:00Z\\n';
         const transfer = new DataTransfer();
         transfer.items.add(new File([text], 'ankara.csv', { type: 'text/csv' }));
         window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer }));
@@ -281,7 +300,15 @@ try:
     """)
     dropped = wait_for(driver, "return document.body.dataset.imported == '2'", timeout=60)
     progress = driver.find_element(By.ID, "progress-list").text
-    check("drag-and-drop import: Ankara 1/25 ilçe", dropped and "Ankara 1/25 ilçe" in progress, progress)
+    check("drag-and-drop import: Ankara 1/25 ilçe, Almanya 1/16 il",
+          dropped and "Ankara 1/25 ilçe" in progress and "Almanya 1/16 il" in progress, progress)
+    summary = driver.find_element(By.ID, "import-summary").text
+    check("the import summary names the country in Turkish (Almanya)", "Almanya" in summary and "Germany" not in summary, summary)
+    figures = driver.find_element(By.ID, "figures").text
+    check("Turkish: continents 'Asya', 'Avrupa'; the world share as '%0,0…'; numbers in Turkish format ('1.234 XP')",
+          "Asya 1/" in figures and "Avrupa 1/" in figures and re.search(r"Keşfedilen dünya\s+%0,0[0-9]* \(", figures)
+          and re.match(r"\d\.\d{3} XP", driver.find_element(By.ID, "xp").text), (figures, driver.find_element(By.ID, "xp").text))
+    speaks(driver, "Turkish", TURKISH_WORDS, ENGLISH_WORDS)
 
     travel(driver)
     phone(driver)

@@ -41,8 +41,23 @@ check("Anıtkabir: display name from the locality up", anitkabir is not None
 cape = geolocator.reverse((-33.9249, 18.4241), language="en")
 check("Cape Town: a city in a country without districts", cape is not None and cape.raw["address"].get("city") == "Cape Town"
       and cape.raw["address"].get("state") == "Western Cape", cape and cape.raw)
-check("every answer carries a boundingbox (geopy, Ruby's geocoder read it)",
-      all(place is not None and len(place.raw.get("boundingbox", [])) == 4 for place in (kadikoy, anitkabir, cape)))
+# A locality of a unit without districts (Zehlendorf in Berlin) leads the display name; a name is
+# said once: Esenyurt the city is the district Esenyurt (the town), Berlin the city is the state.
+zehlendorf = geolocator.reverse((52.4300, 13.2300), language="en")
+check("Zehlendorf: the locality in the address (city/town/village), Berlin the state",
+      zehlendorf is not None and "Zehlendorf" in [zehlendorf.raw["address"].get(k) for k in ("city", "town", "village")]
+      and zehlendorf.raw["address"].get("state") == "Berlin" and zehlendorf.address == "Zehlendorf, Berlin, Germany",
+      zehlendorf and zehlendorf.raw)
+esenyurt = geolocator.reverse((41.0224, 28.6757), language="tr")
+check("Esenyurt: the town named once", esenyurt is not None and esenyurt.raw["address"].get("town") == "Esenyurt"
+      and esenyurt.address == "Esenyurt, İstanbul, Türkiye", esenyurt and esenyurt.raw)
+berlin_city = geolocator.reverse((52.5200, 13.4050), language="en")
+check("Berlin: the city Berlin in the address, said once in the display name", berlin_city is not None
+      and berlin_city.raw["address"].get("city") == "Berlin" and berlin_city.address == "Berlin, Germany", berlin_city and berlin_city.raw)
+places = (kadikoy, anitkabir, cape, zehlendorf, esenyurt, berlin_city)
+check("every answer carries a boundingbox around its point (geopy, Ruby's geocoder read it)",
+      all(place is not None and len(place.raw.get("boundingbox", [])) == 4 for place in places)
+      and all(float(p.raw["boundingbox"][0]) <= float(p.raw["lat"]) <= float(p.raw["boundingbox"][1]) for p in places if p))
 
 english = geolocator.reverse("40.9879, 29.0281", language="en", zoom=5)
 check("Kadıköy at zoom 5 in English: the province only",

@@ -24,13 +24,20 @@ struct NominatimFormatter {
         let country = resolution.country?.code ?? ""
         // The locality (the town or city the point belongs to) where the request reaches the
         // district zoom, whether or not the country has districts (Cape Town's answer is its
-        // province): in the address and the display name, the same names as `roqua resolve`,
-        // deepest first. The place answered (name, point, box, type) stays the deepest unit.
-        let locality = request.deepestLevel == .district ? Self.addedLocality(resolution, language: request.language) : nil
+        // province): in the address unless the district bears its name, and in the display name
+        // as `roqua resolve` names it (a name never twice in a row: "Berlin, Germany" with the
+        // city Berlin in the address). The place answered (name, point, box, type) stays the
+        // deepest unit.
+        let locality = request.deepestLevel == .district ? Self.addressLocality(resolution, language: request.language) : nil
         let name = place.name(language: request.language)
-        let display = ((locality.map { [$0.name] } ?? []) + units.map { $0.1.name(language: request.language) }).joined(separator: ", ")
+        let leading = locality.map(\.name).flatMap { $0 == name ? nil : $0 }
+        let display = ((leading.map { [$0] } ?? []) + units.map { $0.1.name(language: request.language) }).joined(separator: ", ")
         let point = catalog.labelPoint(place.code) ?? (resolution.coordinate.latitude, resolution.coordinate.longitude)
+        // Every answer has a box (geopy and Ruby's geocoder read `boundingbox` unchecked): the
+        // unit's, or the point's own should the catalog not know the unit.
+        let here = resolution.coordinate
         let box = catalog.records[place.code]?.box
+            ?? BoundingBox(minX: here.longitude, minY: here.latitude, maxX: here.longitude, maxY: here.latitude)
         let placeID = Self.placeID(place.code)
         let licence = country == "TR" ? Self.quotedLicenceTR : Self.quotedLicence
         let address = request.addressDetails
@@ -45,17 +52,15 @@ struct NominatimFormatter {
             out += "\"type\":\"administrative\",\"place_rank\":\(rank),\"addresstype\":\"\(kind)\",\"name\":\(JSONText.quote(name)),"
                 + "\"display_name\":\(JSONText.quote(display))"
             if let address { out += ",\"address\":" + address }
-            if let box {
-                out += ",\"boundingbox\":[\"\(Self.degrees(box.minY))\",\"\(Self.degrees(box.maxY))\",\"\(Self.degrees(box.minX))\","
-                    + "\"\(Self.degrees(box.maxX))\"]"
-            }
+            out += ",\"boundingbox\":[\"\(Self.degrees(box.minY))\",\"\(Self.degrees(box.maxY))\",\"\(Self.degrees(box.minX))\","
+                + "\"\(Self.degrees(box.maxX))\"]"
             return out + "}"
         case .geojson:
             var properties = "\"place_id\":\(placeID),\"place_rank\":\(rank),\"category\":\"boundary\",\"type\":\"administrative\","
                 + "\"addresstype\":\"\(kind)\",\"name\":\(JSONText.quote(name)),\"display_name\":\(JSONText.quote(display))"
             if let address { properties += ",\"address\":" + address }
             var feature = "{\"type\":\"Feature\",\"properties\":{\(properties)}"
-            if let box { feature += ",\"bbox\":[\(box.minX),\(box.minY),\(box.maxX),\(box.maxY)]" }
+            feature += ",\"bbox\":[\(box.minX),\(box.minY),\(box.maxX),\(box.maxY)]"
             feature += ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(Self.degrees(point.longitude)),\(Self.degrees(point.latitude))]}}"
             return "{\"type\":\"FeatureCollection\",\"licence\":\(licence),\"features\":[\(feature)]}"
         case .geocodejson:
@@ -105,9 +110,10 @@ struct NominatimFormatter {
         return out + "}"
     }
 
-    /// The answer's locality when its names list one beyond its units (`Resolution.names`).
-    static func addedLocality(_ resolution: Resolution, language: Language) -> Locality? {
-        guard let locality = resolution.locality, resolution.names(language: language).last == locality.name else { return nil }
+    /// The answer's locality unless its district bears the same name (Esenyurt: the
+    /// district is the town, named once as Nominatim names a place once).
+    static func addressLocality(_ resolution: Resolution, language: Language) -> Locality? {
+        guard let locality = resolution.locality, resolution.district?.name(language: language) != locality.name else { return nil }
         return locality
     }
 

@@ -28,7 +28,8 @@ struct StaticAssets: Sendable {
     }
 
     /// `csrfToken` is written into the page (`<meta name="roqua-csrf">`), which only pages of this
-    /// server's own origin can read.
+    /// server's own origin can read. The page comes in both languages' `<html lang>` (its words
+    /// are put in by app.js, which follows the browser); the picker's list is the importer's.
     /// - Throws: `ServerError.leafletMissing` naming every place looked in.
     init(leaflet: String?, csrfToken: String) throws {
         let candidates = leaflet.map { [$0] } ?? Self.leafletCandidates()
@@ -37,10 +38,8 @@ struct StaticAssets: Sendable {
         }) else { throw ServerError.leafletMissing(searched: candidates) }
         leafletDirectory = directory
         var files: [String: Asset] = [
-            "index.html": Asset(bytes: Array(String(decoding: PackageResources.index_html, as: UTF8.self)
-                                    .replacingOccurrences(of: "{{csrf}}", with: csrfToken)
-                                    .replacingOccurrences(of: "{{accept}}", with: TrackInputs.pickerExtensions.joined(separator: ",")).utf8),
-                                contentType: "text/html; charset=utf-8", cacheControl: "no-store"),
+            "index.html": Self.index(.en, csrfToken: csrfToken),
+            "index.tr.html": Self.index(.tr, csrfToken: csrfToken),
             "login.html": Self.login(.en),
             "login.tr.html": Self.login(.tr),
             "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache"),
@@ -82,6 +81,15 @@ struct StaticAssets: Sendable {
         }
     }
 
+    /// The page for a browser preferring `language`.
+    static func index(_ language: PageLanguage, csrfToken: String) -> Asset {
+        let page = String(decoding: PackageResources.index_html, as: UTF8.self)
+            .replacingOccurrences(of: "{{lang}}", with: language.rawValue)
+            .replacingOccurrences(of: "{{csrf}}", with: csrfToken)
+            .replacingOccurrences(of: "{{accept}}", with: TrackInputs.pickerExtensions.joined(separator: ","))
+        return Asset(bytes: Array(page.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
+    }
+
     /// The sign-in form in `language`.
     static func login(_ language: PageLanguage) -> Asset {
         let texts: [String: String] = language == .tr
@@ -111,8 +119,13 @@ struct StaticAssets: Sendable {
     }
 
     static func add<Context: RequestContext>(to router: Router<Context>, assets: StaticAssets) {
-        router.get("/") { _, _ in assets.response(for: "index.html") ?? Response(status: .notFound) }
-        for name in assets.files.keys where name != "index.html" && !name.hasPrefix("login.") {
+        router.get("/") { request, _ in
+            let language = PageLanguage.preferred(request.headers[.acceptLanguage])
+            var response = assets.response(for: language == .tr ? "index.tr.html" : "index.html") ?? Response(status: .notFound)
+            response.headers[.vary] = "Accept-Language"
+            return response
+        }
+        for name in assets.files.keys where !name.hasPrefix("index.") && !name.hasPrefix("login.") {
             router.get(RouterPath("/" + name)) { _, _ in assets.response(for: name) ?? Response(status: .notFound) }
         }
     }

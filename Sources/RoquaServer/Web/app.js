@@ -21,7 +21,8 @@ const TEXT = {
         loopbackOnly: 'Sunucu yalnızca 127.0.0.1 üzerinde dinliyor: telefon ona ulaşamaz. Yerel ağ için: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADRES',
         fixesRead: 'konum okundu', droppedFixes: 'atıldı', newRegions: 'yeni bölge', revisits: 'yeniden ziyaret',
         firstTime: 'ilk kez', unlocked: 'kazanıldı', levelUp: 'seviye atlandı', importedBefore: 'daha önce içe aktarılmış; bir şey eklenmedi',
-        passedOver: 'iz dosyası olmayan dosya atlandı', andMore: 've N tane daha' },
+        passedOver: 'iz dosyası olmayan dosya atlandı', andMore: 've N tane daha', networkError: 'ağ hatası (sunucu kapalı mı?)',
+        switchLanguage: 'English: sayfayı İngilizce göster', crumbs: 'harita düzeyi', map: 'harita', year: 'yıl', dayLevel: 'düzey' },
   en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
         countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
@@ -40,7 +41,8 @@ const TEXT = {
         loopbackOnly: 'The server listens on 127.0.0.1 only: a phone cannot reach it. For the LAN: roqua serve --listen 0.0.0.0:8080 --token … --allow-host ADDRESS',
         fixesRead: 'fixes read', droppedFixes: 'dropped', newRegions: 'new regions', revisits: 'revisits',
         firstTime: 'first time in', unlocked: 'unlocked', levelUp: 'level up', importedBefore: 'imported before; nothing added',
-        passedOver: 'files passed over (not track files)', andMore: 'and N more' }
+        passedOver: 'files passed over (not track files)', andMore: 'and N more', networkError: 'network error (is the server down?)',
+        switchLanguage: 'Türkçe: show the page in Turkish', crumbs: 'map level', map: 'map', year: 'year', dayLevel: 'level' }
 };
 const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲', country: '⚑', exploration: '✦', temporal: '◷',
                 behavioral: '↻', regional: '✪', landmark: '♜' };
@@ -66,6 +68,23 @@ function initialLanguage() {
   return 'en';
 }
 
+// Names by unit code in both languages, learnt from every shape collection fetched (the world's
+// countries and Türkiye's provinces at start). The statistics, travel and upload answers carry
+// the data's own name (countries in English): the page shows the one of its language.
+const NAMES = new Map();
+
+function learnNames(collection) {
+  for (const { properties: p } of collection.features) {
+    NAMES.set(p.code, { en: p.name_en || p.name, tr: p.name_tr || p.name });
+  }
+  return collection;
+}
+
+function nameOf(code, fallback) {
+  const names = NAMES.get(code);
+  return (names && names[app.lang]) || fallback || code;
+}
+
 const app = {
   lang: initialLanguage(),
   visited: new Set(),
@@ -82,7 +101,11 @@ const app = {
   home: null,
   devices: null,
   travel: null,
-  year: null
+  year: null,
+  // This visit's uploads (file name and answer or error) and the last status line: redrawn in
+  // the other language when the switch is pressed.
+  imports: [],
+  importStatus: null
 };
 
 function t(key) { return TEXT[app.lang][key] || key; }
@@ -116,6 +139,9 @@ function el(tag, attributes, ...children) {
   for (const child of children) node.append(child);
   return node;
 }
+
+// The page's words before anything is drawn (app.css hides the HTML's until then).
+applyLanguage();
 
 // ---------- the map ----------
 
@@ -157,7 +183,7 @@ function shapesLayer(collection, onTop) {
 }
 
 async function shapes(code) {
-  if (!app.shapes.has(code)) app.shapes.set(code, getJSON('/api/units/' + encodeURIComponent(code) + '/children'));
+  if (!app.shapes.has(code)) app.shapes.set(code, getJSON('/api/units/' + encodeURIComponent(code) + '/children').then(learnNames));
   return app.shapes.get(code);
 }
 
@@ -203,7 +229,7 @@ function renderCrumbs() {
   app.stack.forEach((entry, index) => {
     if (index > 0) nav.append(el('span', {}, '›'));
     const known = app.units[entry.code];
-    const label = index === 0 ? t('world') : (entry.name || (known && known.name) || entry.code);
+    const label = index === 0 ? t('world') : nameOf(entry.code, entry.name || (known && known.name));
     nav.append(el('button', { type: 'button', onclick: () => drill(entry.code, entry.name) }, label));
   });
 }
@@ -254,7 +280,7 @@ function renderProgress() {
   if (stats) {
     for (const unit of stats.units) {
       const item = el('li', { 'data-code': unit.code, class: unit.level === 'country' ? '' : 'sub' },
-        `${unit.name} ${unit.visited}/${unit.total} ${t(unit.child_level)}`);
+        `${nameOf(unit.code, unit.name)} ${number(unit.visited)}/${number(unit.total)} ${t(unit.child_level)}`);
       item.onclick = () => drill(unit.code, unit.name);
       list.append(item);
     }
@@ -263,11 +289,14 @@ function renderProgress() {
   figures.replaceChildren();
   if (!stats) return;
   const rows = [
-    [t('countries'), `${stats.countries.length}` + (stats.continents.length ? ' — ' + stats.continents.map((c) => `${continentName(c.name)} ${c.visited}/${c.total}`).join(', ') : '')],
+    [t('countries'), number(stats.countries.length) + (stats.continents.length
+      ? ' — ' + stats.continents.map((c) => `${continentName(c.name)} ${number(c.visited)}/${number(c.total)}`).join(', ') : '')],
     [t('area'), `${number(stats.explored_square_kilometres, { maximumFractionDigits: 3 })} km²`],
     [t('worldShare'), worldShare(stats.world_percent)],
-    [t('daily'), `${stats.streaks.current_daily} ${t('current')}, ${stats.streaks.longest_daily ? stats.streaks.longest_daily.length : 0} ${t('longest')}`],
-    [t('weekend'), `${stats.streaks.current_weekend} ${t('current')}, ${stats.streaks.longest_weekend ? stats.streaks.longest_weekend.length : 0} ${t('longest')}`]
+    [t('daily'), `${number(stats.streaks.current_daily)} ${t('current')}, `
+      + `${number(stats.streaks.longest_daily ? stats.streaks.longest_daily.length : 0)} ${t('longest')}`],
+    [t('weekend'), `${number(stats.streaks.current_weekend)} ${t('current')}, `
+      + `${number(stats.streaks.longest_weekend ? stats.streaks.longest_weekend.length : 0)} ${t('longest')}`]
   ];
   for (const [label, value] of rows) figures.append(el('dt', {}, label), el('dd', {}, value));
 }
@@ -276,11 +305,12 @@ function continentName(name) { return CONTINENTS[app.lang][name] || name; }
 
 function number(value, options) { return Number(value).toLocaleString(app.lang, options); }
 
-// Two significant digits however small, with the km² it stands for (never a row of zeros).
+// Two significant digits however small, with the km² it stands for (never a row of zeros); the
+// language's percent sign ("%0,0012" in Turkish, "0.0012%" in English).
 function worldShare(percent) {
-  if (!(percent > 0)) return '0 %';
+  if (!(percent > 0)) return number(0, { style: 'percent' });
   const km2 = percent / 100 * 510065622;
-  return `${number(percent, { maximumSignificantDigits: 2 })} % (${number(km2, { maximumSignificantDigits: 3 })} km²)`;
+  return `${number(percent / 100, { style: 'percent', maximumSignificantDigits: 2 })} (${number(km2, { maximumSignificantDigits: 3 })} km²)`;
 }
 
 function renderProfile() {
@@ -288,19 +318,19 @@ function renderProfile() {
   if (!profile) return;
   const level = profile.level;
   const span = Math.max(1, level.next_level_xp - level.level_start_xp);
-  document.getElementById('level').textContent = `${t('level')} ${level.level}`;
+  document.getElementById('level').textContent = `${t('level')} ${number(level.level)}`;
   document.getElementById('level-bar').style.width = `${Math.round(100 * (level.xp - level.level_start_xp) / span)}%`;
-  document.getElementById('xp').textContent = `${level.xp} XP (${t('next')} ${level.next_level_xp})`;
+  document.getElementById('xp').textContent = `${number(level.xp)} XP (${t('next')} ${number(level.next_level_xp)})`;
   const titles = profile.badges.map((badge) => (app.lang === 'tr' ? badge.title.tr : badge.title.en));
-  document.getElementById('badges').textContent = `${t('badges')}: ${profile.badges.length}/${profile.achievement_count}`
+  document.getElementById('badges').textContent = `${t('badges')}: ${number(profile.badges.length)}/${number(profile.achievement_count)}`
     + (titles.length ? ' — ' + titles.slice(0, 6).join(', ') : '')
-    + (titles.length > 6 ? `, … ${t('andMore').replace('N', titles.length - 6)}` : '');
+    + (titles.length > 6 ? `, … ${t('andMore').replace('N', number(titles.length - 6))}` : '');
 }
 
 function renderAchievements() {
   const data = app.achievements;
   if (!data) return;
-  document.getElementById('achievement-count').textContent = `${data.unlocked}/${data.total}`;
+  document.getElementById('achievement-count').textContent = `${number(data.unlocked)}/${number(data.total)}`;
   const grid = document.getElementById('grid');
   grid.replaceChildren();
   for (const item of data.achievements) {
@@ -317,10 +347,20 @@ function renderAchievements() {
   }
 }
 
+// The page's own words in its language (the HTML carries Turkish ones, hidden by app.css until
+// this has run). The switch names the other language, in that language.
 function applyLanguage() {
   document.documentElement.lang = app.lang;
-  document.getElementById('lang').textContent = app.lang === 'tr' ? 'EN' : 'TR';
+  const other = app.lang === 'tr' ? 'en' : 'tr';
+  const button = document.getElementById('lang');
+  button.textContent = other.toUpperCase();
+  button.lang = other;
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll('[data-i18n-label]')) {
+    node.setAttribute('aria-label', t(node.dataset.i18nLabel));
+    if (node === button) node.title = t(node.dataset.i18nLabel);
+  }
+  document.documentElement.dataset.language = app.lang;
 }
 
 async function refresh() {
@@ -398,12 +438,13 @@ function renderTravel() {
   const travel = app.travel;
   if (!travel) return;
   const stats = travel.tiles.stats;
-  document.getElementById('travel-tiles').textContent = `${stats.tiles.toLocaleString(app.lang)} ${t('tiles')} · ${t('maxCluster')} `
-    + `${stats.max_cluster} · ${t('maxSquare')} ${stats.max_square}×${stats.max_square}`;
+  document.getElementById('travel-tiles').textContent = `${number(stats.tiles)} ${t('tiles')} · ${t('maxCluster')} `
+    + `${number(stats.max_cluster)} · ${t('maxSquare')} ${number(stats.max_square)}×${number(stats.max_square)}`;
   const km = Math.round(travel.flights.reduce((sum, flight) => sum + flight.km, 0));
   const last = travel.flights[travel.flights.length - 1];
   document.getElementById('travel-flights').textContent = travel.flights.length
-    ? `${t('flights')}: ${travel.flights.length} (${km.toLocaleString(app.lang)} km) — ${last.from || '?'} → ${last.to || '?'}`
+    ? `${t('flights')}: ${number(travel.flights.length)} (${number(km)} km) — `
+      + `${last.from ? nameOf(last.from_code, last.from) : '?'} → ${last.to ? nameOf(last.to_code, last.to) : '?'}`
     : t('noFlights');
   const select = document.getElementById('days-year');
   const years = travel.years.map((report) => report.year);
@@ -415,8 +456,8 @@ function renderTravel() {
   const report = travel.years.find((entry) => entry.year === app.year);
   if (!report) body.append(el('tr', {}, el('td', { colSpan: 2 }, t('noDays'))));
   for (const unit of (report && report.units) || []) {
-    body.append(el('tr', { class: unit.days >= 183 ? 'over' : '' }, el('td', {}, unit.name),
-      el('td', { title: unit.days >= 183 ? t('over183') : '' }, String(unit.days) + (unit.days >= 183 ? ' ⚠' : ''))));
+    body.append(el('tr', { class: unit.days >= 183 ? 'over' : '' }, el('td', {}, nameOf(unit.code, unit.name)),
+      el('td', { title: unit.days >= 183 ? t('over183') : '' }, number(unit.days) + (unit.days >= 183 ? ' ⚠' : ''))));
   }
   renderDaysChart(travel.years);
   if (map.hasLayer(tileLayer)) drawTiles();
@@ -428,7 +469,8 @@ function renderDaysChart(years) {
   box.replaceChildren();
   if (!years.length) return;
   const totals = new Map();
-  for (const report of years) for (const unit of report.units) totals.set(unit.name, (totals.get(unit.name) || 0) + unit.days);
+  const named = (unit) => nameOf(unit.code, unit.name);
+  for (const report of years) for (const unit of report.units) totals.set(named(unit), (totals.get(named(unit)) || 0) + unit.days);
   const top = [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name]) => name);
   const colours = ['#f2b544', '#4f8ad6', '#e0457b', '#5cb85c', '#b267e6', '#6b7c90'];
   const ordered = [...years].sort((a, b) => a.year - b.year), barHeight = 18, width = 320, labelWidth = 42;
@@ -452,13 +494,13 @@ function renderDaysChart(years) {
     let x = labelWidth;
     const parts = new Map();
     for (const unit of report.units) {
-      const key = top.includes(unit.name) ? unit.name : '…';
+      const key = top.includes(named(unit)) ? named(unit) : '…';
       parts.set(key, (parts.get(key) || 0) + unit.days);
     }
     for (const [name, days] of parts) {
       const w = (width - labelWidth - 4) * days / most;
       add('rect', { x, y, width: Math.max(w, 1), height: barHeight, fill: colours[name === '…' ? 5 : top.indexOf(name)] })
-        .append(Object.assign(document.createElementNS(ns, 'title'), { textContent: `${name}: ${days}` }));
+        .append(Object.assign(document.createElementNS(ns, 'title'), { textContent: `${name}: ${number(days)}` }));
       x += w;
     }
   });
@@ -574,7 +616,7 @@ function upload(file) {
       else if (request.status === 403) reject(new Error(t('restarted')));
       else reject(new Error(body && body.error ? body.error.message : `HTTP ${request.status}`));
     };
-    request.onerror = () => { bar.parentNode.classList.remove('busy'); reject(new Error('network error')); };
+    request.onerror = () => { bar.parentNode.classList.remove('busy'); reject(new Error(t('networkError'))); };
     request.send(file);
   });
 }
@@ -584,38 +626,48 @@ function summaryLines(result) {
   if (result.format === 'archive') {
     return result.files.flatMap(summaryLines)
       .concat(result.failed.map((f) => `${f.file}: ${f.message}`))
-      .concat(result.passed_over ? [`${result.passed_over} ${t('passedOver')}`] : []);
+      .concat(result.passed_over ? [`${number(result.passed_over)} ${t('passedOver')}`] : []);
   }
   if (result.already_imported) return [`${result.file}: ${t('importedBefore')}`];
   const lines = [`${result.file} (${result.format}): ${number(result.fixes_read)} ${t('fixesRead')}`
     + (result.dropped ? `, ${number(result.dropped)} ${t('droppedFixes')}` : ''),
   `  ${number(result.new_regions)} ${t('newRegions')}, ${number(result.revisits)} ${t('revisits')}`];
   for (const [key, level] of [['first_districts', 'district'], ['first_provinces', 'province'], ['first_countries', 'country']]) {
-    if (result[key] && result[key].length) lines.push(`  ${t('firstTime')} (${t(level)}): ${result[key].map((u) => u.name).join(', ')}`);
+    if (result[key] && result[key].length) {
+      lines.push(`  ${t('firstTime')} (${t(level)}): ${result[key].map((u) => nameOf(u.code, u.name)).join(', ')}`);
+    }
   }
-  for (const unlock of result.unlocked || []) lines.push(`  ${t('unlocked')}: ${unlock.title[app.lang] || unlock.id} (+${unlock.xp} XP)`);
-  if (result.level_up) lines.push(`  ${t('levelUp')}: ${result.level_up.from} → ${result.level_up.to}`);
+  for (const unlock of result.unlocked || []) lines.push(`  ${t('unlocked')}: ${unlock.title[app.lang] || unlock.id} (+${number(unlock.xp)} XP)`);
+  if (result.level_up) lines.push(`  ${t('levelUp')}: ${number(result.level_up.from)} → ${number(result.level_up.to)}`);
   return lines;
+}
+
+// The uploads of the last import, each as its summary or its error, and how the last one ended.
+function renderImports() {
+  document.getElementById('import-summary').textContent = app.imports
+    .map((entry) => (entry.result ? summaryLines(entry.result).join('\n') : `${entry.file}: ${entry.error}`) + '\n').join('');
+  if (app.importStatus) document.getElementById('import-status').textContent = `${app.importStatus.file}: ${t(app.importStatus.key)}`;
 }
 
 async function importFiles(files) {
   if (app.busy || !files.length) return;
   app.busy = true;
-  const section = document.getElementById('import'), summary = document.getElementById('import-summary');
-  section.hidden = false;
-  summary.textContent = '';
+  document.getElementById('import').hidden = false;
+  app.imports = [];
+  renderImports();
   let focus = null;
   for (const file of files) {
     document.getElementById('import-bar').style.width = '0';
     try {
       const result = await upload(file);
-      summary.textContent += summaryLines(result).join('\n') + '\n';
+      app.imports.push({ file: file.name, result });
       if (result.first_districts.length) focus = result.first_districts;
-      document.getElementById('import-status').textContent = `${file.name}: ${t('done')}`;
+      app.importStatus = { file: file.name, key: 'done' };
     } catch (error) {
-      summary.textContent += `${file.name}: ${error.message}\n`;
-      document.getElementById('import-status').textContent = `${file.name}: ${t('failed')}`;
+      app.imports.push({ file: file.name, error: error.message });
+      app.importStatus = { file: file.name, key: 'failed' };
     }
+    renderImports();
   }
   document.getElementById('import-bar').style.width = '100%';
   await refresh();
@@ -654,14 +706,14 @@ document.getElementById('lang').addEventListener('click', async () => {
   app.lang = app.lang === 'tr' ? 'en' : 'tr';
   try { window.localStorage.setItem('roqua.lang', app.lang); } catch (ignored) { /* storage off: this page only */ }
   applyLanguage();
+  renderProgress(); renderProfile(); renderCrumbs(); renderDevices(); renderTravel(); renderImports();
   app.achievements = await getJSON('/api/achievements?lang=' + app.lang);
-  renderProgress(); renderProfile(); renderAchievements(); renderCrumbs(); renderDevices();
+  renderAchievements();
 });
 
 // ---------- start ----------
 
 async function start() {
-  applyLanguage();
   // Parent links for the breadcrumb: from the shapes already fetched (world → countries → provinces).
   const world = await shapes('world');
   for (const feature of world.features) app.units[feature.properties.code] = { parent: null, name: feature.properties.name };
