@@ -97,15 +97,17 @@ struct BatchFormatter {
         }
     }
 
-    /// A bad row in its place: the input line (CSV; else empty `lat,lon`), every answer column
-    /// empty and the reason last; in JSON every answer key `null` and an `"error"`; in GeoJSON a
-    /// feature without geometry keeping its properties.
-    func appendBadRow(_ reason: String, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties, to out: inout [UInt8]) {
+    /// A bad row in its place: the input line (CSV; else `inputColumns` empty fields: a line too
+    /// long to keep, or `lat,lon` of a JSON row), every answer column empty and the reason last;
+    /// in JSON every answer key `null` and an `"error"`; in GeoJSON a feature without geometry
+    /// keeping its properties.
+    func appendBadRow(_ reason: String, csvLine: UnsafeBufferPointer<UInt8>?, inputColumns: Int, properties: KeptProperties,
+                      to out: inout [UInt8]) {
         let empty = "{\"lat\":null,\"lon\":null,\"country\":null,\"province\":null,\"district\":null,\"approximate\":null"
             + (localities != nil ? ",\"locality\":null" : "") + ",\"error\":" + JSONText.quote(reason) + "}"
         switch format {
         case .csv:
-            if let csvLine { Self.appendText(csvLine, to: &out) } else { out.append(UInt8(ascii: ",")) }
+            if let csvLine { Self.appendText(csvLine, to: &out) } else { Self.append(String(repeating: ",", count: max(inputColumns, 2) - 1), to: &out) }
             Self.append(String(repeating: ",", count: 7 + (localities != nil ? 1 : 0)) + "," + CSVLine.quote(reason) + "\n", to: &out)
         case .ndjson:
             Self.append(empty + "\n", to: &out)

@@ -109,7 +109,9 @@ enum BatchWork {
             }
             result.errors.append(failure)
             if formatter.keepBadRows {
-                formatter.appendBadRow(failure.message, csvLine: line, properties: properties, to: &result.bytes)
+                formatter.appendBadRow(failure.message, csvLine: line,
+                                       inputColumns: chunk.parser.format == .csv ? chunk.parser.columnCount ?? 2 : 2,
+                                       properties: properties, to: &result.bytes)
                 result.features += 1
             }
         }

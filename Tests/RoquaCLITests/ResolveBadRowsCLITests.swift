@@ -27,6 +27,19 @@ import Testing
         #expect(lines[2].split(separator: ",", omittingEmptySubsequences: false).count == header)
     }
 
+    /// A row too long to keep still holds its place with as many fields as the header.
+    @Test func aRowTooLongToKeepStillLinesUp() throws {
+        let scratch = try BatchScratch()
+        let long = "2,41.0," + String(repeating: "9", count: 1 << 21)
+        let path = try scratch.write("long.csv", "id,lat,lon\n1,41.0054,28.9768\n\(long)\n3,52.52,13.405\n")
+        let result = try BatchCLI.resolve(["--input", path])
+        #expect(result.status == 2 && result.stderr.contains("row 3: row longer than"), "\(result.stderr)")
+        let lines = outputLines(result.stdout)
+        #expect(lines.count == 4 && lines[1].hasPrefix("1,") && lines[3].hasPrefix("3,"), "\(lines.map { $0.prefix(60) })")
+        #expect(lines[2] == ",,,,,,,,,,,row longer than 1 MiB", "\(lines[2].prefix(80))")
+        #expect(csvFields(lines[2]).count == csvFields(lines[0]).count)
+    }
+
     @Test func jsonRowsCarryAnErrorKeyAndGeoJSONStaysValid() throws {
         let scratch = try BatchScratch()
         let path = try scratch.write("p.csv", Self.input)
