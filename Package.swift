@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
-        .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions"]),
+        .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO"]),
         .target(
             name: "RoquaAchievements",
             dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaIO", grdb],

@@ -70,7 +70,7 @@ public final class AchievementContext {
     /// from the activity up to `now` (a context of the regions entered up to a moment does not
     /// count their later revisits).
     public private(set) lazy var streaks: StreakSummary =
-        Streaks.summary(of: Streaks.activity(of: regions).filter { $0 <= now }, now: now, timeZone: timeZone)
+        Streaks.summary(of: Streaks.activity(of: regions), now: now, timeZone: timeZone)
 
     public private(set) lazy var countryCodes: Set<String> = Set(regions.compactMap(\.countryCode))
 

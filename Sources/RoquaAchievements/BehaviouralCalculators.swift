@@ -39,15 +39,14 @@ struct TimeOfDayCalculator: AchievementCalculator {
     }
 
     func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone ?? context.timeZone
+        var reckoner = DayReckoner(timeZone: timeZone ?? context.timeZone)
         var regions = 0
         var days = Set<StreakDay>()
         for region in context.regions {
-            let c = calendar.dateComponents([.year, .month, .day, .hour], from: region.timestampStart)
-            guard let hour = c.hour, contains(hour: hour) else { continue }
+            let (day, hour) = reckoner.dayAndHour(of: region.timestampStart)
+            guard contains(hour: hour) else { continue }
             regions += 1
-            days.insert(StreakDay(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0))
+            days.insert(day)
         }
         return (Double(countDays ? days.count : regions), target)
     }

@@ -55,6 +55,42 @@ struct StreakDayTests {
     }
 }
 
+/// `DayReckoner` (the zone's offset asked once per hour of UTC, the day by arithmetic) gives the
+/// day and hour `Calendar` gives, in zones with DST, half- and quarter-hour offsets, a
+/// half-hour DST (Lord Howe) and a skipped day (Samoa, 2011-12-30), near transitions and far
+/// from them, and outside the years it computes itself.
+struct DayReckonerTests {
+    @Test func agreesWithTheCalendar() {
+        let zones = ["UTC", "Europe/Istanbul", "America/New_York", "Asia/Kolkata", "Pacific/Auckland", "Australia/Lord_Howe",
+                     "Asia/Kathmandu", "Pacific/Chatham", "Pacific/Apia", "America/St_Johns", "Europe/Dublin"].map(zone)
+        var state: UInt64 = 0x9E37_79B9
+        func random(_ range: ClosedRange<Double>) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        for tz in zones {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = tz
+            var reckoner = DayReckoner(timeZone: tz)
+            var instants = (0..<3_000).map { _ in Date(timeIntervalSince1970: random(0...4_102_444_800).rounded(.down)) }
+            // Every minute around each transition of 2010–2013, and the seconds either side of it.
+            var cursor = Date(timeIntervalSince1970: 1_262_304_000)
+            while let next = tz.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSince1970 < 1_388_534_400 {
+                for minute in -90...90 { instants.append(next.addingTimeInterval(Double(minute) * 60)) }
+                instants += [next.addingTimeInterval(-0.001), next, next.addingTimeInterval(0.001)]
+                cursor = next
+            }
+            instants += [Date(timeIntervalSince1970: -12_000_000_000), Date(timeIntervalSince1970: 250_000_000_000)]
+            for instant in instants {
+                let c = calendar.dateComponents([.year, .month, .day, .hour], from: instant)
+                let (day, hour) = reckoner.dayAndHour(of: instant)
+                #expect(day == StreakDay(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0) && hour == c.hour,
+                        "\(tz.identifier) \(instant.timeIntervalSince1970)")
+            }
+        }
+    }
+}
+
 struct StreakTests {
     @Test func emptyInputGivesZeros() {
         let s = summary([], now: at(utc, 2024, 6, 1), utc)

@@ -250,6 +250,50 @@ struct ClusteringTests {
         }
     }
 
+    /// The engine measures with both cosines given (one per fix, one per region): the same bits as
+    /// `Geodesy.haversineMeters`, so a fix on a region's edge goes where it always went.
+    @Test func engineDistanceIsGeodesyToTheBit() {
+        var rng = SeededGenerator(state: 34)
+        for i in 0..<20_000 {
+            let a = Coordinate(latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
+            // Half near each other (where regions are), half anywhere.
+            let b = i % 2 == 0
+                ? Coordinate(latitude: max(-90, min(90, a.latitude + Double.random(in: -0.01...0.01, using: &rng))),
+                             longitude: a.longitude + Double.random(in: -0.01...0.01, using: &rng))
+                : Coordinate(latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
+            let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
+            let fast = ClusteringEngine.haversineMeters(φ1: φ1, cosφ1: cos(φ1), φ2: φ2, cosφ2: cos(φ2),
+                                                        dλ: (b.longitude - a.longitude) * .pi / 180)
+            #expect(fast.bitPattern == Geodesy.haversineMeters(a, b).bitPattern, "\(a) \(b)")
+            // The latitude bound the engine rules candidates out with never exceeds the distance.
+            #expect(Geodesy.earthRadius * abs(φ2 - φ1) <= fast * (1 + 1e-9) + 1e-6, "\(a) \(b)")
+        }
+    }
+
+    /// Many regions (the cell table grows several times) on a long random walk: the index finds
+    /// what a scan of every region finds.
+    @Test func indexAgreesWithBruteForceOnALongWalk() {
+        var rng = SeededGenerator(state: 77)
+        var engine = ClusteringEngine(settings: ClusteringSettings(radius: 50))
+        var lat = 41.0, lon = 29.0
+        var checked = 0
+        for i in 0..<20_000 {
+            lat += Double.random(in: -0.0008...0.0008, using: &rng)
+            lon += Double.random(in: -0.0008...0.0008, using: &rng)
+            let f = Fix(coordinate: Coordinate(latitude: lat, longitude: lon), timestamp: t0.addingTimeInterval(Double(i) * 10))
+            let expected = i % 7 == 0 ? bruteForceOldest(engine.regions, f.coordinate) : nil
+            let outcome = engine.process(f)
+            guard i % 7 == 0 else { continue }
+            checked += 1
+            switch outcome {
+            case .newRegion: #expect(expected == nil, "fix \(i)")
+            case .sameVisit(let index), .revisit(let index): #expect(expected == index, "fix \(i)")
+            case .dropped: Issue.record("nothing should be dropped")
+            }
+        }
+        #expect(engine.regions.count > 3_000 && checked > 2_800)
+    }
+
     private func bruteForceOldest(_ regions: [VisitedRegion], _ point: Coordinate) -> Int? {
         regions.indices.first { Geodesy.haversineMeters(centre(regions[$0]), point) <= Double(regions[$0].radius) }
     }

@@ -53,6 +53,23 @@ public struct ClusteringEngine {
     public let existingRegionCount: Int
 
     private var grid: RegionGrid
+    /// Each region's centre and radius, with cos(latitude) so a fix pays one cosine, not one per
+    /// candidate: read without touching the regions' names (no reference counting per candidate).
+    private var centres: [Centre]
+
+    private struct Centre {
+        var latitude: Double
+        var longitude: Double
+        var radius: Double
+        var cosine: Double
+
+        init(_ latitude: Double, _ longitude: Double, radius: Int) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radius = Double(radius)
+            cosine = cos(latitude * .pi / 180)
+        }
+    }
     /// Visit timelines of regions touched in this run (created lazily for loaded regions).
     private var timelines: [VisitTimeline?]
     private var changedExisting = Set<Int>()
@@ -79,6 +96,7 @@ public struct ClusteringEngine {
         // every region that can contain a fix.
         let largest = existingRegions.reduce(settings.largestNewRadius) { max($0, $1.radius) }
         grid = RegionGrid(cellMeters: Double(largest))
+        centres = existingRegions.map { Centre($0.latitude, $0.longitude, radius: $0.radius) }
         for (index, region) in existingRegions.enumerated()
         where region.latitude.isFinite && region.longitude.isFinite {
             grid.insert(index, latitude: region.latitude, longitude: region.longitude)
@@ -115,9 +133,11 @@ public struct ClusteringEngine {
             return .newRegion(addRegion(fix, speed: speed), index: regions.count - 1)
         }
 
-        var timeline = timelines[index] ?? VisitTimeline(region: regions[index])
-        let change = timeline.insert(time, gap: settings.visitGap)
-        timelines[index] = timeline
+        if timelines[index] == nil { timelines[index] = VisitTimeline(region: regions[index]) }
+        // Changed in place: a copy would share the spans' storage and copy it on the write, once per fix.
+        guard let change = timelines[index]?.insert(time, gap: settings.visitGap), let timeline = timelines[index] else {
+            return .sameVisit(index: index)
+        }
         if case .none = change { return .sameVisit(index: index) }
         regions[index].timestampStart = timeline.timestampStart
         regions[index].timestampEnd = timeline.timestampEnd
@@ -136,16 +156,30 @@ public struct ClusteringEngine {
 
     // MARK: - Internals
 
-    /// Nearest region containing the point (distance ≤ radius); ties go to the lowest index.
-    private func containingRegion(_ point: Coordinate) -> Int? {
+    /// The oldest region containing the point (distance ≤ radius): the lowest index.
+    private mutating func containingRegion(_ point: Coordinate) -> Int? {
         var oldest: Int?
+        let φ1 = point.latitude * .pi / 180, cosφ1 = cos(φ1)
         grid.forEachCandidate(latitude: point.latitude, longitude: point.longitude) { index in
             guard oldest.map({ index < $0 }) ?? true else { return }
-            let region = regions[index]
-            let distance = Geodesy.haversineMeters(point, Coordinate(latitude: region.latitude, longitude: region.longitude))
-            if distance <= Double(region.radius) { oldest = index }
+            let centre = centres[index]
+            let φ2 = centre.latitude * .pi / 180, radius = centre.radius
+            // A great circle is never shorter than its latitude difference: most candidates are
+            // ruled out without trigonometry (the margin keeps rounding on the measuring side).
+            guard Geodesy.earthRadius * abs(φ2 - φ1) <= radius * (1 + 1e-9) + 1e-6 else { return }
+            let distance = Self.haversineMeters(φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine,
+                                                dλ: (centre.longitude - point.longitude) * .pi / 180)
+            if distance <= radius { oldest = index }
         }
         return oldest
+    }
+
+    /// `Geodesy.haversineMeters` from a point to a centre, the same expression in the same order
+    /// (so the same bits) with both cosines given.
+    static func haversineMeters(φ1: Double, cosφ1: Double, φ2: Double, cosφ2: Double, dλ: Double) -> Double {
+        let dφ = φ2 - φ1
+        let h = sin(dφ / 2) * sin(dφ / 2) + cosφ1 * cosφ2 * sin(dλ / 2) * sin(dλ / 2)
+        return 2 * Geodesy.earthRadius * asin(min(1, sqrt(h)))
     }
 
     private mutating func addRegion(_ fix: Fix, speed: Double?) -> VisitedRegion {
@@ -156,6 +190,7 @@ public struct ClusteringEngine {
             geohash: Geohash.encode(latitude: c.latitude, longitude: c.longitude, precision: settings.geohashPrecision),
             visitCount: 1, lastVisit: fix.timestamp)
         regions.append(region)
+        centres.append(Centre(c.latitude, c.longitude, radius: region.radius))
         timelines.append(VisitTimeline(instant: fix.timestamp))
         grid.insert(regions.count - 1, latitude: c.latitude, longitude: c.longitude)
         return region

@@ -10,54 +10,114 @@ import RoquaBoundaries
 /// that row, so the 3 × 3 look-up is exact everywhere, across the antimeridian and up to the poles (where a
 /// row becomes one single column).
 struct RegionGrid {
-    struct Cell: Hashable {
-        var row: Int
-        var column: Int
-    }
-
     /// Every centre within this great-circle distance of a query point is found.
     let cellMeters: Double
     /// Row height, degrees of latitude.
     private let rowHeight: Double
-    private var cells: [Cell: [Int]] = [:]
+    /// Open-addressing table of occupied cells (row and column packed in one word; `emptyKey`
+    /// marks a free slot), each with the latest region inserted there; `chain[i]` is the region
+    /// inserted in the same cell before region `i` (-1: none). Flat arrays, no hashing of
+    /// structures and no array per cell: a query is a few multiplications and loads.
+    private var keys: [Int64]
+    private var heads: [Int32]
+    private var chain: [Int32] = []
+    private var occupied = 0
+    /// Columns per row, computed once per row the first time a query or an insert meets it.
+    private var columnCounts: [Int32: Int32] = [:]
+    private var lastRow = Int.min, lastRowColumns = 0
 
     private static let metresPerDegree = Geodesy.earthRadius * .pi / 180
+    private static let emptyKey = Int64.min
 
     init(cellMeters: Double) {
         self.cellMeters = max(cellMeters, 1)
         // A great-circle distance d bounds the latitude difference by d (in degrees: d / metresPerDegree); the small
         // margin keeps rounding from pushing a neighbour two rows away.
         rowHeight = self.cellMeters / Self.metresPerDegree * 1.001
+        keys = Array(repeating: Self.emptyKey, count: 1024)
+        heads = Array(repeating: -1, count: 1024)
     }
 
+    /// Adds region `index`; indices are inserted in increasing order, 0 first (the engine's order).
     mutating func insert(_ index: Int, latitude: Double, longitude: Double) {
         let row = rowOf(latitude)
-        let cell = Cell(row: row, column: column(of: longitude, columns: columnCount(row: row)))
-        cells[cell, default: []].append(index)
+        let key = Self.key(row: row, column: column(of: longitude, columns: columnCount(row: row)))
+        if chain.count <= index { chain.append(contentsOf: repeatElement(-1, count: index + 1 - chain.count)) }
+        if (occupied + 1) * 2 > keys.count { grow() }
+        let slot = find(key)
+        if keys[slot] == Self.emptyKey {
+            keys[slot] = key
+            occupied += 1
+        }
+        chain[index] = heads[slot]
+        heads[slot] = Int32(index)
     }
 
     /// Calls `body` with the index of every region whose centre may be within `cellMeters` of the point (a
     /// superset; callers measure). Cells are visited in a fixed order, so the sequence is deterministic.
-    func forEachCandidate(latitude: Double, longitude: Double, _ body: (Int) -> Void) {
+    mutating func forEachCandidate(latitude: Double, longitude: Double, _ body: (Int) -> Void) {
         let centreRow = rowOf(latitude)
         for row in (centreRow - 1)...(centreRow + 1) {
             let count = columnCount(row: row)
             let centreColumn = column(of: longitude, columns: count)
             // With fewer than 3 columns the ±1 ring would wrap onto itself: visit each column once instead.
-            let columns = count >= 3 ? [centreColumn - 1, centreColumn, centreColumn + 1] : Array(0..<count)
-            for col in columns {
-                let wrapped = (col % count + count) % count
-                if let indices = cells[Cell(row: row, column: wrapped)] { indices.forEach(body) }
+            if count >= 3 {
+                for col in (centreColumn - 1)...(centreColumn + 1) { visit(row: row, column: (col % count + count) % count, body) }
+            } else {
+                for col in 0..<count { visit(row: row, column: col, body) }
             }
+        }
+    }
+
+    private func visit(row: Int, column: Int, _ body: (Int) -> Void) {
+        let slot = find(Self.key(row: row, column: column))
+        var index = heads[slot]
+        while index >= 0 {
+            body(Int(index))
+            index = chain[Int(index)]
+        }
+    }
+
+    private static func key(row: Int, column: Int) -> Int64 { Int64(row) << 32 | Int64(UInt32(truncatingIfNeeded: column)) }
+
+    /// The slot holding `key`, or the free slot where it would go (linear probing).
+    private func find(_ key: Int64) -> Int {
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: UInt64(bitPattern: key &* -7_046_029_254_386_353_131) >> 20) & mask
+        while keys[slot] != key && keys[slot] != Self.emptyKey { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    private mutating func grow() {
+        let (oldKeys, oldHeads) = (keys, heads)
+        keys = Array(repeating: Self.emptyKey, count: oldKeys.count * 2)
+        heads = Array(repeating: -1, count: oldKeys.count * 2)
+        for (key, head) in zip(oldKeys, oldHeads) where key != Self.emptyKey {
+            let slot = find(key)
+            keys[slot] = key
+            heads[slot] = head
         }
     }
 
     private func rowOf(_ latitude: Double) -> Int { Int((latitude / rowHeight).rounded(.down)) }
 
+    private mutating func columnCount(row: Int) -> Int {
+        if row == lastRow { return lastRowColumns }
+        let count: Int
+        if let known = columnCounts[Int32(truncatingIfNeeded: row)] {
+            count = Int(known)
+        } else {
+            count = computedColumnCount(row: row)
+            columnCounts[Int32(truncatingIfNeeded: row)] = Int32(count)
+        }
+        (lastRow, lastRowColumns) = (row, count)
+        return count
+    }
+
     /// Columns in a row. For two points within d of each other whose latitudes are at most φm in absolute value,
     /// haversine gives sin(Δλ/2) ≤ sin(d/2R) / cos φm, hence Δλ ≤ (π/2)·(d/R) / cos φm; we use 2 instead of π/2
     /// for margin. φm is the row's poleward edge plus one row, because the query point may sit in the next row.
-    private func columnCount(row: Int) -> Int {
+    private func computedColumnCount(row: Int) -> Int {
         let south = Double(row) * rowHeight, north = Double(row + 1) * rowHeight
         let poleward = min(90, max(abs(south), abs(north)) + rowHeight)
         let cosine = cos(poleward * .pi / 180)

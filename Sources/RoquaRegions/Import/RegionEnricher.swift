@@ -9,15 +9,16 @@ public final class RegionEnricher {
     public let resolver: Resolver
     /// Identifies the boundary DB (its import time): regions enriched by another one are stale.
     public let identity: String
-    /// Localities are first read with one R*Tree query each; after this many the enricher loads
-    /// every place once (~0.25 s) and answers from memory (~1.5 M/s), so a small import never
-    /// pays for the load and a big one (100,000 new regions: ~10 s of queries) pays it once.
+    /// Localities are first read with one R*Tree query each (~0.4 ms); from this many regions
+    /// on (in all, or announced by `expect`) the enricher loads every place once (~0.15 s) and
+    /// answers from memory (~1.5 M/s), so a small import never pays for the load and a big one
+    /// pays it once.
     let queriesBeforeLoading: Int
     private var lookups = 0
 
     /// - Throws: `BoundaryDatabaseError` when the boundary database cannot be opened.
     public convenience init(boundaries path: String) throws {
-        try self.init(boundaries: path, queriesBeforeLoading: 2_000)
+        try self.init(boundaries: path, queriesBeforeLoading: 400)
     }
 
     /// As `init(boundaries:)`, loading every place after `queriesBeforeLoading` regions (tests
@@ -31,7 +32,7 @@ public final class RegionEnricher {
     /// An enricher over an index opened already (a server keeps one for every request: opening
     /// the index and reading the database's identity cost ~25 ms, a region's names ~µs).
     /// `identity` is `identity(of:)` of the index's database.
-    package init(index: ResolverIndex, identity: String, queriesBeforeLoading: Int = 2_000) throws {
+    package init(index: ResolverIndex, identity: String, queriesBeforeLoading: Int = 400) throws {
         self.queriesBeforeLoading = queriesBeforeLoading
         resolver = try Resolver(index: index)
         self.identity = identity
@@ -42,6 +43,13 @@ public final class RegionEnricher {
     package static func identity(of info: BoundaryInfo) -> String {
         let layers = info.sources.map { "\($0.layer) \($0.shpSha256) \($0.features)" }.joined(separator: "\n")
         return info.importedAt + " " + String(SHA256.hex(of: Array(layers.utf8)).prefix(12))
+    }
+
+    /// Tells the enricher that `count` regions are about to be enriched: from `queriesBeforeLoading`
+    /// on, every place is loaded now rather than after that many single queries (~0.4 ms each).
+    /// - Throws: GRDB's `DatabaseError` when the boundary DB's places cannot be read.
+    public func expect(_ count: Int) throws {
+        if lookups + count >= queriesBeforeLoading { _ = try resolver.index.localities() }
     }
 
     /// The region with names and codes of the units its centre lies in, and its locality (nil where none).

@@ -103,7 +103,7 @@ public final class TrackImporter {
         switch try identify(source) {
         case let .finished(summary): return (summary, nil)
         case let .toRead(format, checksum):
-            var reader = try format.open(source, options: options)
+            var reader: any FixReader = BackgroundFixReader(try format.open(source, options: options))
             return try write(source, format: format, options: options, checksum: checksum, reader: &reader, progress: progress,
                              alongside: alongside)
         }
@@ -131,7 +131,7 @@ public final class TrackImporter {
     package func commit<T>(_ track: PreparedTrack, progress: ((Int) throws -> Void)? = nil,
                            alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
         defer { track.fixes.remove() }
-        var reader = try track.fixes.reader()
+        var reader: any FixReader = BackgroundFixReader(try track.fixes.reader())
         return try write(track.source, format: track.format, options: track.options, checksum: track.checksum, reader: &reader,
                          progress: progress, alongside: alongside)
     }
@@ -244,10 +244,10 @@ public final class TrackImporter {
         var visited = try RegionStore.visitedCodes(db)
         var pending: [RegionEvent] = []
         var enrichedRegions: [Int: VisitedRegion] = [:]
+        try enricher.expect(engine.newRegionIndices.count)
         for index in engine.newRegionIndices {
             var region = try enricher.enriched(engine.regions[index])
-            try region.insert(db)
-            region.id = db.lastInsertedRowID
+            region.id = try region.insertRow(db)
             enrichedRegions[index] = region
             pending.append(.newRegion(region))
             for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),

@@ -86,3 +86,23 @@ public struct RegionValueError: Error, CustomStringConvertible, Equatable, Senda
     /// Creates an error with `description`.
     public init(_ description: String) { self.description = description }
 }
+
+extension VisitedRegion {
+    /// Inserts the region as a new row through one prepared statement (an import writes many:
+    /// ~2 µs each, against ~20 µs through the record encoder) and returns its id. The columns are
+    /// those `encode(to:)` writes.
+    /// - Throws: `StoreTimeError` for a time that cannot be stored; GRDB's `DatabaseError`.
+    func insertRow(_ db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
+                country, country_code, province_code, district_code, geohash, visit_count, last_visit, enriched_with,
+                locality, locality_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [
+            latitude, longitude, radius, try StoreTime.text(timestampStart), try timestampEnd.map(StoreTime.text), province, district,
+            country, countryCode, provinceCode, districtCode, geohash, visitCount, try StoreTime.text(lastVisit), enrichedWith,
+            locality, localityID])
+        return db.lastInsertedRowID
+    }
+}
