@@ -1,7 +1,9 @@
 import Foundation
 
 /// A JSON value with the line it started on, so errors found after parsing can still name one.
-package indirect enum JSONValue {
+/// (Not `indirect`: objects and arrays hold their members in arrays, already on the heap, so a
+/// number or a string costs no box of its own.)
+package enum JSONValue {
     /// Members in file order: records have a handful of keys, so a linear search beats hashing.
     case object([(key: String, value: JSONValue)], line: Int)
     case array([JSONValue], line: Int)
@@ -92,13 +94,22 @@ package final class JSONScanner {
     /// The next member's key (its `:` consumed, the value left to read or skip), or nil when the
     /// object walked by `beginObject` has ended.
     package func nextKey() throws(InputError) -> String? {
-        guard try nextMember(close: UInt8(ascii: "}")) else { return nil }
+        guard try nextKeyBytes() else { return nil }
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// As `nextKey`, the key left decoded in `scratch` (no string made: a reader compares it
+    /// with the keys it keeps first).
+    private func nextKeyBytes() throws(InputError) -> Bool {
+        guard try nextMember(close: UInt8(ascii: "}")) else { return false }
         guard let quote = try peekToken() else { throw error("file ends inside a JSON object: truncated file?") }
         guard quote == UInt8(ascii: "\"") else { throw error("expected a string key in an object") }
-        let key = try readString()
-        guard try peekToken() == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+        try readString(making: false)
+        guard try peekToken() == UInt8(ascii: ":") else {
+            throw error("expected ':' after key \"\(String(decoding: scratch, as: UTF8.self))\"")
+        }
         stream.advance()
-        return key
+        return true
     }
 
     /// True when the array walked by `beginArray` has another element (left to read or skip).
@@ -148,8 +159,16 @@ package final class JSONScanner {
             stream.advance()
             containers.append((true, true))
             var members: [(key: String, value: JSONValue)] = []
-            while let key = try nextKey() {
-                if let keeping, !keeping.contains(key) { try skipValue(); continue }
+            members.reserveCapacity(keeping?.count ?? 4)
+            while try nextKeyBytes() {
+                let key: String
+                if let keeping {
+                    // The kept key's own string: no string is made per member read.
+                    guard let kept = keeping.first(where: { $0.utf8.elementsEqual(scratch) }) else { try skipValue(); continue }
+                    key = kept
+                } else {
+                    key = String(decoding: scratch, as: UTF8.self)
+                }
                 members.append((key, try readValue(depth: depth + 1)))
             }
             return .object(members, line: line)
@@ -287,6 +306,12 @@ package final class JSONScanner {
     /// A quoted string with escapes decoded (`keep: false` only checks and skips it).
     @discardableResult
     package func readString(keep: Bool = true) throws(InputError) -> String {
+        try readString(making: keep, keep: keep)
+    }
+
+    /// The string's bytes, decoded, left in `scratch` (`keep`), and made a `String` (`making`).
+    @discardableResult
+    private func readString(making: Bool, keep: Bool = true) throws(InputError) -> String {
         let startLine = stream.line
         stream.advance() // the opening quote
         scratch.removeAll(keepingCapacity: true)
@@ -299,7 +324,7 @@ package final class JSONScanner {
             guard let byte = try stream.next() else { throw error("file ends inside a string begun on line \(startLine): truncated file?") }
             switch byte {
             case UInt8(ascii: "\""):
-                return keep ? String(decoding: scratch, as: UTF8.self) : ""
+                return making ? String(decoding: scratch, as: UTF8.self) : ""
             case UInt8(ascii: "\\"):
                 guard let escaped = try stream.next() else { throw error("file ends inside a string: truncated file?") }
                 guard keep else { continue }

@@ -140,4 +140,24 @@ import Testing
         #expect(GoogleTimelineReader.parsePoint("41.0082° 28.9784°") == nil)
         #expect(GoogleTimelineReader.parsePoint("") == nil)
     }
+
+    /// The byte path for point strings answers as the general one on every string made of the
+    /// pieces such strings have (and of a few they should not).
+    @Test func timelinePointFastPathAgreesWithTheGeneralOne() {
+        let pieces = ["4", "1.", "0082", "-", "°", ", ", ",", " ", "\t", "geo:", "e5", "\u{00A0}", "x", "\n", "°°", "2"]
+        var state: UInt64 = 34
+        for _ in 0..<50_000 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var bits = state
+            for _ in 0..<(Int(bits % 9) + 1) {
+                bits /= 9
+                text += pieces[Int(bits % UInt64(pieces.count))]
+                bits /= UInt64(pieces.count)
+            }
+            let fast = GoogleTimelineReader.parsePoint(text), slow = GoogleTimelineReader.parsePointSlowly(text)
+            #expect(fast?.0 == slow?.0 && fast?.1 == slow?.1, "\(Array(text.unicodeScalars))")
+        }
+        #expect(GoogleTimelineReader.parsePoint(" geo:41.5° ,\t-29.25° ")! == (41.5, -29.25))
+    }
 }

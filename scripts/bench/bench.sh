@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks (never part of the tests): import of the bundled data, the resolver as a library
 # and end to end (`roqua resolve --input`) against a shapely 2 + pandas pipeline and SpatiaLite
-# on the same polygons, on the seeded workloads of scripts/bench/bench_workloads.py, and track import.
+# on the same polygons, on the seeded workloads of scripts/bench/bench_workloads.py; two workers
+# against the machine's own ceiling; track import at 5 M fixes per format and of a ten-year history.
 # Prints Markdown tables (pasted into docs/benchmarks.md); raw figures in .build-bench/results.jsonl.
 #   scripts/bench/bench.sh [RUNS]     (default 3 rounds; medians are reported)
 # Run it on a quiet machine: `uptime` load well under the core count.
@@ -65,13 +66,17 @@ echo "peers (shapely query only, SpatiaLite)" >&2
 files=()
 for w in "${workloads[@]}"; do files+=("$out/points/$w.csv"); done
 "$py" scripts/bench/bench_peers.py "$db" "${files[@]}" >>"$results"
-echo "track import" >&2
-[ -f "$out/points/walk-1m.csv" ] || python3 scripts/bench/bench_tracks.py "$out/points"
-for f in walk-1m.csv Records-1m.json; do
-  for i in $(seq "$runs"); do
-    rm -f "$out/regions.sqlite" "$out/regions.sqlite-wal" "$out/regions.sqlite-shm"
-    /usr/bin/time -f "{\"bench\":\"track-import\",\"file\":\"$f\",\"bytes\":$(stat -c %s "$out/points/$f"),\"seconds\":%e,\"max_rss_kb\":%M}" \
-      -a -o "$results" "$bin/roqua" track import "$out/points/$f" --store "$out/regions.sqlite" --boundaries "$db" >/dev/null
-  done
-done
 "$py" scripts/bench/bench_report.py "$results"
+# Two workers against the machine's own ceiling measured in the same rounds (issue 34): at least
+# seven interleaved rounds per workload.
+echo "two workers: $((runs > 7 ? runs : 7)) rounds" >&2
+echo
+python3 scripts/bench/bench_workers.py "$bin/roqua" "$db" "$out/workers" "$((runs > 7 ? runs : 7))" \
+  "$out/points/world-1m.csv" "$out/points/turkiye-bbox-1m.csv" "$out/points/istanbul-walk-200k.csv"
+# Track import at 5 M fixes in every format, and a generated ten-year history (issue 34).
+echo "track import: 5 M fixes per format, $runs runs" >&2
+echo
+(cd scripts/bench && python3 bench_track_formats.py "$bin/roqua" "../../$out/tracks-5m" 5000000 "$runs")
+[ -f "$out/history-10y.json" ] || python3 scripts/bench/bench_history.py "$out/history-10y.json"
+echo
+(cd scripts/bench && python3 bench_history_import.py "$bin/roqua" "../../$out/history-10y.json" "../../$out" "$runs")

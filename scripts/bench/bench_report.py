@@ -93,17 +93,6 @@ def main(path):
             print(f"| {w} | {ours:,.0f} | {sh:,.0f} | {sp:,.0f} | {ours / sh:.1f}× | {ours / sp:.0f}× |")
         print()
 
-    tracks = defaultdict(list)
-    for r in by["track-import"]:
-        tracks[r["file"]].append(r)
-    if tracks:
-        print("| track import (1 M fixes, `roqua track import`) | file size | median time | fixes/s | peak RSS |")
-        print("|---|---:|---:|---:|---:|")
-        for name, runs in tracks.items():
-            seconds = median([r["seconds"] for r in runs])
-            print(f"| {name} | {runs[0]['bytes'] / 1e6:.0f} MB | {seconds:.2f} s | {1_000_000 / seconds:,.0f} | "
-                  f"{median([r['max_rss_kb'] for r in runs]) / 1024:.0f} MB |")
-
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else ".build-bench/results.jsonl")

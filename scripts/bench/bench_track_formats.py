@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Peak memory and speed of every track reader: one seeded 500,000-fix walk through İstanbul
-(5 m / 5 s steps) written in each format Roqua reads (plus .gz and .zip of the GPX, and a
-Records.json with a 60 MB member the reader must skip), each imported by the release binary
-into a fresh store three times; prints the median time, fixes/s and the peak RSS per format.
+"""Peak memory and speed of every track reader: one seeded walk through İstanbul (5 m / 5 s
+steps; 500,000 fixes unless told) written in each format Roqua reads (plus .gz and .zip of the
+GPX, and a Records.json with a 60 MB member the reader must skip), each imported by the release
+binary into a fresh store RUNS times (3 unless told); prints the median time, fixes/s, the peak
+RSS per format, and the target of issue 34 where it sets one (≥ 1 M fixes/s for CSV, FIT and
+Records.json; ≥ 500 k/s for GPX, KML, TCX, GeoJSON and Timeline.json; peak RSS ≤ 200 MB) with
+whether the run met it. Files already written for the same FIXES are reused.
 
-Usage: bench_track_formats.py ROQUA OUT_DIR [FIXES]"""
+Usage: bench_track_formats.py ROQUA OUT_DIR [FIXES [RUNS]]"""
 import gzip, json, math, os, random, statistics, struct, subprocess, sys, zipfile
 
 FIT_EPOCH = 631065600
@@ -36,6 +39,10 @@ def fit_crc(data, crc=0):
             crc = (crc >> 4) & 0x0FFF
             crc = crc ^ tmp ^ table[nibble]
     return crc
+
+
+FILES = ['walk.gpx', 'walk.csv', 'walk.geojson', 'overland.json', 'Records.json', 'Timeline.json', 'location-history.json',
+         '2024_MAY.json', 'walk.kml', 'walk.tcx', 'walk.rec', 'walk.fit', 'walk.gpx.gz', 'export.zip']
 
 
 def write_all(out, n):
@@ -124,6 +131,11 @@ def write_all(out, n):
     return files
 
 
+TARGETS = {'walk.csv': 1_000_000, 'walk.fit': 1_000_000, 'Records.json': 1_000_000, 'walk.gpx': 500_000, 'walk.kml': 500_000,
+           'walk.tcx': 500_000, 'walk.geojson': 500_000, 'Timeline.json': 500_000}
+MAX_RSS_MB = 200
+
+
 def run(roqua, file, store):
     for leftover in (store, store + '-wal', store + '-shm'):
         if os.path.exists(leftover):
@@ -140,16 +152,28 @@ def run(roqua, file, store):
 def main():
     roqua, out = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 500_000
+    rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     os.makedirs(out, exist_ok=True)
-    files = write_all(out, n)
-    print(f'| format (file) | size | fixes | median time | fixes/s | peak RSS |\n|---|---:|---:|---:|---:|---:|')
+    stamp = os.path.join(out, 'written-for')
+    if os.path.exists(stamp) and open(stamp).read() == str(n):
+        files = {name: os.path.join(out, name) for name in FILES}
+    else:
+        files = write_all(out, n)
+        with open(stamp, 'w') as f:
+            f.write(str(n))
+    print(f'| format (file) | size | fixes | median time | fixes/s | peak RSS | target (fixes/s, RSS) | met |\n'
+          f'|---|---:|---:|---:|---:|---:|---|---|')
     for name, file in files.items():
-        runs = [run(roqua, file, os.path.join(out, 'store.sqlite')) for _ in range(3)]
+        runs = [run(roqua, file, os.path.join(out, 'store.sqlite')) for _ in range(rounds)]
         seconds = statistics.median(r[0] for r in runs)
         peak = max(r[1] for r in runs) / 1024
         fixes = runs[0][2]
         size = os.path.getsize(file) / 1e6
-        print(f'| {name} | {size:.0f} MB | {fixes:,} | {seconds:.2f} s | {fixes / seconds:,.0f} | {peak:.0f} MB |', flush=True)
+        target = TARGETS.get(name)
+        goal = f'≥ {target:,}, ≤ {MAX_RSS_MB} MB' if target else f'≤ {MAX_RSS_MB} MB'
+        met = 'yes' if fixes / seconds >= (target or 0) and peak <= MAX_RSS_MB else 'no'
+        print(f'| {name} | {size:.0f} MB | {fixes:,} | {seconds:.2f} s | {fixes / seconds:,.0f} | {peak:.0f} MB | {goal} | {met} |',
+              flush=True)
 
 
 if __name__ == '__main__':

@@ -278,7 +278,13 @@ public final class TrackImporter {
             case .district: pending.append(.firstDistrict(code: first.code, name: first.name))
             }
         }
-        for index in revisited { pending.append(.revisit(engine.regions[index])) }
+        // One event per stored region revisited, as it now is (a region revisited 100 times in
+        // a file would otherwise be carried 100 times: 60 MB for a 5 M-fix file); regions made
+        // by this file are in its new-region events, with their visits.
+        var reported = Set<Int>()
+        for index in revisited where index < engine.existingRegionCount && reported.insert(index).inserted {
+            pending.append(.revisit(engine.regions[index]))
+        }
         summary.events = pending
     }
 }

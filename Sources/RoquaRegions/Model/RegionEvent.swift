@@ -3,7 +3,7 @@
 public enum RegionEvent: Sendable, Equatable {
     /// A region was created, as stored (with its id).
     case newRegion(VisitedRegion)
-    /// An existing region got a new visit; the region as updated.
+    /// A stored region got one or more new visits (one event per region and import); the region as updated.
     case revisit(VisitedRegion)
     /// The first region ever in this unit.
     case firstCountry(code: String, name: String)

@@ -82,10 +82,17 @@ struct TravelRecorder {
         let presenceStatement = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)
             """)
+        // Many regions of one district share a quarter hour: each row is written once.
+        struct Row: Hashable {
+            var bucket: Int
+            var country: String, province: String, district: String
+        }
+        var rows = Set<Row>()
         for entry in presence {
             let r = region(entry.region)
-            try presenceStatement.execute(arguments: [entry.bucket, r.countryCode ?? "", r.provinceCode ?? "", r.districtCode ?? ""])
+            rows.insert(Row(bucket: entry.bucket, country: r.countryCode ?? "", province: r.provinceCode ?? "", district: r.districtCode ?? ""))
         }
+        for row in rows { try presenceStatement.execute(arguments: [row.bucket, row.country, row.province, row.district]) }
         let tileStatement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tiles (x, y) VALUES (?, ?)")
         for tile in tiles { try tileStatement.execute(arguments: [tile.x, tile.y]) }
         for flight in flights { try Self.insert(flight, db: db, place: place) }
