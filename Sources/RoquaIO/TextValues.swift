@@ -8,6 +8,17 @@ package enum TextValues {
         number(bytes: trimmed(Array(text.utf8)[...]))
     }
 
+    /// `text.trimmingCharacters(in: .whitespacesAndNewlines)`, without Foundation for ASCII text
+    /// (a track's every time and number: Foundation's trimming was a fifth of a GPX import).
+    package static func trimmedWhitespace(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == utf8.startIndex, utf8.index(after: last) == utf8.endIndex { return text }
+        return String(text[first...last])
+    }
+
     /// `bytes` without the spaces, tabs, CRs and LFs around it.
     package static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var bytes = bytes

@@ -4,10 +4,37 @@ import Foundation
 /// is dropped: GPX files in the wild use both the default namespace and prefixes). `depth` is
 /// the element's own depth, 1 for the root.
 package enum XMLEvent: Equatable {
-    case start(name: String, attributes: [String: String], line: Int, depth: Int)
+    case start(name: String, attributes: XMLAttributes, line: Int, depth: Int)
     case end(name: String, line: Int, depth: Int)
     /// Character data (entities decoded, CDATA included); only produced while `keepText` is on.
     case text(String)
+}
+
+/// A start tag's attributes by local name, in document order: a tag has a few, so a linear
+/// search beats hashing (a repeated name: the last one counts, as in a dictionary).
+package struct XMLAttributes: Equatable, ExpressibleByDictionaryLiteral {
+    private var pairs: [(name: String, value: String)] = []
+
+    package init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { self[name] = value }
+    }
+
+    package subscript(name: String) -> String? {
+        get { pairs.last(where: { $0.name == name })?.value }
+        set {
+            pairs.removeAll { $0.name == name }
+            if let newValue { pairs.append((name, newValue)) }
+        }
+    }
+
+    package var isEmpty: Bool { pairs.isEmpty }
+
+    package static func == (a: XMLAttributes, b: XMLAttributes) -> Bool {
+        Dictionary(a.pairs, uniquingKeysWith: { $1 }) == Dictionary(b.pairs, uniquingKeysWith: { $1 })
+    }
+
+    /// Adds a pair read from a tag (a repeated name is left to the getter: the last one counts).
+    mutating func append(_ name: String, _ value: String) { pairs.append((name, value)) }
 }
 
 /// A small pull tokenizer for the subset of XML that track files use: elements, attributes,
@@ -28,6 +55,10 @@ package final class XMLTokenizer {
     /// All attribute names and values of one tag together may not pass this many bytes (real
     /// tags carry a few short attributes; a corrupt one must not be read into memory whole).
     package static let maxAttributeBytes = 64 << 10
+
+    /// Reused for every name and value read, so a tag costs no buffer of its own.
+    private var nameBytes: [UInt8] = []
+    private var valueBytes: [UInt8] = []
 
     package init(stream: ByteStream) {
         self.stream = stream
@@ -81,7 +112,7 @@ package final class XMLTokenizer {
 
     private func readStartTag(line: Int) throws(InputError) -> XMLEvent {
         let name = try readName(line: line)
-        var attributes: [String: String] = [:]
+        var attributes = XMLAttributes()
         var attributeBytes = 0
         while true {
             try skipWhitespace()
@@ -105,14 +136,16 @@ package final class XMLTokenizer {
             case UInt8(ascii: "<"):
                 throw stream.error("unexpected '<' inside <\(name)> (opened on line \(line)): broken XML")
             default:
-                var attribute = [byte]
+                nameBytes.removeAll(keepingCapacity: true)
+                nameBytes.append(byte)
                 while let b = try stream.peek(), !Self.isWhitespace(b), b != UInt8(ascii: "="), b != UInt8(ascii: ">"),
                       b != UInt8(ascii: "/"), b != UInt8(ascii: "<") {
-                    attribute.append(b)
+                    nameBytes.append(b)
                     stream.advance()
-                    guard attribute.count <= 1024 else { throw stream.error("attribute name too long in <\(name)>") }
+                    guard nameBytes.count <= 1024 else { throw stream.error("attribute name too long in <\(name)>") }
                 }
-                let attributeName = String(decoding: attribute, as: UTF8.self)
+                let attributeName = String(decoding: nameBytes, as: UTF8.self)
+                let attributeLength = nameBytes.count
                 try skipWhitespace()
                 guard try stream.next() == UInt8(ascii: "=") else {
                     throw stream.error("attribute \(attributeName) in <\(name)> has no value: broken XML")
@@ -121,11 +154,11 @@ package final class XMLTokenizer {
                 guard let quote = try stream.next(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
                     throw stream.error("attribute \(attributeName) in <\(name)> is not quoted: broken XML")
                 }
-                attributeBytes += attribute.count
+                attributeBytes += attributeLength
                 let value = try readCharacters(until: quote, inAttribute: true,
                                                limit: max(0, Self.maxAttributeBytes - attributeBytes), tag: name)
                 attributeBytes += value.utf8.count
-                attributes[Self.localName(attributeName)] = value
+                attributes.append(Self.localName(attributeName), value)
                 _ = try stream.next() // the closing quote, known to be there
             }
         }
@@ -146,13 +179,13 @@ package final class XMLTokenizer {
     }
 
     private func readName(line: Int) throws(InputError) -> String {
-        var bytes: [UInt8] = []
-        try stream.collect(until: Self.nameStops, into: &bytes, limit: 1024)
-        guard !bytes.isEmpty else {
+        nameBytes.removeAll(keepingCapacity: true)
+        try stream.collect(until: Self.nameStops, into: &nameBytes, limit: 1024)
+        guard !nameBytes.isEmpty else {
             if try stream.peek() == nil { throw stream.error("file ends inside a tag: truncated file?") }
             throw stream.error("malformed tag (no element name): broken XML", line: line)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: nameBytes, as: UTF8.self)
     }
 
     // MARK: - Text, CDATA, comments
@@ -208,7 +241,9 @@ package final class XMLTokenizer {
     /// for text).
     private func readCharacters(until terminator: UInt8, inAttribute: Bool, limit: Int, tag: String?) throws(InputError) -> String {
         let startLine = stream.line
-        var bytes: [UInt8] = []
+        var bytes = valueBytes
+        bytes.removeAll(keepingCapacity: true)
+        defer { valueBytes = bytes }
         let stops = terminator == UInt8(ascii: "\"") ? Self.doubleQuotedStops : terminator == UInt8(ascii: "'") ? Self.singleQuotedStops : Self.textStops
         func tooLong() -> InputError {
             if let tag { return stream.error("attributes of <\(tag)> are longer than \(Self.maxAttributeBytes) bytes", line: startLine) }

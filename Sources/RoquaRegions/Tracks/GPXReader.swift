@@ -53,10 +53,10 @@ public final class GPXReader: FixReader {
         var text = ""
     }
 
-    private static let pointElements: Set<String> = ["trkpt", "rtept", "wpt"]
+    private static func isPoint(_ name: String) -> Bool { name == "trkpt" || name == "rtept" || name == "wpt" }
 
     /// Point children read for their text; `time` only as a direct child of the point.
-    private static let capturedElements: Set<String> = ["time", "speed", "hAcc"]
+    private static func isCaptured(_ name: String) -> Bool { name == "time" || name == "speed" || name == "hAcc" }
 
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
@@ -89,12 +89,12 @@ public final class GPXReader: FixReader {
                     sawRoot = true
                     continue
                 }
-                if Self.pointElements.contains(name) {
+                if Self.isPoint(name) {
                     if let outer = point {
                         throw error("<\(name)> inside <\(outer.kind)> (opened on line \(outer.line))", line: line)
                     }
                     point = startPoint(kind: name, attributes: attributes, line: line, depth: depth)
-                } else if let point, capture == nil, Self.capturedElements.contains(name),
+                } else if let point, capture == nil, Self.isCaptured(name),
                           depth == point.depth + 1 || name != "time" {
                     capture = Capture(name: name, line: line, depth: depth)
                     xml.keepText = true
@@ -121,7 +121,7 @@ public final class GPXReader: FixReader {
 
     /// The point being read; one whose coordinates are missing or impossible is marked bad
     /// (skipped and counted, its children still read past).
-    private func startPoint(kind: String, attributes: [String: String], line: Int, depth: Int) -> PendingPoint {
+    private func startPoint(kind: String, attributes: XMLAttributes, line: Int, depth: Int) -> PendingPoint {
         func degrees(_ key: String) throws(InputError) -> Double {
             guard let text = attributes[key] else { throw error("<\(kind)> has no \(key) attribute", line: line) }
             guard let value = TextValues.number(text) else {
@@ -144,7 +144,7 @@ public final class GPXReader: FixReader {
         let text = capture.text
         switch capture.name {
         case "time":
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = TextValues.trimmedWhitespace(text)
             guard !trimmed.isEmpty, point?.bad == false else { return }  // an empty <time>: untimed
             do throws(InputError) {
                 guard let date = TimeText.iso8601(text) else {

@@ -157,7 +157,7 @@ public final class KMLReader: FixReader {
             if parts.count >= 2, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1]) {
                 track?.coords.append(Point(longitude: lon, latitude: lat, line: line))
             } else {
-                skipped.skip(error("<gx:coord>\(Echo.cut(text.trimmingCharacters(in: .whitespacesAndNewlines)))</gx:coord> is not \"lon lat [alt]\"",
+                skipped.skip(error("<gx:coord>\(Echo.cut(TextValues.trimmedWhitespace(text)))</gx:coord> is not \"lon lat [alt]\"",
                                    line), reason: "invalid coordinate")
                 track?.coords.append(nil)
             }
@@ -233,7 +233,7 @@ public final class KMLReader: FixReader {
     }
 
     private func time(_ text: String, line: Int) -> When {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextValues.trimmedWhitespace(text)
         guard !trimmed.isEmpty else { return .none }
         let date = trimmed.utf8.count == 10 ? TimeText.iso8601(trimmed + "T00:00:00Z") : TimeText.iso8601(trimmed)
         do throws(InputError) {

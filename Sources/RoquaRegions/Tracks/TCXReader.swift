@@ -104,7 +104,7 @@ public final class TCXReader: FixReader {
     }
 
     private func finish(_ name: String, _ text: String, line: Int) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextValues.trimmedWhitespace(text)
         if name == "Time" {
             guard !trimmed.isEmpty else { return }  // an empty <Time>: untimed
             guard let date = TimeText.iso8601(trimmed) else { throw error("<Time>\(Echo.cut(trimmed))</Time> is not an ISO 8601 date-time", line) }
