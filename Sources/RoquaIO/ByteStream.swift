@@ -209,6 +209,16 @@ package final class ByteStream {
         }
     }
 
+    /// Offers the bytes buffered now (possibly none; nothing is read) to `body`, which either
+    /// takes a prefix of them — returning how many bytes and how many newlines among them, with
+    /// a value — or declines (nil), and then nothing is consumed.
+    package func takeBuffered<T>(_ body: (UnsafeBufferPointer<UInt8>) -> (used: Int, newlines: Int, value: T)?) -> T? {
+        guard index < count, let taken = body(UnsafeBufferPointer(rebasing: buffer[index..<count])) else { return nil }
+        index += taken.used
+        line += taken.newlines
+        return taken.value
+    }
+
     /// What `readLine(into:limit:)` found.
     package enum LineRead: Equatable {
         case line

@@ -192,6 +192,86 @@ package final class JSONScanner {
         }
     }
 
+    /// The next value as `readValue(keeping:)` reads it, when it is an object of plain members
+    /// (strings without escapes, numbers, `true`, `false`, `null`) lying whole in the bytes
+    /// buffered now: read in one pass over those bytes, with no token-by-token calls. Nil, with
+    /// nothing consumed, for anything else: the caller then reads it with `readValue`, which
+    /// also names what is wrong with it. (Most records of a location history are such objects.)
+    package func readFlatObject(keeping: [String]) -> JSONValue? {
+        let startLine = stream.line
+        return stream.takeBuffered { p -> (used: Int, newlines: Int, value: JSONValue)? in
+            let n = p.count
+            var i = 0, newlines = 0
+            func whitespace() {
+                while i < n {
+                    let b = p[i]
+                    if b == 0x0A { newlines += 1 } else if b != 0x20, b != 0x09, b != 0x0D { return }
+                    i += 1
+                }
+            }
+            /// A string's bytes up to its closing quote (consumed); nil at an escape, a control
+            /// character or the end of the buffer.
+            func plainString() -> Range<Int>? {
+                i += 1
+                let start = i
+                while i < n {
+                    let b = p[i]
+                    if b == UInt8(ascii: "\"") { i += 1; return start..<(i - 1) }
+                    if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+                    i += 1
+                }
+                return nil
+            }
+            whitespace()
+            guard i < n, p[i] == UInt8(ascii: "{") else { return nil }
+            let objectLine = startLine + newlines
+            i += 1
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(keeping.count)
+            whitespace()
+            if i < n, p[i] == UInt8(ascii: "}") { return (i + 1, newlines, .object(members, line: objectLine)) }
+            while true {
+                whitespace()
+                guard i < n, p[i] == UInt8(ascii: "\""), let keyRange = plainString() else { return nil }
+                let key = UnsafeBufferPointer(rebasing: p[keyRange])
+                whitespace()
+                guard i < n, p[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                whitespace()
+                guard i < n else { return nil }
+                let line = startLine + newlines
+                let kept = keeping.first { $0.utf8.elementsEqual(key) }
+                let value: JSONValue
+                switch p[i] {
+                case UInt8(ascii: "\""):
+                    guard let range = plainString() else { return nil }
+                    value = .string(kept == nil ? "" : String(decoding: UnsafeBufferPointer(rebasing: p[range]), as: UTF8.self), line: line)
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    return nil
+                default:
+                    let start = i
+                    let stops = Self.wordStops.table
+                    while i < n, !stops[Int(p[i])] { i += 1 }
+                    // A word running to the end of the buffer may go on in the next one.
+                    guard i < n, i > start, i - start <= 1024 else { return nil }
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+                    if scratch == Self.trueBytes { value = .bool(true, line: line) }
+                    else if scratch == Self.falseBytes { value = .bool(false, line: line) }
+                    else if scratch == Self.nullBytes { value = .null(line: line) }
+                    else if let number = TextValues.number(bytes: scratch[...]) { value = .number(number, line: line) }
+                    else { return nil }
+                }
+                if let kept { members.append((kept, value)) }
+                whitespace()
+                guard i < n else { return nil }
+                if p[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard p[i] == UInt8(ascii: "}") else { return nil }
+                return (i + 1, newlines, .object(members, line: objectLine))
+            }
+        }
+    }
+
     /// Skips one value of any size, keeping nothing but the stack of open brackets (so a
     /// mismatched bracket in skipped data is still caught).
     package func skipValue() throws(InputError) {
