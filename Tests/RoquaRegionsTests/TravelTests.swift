@@ -9,6 +9,18 @@ import Testing
 /// Flights, days per place and explorer tiles, on generated tracks whose answers are known by
 /// construction.
 @Suite struct TravelTests {
+    /// A file that goes back and forth between two regions within one quarter hour records two
+    /// presences, not one per fix: the list is compacted as it grows.
+    @Test func presenceStaysBoundedByWhatIsDistinct() {
+        var recorder = TravelRecorder()
+        let start = Date(timeIntervalSince1970: 1_700_000_100)
+        for i in 0..<(TravelRecorder.compactAt * 5 / 2) {
+            recorder.ground(Fix(coordinate: Coordinate(latitude: 41, longitude: 29), timestamp: start), region: i % 2)
+        }
+        #expect(recorder.presence.count < TravelRecorder.compactAt)
+        #expect(Set(recorder.presence).count == 2)
+    }
+
     static let istanbulAirport = (lat: 41.2753, lon: 28.7519), berlinAirport = (lat: 52.3667, lon: 13.5033)
 
     static func csv(_ rows: [(lat: Double, lon: Double, time: Date)]) -> String {

@@ -149,6 +149,16 @@ public struct ClusteringEngine {
         return .sameVisit(index: index)
     }
 
+    /// Puts `named` — region `index` as the caller enriched and stored it (names, codes, id) — in
+    /// the region's place, so that the caller keeps no second copy of every new region. Its
+    /// centre, radius and visits must be the region's own.
+    package mutating func adopt(_ named: VisitedRegion, at index: Int) {
+        precondition(named.latitude == regions[index].latitude && named.longitude == regions[index].longitude
+                     && named.radius == regions[index].radius && named.timestampStart == regions[index].timestampStart,
+                     "adopt: not the same region")
+        regions[index] = named
+    }
+
     /// Processes fixes in order, returning one outcome per fix.
     public mutating func process<S: Sequence>(_ fixes: S) -> [ClusterOutcome] where S.Element == Fix {
         fixes.map { process($0) }

@@ -243,12 +243,11 @@ public final class TrackImporter {
         }
         var visited = try RegionStore.visitedCodes(db)
         var pending: [RegionEvent] = []
-        var enrichedRegions: [Int: VisitedRegion] = [:]
         try enricher.expect(engine.newRegionIndices.count)
         for index in engine.newRegionIndices {
             var region = try enricher.enriched(engine.regions[index])
             region.id = try region.insertRow(db)
-            enrichedRegions[index] = region
+            engine.adopt(region, at: index)
             pending.append(.newRegion(region))
             for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),
                                         (.province, region.provinceCode, region.province),
@@ -265,7 +264,7 @@ public final class TrackImporter {
                 """, arguments: [try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
                                  try StoreTime.text(r.lastVisit), r.id])
         }
-        try travel.write(db, region: { enrichedRegions[$0] ?? engine.regions[$0] }, place: enricher.place)
+        try travel.write(db, region: { engine.regions[$0] }, place: enricher.place)
         try db.execute(sql: """
             INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -43,27 +43,35 @@ struct TravelRecorder {
     /// minutes, so each quarter lies in one local day whatever zone days are counted in.
     static let bucketSeconds = 900.0
 
-    private(set) var presence = Set<Presence>()
+    /// Quarter hours and the regions in them, packed (`bucket << 32 | region`), in the order met;
+    /// sorted and made unique when they pass `compactAt` and when written: 8 bytes an entry and
+    /// no hash table (a set of them was 34 MB of a ten-year history's import).
+    private(set) var presence: [Int64] = []
     private(set) var tiles = Set<Tile>()
     private(set) var flights: [Flight] = []
-
-    struct Presence: Hashable {
-        var bucket: Int
-        var region: Int
-    }
+    /// Entries kept before duplicates are first removed (then again each time they have doubled):
+    /// memory stays within twice the distinct quarter hours and regions even for a file that goes
+    /// back and forth between two regions, and sorting stays O(n log n) in all.
+    static let compactAt = 1 << 20
+    private var compactedCount = 0
 
     static func bucket(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / bucketSeconds).rounded(.down)) }
 
     /// The last presence and tile recorded, and the tile's bounds in degrees: consecutive fixes
     /// mostly share them, and are then not hashed again (nor their tile computed).
-    private var lastPresence: Presence?
+    private var lastPresence: Int64?
     private var lastTile: (west: Double, east: Double, north: Double, south: Double)?
 
     mutating func ground(_ fix: Fix, region: Int) {
-        let presence = Presence(bucket: Self.bucket(fix.timestamp), region: region)
-        if presence != lastPresence {
-            self.presence.insert(presence)
-            lastPresence = presence
+        // Buckets of 1970–2100 (the time window every fix is in) and region indices fit 32 bits.
+        let packed = Int64(Self.bucket(fix.timestamp)) << 32 | Int64(UInt32(truncatingIfNeeded: region))
+        if packed != lastPresence {
+            presence.append(packed)
+            lastPresence = packed
+            if presence.count >= max(Self.compactAt, 2 * compactedCount) {
+                Self.sortUnique(&presence)
+                compactedCount = presence.count
+            }
         }
         let (lat, lon) = (fix.coordinate.latitude, fix.coordinate.longitude)
         if let box = lastTile, lon > box.west, lon < box.east, lat < box.north, lat > box.south { return }
@@ -76,23 +84,46 @@ struct TravelRecorder {
 
     mutating func flight(_ flight: Flight) { flights.append(flight) }
 
+    private static func sortUnique(_ entries: inout [Int64]) {
+        entries.sort()
+        var kept = 0
+        for i in entries.indices where kept == 0 || entries[kept - 1] != entries[i] {
+            entries[kept] = entries[i]
+            kept += 1
+        }
+        entries.removeLast(entries.count - kept)
+    }
+
     /// Writes what was recorded; `region(i)` gives the (enriched) region at engine index `i`,
     /// `place` names a point (country code, place name) for the flights' ends.
     func write(_ db: Database, region: (Int) -> VisitedRegion, place: (Coordinate) -> (code: String?, name: String?)) throws {
         let presenceStatement = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)
             """)
-        // Many regions of one district share a quarter hour: each row is written once.
-        struct Row: Hashable {
-            var bucket: Int
+        // Many regions of one district share a quarter hour: each row is written once. Rows are
+        // packed like `presence`, with the index of the region's units in `places`.
+        struct Units: Hashable {
             var country: String, province: String, district: String
         }
-        var rows = Set<Row>()
-        for entry in presence {
-            let r = region(entry.region)
-            rows.insert(Row(bucket: entry.bucket, country: r.countryCode ?? "", province: r.provinceCode ?? "", district: r.districtCode ?? ""))
+        var places: [Units] = [], placeIndex: [Units: Int64] = [:], placeOfRegion: [Int32: Int64] = [:]
+        var rows = presence.map { entry -> Int64 in
+            let index = Int32(truncatingIfNeeded: entry)
+            if let known = placeOfRegion[index] { return entry & ~0xFFFF_FFFF | known }
+            let r = region(Int(index))
+            let units = Units(country: r.countryCode ?? "", province: r.provinceCode ?? "", district: r.districtCode ?? "")
+            let place = placeIndex[units] ?? {
+                places.append(units)
+                placeIndex[units] = Int64(places.count - 1)
+                return Int64(places.count - 1)
+            }()
+            placeOfRegion[index] = place
+            return entry & ~0xFFFF_FFFF | place
         }
-        for row in rows { try presenceStatement.execute(arguments: [row.bucket, row.country, row.province, row.district]) }
+        Self.sortUnique(&rows)
+        for row in rows {
+            let units = places[Int(row & 0xFFFF_FFFF)]
+            try presenceStatement.execute(arguments: [row >> 32, units.country, units.province, units.district])
+        }
         let tileStatement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tiles (x, y) VALUES (?, ?)")
         for tile in tiles { try tileStatement.execute(arguments: [tile.x, tile.y]) }
         for flight in flights { try Self.insert(flight, db: db, place: place) }
