@@ -12,22 +12,10 @@ package enum XMLEvent: Equatable {
 
 /// A start tag's attributes by local name, in document order: a tag has a few, so a linear
 /// search beats hashing (a repeated name: the last one counts, as in a dictionary).
-package struct XMLAttributes: Equatable, ExpressibleByDictionaryLiteral {
+package struct XMLAttributes: Equatable {
     private var pairs: [(name: String, value: String)] = []
 
-    package init(dictionaryLiteral elements: (String, String)...) {
-        for (name, value) in elements { self[name] = value }
-    }
-
-    package subscript(name: String) -> String? {
-        get { pairs.last(where: { $0.name == name })?.value }
-        set {
-            pairs.removeAll { $0.name == name }
-            if let newValue { pairs.append((name, newValue)) }
-        }
-    }
-
-    package var isEmpty: Bool { pairs.isEmpty }
+    package subscript(name: String) -> String? { pairs.last(where: { $0.name == name })?.value }
 
     package static func == (a: XMLAttributes, b: XMLAttributes) -> Bool {
         Dictionary(a.pairs, uniquingKeysWith: { $1 }) == Dictionary(b.pairs, uniquingKeysWith: { $1 })

@@ -175,7 +175,7 @@ public enum Streaks {
         return day(of: instant, calendar: calendar)
     }
 
-    static func day(of instant: Date, calendar: Calendar) -> StreakDay {
+    private static func day(of instant: Date, calendar: Calendar) -> StreakDay {
         let c = calendar.dateComponents([.year, .month, .day], from: instant)
         // The Gregorian calendar always yields these three components.
         return StreakDay(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
@@ -303,9 +303,9 @@ public enum Streaks {
 /// The calendar day of many instants in one time zone, as `Calendar`'s Gregorian
 /// `dateComponents` gives it, at a fraction of its cost: the zone's offset is asked once per
 /// hour of UTC (and kept when it is the same at both ends of that hour: the hour holds no
-/// transition), the day then follows by arithmetic (H. Hinnant's `civil_from_days`). Instants
-/// outside the years 1700–9000, and hours holding a transition, are asked of `Calendar` and the
-/// zone directly.
+/// transition), the day then follows by arithmetic (H. Hinnant's `civil_from_days`). An instant
+/// in an hour holding a transition asks the zone for its own offset; instants outside the years
+/// 1700–9000 are asked of `Calendar`.
 package struct DayReckoner {
     private let timeZone: TimeZone
     private let calendar: Calendar
