@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""A big store, and what reading it costs (issue 34, part 2).
+
+For each size (regions: 10,000, 100,000 and 1,000,000 by default) a seeded history is generated as
+CSV — about twenty fixes per region: walks at ~5.6 km/h, a fix every 5 s, eight hours a day, from
+sixty cities on every continent, each ride keeping a heading that turns a little each step and
+turning back at a box of ±2° around its city, a day off between cities — and imported into a fresh
+store with one `roqua track import`. Not tuned to anything the readers do. Then, each 7 times
+(median, min, max), against the issue's targets:
+
+  roqua stats                          < 1 s
+  roqua stats days --year Y            < 1 s
+  roqua stats tiles --zoom 14          < 1 s
+  roqua map --unit world --fog  (PNG)  < 3 s
+  the web app's first load             < 1 s, and no response over a few MB (what `roqua serve`
+                                       sends the page before it can paint: every /api/ route
+                                       app.js asks for on start, timed end to end over loopback)
+
+Stores are kept in WORKDIR/SIZE/ (with the history that made them, stamped) and reused by the next
+run for the same size and binary-independent generator; pass --fresh to build them again.
+
+Usage: bench_big_store.py ROQUA WORKDIR [SIZES…] [--fresh] [--runs N]
+"""
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+flags = [a for a in sys.argv[1:] if a.startswith("--")]
+roqua, work = os.path.realpath(args[0]), args[1]
+sizes = [int(a) for a in args[2:]] or [10_000, 100_000, 1_000_000]
+fresh = "--fresh" in flags
+runs = 7
+for flag in flags:
+    if flag.startswith("--runs="):
+        runs = int(flag.split("=", 1)[1])
+
+CITIES = [(41.02, 28.98), (39.93, 32.85), (38.42, 27.14), (37.00, 35.32), (39.75, 37.02), (37.87, 32.48),
+          (52.52, 13.40), (48.86, 2.35), (51.51, -0.13), (40.42, -3.70), (41.90, 12.50), (50.08, 14.44),
+          (59.33, 18.07), (60.17, 24.94), (52.23, 21.01), (47.50, 19.04), (44.43, 26.10), (37.98, 23.73),
+          (55.76, 37.62), (50.45, 30.52), (40.71, -74.01), (41.88, -87.63), (34.05, -118.24), (29.76, -95.37),
+          (45.50, -73.57), (19.43, -99.13), (4.71, -74.07), (-12.05, -77.04), (-23.55, -46.63), (-34.60, -58.38),
+          (-33.45, -70.67), (-22.91, -43.17), (30.04, 31.24), (6.52, 3.38), (-1.29, 36.82), (-26.20, 28.05),
+          (33.57, -7.59), (36.81, 10.18), (9.03, 38.74), (-4.32, 15.31), (35.68, 139.65), (37.57, 126.98),
+          (39.90, 116.41), (31.23, 121.47), (22.32, 114.17), (13.76, 100.50), (1.35, 103.82), (-6.21, 106.85),
+          (14.60, 120.98), (28.61, 77.21), (19.08, 72.88), (24.86, 67.01), (35.69, 51.39), (25.20, 55.27),
+          (24.71, 46.68), (41.31, 69.24), (43.24, 76.95), (-33.87, 151.21), (-37.81, 144.96), (-36.85, 174.76)]
+FIXES_PER_REGION = 20
+STEP_S = 5
+DAY_FIXES = 8 * 3600 // STEP_S
+GENERATOR = "big-store v2"
+
+
+def generate(path, fixes):
+    rng = random.Random(3402)
+    clock = 1_420_070_400 + 7 * 3600  # 2015-01-01 07:00 UTC
+    per_city = fixes // len(CITIES)
+    with open(path, "w") as out:
+        out.write("lat,lon,time\n")
+        lines = []
+        for lat0, lon0 in CITIES:
+            lat, lon = lat0, lon0
+            heading = rng.uniform(0, 2 * math.pi)
+            shrink = 1 / max(0.2, math.cos(math.radians(lat0)))
+            day_start = clock
+            for i in range(per_city):
+                heading += rng.gauss(0, 0.05)
+                lat += math.cos(heading) * 0.00007
+                lon += math.sin(heading) * 0.00007 * shrink
+                if abs(lat - lat0) > 2 or abs(lon - lon0) > 2 * shrink:
+                    heading += math.pi
+                lines.append(f"{lat:.6f},{lon:.6f},{clock}\n")
+                clock += STEP_S
+                if (i + 1) % DAY_FIXES == 0:
+                    day_start += 86_400
+                    clock = day_start
+                if len(lines) >= 100_000:
+                    out.write("".join(lines))
+                    lines = []
+            day_start += 2 * 86_400  # a day off, then the next city
+            clock = day_start
+        out.write("".join(lines))
+
+
+def median_of(command, count):
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), min(times), max(times)
+
+
+def app_requests(script):
+    """The /api/ routes app.js fetches on start (its `start` and `refresh`), checked against app.js:
+    a route the page stops or starts asking for fails the benchmark instead of going unmeasured."""
+    import re
+    text = open(script, encoding="utf-8").read()
+    start = text.index("async function refresh()")
+    asked = set(re.findall(r"getJSON\((?:'|`)(/api/[a-z/]+)", text[start:text.index("\n}\n", start)])) | {"/api/changes"}
+    paths = ["/api/changes", "/api/visited", "/api/regions", "/api/stats?tz=UTC", "/api/profile", "/api/achievements?lang=en",
+             "/api/devices", "/api/travel?tz=UTC&level=country"]
+    if asked != {path.split("?")[0] for path in paths}:
+        raise SystemExit(f"app.js asks for {sorted(asked)} on start: update bench_big_store.py")
+    return paths
+
+
+def first_load(store, paths, count):
+    """Serves the store, fetches the page and every route app.js asks for on start, all at once as
+    the page does (one connection each); time until the last body arrived, and each body's size."""
+    serve = os.path.join(os.path.dirname(roqua), "roqua-serve")
+    server = subprocess.Popen([serve, "run", "--store", store, "--listen", "127.0.0.1:0", "--log-level", "warning"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = None
+        deadline = time.time() + 60
+        while time.time() < deadline and base is None:
+            line = server.stdout.readline()
+            if not line:
+                break
+            if "serving on http://127.0.0.1:" in line:
+                base = line.split("serving on ")[1].strip().rstrip("/")
+        if base is None:
+            raise SystemExit("roqua-serve did not print its address")
+        opener = urllib.request.build_opener()
+        from concurrent.futures import ThreadPoolExecutor
+        sizes_seen = {}
+
+        def fetch(path):
+            request = urllib.request.Request(base + path, headers={"Accept-Encoding": "gzip"})
+            with opener.open(request, timeout=120) as response:
+                body = response.read()
+            sizes_seen[path] = len(body)
+
+        times = []
+        for _ in range(count):
+            started = time.perf_counter()
+            fetch("/")
+            with ThreadPoolExecutor(len(paths)) as pool:
+                list(pool.map(fetch, paths))
+            times.append(time.perf_counter() - started)
+        return statistics.median(times), min(times), max(times), sizes_seen
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main():
+    print(f"{time.strftime('%Y-%m-%d', time.gmtime())} {os.cpu_count()} cores, load {open('/proc/loadavg').read().split()[0]}, "
+          f"roqua {roqua}")
+    paths = app_requests(os.path.join(os.path.dirname(__file__), "../../Sources/RoquaServer/Web/app.js"))
+    rows = []
+    for size in sizes:
+        folder = os.path.join(work, str(size))
+        history, store = os.path.join(folder, "history.csv"), os.path.join(folder, "regions.sqlite")
+        stamp_path = os.path.join(folder, "made-by")
+        stamp = f"{GENERATOR} {size * FIXES_PER_REGION}"
+        if fresh or not os.path.exists(stamp_path) or open(stamp_path).read() != stamp:
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+            started = time.perf_counter()
+            generate(history, size * FIXES_PER_REGION)
+            print(f"{size:>9,} regions asked: {size * FIXES_PER_REGION:,} fixes generated in {time.perf_counter() - started:.0f} s")
+            started = time.perf_counter()
+            subprocess.run([roqua, "track", "import", history, "--store", store], check=True, stdout=subprocess.DEVNULL)
+            print(f"{'':>9} imported in {time.perf_counter() - started:.1f} s")
+            open(stamp_path, "w").write(stamp)
+        counted = subprocess.run(["sqlite3", store, "SELECT (SELECT COUNT(*) FROM visited_regions), (SELECT COUNT(*) FROM tiles), "
+                                  "(SELECT COUNT(*) FROM presence), (SELECT MAX(substr(last_visit, 1, 4)) FROM visited_regions)"],
+                                 capture_output=True, text=True, check=True).stdout.strip().split("|")
+        regions, tiles, presence, year = int(counted[0]), int(counted[1]), int(counted[2]), counted[3]
+        print(f"{size:>9,}: {regions:,} regions, {tiles:,} zoom-17 tiles, {presence:,} presence rows, "
+              f"{os.path.getsize(store) / 1e6:.0f} MB store, {size * FIXES_PER_REGION:,} fixes")
+        measured = {}
+        base = [roqua]
+        measured["stats"] = median_of(base + ["stats", "--store", store], runs)
+        measured["stats --json"] = median_of(base + ["stats", "--json", "--store", store], runs)
+        measured["stats days"] = median_of(base + ["stats", "days", "--year", year, "--time-zone", "UTC", "--store", store], runs)
+        measured["stats tiles"] = median_of(base + ["stats", "tiles", "--zoom", "14", "--store", store], runs)
+        svg = os.path.join(folder, "world.svg")
+        measured["map world fog SVG"] = median_of(base + ["map", "--unit", "world", "--fog", "--store", store, "--out", svg], runs)
+        measured["map world fog PNG"] = median_of(base + ["map", "--unit", "world", "--fog", "--store", store, "--out", svg, "--png"], runs)
+        load = first_load(store, paths, runs)
+        measured["web first load"] = load[:3]
+        rows.append((size, regions, measured, load[3]))
+        biggest = max(load[3].items(), key=lambda item: item[1])
+        print(f"{'':>9} largest first-load response: {biggest[0]} {biggest[1] / 1e6:.2f} MB; all: "
+              f"{sum(load[3].values()) / 1e6:.2f} MB")
+    targets = {"stats": 1, "stats --json": 1, "stats days": 1, "stats tiles": 1, "map world fog SVG": 3, "map world fog PNG": 3, "web first load": 1}
+    print()
+    print(f"{'':24}" + "".join(f"{r[1]:>14,}" for r in rows) + "   target")
+    for name, target in targets.items():
+        line = f"{name:24}" + "".join(f"{r[2][name][0] * 1000:>11.0f} ms" for r in rows)
+        met = all(r[2][name][0] < target for r in rows)
+        print(line + f"   < {target} s {'met' if met else 'NOT met'}")
+    line = f"{'first-load bytes, max':24}" + "".join(f"{max(r[3].values()) / 1e6:>11.2f} MB" for r in rows)
+    print(line + "   a few MB")
+    for size, regions, measured, _ in rows:
+        spread = ", ".join(f"{name} {m[1] * 1000:.0f}–{m[2] * 1000:.0f}" for name, m in measured.items())
+        print(f"spread (ms, min–max) at {regions:,}: {spread}")
+
+
+main()
