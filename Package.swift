@@ -70,7 +70,8 @@ let package = Package(
         .target(name: "RoquaBatch", dependencies: ["RoquaBoundaries", "RoquaIO"]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
-        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb], swiftSettings: hotPath),
+        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
+                swiftSettings: hotPath),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO"]),
         .target(
             name: "RoquaAchievements",

@@ -36,12 +36,20 @@ extension RegionStore {
         }
     }
 
-    /// Every row, decoded one at a time so a bad one is set aside rather than failing the rest.
+    /// Every row, decoded one at a time so a bad one is set aside rather than failing the rest: by
+    /// position (`RegionRowReader`), or by the `Codable` form for a row that reader leaves alone.
     package static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [])
         throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
         var readable: [VisitedRegion] = [], unreadable: [UnreadableRegion] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM visited_regions WHERE \(condition) ORDER BY id", arguments: arguments)
+        let statement = try db.makeStatement(
+            sql: "SELECT \(RegionRowReader.columns) FROM visited_regions WHERE \(condition) ORDER BY id")
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var reader = RegionRowReader()
         while let row = try rows.next() {
+            if let region = reader.region(statement.sqliteStatement), (try? region.validate()) != nil {
+                readable.append(region)
+                continue
+            }
             do {
                 let region = try VisitedRegion(row: row)
                 try region.validate()
