@@ -63,6 +63,38 @@ struct WorldGridTests {
         #expect(abs(WorldGrid.percentage(ofCells: cells) - expected) / expected < 1e-9)
     }
 
+    /// The percentage counted in 64-cell words is the percentage of the cell set, to the bit: walks,
+    /// scattered circles of every size, across the antimeridian, around both poles, invalid ones.
+    @Test func percentageByWordsIsThePercentageOfTheCellSet() throws {
+        var random = SeededGenerator(state: 3_402)
+        func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
+        var circles: [ExploredCircle] = []
+        var latitude = 41.0, longitude = 29.0
+        for _ in 0..<20_000 {  // a walk: neighbouring circles share words
+            latitude += uniform(-0.002...0.002)
+            longitude += uniform(-0.002...0.002)
+            circles.append(ExploredCircle(latitude: latitude, longitude: longitude, radius: 150))
+        }
+        for _ in 0..<1_000 {
+            circles.append(ExploredCircle(latitude: uniform(-85...85), longitude: uniform(-180...180), radius: uniform(0...2_000)))
+        }
+        for _ in 0..<300 {  // across the antimeridian
+            circles.append(ExploredCircle(latitude: uniform(-60...60), longitude: uniform(179.99...180.01), radius: uniform(1...400)))
+        }
+        for _ in 0..<4 {  // around the poles: whole rows of 360,000 cells
+            circles.append(ExploredCircle(latitude: uniform(89.999...90), longitude: uniform(-180...180), radius: uniform(1...250)))
+            circles.append(ExploredCircle(latitude: uniform(-90 ... -89.999), longitude: uniform(-540...540), radius: uniform(1...250)))
+        }
+        circles += [ExploredCircle(latitude: 10, longitude: 10, radius: 6_000), ExploredCircle(latitude: .nan, longitude: 0, radius: 150),
+                    ExploredCircle(latitude: 95, longitude: 0, radius: 150), ExploredCircle(latitude: 0, longitude: 0, radius: -1)]
+        let byWords = WorldGrid.percentage(of: circles), bySet = WorldGrid.percentage(ofCells: WorldGrid.visitedCells(of: circles))
+        #expect(byWords == bySet && byWords > 0, "\(byWords) \(bySet)")
+        for prefix in [1, 2, 17, 1_000] {
+            let part = Array(circles.suffix(prefix))
+            #expect(WorldGrid.percentage(of: part) == WorldGrid.percentage(ofCells: WorldGrid.visitedCells(of: part)))
+        }
+    }
+
     /// A circle touches the cells within one radius of it: the area of the circle grown by the cell
     /// (Minkowski sum πr² + 2r(w + h) + wh) over the cell area, on average over placements.
     @Test(arguments: [0.0, 60.0])
