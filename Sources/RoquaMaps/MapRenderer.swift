@@ -53,7 +53,8 @@ public struct RenderedMap: Sendable {
     public var visited: Int
     /// How many units are drawn.
     public var total: Int
-    /// Visited-region circles drawn in the fog (those reaching into the picture).
+    /// Visited regions lit in the fog (those reaching into the picture); regions smaller than a
+    /// pixel that share a quarter pixel are drawn as one circle, so the SVG may hold fewer.
     public var fogCircles: Int
     /// Visited explorer tiles drawn (those reaching into the picture).
     public var tilesDrawn = 0
@@ -176,14 +177,20 @@ public struct MapRenderer: Sendable {
             svg.line(#"<g id="fog"><mask id="fog-mask" maskUnits="userSpaceOnUse" x="0" y="\#(n(top))" "#
                 + #"width="\#(n(width))" height="\#(n(mapHeight))">"#)
             svg.line(#"<rect x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" fill="white"/>"#)
+            // Regions drawn at the smallest radius (smaller in truth) whose centres fall in the same
+            // quarter pixel as one already drawn light nothing more: one circle stands for them all
+            // (a million regions on the world map are a few thousand circles, not a 300 MB mask).
+            var drawnDots = Set<Int64>()
             for region in regions {
                 let p = projection.point(longitude: region.longitude, latitude: region.latitude)
                 // At least 2 px, so a walk stays visible at a province's or a country's scale.
                 let r = max(Double(region.radius) * projection.pixelsPerMetre(atLatitude: region.latitude), Self.minimumLitRadius)
                 let y = p.y + top
                 guard p.x + r >= 0, p.x - r <= width, y + r >= top, y - r <= bottom else { continue }
-                svg.line(#"<circle cx="\#(n(p.x))" cy="\#(n(y))" r="\#(n(r))" fill="black"/>"#)
                 circles += 1
+                if r == Self.minimumLitRadius,
+                   !drawnDots.insert(Int64((p.x * 4).rounded()) << 32 | Int64((y * 4).rounded()) & 0xFFFF_FFFF).inserted { continue }
+                svg.line(#"<circle cx="\#(n(p.x))" cy="\#(n(y))" r="\#(n(r))" fill="black"/>"#)
             }
             svg.line("</mask>")
             svg.line(#"<rect class="fog" x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" mask="url(#fog-mask)"/></g>"#)

@@ -2,6 +2,7 @@ import Foundation
 import RoquaBoundaries
 import RoquaMaps
 import RoquaProgress
+import RoquaRegions
 import RoquaTestSupport
 import Testing
 
@@ -55,9 +56,36 @@ import Testing
         })
         #expect(abs(Double(circle.attributes["r"] ?? "")! - expected) < 0.06)
         #expect(expected > 5)  // visible at 1200 px
-        // On the world map every region is lit.
+        // On the world map every region is lit: inside a drawn circle, though regions closer than a
+        // quarter pixel share one.
         let world = try MapFixtures.renderer().render(unit: "world", regions: regions, options: MapOptions(fog: true))
-        #expect(SVGDocument.parse(world.svg)?.fogCircles.count == regions.count)
+        let dots = try #require(SVGDocument.parse(world.svg)).fogCircles.map {
+            (x: Double($0.attributes["cx"] ?? "")!, y: Double($0.attributes["cy"] ?? "")!, r: Double($0.attributes["r"] ?? "")!)
+        }
+        #expect(world.fogCircles == regions.count && dots.count < regions.count && !dots.isEmpty)
+        for region in regions {
+            let p = world.projection.point(longitude: region.longitude, latitude: region.latitude)
+            #expect(dots.contains { hypot($0.x - p.x, $0.y - p.y - world.mapTop) <= $0.r / 4 }, "\(region.id ?? -1) is not lit")
+        }
+    }
+
+    /// A million regions on a walk make a few thousand circles on the world map, each region within
+    /// a quarter pixel of one.
+    @Test func regionsSmallerThanAPixelShareCircles() throws {
+        var regions: [VisitedRegion] = []
+        var latitude = 41.0, longitude = 29.0
+        for i in 0..<20_000 {
+            latitude += i % 7 == 0 ? 0.002 : -0.0007
+            longitude += 0.0021
+            regions.append(VisitedRegion(latitude: latitude, longitude: longitude, radius: 150, timestampStart: Date(timeIntervalSince1970: 1e9),
+                                         geohash: "sxk9byz"))
+        }
+        let world = try MapFixtures.renderer().render(unit: "world", regions: regions, options: MapOptions(fog: true))
+        let dots = try #require(SVGDocument.parse(world.svg)).fogCircles
+        #expect(world.fogCircles == regions.count && dots.count > 100 && dots.count < 2_000, "\(dots.count)")
+        // Close up (Istanbul's provinces), the same regions are circles of their own.
+        let close = try MapFixtures.renderer().render(unit: "TR-34", regions: Array(regions.prefix(200)), options: MapOptions(fog: true))
+        #expect(try #require(SVGDocument.parse(close.svg)).fogCircles.count == close.fogCircles)
     }
 
     @Test func istanbulMapIsSmallAndCoordinatesAreRounded() throws {
