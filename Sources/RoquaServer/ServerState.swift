@@ -20,6 +20,8 @@ final class ServerState: Sendable {
     let store: RegionStore
     let tracker: AchievementTracker
     let imports: ImportGate
+    /// The regions' circles for the page's fog, read once per change of the store.
+    let fog = FogCircles()
     /// Requests per device on the live ingestion routes.
     let ingestLimits = IngestLimits()
     /// Which hosts and origins the server answers (and its per-launch page token).

@@ -39,6 +39,14 @@ import Testing
             let regions = try await server.get("/api/regions").object()
             let features = regions["features"] as? [[String: Any]] ?? []
             #expect(features.count == 8 && (features.first?["properties"] as? [String: Any])?["radius"] as? Int == 150)
+            // The page's fog: the view's circles (İstanbul close up: all eight; elsewhere none).
+            let fog = try await server.get("/api/fog?zoom=12&bbox=28.6,40.8,29.4,41.2").object()
+            #expect((fog["circles"] as? [[Double]])?.count == 8 && fog["regions_in_view"] as? Int == 8, "\(fog)")
+            #expect((fog["circles"] as? [[Double]])?.allSatisfy { $0.count == 3 && $0[2] == 150 } == true)
+            let paris = try await server.get("/api/fog?zoom=12&bbox=2.2,48.8,2.5,48.9").object()
+            #expect((paris["circles"] as? [Any])?.isEmpty == true)
+            let bad = try await server.get("/api/fog?zoom=99&bbox=0,0,1,1")
+            #expect(bad.status == 400 && bad.text.contains("zoom must be an integer 0…24"), "\(bad.text)")
 
             let again = try await server.post("/api/tracks?name=istanbul-day.gpx", body: try gpxBytes()).object()
             #expect(again["already_imported"] as? Bool == true)

@@ -72,6 +72,14 @@ def regions():
         return len(json.load(reply)["features"])
 
 
+FOG_CLEAR = """const c = document.querySelector('canvas.fog'); if (!c || !c.width) return -1;
+  const copy = document.createElement('canvas'); copy.width = c.width; copy.height = c.height;
+  const context = copy.getContext('2d', { willReadFrequently: true }); context.drawImage(c, 0, 0);
+  const d = context.getImageData(0, 0, c.width, c.height).data; let n = 0;
+  for (let i = 3; i < d.length; i += 4) if (d[i] < 120) n++;  // the fog's alpha is 140
+  return n;"""
+
+
 def attack(driver):
     """Another site in the same browser: its writes are refused, its reads blocked, the store unchanged."""
     page = EVIL_PAGE.replace("ORIGIN", origin).encode()
@@ -264,6 +272,7 @@ try:
     progress = driver.find_element(By.ID, "progress-list").text
     check("empty store: nothing visited yet", "8/39" not in progress and "Henüz" in progress, progress)
     check("world layer drawn", driver.execute_script("return document.querySelectorAll('path.unit-country').length") > 200)
+    check("empty store: the fog covers everything", driver.execute_script(FOG_CLEAR) == 0, driver.execute_script(FOG_CLEAR))
     check("Türkiye's 81 provinces drawn", driver.execute_script("return document.querySelectorAll('path.unit-province').length") == 81)
 
     driver.find_element(By.ID, "file").send_keys(gpx)
@@ -282,6 +291,10 @@ try:
     visited = driver.execute_script("return document.querySelectorAll('path.unit-district.visited').length")
     check("İstanbul's district layer: 39 shapes", level and districts == 39, (level, districts))
     check("8 districts filled as visited", visited == 8, visited)
+    # The fog is asked for the view after the map moved to İstanbul (/api/fog): lit where the regions are.
+    lit = wait_for(driver, f"const n = (() => {{ {FOG_CLEAR} }})(); return n > 8 ? n : null", timeout=15)
+    circles = driver.execute_script("return fog._circles && fog._circles.length")
+    check("the fog is lit over İstanbul's regions (8 circles from /api/fog)", lit and circles == 8, (driver.execute_script(FOG_CLEAR), circles))
     unlocked = driver.execute_script("return document.querySelectorAll('#grid .card.unlocked').length")
     hidden = driver.execute_script("return [...document.querySelectorAll('#grid .card.hidden')].map(c => c.textContent)")
     check("achievements grid: unlocked cards", unlocked >= 3, unlocked)

@@ -45,6 +45,11 @@ enum ExplorationRoutes {
             let regions = try await offloaded { try state.store.allRegions() }
             return JSONBody.response(regionsGeoJSON(regions), contentType: "application/geo+json; charset=utf-8")
         }
+        router.get("/api/fog") { request, _ -> Response in
+            let view = try FogLayer.View(try QueryParameters(request.uri.query))
+            let layer = try await offloaded { FogLayer(try state.fog.circles(state.store), view: view) }
+            return JSONBody.response(layer.json)
+        }
         router.get("/api/achievements") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
             let language = query["lang"] ?? "en"

@@ -240,15 +240,30 @@ const Fog = L.Layer.extend({
   onAdd(target) {
     this._canvas = L.DomUtil.create('canvas', 'fog leaflet-zoom-hide');
     target.getPanes().overlayPane.appendChild(this._canvas);
-    target.on('moveend zoomend resize viewreset', this._draw, this);
+    target.on('moveend zoomend resize viewreset', this._moved, this);
     this._draw();
   },
   onRemove(target) {
     L.DomUtil.remove(this._canvas);
-    target.off('moveend zoomend resize viewreset', this._draw, this);
+    target.off('moveend zoomend resize viewreset', this._moved, this);
   },
   bringToFront() { if (this._canvas) this._canvas.parentNode.appendChild(this._canvas); return this; },
   setCircles(circles) { this._circles = circles; if (this._map) this._draw(); },
+  // The circles of the view (a quarter beyond each edge), thinned by the server for the zoom: a
+  // store of a million regions is a few hundred kilobytes here, not every region.
+  async load() {
+    const target = this._map;
+    if (!target) return;
+    const b = target.getBounds().pad(0.25), ticket = (this._ticket = (this._ticket || 0) + 1);
+    const bbox = [b.getWest(), Math.max(-90, b.getSouth()), b.getEast(), Math.min(90, b.getNorth())].map((v) => v.toFixed(5)).join(',');
+    const layer = await getJSON(`/api/fog?zoom=${Math.round(target.getZoom())}&bbox=${bbox}`);
+    if (ticket === this._ticket) this.setCircles(layer.circles.map(([lon, lat, radius]) => ({ lon, lat, radius })));
+  },
+  _moved() {
+    this._draw();
+    clearTimeout(this._pending);
+    this._pending = setTimeout(() => this.load().catch(() => { /* the next move asks again */ }), 150);
+  },
   _draw() {
     const target = this._map, size = target.getSize(), canvas = this._canvas;
     L.DomUtil.setPosition(canvas, target.containerPointToLayerPoint([0, 0]));
@@ -366,14 +381,13 @@ function applyLanguage() {
 async function refresh() {
   const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const level = document.getElementById('days-level').value;
-  const [visited, regions, stats, profile, achievements, devices, travel] = await Promise.all([
-    getJSON('/api/visited'), getJSON('/api/regions'), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
+  const [visited, , stats, profile, achievements, devices, travel] = await Promise.all([
+    getJSON('/api/visited'), fog.load(), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
     getJSON('/api/achievements?lang=' + app.lang), getJSON('/api/devices'), getJSON(`/api/travel?tz=${zone}&level=${level}`)
   ]);
   app.visited = new Set(visited);
   app.stats = stats; app.profile = profile; app.achievements = achievements; app.devices = devices; app.travel = travel;
   renderDevices(); renderTravel();
-  fog.setCircles(regions.features.map((f) => ({ lon: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], radius: f.properties.radius })));
   restyle();
   renderProgress(); renderProfile(); renderAchievements();
   learnUnits();
