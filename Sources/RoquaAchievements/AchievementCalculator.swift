@@ -150,8 +150,7 @@ struct DistinctUnitCalculator: AchievementCalculator {
     }
 
     func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
-        let codes = context.regions(in: unit).compactMap { level == .district ? $0.districtCode : $0.provinceCode }
-        return (Double(Set(codes).count), target)
+        (Double(context.distinctCodes(in: unit, level: level)), target)
     }
 }
 

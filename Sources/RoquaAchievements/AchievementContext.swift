@@ -74,6 +74,28 @@ public final class AchievementContext {
 
     public private(set) lazy var countryCodes: Set<String> = Set(regions.compactMap(\.countryCode))
 
+    /// The regions' first entries in time order (a stable order: equal times keep the regions'
+    /// order), as seconds since 2001 and centres: what the pace calculators walk, made once for
+    /// all of them instead of a sorted copy of the regions each.
+    lazy var startsInOrder: [(time: Double, latitude: Double, longitude: Double)] = {
+        let regions = self.regions, base = regions.startIndex
+        let starts = regions.map(\.timestampStart.timeIntervalSinceReferenceDate)
+        let order = starts.indices.sorted { starts[$0] != starts[$1] ? starts[$0] < starts[$1] : $0 < $1 }
+        return order.map { (starts[$0], regions[base + $0].latitude, regions[base + $0].longitude) }
+    }()
+
+    private var distinctCodes: [String: Int] = [:]
+
+    /// How many distinct province or district codes the regions in `unit` have, counted once per
+    /// unit and level for all the calculators that ask.
+    func distinctCodes(in unit: String?, level: AdminLevel) -> Int {
+        let key = "\(level == .district ? "d" : "p")\(unit.map { "=" + $0 } ?? "*")"
+        if let known = distinctCodes[key] { return known }
+        let count = Set(regions(in: unit).compactMap { level == .district ? $0.districtCode : $0.provinceCode }).count
+        distinctCodes[key] = count
+        return count
+    }
+
     /// Regions in `unit`: a country, province or district code matching the region's own codes.
     public func regions(in unit: String?) -> ArraySlice<VisitedRegion> {
         guard let unit else { return regions }

@@ -86,7 +86,7 @@ struct RegionsPerHourCalculator: AchievementCalculator {
     }
 
     func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
-        let regions = context.regions.sorted { $0.timestampStart < $1.timestampStart }
+        let regions = context.startsInOrder
         guard !regions.isEmpty else { return (0, target) }
         // path[i]: metres along the centres from the run's start to region i; a too-fast hop starts a new run.
         var path = [0.0], runStart = [0]
@@ -94,7 +94,7 @@ struct RegionsPerHourCalculator: AchievementCalculator {
             let a = regions[i - 1], b = regions[i]
             let hop = Geodesy.haversineMeters(Coordinate(latitude: a.latitude, longitude: a.longitude),
                                               Coordinate(latitude: b.latitude, longitude: b.longitude))
-            let seconds = b.timestampStart.timeIntervalSince(a.timestampStart)
+            let seconds = b.time - a.time
             let tooFast = hop > 1000 && hop > Self.groundSpeedLimit / 3.6 * max(seconds, 0)
             path.append(tooFast ? 0 : path[i - 1] + hop)
             runStart.append(tooFast ? i : runStart[i - 1])
@@ -103,12 +103,12 @@ struct RegionsPerHourCalculator: AchievementCalculator {
         var low = 0
         for high in regions.indices {
             low = max(low, runStart[high])
-            while regions[high].timestampStart.timeIntervalSince(regions[low].timestampStart) >= window { low += 1 }
+            while regions[high].time - regions[low].time >= window { low += 1 }
             // The earliest start that qualifies gives this end its largest count.
             var start = low
             while high - start + 1 > best {
                 let metres = path[high] - path[start]
-                let seconds = regions[high].timestampStart.timeIntervalSince(regions[start].timestampStart)
+                let seconds = regions[high].time - regions[start].time
                 if metres >= minDistance && (minSpeed == 0 || (seconds > 0 && metres / seconds >= minSpeed)) {
                     best = high - start + 1
                 }

@@ -21,33 +21,11 @@ package struct FogLayer: Sendable {
         package var radius: Int
     }
 
-    /// The view: zoom 0…24 and a box in degrees (`west` may exceed `east` across the antimeridian).
+    /// The view: zoom 0…24 and a box in degrees, west ≤ east (longitudes run past ±180 in a view
+    /// across the antimeridian, as Leaflet gives them).
     package struct View: Sendable {
         package var zoom: Int
         package var west: Double, south: Double, east: Double, north: Double
-
-        /// Reads `zoom` and `bbox=west,south,east,north` (Leaflet's `toBBoxString()`); longitudes
-        /// beyond ±180 (a view across the antimeridian) are taken modulo 360.
-        /// - Throws: `APIError.badRequest` naming the parameter.
-        init(_ query: QueryParameters) throws(APIError) {
-            guard let text = query["zoom"], let zoom = Int(text), (0...24).contains(zoom) else {
-                throw .badRequest("zoom must be an integer 0…24")
-            }
-            let parts = (query["bbox"] ?? "").split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
-            guard parts.count == 4, parts.allSatisfy(\.isFinite), parts[1] <= parts[3], parts[0] <= parts[2],
-                  (-90...90).contains(parts[1]), (-90...90).contains(parts[3]) else {
-                throw .badRequest("bbox must be west,south,east,north in degrees (south ≤ north, west ≤ east)")
-            }
-            self.init(zoom: zoom, west: parts[0], south: parts[1], east: parts[2], north: parts[3])
-        }
-
-        package init(zoom: Int, west: Double, south: Double, east: Double, north: Double) {
-            self.zoom = zoom
-            self.west = west
-            self.south = south
-            self.east = east
-            self.north = north
-        }
 
         func contains(_ circle: Circle) -> Bool {
             // A circle reaching into the box counts: the box grown by the radius (in latitude degrees;
@@ -122,6 +100,23 @@ package struct FogLayer: Sendable {
         let magnitude = whole.magnitude
         let fraction = String(magnitude % 100_000)
         return sign + String(magnitude / 100_000) + "." + String(repeating: "0", count: 5 - fraction.count) + fraction
+    }
+}
+
+extension FogLayer.View {
+    /// Reads `zoom` and `bbox=west,south,east,north` (Leaflet's `toBBoxString()`); longitudes
+    /// beyond ±180 (a view across the antimeridian) are taken modulo 360.
+    /// - Throws: `APIError.badRequest` naming the parameter.
+    init(_ query: QueryParameters) throws(APIError) {
+        guard let text = query["zoom"], let zoom = Int(text), (0...24).contains(zoom) else {
+            throw .badRequest("zoom must be an integer 0…24")
+        }
+        let parts = (query["bbox"] ?? "").split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
+        guard parts.count == 4, parts.allSatisfy(\.isFinite), parts[1] <= parts[3], parts[0] <= parts[2],
+              (-90...90).contains(parts[1]), (-90...90).contains(parts[3]) else {
+            throw .badRequest("bbox must be west,south,east,north in degrees (south ≤ north, west ≤ east)")
+        }
+        self.init(zoom: zoom, west: parts[0], south: parts[1], east: parts[2], north: parts[3])
     }
 }
 
