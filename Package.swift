@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "RoquaImportTests", dependencies: ["RoquaImport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaExportTests", dependencies: ["RoquaExport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
-        .testTarget(name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport"]),
+        .testTarget(name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", grdb]),
         .testTarget(
             name: "RoquaAchievementsTests",
             dependencies: ["RoquaAchievements", "RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", grdb]

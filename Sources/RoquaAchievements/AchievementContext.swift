@@ -23,20 +23,25 @@ public final class AchievementContext {
     private let travelLoader: (() throws -> TravelFacts)?
 
     /// Creates a context; no statistic is computed until a calculator asks for it.
+    /// `memory`: where the explored area and world share of a big store are remembered.
     public convenience init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
-                            now: Date = Date(), travel: (() throws -> TravelFacts)? = nil) {
-        self.init(slice: regions[...], hierarchy: hierarchy, timeZone: timeZone, now: now, travel: travel)
+                            now: Date = Date(), travel: (() throws -> TravelFacts)? = nil, memory: (any FigureMemory)? = nil) {
+        self.init(slice: regions[...], hierarchy: hierarchy, timeZone: timeZone, now: now, travel: travel, memory: memory)
     }
 
     /// A context of `slice`, sharing its storage.
     init(slice: ArraySlice<VisitedRegion>, hierarchy: BoundaryHierarchy?, timeZone: TimeZone, now: Date,
-         travel: (() throws -> TravelFacts)?) {
+         travel: (() throws -> TravelFacts)?, memory: (any FigureMemory)? = nil) {
         self.regions = slice
         self.hierarchy = hierarchy
         self.timeZone = timeZone
         self.now = now
         travelLoader = travel
+        self.memory = memory
     }
+
+    private let memory: (any FigureMemory)?
+    private lazy var figures = ExploredFigures(circles, memory: memory)
 
     private var loadedTravel: TravelFacts?
 
@@ -52,19 +57,14 @@ public final class AchievementContext {
         ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius))
     }
 
-    private var area: Double?
-
-    /// Area of the union of the regions' circles in km², computed once.
+    /// Area of the union of the regions' circles in km², computed once (or remembered).
     /// - Throws: `ExploredAreaError` when a stored region has a radius the computation refuses.
     public func exploredSquareKilometres() throws -> Double {
-        if let area { return area }
-        let value = try ExploredArea.squareMeters(of: circles) / 1_000_000
-        area = value
-        return value
+        try figures.squareMeters() / 1_000_000
     }
 
     /// The share of the Earth's surface explored, in percent.
-    public private(set) lazy var worldPercent: Double = WorldGrid.percentage(of: circles)
+    public private(set) lazy var worldPercent: Double = figures.worldPercent()
 
     /// The same streaks `roqua stats` shows (one definition of activity: `Streaks.activity(of:)`),
     /// from the activity up to `now` (a context of the regions entered up to a moment does not

@@ -100,11 +100,13 @@ public struct AchievementTracker: Sendable {
             let previous = try AchievementStorage.unlocks(db)
             let unlocked = Set(previous.map(\.id))
             let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
-            let new = try record(locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
-                                 now: now, db)
-            let unlocks = previous + new
+            // One context for both evaluations: the explored area, world share and streaks of a
+            // million regions are computed once, not once for the locked ones and again for all.
             let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                                             travel: { try Self.travelFacts(db, zone: self.timeZone) })
+                                             travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+            let new = try record(locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
+                                 now: now, db, context: context)
+            let unlocks = previous + new
             return AchievementBoard(statuses: try AchievementEvaluator(catalog: catalog).evaluate(context), unlocks: unlocks,
                                     level: catalog.experience.standing(regions: regions, unlocks: unlocks), newUnlocks: new)
         }
@@ -112,12 +114,14 @@ public struct AchievementTracker: Sendable {
 
     /// Evaluates `ids` and stores their unlocks, each dated when it was completed (see
     /// `CompletionTimes`; `latest`: the latest visit the evaluation saw); returns the new ones.
+    /// `context`: one of `regions` at `now` already made (its statistics are reused).
     private func record(_ ids: Set<String>, among regions: [VisitedRegion], previous: [AchievementUnlock], latest: Date?,
-                        now: Date, _ db: Database) throws -> [AchievementUnlock] {
+                        now: Date, _ db: Database, context: AchievementContext? = nil) throws -> [AchievementUnlock] {
         guard !ids.isEmpty else { return [] }
         let unlocked = Set(previous.map(\.id))
-        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                                         travel: { try Self.travelFacts(db, zone: self.timeZone) })
+        let context = context ?? AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+                                                    travel: { try Self.travelFacts(db, zone: self.timeZone) },
+                                                    memory: StoredFigures(db))
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
         let times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
                                     previous: previous, latest: latest ?? now)

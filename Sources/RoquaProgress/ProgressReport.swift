@@ -46,7 +46,10 @@ public struct ProgressReport: Sendable, Codable {
     ///
     /// - Throws: `ExploredAreaError.invalidCircle` when a region's centre or radius cannot be
     ///   measured (not finite, latitude outside ±90°, radius negative or over `ExploredArea.maximumRadius`).
-    public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy, options: Options = Options()) throws {
+    ///   `memory`: where the explored area and world share of a big store are remembered (see
+    ///   `ExploredFigures`); nil computes them.
+    public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy, options: Options = Options(),
+                memory: (any FigureMemory)? = nil) throws {
         let calculator = ProgressCalculator(hierarchy: hierarchy, regions: regions)
         let circles = regions.map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius)) }
         self.regions = regions.count
@@ -54,8 +57,9 @@ public struct ProgressReport: Sendable, Codable {
         continents = calculator.continents
         units = calculator.visitedUnitsWithChildren
         localities = CountryLocalities.of(regions)
-        exploredSquareKilometres = try ExploredArea.squareMeters(of: circles) / 1e6
-        worldPercent = WorldGrid.percentage(of: circles)
+        let figures = ExploredFigures(circles, memory: memory)
+        exploredSquareKilometres = try figures.squareMeters() / 1e6
+        worldPercent = figures.worldPercent()
         worldPercentText = WorldGrid.format(worldPercent, decimals: options.decimals)
         streaks = Streaks.summary(of: Streaks.activity(of: regions), now: options.now, timeZone: options.timeZone)
         timeZone = options.timeZone.identifier

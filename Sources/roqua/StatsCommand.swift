@@ -65,7 +65,8 @@ struct Summary: ParsableCommand {
             print("  " + (progress.notVisitedChildren.isEmpty ? "none" : progress.notVisitedChildren.map(\.name).joined(separator: ", ")))
             return
         }
-        let report = try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals))
+        let report = try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals),
+                                        memory: storeOptions.figureMemory(reading: store, regions: regions.count))
         let flights = try store.flights()
         let tiles = TileStats(zoom: 14, visited: try store.visitedTiles(zoom: 14))
         // The days of the last year with a ground fix (this year's are often none yet).

@@ -4,6 +4,7 @@ import Synchronization
 import RoquaAchievements
 import RoquaBoundaries
 import RoquaIO
+import RoquaProgress
 import RoquaRegions
 
 /// `--store PATH`, shared by the verbs that read or write the user's regions.
@@ -12,6 +13,17 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     var path: String { store ?? RegionStore.defaultPath() }
+
+    /// Where a reading verb remembers figures it computed from a big store (`StoredFigures`): the
+    /// store opened for writing when it exists and may be written, else the read-only one (which
+    /// then remembers nothing). Never creates a store.
+    func figureMemory(reading store: RegionStore, regions: Int) -> StoredFigures {
+        guard regions >= ExploredFigures.rememberedFrom, FileManager.default.isWritableFile(atPath: path),
+              let writable = try? open(.readWrite) else {
+            return StoredFigures(store: store)
+        }
+        return StoredFigures(store: writable)
+    }
 
     /// The store with every module's tables; verbs that only read open it read-only. Rows that
     /// cannot be read back are reported once (they are skipped, never fatal).

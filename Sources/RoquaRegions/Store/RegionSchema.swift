@@ -13,6 +13,9 @@ enum RegionSchema {
     static let travel = "v4: flights, days per place, explorer tiles"
     /// The province's name column is called what it holds (it was `city`, the product's word).
     static let province = "v5: province column"
+    /// The explored area and world share of a big store, remembered with the fingerprint of the
+    /// circles they were computed from (`StoredFigures`).
+    static let figures = "v6: explored figures"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -83,6 +86,15 @@ enum RegionSchema {
             try db.execute(sql: """
                 ALTER TABLE visited_regions RENAME COLUMN city TO province;
                 ALTER TABLE flight_regions RENAME COLUMN city TO province;
+                """)
+        }
+        migrator.registerMigration(figures) { db in
+            try db.execute(sql: """
+                CREATE TABLE explored_figures (
+                    name TEXT PRIMARY KEY,
+                    fingerprint TEXT NOT NULL,
+                    value REAL NOT NULL
+                )
                 """)
         }
         return migrator

@@ -30,7 +30,7 @@ enum ExplorationRoutes {
                 return try JSONBody.encoded(progress, timeZone: zone)
             }
             let report = try ProgressReport(regions: regions, hierarchy: state.hierarchy,
-                                            options: .init(timeZone: zone, decimals: decimals))
+                                            options: .init(timeZone: zone, decimals: decimals), memory: StoredFigures(store: state.store))
             return try JSONBody.encoded(report, timeZone: zone)
         }
         router.get("/api/visited") { _, _ -> Response in

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import RoquaProgress
+import RoquaRegions
+import RoquaTestSupport
+import Testing
+
+/// The explored area and world share of a big store, remembered in the store with the fingerprint
+/// of the circles: taken only for the very same circles, never from a stale row.
+@Suite struct ExploredFiguresTests {
+    static func walk(_ count: Int) -> [ExploredCircle] {
+        var random = SeededGenerator(state: 77)
+        var latitude = 41.0, longitude = 29.0
+        return (0..<count).map { _ in
+            latitude += Double.random(in: -0.002...0.0021, using: &random)
+            longitude += Double.random(in: -0.002...0.0022, using: &random)
+            return ExploredCircle(latitude: latitude, longitude: longitude, radius: 150)
+        }
+    }
+
+    @Test func aBigSetIsRememberedForTheSameCirclesOnly() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        let circles = Self.walk(ExploredFigures.rememberedFrom + 500)
+        let area = try ExploredArea.squareMeters(of: circles), share = WorldGrid.percentage(of: circles)
+
+        let first = ExploredFigures(circles, memory: StoredFigures(store: store))
+        #expect(try first.squareMeters() == area && first.worldPercent() == share)
+        let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT name, fingerprint, value FROM explored_figures ORDER BY name") }
+        #expect(rows.map { $0["name"] as String } == ["explored_m2", "world_percent"])
+        #expect(rows.allSatisfy { $0["fingerprint"] as String == first.fingerprint } && first.fingerprint.count == 64)
+        #expect(rows.map { $0["value"] as Double } == [area, share])  // exact: REAL keeps every bit
+
+        // The next reader of the same circles takes the stored values (changed here to show it does).
+        try store.write { db in try db.execute(sql: "UPDATE explored_figures SET value = value * 2") }
+        let second = ExploredFigures(circles, memory: StoredFigures(store: store))
+        #expect(try second.squareMeters() == area * 2 && second.worldPercent() == share * 2)
+
+        // One circle moved by a millimetre: another fingerprint, computed again, and remembered.
+        var moved = circles
+        moved[9_999].latitude += 1e-8
+        let third = ExploredFigures(moved, memory: StoredFigures(store: store))
+        #expect(third.fingerprint != first.fingerprint)
+        #expect(try third.squareMeters() == ExploredArea.squareMeters(of: moved) && third.worldPercent() == WorldGrid.percentage(of: moved))
+        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT fingerprint FROM explored_figures") } == [third.fingerprint])
+        // The same circles in another order are other circles to the fingerprint.
+        #expect(ExploredFigures(circles.reversed(), memory: nil).fingerprint != first.fingerprint)
+    }
+
+    @Test func smallSetsAndReadOnlyStoresRememberNothing() throws {
+        let directory = try TempDirectory()
+        let path = directory.file("regions.sqlite")
+        let store = try RegionStore(path: path)
+        let small = Self.walk(ExploredFigures.rememberedFrom - 1)
+        #expect(try ExploredFigures(small, memory: StoredFigures(store: store)).squareMeters() == ExploredArea.squareMeters(of: small))
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM explored_figures") } == 0)
+        // Opened read-only: computed, nothing written, no error.
+        let readOnly = try RegionStore(path: path, access: .readOnly)
+        let big = Self.walk(ExploredFigures.rememberedFrom)
+        #expect(try ExploredFigures(big, memory: StoredFigures(store: readOnly)).squareMeters() == ExploredArea.squareMeters(of: big))
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM explored_figures") } == 0)
+        // Inside a read transaction the savepoint fails and the transaction goes on.
+        let inside = try store.read { db in
+            let figures = ExploredFigures(big, memory: StoredFigures(db))
+            return (try figures.squareMeters(), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions"))
+        }
+        #expect(inside.0 == (try ExploredArea.squareMeters(of: big)) && inside.1 == 0)
+    }
+}
