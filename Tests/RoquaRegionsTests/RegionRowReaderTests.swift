@@ -70,6 +70,19 @@ import Testing
             break
         }
         #expect(try store.unreadableRegions().map(\.id) == expectedUnreadable)
+        // The fog's circles: every row with a valid centre and radius, whatever its other columns
+        // (SQLite's own reading of the same rule).
+        let circles = try store.circles()
+        let valid = try store.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT latitude, longitude, radius FROM visited_regions
+                WHERE typeof(latitude) IN ('real', 'integer') AND typeof(longitude) IN ('real', 'integer')
+                  AND typeof(radius) = 'integer' AND abs(latitude) <= 90 AND abs(longitude) <= 180 AND radius BETWEEN 1 AND 5000
+                ORDER BY id
+                """).map { (latitude: $0[0] as Double, longitude: $0[1] as Double, radius: $0[2] as Int) }
+        }
+        #expect(circles.count == valid.count && circles.count > read.count && circles.count < 3_000)
+        #expect(zip(circles, valid).allSatisfy { $0.latitude == $1.latitude && $0.longitude == $1.longitude && $0.radius == $1.radius })
         // The rows the reader left to the decoder and the decoder read are among those compared.
         #expect(expected.contains { $0.latitude == 41 } && expected.contains { $0.country == "A" } && expected.contains { $0.province == "ü" })
     }

@@ -87,3 +87,30 @@ struct RegionRowReader {
         return string.withUTF8 { $0.count == bytes.count && ($0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0) }
     }
 }
+
+extension RegionStore {
+    /// Centre and radius of every region whose centre and radius are valid (as `validate()` has
+    /// them), in id order, read from those three columns only: what the page's fog draws (a row
+    /// unreadable for another reason, a time that does not parse, still lights its place).
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
+    package func circles() throws -> [(latitude: Double, longitude: Double, radius: Int)] {
+        try read { db in
+            var circles: [(latitude: Double, longitude: Double, radius: Int)] = []
+            circles.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0)
+            let statement = try db.makeStatement(sql: "SELECT latitude, longitude, radius FROM visited_regions ORDER BY id")
+            let rows = try Row.fetchCursor(statement)
+            let s = statement.sqliteStatement
+            let numbers: Set<Int32> = [SQLITE_FLOAT, SQLITE_INTEGER]
+            while try rows.next() != nil {
+                guard numbers.contains(sqlite3_column_type(s, 0)), numbers.contains(sqlite3_column_type(s, 1)),
+                      sqlite3_column_type(s, 2) == SQLITE_INTEGER else { continue }
+                let latitude = sqlite3_column_double(s, 0), longitude = sqlite3_column_double(s, 1)
+                let radius = sqlite3_column_int64(s, 2)
+                guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+                      (1...Int64(ClusteringSettings.radiusRange.upperBound)).contains(radius) else { continue }
+                circles.append((latitude, longitude, Int(radius)))
+            }
+            return circles
+        }
+    }
+}

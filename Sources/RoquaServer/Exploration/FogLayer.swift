@@ -120,15 +120,15 @@ extension FogLayer.View {
     }
 }
 
-/// The circles of every readable region, read once per change of the store (its change mark):
-/// the page asks for the fog at each pan and zoom.
+/// The circles of every region (`RegionStore.circles()`), read once per change of the store (its
+/// change mark): the page asks for the fog at each pan and zoom.
 final class FogCircles: Sendable {
     private let cached = Mutex<(mark: String, circles: [FogLayer.Circle])?>(nil)
 
     func circles(_ store: RegionStore) throws -> [FogLayer.Circle] {
         let mark = try store.changeMark()
         if let hit = cached.withLock({ $0 }), hit.mark == mark { return hit.circles }
-        let circles = try store.allRegions().map { FogLayer.Circle(longitude: $0.longitude, latitude: $0.latitude, radius: $0.radius) }
+        let circles = try store.circles().map { FogLayer.Circle(longitude: $0.longitude, latitude: $0.latitude, radius: $0.radius) }
         cached.withLock { $0 = (mark, circles) }
         return circles
     }

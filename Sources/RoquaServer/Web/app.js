@@ -381,8 +381,11 @@ function applyLanguage() {
 async function refresh() {
   const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const level = document.getElementById('days-level').value;
-  const [visited, , stats, profile, achievements, devices, travel] = await Promise.all([
-    getJSON('/api/visited'), fog.load(), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
+  // The fog first: the map and its fog are what the page shows at once, and the panels' answers
+  // (statistics and achievements of every region) would keep the server's cores from it.
+  await fog.load();
+  const [visited, stats, profile, achievements, devices, travel] = await Promise.all([
+    getJSON('/api/visited'), getJSON('/api/stats?tz=' + zone), getJSON('/api/profile'),
     getJSON('/api/achievements?lang=' + app.lang), getJSON('/api/devices'), getJSON(`/api/travel?tz=${zone}&level=${level}`)
   ]);
   app.visited = new Set(visited);
