@@ -2,7 +2,8 @@
 # Benchmarks (never part of the tests): import of the bundled data, the resolver as a library
 # and end to end (`roqua resolve --input`) against a shapely 2 + pandas pipeline and SpatiaLite
 # on the same polygons, on the seeded workloads of scripts/bench/bench_workloads.py; two workers
-# against the machine's own ceiling; track import at 5 M fixes per format and of a ten-year history.
+# against the machine's own ceiling; track import at 5 M fixes per format and of a ten-year history;
+# reading a store of 10 k, 100 k and 1 M regions (bench_big_store.py).
 # Prints Markdown tables (pasted into docs/benchmarks.md); raw figures in .build-bench/results.jsonl.
 #   scripts/bench/bench.sh [RUNS]     (default 3 rounds; medians are reported)
 # Run it on a quiet machine: `uptime` load well under the core count.
@@ -80,3 +81,9 @@ echo
 [ -f "$out/history-10y.json" ] || python3 scripts/bench/bench_history.py "$out/history-10y.json"
 echo
 (cd scripts/bench && python3 bench_history_import.py "$bin/roqua" "../../$out/history-10y.json" "../../$out" "$runs")
+# A big store (issue 34): stats, days, tiles, the world map with fog and the web app's first load
+# at 10 k, 100 k and 1 M regions (stores kept in $out/big-store for the next run).
+roqua_build "$out/build.log" -c release --product roqua-serve
+echo "big store: 10 k, 100 k, 1 M regions, 7 runs" >&2
+echo
+python3 scripts/bench/bench_big_store.py "$bin/roqua" "$out/big-store"
