@@ -53,7 +53,12 @@ public struct Profile: Sendable, Codable, Equatable {
 
     /// - Throws: `RegionStoreError`, or when achievements cannot be evaluated.
     public init(store: RegionStore, tracker: AchievementTracker, now: Date = Date()) throws {
-        let board = try tracker.board(store: store, now: now)
+        try self.init(store: store, tracker: tracker, board: try tracker.board(store: store, now: now))
+    }
+
+    /// The profile with `board`, the achievement board of the same store already evaluated.
+    /// - Throws: `RegionStoreError`.
+    public init(store: RegionStore, tracker: AchievementTracker, board: AchievementBoard) throws {
         let regions = try store.allRegions()
         self.level = board.level
         self.regions = regions.count

@@ -22,6 +22,8 @@ final class ServerState: Sendable {
     let imports: ImportGate
     /// The regions' circles for the page's fog, read once per change of the store.
     let fog = FogCircles()
+    /// The achievement board, evaluated once for the routes that ask together.
+    let boards = SharedBoard()
     /// Requests per device on the live ingestion routes.
     let ingestLimits = IngestLimits()
     /// Which hosts and origins the server answers (and its per-launch page token).

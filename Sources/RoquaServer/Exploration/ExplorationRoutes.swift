@@ -54,11 +54,12 @@ enum ExplorationRoutes {
             let query = try QueryParameters(request.uri.query)
             let language = query["lang"] ?? "en"
             guard language == "en" || language == "tr" else { throw APIError.badRequest("lang must be en or tr") }
-            let board = try await offloaded { try state.tracker.board(store: state.store) }
+            let board = try await state.boards.board(state)
             return JSONBody.response(achievementsJSON(board, catalog: state.tracker.catalog, language: language))
         }
         router.get("/api/profile") { _, _ -> Response in
-            let profile = try await offloaded { try Profile(store: state.store, tracker: state.tracker) }
+            let board = try await state.boards.board(state)
+            let profile = try await offloaded { try Profile(store: state.store, tracker: state.tracker, board: board) }
             return try JSONBody.encoded(profile)
         }
         router.get("/api/units/{code}/children") { _, context -> Response in
