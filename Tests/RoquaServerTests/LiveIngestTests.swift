@@ -157,11 +157,12 @@ import Testing
             #expect(try await server.post("/api/ingest/traccar", body: Array(#"{"location":{"coords":{}},"device_id":"x"}"#.utf8),
                                           asPage: false).status == 401)
             #expect(try phone.imports() == 0)
-            // A device's token reads nothing: not the regions, the export, the stats or /reverse.
-            for target in ["/api/regions", "/api/export?format=json", "/api/stats", "/reverse?lat=41&lon=29", "/api/changes", "/"] {
+            // A device's token reads nothing: not the regions, the fog, the export, the stats or /reverse.
+            for target in ["/api/regions", "/api/fog?zoom=10&bbox=28,40,30,42", "/api/export?format=json", "/api/stats",
+                           "/reverse?lat=41&lon=29", "/api/changes", "/"] {
                 let reply = try await server.get(target, headers: ["Authorization": "Bearer \(phone.token)"])
                 #expect(reply.status == 401 || reply.status == 303, "\(target): \(reply.status)")
-                #expect(!reply.text.contains("Kadıköy"))
+                #expect(!reply.text.contains("Kadıköy") && !reply.text.contains("circles"))
             }
             // Another site's page cannot post for the phone even knowing the URL.
             let foreign = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Self.overland([0], at: now),

@@ -14,10 +14,16 @@ public struct Tile: Hashable, Sendable, Comparable {
 
     /// The tile holding a point at `zoom` (latitudes clamped to Web Mercator's ±85.0511°).
     public init(latitude: Double, longitude: Double, zoom: Int) {
+        let position = Self.position(latitude: latitude, longitude: longitude, zoom: zoom)
+        x = min(Int(position.x.rounded(.down)), (1 << zoom) - 1)
+        y = min(Int(position.y.rounded(.down)), (1 << zoom) - 1)
+    }
+
+    /// Where a point lies at `zoom`, in tiles (fractional; latitudes clamped to ±85.0511°).
+    public static func position(latitude: Double, longitude: Double, zoom: Int) -> (x: Double, y: Double) {
         let n = Double(1 << zoom)
         let lat = min(max(latitude, -85.05112878), 85.05112878) * .pi / 180
-        x = min(Int(((longitude + 180) / 360 * n).rounded(.down)), (1 << zoom) - 1)
-        y = min(Int(((1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * n).rounded(.down)), (1 << zoom) - 1)
+        return ((longitude + 180) / 360 * n, (1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * n)
     }
 
     /// The tile's edges in degrees at `zoom` (north and south by the inverse Mercator).

@@ -56,12 +56,11 @@ package struct FogLayer: Sendable {
         let scale = 256 * pow(2, Double(view.zoom))
         var inView: [(circle: Circle, x: Double, y: Double, size: Int)] = []
         for circle in all where view.contains(circle) {
-            let φ = min(max(circle.latitude, -85.051_128_78), 85.051_128_78) * .pi / 180
-            let x = (circle.longitude + 180) / 360 * scale
-            let y = (1 - log(tan(φ) + 1 / cos(φ)) / .pi) / 2 * scale
+            let tiles = Tile.position(latitude: circle.latitude, longitude: circle.longitude, zoom: view.zoom)
             // Metres per pixel at this latitude and zoom (the page's own conversion, near enough).
+            let φ = min(max(circle.latitude, -85.051_128_78), 85.051_128_78) * .pi / 180
             let pixels = Double(circle.radius) / (40_075_016.686 * cos(φ) / scale)
-            inView.append((circle, x, y, pixels <= 1 ? 0 : Int(log2(pixels)) + 1))
+            inView.append((circle, tiles.x * 256, tiles.y * 256, pixels <= 1 ? 0 : Int(log2(pixels)) + 1))
         }
         regionsInView = inView.count
         var grid = 0.5
