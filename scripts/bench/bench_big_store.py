@@ -24,17 +24,17 @@ run for the same size and binary-independent generator; pass --fresh to build th
 
 Usage: bench_big_store.py ROQUA WORKDIR [SIZES…] [--fresh] [--runs N]
 """
-import hashlib
-import json
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 flags = [a for a in sys.argv[1:] if a.startswith("--")]
@@ -112,7 +112,6 @@ def app_requests(script):
     a route the page stops or starts asking for fails the benchmark instead of going unmeasured.
     The fog is asked for the world view the page starts on (zoom 2 in a 1280-pixel window, the
     view's bounds grown by a quarter, as `Fog.load` asks)."""
-    import re
     text = open(script, encoding="utf-8").read()
     start = text.index("async function refresh()")
     body = text[start:text.index("\n}\n", start)]
@@ -148,7 +147,6 @@ def first_load(store, paths, count):
         if base is None:
             raise SystemExit("roqua-serve did not print its address")
         opener = urllib.request.build_opener()
-        from concurrent.futures import ThreadPoolExecutor
         sizes_seen = {}
         paint = ["/", "/api/units/world/children", "/api/units/TR/children",
                  next(path for path in paths if path.startswith("/api/fog"))]
