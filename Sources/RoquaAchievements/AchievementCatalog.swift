@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaProgress
 
 /// One thing wrong with an achievements file, naming the achievement when there is one.
@@ -151,7 +152,7 @@ public struct AchievementCatalog: Sendable {
                                                  line: line)])
         }
         let file: File
-        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
+        do { file = try CheckedJSONDecoder().decode(File.self, from: data) } catch {
             return (nil, [], [:], [AchievementProblem(id: nil, kind: .malformedJSON,
                                                  message: "expected {\"achievements\": [ … ]}: \(describe(error, depth: 0))")])
         }
@@ -294,7 +295,7 @@ public struct AchievementCatalog: Sendable {
         let ns = error as NSError
         var texts = [ns.localizedDescription, "\(error)"]
         // JSONDecoder's syntax errors say "around line N, column M"; JSONSerialization's may not.
-        do { _ = try JSONDecoder().decode(Ignored.self, from: data) } catch let DecodingError.dataCorrupted(context) {
+        do { _ = try CheckedJSONDecoder().decode(Ignored.self, from: data) } catch let DecodingError.dataCorrupted(context) {
             texts.append(context.debugDescription)
             if let underlying = context.underlyingError {
                 texts.append("\(underlying)")

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaIO
 
 /// `data/manifest.json`: which shapefiles make up the boundary DB and which DBF fields carry
 /// the code, names and parent link of each layer. Data, not code: a new layer needs no rebuild.
@@ -102,7 +103,7 @@ extension Manifest {
     package static func load(_ path: String) throws -> Manifest {
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(Manifest.self, from: data)
+            return try CheckedJSONDecoder().decode(Manifest.self, from: data)
         } catch let error as DecodingError {
             throw ManifestError.unreadable(file: path, reason: describe(error))
         } catch {

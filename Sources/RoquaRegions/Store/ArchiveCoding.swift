@@ -57,7 +57,7 @@ package enum ArchiveCoding {
         if data.prefix(64).contains(UInt8(ascii: "<")) { throw ArchiveError.notRestorable(file: file) }
         struct Shape: Decodable { var features: [Ignored]? }
         struct Ignored: Decodable { init(from decoder: any Decoder) throws {} }
-        let decoder = JSONDecoder()
+        let decoder = CheckedJSONDecoder()
         do {
             if try decoder.decode(Shape.self, from: data).features != nil {
                 let collection = try decoder.decode(FeatureCollection.self, from: data)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import RoquaChatCore
+import RoquaIO
 
 /// This home's device: its id, its Ed25519 signing key (messages, session transcripts) and its
 /// X25519 agreement key (epoch secrets are sealed to it with HPKE). Created once per home, kept in a 0600
@@ -34,7 +35,7 @@ public struct DeviceIdentity: Sendable {
     public static func loadOrCreate(path: String) throws -> DeviceIdentity {
         if let data = try SecretFile.read(path) {
             do {
-                let stored = try JSONDecoder().decode(Stored.self, from: data)
+                let stored = try CheckedJSONDecoder().decode(Stored.self, from: data)
                 return DeviceIdentity(deviceID: stored.deviceID,
                                       signingKey: try .init(rawRepresentation: stored.signingKey),
                                       agreementKey: try .init(rawRepresentation: stored.agreementKey))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaChatCore
+import RoquaIO
 
 /// An image or file message's body as held here, with where the message stands.
 struct HeldAttachment: Sendable {
@@ -18,7 +19,7 @@ extension ClientStore {
                 SELECT group_id, status, body FROM messages WHERE type IN ('image', 'file') AND body IS NOT NULL
                 """).compactMap { row in
                 let text: String = row["body"]
-                guard let body = try? JSONDecoder().decode(AttachmentBody.self, from: Data(text.utf8)) else { return nil }
+                guard let body = try? CheckedJSONDecoder().decode(AttachmentBody.self, from: Data(text.utf8)) else { return nil }
                 return HeldAttachment(groupID: row["group_id"], pending: (row["status"] as String) == MessageStatus.pending.rawValue, body: body)
             }
         }

@@ -177,7 +177,7 @@ final class ClientStore: Sendable {
 
     static func wire(_ row: Row) throws -> PushMessage {
         let metadataText: String? = row["metadata"]
-        let metadata = try metadataText.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        let metadata = try metadataText.map { try CheckedJSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         let deviceID: String = row["device_id"]
         return PushMessage(localID: row["local_id"], groupID: row["group_id"],
                            type: MessageType(rawValue: row["type"]) ?? .text, content: row["content"],

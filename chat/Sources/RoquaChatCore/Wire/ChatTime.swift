@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 
 /// Timestamps on the wire are ISO 8601 in UTC with milliseconds (`2025-05-01T09:30:00.125Z`);
 /// the server keeps whole milliseconds since 1970, and signatures cover that integer, so both
@@ -51,8 +52,8 @@ public enum ChatJSON {
     }
 
     /// A decoder for request and response bodies.
-    public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
+    public static func decoder() -> CheckedJSONDecoder {
+        let decoder = CheckedJSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)

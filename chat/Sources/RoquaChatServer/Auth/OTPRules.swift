@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 
 /// Everything the server remembers about sign-in codes for one phone number: the live codes
 /// (one per requester at most) and when codes were sent, and to whom, within the last hour.
@@ -48,7 +49,7 @@ package struct OTPState: Sendable, Equatable, Codable {
     /// The state stored as `text`.
     /// - Throws: `DecodingError` for a row that is not a state.
     package static func decoded(_ text: String) throws -> OTPState {
-        let decoder = JSONDecoder()
+        let decoder = CheckedJSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return try decoder.decode(OTPState.self, from: Data(text.utf8))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaChatCore
+import RoquaIO
 
 /// Column values both stores share: times as whole milliseconds, metadata as canonical JSON
 /// text, sign-in code states as JSON; text that does not parse back is a typed error naming the table.
@@ -19,7 +20,7 @@ extension StoreRowMapping {
     package static func metadata(_ text: String?, serverID: String) throws -> JSONValue? {
         guard let text else { return nil }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            return try CheckedJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch {
             throw ChatStoreError.corruptRow(table: "messages", reason: "metadata of \(serverID) is not JSON")
         }

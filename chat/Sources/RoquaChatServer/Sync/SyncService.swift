@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import RoquaChatCore
+import RoquaIO
 
 /// Push, pull and receipts.
 package struct SyncService: EnvironmentService {
@@ -64,7 +65,7 @@ package struct SyncService: EnvironmentService {
 
     /// Message `index` of a push from its bytes.
     /// - Throws: `malformedBody` naming `messages[index]` and the field.
-    static func message(_ index: Int, _ data: Data, decoder: JSONDecoder) throws -> PushMessage {
+    static func message(_ index: Int, _ data: Data, decoder: CheckedJSONDecoder) throws -> PushMessage {
         do {
             return try decoder.decode(PushMessage.self, from: data)
         } catch let error as DecodingError {

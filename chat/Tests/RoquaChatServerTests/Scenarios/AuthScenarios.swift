@@ -200,5 +200,13 @@ enum AuthScenarios {
             #expect(badPhone.text.contains("0555 111"))
             #expect(try await verify(h, asked, code: "123456", phone: "+905550001111").errorCode == .invalidCode)
         },
+        Scenario("sign-in: a body nested past 512 brackets, the last byte crossing the limit, is a 400 and the server lives") { h in
+            // Foundation's decoder crashed the process on exactly these bodies (anyone could send one).
+            for body in [String(repeating: "[", count: 513), String(repeating: #"{"phone":"#, count: 512) + "["] {
+                let refused = try await h.http.send(.POST, "/v1/auth/otp/request", data: Data(body.utf8))
+                #expect(refused.status == 400 && refused.errorCode == .invalidRequest)
+            }
+            _ = try await ask(h)
+        },
     ] }
 }
