@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import RoquaIO
 
 /// The claims of an access token: who (`sub`), which device (`did`), which sign-in (`sid`, the
 /// refresh family: signing out revokes it), what it is (`typ`, `aud`, `iss`), which token (`jti`)
@@ -45,7 +46,12 @@ package struct AccessTokens: Sendable {
 
     package init(secret: ServerSecret, clock: any ChatClock, lifetime: TimeInterval) async {
         let key = secret.key(for: .accessToken).withUnsafeBytes { Data($0) }
-        keys = await JWTKeyCollection().add(hmac: HMACKey(from: key), digestAlgorithm: .sha256)
+        // jwt-kit decodes a token's header and payload before it checks the signature: with
+        // Foundation's decoder a stranger's token nested past 512 brackets crashed the server.
+        let decoder = CheckedJSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        keys = await JWTKeyCollection(defaultJWTParser: DefaultJWTParser(jsonDecoder: decoder))
+            .add(hmac: HMACKey(from: key), digestAlgorithm: .sha256)
         self.clock = clock
         self.lifetime = lifetime
     }

@@ -136,5 +136,15 @@ enum TokenScenarios {
             let missing = try await h.http.send(.GET, "/v1/me")
             #expect(missing.status == 401 && missing.headers.first(name: "WWW-Authenticate") == "Bearer")
         },
+        Scenario("tokens: a header or payload nested past 512 brackets is a 401, not a crash, before any signature is checked") { h in
+            // jwt-kit decodes both before it verifies: with Foundation's decoder these crashed the server.
+            let session = try await h.signIn("+905551110012")
+            let parts = session.token.split(separator: ".").map(String.init)
+            let deep = Base64URL.encode(Data(String(repeating: "[", count: 513).utf8))
+            for token in [deep + "." + parts[1] + "." + parts[2], parts[0] + "." + deep + "." + parts[2]] {
+                #expect(try await h.http.send(.GET, "/v1/me", token: token).status == 401)
+            }
+            #expect(try await h.http.send(.GET, "/v1/me", token: session.token).status == 200)
+        },
     ] }
 }
