@@ -13,23 +13,12 @@ public struct CountryLocalities: Sendable, Codable, Equatable {
     /// Counts visited localities per country, countries by their earliest locality visit.
     /// Regions without a locality (not yet enriched, or beyond every place's reach) do not count.
     public static func of(_ regions: [VisitedRegion]) -> [CountryLocalities] {
-        var first: [String: [Int64: ChildVisit]] = [:]
-        var names: [String: String] = [:]
+        var tally = LocalityTally()
         for region in regions {
-            guard let country = region.countryCode, let id = region.localityID, let name = region.locality else { continue }
-            names[country] = names[country] ?? region.country ?? country
-            let visit = ChildVisit(code: String(id), name: name, firstVisit: region.timestampStart)
-            if let known = first[country]?[id], let date = known.firstVisit, date <= region.timestampStart { continue }
-            first[country, default: [:]][id] = visit
+            tally.add(countryCode: region.countryCode, country: region.country, id: region.localityID, name: region.locality,
+                      start: region.timestampStart)
         }
-        let countries = first.map { code, places in
-            CountryLocalities(code: code, name: names[code] ?? code, localities: places.values.sorted {
-                ($0.firstVisit ?? .distantFuture, $0.code) < ($1.firstVisit ?? .distantFuture, $1.code)
-            })
-        }
-        return countries.sorted {
-            ($0.localities.first?.firstVisit ?? .distantFuture, $0.code) < ($1.localities.first?.firstVisit ?? .distantFuture, $1.code)
-        }
+        return tally.finish()
     }
 
     /// `Germany: 2 localities (Berlin, Potsdam)`, the names cut after ten (`…, and 4 more`).

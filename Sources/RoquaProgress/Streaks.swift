@@ -149,11 +149,15 @@ public enum Streaks {
     public static func summary(of activity: some Sequence<Date>, now: Date,
                                timeZone: TimeZone = .current,
                                weekendDays: Set<Weekday> = defaultWeekendDays) -> StreakSummary {
+        var tally = StreakDayTally(timeZone: timeZone, now: now)
+        for instant in activity { tally.add(instant) }
+        return summary(days: tally.days, now: now, timeZone: timeZone, weekendDays: weekendDays)
+    }
+
+    /// The streaks of the days with activity (`StreakDayTally`) as of `now`.
+    static func summary(days seen: Set<StreakDay>, now: Date, timeZone: TimeZone,
+                        weekendDays: Set<Weekday> = defaultWeekendDays) -> StreakSummary {
         var reckoner = DayReckoner(timeZone: timeZone)
-        var seen = Set<StreakDay>()
-        for instant in activity where instant <= now {
-            seen.insert(reckoner.day(of: instant))
-        }
         let today = reckoner.day(of: now)
         let days = seen.map { (number: $0.dayNumber, day: $0) }.sorted { $0.number < $1.number }
 
@@ -310,6 +314,9 @@ package struct DayReckoner {
     private let timeZone: TimeZone
     private let calendar: Calendar
     private var offsets: [Int: Int] = [:]
+    /// The last hour found in `offsets`, and its offset.
+    private var lastHour = Int.min
+    private var lastOffset = 0
 
     package init(timeZone: TimeZone) {
         self.timeZone = timeZone
@@ -331,14 +338,18 @@ package struct DayReckoner {
         }
         let hour = Int((t / 3600).rounded(.down))
         let offset: Int
-        if let known = offsets[hour] {
+        if hour == lastHour {  // instants in time order mostly share the hour before's
+            offset = lastOffset
+        } else if let known = offsets[hour] {
             offset = known
+            (lastHour, lastOffset) = (hour, known)
         } else {
             let start = Date(timeIntervalSince1970: Double(hour) * 3600)
             let first = timeZone.secondsFromGMT(for: start)
             if first == timeZone.secondsFromGMT(for: start.addingTimeInterval(3599.999)) {
                 offsets[hour] = first
                 offset = first
+                (lastHour, lastOffset) = (hour, first)
             } else {
                 offset = timeZone.secondsFromGMT(for: instant)
             }

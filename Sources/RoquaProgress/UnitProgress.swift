@@ -49,14 +49,17 @@ public struct ProgressCalculator: Sendable {
 
     /// Collects every unit's first visit from the codes `regions` were enriched with.
     public init(hierarchy: BoundaryHierarchy, regions: [VisitedRegion]) {
-        self.hierarchy = hierarchy
-        var first: [String: Date] = [:]
+        var tally = FirstVisitTally()
         for region in regions {
-            for code in [region.countryCode, region.provinceCode, region.districtCode].compactMap({ $0 }) {
-                first[code] = min(first[code] ?? region.timestampStart, region.timestampStart)
-            }
+            tally.add(country: region.countryCode, province: region.provinceCode, district: region.districtCode, start: region.timestampStart)
         }
-        firstVisits = first
+        self.init(hierarchy: hierarchy, firstVisits: tally.finish())
+    }
+
+    /// Progress from every unit's first visit (`FirstVisitTally`).
+    init(hierarchy: BoundaryHierarchy, firstVisits: [String: Date]) {
+        self.hierarchy = hierarchy
+        self.firstVisits = firstVisits
     }
 
     /// By name as people read it: Çatalca among the c's, Şile among the s's (byte order puts them last).

@@ -49,11 +49,10 @@ struct Summary: ParsableCommand {
     func run() throws {
         let zone = TimeZones.chosen(timeZone)
         let store = try storeOptions.open(.readOnly)
-        let regions = try store.allRegions()
         let hierarchy = try BoundaryHierarchy(database: boundaryOptions.open())
         if let unit {
             let found = try hierarchy.unit(named: unit)
-            let calculator = ProgressCalculator(hierarchy: hierarchy, regions: regions)
+            let calculator = ProgressCalculator(hierarchy: hierarchy, regions: try store.allRegions())
             guard let progress = calculator.progress(of: found.code) else {
                 throw Failure("\(found.name) (\(found.code)) has no subdivisions in the boundary database")
             }
@@ -65,8 +64,8 @@ struct Summary: ParsableCommand {
             print("  " + (progress.notVisitedChildren.isEmpty ? "none" : progress.notVisitedChildren.map(\.name).joined(separator: ", ")))
             return
         }
-        let report = try ProgressReport(regions: regions, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals),
-                                        memory: storeOptions.figureMemory(reading: store, regions: regions.count))
+        let report = try ProgressReport(store: store, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals),
+                                        memory: storeOptions.figureMemory(reading: store, regions: store.regionCount()))
         let flights = try store.flights()
         let tiles = TileStats(zoom: 14, visited: try store.visitedTiles(zoom: 14))
         // The days of the last year with a ground fix (this year's are often none yet).

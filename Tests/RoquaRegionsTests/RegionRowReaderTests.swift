@@ -70,6 +70,10 @@ import Testing
             break
         }
         #expect(try store.unreadableRegions().map(\.id) == expectedUnreadable)
+        // The facts `roqua stats` reads: those of the very same regions, the same rows reported.
+        var facts: [RegionFacts] = []
+        try store.forEachRegionFacts { facts.append($0) }
+        #expect(facts == expected.map(RegionFacts.init))
         // The fog's circles: every row with a valid centre and radius, whatever its other columns
         // (SQLite's own reading of the same rule).
         let circles = try store.circles()

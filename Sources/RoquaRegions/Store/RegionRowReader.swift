@@ -23,22 +23,61 @@ struct RegionRowReader {
 
     /// The region in the statement's current row, or nil when the row needs the general decoder.
     mutating func region(_ s: SQLiteStatement) -> VisitedRegion? {
+        guard let (facts, rest) = read(s, whole: true), let rest else { return nil }
+        return VisitedRegion(id: rest.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
+                             timestampStart: facts.start, timestampEnd: rest.end, province: rest.province, district: rest.district,
+                             country: facts.country, countryCode: facts.countryCode, provinceCode: facts.provinceCode,
+                             districtCode: facts.districtCode, geohash: rest.geohash, visitCount: rest.visitCount,
+                             lastVisit: facts.lastVisit, enrichedWith: rest.enrichedWith, locality: facts.locality,
+                             localityID: facts.localityID)
+    }
+
+    /// The facts of the region in the statement's current row when `region(_:)` would read it and
+    /// it passes `VisitedRegion.validate()`; nil when the row needs the general decoder. The other
+    /// columns are checked as `region(_:)` checks them, not made into values.
+    mutating func facts(_ s: SQLiteStatement) -> RegionFacts? {
+        guard let (facts, _) = read(s, whole: false),
+              VisitedRegion.isValid(latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
+                                    visitCount: Int(sqlite3_column_int64(s, 13))) else { return nil }
+        return facts
+    }
+
+    private struct Rest {
+        var id: Int64, end: Date?, province: String?, district: String?, geohash: String, visitCount: Int, enrichedWith: String?
+    }
+
+    /// Every column checked; the columns outside the facts made into values only when `whole`.
+    private mutating func read(_ s: SQLiteStatement, whole: Bool) -> (RegionFacts, Rest?)? {
         guard sqlite3_column_type(s, 0) == SQLITE_INTEGER,
               let latitude = real(s, 1), let longitude = real(s, 2),
               sqlite3_column_type(s, 3) == SQLITE_INTEGER, sqlite3_column_type(s, 13) == SQLITE_INTEGER,
               let start = time(s, 4), let end = optionalTime(s, 5), let lastVisit = time(s, 14),
-              let province = text(s, 6), let district = text(s, 7), let country = text(s, 8),
-              let geohash = text(s, 9) ?? nil, let countryCode = text(s, 10), let provinceCode = text(s, 11),
-              let districtCode = text(s, 12), let enrichedWith = text(s, 15), let locality = text(s, 16)
+              let country = text(s, 8), let countryCode = text(s, 10), let provinceCode = text(s, 11),
+              let districtCode = text(s, 12), let locality = text(s, 16)
         else { return nil }
         let localityType = sqlite3_column_type(s, 17)
         guard localityType == SQLITE_NULL || localityType == SQLITE_INTEGER else { return nil }
-        return VisitedRegion(id: sqlite3_column_int64(s, 0), latitude: latitude, longitude: longitude,
-                             radius: Int(sqlite3_column_int64(s, 3)), timestampStart: start, timestampEnd: end,
-                             province: province, district: district, country: country, countryCode: countryCode,
-                             provinceCode: provinceCode, districtCode: districtCode, geohash: geohash,
-                             visitCount: Int(sqlite3_column_int64(s, 13)), lastVisit: lastVisit, enrichedWith: enrichedWith,
-                             locality: locality, localityID: localityType == SQLITE_NULL ? nil : sqlite3_column_int64(s, 17))
+        let facts = RegionFacts(latitude: latitude, longitude: longitude, radius: Int(sqlite3_column_int64(s, 3)),
+                                start: start, lastVisit: lastVisit, countryCode: countryCode, provinceCode: provinceCode,
+                                districtCode: districtCode, country: country, locality: locality,
+                                localityID: localityType == SQLITE_NULL ? nil : sqlite3_column_int64(s, 17))
+        guard whole else {
+            guard Self.isText(s, 6), Self.isText(s, 7), Self.isText(s, 9, orNull: false), Self.isText(s, 15) else { return nil }
+            return (facts, nil)
+        }
+        guard let province = text(s, 6), let district = text(s, 7), let geohash = text(s, 9) ?? nil,
+              let enrichedWith = text(s, 15) else { return nil }
+        return (facts, Rest(id: sqlite3_column_int64(s, 0), end: end, province: province, district: district, geohash: geohash,
+                            visitCount: Int(sqlite3_column_int64(s, 13)), enrichedWith: enrichedWith))
+    }
+
+    /// Whether `text(_:_:)` would read the column (a text without NUL, or NULL when `orNull`).
+    private static func isText(_ s: SQLiteStatement, _ column: Int32, orNull: Bool = true) -> Bool {
+        switch sqlite3_column_type(s, column) {
+        case SQLITE_NULL: orNull
+        case SQLITE_TEXT: bytes(s, column) != nil
+        default: false
+        }
     }
 
     private func real(_ s: SQLiteStatement, _ column: Int32) -> Double? {

@@ -40,28 +40,53 @@ extension RegionStore {
     /// position (`RegionRowReader`), or by the `Codable` form for a row that reader leaves alone.
     package static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [])
         throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
-        var readable: [VisitedRegion] = [], unreadable: [UnreadableRegion] = []
+        var readable: [VisitedRegion] = []
         if condition == "1" {  // every row: room for them at once (growing by doubling copied a million regions ~20 times)
             readable.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0)
         }
+        let unreadable = try eachReadable(db, where: condition, arguments: arguments,
+                                          fast: { reader, s in reader.region(s).flatMap { (try? $0.validate()) != nil ? $0 : nil } },
+                                          general: { $0 }) { readable.append($0) }
+        return (readable, unreadable)
+    }
+
+    /// The facts of every readable region in id order — the regions `allRegions()` returns, the
+    /// unreadable rows reported the same way — read without making or holding the regions: what
+    /// `roqua stats` needs of a million regions.
+    /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read; what `body` throws.
+    public func forEachRegionFacts(_ body: (RegionFacts) throws -> Void) throws {
+        try read { db in
+            let unreadable = try Self.eachReadable(db, fast: { reader, s in reader.facts(s) }, general: RegionFacts.init, body: body)
+            if !unreadable.isEmpty { unreadableHandler?(unreadable) }
+        }
+    }
+
+    /// Each row's value by the fast reader, or else from the `Codable` form; the rows neither can
+    /// read (or that fail `validate()`) returned.
+    private static func eachReadable<T>(_ db: Database, where condition: String = "1", arguments: StatementArguments = [],
+                                        fast: (inout RegionRowReader, SQLiteStatement) -> T?,
+                                        general: (VisitedRegion) -> T, body: (T) throws -> Void) throws -> [UnreadableRegion] {
+        var unreadable: [UnreadableRegion] = []
         let statement = try db.makeStatement(
             sql: "SELECT \(RegionRowReader.columns) FROM visited_regions WHERE \(condition) ORDER BY id")
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         var reader = RegionRowReader()
         while let row = try rows.next() {
-            if let region = reader.region(statement.sqliteStatement), (try? region.validate()) != nil {
-                readable.append(region)
+            if let value = fast(&reader, statement.sqliteStatement) {
+                try body(value)
                 continue
             }
+            let region: VisitedRegion
             do {
-                let region = try VisitedRegion(row: row)
+                region = try VisitedRegion(row: row)
                 try region.validate()
-                readable.append(region)
             } catch {
                 unreadable.append(UnreadableRegion(id: row["id"] ?? -1, problem: Self.problem(error)))
+                continue
             }
+            try body(general(region))
         }
-        return (readable, unreadable)
+        return unreadable
     }
 
     private static func problem(_ error: any Error) -> String {
@@ -80,6 +105,7 @@ extension VisitedRegion {
     /// can work with, at least one visit.
     /// - Throws: `RegionValueError` naming the value.
     public func validate() throws(RegionValueError) {
+        guard !Self.isValid(latitude: latitude, longitude: longitude, radius: radius, visitCount: visitCount) else { return }
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
             throw RegionValueError("coordinate \(latitude), \(longitude) is out of range")
         }
@@ -87,6 +113,12 @@ extension VisitedRegion {
             throw RegionValueError("radius \(radius) m is outside 1…\(ClusteringSettings.radiusRange.upperBound) m")
         }
         guard visitCount > 0 else { throw RegionValueError("visit_count \(visitCount) must be positive") }
+    }
+
+    /// Whether `validate()` passes for these values.
+    static func isValid(latitude: Double, longitude: Double, radius: Int, visitCount: Int) -> Bool {
+        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
+            && (1...ClusteringSettings.radiusRange.upperBound).contains(radius) && visitCount > 0
     }
 }
 

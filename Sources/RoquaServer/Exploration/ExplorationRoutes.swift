@@ -18,19 +18,21 @@ enum ExplorationRoutes {
                 guard let value = Int(text), (4...9).contains(value) else { throw .badRequest("decimals must be 4…9") }
                 return value
             } ?? 5
-            let regions = try await offloaded { try state.store.allRegions() }
             if let unit = query["unit"] {
                 let found: BoundaryHierarchy.Unit
                 do { found = try state.hierarchy.unit(named: unit) } catch let error as BoundaryHierarchy.LookupError {
                     throw APIError(.notFound, error.description)
                 }
+                let regions = try await offloaded { try state.store.allRegions() }
                 guard let progress = ProgressCalculator(hierarchy: state.hierarchy, regions: regions).progress(of: found.code) else {
                     throw APIError(.notFound, "\(found.name) (\(found.code)) has no subdivisions in the boundary database")
                 }
                 return try JSONBody.encoded(progress, timeZone: zone)
             }
-            let report = try ProgressReport(regions: regions, hierarchy: state.hierarchy,
-                                            options: .init(timeZone: zone, decimals: decimals), memory: StoredFigures(store: state.store))
+            let report = try await offloaded {
+                try ProgressReport(store: state.store, hierarchy: state.hierarchy,
+                                   options: .init(timeZone: zone, decimals: decimals), memory: StoredFigures(store: state.store))
+            }
             return try JSONBody.encoded(report, timeZone: zone)
         }
         router.get("/api/visited") { _, _ -> Response in
