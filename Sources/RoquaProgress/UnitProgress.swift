@@ -63,8 +63,9 @@ public struct ProgressCalculator: Sendable {
     }
 
     /// By name as people read it: Çatalca among the c's, Şile among the s's (byte order puts them last).
-    static func alphabetical(_ a: ChildVisit, _ b: ChildVisit) -> Bool {
-        (NameFolding.fold(a.name), a.code) < (NameFolding.fold(b.name), b.code)
+    static func alphabetical(_ visits: [ChildVisit]) -> [ChildVisit] {
+        visits.map { (key: NameFolding.fold($0.name), visit: $0) }  // folded once each, not at every comparison
+            .sorted { ($0.key, $0.visit.code) < ($1.key, $1.visit.code) }.map(\.visit)
     }
 
     /// x/N for a unit with children (nil for a unit without any, e.g. a district).
@@ -72,7 +73,7 @@ public struct ProgressCalculator: Sendable {
         guard let unit = hierarchy.units[code], let children = hierarchy.children[code], !children.isEmpty else { return nil }
         let visits = children.map { ChildVisit(code: $0, name: hierarchy.units[$0]?.name ?? $0, firstVisit: firstVisits[$0]) }
         let visited = visits.filter { $0.firstVisit != nil }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
-        let notVisited = visits.filter { $0.firstVisit == nil }.sorted(by: Self.alphabetical)
+        let notVisited = Self.alphabetical(visits.filter { $0.firstVisit == nil })
         let childLevel = hierarchy.units[children[0]]?.level.description ?? "unit"
         return UnitProgress(code: code, name: unit.name, level: unit.level.description, childLevel: childLevel,
                             visited: visited.count, total: children.count, firstVisit: firstVisits[code],
@@ -97,8 +98,7 @@ public struct ProgressCalculator: Sendable {
             guard !visited.isEmpty else { return nil }
             return UnitProgress(code: continent, name: continent, level: "continent", childLevel: "country",
                                 visited: visited.count, total: members.count, firstVisit: visited.first?.firstVisit,
-                                visitedChildren: visited, notVisitedChildren: members.filter { $0.firstVisit == nil }
-                                    .sorted(by: Self.alphabetical))
+                                visitedChildren: visited, notVisitedChildren: Self.alphabetical(members.filter { $0.firstVisit == nil }))
         }
     }
 

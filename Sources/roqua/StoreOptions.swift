@@ -29,7 +29,12 @@ struct StoreOptions: ParsableArguments {
     /// cannot be read back are reported once (they are skipped, never fatal).
     func open(_ access: RegionStore.Access = .readWrite) throws -> RegionStore {
         let path = path
-        if let warning = PrivateFiles.looseModeWarning(path) { Terminal.warning(warning) }
+        if let warning = PrivateFiles.looseModeWarning(path) {
+            Self.warnedLoose.withLock { warned in
+                if !warned { Terminal.warning(warning) }
+                warned = true
+            }
+        }
         return try RegionStore(path: path, components: [AchievementStorage.component], access: access) { unreadable in
             Self.warnedOnce.withLock { warned in
                 guard !warned else { return }
@@ -42,6 +47,9 @@ struct StoreOptions: ParsableArguments {
 
     /// One warning per command, however many times the regions are read.
     private static let warnedOnce = Mutex(false)
+    /// A verb may open the store more than once (a second connection, a writable one): one
+    /// warning about its mode.
+    private static let warnedLoose = Mutex(false)
 }
 
 /// `--boundaries PATH`, shared by every verb that reads the boundary DB.

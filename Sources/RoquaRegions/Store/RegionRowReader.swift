@@ -51,7 +51,7 @@ struct RegionRowReader {
         guard sqlite3_column_type(s, 0) == SQLITE_INTEGER,
               let latitude = real(s, 1), let longitude = real(s, 2),
               sqlite3_column_type(s, 3) == SQLITE_INTEGER, sqlite3_column_type(s, 13) == SQLITE_INTEGER,
-              let start = time(s, 4), let end = optionalTime(s, 5), let lastVisit = time(s, 14),
+              let start = time(s, 4), let end = optionalTime(s, 5), let lastVisit = time(s, 14, sameAs: 4, start),
               let country = text(s, 8), let countryCode = text(s, 10), let provinceCode = text(s, 11),
               let districtCode = text(s, 12), let locality = text(s, 16)
         else { return nil }
@@ -105,6 +105,17 @@ struct RegionRowReader {
         timeBytes.removeAll(keepingCapacity: true)
         timeBytes.append(contentsOf: bytes)
         return TimeText.iso8601(bytes: timeBytes[...])
+    }
+
+    /// As `time(_:_:)`, `value` without parsing when the text is that of column `other` (a
+    /// region visited once has its latest visit's text equal to its start's).
+    private mutating func time(_ s: SQLiteStatement, _ column: Int32, sameAs other: Int32, _ value: Date) -> Date? {
+        if sqlite3_column_type(s, column) == SQLITE_TEXT, sqlite3_column_type(s, other) == SQLITE_TEXT,
+           let text = Self.bytes(s, column), let known = Self.bytes(s, other), text.count == known.count,
+           text.isEmpty || memcmp(text.baseAddress!, known.baseAddress!, text.count) == 0 {
+            return value
+        }
+        return time(s, column)
     }
 
     /// `.some(nil)` for NULL, the time for a text that parses, nil for anything else.
