@@ -58,11 +58,33 @@ public struct ProgressReport: Sendable, Codable {
     /// The report of every readable region of `store`, read once and not held (a million regions
     /// in well under a second): the same report as from `store.allRegions()`.
     /// - Throws: as `init(regions:…)`; `RegionStoreError` when the store cannot be read.
+    ///
+    /// `together`: a second handle of the same store and a writable one (all three distinct): a
+    /// big store's regions are then read in two halves at once, on one snapshot (see
+    /// `RegionStore.readTogether`); alone when a writer is at work.
     public init(store: RegionStore, hierarchy: BoundaryHierarchy, options: Options = Options(),
-                memory: (any FigureMemory)? = nil) throws {
+                memory: (any FigureMemory)? = nil, together: (second: RegionStore, lock: RegionStore)? = nil) throws {
+        if let together, let tally = try Self.tallyInHalves(store, together.second, lock: together.lock, options: options) {
+            try self.init(tally: tally, hierarchy: hierarchy, options: options, memory: memory)
+            return
+        }
         var tally = ProgressTally(timeZone: options.timeZone, now: options.now, expected: try store.regionCount())
         try store.forEachRegionFacts { tally.add($0) }
         try self.init(tally: tally, hierarchy: hierarchy, options: options, memory: memory)
+    }
+
+    /// Stores with fewer region ids are read alone (two threads gain nothing worth a lock).
+    static let halvesFrom: Int64 = 100_000
+
+    private static func tallyInHalves(_ store: RegionStore, _ second: RegionStore, lock: RegionStore,
+                                      options: Options) throws -> ProgressTally? {
+        let (zone, now) = (options.timeZone, options.now)
+        guard let (first, later) = try store.tallyFactsInHalves(
+            second: second, lock: lock, minimumIDs: halvesFrom,
+            start: { ProgressTally(timeZone: zone, now: now, expected: $0) }, add: { $0.add($1) }) else { return nil }
+        var tally = first
+        tally.append(later)
+        return tally
     }
 
     private init(tally: consuming ProgressTally, hierarchy: BoundaryHierarchy, options: Options, memory: (any FigureMemory)?) throws {

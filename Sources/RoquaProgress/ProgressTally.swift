@@ -4,7 +4,7 @@ import RoquaRegions
 /// What a `ProgressReport` is made of, gathered one region at a time in id order, so that a
 /// store's million regions are read once and never held (`RegionStore.forEachRegionFacts`). The
 /// report from an array of regions is made by the same tally: one definition of every figure.
-struct ProgressTally {
+struct ProgressTally: Sendable {
     private(set) var regions = 0
     private(set) var circles: [ExploredCircle] = []
     private var firstVisits = FirstVisitTally()
@@ -26,6 +26,16 @@ struct ProgressTally {
         if region.lastVisit != region.start { days.add(region.lastVisit) }
     }
 
+    /// Adds the tally of the regions after this one's (in id order): the same tally as one made
+    /// of both in order.
+    mutating func append(_ later: consuming ProgressTally) {
+        regions += later.regions
+        circles += later.circles
+        firstVisits.append(later.firstVisits)
+        localities.append(later.localities)
+        days.append(later.days)
+    }
+
     /// Every unit's first visit, the localities per country and the streak days.
     mutating func finish() -> (firstVisits: [String: Date], localities: [CountryLocalities], days: Set<StreakDay>) {
         (firstVisits.finish(), localities.finish(), days.days)
@@ -35,7 +45,7 @@ struct ProgressTally {
 /// Every unit (country, province, district) → the start of its earliest region. Regions in id
 /// order mostly share their units with the region before, so a run of equal units is one minimum
 /// until the units change.
-struct FirstVisitTally {
+struct FirstVisitTally: Sendable {
     private var first: [String: Date] = [:]
     private var run: (country: String?, province: String?, district: String?)?
     private var runStart = Date.distantFuture
@@ -62,12 +72,17 @@ struct FirstVisitTally {
         run = nil
         return first
     }
+
+    /// Adds the first visits of later regions (a minimum: order does not matter).
+    mutating func append(_ later: consuming FirstVisitTally) {
+        for (code, date) in later.finish() { first[code] = min(first[code] ?? date, date) }
+    }
 }
 
 /// The localities visited per country: each locality once (by GeoNames id) with its earliest
 /// visit, the first region in id order winning a tie; a country named by its first region with a
 /// locality. Regions without a country code, locality id or locality name do not count.
-struct LocalityTally {
+struct LocalityTally: Sendable {
     private var first: [String: [Int64: ChildVisit]] = [:]
     private var names: [String: String] = [:]
     private var run: (country: String, id: Int64, best: ChildVisit)?
@@ -89,6 +104,21 @@ struct LocalityTally {
         first[country, default: [:]][id] = best
     }
 
+    /// Adds the localities of later regions: a place keeps this tally's visit on a tie, a country
+    /// this tally's name.
+    mutating func append(_ later: consuming LocalityTally) {
+        flush()
+        run = nil
+        later.flush()
+        for (country, places) in later.first {
+            for (id, visit) in places {
+                if let known = first[country]?[id], let date = known.firstVisit, date <= visit.firstVisit! { continue }
+                first[country, default: [:]][id] = visit
+            }
+        }
+        for (country, name) in later.names where names[country] == nil { names[country] = name }
+    }
+
     mutating func finish() -> [CountryLocalities] {
         flush()
         run = nil
@@ -104,7 +134,7 @@ struct LocalityTally {
 }
 
 /// The calendar days (in a zone) with activity up to `now`: instants after `now` do not count.
-struct StreakDayTally {
+struct StreakDayTally: Sendable {
     private var reckoner: DayReckoner
     private let now: Date
     private(set) var days = Set<StreakDay>()
@@ -113,6 +143,12 @@ struct StreakDayTally {
     init(timeZone: TimeZone, now: Date) {
         reckoner = DayReckoner(timeZone: timeZone)
         self.now = now
+    }
+
+    /// Adds the days of another tally (a set: order does not matter).
+    mutating func append(_ later: StreakDayTally) {
+        days.formUnion(later.days)
+        last = nil
     }
 
     mutating func add(_ instant: Date) {

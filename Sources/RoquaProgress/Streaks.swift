@@ -310,7 +310,7 @@ public enum Streaks {
 /// transition), the day then follows by arithmetic (H. Hinnant's `civil_from_days`). An instant
 /// in an hour holding a transition asks the zone for its own offset; instants outside the years
 /// 1700–9000 are asked of `Calendar`.
-package struct DayReckoner {
+package struct DayReckoner: Sendable {
     private let timeZone: TimeZone
     private let calendar: Calendar
     private var offsets: [Int: Int] = [:]

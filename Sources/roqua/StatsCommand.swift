@@ -71,8 +71,11 @@ struct Summary: ParsableCommand {
         let travel = Mutex<Result<Travel, any Error>?>(nil)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { travel.withLock { $0 = Result { try Travel(side, zone: zone) } } }
+        // A big writable store's regions are read in two halves at once on one snapshot.
+        let writable = storeOptions.writable(regions: try store.regionCount())
         let report = try ProgressReport(store: store, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals),
-                                        memory: storeOptions.figureMemory(reading: store, regions: store.regionCount()))
+                                        memory: StoredFigures(store: writable ?? store),
+                                        together: try writable.map { (second: try storeOptions.open(.readOnly), lock: $0) })
         group.wait()
         let (flights, tiles, days) = try travel.withLock { try $0!.get() }.parts
         if json {

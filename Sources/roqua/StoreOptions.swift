@@ -14,15 +14,13 @@ struct StoreOptions: ParsableArguments {
 
     var path: String { store ?? RegionStore.defaultPath() }
 
-    /// Where a reading verb remembers figures it computed from a big store (`StoredFigures`): the
-    /// store opened for writing when it exists and may be written, else the read-only one (which
-    /// then remembers nothing). Never creates a store.
-    func figureMemory(reading store: RegionStore, regions: Int) -> StoredFigures {
-        guard regions >= ExploredFigures.rememberedFrom, FileManager.default.isWritableFile(atPath: path),
-              let writable = try? open(.readWrite) else {
-            return StoredFigures(store: store)
-        }
-        return StoredFigures(store: writable)
+    /// A big store (`ExploredFigures.rememberedFrom` regions or more) opened for writing when it
+    /// exists and may be written: where a reading verb remembers figures it computed
+    /// (`StoredFigures`), and what holds the write lock a moment while two handles begin reading
+    /// one snapshot. nil otherwise (the read-only handle then remembers nothing). Never creates a store.
+    func writable(regions: Int) -> RegionStore? {
+        guard regions >= ExploredFigures.rememberedFrom, FileManager.default.isWritableFile(atPath: path) else { return nil }
+        return try? open(.readWrite)
     }
 
     /// The store with every module's tables; verbs that only read open it read-only. Rows that

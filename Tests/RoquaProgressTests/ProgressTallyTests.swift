@@ -108,6 +108,30 @@ import Testing
         }
         #expect(fromStore.streaks == Streaks.summary(days: days, now: now, timeZone: zone))
         #expect(fromStore.streaks.activeDays == days.count && days.count > 50)
+
+        // Tallied in two halves (as two handles read a big store) and appended: the same figures,
+        // wherever the cut falls (inside a run of units, between a locality's tied visits…).
+        func figures(_ tally: ProgressTally) throws -> Data {
+            var tally = tally
+            let (first, localities, days) = tally.finish()
+            return try encoder.encode(FiguresForTest(regions: tally.regions, circles: tally.circles.map { [$0.latitude, $0.longitude, $0.radius] },
+                                                     first: first, localities: localities, days: days.sorted()))
+        }
+        func tally(_ slice: ArraySlice<VisitedRegion>) -> ProgressTally {
+            var tally = ProgressTally(timeZone: zone, now: now)
+            for region in slice { tally.add(RegionFacts(region)) }
+            return tally
+        }
+        let whole = try figures(tally(readable[...]))
+        for cut in [0, 1, 17, readable.count / 2, readable.count - 1, readable.count] + (0..<20).map({ _ in Int(random.next() % UInt64(readable.count)) }) {
+            var joined = tally(readable[..<cut])
+            joined.append(tally(readable[cut...]))
+            #expect(try figures(joined) == whole, "cut at \(cut)")
+        }
+    }
+
+    private struct FiguresForTest: Encodable {
+        var regions: Int, circles: [[Double]], first: [String: Date], localities: [CountryLocalities], days: [StreakDay]
     }
 }
 

@@ -69,6 +69,8 @@ public final class RegionStore: Sendable {
     /// The components whose tables this store was opened with.
     public let components: [StoreComponent]
     let queue: DatabaseQueue
+    /// How long a write waits for another writer (an import) to finish.
+    static let busyTimeout: TimeInterval = 120
     /// Told about rows that cannot be read back whenever a read skips them.
     let unreadableHandler: (@Sendable ([UnreadableRegion]) -> Void)?
 
@@ -88,7 +90,7 @@ public final class RegionStore: Sendable {
         self.components = components
         unreadableHandler = unreadable
         var config = Configuration()
-        config.busyMode = .timeout(120)
+        config.busyMode = .timeout(Self.busyTimeout)
         config.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }

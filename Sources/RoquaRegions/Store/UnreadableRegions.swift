@@ -55,9 +55,29 @@ extension RegionStore {
     /// `roqua stats` needs of a million regions.
     /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read; what `body` throws.
     public func forEachRegionFacts(_ body: (RegionFacts) throws -> Void) throws {
+        try read { db in report(unreadable: try Self.eachRegionFacts(db, body)) }
+    }
+
+    /// The facts of the readable regions with ids in `ids` (all when nil), in id order, inside an
+    /// open transaction; the rows that cannot be read returned, not reported.
+    package static func eachRegionFacts(_ db: Database, ids: ClosedRange<Int64>? = nil,
+                                        _ body: (RegionFacts) throws -> Void) throws -> [UnreadableRegion] {
+        try eachReadable(db, where: ids == nil ? "1" : "id BETWEEN ? AND ?",
+                         arguments: ids.map { [$0.lowerBound, $0.upperBound] } ?? [],
+                         fast: { reader, s in reader.facts(s) }, general: RegionFacts.init, body: body)
+    }
+
+    /// Tells the store's handler about rows a read skipped (nothing when there are none).
+    package func report(unreadable: [UnreadableRegion]) {
+        if !unreadable.isEmpty { unreadableHandler?(unreadable) }
+    }
+
+    /// The smallest and largest region id (nil for no regions).
+    package func idRange() throws -> ClosedRange<Int64>? {
         try read { db in
-            let unreadable = try Self.eachReadable(db, fast: { reader, s in reader.facts(s) }, general: RegionFacts.init, body: body)
-            if !unreadable.isEmpty { unreadableHandler?(unreadable) }
+            let row = try Row.fetchOne(db, sql: "SELECT MIN(id), MAX(id) FROM visited_regions")
+            guard let low = row?[0] as Int64?, let high = row?[1] as Int64?, low <= high else { return nil }
+            return low...high
         }
     }
 

@@ -113,23 +113,39 @@ extension RegionStore {
                 let bucket: Int = row[0], code: String = row[1]
                 days[code, default: []].insert(Self.localDay(bucket: bucket, zone: zone, offsets: &offsets))
             }
-            let names = try Self.unitNames(db, level: level)
+            let names = try Self.unitNames(db, level: level, codes: Set(days.keys), buckets: low...high)
             let units = days.map { DaysReport.Unit(code: $0.key, name: names[$0.key] ?? $0.key, days: $0.value.count) }
                 .sorted { ($1.days, $0.code) < ($0.days, $1.code) }
             return DaysReport(year: year, level: level.description, timeZone: zone.identifier, units: units)
         }
     }
 
-    static func unitNames(_ db: Database, level: AdminLevel) throws -> [String: String] {
+    /// The name regions store for each of `codes` (the code itself when none has one), looked up
+    /// through the codes index from each unit's country, province and district in `presence`
+    /// (a scan of every region for its names took 0.2 s at a million regions).
+    static func unitNames(_ db: Database, level: AdminLevel, codes: Set<String>, buckets: ClosedRange<Int>) throws -> [String: String] {
         let (code, name) = switch level {
         case .country: ("country_code", "country")
         case .province: ("province_code", "province")
         case .district: ("district_code", "district")
         }
         var names: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT DISTINCT \(code), \(name) FROM visited_regions WHERE \(code) IS NOT NULL") {
-            names[row[0]] = row[1] ?? row[0]
+        let units = try Row.fetchCursor(db, sql: """
+            SELECT DISTINCT country_code, province_code, district_code FROM presence WHERE bucket BETWEEN ? AND ?
+            """, arguments: [buckets.lowerBound, buckets.upperBound])
+        let path = ["country_code", "province_code", "district_code"].prefix { $0 != code } + [code]
+        let lookup = try db.makeStatement(sql: """
+            SELECT \(name) FROM visited_regions WHERE \(path.map { "\($0) IS ?" }.joined(separator: " AND ")) AND \(name) IS NOT NULL LIMIT 1
+            """)
+        while let row = try units.next() {
+            let codes3: [String] = [row[0], row[1], row[2]]
+            let unit = codes3[path.count - 1]
+            guard codes.contains(unit), names[unit] == nil else { continue }
+            // `presence` writes '' where a region has no code (NULL).
+            let arguments = StatementArguments(codes3.prefix(path.count).map { $0.isEmpty ? nil : $0 })
+            names[unit] = try String.fetchOne(lookup, arguments: arguments)
         }
+        for unit in codes where names[unit] == nil { names[unit] = unit }
         return names
     }
 
