@@ -78,19 +78,7 @@ struct Summary: ParsableCommand {
                                         together: try writable.map { (second: try storeOptions.open(.readOnly), lock: $0) })
         group.wait()
         let (flights, tiles, days) = try travel.withLock { try $0!.get() }.parts
-        if json {
-            var document = try Terminal.jsonObject(report, dates: zone) as? [String: Any] ?? [:]
-            // `{"from","from_code","to","to_code","start","end","km","fixes"}`, km to 0.1.
-            let rounded = flights.map { flight in
-                var flight = flight
-                flight.km = (flight.km * 10).rounded() / 10
-                return flight
-            }
-            document["flights"] = try Terminal.jsonObject(rounded, dates: zone)
-            document["tiles"] = try Terminal.jsonObject(tiles, dates: zone)
-            document["days"] = try Terminal.jsonObject(days, dates: zone)
-            return try Terminal.printJSONObject(document)
-        }
+        if json { return try Terminal.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone) }
         print(report.text)
         print(Self.flightLines(flights, zone: zone).joined(separator: "\n"))
         print(TilesCommand.line(tiles))
@@ -111,6 +99,29 @@ struct Summary: ParsableCommand {
             // The days of the last year with a ground fix (this year's are often none yet).
             let year = Calendar.current.dateComponents(in: zone, from: try store.lastOnTheGround() ?? Date()).year ?? 2026
             days = try store.days(year: year, level: .country, zone: zone)
+        }
+    }
+
+    /// The report's fields with `flights` (`{"from","from_code","to","to_code","start","end","km","fixes"}`,
+    /// km to 0.1), `tiles` and `days` beside them: one JSON document, encoded in one pass.
+    struct SummaryDocument: Encodable {
+        var report: ProgressReport
+        var flights: [FlightRecord]
+        var tiles: TileStats
+        var days: DaysReport
+
+        private enum Key: String, CodingKey { case flights, tiles, days }
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(flights.map { flight in
+                var flight = flight
+                flight.km = (flight.km * 10).rounded() / 10
+                return flight
+            }, forKey: .flights)
+            try container.encode(tiles, forKey: .tiles)
+            try container.encode(days, forKey: .days)
         }
     }
 

@@ -31,23 +31,6 @@ enum Terminal {
     }
 
     /// Pretty, sorted, snake_case JSON; dates as ISO 8601 in `dates` (UTC by default).
-    /// `value` as `printJSON` would encode it, as a JSON object to extend.
-    static func jsonObject<T: Encodable>(_ value: T, dates: TimeZone = TimeZone(identifier: "UTC")!) throws -> Any {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        let style = Date.ISO8601FormatStyle(timeZone: dates)
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(style.format(date))
-        }
-        return try JSONSerialization.jsonObject(with: encoder.encode(value))
-    }
-
-    static func printJSONObject(_ object: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
-    }
-
     static func printJSON<T: Encodable>(_ value: T, dates: TimeZone = TimeZone(identifier: "UTC")!) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
