@@ -13,7 +13,7 @@ struct MapLocality {
 
     /// The localities of `regions`, biggest first; none when the boundary DB predates localities.
     /// - Throws: GRDB's `DatabaseError` when the places cannot be read.
-    static func load(_ regions: [VisitedRegion], from database: BoundaryDatabase) throws -> [MapLocality] {
+    static func load(_ regions: [RegionFacts], from database: BoundaryDatabase) throws -> [MapLocality] {
         let ids = Set(regions.compactMap(\.localityID)).sorted()
         guard !ids.isEmpty else { return [] }
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"

@@ -111,10 +111,16 @@ public struct MapRenderer: Sendable {
     ///   `MapError.missingGeometry` when a unit has no geometry row; `GEOSError` when a unit's geometry
     ///   cannot be decoded; GRDB's `DatabaseError` when the DB cannot be read.
     public func render(unit query: String, regions: [VisitedRegion], options: MapOptions = MapOptions()) throws -> RenderedMap {
+        try render(unit: query, facts: regions.map(RegionFacts.init), options: options)
+    }
+
+    /// As `render(unit:regions:options:)`, from what the map needs of each region (a million
+    /// regions' facts are read in well under a second: `RegionStore.forEachRegionFacts`).
+    public func render(unit query: String, facts regions: [RegionFacts], options: MapOptions = MapOptions()) throws -> RenderedMap {
         guard (100...20000).contains(options.width) else { throw MapError.badWidth(options.width) }
         let scope = try MapScope.resolve(query, level: options.level, in: hierarchy)
         let units = try MapUnit.load(scope.children, from: database)
-        let firstVisits = ProgressCalculator(hierarchy: hierarchy, regions: regions).firstVisits
+        let firstVisits = ProgressCalculator(hierarchy: hierarchy, facts: regions).firstVisits
         let inside = regions.filter { scope.contains([$0.countryCode, $0.provinceCode, $0.districtCode]) }
 
         var box = units.dropFirst().reduce(units[0].box) { box, unit in
@@ -128,8 +134,8 @@ public struct MapRenderer: Sendable {
         let height = Self.headerHeight + mapHeight + Self.legendHeight
 
         let visited = units.filter { firstVisits[$0.code] != nil }
-        let first = inside.map(\.timestampStart).min()
-        let last = inside.map { max($0.lastVisit, $0.timestampEnd ?? $0.lastVisit) }.max()
+        let first = inside.map(\.start).min()
+        let last = inside.map { max($0.lastVisit, $0.end ?? $0.lastVisit) }.max()
         let many = units.count > 120
         let fontSize = (min(max(width / 100, 8), 13) * (many ? 0.7 : 1)).rounded()
 

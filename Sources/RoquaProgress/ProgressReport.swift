@@ -74,7 +74,7 @@ public struct ProgressReport: Sendable, Codable {
     }
 
     /// Stores with fewer region ids are read alone (two threads gain nothing worth a lock).
-    static let halvesFrom: Int64 = 100_000
+    public static let halvesFrom: Int64 = 100_000
 
     private static func tallyInHalves(_ store: RegionStore, _ second: RegionStore, lock: RegionStore,
                                       options: Options) throws -> ProgressTally? {

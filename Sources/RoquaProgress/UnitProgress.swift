@@ -56,6 +56,15 @@ public struct ProgressCalculator: Sendable {
         self.init(hierarchy: hierarchy, firstVisits: tally.finish())
     }
 
+    /// Collects every unit's first visit from the codes regions were enriched with.
+    public init(hierarchy: BoundaryHierarchy, facts: [RegionFacts]) {
+        var tally = FirstVisitTally()
+        for region in facts {
+            tally.add(country: region.countryCode, province: region.provinceCode, district: region.districtCode, start: region.start)
+        }
+        self.init(hierarchy: hierarchy, firstVisits: tally.finish())
+    }
+
     /// Progress from every unit's first visit (`FirstVisitTally`).
     init(hierarchy: BoundaryHierarchy, firstVisits: [String: Date]) {
         self.hierarchy = hierarchy

@@ -67,7 +67,7 @@ struct MapCommand: ParsableCommand {
             options.tiles = MapTiles(visited: visited, stats: TileStats(zoom: tileZoom, visited: visited))
         }
         let renderer = try MapRenderer(database: boundaryOptions.open())
-        let map = try renderer.render(unit: unit, regions: try store.allRegions(), options: options)
+        let map = try renderer.render(unit: unit, facts: try storeOptions.regionFacts(store), options: options)
         try OutputFile.write(Array(map.svg.utf8), to: out)
         let size = ByteCountFormatter.string(fromByteCount: Int64(map.svg.utf8.count), countStyle: .file)
         print("\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"

@@ -23,6 +23,25 @@ struct StoreOptions: ParsableArguments {
         return try? open(.readWrite)
     }
 
+    /// The facts of every readable region of `store` (opened by `open(.readOnly)`), in id order:
+    /// a big writable store's in two halves at once on one snapshot (`tallyFactsInHalves`).
+    func regionFacts(_ store: RegionStore) throws -> [RegionFacts] {
+        let count = try store.regionCount()
+        if let lock = writable(regions: count),
+           let (first, later) = try store.tallyFactsInHalves(second: try open(.readOnly), lock: lock, minimumIDs: ProgressReport.halvesFrom,
+                                                              start: { count in
+                                                                  var facts: [RegionFacts] = []
+                                                                  facts.reserveCapacity(count)
+                                                                  return facts
+                                                              }, add: { $0.append($1) }) {
+            return first + later
+        }
+        var facts: [RegionFacts] = []
+        facts.reserveCapacity(count)
+        try store.forEachRegionFacts { facts.append($0) }
+        return facts
+    }
+
     /// The store with every module's tables; verbs that only read open it read-only. Rows that
     /// cannot be read back are reported once (they are skipped, never fatal).
     func open(_ access: RegionStore.Access = .readWrite) throws -> RegionStore {

@@ -14,6 +14,8 @@ public struct RegionFacts: Sendable, Equatable {
     public var start: Date
     /// The start of its latest visit (`lastVisit`).
     public var lastVisit: Date
+    /// When the first visit ended (`timestampEnd`).
+    public var end: Date?
     /// The country's, province's and district's codes the region was enriched with.
     public var countryCode: String?
     public var provinceCode: String?
@@ -27,18 +29,19 @@ public struct RegionFacts: Sendable, Equatable {
     /// The facts of `region`.
     public init(_ region: VisitedRegion) {
         self.init(latitude: region.latitude, longitude: region.longitude, radius: region.radius, start: region.timestampStart,
-                  lastVisit: region.lastVisit, countryCode: region.countryCode, provinceCode: region.provinceCode,
+                  lastVisit: region.lastVisit, end: region.timestampEnd, countryCode: region.countryCode, provinceCode: region.provinceCode,
                   districtCode: region.districtCode, country: region.country, locality: region.locality, localityID: region.localityID)
     }
 
     /// Facts from their values.
-    public init(latitude: Double, longitude: Double, radius: Int, start: Date, lastVisit: Date, countryCode: String?,
+    public init(latitude: Double, longitude: Double, radius: Int, start: Date, lastVisit: Date, end: Date? = nil, countryCode: String?,
                 provinceCode: String?, districtCode: String?, country: String?, locality: String?, localityID: Int64?) {
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
         self.start = start
         self.lastVisit = lastVisit
+        self.end = end
         self.countryCode = countryCode
         self.provinceCode = provinceCode
         self.districtCode = districtCode

@@ -25,7 +25,7 @@ struct RegionRowReader {
     mutating func region(_ s: SQLiteStatement) -> VisitedRegion? {
         guard let (facts, rest) = read(s, whole: true), let rest else { return nil }
         return VisitedRegion(id: rest.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
-                             timestampStart: facts.start, timestampEnd: rest.end, province: rest.province, district: rest.district,
+                             timestampStart: facts.start, timestampEnd: facts.end, province: rest.province, district: rest.district,
                              country: facts.country, countryCode: facts.countryCode, provinceCode: facts.provinceCode,
                              districtCode: facts.districtCode, geohash: rest.geohash, visitCount: rest.visitCount,
                              lastVisit: facts.lastVisit, enrichedWith: rest.enrichedWith, locality: facts.locality,
@@ -43,7 +43,7 @@ struct RegionRowReader {
     }
 
     private struct Rest {
-        var id: Int64, end: Date?, province: String?, district: String?, geohash: String, visitCount: Int, enrichedWith: String?
+        var id: Int64, province: String?, district: String?, geohash: String, visitCount: Int, enrichedWith: String?
     }
 
     /// Every column checked; the columns outside the facts made into values only when `whole`.
@@ -58,7 +58,7 @@ struct RegionRowReader {
         let localityType = sqlite3_column_type(s, 17)
         guard localityType == SQLITE_NULL || localityType == SQLITE_INTEGER else { return nil }
         let facts = RegionFacts(latitude: latitude, longitude: longitude, radius: Int(sqlite3_column_int64(s, 3)),
-                                start: start, lastVisit: lastVisit, countryCode: countryCode, provinceCode: provinceCode,
+                                start: start, lastVisit: lastVisit, end: end, countryCode: countryCode, provinceCode: provinceCode,
                                 districtCode: districtCode, country: country, locality: locality,
                                 localityID: localityType == SQLITE_NULL ? nil : sqlite3_column_int64(s, 17))
         guard whole else {
@@ -67,7 +67,7 @@ struct RegionRowReader {
         }
         guard let province = text(s, 6), let district = text(s, 7), let geohash = text(s, 9) ?? nil,
               let enrichedWith = text(s, 15) else { return nil }
-        return (facts, Rest(id: sqlite3_column_int64(s, 0), end: end, province: province, district: district, geohash: geohash,
+        return (facts, Rest(id: sqlite3_column_int64(s, 0), province: province, district: district, geohash: geohash,
                             visitCount: Int(sqlite3_column_int64(s, 13)), enrichedWith: enrichedWith))
     }
 
