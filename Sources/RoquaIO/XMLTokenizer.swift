@@ -47,6 +47,10 @@ package final class XMLTokenizer {
     /// Reused for every name and value read, so a tag costs no buffer of its own.
     private var nameBytes: [UInt8] = []
     private var valueBytes: [UInt8] = []
+    /// The element and attribute names met first, each with its local name: a track file repeats
+    /// a dozen names millions of times, so each is made once (up to `NameCache.capacity` names;
+    /// past that, as they come).
+    private var names = NameCache()
 
     package init(stream: ByteStream) {
         self.stream = stream
@@ -99,7 +103,7 @@ package final class XMLTokenizer {
     // MARK: - Tags
 
     private func readStartTag(line: Int) throws(InputError) -> XMLEvent {
-        let name = try readName(line: line)
+        let (name, local) = try readName(line: line)
         var attributes = XMLAttributes()
         var attributeBytes = 0
         while true {
@@ -118,9 +122,9 @@ package final class XMLTokenizer {
                 if byte == UInt8(ascii: "/") {
                     open.removeLast()
                     if open.isEmpty { closedRoot = name }
-                    pendingEnd = (Self.localName(name), line, depth)
+                    pendingEnd = (local, line, depth)
                 }
-                return .start(name: Self.localName(name), attributes: attributes, line: line, depth: depth)
+                return .start(name: local, attributes: attributes, line: line, depth: depth)
             case UInt8(ascii: "<"):
                 throw stream.error("unexpected '<' inside <\(name)> (opened on line \(line)): broken XML")
             default:
@@ -132,7 +136,7 @@ package final class XMLTokenizer {
                     stream.advance()
                     guard nameBytes.count <= 1024 else { throw stream.error("attribute name too long in <\(name)>") }
                 }
-                let attributeName = String(decoding: nameBytes, as: UTF8.self)
+                let (attributeName, attributeLocal) = names.name(nameBytes)
                 let attributeLength = nameBytes.count
                 try skipWhitespace()
                 guard try stream.next() == UInt8(ascii: "=") else {
@@ -146,14 +150,14 @@ package final class XMLTokenizer {
                 let value = try readCharacters(until: quote, inAttribute: true,
                                                limit: max(0, Self.maxAttributeBytes - attributeBytes), tag: name)
                 attributeBytes += value.utf8.count
-                attributes.append(Self.localName(attributeName), value)
+                attributes.append(attributeLocal, value)
                 _ = try stream.next() // the closing quote, known to be there
             }
         }
     }
 
     private func readEndTag(line: Int) throws(InputError) -> XMLEvent {
-        let name = try readName(line: line)
+        let (name, local) = try readName(line: line)
         try skipWhitespace()
         guard try stream.next() == UInt8(ascii: ">") else { throw stream.error("malformed closing tag </\(name)>: broken XML") }
         guard let top = open.last else { throw stream.error("closing tag </\(name)> without a matching opening tag: broken XML", line: line) }
@@ -163,17 +167,18 @@ package final class XMLTokenizer {
         let depth = open.count
         open.removeLast()
         if open.isEmpty { closedRoot = name }
-        return .end(name: Self.localName(name), line: line, depth: depth)
+        return .end(name: local, line: line, depth: depth)
     }
 
-    private func readName(line: Int) throws(InputError) -> String {
+    /// The name and its local name.
+    private func readName(line: Int) throws(InputError) -> (String, String) {
         nameBytes.removeAll(keepingCapacity: true)
         try stream.collect(until: Self.nameStops, into: &nameBytes, limit: 1024)
         guard !nameBytes.isEmpty else {
             if try stream.peek() == nil { throw stream.error("file ends inside a tag: truncated file?") }
             throw stream.error("malformed tag (no element name): broken XML", line: line)
         }
-        return String(decoding: nameBytes, as: UTF8.self)
+        return names.name(nameBytes)
     }
 
     // MARK: - Text, CDATA, comments
@@ -319,8 +324,23 @@ package final class XMLTokenizer {
         b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
     }
 
-    private static func localName(_ name: String) -> String {
+    static func localName(_ name: String) -> String {
         guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
         return String(name[name.utf8.index(after: colon)...])
+    }
+}
+
+/// Names made once: the bytes of each name met first, with its string and local name.
+struct NameCache {
+    static let capacity = 32
+    private var known: [(bytes: [UInt8], name: String, local: String)] = []
+
+    /// The name spelled by `bytes` and its local name (after the last `:`).
+    mutating func name(_ bytes: [UInt8]) -> (String, String) {
+        for entry in known where entry.bytes == bytes { return (entry.name, entry.local) }
+        let name = String(decoding: bytes, as: UTF8.self)
+        let local = XMLTokenizer.localName(name)
+        if known.count < Self.capacity { known.append((bytes, name, local)) }
+        return (name, local)
     }
 }
