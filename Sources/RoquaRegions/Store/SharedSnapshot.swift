@@ -25,9 +25,8 @@ extension RegionStore {
                 guard !db.configuration.readonly else { return false }
                 sqlite3_busy_timeout(db.sqliteConnection, 0)
                 defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(RegionStore.busyTimeout * 1000)) }
-                do { try db.execute(sql: "BEGIN IMMEDIATE") } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-                    return false
-                }
+                // A writer at work (busy), or a store that cannot be written after all: read alone.
+                do { try db.execute(sql: "BEGIN IMMEDIATE") } catch { return false }
                 DispatchQueue.global().async(group: group) {
                     resultA.withLock { $0 = Result { try first.readBegun(signal: begun, a) } }
                 }
@@ -40,6 +39,7 @@ extension RegionStore {
                 return true
             }
         } catch {
+            group.wait()  // the reads begun, if any, end before the error is told
             throw RegionStoreError.from(error, path: lock.path, writing: true)
         }
         guard locked else { return nil }
