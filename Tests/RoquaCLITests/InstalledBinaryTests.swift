@@ -12,7 +12,7 @@ import Testing
         for directory in [prefix + "/bin", prefix + "/share/roqua", home] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        try FileManager.default.copyItem(atPath: ProductsDirectory.product("roqua"), toPath: prefix + "/bin/roqua")
+        try CommandRunner.copyProgram(ProductsDirectory.product("roqua"), to: prefix + "/bin/roqua")
         for file in try FileManager.default.contentsOfDirectory(atPath: Repository.data) {
             try FileManager.default.copyItem(atPath: Repository.data + "/" + file, toPath: prefix + "/share/roqua/" + file)
         }
@@ -35,7 +35,7 @@ import Testing
     @Test func withoutItsDataTheBinarySaysWhereItLooked() throws {
         let root = try TempDirectory("roqua-prefix")
         try FileManager.default.createDirectory(atPath: root.file("bin"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: ProductsDirectory.product("roqua"), toPath: root.file("bin/roqua"))
+        try CommandRunner.copyProgram(ProductsDirectory.product("roqua"), to: root.file("bin/roqua"))
         let result = try CommandRunner.run(root.file("bin/roqua"), ["import", "--out", root.file("b.sqlite")],
                                            environment: ["HOME": root.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 1)

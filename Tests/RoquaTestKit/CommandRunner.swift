@@ -79,6 +79,25 @@ public final class RunningCommand {
 }
 
 public enum CommandRunner {
+    /// Copies the program at `source` to `destination` (mode 0755) through a descriptor no child
+    /// can inherit (`O_CLOEXEC`): with Foundation's copy, a child another test thread spawned
+    /// during the copy kept the file open for writing as long as it ran (a slow import: minutes),
+    /// and starting the copy failed with ETXTBSY.
+    public static func copyProgram(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination, "errno": errno]) }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                guard written > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination, "errno": errno]) }
+                offset += written
+            }
+        }
+    }
+
     /// Starts `executable` with `arguments`; stdin is the file `stdin` (or empty), stdout and
     /// stderr go to temporary files. posix_spawn rather than Foundation's Process, whose pipes and
     /// exit notification can hang when parallel tests spawn children at the same time.
