@@ -57,11 +57,11 @@ public struct ProgressReport: Sendable, Codable {
 
     /// The report of every readable region of `store`, read once and not held (a million regions
     /// in well under a second): the same report as from `store.allRegions()`.
-    /// - Throws: as `init(regions:…)`; `RegionStoreError` when the store cannot be read.
     ///
     /// `together`: a second handle of the same store and a writable one (all three distinct): a
     /// big store's regions are then read in two halves at once, on one snapshot (see
     /// `RegionStore.readTogether`); alone when a writer is at work.
+    /// - Throws: as `init(regions:…)`; `RegionStoreError` when the store cannot be read.
     public init(store: RegionStore, hierarchy: BoundaryHierarchy, options: Options = Options(),
                 memory: (any FigureMemory)? = nil, together: (second: RegionStore, lock: RegionStore)? = nil) throws {
         if let together, let tally = try Self.tallyInHalves(store, together.second, lock: together.lock, options: options) {

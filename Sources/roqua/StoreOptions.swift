@@ -27,17 +27,17 @@ struct StoreOptions: ParsableArguments {
     /// a big writable store's in two halves at once on one snapshot (`tallyFactsInHalves`).
     func regionFacts(_ store: RegionStore) throws -> [RegionFacts] {
         let count = try store.regionCount()
+        let room: @Sendable (Int) -> [RegionFacts] = { count in
+            var facts: [RegionFacts] = []
+            facts.reserveCapacity(count)
+            return facts
+        }
         if let lock = writable(regions: count),
            let (first, later) = try store.tallyFactsInHalves(second: try open(.readOnly), lock: lock, minimumIDs: ProgressReport.halvesFrom,
-                                                              start: { count in
-                                                                  var facts: [RegionFacts] = []
-                                                                  facts.reserveCapacity(count)
-                                                                  return facts
-                                                              }, add: { $0.append($1) }) {
+                                                              start: room, add: { $0.append($1) }) {
             return first + later
         }
-        var facts: [RegionFacts] = []
-        facts.reserveCapacity(count)
+        var facts = room(count)
         try store.forEachRegionFacts { facts.append($0) }
         return facts
     }

@@ -205,7 +205,7 @@ public final class RegionStore: Sendable {
     /// Every readable region inside an open transaction; rows that cannot be read are reported.
     package func readableRegions(_ db: Database) throws -> [VisitedRegion] {
         let (readable, unreadable) = try Self.regions(db)
-        if !unreadable.isEmpty { unreadableHandler?(unreadable) }
+        report(unreadable: unreadable)
         return readable
     }
 
