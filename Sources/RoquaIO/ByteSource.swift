@@ -80,3 +80,19 @@ public final class EmptySource: ByteSource {
     public init() {}
     public func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int { 0 }
 }
+
+/// Bytes in memory handed out in reads of whatever size the stream asks for: a `ByteStream`
+/// with a small chunk size over it refills as often as a file's would (tests, fuzz targets).
+package final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer, name: String) throws(InputError) -> Int {
+        let n = min(buffer.count, bytes.count - offset)
+        bytes[offset..<(offset + n)].withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        offset += n
+        return n
+    }
+}

@@ -28,25 +28,46 @@ package enum TextValues {
     }
 
     /// As `number(_:)`, for bytes without surrounding spaces. Plain integers of up to 15 digits
-    /// (the E7 coordinates and epoch times that dominate Google exports) skip `Double(String)`.
+    /// (the E7 coordinates and epoch times that dominate Google exports) skip `Double(String)`,
+    /// and so do plain decimals of up to 15 digits (`41.0082000`, the coordinates of GPX, KML
+    /// and CSV): digits ÷ a power of ten, both exact doubles, is one correctly rounded division,
+    /// the very double `Double(String)` gives (Clinger's fast path).
     package static func number(bytes: ArraySlice<UInt8>) -> Double? {
         guard !bytes.isEmpty else { return nil }
         var digits = bytes
         let negative = digits.first == 0x2D
         if negative { digits.removeFirst() }
-        if !digits.isEmpty, digits.count <= 15 {
-            var value = 0
-            var allDigits = true
-            for b in digits {
-                guard b >= 0x30, b <= 0x39 else { allDigits = false; break }
-                value = value * 10 + Int(b - 0x30)
+        if !digits.isEmpty, digits.count <= 16 {
+            var value = 0, count = 0, point = -1
+            var plain = true
+            for (k, b) in digits.enumerated() {
+                if b >= 0x30, b <= 0x39 {
+                    value = value * 10 + Int(b - 0x30)
+                    count += 1
+                } else if b == 0x2E, point < 0, k > 0, k < digits.count - 1 {
+                    point = k
+                } else {
+                    plain = false
+                    break
+                }
             }
-            if allDigits { return Double(negative ? -value : value) }
+            if plain, count <= 15 {
+                if point < 0 { return Double(negative ? -value : value) }
+                let decimal = Double(value) / Self.powersOfTen[count - point]
+                return negative ? -decimal : decimal
+            }
         }
         guard bytes.allSatisfy({ isNumberByte($0) }), let value = Double(String(decoding: bytes, as: UTF8.self)),
               value.isFinite else { return nil }
         return value
     }
+
+    /// 10⁰ … 10¹⁵, each exact as a double.
+    private static let powersOfTen: [Double] = {
+        var powers: [Double] = [1]
+        for _ in 1...15 { powers.append(powers[powers.count - 1] * 10) }
+        return powers
+    }()
 
     @inline(__always)
     package static func isNumberByte(_ byte: UInt8) -> Bool {

@@ -51,6 +51,7 @@ package final class XMLTokenizer {
     /// a dozen names millions of times, so each is made once (up to `NameCache.capacity` names;
     /// past that, as they come).
     private var names = NameCache()
+    private var subtrees = XMLSubtreeScanner()
 
     package init(stream: ByteStream) {
         self.stream = stream
@@ -98,6 +99,23 @@ package final class XMLTokenizer {
                 return try readStartTag(line: line)
             }
         }
+    }
+
+    /// The next element read whole, without events, when it is plain and lies in the bytes
+    /// buffered now (see `XMLSubtree`) and `wanted` accepts its local name: `read` is given it,
+    /// and when `read` takes it (true) the element is consumed and true returned. False, with
+    /// nothing consumed, when the element is not such, when `read` declines, or when the tokenizer
+    /// is not between elements inside the root with text unwanted: the caller reads on with `next()`.
+    /// Not generic (`read` keeps what it found): a generic one, called from another module,
+    /// looked its types up at run time on every element.
+    package func takeElement(wanted: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Bool, _ read: (XMLSubtree) -> Bool) -> Bool {
+        guard pendingEnd == nil, closedRoot == nil, !open.isEmpty, !keepText else { return false }
+        let line = stream.line, depthLeft = InputLimits.maxDepth - open.count
+        return stream.takeBuffered { p -> (used: Int, newlines: Int, value: Bool)? in
+            guard let (used, newlines, subtree) = subtrees.scan(p, line: line, depthLeft: depthLeft, wanted: wanted),
+                  read(subtree) else { return nil }
+            return (used, newlines, true)
+        } ?? false
     }
 
     // MARK: - Tags

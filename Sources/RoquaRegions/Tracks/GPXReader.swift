@@ -58,6 +58,13 @@ public final class GPXReader: FixReader {
     /// Point children read for their text; `time` only as a direct child of the point.
     private static func isCaptured(_ name: String) -> Bool { name == "time" || name == "speed" || name == "hAcc" }
 
+    /// Whether plain points are read whole from the buffered bytes (`XMLTokenizer.takeElement`)
+    /// rather than event by event; the same fixes either way (off only to compare the two).
+    package var readsPlainPointsWhole = true
+    /// Points read whole so far.
+    package private(set) var pointsTakenWhole = 0
+    private var tries = 0, taken = 0
+
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
     /// Points passed over for an impossible value: one bad point never costs the file.
@@ -81,7 +88,12 @@ public final class GPXReader: FixReader {
     /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
     ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
-        while let event = try xml.next() {
+        while true {
+            if readsPlainPointsWhole, point == nil, capture == nil, sawRoot, let plain = takePlainPoint() {
+                if let fix = try makeFix(plain) { return fix }
+                continue
+            }
+            guard let event = try xml.next() else { break }
             switch event {
             case let .start(name, attributes, line, depth):
                 guard sawRoot else {
@@ -117,6 +129,64 @@ public final class GPXReader: FixReader {
         }
         if !sawRoot { throw error("no <gpx> element: empty file or not GPX", line: xml.stream.line) }
         return nil
+    }
+
+    /// The next point read whole from the bytes buffered now (`XMLTokenizer.takeElement`) when
+    /// it is plain and every value in it is good, as the events would have read it; nil, with
+    /// nothing consumed, for anything else — the events then read it and report what is wrong.
+    private func takePlainPoint() -> PendingPoint? {
+        if tries >= 1024 {
+            // Points that are seldom plain (names in another script on every waypoint) would be
+            // scanned twice each: from here on they are read by events alone.
+            guard taken * 4 >= tries else { return nil }
+            tries = 0
+            taken = 0
+        }
+        tries += 1
+        var point: PendingPoint?
+        guard xml.takeElement(wanted: Self.isPoint, { tree in
+            point = plainPoint(tree)
+            return point != nil
+        }), let point else { return nil }
+        taken += 1
+        pointsTakenWhole += 1
+        return point
+    }
+
+    private static func isPoint(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
+        switch name.count {
+        case 3: bytes[name.lowerBound] == UInt8(ascii: "w") && bytes[name.lowerBound + 1] == UInt8(ascii: "p")
+            && bytes[name.lowerBound + 2] == UInt8(ascii: "t")
+        case 5: memcmp(bytes.baseAddress! + name.lowerBound, "trkpt", 5) == 0 || memcmp(bytes.baseAddress! + name.lowerBound, "rtept", 5) == 0
+        default: false
+        }
+    }
+
+    private func plainPoint(_ tree: XMLSubtree) -> PendingPoint? {
+        let root = tree.nodes[0]
+        guard let lat = tree.attribute("lat", of: root), let lon = tree.attribute("lon", of: root),
+              let latitude = TextValues.number(bytes: TextValues.trimmed(tree.slice(lat))),
+              let longitude = TextValues.number(bytes: TextValues.trimmed(tree.slice(lon))),
+              (try? TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: tree.line)) != nil else { return nil }
+        let kind = tree.equals(root.local, "trkpt") ? "trkpt" : tree.equals(root.local, "rtept") ? "rtept" : "wpt"
+        var point = PendingPoint(kind: kind, latitude: latitude, longitude: longitude, line: tree.line, depth: 0)
+        for node in tree.nodes.dropFirst() {
+            guard !Self.isPoint(tree.bytes, node.local) else { return nil }  // a point in a point: an error the events name
+            let isTime = tree.equals(node.local, "time"), isSpeed = tree.equals(node.local, "speed")
+            guard (isTime && node.depth == 1) || isSpeed || tree.equals(node.local, "hAcc") else { continue }
+            guard let text = node.text, text.count <= 1024 else { return nil }
+            let bytes = tree.slice(text)
+            if isTime {
+                // Blank (as `TextValues.trimmedWhitespace` sees ASCII): no time, as `finish` takes it.
+                guard bytes.contains(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { continue }
+                guard let date = TimeText.iso8601(bytes: bytes),
+                      let time = try? TrackValues.time(date, file: path, line: tree.line) else { return nil }
+                point.time = time
+            } else if let value = TextValues.number(bytes: TextValues.trimmed(bytes)), value >= 0 {
+                if isSpeed { point.speed = value } else { point.accuracy = value }
+            }
+        }
+        return point
     }
 
     /// The point being read; one whose coordinates are missing or impossible is marked bad
@@ -174,3 +244,34 @@ public final class GPXReader: FixReader {
         TrackReadError(file: path, line: line, message: message)
     }
 }
+
+extension GPXReader {
+    /// `bytes` read to the end twice through buffers of `chunkSize` bytes — plain points taken
+    /// whole, and every point by events — each way as text: every fix with all its fields and
+    /// line, the untimed and skipped points, the line reached and the error that stopped it.
+    /// The two must be equal (tests; the `gpx-plain` fuzz target). `taken`: points read whole.
+    package static func bothWays(_ bytes: [UInt8], chunkSize: Int) -> (whole: String, events: String, taken: Int) {
+        func read(whole: Bool) -> (String, Int) {
+            var lines: [String] = []
+            var reader: GPXReader?
+            do {
+                let opened = GPXReader(stream: try ByteStream(source: MemorySource(bytes), name: "both.gpx", chunkSize: chunkSize))
+                opened.readsPlainPointsWhole = whole
+                reader = opened
+                while let fix = try opened.next() {
+                    lines.append("\(fix.coordinate.latitude) \(fix.coordinate.longitude) \(fix.timestamp.timeIntervalSinceReferenceDate) "
+                        + "\(fix.accuracy.map { "\($0)" } ?? "-") \(fix.speed.map { "\($0)" } ?? "-") @\(fix.position)")
+                }
+            } catch {
+                lines.append("error: \(error)")
+            }
+            if let reader {
+                lines.append("untimed \(reader.untimedPoints), skipped \(reader.skipped), line \(reader.xml.stream.line)")
+            }
+            return (lines.joined(separator: "\n"), reader?.pointsTakenWhole ?? 0)
+        }
+        let (whole, taken) = read(whole: true)
+        return (whole, read(whole: false).0, taken)
+    }
+}
+
