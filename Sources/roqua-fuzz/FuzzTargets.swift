@@ -36,12 +36,15 @@ enum FuzzTargets {
                 }
             },
             "shapefile": shapefile,
-            // GPX points read whole from the buffered bytes and by events must agree, whatever the
-            // buffer size (small ones split points everywhere).
-            "gpx-plain": { data in
-                for chunk in [16, 61, 1 << 20] {
-                    let (whole, events, _) = GPXReader.bothWays([UInt8](data), chunkSize: chunk)
-                    if whole != events { fatalError("GPX points read whole ≠ by events (chunk \(chunk)):\n\(whole)\n---\n\(events)") }
+            // GPX, TCX and KML points read whole from the buffered bytes and by events must agree,
+            // whatever the buffer size (small ones split points everywhere).
+            "xml-whole": { data in
+                let readers: [any WholeOrEvents.Type] = [GPXReader.self, TCXReader.self, KMLReader.self]
+                for reader in readers {
+                    for chunk in [16, 61, 1 << 20] {
+                        let (whole, events, _) = reader.bothWays([UInt8](data), chunkSize: chunk)
+                        if whole != events { fatalError("\(reader) read whole ≠ by events (chunk \(chunk)):\n\(whole)\n---\n\(events)") }
+                    }
                 }
             },
             // An added layer (`roqua import --add`): converted to a shapefile, then read back whole.

@@ -23,7 +23,7 @@ import RoquaBoundaries
 /// - Broken XML (mismatched tags, unclosed elements at the end of the file, a root that is not
 ///   `<gpx>`) is an error naming the line. A point whose coordinates or time are impossible is
 ///   skipped and counted (`skipped`); an empty `<time>` is no time.
-public final class GPXReader: FixReader {
+public final class GPXReader: FixReader, WholeOrEvents {
     /// The file being read, as given (for messages).
     public let path: String
     private let xml: XMLTokenizer
@@ -58,12 +58,10 @@ public final class GPXReader: FixReader {
     /// Point children read for their text; `time` only as a direct child of the point.
     private static func isCaptured(_ name: String) -> Bool { name == "time" || name == "speed" || name == "hAcc" }
 
-    /// Whether plain points are read whole from the buffered bytes (`XMLTokenizer.takeElement`)
-    /// rather than event by event; the same fixes either way (off only to compare the two).
     package var readsPlainPointsWhole = true
-    /// Points read whole so far.
-    package private(set) var pointsTakenWhole = 0
-    private var tries = 0, taken = 0
+    package var pointsTakenWhole: Int { whole.total }
+    package var lineReached: Int { xml.stream.line }
+    private var whole = WholeReading()
 
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
@@ -135,22 +133,11 @@ public final class GPXReader: FixReader {
     /// it is plain and every value in it is good, as the events would have read it; nil, with
     /// nothing consumed, for anything else — the events then read it and report what is wrong.
     private func takePlainPoint() -> PendingPoint? {
-        if tries >= 1024 {
-            // Points that are seldom plain (names in another script on every waypoint) would be
-            // scanned twice each: from here on they are read by events alone.
-            guard taken * 4 >= tries else { return nil }
-            tries = 0
-            taken = 0
-        }
-        tries += 1
         var point: PendingPoint?
-        guard xml.takeElement(wanted: Self.isPoint, { tree in
+        return whole.attempt { xml.takeElement(wanted: Self.isPoint) { tree in
             point = plainPoint(tree)
             return point != nil
-        }), let point else { return nil }
-        taken += 1
-        pointsTakenWhole += 1
-        return point
+        } } ? point : nil
     }
 
     private static func isPoint(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
@@ -244,34 +231,3 @@ public final class GPXReader: FixReader {
         TrackReadError(file: path, line: line, message: message)
     }
 }
-
-extension GPXReader {
-    /// `bytes` read to the end twice through buffers of `chunkSize` bytes — plain points taken
-    /// whole, and every point by events — each way as text: every fix with all its fields and
-    /// line, the untimed and skipped points, the line reached and the error that stopped it.
-    /// The two must be equal (tests; the `gpx-plain` fuzz target). `taken`: points read whole.
-    package static func bothWays(_ bytes: [UInt8], chunkSize: Int) -> (whole: String, events: String, taken: Int) {
-        func read(whole: Bool) -> (String, Int) {
-            var lines: [String] = []
-            var reader: GPXReader?
-            do {
-                let opened = GPXReader(stream: try ByteStream(source: MemorySource(bytes), name: "both.gpx", chunkSize: chunkSize))
-                opened.readsPlainPointsWhole = whole
-                reader = opened
-                while let fix = try opened.next() {
-                    lines.append("\(fix.coordinate.latitude) \(fix.coordinate.longitude) \(fix.timestamp.timeIntervalSinceReferenceDate) "
-                        + "\(fix.accuracy.map { "\($0)" } ?? "-") \(fix.speed.map { "\($0)" } ?? "-") @\(fix.position)")
-                }
-            } catch {
-                lines.append("error: \(error)")
-            }
-            if let reader {
-                lines.append("untimed \(reader.untimedPoints), skipped \(reader.skipped), line \(reader.xml.stream.line)")
-            }
-            return (lines.joined(separator: "\n"), reader?.pointsTakenWhole ?? 0)
-        }
-        let (whole, taken) = read(whole: true)
-        return (whole, read(whole: false).0, taken)
-    }
-}
-

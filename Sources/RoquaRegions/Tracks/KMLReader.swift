@@ -20,7 +20,7 @@ import RoquaIO
 /// - One bad value costs one point, never the file (`skipped`): a coordinate that is not
 ///   numbers or lies off the globe, a `<gx:coord>` that is empty or malformed (its `<when>` is
 ///   passed over with it, so the pairs after it stay paired), a time that is not a time.
-public final class KMLReader: FixReader {
+public final class KMLReader: FixReader, WholeOrEvents {
     /// The file being read, as given (for messages).
     public let path: String
     private let xml: XMLTokenizer
@@ -65,6 +65,11 @@ public final class KMLReader: FixReader {
         var used = 0
     }
 
+    package var readsPlainPointsWhole = true
+    package var pointsTakenWhole: Int { whole.total }
+    package var lineReached: Int { xml.stream.line }
+    private var whole = WholeReading()
+
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
 
@@ -88,6 +93,7 @@ public final class KMLReader: FixReader {
     public func next() throws -> Fix? {
         while true {
             if let fix = pending.pop() { return fix }
+            if readsPlainPointsWhole, track != nil, capture == nil, names.last == "Track", try takePlainTrackElement() { continue }
             guard let event = try xml.next() else {
                 guard sawRoot else { throw error("no <kml> element: empty file or not KML", xml.stream.line) }
                 return nil
@@ -178,6 +184,47 @@ public final class KMLReader: FixReader {
             default: placemark?.end = when.date
             }
         }
+    }
+
+    /// The next `<when>` or `<gx:coord>` of a `gx:Track` read whole from the bytes buffered now
+    /// (`XMLTokenizer.takeElement`) when it is plain and its value good, and paired as the events
+    /// would pair it: whether one was. Anything else is left, with nothing consumed, to the
+    /// events, which also count what is wrong with it.
+    private func takePlainTrackElement() throws -> Bool {
+        var taken: (point: Point?, when: When?)
+        let took = whole.attempt { xml.takeElement(wanted: Self.isTrackChild) { tree in
+            guard tree.nodes.count == 1, let text = tree.nodes[0].text else { return false }
+            let bytes = tree.slice(text)
+            // Vertical tab and form feed: the events' trimming takes them, the byte parsers do not.
+            guard !bytes.contains(0x0B), !bytes.contains(0x0C) else { return false }
+            if tree.nodes[0].local.count == 5 {  // coord: "lon lat [alt]"
+                guard !bytes.contains(0x0D) else { return false }  // "\r\n" is one Character to the events' split
+                let parts = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                guard parts.count >= 2, let lon = TextValues.number(bytes: parts[0]), let lat = TextValues.number(bytes: parts[1])
+                else { return false }
+                taken.point = Point(longitude: lon, latitude: lat, line: tree.line)
+                return true
+            }
+            let trimmed = TextValues.trimmed(bytes)
+            guard !trimmed.isEmpty else {
+                taken.when = When.none  // an empty <when>: its coordinate untimed
+                return true
+            }
+            guard let date = trimmed.count == 10 ? TimeText.iso8601(bytes: trimmed + Array("T00:00:00Z".utf8)) : TimeText.iso8601(bytes: trimmed),
+                  let time = try? TrackValues.time(date, file: path, line: tree.line) else { return false }
+            taken.when = .time(time)
+            return true
+        } }
+        guard took else { return false }
+        if let when = taken.when { track?.whens.append(when) } else { track?.coords.append(taken.point) }
+        try pairTrack()
+        return true
+    }
+
+    /// `when` or `coord` (`gx:coord`).
+    private static func isTrackChild(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
+        (name.count == 4 && memcmp(bytes.baseAddress! + name.lowerBound, "when", 4) == 0)
+            || (name.count == 5 && memcmp(bytes.baseAddress! + name.lowerBound, "coord", 5) == 0)
     }
 
     /// Hands out every `<when>`/`<gx:coord>` pair complete so far.

@@ -11,7 +11,7 @@ import RoquaIO
 ///   Position but no Time are skipped and counted (`untimedPoints`), or given the assumed time.
 /// - `speed` (m/s) comes from the `Speed` of the Activity Extension (`ns3:TPX`) when present.
 /// - `position` is the line of the `Trackpoint` tag. The root must be `<TrainingCenterDatabase>`.
-public final class TCXReader: FixReader {
+public final class TCXReader: FixReader, WholeOrEvents {
     /// The file being read, as given (for messages).
     public let path: String
     private let xml: XMLTokenizer
@@ -32,6 +32,11 @@ public final class TCXReader: FixReader {
     }
 
     private static let captured: Set<String> = ["Time", "LatitudeDegrees", "LongitudeDegrees", "Speed"]
+
+    package var readsPlainPointsWhole = true
+    package var pointsTakenWhole: Int { whole.total }
+    package var lineReached: Int { xml.stream.line }
+    private var whole = WholeReading()
 
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
@@ -56,7 +61,12 @@ public final class TCXReader: FixReader {
     /// - Throws: `TrackReadError` naming the file and the line (or record) of the first malformed
     ///   point, or when the file cannot be read.
     public func next() throws -> Fix? {
-        while let event = try xml.next() {
+        while true {
+            if readsPlainPointsWhole, point == nil, capture == nil, sawRoot, let plain = takePlainPoint() {
+                if let fix = finishPoint(plain) { return fix }
+                continue
+            }
+            guard let event = try xml.next() else { break }
             switch event {
             case let .start(name, _, line, depth):
                 guard sawRoot else {
@@ -91,16 +101,72 @@ public final class TCXReader: FixReader {
                     }
                 } else if let done = point, depth == done.depth {
                     point = nil
-                    do {
-                        if let fix = try makeFix(done) { return fix }
-                    } catch let error as InputError {
-                        skipped.skip(error, reason: "invalid coordinate")
-                    }
+                    if let fix = finishPoint(done) { return fix }
                 }
             }
         }
         guard sawRoot else { throw error("no <TrainingCenterDatabase> element: empty file or not TCX", xml.stream.line) }
         return nil
+    }
+
+    /// The next Trackpoint read whole from the bytes buffered now (`XMLTokenizer.takeElement`)
+    /// when it is plain and every value in it is good, as the events would have read it; nil,
+    /// with nothing consumed, for anything else — the events then read it and say what is wrong.
+    private func takePlainPoint() -> Pending? {
+        var point: Pending?
+        return whole.attempt { xml.takeElement(wanted: { $1.count == 10 && memcmp($0.baseAddress! + $1.lowerBound, "Trackpoint", 10) == 0 }) {
+            point = plainPoint($0)
+            return point != nil
+        } } ? point : nil
+    }
+
+    private func plainPoint(_ tree: XMLSubtree) -> Pending? {
+        var point = Pending(line: tree.line, depth: 0)
+        for node in tree.nodes.dropFirst() {
+            let name = node.local
+            guard !tree.equals(name, "Trackpoint") else { return nil }  // a point in a point: an error the events name
+            let isTime = tree.equals(name, "Time"), isLatitude = tree.equals(name, "LatitudeDegrees")
+            let isLongitude = tree.equals(name, "LongitudeDegrees")
+            guard isTime || isLatitude || isLongitude || tree.equals(name, "Speed") else { continue }
+            guard let text = node.text, text.count <= 1024 else { return nil }
+            let bytes = tree.slice(text)
+            // Vertical tab and form feed: `finish` trims them, the byte parsers do not.
+            guard !bytes.contains(0x0B), !bytes.contains(0x0C) else { return nil }
+            let trimmed = TextValues.trimmed(bytes)
+            if isTime {
+                guard !trimmed.isEmpty else { continue }  // an empty <Time>: untimed
+                guard let date = TimeText.iso8601(bytes: trimmed),
+                      let time = try? TrackValues.time(date, file: path, line: tree.line) else { return nil }
+                point.time = time
+            } else if let value = TextValues.number(bytes: trimmed) {
+                if isLatitude {
+                    point.latitude = value
+                } else if isLongitude {
+                    point.longitude = value
+                } else if let speed = try? TrackValues.metric(value, "Speed", file: path, line: tree.line) {
+                    point.speed = speed  // an unreadable speed is left out, as by events
+                }
+            } else if isLatitude || isLongitude {
+                return nil  // not a number: the point is skipped, counted by the events
+            }
+        }
+        // A Position with one of its two numbers, or off the globe: skipped, counted by the events.
+        if point.latitude != nil || point.longitude != nil {
+            guard let latitude = point.latitude, let longitude = point.longitude,
+                  (try? TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: tree.line)) != nil
+            else { return nil }
+        }
+        return point
+    }
+
+    /// The fix of a Trackpoint read to its end, if it is one; a bad coordinate is skipped and counted.
+    private func finishPoint(_ done: Pending) -> Fix? {
+        do throws(InputError) {
+            return try makeFix(done)
+        } catch {
+            skipped.skip(error, reason: "invalid coordinate")
+            return nil
+        }
     }
 
     private func finish(_ name: String, _ text: String, line: Int) throws {
@@ -119,7 +185,7 @@ public final class TCXReader: FixReader {
         }
     }
 
-    private func makeFix(_ point: Pending) throws -> Fix? {
+    private func makeFix(_ point: Pending) throws(InputError) -> Fix? {
         guard !point.bad else { return nil }
         guard point.latitude != nil || point.longitude != nil else { return nil } // no Position: not a place
         guard let latitude = point.latitude, let longitude = point.longitude else {
