@@ -192,13 +192,20 @@ package final class JSONScanner {
         }
     }
 
-    /// The next value as `readValue(keeping:)` reads it, when it is an object of plain members
-    /// (strings without escapes, numbers, `true`, `false`, `null`) lying whole in the bytes
-    /// buffered now: read in one pass over those bytes, with no token-by-token calls. Nil, with
-    /// nothing consumed, for anything else: the caller then reads it with `readValue`, which
-    /// also names what is wrong with it. (Most records of a location history are such objects.)
-    package func readFlatObject(keeping: [String]) -> JSONValue? {
+    /// The next value as `readValue(keeping:)` reads it — the same members, values and lines —
+    /// when it lies whole in the bytes buffered now and is plain: strict JSON nested at most
+    /// `maxPlainDepth` deep, its strings' escapes the simple ones and `\u` of characters outside
+    /// the surrogates. Read in one pass over those bytes, with no token-by-token calls; members
+    /// `keeping` leaves out (at the top level, as `readValue`) are checked and not built. Nil,
+    /// with nothing consumed, for anything else: the caller then reads it with `readValue`, which
+    /// also names what is wrong with it. (Nearly every record of a location history is such.)
+    package func readPlainValue(keeping: [String]? = nil) -> JSONValue? {
         let startLine = stream.line
+        // The scanner's buffer, taken for the closure and given back (a copy would share it and
+        // be copied again on the first write).
+        var text: [UInt8] = []
+        swap(&text, &scratch)
+        defer { swap(&text, &scratch) }
         return stream.takeBuffered { p -> (used: Int, newlines: Int, value: JSONValue)? in
             let n = p.count
             var i = 0, newlines = 0
@@ -209,68 +216,169 @@ package final class JSONScanner {
                     i += 1
                 }
             }
-            /// A string's bytes up to its closing quote (consumed); nil at an escape, a control
-            /// character or the end of the buffer.
-            func plainString() -> Range<Int>? {
-                i += 1
-                let start = i
-                while i < n {
-                    let b = p[i]
-                    if b == UInt8(ascii: "\"") { i += 1; return start..<(i - 1) }
-                    if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+            /// The last string read, when it had no escapes: its bytes in `p` (else decoded in `text`).
+            var plain: Range<Int>?
+            /// After the opening quote: the string up to its closing quote (consumed), in `plain`
+            /// or `text`; false at a control character, an escape not read here, or the end of
+            /// the buffer.
+            func string() -> Bool {
+                var start = i
+                while i < n, p[i] != UInt8(ascii: "\\"), p[i] != UInt8(ascii: "\""), p[i] >= 0x20 { i += 1 }
+                if i < n, p[i] == UInt8(ascii: "\"") {
+                    plain = start..<i
                     i += 1
+                    return true
                 }
-                return nil
+                plain = nil
+                text.removeAll(keepingCapacity: true)
+                while i < n {
+                    while i < n, p[i] != UInt8(ascii: "\\"), p[i] != UInt8(ascii: "\""), p[i] >= 0x20 { i += 1 }
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+                    guard i < n else { return false }
+                    switch p[i] {
+                    case UInt8(ascii: "\""):
+                        i += 1
+                        return true
+                    case UInt8(ascii: "\\"):
+                        guard i + 1 < n else { return false }
+                        let escaped = p[i + 1]
+                        i += 2
+                        if let byte = Self.simpleEscape(escaped) {
+                            text.append(byte)
+                        } else {
+                            guard escaped == UInt8(ascii: "u") else { return false }
+                            guard i + 4 <= n else { return false }
+                            var value: UInt32 = 0
+                            for k in i..<(i + 4) {
+                                let b = p[k]
+                                let digit: UInt8
+                                switch b {
+                                case 0x30...0x39: digit = b - 0x30
+                                case 0x41...0x46: digit = b - 0x41 + 10
+                                case 0x61...0x66: digit = b - 0x61 + 10
+                                default: return false
+                                }
+                                value = value * 16 + UInt32(digit)
+                            }
+                            guard !(0xD800..<0xE000).contains(value) else { return false }  // surrogates: `readValue`'s rules
+                            i += 4
+                            if value < 0x80 {
+                                text.append(UInt8(value))
+                            } else if value < 0x800 {
+                                text.append(0xC0 | UInt8(value >> 6))
+                                text.append(0x80 | UInt8(value & 0x3F))
+                            } else {
+                                text.append(0xE0 | UInt8(value >> 12))
+                                text.append(0x80 | UInt8((value >> 6) & 0x3F))
+                                text.append(0x80 | UInt8(value & 0x3F))
+                            }
+                        }
+                    default: return false  // a control character: an error `readValue` names
+                    }
+                    start = i
+                }
+                return false
             }
-            whitespace()
-            guard i < n, p[i] == UInt8(ascii: "{") else { return nil }
-            let objectLine = startLine + newlines
-            i += 1
-            var members: [(key: String, value: JSONValue)] = []
-            members.reserveCapacity(keeping.count)
-            whitespace()
-            if i < n, p[i] == UInt8(ascii: "}") { return (i + 1, newlines, .object(members, line: objectLine)) }
-            while true {
+            func isKept(_ key: String) -> Bool {
+                if let plain { return key.utf8.elementsEqual(UnsafeBufferPointer(rebasing: p[plain])) }
+                return key.utf8.elementsEqual(text)
+            }
+            func made() -> String {
+                if let plain { return String(decoding: UnsafeBufferPointer(rebasing: p[plain]), as: UTF8.self) }
+                return String(decoding: text, as: UTF8.self)
+            }
+            /// After `{` or `[`: members or elements, each read by `item`, up to `close`; false
+            /// to decline.
+            func container(close: UInt8, _ item: () -> Bool) -> Bool {
                 whitespace()
-                guard i < n, p[i] == UInt8(ascii: "\""), let keyRange = plainString() else { return nil }
-                let key = UnsafeBufferPointer(rebasing: p[keyRange])
+                guard i < n else { return false }
+                if p[i] == close {
+                    i += 1
+                    return true
+                }
+                while true {
+                    guard item() else { return false }
+                    whitespace()
+                    guard i < n else { return false }
+                    if p[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    guard p[i] == close else { return false }
+                    i += 1
+                    return true
+                }
+            }
+            /// One value at `depth`: built when `build` (else checked, and `.null` stands for it);
+            /// nil to decline.
+            func value(keeping: [String]?, depth: Int, build: Bool) -> JSONValue? {
                 whitespace()
-                guard i < n, p[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
-                whitespace()
-                guard i < n else { return nil }
+                guard i < n, depth <= Self.maxPlainDepth else { return nil }
                 let line = startLine + newlines
-                let kept = keeping.first { $0.utf8.elementsEqual(key) }
-                let value: JSONValue
                 switch p[i] {
+                case UInt8(ascii: "{"):
+                    i += 1
+                    var members: [(key: String, value: JSONValue)] = []
+                    if build { members.reserveCapacity(keeping?.count ?? 4) }
+                    let closed = container(close: UInt8(ascii: "}")) {
+                        whitespace()
+                        guard i < n, p[i] == UInt8(ascii: "\"") else { return false }
+                        i += 1
+                        guard string() else { return false }
+                        let key = !build ? nil : keeping.map { $0.first(where: isKept) } ?? made()
+                        whitespace()
+                        guard i < n, p[i] == UInt8(ascii: ":") else { return false }
+                        i += 1
+                        guard let member = value(keeping: nil, depth: depth + 1, build: key != nil) else { return false }
+                        if let key { members.append((key, member)) }
+                        return true
+                    }
+                    guard closed else { return nil }
+                    return build ? .object(members, line: line) : .null(line: line)
+                case UInt8(ascii: "["):
+                    i += 1
+                    var elements: [JSONValue] = []
+                    let closed = container(close: UInt8(ascii: "]")) {
+                        guard let element = value(keeping: nil, depth: depth + 1, build: build) else { return false }
+                        if build { elements.append(element) }
+                        return true
+                    }
+                    guard closed else { return nil }
+                    return build ? .array(elements, line: line) : .null(line: line)
                 case UInt8(ascii: "\""):
-                    guard let range = plainString() else { return nil }
-                    value = .string(kept == nil ? "" : String(decoding: UnsafeBufferPointer(rebasing: p[range]), as: UTF8.self), line: line)
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    return nil
+                    i += 1
+                    guard string() else { return nil }
+                    return .string(build ? made() : "", line: line)
                 default:
                     let start = i
                     let stops = Self.wordStops.table
                     while i < n, !stops[Int(p[i])] { i += 1 }
                     // A word running to the end of the buffer may go on in the next one.
                     guard i < n, i > start, i - start <= 1024 else { return nil }
-                    scratch.removeAll(keepingCapacity: true)
-                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
-                    if scratch == Self.trueBytes { value = .bool(true, line: line) }
-                    else if scratch == Self.falseBytes { value = .bool(false, line: line) }
-                    else if scratch == Self.nullBytes { value = .null(line: line) }
-                    else if let number = TextValues.number(bytes: scratch[...]) { value = .number(number, line: line) }
-                    else { return nil }
+                    let word = UnsafeBufferPointer(rebasing: p[start..<i])
+                    if word.elementsEqual(Self.trueBytes) { return .bool(true, line: line) }
+                    if word.elementsEqual(Self.falseBytes) { return .bool(false, line: line) }
+                    if word.elementsEqual(Self.nullBytes) { return .null(line: line) }
+                    text.removeAll(keepingCapacity: true)
+                    text.append(contentsOf: word)
+                    guard let number = TextValues.number(bytes: text[...]) else { return nil }
+                    return .number(number, line: line)
                 }
-                if let kept { members.append((kept, value)) }
-                whitespace()
-                guard i < n else { return nil }
-                if p[i] == UInt8(ascii: ",") { i += 1; continue }
-                guard p[i] == UInt8(ascii: "}") else { return nil }
-                return (i + 1, newlines, .object(members, line: objectLine))
             }
+            guard let found = value(keeping: keeping, depth: 0, build: true) else { return nil }
+            return (i, newlines, found)
         }
     }
+
+    /// A record as `readValue(keeping:)` reads it: in one pass when it is plain (`readPlainValue`),
+    /// token by token otherwise. The readers of location histories read each record so.
+    package func readRecord(keeping: [String]) throws(InputError) -> JSONValue {
+        if let plain = readPlainValue(keeping: keeping) { return plain }
+        return try readValue(keeping: keeping)
+    }
+
+    /// How deep `readPlainValue` reads before it leaves a value to `readValue`.
+    package static let maxPlainDepth = 16
 
     /// Skips one value of any size, keeping nothing but the stack of open brackets (so a
     /// mismatched bracket in skipped data is still caught).
@@ -408,14 +516,10 @@ package final class JSONScanner {
             case UInt8(ascii: "\\"):
                 guard let escaped = try stream.next() else { throw error("file ends inside a string: truncated file?") }
                 guard keep else { continue }
-                switch escaped {
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "t"): scratch.append(0x09)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "u"): try readUnicodeEscape()
-                default: scratch.append(escaped) // \" \\ \/
+                if escaped == UInt8(ascii: "u") {
+                    try readUnicodeEscape()
+                } else {
+                    scratch.append(Self.simpleEscape(escaped) ?? escaped)  // any other: itself
                 }
             case 0..<0x20:
                 throw error("control character inside a string (unterminated string?)", line: startLine)
@@ -423,6 +527,19 @@ package final class JSONScanner {
                 break // not a stop byte: cannot happen
             }
             guard scratch.count <= InputLimits.maxRecordBytes else { throw error("string too long", line: startLine) }
+        }
+    }
+
+    /// What `\n`, `\t`, `\r`, `\b`, `\f`, `\"`, `\\` and `\/` stand for; nil for any other byte after `\`.
+    static func simpleEscape(_ escaped: UInt8) -> UInt8? {
+        switch escaped {
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "t"): 0x09
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escaped
+        default: nil
         }
     }
 
@@ -480,4 +597,50 @@ package final class JSONScanner {
     /// Where a bare word ends (also at quotes and brackets, so `1"x"` is not one word).
     package static let wordStops = ByteSet(Array(",}]:{[\" \n\r\t".utf8))
 
+}
+
+extension JSONValue {
+    /// The value with its line and every member in order, as text (comparisons in tests and fuzzing).
+    package var shown: String {
+        switch self {
+        case let .object(members, line): "{@\(line) " + members.map { "\($0.key)=\($0.value.shown)" }.joined(separator: ",") + "}"
+        case let .array(elements, line): "[@\(line) " + elements.map(\.shown).joined(separator: ",") + "]"
+        case let .string(s, line): "\"\(s)\"@\(line)"
+        case let .number(n, line): "\(n)@\(line)"
+        case let .bool(b, line): "\(b)@\(line)"
+        case let .null(line): "null@\(line)"
+        }
+    }
+}
+
+extension JSONScanner {
+    /// `bytes`, a JSON array of records, read through buffers of `chunkSize` bytes twice — each
+    /// record by `readPlainValue` where it answers (else `readValue`), and each by `readValue` —
+    /// as text: every record shown with its lines, the error that stopped the reading, the line
+    /// reached. The two must be equal (tests; the `json-plain` fuzz target). `answered`: records
+    /// `readPlainValue` read.
+    package static func bothWays(_ bytes: [UInt8], chunkSize: Int, keeping: [String]?) -> (plain: String, values: String, answered: Int) {
+        func read(plainFirst: Bool) -> (String, Int) {
+            var lines: [String] = []
+            var answered = 0
+            var scanner: JSONScanner?
+            do throws(InputError) {
+                let json = JSONScanner(stream: try ByteStream(source: MemorySource(bytes), name: "both.json", chunkSize: chunkSize))
+                scanner = json
+                try json.beginArray("records")
+                while try json.nextElement() {
+                    var value = plainFirst ? json.readPlainValue(keeping: keeping) : nil
+                    if value != nil { answered += 1 }
+                    if value == nil { value = try json.readValue(keeping: keeping) }
+                    lines.append(value?.shown ?? "")
+                }
+            } catch {
+                lines.append("error: \(error)")
+            }
+            lines.append("line \(scanner?.stream.line ?? 0)")
+            return (lines.joined(separator: "\n"), answered)
+        }
+        let (plain, answered) = read(plainFirst: true)
+        return (plain, read(plainFirst: false).0, answered)
+    }
 }

@@ -36,6 +36,15 @@ enum FuzzTargets {
                 }
             },
             "shapefile": shapefile,
+            // A JSON array of records read in one pass where plain and token by token must agree.
+            "json-plain": { data in
+                for keeping in [["latitudeE7", "position", "timestamp"], nil] {
+                    for chunk in [16, 61, 1 << 20] {
+                        let (plain, values, _) = JSONScanner.bothWays([UInt8](data), chunkSize: chunk, keeping: keeping)
+                        if plain != values { fatalError("JSON read in one pass ≠ token by token (chunk \(chunk)):\n\(plain)\n---\n\(values)") }
+                    }
+                }
+            },
             // GPX, TCX and KML points read whole from the buffered bytes and by events must agree,
             // whatever the buffer size (small ones split points everywhere).
             "xml-whole": { data in

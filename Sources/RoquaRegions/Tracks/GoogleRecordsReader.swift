@@ -51,7 +51,7 @@ public final class GoogleRecordsReader: FixReader {
             switch try walker.next() {
             case .member: try walker.json.skipValue()
             case .element:
-                let record = try walker.json.readFlatObject(keeping: Self.keys) ?? walker.json.readValue(keeping: Self.keys)
+                let record = try walker.json.readRecord(keeping: Self.keys)
                 index += 1
                 // One bad record (an impossible value) costs itself; broken JSON still stops the file.
                 do {

@@ -54,7 +54,7 @@ public final class GoogleSemanticReader: FixReader {
             switch try walker.next() {
             case .member: try walker.json.skipValue()
             case .element:
-                let object = try walker.json.readValue(keeping: ["placeVisit", "activitySegment"])
+                let object = try walker.json.readRecord(keeping: ["placeVisit", "activitySegment"])
                 // An object with an impossible value costs itself; broken JSON still stops the file.
                 do {
                     if let visit = object["placeVisit"] { try readVisit(visit, depth: 0) }

@@ -60,10 +60,10 @@ public final class GoogleTimelineReader: FixReader {
             case .member: try walker.json.skipValue()
             // A segment or signal with an impossible value costs itself; broken JSON still stops the file.
             case .element("rawSignals"):
-                let signal = try walker.json.readValue(keeping: ["position"])
+                let signal = try walker.json.readRecord(keeping: ["position"])
                 do { try readSignal(signal) } catch let error as InputError { skipped.skip(error) }
             case .element:
-                let segment = try walker.json.readValue(keeping: Self.segmentKeys)
+                let segment = try walker.json.readRecord(keeping: Self.segmentKeys)
                 do { try readSegment(segment) } catch let error as InputError { skipped.skip(error) }
             case .end:
                 guard !walker.seen.isEmpty else { throw shapeError() }

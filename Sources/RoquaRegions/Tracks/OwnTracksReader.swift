@@ -59,7 +59,7 @@ public final class OwnTracksReader: FixReader {
         }
         let payload = line[(secondTab + 1)...]
         let json = JSONScanner(stream: ByteStream(bytes: payload, name: path, line: lineNumber))
-        let message = try json.readValue(keeping: ["_type", "lat", "lon", "tst", "acc", "vel"])
+        let message = try json.readRecord(keeping: ["_type", "lat", "lon", "tst", "acc", "vel"])
         try json.expectEnd()
         guard message["_type"]?.string == "location" else { return nil }
         guard let latitude = message["lat"]?.number, let longitude = message["lon"]?.number else {
