@@ -199,7 +199,9 @@ package final class JSONScanner {
     /// `keeping` leaves out (at the top level, as `readValue`) are checked and not built. Nil,
     /// with nothing consumed, for anything else: the caller then reads it with `readValue`, which
     /// also names what is wrong with it. (Nearly every record of a location history is such.)
-    package func readPlainValue(keeping: [String]? = nil) -> JSONValue? {
+    /// `accept` is asked before anything is consumed: false declines the value too (a reader
+    /// that finds it wrong leaves it to `readValue` and its own error message).
+    package func readPlainValue(keeping: [String]? = nil, accept: (JSONValue) -> Bool = { _ in true }) -> JSONValue? {
         let startLine = stream.line
         // The scanner's buffer, taken for the closure and given back (a copy would share it and
         // be copied again on the first write).
@@ -365,7 +367,7 @@ package final class JSONScanner {
                     return .number(number, line: line)
                 }
             }
-            guard let found = value(keeping: keeping, depth: 0, build: true) else { return nil }
+            guard let found = value(keeping: keeping, depth: 0, build: true), accept(found) else { return nil }
             return (i, newlines, found)
         }
     }

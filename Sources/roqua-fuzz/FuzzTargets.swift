@@ -45,10 +45,10 @@ enum FuzzTargets {
                     }
                 }
             },
-            // GPX, TCX and KML points read whole from the buffered bytes and by events must agree,
-            // whatever the buffer size (small ones split points everywhere).
-            "xml-whole": { data in
-                let readers: [any WholeOrEvents.Type] = [GPXReader.self, TCXReader.self, KMLReader.self]
+            // GPX, TCX, KML and GeoJSON points read whole from the buffered bytes and piece by piece
+            // must agree, whatever the buffer size (small ones split points everywhere).
+            "track-whole": { data in
+                let readers: [any WholeOrEvents.Type] = [GPXReader.self, TCXReader.self, KMLReader.self, GeoJSONTrackReader.self]
                 for reader in readers {
                     for chunk in [16, 61, 1 << 20] {
                         let (whole, events, _) = reader.bothWays([UInt8](data), chunkSize: chunk)

@@ -140,6 +140,57 @@ struct WholeOrEventsTests {
         }
     }
 
+    static let features = [
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41.01]}, "properties": {"time": "{t}", "accuracy": 8}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41.01, 12]}, "properties": {"timestamp": {s}, "speed": 1.5}}"#,
+        #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], [28.98, 41.02, 5, {s}]]}, "properties": {}}"#,
+        #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], [28.98, 41.02]]}, "properties": {"coordTimes": ["{t}", "{t}"]}}"#,
+        #"{"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[28.97, 41.01]], [[28.98, 41.02]]]}, "properties": {"coordinateProperties": {"times": [["{t}"], ["{t}"]]}}}"#,
+        #"{"type": "Feature", "geometry": null, "properties": {"time": "{t}"}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[1, 2], [3, 4], [1, 2]]]}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 91]}, "properties": {"time": "{t}"}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41]}, "properties": {"time": "yesterday"}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41]}, "properties": {"time": "{t}", "accuracy": -1}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41]}, "properties": null}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41]}, "properties": {"time": "{t}", "time": "1999"}, "extra": [1, {"a": "°"}]}"#,
+        #"{"geometry": {"coordinates": [28.97, 41], "type": "Point"}, "properties": {"time": "{t}"}, "type": "Feature"}"#,
+        #"{"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": [[28.97, 41], [29, 41.1, 0, 1.7e12]]}}"#,
+        #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": []}, "properties": {"time": "{t}"}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41, 1, 2, 3, 4]}, "properties": {"time": {s}}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41]}, "properties": {"time": "{t}", "coordinateProperties": {"x": 1}}}"#,
+        #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [28.97, 41]}, "properties": {"time": "{t}", "accuracy": "8"}}"#,
+    ]
+
+    @Test func geoJSONWholeAndByEventsAgree() {
+        // Features that cost the whole file (times that do not match the positions, a position
+        // where a list was): only at the end.
+        let a = #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], [28.98, 41.02]]}, "properties": {"times": ["2019-01-01T00:00:00Z"]}}"#
+        let b = #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], 5]}}"#
+        var random = SeededGenerator(state: 7)
+        var features: [String] = [], second = 0
+        for _ in 0..<3_000 {
+            second += 5
+            let plain = "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [28.\(second), 41.0]}, "
+                + "\"properties\": {\"time\": \"\(Self.time(second))\", \"accuracy\": 20}}"
+            let piece = Bool.random(using: &random) ? plain : Self.features.randomElement(using: &random)!
+            features.append(piece.replacingOccurrences(of: "{t}", with: Self.time(second))
+                .replacingOccurrences(of: "{s}", with: "\(1_546_336_800 + second)"))
+        }
+        let bodies = [features.joined(separator: ",\n"),
+                      features.joined(separator: ",\n") + #", {"type": "Feature", "geometry": {"type": "Circle", "coordinates": [1, 2]}}"#,
+                      features.joined(separator: ",\n") + #", {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, "2"]}}"#,
+                      features.joined(separator: ",\n") + ", " + a.trimmingCharacters(in: .whitespaces),
+                      features.joined(separator: ",\n") + ", " + b.trimmingCharacters(in: .whitespaces)]
+        for (number, body) in bodies.enumerated() {
+            let text = Array(("{\"type\": \"FeatureCollection\", \"features\": [\n" + body + "\n]}\n").utf8)
+            for chunk in [16, 61, 333, 4_096, 1 << 20] {
+                let (lines, taken) = Self.agree(GeoJSONTrackReader.self, text, chunk: chunk, "GeoJSON file \(number)")
+                #expect(lines > 1_000)
+                if chunk == 1 << 20 { #expect(taken > 1_000) }
+            }
+        }
+    }
+
     static func time(_ second: Int) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_546_336_800 + Double(second)))
     }

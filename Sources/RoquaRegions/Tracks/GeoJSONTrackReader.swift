@@ -24,7 +24,7 @@ import RoquaBoundaries
 /// - An Overland batch (`{"locations": [Feature…]}` with `properties.timestamp`) is read the
 ///   same way, its `locations` standing for `features`.
 /// - `position` is the line of the position's `[`.
-public final class GeoJSONTrackReader: FixReader {
+public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
     /// The file being read, as given (for messages).
     public let path: String
     private var walker: JSONTopLevel
@@ -71,6 +71,11 @@ public final class GeoJSONTrackReader: FixReader {
     private static let geometryNesting = ["Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3]
     private static let skippedGeometries: Set<String> = ["Polygon", "MultiPolygon", "GeometryCollection"]
 
+    package var readsPlainPointsWhole = true
+    package var pointsTakenWhole: Int { whole.total }
+    package var lineReached: Int { json.stream.line }
+    private var whole = WholeReading()
+
     /// Points read so far that carried no time (see `FixReader.untimedPoints`).
     public var untimedPoints: Int { untimed.count }
     /// Positions passed over for an impossible time or coordinate.
@@ -81,6 +86,10 @@ public final class GeoJSONTrackReader: FixReader {
     /// - Throws: `TrackReadError` when the file cannot be opened or read.
     public convenience init(path: String, options: TrackReadOptions = TrackReadOptions()) throws {
         self.init(stream: try ByteStream(path: path), options: options)
+    }
+
+    package convenience init(stream: ByteStream, options: TrackReadOptions) {
+        self.init(stream: stream, options: options, featureArray: "features")
     }
 
     /// `featureArray` is the member holding the features: `features`, or `locations` in an
@@ -153,6 +162,15 @@ public final class GeoJSONTrackReader: FixReader {
     }
 
     private func readFeature() throws {
+        var plain: (type: JSONValue?, geometry: Geometry?, properties: Properties)?
+        if readsPlainPointsWhole, whole.attempt({
+            json.readPlainValue(keeping: ["type", "geometry", "properties"]) { value in
+                plain = plainFeature(value)
+                return plain != nil
+            } != nil
+        }), let plain {
+            return try finishFeature(type: plain.type, geometry: plain.geometry, properties: plain.properties)
+        }
         json.beginRecord()
         try json.beginObject("a GeoJSON Feature")
         var type: JSONValue?
@@ -166,10 +184,121 @@ public final class GeoJSONTrackReader: FixReader {
             default: try json.skipValue()
             }
         }
+        try finishFeature(type: type, geometry: geometry, properties: properties)
+    }
+
+    private func finishFeature(type: JSONValue?, geometry: Geometry?, properties: Properties) throws {
         if let type, type.string != "Feature" {
             throw error("features[\(featureIndex - 1)] has type \(GoogleRecordsReader.show(type)), not \"Feature\"", type.line)
         }
         try appendFixes(geometry: geometry, properties: properties)
+    }
+
+    // MARK: - A feature read whole
+
+    /// A feature `readPlainValue` read, taken apart as `readFeature` takes one apart member by
+    /// member — the same geometry, positions, times and lines — or nil where that would throw
+    /// (the feature is then read member by member, and the error named there).
+    private func plainFeature(_ feature: JSONValue) -> (type: JSONValue?, geometry: Geometry?, properties: Properties)? {
+        guard case let .object(members, _) = feature else { return nil }
+        var type: JSONValue?
+        var geometry: Geometry?
+        var properties = Properties()
+        for (key, value) in members {
+            switch key {
+            case "type": type = value
+            case "geometry":
+                if value.isNull {
+                    geometry = nil
+                    continue
+                }
+                guard case let .object(parts, line) = value else { return nil }
+                var read = Geometry(type: nil, line: line, coordinates: nil)
+                for (name, part) in parts {
+                    if name == "type" {
+                        guard let text = part.string else { return nil }
+                        read.type = text
+                    } else if name == "coordinates" {
+                        var coordinates = Coordinates(line: part.line)
+                        guard let nesting = Self.plainCoordinates(part, into: &coordinates.positions, depth: 1) else { return nil }
+                        coordinates.nesting = nesting
+                        read.coordinates = coordinates
+                    }
+                }
+                geometry = read
+            case "properties":
+                guard let read = plainProperties(value) else { return nil }
+                properties = read
+            default: break
+            }
+        }
+        return (type, geometry, properties)
+    }
+
+    /// As `readCoordinateLevel`; nil where it throws.
+    private static func plainCoordinates(_ value: JSONValue, into positions: inout [Position], depth: Int) -> Int? {
+        guard depth < 16, case let .array(elements, line) = value else { return nil }
+        if case .array = elements.first {
+            var nesting = 0
+            for element in elements {
+                guard let inner = plainCoordinates(element, into: &positions, depth: depth + 1).map({ $0 + 1 }),
+                      nesting == 0 || inner == nesting else { return nil }
+                nesting = inner
+            }
+            return nesting
+        }
+        var values: [Double] = []
+        for element in elements {
+            guard let number = element.number else { return nil }
+            if values.count < 4 { values.append(number) }
+        }
+        if values.isEmpty { return 2 }  // `[]`: an empty list of positions
+        guard values.count >= 2 else { return nil }
+        positions.append(Position(longitude: values[0], latitude: values[1], fourth: values.count > 3 ? values[3] : nil, line: line))
+        return 1
+    }
+
+    /// As `readProperties`; nil where it throws.
+    private func plainProperties(_ value: JSONValue) -> Properties? {
+        var properties = Properties()
+        if value.isNull { return properties }
+        guard case let .object(members, _) = value else { return nil }
+        for (key, member) in members {
+            switch key {
+            case "time", "timestamp": if properties.time == nil { properties.time = member }
+            case "accuracy", "horizontal_accuracy": properties.accuracy = member
+            case "speed": properties.speed = member
+            case "coordTimes", "times": guard plainTimes(member, into: &properties) else { return nil }
+            case "coordinateProperties":
+                guard case let .object(inner, _) = member else { return nil }
+                for (name, times) in inner where name == "times" {
+                    guard plainTimes(times, into: &properties) else { return nil }
+                }
+            default: break
+            }
+        }
+        return properties
+    }
+
+    /// As `readTimes`; false where it throws.
+    private func plainTimes(_ value: JSONValue, into properties: inout Properties) -> Bool {
+        var entries: [TimeEntry] = []
+        func level(_ value: JSONValue, _ depth: Int) -> Bool {
+            guard depth < 16, case let .array(elements, _) = value else { return false }
+            for element in elements {
+                if case .array = element {
+                    guard level(element, depth + 1) else { return false }
+                    continue
+                }
+                guard let date = try? time(element) else { return false }
+                entries.append(TimeEntry(date: date, line: element.line))
+            }
+            return true
+        }
+        guard level(value, 1) else { return false }
+        properties.timesLine = value.line
+        properties.times = entries
+        return true
     }
 
     private func readGeometry() throws -> Geometry? {

@@ -1,8 +1,9 @@
 import RoquaIO
 
-/// A reader of an XML track format that reads its plain points whole from the buffered bytes
-/// (`XMLTokenizer.takeElement`) and everything else event by event, with the same fixes either
-/// way; the other way can be forced, so tests and fuzzing can compare the two (`bothWays`).
+/// A track reader that reads its plain points (GPX, TCX, KML) or features (GeoJSON) whole from
+/// the buffered bytes (`XMLTokenizer.takeElement`, `JSONScanner.readPlainValue`) and everything
+/// else piece by piece, with the same fixes either way; the other way can be forced, so tests
+/// and fuzzing can compare the two (`bothWays`).
 package protocol WholeOrEvents: FixReader, AnyObject {
     init(stream: ByteStream, options: TrackReadOptions)
     /// Whether plain points are read whole (the default) rather than event by event.
@@ -17,7 +18,7 @@ extension WholeOrEvents {
     /// `bytes` read to the end twice through buffers of `chunkSize` bytes — plain points taken
     /// whole, and every point by events — each way as text: every fix with all its fields and
     /// line, the untimed and skipped points, the line reached and the error that stopped it.
-    /// The two must be equal (tests; the `xml-whole` fuzz target). `taken`: points read whole.
+    /// The two must be equal (tests; the `track-whole` fuzz target). `taken`: points read whole.
     package static func bothWays(_ bytes: [UInt8], chunkSize: Int) -> (whole: String, events: String, taken: Int) {
         func read(whole: Bool) -> (String, Int) {
             var lines: [String] = []
