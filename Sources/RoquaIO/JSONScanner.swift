@@ -282,8 +282,11 @@ package final class JSONScanner {
                 return false
             }
             func isKept(_ key: String) -> Bool {
-                if let plain { return key.utf8.elementsEqual(UnsafeBufferPointer(rebasing: p[plain])) }
-                return key.utf8.elementsEqual(text)
+                // Lengths first: most keys are told apart without comparing a byte.
+                if let plain {
+                    return key.utf8.count == plain.count && key.utf8.elementsEqual(UnsafeBufferPointer(rebasing: p[plain]))
+                }
+                return key.utf8.count == text.count && key.utf8.elementsEqual(text)
             }
             func made() -> String {
                 if let plain { return String(decoding: UnsafeBufferPointer(rebasing: p[plain]), as: UTF8.self) }
