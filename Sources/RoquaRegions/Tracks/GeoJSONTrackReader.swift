@@ -68,8 +68,21 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
         var speed: JSONValue?
     }
 
-    private static let geometryNesting = ["Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3]
-    private static let skippedGeometries: Set<String> = ["Polygon", "MultiPolygon", "GeometryCollection"]
+    /// How deep a geometry's coordinates nest; nil for a type that is no track. (A switch: a
+    /// dictionary hashed the type of every feature.)
+    private static func geometryNesting(_ type: String) -> Int? {
+        switch type {
+        case "Point": 1
+        case "MultiPoint", "LineString": 2
+        case "MultiLineString": 3
+        default: nil
+        }
+    }
+
+    /// Areas, not positions: skipped.
+    private static func isSkippedGeometry(_ type: String) -> Bool {
+        type == "Polygon" || type == "MultiPolygon" || type == "GeometryCollection"
+    }
 
     package var readsPlainPointsWhole = true
     package var pointsTakenWhole: Int { whole.total }
@@ -127,7 +140,7 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
         case "type":
             let value = try json.readValue()
             guard let type = value.string,
-                  type == "FeatureCollection" || type == "Feature" || Self.geometryNesting[type] != nil || Self.skippedGeometries.contains(type) else {
+                  type == "FeatureCollection" || type == "Feature" || Self.geometryNesting(type) != nil || Self.isSkippedGeometry(type) else {
                 throw shapeError("\"type\" is \(GoogleRecordsReader.show(value)), not a GeoJSON type")
             }
             topType = type
@@ -247,14 +260,10 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
             }
             return nesting
         }
-        var values: [Double] = []
-        for element in elements {
-            guard let number = element.number else { return nil }
-            if values.count < 4 { values.append(number) }
-        }
-        if values.isEmpty { return 2 }  // `[]`: an empty list of positions
-        guard values.count >= 2 else { return nil }
-        positions.append(Position(longitude: values[0], latitude: values[1], fourth: values.count > 3 ? values[3] : nil, line: line))
+        guard elements.allSatisfy({ $0.number != nil }) else { return nil }
+        if elements.isEmpty { return 2 }  // `[]`: an empty list of positions
+        guard elements.count >= 2, let longitude = elements[0].number, let latitude = elements[1].number else { return nil }
+        positions.append(Position(longitude: longitude, latitude: latitude, fourth: elements.count > 3 ? elements[3].number : nil, line: line))
         return 1
     }
 
@@ -402,8 +411,8 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
     private func appendFixes(geometry: Geometry?, properties: Properties) throws {
         guard let geometry else { return } // null geometry: a feature with no place
         guard let type = geometry.type else { throw error("geometry has no type", geometry.line) }
-        if Self.skippedGeometries.contains(type) { return }
-        guard let nesting = Self.geometryNesting[type] else { throw error("unsupported geometry type \"\(type)\"", geometry.line) }
+        if Self.isSkippedGeometry(type) { return }
+        guard let nesting = Self.geometryNesting(type) else { throw error("unsupported geometry type \"\(type)\"", geometry.line) }
         guard let coordinates = geometry.coordinates else { throw error("\(type) has no coordinates", geometry.line) }
         guard coordinates.positions.isEmpty || coordinates.nesting == nesting else {
             throw error("\(type) coordinates are nested \(coordinates.nesting) deep, expected \(nesting)", coordinates.line)
