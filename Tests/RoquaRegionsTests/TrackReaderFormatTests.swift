@@ -125,6 +125,14 @@ import Testing
                     "2019-01-01T10:00:00Zjunk", "1546336800"] {
             #expect(TimeText.iso8601(bad) == nil, "\(bad)")
         }
+        // A string's own bytes (read in place), a substring's, an array's and a bridged string's
+        // (copied): one answer.
+        for text in cases.map(\.0) + ["\n\t2019-01-01T10:00:00Z\r", "2019-01-01T10:00:00Z\u{0B}", "2019-01-01T10:00:00.Z"] {
+            let answer = TimeText.iso8601(bytes: Array(text.utf8)[...])
+            #expect(TimeText.iso8601(text) == answer, "\(text)")
+            #expect(TimeText.iso8601(("x" + text).dropFirst()) == answer, "\(text)")
+            #expect(TimeText.iso8601(NSString(string: text) as String) == answer, "\(text)")
+        }
     }
 
     @Test func epochSecondsAndMilliseconds() {
