@@ -81,6 +81,11 @@ echo
 [ -f "$out/history-10y.json" ] || python3 scripts/bench/bench_history.py "$out/history-10y.json"
 echo
 (cd scripts/bench && python3 bench_history_import.py "$bin/roqua" "../../$out/history-10y.json" "../../$out" "$runs")
+# The same kind of history, two years of it, as the files other apps export (a workload the
+# readers were not tuned on).
+[ -f "$out/history-2y.json" ] || python3 scripts/bench/bench_history.py "$out/history-2y.json" 2
+echo
+(cd scripts/bench && python3 bench_history_formats.py "$bin/roqua" "$bin/roqua" "../../$out/history-2y.json" "../../$out/history-formats" "$runs")
 # A big store (issue 34): stats, days, tiles, the world map with fog and the web app's first load
 # at 10 k, 100 k and 1 M regions (stores kept in $out/big-store for the next run).
 roqua_build "$out/build.log" -c release --product roqua-serve
