@@ -45,16 +45,7 @@ def records(history):
 
 def by_period(history, seconds):
     """Runs of records falling in the same period of `seconds` (a day, an hour)."""
-    run, key = [], None
-    for r in records(history):
-        k = int(r[4] // seconds)
-        if run and k != key:
-            yield run
-            run = []
-        key = k
-        run.append(r)
-    if run:
-        yield run
+    return split(records(history), seconds)
 
 
 def write_all(history, out):
@@ -115,9 +106,10 @@ def write_all(history, out):
     return paths
 
 
-def split(runs, seconds):
+def split(rows, seconds):
+    """`rows` (records, in time order) cut where the period of `seconds` they fall in changes."""
     out, key = [], None
-    for r in runs:
+    for r in rows:
         k = int(r[4] // seconds)
         if out and k != key:
             yield out
