@@ -48,61 +48,59 @@ def by_period(history, seconds):
     return split(records(history), seconds)
 
 
+def gpx_day(runs):
+    segments = ''.join('  <trkseg>\n' + ''.join(
+        f'   <trkpt lat="{lat:.7f}" lon="{lon:.7f}"><ele>{12 + (lat * 1000) % 30:.1f}</ele><time>{stamp}</time></trkpt>\n'
+        for lat, lon, _, stamp, _ in seg) + '  </trkseg>\n' for seg in split(runs, HOUR))
+    return f' <trk><name>{runs[0][3][:10]}</name>\n{segments} </trk>\n'
+
+
+def kml_day(runs):
+    return (f'<Placemark><name>{runs[0][3][:10]}</name><gx:Track>\n' + ''.join(f'<when>{r[3]}</when>\n' for r in runs)
+            + ''.join(f'<gx:coord>{r[1]:.7f} {r[0]:.7f} 0</gx:coord>\n' for r in runs) + '</gx:Track></Placemark>\n')
+
+
+def tcx_day(runs):
+    points = ''.join(f'<Trackpoint>\n <Time>{stamp}</Time>\n <Position>\n  <LatitudeDegrees>{lat:.7f}</LatitudeDegrees>\n'
+                     f'  <LongitudeDegrees>{lon:.7f}</LongitudeDegrees>\n </Position>\n <AltitudeMeters>12.0</AltitudeMeters>\n'
+                     f' <HeartRateBpm><Value>{70 + int(lat * 1e5) % 60}</Value></HeartRateBpm>\n</Trackpoint>\n'
+                     for lat, lon, _, stamp, _ in runs)
+    return f'<Activity Sport="Other"><Id>{runs[0][3]}</Id><Lap StartTime="{runs[0][3]}"><Track>\n{points}</Track></Lap></Activity>\n'
+
+
+def geojson_day(runs):
+    return json.dumps({'type': 'Feature', 'properties': {'name': runs[0][3][:10], 'coordTimes': [r[3] for r in runs]},
+                       'geometry': {'type': 'LineString', 'coordinates': [[round(r[1], 7), round(r[0], 7)] for r in runs]}})
+
+
+def timeline_hour(runs):
+    return json.dumps({'startTime': runs[0][3], 'endTime': runs[-1][3],
+                       'timelinePath': [{'point': f'{r[0]:.7f}°, {r[1]:.7f}°', 'time': r[3]} for r in runs]})
+
+
+DAY, HOUR = 86400, 3600
+# File: (head, period, one period's text, between periods, tail).
+FORMATS = {
+    'history.gpx': ('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="bench" '
+                    'xmlns="http://www.topografix.com/GPX/1/1">\n', DAY, gpx_day, '', '</gpx>\n'),
+    'history.kml': ('<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2" '
+                    'xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>\n', DAY, kml_day, '', '</Document></kml>\n'),
+    'history.tcx': ('<?xml version="1.0" encoding="UTF-8"?>\n<TrainingCenterDatabase '
+                    'xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities>\n', DAY, tcx_day, '',
+                    '</Activities></TrainingCenterDatabase>\n'),
+    'history.geojson': ('{"type": "FeatureCollection", "features": [\n', DAY, geojson_day, ',\n', '\n]}\n'),
+    'Timeline.json': ('{"semanticSegments": [\n', HOUR, timeline_hour, ',\n', '\n]}\n'),
+}
+
+
 def write_all(history, out):
-    day, hour = 86400, 3600
-    paths = {name: os.path.join(out, name) for name in
-             ('history.gpx', 'history.kml', 'history.tcx', 'history.geojson', 'Timeline.json')}
-    with open(paths['history.gpx'], 'w') as f:
-        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="bench" '
-                'xmlns="http://www.topografix.com/GPX/1/1">\n')
-        for runs in by_period(history, day):
-            f.write(f' <trk><name>{runs[0][3][:10]}</name>\n')
-            for seg in split(runs, hour):
-                f.write('  <trkseg>\n')
-                for lat, lon, _, stamp, _ in seg:
-                    f.write(f'   <trkpt lat="{lat:.7f}" lon="{lon:.7f}"><ele>{12 + (lat * 1000) % 30:.1f}</ele>'
-                            f'<time>{stamp}</time></trkpt>\n')
-                f.write('  </trkseg>\n')
-            f.write(' </trk>\n')
-        f.write('</gpx>\n')
-    with open(paths['history.kml'], 'w') as f:
-        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2" '
-                'xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>\n')
-        for runs in by_period(history, day):
-            f.write(f'<Placemark><name>{runs[0][3][:10]}</name><gx:Track>\n')
-            f.writelines(f'<when>{r[3]}</when>\n' for r in runs)
-            f.writelines(f'<gx:coord>{r[1]:.7f} {r[0]:.7f} 0</gx:coord>\n' for r in runs)
-            f.write('</gx:Track></Placemark>\n')
-        f.write('</Document></kml>\n')
-    with open(paths['history.tcx'], 'w') as f:
-        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<TrainingCenterDatabase '
-                'xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities>\n')
-        for runs in by_period(history, day):
-            f.write(f'<Activity Sport="Other"><Id>{runs[0][3]}</Id><Lap StartTime="{runs[0][3]}"><Track>\n')
-            for lat, lon, _, stamp, _ in runs:
-                f.write(f'<Trackpoint>\n <Time>{stamp}</Time>\n <Position>\n  <LatitudeDegrees>{lat:.7f}</LatitudeDegrees>\n'
-                        f'  <LongitudeDegrees>{lon:.7f}</LongitudeDegrees>\n </Position>\n <AltitudeMeters>12.0</AltitudeMeters>\n'
-                        f' <HeartRateBpm><Value>{70 + int(lat * 1e5) % 60}</Value></HeartRateBpm>\n</Trackpoint>\n')
-            f.write('</Track></Lap></Activity>\n')
-        f.write('</Activities></TrainingCenterDatabase>\n')
-    with open(paths['history.geojson'], 'w') as f:
-        f.write('{"type": "FeatureCollection", "features": [\n')
-        first = True
-        for runs in by_period(history, day):
-            feature = {'type': 'Feature', 'properties': {'name': runs[0][3][:10], 'coordTimes': [r[3] for r in runs]},
-                       'geometry': {'type': 'LineString', 'coordinates': [[round(r[1], 7), round(r[0], 7)] for r in runs]}}
-            f.write(('' if first else ',\n') + json.dumps(feature))
-            first = False
-        f.write('\n]}\n')
-    with open(paths['Timeline.json'], 'w') as f:
-        f.write('{"semanticSegments": [\n')
-        first = True
-        for runs in by_period(history, hour):
-            segment = {'startTime': runs[0][3], 'endTime': runs[-1][3],
-                       'timelinePath': [{'point': f'{r[0]:.7f}°, {r[1]:.7f}°', 'time': r[3]} for r in runs]}
-            f.write(('' if first else ',\n') + json.dumps(segment))
-            first = False
-        f.write('\n]}\n')
+    paths = {name: os.path.join(out, name) for name in FORMATS}
+    for name, (head, period, render, between, tail) in FORMATS.items():
+        with open(paths[name], 'w') as f:
+            f.write(head)
+            for index, runs in enumerate(by_period(history, period)):
+                f.write((between if index else '') + render(runs))
+            f.write(tail)
     return paths
 
 
@@ -142,8 +140,7 @@ def main():
     stamp = os.path.join(out, 'written-for')
     key = f'{os.path.getsize(history)}'
     if os.path.exists(stamp) and open(stamp).read() == key:
-        paths = {name: os.path.join(out, name) for name in
-                 ('history.gpx', 'history.kml', 'history.tcx', 'history.geojson', 'Timeline.json')}
+        paths = {name: os.path.join(out, name) for name in FORMATS}
     else:
         paths = write_all(history, out)
         open(stamp, 'w').write(key)
