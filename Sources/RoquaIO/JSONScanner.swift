@@ -52,6 +52,9 @@ package final class JSONScanner {
     /// Open containers: whether each is an object, and whether a member has been read yet.
     private var containers: [(isObject: Bool, first: Bool)] = []
     private var scratch: [UInt8] = []
+    /// Whether `skipValue` passes plain runs of whole tokens in one pass (`skipPlainTokens`);
+    /// off only to compare the two ways (tests, fuzzing).
+    package var skipsPlainRuns = true
     /// Where the value being built by `readValue` began, to cap one record's size.
     private var recordStart = 0
 
@@ -283,10 +286,8 @@ package final class JSONScanner {
             }
             func isKept(_ key: String) -> Bool {
                 // Lengths first: most keys are told apart without comparing a byte.
-                if let plain {
-                    return key.utf8.count == plain.count && key.utf8.elementsEqual(UnsafeBufferPointer(rebasing: p[plain]))
-                }
-                return key.utf8.count == text.count && key.utf8.elementsEqual(text)
+                if let plain { return Self.same(key, UnsafeBufferPointer(rebasing: p[plain])) }
+                return text.withUnsafeBufferPointer { Self.same(key, $0) }
             }
             func made() -> String {
                 if let plain { return String(decoding: UnsafeBufferPointer(rebasing: p[plain]), as: UTF8.self) }
@@ -364,15 +365,22 @@ package final class JSONScanner {
                     if word.elementsEqual(Self.trueBytes) { return .bool(true, line: line) }
                     if word.elementsEqual(Self.falseBytes) { return .bool(false, line: line) }
                     if word.elementsEqual(Self.nullBytes) { return .null(line: line) }
-                    text.removeAll(keepingCapacity: true)
-                    text.append(contentsOf: word)
-                    guard let number = TextValues.number(bytes: text[...]) else { return nil }
+                    guard let number = TextValues.number(buffer: word) else { return nil }
                     return .number(number, line: line)
                 }
             }
             guard let found = value(keeping: keeping, depth: 0, build: true), accept(found) else { return nil }
             return (i, newlines, found)
         }
+    }
+
+    /// Whether `key`'s UTF-8 is `bytes`: lengths first (most keys are told apart without
+    /// comparing a byte), then one `memcmp` of a native string's bytes in place.
+    private static func same(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard key.utf8.count == bytes.count else { return false }
+        return key.utf8.withContiguousStorageIfAvailable { own in
+            own.isEmpty || memcmp(own.baseAddress!, bytes.baseAddress!, own.count) == 0
+        } ?? key.utf8.elementsEqual(bytes)
     }
 
     /// A record as `readValue(keeping:)` reads it: in one pass when it is plain (`readPlainValue`),
@@ -413,7 +421,69 @@ package final class JSONScanner {
                 guard scratch == Self.trueBytes || scratch == Self.falseBytes || scratch == Self.nullBytes
                     || TextValues.number(bytes: scratch[...]) != nil else { throw invalidWord() }
             }
-        } while !closers.isEmpty
+        } while !closers.isEmpty && !(skipsPlainRuns && skipPlainTokens(&closers))
+    }
+
+    /// Inside a value `skipValue` is skipping: consumes the whole tokens in the bytes buffered
+    /// now that it would pass without a word — brackets matching `closers`, separators, plain
+    /// strings (escapes of a printable byte), valid words — in one pass, and stops before the
+    /// first one it might object to or that may run on past the buffer, leaving that to it.
+    /// True when the value's last bracket was consumed.
+    private func skipPlainTokens(_ closers: inout [UInt8]) -> Bool {
+        stream.takeBuffered { p -> (used: Int, newlines: Int, value: Bool)? in
+            let n = p.count, stops = Self.wordStops.table
+            var i = 0, newlines = 0
+            /// Where the last whole token ended, and the newlines before it.
+            var done = 0, doneNewlines = 0
+            scanning: while i < n {
+                let b = p[i]
+                switch b {
+                case 0x20, 0x09, 0x0D:
+                    i += 1
+                    continue scanning
+                case 0x0A:
+                    newlines += 1
+                    i += 1
+                    continue scanning
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard closers.count + 1 < InputLimits.maxDepth else { break scanning }
+                    closers.append(b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                    i += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard closers.last == b else { break scanning }
+                    closers.removeLast()
+                    i += 1
+                    if closers.isEmpty { return (i, newlines, true) }
+                case UInt8(ascii: ","), UInt8(ascii: ":"):
+                    i += 1
+                case UInt8(ascii: "\""):
+                    var k = i + 1
+                    while k < n {
+                        let c = p[k]
+                        if c == UInt8(ascii: "\"") { break }
+                        if c < 0x20 { break scanning }
+                        if c == UInt8(ascii: "\\") {
+                            guard k + 1 < n, p[k + 1] >= 0x20 else { break scanning }
+                            k += 2
+                        } else {
+                            k += 1
+                        }
+                    }
+                    guard k < n else { break scanning }
+                    i = k + 1
+                default:
+                    var k = i
+                    while k < n, !stops[Int(p[k])] { k += 1 }
+                    guard k < n, k - i <= 1024 else { break scanning }
+                    let word = UnsafeBufferPointer(rebasing: p[i..<k])
+                    guard word.elementsEqual(Self.trueBytes) || word.elementsEqual(Self.falseBytes)
+                        || word.elementsEqual(Self.nullBytes) || TextValues.number(buffer: word) != nil else { break scanning }
+                    i = k
+                }
+                (done, doneNewlines) = (i, newlines)
+            }
+            return (done, doneNewlines, false)
+        } ?? false
     }
 
     /// Appends the bytes of the next value as they are in the file (whitespace before it
@@ -647,5 +717,31 @@ extension JSONScanner {
         }
         let (plain, answered) = read(plainFirst: true)
         return (plain, read(plainFirst: false).0, answered)
+    }
+
+    /// `bytes`, a JSON array, each of its elements skipped by `skipValue` with plain runs passed
+    /// in one pass and token by token, through buffers of `chunkSize` bytes, as text: the line
+    /// after each element, the error that stopped the skipping, the line reached. The two must
+    /// be equal (tests; the `json-plain` fuzz target).
+    package static func skipBothWays(_ bytes: [UInt8], chunkSize: Int) -> (runs: String, tokens: String) {
+        func skip(runs: Bool) -> String {
+            var lines: [String] = []
+            var scanner: JSONScanner?
+            do throws(InputError) {
+                let json = JSONScanner(stream: try ByteStream(source: MemorySource(bytes), name: "skip.json", chunkSize: chunkSize))
+                json.skipsPlainRuns = runs
+                scanner = json
+                try json.beginArray("values")
+                while try json.nextElement() {
+                    try json.skipValue()
+                    lines.append("\(json.stream.line) \(json.stream.offset)")
+                }
+            } catch {
+                lines.append("error: \(error)")
+            }
+            lines.append("line \(scanner?.stream.line ?? 0)")
+            return lines.joined(separator: "\n")
+        }
+        return (skip(runs: true), skip(runs: false))
     }
 }

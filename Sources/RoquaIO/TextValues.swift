@@ -5,7 +5,9 @@ package enum TextValues {
     /// A decimal number written the plain way (`-12.5`, `1e3`), whitespace around it allowed, refusing `nan`, `inf`, hex and empty text that `Double(String)` would otherwise
     /// accept or that mean a corrupt field.
     package static func number(_ text: some StringProtocol) -> Double? {
-        number(bytes: trimmed(Array(text.utf8)[...]))
+        // A native string's bytes are read in place (an array of them was made per call before).
+        if let found = text.utf8.withContiguousStorageIfAvailable({ number(buffer: trimmed($0)) }) { return found }
+        return number(bytes: trimmed(Array(text.utf8)[...]))
     }
 
     /// `text.trimmingCharacters(in: .whitespacesAndNewlines)`, without Foundation for ASCII text
@@ -20,8 +22,15 @@ package enum TextValues {
     }
 
     /// `bytes` without the spaces, tabs, CRs and LFs around it.
-    package static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var bytes = bytes
+    package static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> { trimmedBytes(bytes) }
+
+    /// As `trimmed(_:)`, for bytes in place.
+    package static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: trimmedBytes(bytes[...]))
+    }
+
+    private static func trimmedBytes<C: BidirectionalCollection<UInt8>>(_ bytes: C) -> C.SubSequence {
+        var bytes = bytes[...]
         while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D { bytes.removeFirst() }
         while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { bytes.removeLast() }
         return bytes
@@ -33,10 +42,14 @@ package enum TextValues {
     /// and CSV): digits ÷ a power of ten, both exact doubles, is one correctly rounded division,
     /// the very double `Double(String)` gives (Clinger's fast path).
     package static func number(bytes: ArraySlice<UInt8>) -> Double? {
+        bytes.withUnsafeBufferPointer { number(buffer: $0) }
+    }
+
+    /// As `number(bytes:)`, for bytes in place.
+    package static func number(buffer bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !bytes.isEmpty else { return nil }
-        var digits = bytes
-        let negative = digits.first == 0x2D
-        if negative { digits.removeFirst() }
+        let negative = bytes.first == 0x2D
+        let digits = negative ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
         if !digits.isEmpty, digits.count <= 16 {
             var value = 0, count = 0, point = -1
             var plain = true

@@ -36,13 +36,18 @@ enum FuzzTargets {
                 }
             },
             "shapefile": shapefile,
-            // A JSON array of records read in one pass where plain and token by token must agree.
+            // A JSON array of records read in one pass where plain and token by token must agree;
+            // its elements skipped in plain runs and token by token must stop alike.
             "json-plain": { data in
                 for keeping in [["latitudeE7", "position", "timestamp"], nil] {
                     for chunk in [16, 61, 1 << 20] {
                         let (plain, values, _) = JSONScanner.bothWays([UInt8](data), chunkSize: chunk, keeping: keeping)
                         if plain != values { fatalError("JSON read in one pass ≠ token by token (chunk \(chunk)):\n\(plain)\n---\n\(values)") }
                     }
+                }
+                for chunk in [16, 61, 1 << 20] {
+                    let (runs, tokens) = JSONScanner.skipBothWays([UInt8](data), chunkSize: chunk)
+                    if runs != tokens { fatalError("JSON skipped in runs ≠ token by token (chunk \(chunk)):\n\(runs)\n---\n\(tokens)") }
                 }
             },
             // GPX, TCX, KML and GeoJSON points read whole from the buffered bytes and piece by piece

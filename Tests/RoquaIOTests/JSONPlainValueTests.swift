@@ -38,6 +38,37 @@ struct JSONPlainValueTests {
         }
     }
 
+    /// `skipValue` passing plain runs of tokens in one pass stops where token by token stops,
+    /// with the same error and lines: the records above and values made to be skipped (big,
+    /// deep, escaped, words of every kind), each followed by a broken one.
+    @Test func skippingAgreesTokenByToken() throws {
+        var state: UInt64 = 34
+        func random(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        let scalars = ["1", "-2.5e3", "true", "false", "null", #""x""#, #""a\"b\\""#, #""\u00e9\q""#, "\"\\\n\"", "0.1",
+                       "12345678901234567890", String(repeating: "7", count: 70), #""ä€""#, "\"tab\\\tok\""]
+        func value(_ depth: Int) -> String {
+            switch depth > 6 ? 0 : random(4) {
+            case 0: return scalars[random(scalars.count)]
+            case 1: return "[" + (0..<random(4)).map { _ in value(depth + 1) }.joined(separator: random(2) == 0 ? "," : " ,\n ") + "]"
+            default: return "{" + (0..<random(4)).map { _ in #""k\#(random(9))": "# + value(depth + 1) }.joined(separator: ",\n") + "}"
+            }
+        }
+        let values = (0..<2_000).map { _ in value(0) } + [String(repeating: "[", count: 40) + String(repeating: "]", count: 40)]
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        for broken in [#"{"a": [1}"#, #"{"a": tru}"#, "{\"a\": \"x\u{01}y\"}", #"[1, 2.3.4]"#, "[\"\\\u{01}\"]", deep, #"{"a": 1]"#,
+                       #"{"a": 1, , "b": [}"#, "[1, #]", #"{"a": "unterminated"#, #"[{"a": 1}"#, "[" + String(repeating: "9", count: 1100) + "]"] {
+            let text = Array(("[\n" + (values + [broken]).joined(separator: ",\n") + "\n]").utf8)
+            for chunk in [7, 64, 333, 1 << 20] {
+                let (runs, tokens) = JSONScanner.skipBothWays(text, chunkSize: chunk)
+                #expect(runs == tokens, "chunk \(chunk), broken \(broken.prefix(20))")
+                #expect(tokens.split(separator: "\n").count >= values.count + 1)
+            }
+        }
+    }
+
     static func compare(_ records: [String], keeping: [String]?, readable: Int) throws {
         let text = Array(("[\n" + records.joined(separator: ",\n") + "\n]").utf8)
         for chunk in [7, 64, 333, 1 << 20] {

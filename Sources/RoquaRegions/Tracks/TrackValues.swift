@@ -48,11 +48,11 @@ public enum TrackValues {
     }
 
     /// `date` when it lies in 1970-01-01 ..< 2100-01-01, or an error at `line` naming `what`.
-    static func time(_ date: Date, file: String, line: Int?, what: String = "time") throws(InputError) -> Date {
+    static func time(_ date: Date, file: String, line: Int?, what: @autoclosure () -> String = "time") throws(InputError) -> Date {
         guard isInWindow(date) else {
             let seconds = date.timeIntervalSince1970
             let shown = TimeText.iso8601Milliseconds(date) ?? (seconds.isFinite ? "\(seconds) s since 1970" : "\(seconds)")
-            throw InputError(file: file, line: line, message: "\(what) \(shown) is outside 1970-01-01 … 2100-01-01")
+            throw InputError(file: file, line: line, message: "\(what()) \(shown) is outside 1970-01-01 … 2100-01-01")
         }
         return date
     }
