@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaProgress
 import RoquaRegions
 
 /// When a newly unlocked achievement was completed: the moment of the region or visit that took it
@@ -9,8 +10,10 @@ import RoquaRegions
 /// and the earliest region whose entry completes the achievement is found by bisection (their
 /// progress only grows as regions are added). Those counted from visits after the first (revisits,
 /// streaks reached through a revisit) or from the travel records (explorer tiles, days abroad),
-/// which keep no per-entry time, are dated by the latest visit the evaluation saw.
-struct CompletionTimes {
+/// which keep no per-entry time, are dated by the latest visit the evaluation saw. The longest
+/// streaks are known for every count at once (`Streaks.longestByPrefix`): one pass instead of a
+/// streak computed for each probe.
+final class CompletionTimes {
     /// Calculators whose progress the regions entered up to a moment do not decide.
     static let datedByLatestVisit: Set<String> = ["revisit", "explorer_tiles", "max_square", "days_abroad"]
 
@@ -61,6 +64,20 @@ struct CompletionTimes {
         regions.map { max($0.timestampEnd ?? $0.lastVisit, $0.lastVisit) }.max()
     }
 
+    /// Whether longest streaks are dated from `streaksByCount` (off only to compare with probing, in tests).
+    var sweepsStreaks = true
+
+    /// The longest daily and weekend streaks of every count, made on first use.
+    private lazy var streaksByCount = Streaks.longestByPrefix(of: regions, timeZone: timeZone)
+
+    /// For a longest-streak achievement that nothing else decides (no validity window, no
+    /// prerequisite unlocked in this batch), the first count whose streak reaches its target.
+    private func firstStreakCount(_ definition: AchievementDefinition) -> Int? {
+        guard sweepsStreaks, let streak = catalog.calculators[definition.id] as? StreakCalculator, !streak.current,
+              definition.window(in: timeZone) == nil, definition.prerequisites.allSatisfy({ previous[$0] != nil }) else { return nil }
+        return streaksByCount.firstIndex { Double(streak.weekends ? $0.weekend : $0.daily) >= streak.target }.map { $0 + 1 }
+    }
+
     /// The regions entered up to and including the `count`-th, evaluated as of its entry.
     private func prefix(_ count: Int) -> AchievementContext {
         AchievementContext(slice: regions.prefix(count), hierarchy: hierarchy, timeZone: timeZone,
@@ -73,7 +90,9 @@ struct CompletionTimes {
     func time(of id: String, progress: Double, unlocks: [String: Date], now: Date) throws -> Date {
         guard let definition = catalog.definition(id) else { return min(latest, now) }
         var completed = latest
-        if !Self.datedByLatestVisit.contains(definition.calculator), !regions.isEmpty {
+        if !Self.datedByLatestVisit.contains(definition.calculator), !regions.isEmpty, let count = firstStreakCount(definition) {
+            completed = regions[count - 1].timestampStart
+        } else if !Self.datedByLatestVisit.contains(definition.calculator), !regions.isEmpty {
             let evaluator = AchievementEvaluator(catalog: catalog)
             let before = Set(previous.keys)
             func probe(_ count: Int) throws -> (done: Bool, progress: Double) {

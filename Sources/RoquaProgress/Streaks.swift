@@ -172,6 +172,64 @@ public enum Streaks {
             activeWeekends: weekend?.activeWeekends ?? 0)
     }
 
+    /// The longest daily and weekend streaks of the regions entered up to each one, in one pass:
+    /// element `k - 1` holds the `longestDailyLength` and `longestWeekendLength` that
+    /// `summary(of: activity(of: regions.prefix(k)), now: regions[k - 1].timestampStart, …)` gives.
+    /// `regions` must be in order of entry (`timestampStart` never decreasing). The active days
+    /// only grow from one prefix to the next (a latest visit counts once it is not after "now"),
+    /// so each is added once and merged with the runs it touches.
+    package static func longestByPrefix(of regions: [VisitedRegion], timeZone: TimeZone,
+                                        weekendDays: Set<Weekday> = defaultWeekendDays) -> [(daily: Int, weekend: Int)] {
+        var reckoner = DayReckoner(timeZone: timeZone)
+        let layout = WeekendLayout(weekendDays)
+        var daily = RunMerger(), weekend = RunMerger()
+        func add(_ instant: Date) {
+            let number = reckoner.day(of: instant).dayNumber
+            guard daily.add(number), let layout, layout.days.contains(WeekendLayout.weekday(number)) else { return }
+            _ = weekend.add(layout.period(number).index)
+        }
+        // Latest visits apart from the first, in time order; one not after "now" counts from its
+        // region's entry on (one before its own region's start is kept until then).
+        let latest = regions.indices.filter { regions[$0].lastVisit != regions[$0].timestampStart }
+            .sorted { (regions[$0].lastVisit, $0) < (regions[$1].lastVisit, $1) }
+        var next = 0
+        var early: [Int: [Date]] = [:]
+        var lengths: [(daily: Int, weekend: Int)] = []
+        lengths.reserveCapacity(regions.count)
+        for (i, region) in regions.enumerated() {
+            let now = region.timestampStart
+            add(now)
+            early.removeValue(forKey: i)?.forEach(add)
+            while next < latest.count, regions[latest[next]].lastVisit <= now {
+                let j = latest[next]
+                if j <= i { add(regions[j].lastVisit) } else { early[j, default: []].append(regions[j].lastVisit) }
+                next += 1
+            }
+            lengths.append((daily.longest, weekend.longest))
+        }
+        return lengths
+    }
+
+    /// Consecutive integer keys added one at a time, with the longest run of them so far.
+    private struct RunMerger {
+        private var present = Set<Int>()
+        /// Run start by run end, and run end by run start.
+        private var startAt: [Int: Int] = [:], endAt: [Int: Int] = [:]
+        private(set) var longest = 0
+
+        /// Adds `key`; false when it was there already.
+        mutating func add(_ key: Int) -> Bool {
+            guard present.insert(key).inserted else { return false }
+            var (start, end) = (key, key)
+            if let left = startAt.removeValue(forKey: key - 1) { start = left }
+            if let right = endAt.removeValue(forKey: key + 1) { end = right }
+            startAt[end] = start
+            endAt[start] = end
+            longest = max(longest, end - start + 1)
+            return true
+        }
+    }
+
     /// The calendar day `instant` falls on in `timeZone`.
     public static func day(of instant: Date, in timeZone: TimeZone) -> StreakDay {
         var calendar = Calendar(identifier: .gregorian)

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import RoquaBoundaries
+import RoquaRegions
+import RoquaTestSupport
 @testable import RoquaAchievements
 
 /// The search that dates an unlock: the first count whose prefix is done, for any monotone
@@ -33,5 +36,49 @@ import Testing
             return (k >= 1000, Double(k))
         }
         #expect(found == 1000 && probes <= 2)
+    }
+}
+
+/// Longest-streak unlocks dated from the streaks of every count at once (one pass) fall on the
+/// very region the probing search finds, for every streak achievement of the bundled catalog,
+/// in two zones, over a seeded year of regions with gaps.
+@Suite struct StreakCompletionTests {
+    @Test func sweptDatesEqualProbedDates() throws {
+        let catalog = try AchievementCatalog.bundled()
+        let hierarchy = try BoundaryHierarchy(database: Bundled.database())
+        let ids = catalog.achievements.filter { $0.calculator.hasSuffix("_streak") }.map(\.id)
+        #expect(ids.count >= 9)
+        var generator = SeededGenerator(state: 11)
+        func random(_ n: Int) -> Int { generator.below(n) }
+        for zone in ["Europe/Istanbul", "America/New_York"] {
+            let timeZone = try #require(TimeZone(identifier: zone))
+            var t = 1_704_067_200.0
+            var regions: [VisitedRegion] = []
+            for i in 0..<1_200 {
+                // Runs of days with a region or more each, broken now and then by a gap of days.
+                t += random(80) == 0 ? 86_400 * Double(2 + random(8)) : [3_600, 30_000, 86_400][random(3)]
+                let start = Date(timeIntervalSince1970: t)
+                regions.append(VisitedRegion(id: Int64(i + 1), latitude: 41, longitude: 29, radius: 150, timestampStart: start,
+                                             geohash: "sxk9", lastVisit: random(5) == 0 ? start.addingTimeInterval(86_400 * 2) : nil))
+            }
+            let now = Date(timeIntervalSince1970: t + 86_400 * 400)
+            func times(swept: Bool) -> CompletionTimes {
+                let times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
+                                            latest: now)
+                times.sweepsStreaks = swept
+                return times
+            }
+            let (swept, probed) = (times(swept: true), times(swept: false))
+            let evaluator = AchievementEvaluator(catalog: catalog)
+            let statuses = try evaluator.evaluate(AchievementContext(regions: regions, timeZone: timeZone, now: now), only: Set(ids))
+            let unlocked = statuses.filter(\.unlocked)
+            #expect(unlocked.count >= 7, "\(zone): the regions make streaks to date")
+            for status in unlocked {
+                let a = try swept.time(of: status.id, progress: status.current, unlocks: [:], now: now)
+                let b = try probed.time(of: status.id, progress: status.current, unlocks: [:], now: now)
+                #expect(a == b, "\(zone) \(status.id): \(a) ≠ \(b)")
+                #expect(a < now)
+            }
+        }
     }
 }

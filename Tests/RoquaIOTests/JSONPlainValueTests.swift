@@ -1,4 +1,5 @@
 import Foundation
+import RoquaTestSupport
 import Testing
 @testable import RoquaIO
 
@@ -42,11 +43,8 @@ struct JSONPlainValueTests {
     /// with the same error and lines: the records above and values made to be skipped (big,
     /// deep, escaped, words of every kind), each followed by a broken one.
     @Test func skippingAgreesTokenByToken() throws {
-        var state: UInt64 = 34
-        func random(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(state >> 33) % n
-        }
+        var generator = SeededGenerator(state: 34)
+        func random(_ n: Int) -> Int { generator.below(n) }
         let scalars = ["1", "-2.5e3", "true", "false", "null", #""x""#, #""a\"b\\""#, #""\u00e9\q""#, "\"\\\n\"", "0.1",
                        "12345678901234567890", String(repeating: "7", count: 70), #""ä€""#, "\"tab\\\tok\""]
         func value(_ depth: Int) -> String {

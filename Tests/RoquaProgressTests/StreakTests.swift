@@ -1,5 +1,7 @@
 import Foundation
+import RoquaTestSupport
 import Testing
+import RoquaRegions
 @testable import RoquaProgress
 
 private func zone(_ id: String) -> TimeZone {
@@ -335,6 +337,44 @@ struct WeekendStreakTests {
             let onlyThatDay = Streaks.summary(of: [date], now: date, timeZone: utc)
             let isWeekend = [1, 7].contains(calendar.component(.weekday, from: date))
             #expect(onlyThatDay.activeWeekends == (isWeekend ? 1 : 0))
+        }
+    }
+}
+
+/// `Streaks.longestByPrefix` (one pass) gives, for every count, the longest daily and weekend
+/// streaks `Streaks.summary` gives for the regions entered up to it as of the last one's entry:
+/// seeded regions over months in zones with and without DST, latest visits later, equal to the
+/// start, and (corrupt) before it, and ties in start times.
+@Suite struct StreaksByPrefixTests {
+    @Test func everyPrefixAsTheSummaryHasIt() {
+        var generator = SeededGenerator(state: 7)
+        func random(_ n: Int) -> Int { generator.below(n) }
+        for tz in [utc, istanbul, newYork, auckland, kolkata] {
+            var t = at(tz, 2024, 3, 1, 0).timeIntervalSince1970
+            var starts: [Date] = []
+            for _ in 0..<700 {
+                // Mostly within a day, sometimes a gap of days or weeks; sometimes the same instant.
+                t += [0, 600, 3_600 * Double(random(30)), 86_400 * Double(random(3)), 86_400 * Double(random(20))][random(5)]
+                starts.append(Date(timeIntervalSince1970: t))
+            }
+            let regions = starts.enumerated().map { i, start in
+                // A latest visit: none, the start, later, exactly a later region's start, or (corrupt) before the start.
+                let last: Date? = [nil, start, start.addingTimeInterval(Double(random(40)) * 86_400 / 3),
+                                   starts[min(starts.count - 1, i + random(30))],
+                                   start.addingTimeInterval(-Double(random(5)) * 86_400)][random(5)]
+                return VisitedRegion(latitude: 41, longitude: 29, radius: 150, timestampStart: start, geohash: "sxk9", lastVisit: last)
+            }
+            let swept = Streaks.longestByPrefix(of: regions, timeZone: tz)
+            #expect(swept.count == regions.count)
+            for k in 1...regions.count {
+                let summary = Streaks.summary(of: Streaks.activity(of: regions.prefix(k)), now: regions[k - 1].timestampStart,
+                                              timeZone: tz)
+                guard swept[k - 1].daily == summary.longestDailyLength, swept[k - 1].weekend == summary.longestWeekendLength else {
+                    Issue.record("\(tz.identifier), count \(k): \(swept[k - 1]) ≠ \(summary.longestDailyLength), \(summary.longestWeekendLength)")
+                    return
+                }
+            }
+            #expect(swept.last!.daily > 3 && swept.last!.weekend > 1)  // the walk does make streaks
         }
     }
 }

@@ -298,3 +298,29 @@ struct ClusteringTests {
         regions.indices.first { Geodesy.haversineMeters(centre(regions[$0]), point) <= Double(regions[$0].radius) }
     }
 }
+
+/// The visit count a timeline keeps as it changes is the count of its spans added up, after
+/// every insert: new visits, stretches and bridges of two visits, over a stored multi-visit span.
+@Suite struct VisitTimelineCountTests {
+    @Test func keptCountIsTheSpansCount() {
+        var generator = SeededGenerator(state: 5)
+        func random(_ n: Int) -> Int { generator.below(n) }
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let stored = VisitedRegion(latitude: 41, longitude: 29, radius: 150, timestampStart: base.addingTimeInterval(500_000),
+                                   timestampEnd: base.addingTimeInterval(600_000), geohash: "sxk9", visitCount: 4,
+                                   lastVisit: base.addingTimeInterval(590_000))
+        var timeline = VisitTimeline(region: stored)
+        var changes: [VisitTimeline.Change: Int] = [:]
+        for _ in 0..<5_000 {
+            let change = timeline.insert(base.addingTimeInterval(Double(random(2_000_000))), gap: 1_800)
+            changes[change, default: 0] += 1
+            guard timeline.visitCount == timeline.spans.reduce(0, { $0 + $1.count }) else {
+                Issue.record("kept \(timeline.visitCount), spans \(timeline.spans.reduce(0) { $0 + $1.count })")
+                return
+            }
+        }
+        // Every kind of change happened, bridges too (visits fewer than the new ones made).
+        #expect(changes[.newVisit, default: 0] > 100 && changes[.extended, default: 0] > 100 && changes[.none, default: 0] > 100)
+        #expect(timeline.visitCount < 4 + changes[.newVisit, default: 0])
+    }
+}

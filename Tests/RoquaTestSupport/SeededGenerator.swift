@@ -12,3 +12,8 @@ package struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension SeededGenerator {
+    /// A number in 0..<`n` (`n` > 0), for picking among a few cases.
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}

@@ -37,10 +37,14 @@ struct VisitTimeline {
     }
 
     private(set) var spans: [Span]
+    /// The spans' counts added up, kept as they change (a region visited daily for years has
+    /// thousands of spans, and most of its fixes change one).
+    private(set) var visitCount: Int
 
     /// One visit at a single instant (a region created from one fix).
     init(instant: Date) {
         spans = [Span(start: instant, lastStart: instant, end: instant, count: 1)]
+        visitCount = 1
     }
 
     /// From a stored region's summary, normalising inconsistent values (lastVisit before the start, end before
@@ -51,12 +55,12 @@ struct VisitTimeline {
         let lastStart = count == 1 ? start : max(start, region.lastVisit)
         let end = max(lastStart, region.timestampEnd ?? lastStart)
         spans = [Span(start: start, lastStart: lastStart, end: end, count: count)]
+        visitCount = count
     }
 
     var timestampStart: Date { spans[0].start }
     var timestampEnd: Date { spans[spans.count - 1].end }
     var lastVisit: Date { spans[spans.count - 1].lastStart }
-    var visitCount: Int { spans.reduce(0) { $0 + $1.count } }
 
     mutating func insert(_ t: Date, gap: TimeInterval) -> Change {
         // Index of the first span starting after t; the span before it (if any) starts at or before t.
@@ -77,6 +81,7 @@ struct VisitTimeline {
                                    lastStart: after.count > 1 ? after.lastStart : before.lastStart,
                                    end: after.end, count: before.count + after.count - 1)
             spans.remove(at: next)
+            visitCount -= 1
         case (true, false):
             spans[previous].end = t
         case (false, true):
@@ -84,6 +89,7 @@ struct VisitTimeline {
             if spans[next].count == 1 { spans[next].lastStart = t }
         case (false, false):
             spans.insert(Span(start: t, lastStart: t, end: t, count: 1), at: next)
+            visitCount += 1
             return .newVisit
         }
         return .extended
