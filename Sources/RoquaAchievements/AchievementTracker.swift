@@ -123,12 +123,13 @@ public struct AchievementTracker: Sendable {
                                                     travel: { try Self.travelFacts(db, zone: self.timeZone) },
                                                     memory: StoredFigures(db))
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
+        let newly = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }
         let times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
-                                    previous: previous, latest: latest ?? now)
+                                    previous: previous, latest: latest ?? now, dating: newly.map(\.id))
+        let completed = try times.completed(newly.map { ($0.id, $0.current) })
         var dates = Dictionary(previous.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
         // Prerequisites are dated before what needs them (the catalog has no cycles).
-        let progress = Dictionary(statuses.map { ($0.id, $0.current) }, uniquingKeysWith: { first, _ in first })
-        var waiting = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }.map(\.id)
+        var waiting = newly.map(\.id)
         var new: [AchievementUnlock] = []
         while !waiting.isEmpty {
             let free = waiting.filter { id in
@@ -136,7 +137,7 @@ public struct AchievementTracker: Sendable {
             }
             let ready = free.isEmpty ? waiting : free
             for id in ready {
-                let at = try times.time(of: id, progress: progress[id] ?? .nan, unlocks: dates, now: now)
+                let at = times.clamp(completed[id] ?? times.latest, of: id, unlocks: dates, now: now)
                 dates[id] = at
                 let unlock = AchievementUnlock(id: id, unlockedAt: at, xp: catalog.definition(id)?.xp ?? 0)
                 if try AchievementStorage.insert(unlock, db) { new.append(unlock) }

@@ -12,8 +12,9 @@ import RoquaRegions
 /// streaks reached through a revisit) or from the travel records (explorer tiles, days abroad),
 /// which keep no per-entry time, are dated by the latest visit the evaluation saw. The longest
 /// streaks are known for every count at once (`Streaks.longestByPrefix`): one pass instead of a
-/// streak computed for each probe.
-final class CompletionTimes {
+/// streak computed for each probe. The searches of several achievements are independent and run
+/// side by side (`completed(_:)`).
+struct CompletionTimes: Sendable {
     /// Calculators whose progress the regions entered up to a moment do not decide.
     static let datedByLatestVisit: Set<String> = ["revisit", "explorer_tiles", "max_square", "days_abroad"]
 
@@ -27,14 +28,22 @@ final class CompletionTimes {
     /// The latest visit the evaluation saw, for what cannot be dated more precisely.
     let latest: Date
 
+    /// The longest daily and weekend streaks of every count, when an achievement to date needs them.
+    private let streaksByCount: [(daily: Int, weekend: Int)]?
+
+    /// `dating`: the achievements `completed` and `time` will be asked about (the streaks of every
+    /// count are made only when one of them is a streak); `sweepsStreaks` false dates streaks by
+    /// probing too (tests compare the two).
     init(catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone, regions: [VisitedRegion],
-         previous: [AchievementUnlock], latest: Date) {
+         previous: [AchievementUnlock], latest: Date, dating: some Sequence<String>, sweepsStreaks: Bool = true) {
         self.catalog = catalog
         self.hierarchy = hierarchy
         self.timeZone = timeZone
         self.regions = regions.sorted { ($0.timestampStart, $0.id ?? 0) < ($1.timestampStart, $1.id ?? 0) }
         self.previous = Dictionary(previous.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
         self.latest = latest
+        let streaks = sweepsStreaks && dating.contains { catalog.calculators[$0] is StreakCalculator }
+        streaksByCount = streaks ? Streaks.longestByPrefix(of: self.regions, timeZone: timeZone) : nil
     }
 
     /// The smallest count in 1…`count` whose `probe` is done (`probe(count)` is, with progress
@@ -64,16 +73,10 @@ final class CompletionTimes {
         regions.map { max($0.timestampEnd ?? $0.lastVisit, $0.lastVisit) }.max()
     }
 
-    /// Whether longest streaks are dated from `streaksByCount` (off only to compare with probing, in tests).
-    var sweepsStreaks = true
-
-    /// The longest daily and weekend streaks of every count, made on first use.
-    private lazy var streaksByCount = Streaks.longestByPrefix(of: regions, timeZone: timeZone)
-
     /// For a longest-streak achievement that nothing else decides (no validity window, no
     /// prerequisite unlocked in this batch), the first count whose streak reaches its target.
     private func firstStreakCount(_ definition: AchievementDefinition) -> Int? {
-        guard sweepsStreaks, let streak = catalog.calculators[definition.id] as? StreakCalculator, !streak.current,
+        guard let streaksByCount, let streak = catalog.calculators[definition.id] as? StreakCalculator, !streak.current,
               definition.window(in: timeZone) == nil, definition.prerequisites.allSatisfy({ previous[$0] != nil }) else { return nil }
         return streaksByCount.firstIndex { Double(streak.weekends ? $0.weekend : $0.daily) >= streak.target }.map { $0 + 1 }
     }
@@ -88,23 +91,46 @@ final class CompletionTimes {
     /// `now` and never before its prerequisites were unlocked (`unlocks`: the ones known so far,
     /// this batch's too).
     func time(of id: String, progress: Double, unlocks: [String: Date], now: Date) throws -> Date {
+        clamp(try completed(id, progress: progress), of: id, unlocks: unlocks, now: now)
+    }
+
+    /// `completed`, never after `now` and never before `id`'s prerequisites were unlocked.
+    func clamp(_ completed: Date, of id: String, unlocks: [String: Date], now: Date) -> Date {
         guard let definition = catalog.definition(id) else { return min(latest, now) }
-        var completed = latest
-        if !Self.datedByLatestVisit.contains(definition.calculator), !regions.isEmpty, let count = firstStreakCount(definition) {
-            completed = regions[count - 1].timestampStart
-        } else if !Self.datedByLatestVisit.contains(definition.calculator), !regions.isEmpty {
-            let evaluator = AchievementEvaluator(catalog: catalog)
-            let before = Set(previous.keys)
-            func probe(_ count: Int) throws -> (done: Bool, progress: Double) {
-                guard let status = try evaluator.evaluate(prefix(count), only: [id], unlocked: before).first else { return (false, 0) }
-                return (status.unlocked, status.current.isFinite ? status.current : 0)
-            }
-            // Unlocked on every region (the caller's evaluation): the search starts from there.
-            let top = progress.isFinite ? progress : try probe(regions.count).progress
-            completed = regions[try Self.first(regions.count, top: top, target: definition.parameters.target, probe) - 1]
-                .timestampStart
-        }
         let after = definition.prerequisites.compactMap { unlocks[$0] }.max() ?? .distantPast
         return min(max(completed, after), now)
+    }
+
+    /// When each of `ids` (with its progress on every region) reached its target, searched side by
+    /// side on the machine's cores (each search its own contexts); the first error in `ids`' order
+    /// is thrown.
+    func completed(_ ids: [(id: String, progress: Double)]) throws -> [String: Date] {
+        var results = [Result<Date, any Error>?](repeating: nil, count: ids.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer  // each iteration writes its own index
+            DispatchQueue.concurrentPerform(iterations: ids.count) { k in
+                out[k] = Result { try completed(ids[k].id, progress: ids[k].progress) }
+            }
+        }
+        var dates: [String: Date] = [:]
+        for (k, result) in results.enumerated() { dates[ids[k].id] = try result?.get() }
+        return dates
+    }
+
+    /// When `id`, unlocked on every region with `progress`, reached its target (the latest visit
+    /// for what the regions entered up to a moment do not decide).
+    func completed(_ id: String, progress: Double) throws -> Date {
+        guard let definition = catalog.definition(id), !Self.datedByLatestVisit.contains(definition.calculator),
+              !regions.isEmpty else { return latest }
+        if let count = firstStreakCount(definition) { return regions[count - 1].timestampStart }
+        let evaluator = AchievementEvaluator(catalog: catalog)
+        let before = Set(previous.keys)
+        func probe(_ count: Int) throws -> (done: Bool, progress: Double) {
+            guard let status = try evaluator.evaluate(prefix(count), only: [id], unlocked: before).first else { return (false, 0) }
+            return (status.unlocked, status.current.isFinite ? status.current : 0)
+        }
+        // Unlocked on every region (the caller's evaluation): the search starts from there.
+        let top = progress.isFinite ? progress : try probe(regions.count).progress
+        return regions[try Self.first(regions.count, top: top, target: definition.parameters.target, probe) - 1].timestampStart
     }
 }

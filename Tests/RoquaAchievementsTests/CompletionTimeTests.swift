@@ -63,10 +63,8 @@ import RoquaTestSupport
             }
             let now = Date(timeIntervalSince1970: t + 86_400 * 400)
             func times(swept: Bool) -> CompletionTimes {
-                let times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
-                                            latest: now)
-                times.sweepsStreaks = swept
-                return times
+                CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
+                                latest: now, dating: ids, sweepsStreaks: swept)
             }
             let (swept, probed) = (times(swept: true), times(swept: false))
             let evaluator = AchievementEvaluator(catalog: catalog)

@@ -52,6 +52,18 @@ public final class RegionEnricher {
         if lookups + count >= queriesBeforeLoading { _ = try resolver.index.localities() }
     }
 
+    /// As `expect(_:)`, loading the places on a thread of its own, so that a caller with other
+    /// work to do meanwhile (an import still reading) does not wait for them; `expect` and
+    /// `enriched` then find them loaded, or wait for the load under way. A failed load is not
+    /// reported here: the next one, on the caller's thread, reports it.
+    public func expectSoon(_ count: Int) {
+        guard !loadStarted, lookups + count >= queriesBeforeLoading else { return }
+        loadStarted = true
+        let index = resolver.index
+        Thread.detachNewThread { _ = try? index.localities() }
+    }
+    private var loadStarted = false
+
     /// The region with names and codes of the units its centre lies in, and its locality (nil where none).
     /// - Throws: `ResolveError` when the centre is not a valid coordinate; GRDB's `DatabaseError`
     ///   when the boundary DB's places cannot be read.

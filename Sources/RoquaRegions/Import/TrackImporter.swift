@@ -204,6 +204,8 @@ public final class TrackImporter {
                 case let .dropped(reason): summary.dropped[reason, default: 0] += 1
                 case let .newRegion(_, index):
                     summary.newRegions += 1
+                    // Enough new regions to load every place: loaded meanwhile, not after the reading.
+                    enricher.expectSoon(summary.newRegions)
                     travel.ground(fix, region: index)
                 case let .revisit(index):
                     summary.revisits += 1
