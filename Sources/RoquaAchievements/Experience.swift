@@ -46,7 +46,7 @@ public struct ExperienceRules: Sendable, Codable, Equatable {
     }
 
     /// XP for the regions themselves: every region, and every first district, province and country.
-    public func explorationXP(_ regions: [VisitedRegion]) -> Int {
+    public func explorationXP(_ regions: some Collection<VisitedRegion>) -> Int {
         regions.count * region + Set(regions.compactMap(\.districtCode)).count * district
             + Set(regions.compactMap(\.provinceCode)).count * province + Set(regions.compactMap(\.countryCode)).count * country
     }
@@ -62,7 +62,7 @@ public struct ExperienceRules: Sendable, Codable, Equatable {
     public func xp(atLevel level: Int) -> Int { levelBase * level * (level - 1) / 2 }
 
     /// The standing of a player with these regions and unlocks.
-    public func standing(regions: [VisitedRegion], unlocks: [AchievementUnlock]) -> PlayerLevel {
+    public func standing(regions: some Collection<VisitedRegion>, unlocks: [AchievementUnlock]) -> PlayerLevel {
         let xp = explorationXP(regions) + unlocks.reduce(0) { $0 + $1.xp }
         let level = level(forXP: xp)
         return PlayerLevel(xp: xp, level: level, levelStartXP: self.xp(atLevel: level), nextLevelXP: self.xp(atLevel: level + 1))

@@ -106,6 +106,9 @@ public struct ClusteringEngine {
     /// Indices of loaded regions this run modified, ascending: the caller persists these plus the new ones.
     public var changedRegionIndices: [Int] { changedExisting.sorted() }
 
+    /// How many loaded regions this run modified.
+    public var changedRegionCount: Int { changedExisting.count }
+
     /// Indices of regions created in this run.
     public var newRegionIndices: Range<Int> { existingRegionCount..<regions.count }
 
