@@ -31,7 +31,7 @@ struct CompletionTimes: Sendable {
     /// The longest daily and weekend streaks of every count, when an achievement to date needs them.
     private let streaksByCount: [(daily: Int, weekend: Int)]?
 
-    /// `dating`: the achievements `completed` and `time` will be asked about (the streaks of every
+    /// `dating`: the achievements `completed` will be asked about (the streaks of every
     /// count are made only when one of them is a streak); `sweepsStreaks` false dates streaks by
     /// probing too (tests compare the two).
     init(catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone, regions: [VisitedRegion],
@@ -91,14 +91,8 @@ struct CompletionTimes: Sendable {
                            now: regions[count - 1].timestampStart, travel: nil)
     }
 
-    /// When `id` (just found unlocked on every region, with `progress`) was completed, never after
-    /// `now` and never before its prerequisites were unlocked (`unlocks`: the ones known so far,
-    /// this batch's too).
-    func time(of id: String, progress: Double, unlocks: [String: Date], now: Date) throws -> Date {
-        clamp(try completed(id, progress: progress), of: id, unlocks: unlocks, now: now)
-    }
-
-    /// `completed`, never after `now` and never before `id`'s prerequisites were unlocked.
+    /// When `id` was completed (`completed`), never after `now` and never before its prerequisites
+    /// were unlocked (`unlocks`: the ones known so far, this batch's too).
     func clamp(_ completed: Date, of id: String, unlocks: [String: Date], now: Date) -> Date {
         guard let definition = catalog.definition(id) else { return min(latest, now) }
         let after = definition.prerequisites.compactMap { unlocks[$0] }.max() ?? .distantPast

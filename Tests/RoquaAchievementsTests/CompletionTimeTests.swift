@@ -72,8 +72,8 @@ import RoquaTestSupport
             let unlocked = statuses.filter(\.unlocked)
             #expect(unlocked.count >= 7, "\(zone): the regions make streaks to date")
             for status in unlocked {
-                let a = try swept.time(of: status.id, progress: status.current, unlocks: [:], now: now)
-                let b = try probed.time(of: status.id, progress: status.current, unlocks: [:], now: now)
+                let a = try swept.completed(status.id, progress: status.current)
+                let b = try probed.completed(status.id, progress: status.current)
                 #expect(a == b, "\(zone) \(status.id): \(a) ≠ \(b)")
                 #expect(a < now)
             }

@@ -57,7 +57,9 @@ struct JSONPlainValueTests {
         let values = (0..<2_000).map { _ in value(0) } + [String(repeating: "[", count: 40) + String(repeating: "]", count: 40)]
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         for broken in [#"{"a": [1}"#, #"{"a": tru}"#, "{\"a\": \"x\u{01}y\"}", #"[1, 2.3.4]"#, "[\"\\\u{01}\"]", deep, #"{"a": 1]"#,
-                       #"{"a": 1, , "b": [}"#, "[1, #]", #"{"a": "unterminated"#, #"[{"a": 1}"#, "[" + String(repeating: "9", count: 1100) + "]"] {
+                       #"{"a": 1, , "b": [}"#, "[1, #]", #"{"a": "unterminated"#, #"[{"a": 1}"#, "[" + String(repeating: "9", count: 1100) + "]",
+                       // A word of 1,024 bytes is the longest read (here a valid number); one more is too long.
+                       "[0." + String(repeating: "0", count: 1022) + ", 0." + String(repeating: "0", count: 1023) + "]"] {
             let text = Array(("[\n" + (values + [broken]).joined(separator: ",\n") + "\n]").utf8)
             for chunk in [7, 64, 333, 1 << 20] {
                 let (runs, tokens) = JSONScanner.skipBothWays(text, chunkSize: chunk)
