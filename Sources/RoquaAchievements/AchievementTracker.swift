@@ -63,18 +63,17 @@ public struct AchievementTracker: Sendable {
         let previous = try AchievementStorage.unlocks(db)
         let unlocked = Set(previous.map(\.id))
         let affected = affected(by: events, unlocked: unlocked)
-        let newRegions = Set(events.compactMap { if case let .newRegion(region) = $0 { region.id } else { nil } })
+        let newRegions = Set(events.compactMap { if case let .newRegion(touch) = $0 { touch.id } else { nil } })
         let regions = try RegionStore.regions(db).readable  // the import has reported unreadable rows already
         // Read in place, not copied: at a million regions each copy is a quarter of a gigabyte.
         let oldRegions = regions.lazy.filter { $0.id.map { !newRegions.contains($0) } ?? true }
-        let touched = events.lazy.compactMap { event -> VisitedRegion? in
+        let latest = events.lazy.compactMap { event -> Date? in
             switch event {
-            case let .newRegion(region), let .revisit(region): region
+            case let .newRegion(touch), let .revisit(touch): touch.latestVisit
             default: nil
             }
-        }
-        let new = try record(affected, among: regions, previous: previous, latest: CompletionTimes.latestVisit(touched),
-                             now: now, db)
+        }.max()
+        let new = try record(affected, among: regions, previous: previous, latest: latest, now: now, db)
         let before = catalog.experience.standing(regions: oldRegions, unlocks: previous).level
         let after = catalog.experience.standing(regions: regions, unlocks: previous + new).level
         var result = new.map(AchievementEvent.unlocked)

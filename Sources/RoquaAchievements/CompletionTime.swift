@@ -74,7 +74,7 @@ struct CompletionTimes: Sendable {
 
     /// The latest visit among `regions` (the end of a region's latest visit, else its start).
     static func latestVisit(_ regions: some Sequence<VisitedRegion>) -> Date? {
-        regions.map { max($0.timestampEnd ?? $0.lastVisit, $0.lastVisit) }.max()
+        regions.lazy.map(\.latestVisit).max()
     }
 
     /// For a longest-streak achievement that nothing else decides (no validity window, no

@@ -75,7 +75,7 @@ import Testing
     @Test func aRevisitOnlyMovesRevisitAndStreakAchievements() throws {
         let tracker = AchievementTracker(catalog: try AchievementCatalog.bundled(),
                                          hierarchy: try BoundaryHierarchy(database: Bundled.database()))
-        let region = VisitedRegion(id: 1, latitude: 41, longitude: 29, radius: 150, timestampStart: Date(), geohash: "sxk9")
+        let region = RegionEvent.Touch(id: 1, latestVisit: Date())
         let revisitOnly = tracker.affected(by: [.revisit(region)], unlocked: [])
         let calculators = Set(revisitOnly.compactMap { tracker.catalog.definition($0)?.calculator })
         #expect(!revisitOnly.isEmpty && calculators.isSubset(of: AchievementTracker.revisitSensitive))

@@ -77,16 +77,18 @@ import Testing
         #expect(try s.store.allRegions() == regions)
 
         s.events.finish()
-        var news = 0, firstDistricts: [String] = [], firstCountries: [String] = []
+        var news: [RegionEvent.Touch] = [], firstDistricts: [String] = [], firstCountries: [String] = []
         for await event in s.events.events {
             switch event {
-            case .newRegion: news += 1
+            case let .newRegion(touch): news.append(touch)
             case let .firstDistrict(_, name): firstDistricts.append(name)
             case let .firstCountry(code, _): firstCountries.append(code)
             default: break
             }
         }
-        #expect(news == summary.newRegions)
+        // Each new region once, by its stored id, with the end of its visit.
+        #expect(news.count == summary.newRegions)
+        #expect(news == regions.compactMap(RegionEvent.Touch.init) && news.count == regions.count)
         #expect(Set(firstDistricts) == Set(Self.districts) && firstDistricts.count == 8)
         #expect(firstCountries == ["TR"])
     }
@@ -106,6 +108,15 @@ import Testing
         let kadikoy = try #require(try s.store.allRegions().first { $0.district == "Kadıköy" })
         #expect(kadikoy.visitCount == 2)
         #expect(try StoreTime.text(kadikoy.lastVisit) == "2024-05-01T12:00:00.000Z")
+
+        // Back the next day, twice within a file: one revisit event for the stored region, as it now is.
+        try "lat,lon,timestamp\n40.9879,29.0281,2024-05-02T08:00:00Z\n40.9879,29.0281,2024-05-02T10:00:00Z\n"
+            .write(toFile: s.directory.file("next.csv"), atomically: true, encoding: .utf8)
+        let next = try s.importer.importFile(s.directory.file("next.csv"))
+        #expect(next.revisits == 2 && next.newRegions == 0)
+        let later = try #require(try s.store.allRegions().first { $0.id == kadikoy.id })
+        #expect(next.events == [.revisit(RegionEvent.Touch(id: try #require(kadikoy.id), latestVisit: later.latestVisit))])
+        #expect(try StoreTime.text(later.latestVisit) == "2024-05-02T10:00:00.000Z")
     }
 
     /// One bad value costs its point: the rest of the file is imported and the skip reported;

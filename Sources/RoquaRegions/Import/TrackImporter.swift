@@ -270,11 +270,10 @@ public final class TrackImporter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
                              summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
-        // The events, in an array of their exact size rather than one grown by doubling: a
-        // million new regions' events are a quarter of a gigabyte.
+        // The events, in an array of their exact size rather than one grown by doubling.
         var pending: [RegionEvent] = []
         pending.reserveCapacity(engine.newRegionIndices.count + summary.firsts.count + engine.changedRegionCount)
-        for index in engine.newRegionIndices { pending.append(.newRegion(engine.regions[index])) }
+        for index in engine.newRegionIndices { RegionEvent.Touch(engine.regions[index]).map { pending.append(.newRegion($0)) } }
         for first in summary.firsts {
             switch first.level {
             case .country: pending.append(.firstCountry(code: first.code, name: first.name))
@@ -282,12 +281,11 @@ public final class TrackImporter {
             case .district: pending.append(.firstDistrict(code: first.code, name: first.name))
             }
         }
-        // One event per stored region revisited, as it now is (a region revisited 100 times in
-        // a file would otherwise be carried 100 times: 60 MB for a 5 M-fix file); regions made
-        // by this file are in its new-region events, with their visits.
+        // One event per stored region revisited, as it now is; regions made by this file are in
+        // its new-region events, with their visits.
         var reported = Set<Int>()
         for index in revisited where index < engine.existingRegionCount && reported.insert(index).inserted {
-            pending.append(.revisit(engine.regions[index]))
+            RegionEvent.Touch(engine.regions[index]).map { pending.append(.revisit($0)) }
         }
         summary.events = pending
     }

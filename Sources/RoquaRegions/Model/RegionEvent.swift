@@ -1,16 +1,40 @@
+import Foundation
+
 /// What happened to the user's record, in the order it happened. Later features (statistics,
 /// achievements) consume these instead of re-reading the whole store after every fix.
 public enum RegionEvent: Sendable, Equatable {
-    /// A region was created, as stored (with its id).
-    case newRegion(VisitedRegion)
-    /// A stored region got one or more new visits (one event per region and import); the region as updated.
-    case revisit(VisitedRegion)
+    /// A region was created (read it from the store by its id).
+    case newRegion(Touch)
+    /// A stored region got one or more new visits (one event per region and import).
+    case revisit(Touch)
     /// The first region ever in this unit.
     case firstCountry(code: String, name: String)
     /// The first region ever in this province.
     case firstProvince(code: String, name: String)
     /// The first region ever in this district.
     case firstDistrict(code: String, name: String)
+
+    /// A region an import made or visited again: its id and when its latest visit ended. Not the
+    /// whole region: an import that makes a million regions would carry a quarter of a gigabyte
+    /// of them, and whoever needs more reads the store (events come after the commit).
+    public struct Touch: Sendable, Equatable {
+        /// The region's id in the store.
+        public var id: Int64
+        /// The end of the region's latest visit (its latest start when it has no end).
+        public var latestVisit: Date
+
+        /// - Parameters: as the properties.
+        public init(id: Int64, latestVisit: Date) {
+            self.id = id
+            self.latestVisit = latestVisit
+        }
+
+        /// The stored `region`'s touch; nil when it has no id (not stored).
+        public init?(_ region: VisitedRegion) {
+            guard let id = region.id else { return nil }
+            self.init(id: id, latestVisit: region.latestVisit)
+        }
+    }
 }
 
 /// A typed `AsyncStream` of region events with its continuation; events are yielded only

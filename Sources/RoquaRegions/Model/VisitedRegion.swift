@@ -42,6 +42,10 @@ public struct VisitedRegion: Sendable, Equatable {
     /// GeoNames' id of `locality`: two places of one name stay apart in counts.
     public var localityID: Int64?
 
+    /// When the latest visit ended: the region's end, or its latest visit's start when that is
+    /// later (or there is no end).
+    public var latestVisit: Date { max(timestampEnd ?? lastVisit, lastVisit) }
+
     /// Creates a region; `lastVisit` defaults to `timestampStart`. Nothing is validated (see `validate()`).
     public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
                 timestampEnd: Date? = nil, province: String? = nil, district: String? = nil, country: String? = nil,
