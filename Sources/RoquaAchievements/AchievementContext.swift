@@ -63,6 +63,12 @@ public final class AchievementContext {
         try figures.squareMeters() / 1_000_000
     }
 
+    /// After an import that added the last `added` regions: the explored area from the one
+    /// remembered before it and what they add (`ExploredFigures.squareMetersAfterAdding`).
+    func rememberAreaAfterAdding(_ added: Int) {
+        figures.squareMetersAfterAdding(added)
+    }
+
     /// The share of the Earth's surface explored, in percent.
     public private(set) lazy var worldPercent: Double = figures.worldPercent()
 

@@ -73,7 +73,16 @@ public struct AchievementTracker: Sendable {
             default: nil
             }
         }.max()
-        let new = try record(affected, among: regions, previous: previous, latest: latest, now: now, db)
+        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+                                         travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+        // The new regions are the last ones (ids grow): a big store's explored area is carried
+        // forward from the one remembered before the import rather than forgotten until the next
+        // `stats` measures it again.
+        if !newRegions.isEmpty, regions.count >= newRegions.count,
+           regions[(regions.count - newRegions.count)...].allSatisfy({ $0.id.map(newRegions.contains) ?? false }) {
+            context.rememberAreaAfterAdding(newRegions.count)
+        }
+        let new = try record(affected, among: regions, previous: previous, latest: latest, now: now, db, context: context)
         let before = catalog.experience.standing(regions: oldRegions, unlocks: previous).level
         let after = catalog.experience.standing(regions: regions, unlocks: previous + new).level
         var result = new.map(AchievementEvent.unlocked)

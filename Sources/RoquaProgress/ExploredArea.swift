@@ -68,7 +68,7 @@ public enum ExploredArea {
 
     /// The caps of `circles` with a radius, validated, in an array of its exact size rather than
     /// one grown by doubling (a million caps are 120 MB).
-    private static func caps(of circles: [ExploredCircle]) throws -> [Cap] {
+    static func caps(of circles: [ExploredCircle]) throws -> [Cap] {
         var caps: [Cap] = []
         caps.reserveCapacity(circles.count)
         for (index, circle) in circles.enumerated() {

@@ -24,14 +24,16 @@ public final class ExploredFigures {
     }
 
     /// SHA-256 of the version and every circle's centre and radius, in order.
-    public private(set) lazy var fingerprint: String = {
+    public private(set) lazy var fingerprint: String = Self.fingerprint(of: circles[...])
+
+    static func fingerprint(of circles: ArraySlice<ExploredCircle>) -> String {
         var hasher = SHA256()
         Array(Self.version.utf8).withUnsafeBytes { hasher.update($0) }
         var words: [UInt64] = []
         words.reserveCapacity(3 * 4096)
-        for start in stride(from: 0, to: circles.count, by: 4096) {
+        for start in stride(from: circles.startIndex, to: circles.endIndex, by: 4096) {
             words.removeAll(keepingCapacity: true)
-            for circle in circles[start..<min(circles.count, start + 4096)] {
+            for circle in circles[start..<min(circles.endIndex, start + 4096)] {
                 words.append(circle.latitude.bitPattern.littleEndian)
                 words.append(circle.longitude.bitPattern.littleEndian)
                 words.append(circle.radius.bitPattern.littleEndian)
@@ -39,7 +41,30 @@ public final class ExploredFigures {
             words.withUnsafeBytes { hasher.update($0) }
         }
         return hasher.finalize()
-    }()
+    }
+
+    /// When the circles are earlier ones whose area is remembered followed by the last `added`:
+    /// their area from the remembered one and what the added circles add
+    /// (`ExploredArea.squareMetersAdded`), remembered for all of them, so the next reader (`roqua
+    /// stats` after an import into a big store) need not measure a million circles again. nil,
+    /// remembering nothing, when there is no memory, nothing remembered for the earlier circles,
+    /// the added ones are too spread out, or a circle is invalid.
+    @discardableResult
+    public func squareMetersAfterAdding(_ added: Int) -> Double? {
+        if let area { return area }
+        let earlier = circles.count - added
+        guard let memory, added > 0, earlier >= Self.rememberedFrom else { return nil }
+        if let known = memory.figure("explored_m2", fingerprint: fingerprint) {
+            area = known
+            return known
+        }
+        guard let before = memory.figure("explored_m2", fingerprint: Self.fingerprint(of: circles[..<earlier])),
+              let more = try? ExploredArea.squareMetersAdded(by: circles[earlier...], to: circles[..<earlier]) else { return nil }
+        let value = before + more
+        memory.remember("explored_m2", fingerprint: fingerprint, value: value)
+        area = value
+        return value
+    }
 
     /// `ExploredArea.squareMeters(of: circles)`.
     /// - Throws: `ExploredAreaError` as `ExploredArea.squareMeters` does (a value is only ever

@@ -119,4 +119,49 @@ import Testing
         #expect(catalog.achievements.count == 92)
         #expect(catalog.experience == ExperienceRules())
     }
+
+    /// A grid of fixes `spacing` degrees apart from (`latitude`, `longitude`), one a minute from `start`.
+    static func gridWalk(_ count: Int, latitude: Double, longitude: Double, spacing: Double, start: Int, to path: String) throws {
+        var csv = "lat,lon,timestamp\n"
+        for i in 0..<count {
+            csv += "\(latitude + Double(i / 150) * spacing),\(longitude + Double(i % 150) * spacing),\(start + i * 60)\n"
+        }
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// An import that adds regions to a big store carries the explored area remembered before it
+    /// forward (what the new circles add, among their neighbours), so the next `stats` finds it.
+    @Test func anImportIntoABigStoreCarriesTheRememberedAreaForward() throws {
+        let setup = try Setup()
+        let first = setup.directory.file("first.csv"), second = setup.directory.file("second.csv")
+        try Self.gridWalk(ExploredFigures.rememberedFrom + 500, latitude: 40.8, longitude: 28.6, spacing: 0.004, start: 1_714_550_400,
+                          to: first)
+        _ = try setup.importer.importFile(first)  // without the tracker: quicker
+        func circles() throws -> [ExploredCircle] {
+            try setup.store.allRegions().map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius)) }
+        }
+        let earlier = try circles()
+        // Remembered as `stats` would, with a value no measure gives (measuring 20,000 circles
+        // takes long in a debug build; `ExploredAreaAddedTests` compares with the whole measure).
+        let marked = 5e9
+        StoredFigures(store: setup.store).remember("explored_m2", fingerprint: ExploredFigures(earlier, memory: nil).fingerprint, value: marked)
+        // Thirty new regions in a row beyond the first file's, the first overlapping its last ones.
+        try Self.gridWalk(30, latitude: 40.8 + 0.001, longitude: 28.6 + 0.5985, spacing: 0.003, start: 1_720_000_000, to: second)
+        // A catalog of one achievement out of reach: the import's evaluation is quick in a debug build.
+        let tracker = AchievementTracker(catalog: try AchievementCatalog.load(data: AchievementCatalogTests.file([
+            AchievementCatalogTests.entry("far", parameters: #"{"target": 1000000}"#)])), hierarchy: setup.tracker.hierarchy)
+        let (summary, _) = try setup.importer.importFile(second) { db, summary in try tracker.consume(db, events: summary.events) }
+        #expect(summary.newRegions == 30)
+
+        let all = try circles()
+        #expect(Array(all.prefix(earlier.count)) == earlier && all.count == earlier.count + 30)
+        let remembered = try setup.store.read { db in
+            try Row.fetchAll(db, sql: "SELECT fingerprint, value FROM explored_figures WHERE name = 'explored_m2'")
+                .map { ($0["fingerprint"] as String, $0["value"] as Double) }
+        }
+        let added = try #require(try ExploredArea.squareMetersAdded(by: all[earlier.count...], to: earlier[...]))
+        #expect(added > 30 * 0.5 * .pi * 150 * 150)
+        #expect(remembered.count == 1 && remembered.first?.0 == ExploredFigures(all, memory: nil).fingerprint)
+        #expect(remembered.first?.1 == marked + added)
+    }
 }

@@ -66,4 +66,31 @@ import Testing
         }
         #expect(inside.0 == (try ExploredArea.squareMeters(of: big)) && inside.1 == 0)
     }
+
+    /// Carried forward only from a value remembered for the very circles before the added ones.
+    @Test func carriedForwardOnlyFromTheEarlierCirclesOwnValue() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        let circles = Self.walk(ExploredFigures.rememberedFrom + 10)
+        func rows() throws -> [String] { try store.read { db in try String.fetchAll(db, sql: "SELECT fingerprint FROM explored_figures") } }
+        // Nothing remembered; no memory; too few earlier circles; nothing added: nil, nothing written.
+        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == nil)
+        #expect(ExploredFigures(circles, memory: nil).squareMetersAfterAdding(10) == nil)
+        #expect(try rows().isEmpty)
+        // Remembered for other circles (one moved): not taken.
+        var moved = Array(circles.prefix(ExploredFigures.rememberedFrom))
+        moved[5].radius += 1
+        StoredFigures(store: store).remember("explored_m2", fingerprint: ExploredFigures(moved, memory: nil).fingerprint, value: 1)
+        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == nil)
+        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(11) == nil)
+        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(0) == nil)
+        #expect(try rows().count == 1)
+        // For the earlier circles themselves: carried forward and remembered for all of them.
+        let earlier = circles.prefix(ExploredFigures.rememberedFrom)
+        StoredFigures(store: store).remember("explored_m2", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 1)
+        let carried = try #require(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10))
+        #expect(try carried == 1 + #require(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: earlier)))
+        #expect(try rows() == [ExploredFigures(circles, memory: nil).fingerprint])
+        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == carried)
+    }
 }

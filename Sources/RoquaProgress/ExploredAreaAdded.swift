@@ -1,0 +1,94 @@
+import Foundation
+
+extension ExploredArea {
+    /// At most this many groups of added circles (one per ~64 km cell they fall in) are tested
+    /// against every earlier circle; added circles spread wider are left to `squareMeters(of:)`.
+    public static let addedGroupLimit = 256
+
+    /// What `added` circles add to the union of `earlier` ones, in m²: the area of both together
+    /// less the area of `earlier`. Measured among the earlier circles that overlap an added one
+    /// only — a point of an added circle that an earlier circle covers is covered by one that
+    /// overlaps it — so a day added to a million circles costs one pass over their centres. nil,
+    /// having measured nothing, when the added circles fall in more than `addedGroupLimit` cells.
+    /// - Throws: `ExploredAreaError.invalidCircle` as `squareMeters(of:)` (the index among the
+    ///   added circles, or among the earlier ones).
+    public static func squareMetersAdded(by added: ArraySlice<ExploredCircle>,
+                                         to earlier: ArraySlice<ExploredCircle>) throws -> Double? {
+        let addedCaps = try caps(of: Array(added))
+        guard !addedCaps.isEmpty else { return 0 }
+        guard let groups = AddedGroups(addedCaps) else { return nil }
+        var largest = 0.0
+        for (index, circle) in earlier.enumerated() {
+            try circle.validate(index: index)
+            guard circle.radius <= maximumRadius else {
+                throw ExploredAreaError.invalidCircle(
+                    index: index, reason: "radius \(circle.radius) m exceeds the \(Int(maximumRadius)) m limit")
+            }
+            largest = max(largest, circle.radius)
+        }
+        let reach = groups.thresholds(largestEarlierRho: largest / sphereRadius)
+        var near: [ExploredCircle] = []
+        for circle in earlier where circle.radius > 0 {
+            let centre = Vector3(latitude: circle.latitude, longitude: circle.longitude), rho = circle.radius / sphereRadius
+            if groups.overlapsAny(centre: centre, rho: rho, reach: reach, addedCaps) { near.append(circle) }
+        }
+        return try squareMeters(of: near + added) - squareMeters(of: near)
+    }
+}
+
+/// The added caps in groups by a coarse grid on their centres, each group with a cap bounding its
+/// members (centre `g`, angular radius `beta`): an earlier circle far from every bounding cap is
+/// passed over with one dot product per group.
+private struct AddedGroups {
+    private var centres: [Vector3] = []
+    private var betas: [Double] = []
+    private var members: [[Int]] = []
+
+    init?(_ caps: [Cap]) {
+        var cellOf: [SIMD3<Int64>: Int] = [:]
+        for (i, cap) in caps.enumerated() {
+            let cell = SIMD3<Int64>(Int64((cap.centre.x * 100).rounded(.down)), Int64((cap.centre.y * 100).rounded(.down)),
+                                    Int64((cap.centre.z * 100).rounded(.down)))
+            if let group = cellOf[cell] {
+                members[group].append(i)
+            } else {
+                guard members.count < ExploredArea.addedGroupLimit else { return nil }
+                cellOf[cell] = members.count
+                members.append([i])
+            }
+        }
+        for group in members {
+            let sum = group.reduce(Vector3(0, 0, 0)) { $0 + caps[$1].centre }
+            let length = sum.dot(sum).squareRoot()
+            // Members on opposite sides of the sphere cannot share a 64 km cell; guard anyway.
+            let g = length > 0 ? sum / length : caps[group[0]].centre
+            let beta = group.reduce(0.0) { widest, i in
+                let offset = caps[i].centre - g
+                return max(widest, centralAngle(chordSquared: offset.dot(offset)) + caps[i].rho)
+            }
+            centres.append(g)
+            betas.append(beta)
+        }
+    }
+
+    /// Per group, the least dot product with its centre an earlier circle of angular radius up to
+    /// `largestEarlierRho` can have and still reach the group (with a margin for rounding).
+    func thresholds(largestEarlierRho: Double) -> [Double] {
+        betas.map { beta in
+            let angle = beta + largestEarlierRho + 1e-9
+            return angle >= .pi ? -2 : cos(angle)
+        }
+    }
+
+    /// Whether the cap at `centre` with angular radius `rho` overlaps any added cap.
+    func overlapsAny(centre: Vector3, rho: Double, reach: [Double], _ caps: [Cap]) -> Bool {
+        for group in members.indices where centre.dot(centres[group]) >= reach[group] {
+            for i in members[group] {
+                let offset = caps[i].centre - centre
+                // Any superset of the overlapping circles measures the same: err on taking one more.
+                if centralAngle(chordSquared: offset.dot(offset)) < rho + caps[i].rho + 1e-9 { return true }
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import RoquaProgress
+import RoquaTestSupport
+import Testing
+
+/// What added circles add to an earlier union, measured among their neighbours only, equals the
+/// whole union measured again less the earlier one (to rounding) — whatever the added circles do
+/// to the earlier ones: cross them, lie inside one, swallow some, sit far away, or have no radius.
+@Suite struct ExploredAreaAddedTests {
+    /// A walk of circles around `start`, each a few hundred metres from the one before.
+    static func walk(_ count: Int, from start: (Double, Double), seed: UInt64, radius: ClosedRange<Double> = 100...400) -> [ExploredCircle] {
+        var random = SeededGenerator(state: seed)
+        var (latitude, longitude) = start
+        return (0..<count).map { _ in
+            latitude += Double.random(in: -0.003...0.003, using: &random)
+            longitude += Double.random(in: -0.003...0.003, using: &random)
+            return ExploredCircle(latitude: latitude, longitude: longitude, radius: Double.random(in: radius, using: &random))
+        }
+    }
+
+    static let earlier = walk(6_000, from: (41.0, 29.0), seed: 11) + walk(6_000, from: (-33.9, 18.4), seed: 12)
+        + walk(3_000, from: (64.1, -21.9), seed: 13) + walk(500, from: (0.0, 179.99), seed: 14)
+
+    static func relativeError(_ earlier: [ExploredCircle], _ added: [ExploredCircle]) throws -> Double {
+        let before = try ExploredArea.squareMeters(of: earlier), after = try ExploredArea.squareMeters(of: earlier + added)
+        let more = try #require(try ExploredArea.squareMetersAdded(by: added[...], to: earlier[...]))
+        #expect(more >= -1e-3 && more <= after - before + 1e-3 + 1e-9 * after)
+        return abs(before + more - after) / after
+    }
+
+    @Test func addedCirclesOfEveryKindAgreeWithTheWholeMeasuredAgain() throws {
+        let earlier = Self.earlier
+        var added: [ExploredCircle] = []
+        added += Self.walk(150, from: (41.01, 29.01), seed: 21)  // crossing the earlier walk
+        added += earlier[100..<140].map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius / 3) }  // inside
+        added += earlier[7_000..<7_020].map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: 5_000) }  // swallowing
+        added += Self.walk(50, from: (35.7, 139.7), seed: 22)  // far from everything
+        added += Self.walk(30, from: (0.0, -179.995), seed: 23)  // across the antimeridian from the earlier walk there
+        added.append(ExploredCircle(latitude: 41.0, longitude: 29.0, radius: 0))
+        added.append(ExploredCircle(latitude: 90, longitude: 0, radius: 2_000))  // the pole
+        #expect(try Self.relativeError(earlier, added) < 1e-12)
+        // Added circles no earlier one overlaps add their own union; none at all add nothing.
+        #expect(try Self.relativeError(earlier, Self.walk(40, from: (35.7, 139.7), seed: 24)) < 1e-12)
+        #expect(try ExploredArea.squareMetersAdded(by: [], to: earlier[...]) == 0)
+    }
+
+    @Test func addedCirclesSpreadTooWideAreLeftToTheWholeMeasure() throws {
+        // A Fibonacci lattice: points ~1,400 km apart, each in a cell of its own.
+        let count = ExploredArea.addedGroupLimit + 1
+        let spread = (0..<count).map { i in
+            let z = 1 - (Double(i) + 0.5) * 2 / Double(count), longitude = Double(i) * 137.507_764
+            return ExploredCircle(latitude: asin(z) * 180 / .pi, longitude: longitude.truncatingRemainder(dividingBy: 360) - 180, radius: 200)
+        }
+        #expect(try ExploredArea.squareMetersAdded(by: spread[...], to: Self.earlier[...]) == nil)
+        #expect(try ExploredArea.squareMetersAdded(by: spread.dropLast(), to: Self.earlier[...]) != nil)
+    }
+
+    @Test func anInvalidCircleIsAnErrorNamingIt() throws {
+        let bad = [ExploredCircle(latitude: 41, longitude: 29, radius: 100), ExploredCircle(latitude: 95, longitude: 29, radius: 100)]
+        #expect(throws: ExploredAreaError.invalidCircle(index: 1, reason: "latitude must lie within -90...90")) {
+            try ExploredArea.squareMetersAdded(by: bad[...], to: Self.earlier[...])
+        }
+        var earlier = Self.earlier
+        earlier[3].radius = -.infinity
+        #expect(throws: ExploredAreaError.self) {
+            try ExploredArea.squareMetersAdded(by: bad[..<1], to: earlier[...])
+        }
+    }
+}
