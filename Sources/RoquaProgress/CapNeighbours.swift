@@ -65,7 +65,7 @@ struct NeighbourIndex {
     private struct Level {
         let members: [Int32]
         let cellSize, largestRadius: Double
-        private var cells: [Int64: Range<Int>] = [:]  // occupied cell → its run in `sorted`
+        private var cells = CellRuns()  // occupied cell → its run in `sorted`
         private var sorted: [Int32] = []
 
         init(level: Int, members: [Int32], caps: [Cap], sphereRadius: Double) {
@@ -78,11 +78,12 @@ struct NeighbourIndex {
                 return (Self.key(Int64(p.x.rounded(.down)), Int64(p.y.rounded(.down)), Int64(p.z.rounded(.down))), i)
             }.sorted { $0.0 < $1.0 }
             sorted = keyed.map(\.1)
-            var runStart = 0
+            var runStart = 0, runs: [(Int64, Range<Int>)] = []
             for k in 1...keyed.count where k == keyed.count || keyed[k].0 != keyed[runStart].0 {
-                cells[keyed[runStart].0] = runStart..<k
+                runs.append((keyed[runStart].0, runStart..<k))
                 runStart = k
             }
+            cells = CellRuns(runs)
         }
 
         /// Members in the cells within `reach` of `p` (metres), until `body` returns false.
@@ -93,7 +94,7 @@ struct NeighbourIndex {
             for ix in span(p.x) {
                 for iy in span(p.y) {
                     for iz in span(p.z) {
-                        guard let run = cells[Self.key(ix, iy, iz)] else { continue }
+                        guard let run = cells.run(Self.key(ix, iy, iz)) else { continue }
                         for k in run where !body(sorted[k]) { return false }
                     }
                 }
@@ -104,11 +105,11 @@ struct NeighbourIndex {
         /// Within a class, overlapping circles sit in the same or adjacent cells (their reach is under
         /// one cell per axis); each adjacent pair of cells is joined once, from the lower one.
         func joinNeighbouringCells(_ sets: inout UnionFind) {
-            for (key, run) in cells {
+            cells.forEach { key, run in
                 let first = Int(sorted[run.lowerBound])
                 for k in run.dropFirst() { sets.union(first, Int(sorted[k])) }
                 for (dx, dy, dz) in Self.forward {
-                    guard let other = cells[key + dx << 42 + dy << 21 + dz] else { continue }
+                    guard let other = cells.run(key + dx << 42 + dy << 21 + dz) else { continue }
                     sets.union(first, Int(sorted[other.lowerBound]))
                 }
             }
@@ -123,6 +124,53 @@ struct NeighbourIndex {
             let bias: Int64 = 1 << 20
             return (x + bias) << 42 | (y + bias) << 21 | (z + bias)
         }
+    }
+}
+
+/// Occupied cells (keys ≥ 0) → their run of members: open addressing with linear probing and a
+/// multiplicative hash, at most half full. Hashing an `Int64` key through `Dictionary` (SipHash)
+/// was most of the cost of the grouping and a good part of the rims at a million caps.
+private struct CellRuns {
+    private var keys: [Int64] = [-1]
+    private var starts: [Int32] = [0]
+    private var ends: [Int32] = [0]
+    private var shift = 64
+
+    init() {}
+
+    init(_ runs: [(Int64, Range<Int>)]) {
+        var bits = 1
+        while 1 << bits < runs.count * 2 { bits += 1 }
+        keys = Array(repeating: -1, count: 1 << bits)
+        starts = Array(repeating: 0, count: 1 << bits)
+        ends = Array(repeating: 0, count: 1 << bits)
+        shift = 64 - bits
+        for (key, run) in runs {
+            var slot = home(key)
+            while keys[slot] >= 0 { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            starts[slot] = Int32(run.lowerBound)
+            ends[slot] = Int32(run.upperBound)
+        }
+    }
+
+    private func home(_ key: Int64) -> Int {
+        Int(truncatingIfNeeded: UInt64(bitPattern: key &* -7_046_029_254_386_353_131) >> UInt64(shift)) & (keys.count - 1)
+    }
+
+    @inline(__always)
+    func run(_ key: Int64) -> Range<Int>? {
+        var slot = home(key)
+        while true {
+            let found = keys[slot]
+            if found == key { return Int(starts[slot])..<Int(ends[slot]) }
+            if found < 0 { return nil }
+            slot = (slot + 1) & (keys.count - 1)
+        }
+    }
+
+    func forEach(_ body: (Int64, Range<Int>) -> Void) {
+        for slot in keys.indices where keys[slot] >= 0 { body(keys[slot], Int(starts[slot])..<Int(ends[slot])) }
     }
 }
 

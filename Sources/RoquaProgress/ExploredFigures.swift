@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RoquaIO
 import RoquaRegions
 
@@ -82,6 +83,34 @@ public final class ExploredFigures {
         let value = remembered("world_percent") { WorldGrid.percentage(of: circles) }
         share = value
         return value
+    }
+
+    /// Both figures; when neither is known, the world share is computed on a thread of its own
+    /// while the area is measured (the area's grouping runs on one core), then both remembered.
+    /// - Throws: as `squareMeters()`.
+    public func squareMetersAndWorldPercent() throws -> (squareMeters: Double, worldPercent: Double) {
+        if area == nil, share == nil, memory?.figure("world_percent", fingerprint: fingerprint) == nil,
+           memory?.figure("explored_m2", fingerprint: fingerprint) == nil {
+            let circles = circles
+            let computed = Mutex<Double?>(nil), done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                computed.withLock { $0 = WorldGrid.percentage(of: circles) }
+                done.signal()
+            }
+            let area: Double
+            do {
+                area = try squareMeters()
+            } catch {
+                done.wait()
+                throw error
+            }
+            done.wait()
+            let value = computed.withLock { $0 } ?? WorldGrid.percentage(of: circles)
+            memory?.remember("world_percent", fingerprint: fingerprint, value: value)
+            share = value
+            return (area, value)
+        }
+        return (try squareMeters(), worldPercent())
     }
 
     private func remembered(_ name: String, _ compute: () throws -> Double) rethrows -> Double {

@@ -96,8 +96,9 @@ public struct ProgressReport: Sendable, Codable {
         units = calculator.visitedUnitsWithChildren
         self.localities = localities
         let figures = ExploredFigures(tally.circles, memory: memory)
-        exploredSquareKilometres = try figures.squareMeters() / 1e6
-        worldPercent = figures.worldPercent()
+        let (squareMeters, percent) = try figures.squareMetersAndWorldPercent()
+        exploredSquareKilometres = squareMeters / 1e6
+        worldPercent = percent
         worldPercentText = WorldGrid.format(worldPercent, decimals: options.decimals)
         streaks = Streaks.summary(days: days, now: options.now, timeZone: options.timeZone)
         timeZone = options.timeZone.identifier

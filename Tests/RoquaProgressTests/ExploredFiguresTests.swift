@@ -93,4 +93,27 @@ import Testing
         #expect(try rows() == [ExploredFigures(circles, memory: nil).fingerprint])
         #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == carried)
     }
+
+    /// Both figures at once (the share on a thread of its own while the area is measured): the
+    /// same values as one by one, both remembered; one already known is taken, the other computed.
+    @Test func bothAtOnceAreTheSameAndBothRemembered() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        let circles = Self.walk(ExploredFigures.rememberedFrom + 20)
+        let area = try ExploredArea.squareMeters(of: circles), share = WorldGrid.percentage(of: circles)
+        let figures = ExploredFigures(circles, memory: StoredFigures(store: store))
+        #expect(try figures.squareMetersAndWorldPercent() == (area, share))
+        let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT name, value FROM explored_figures ORDER BY name") }
+        #expect(rows.map { $0["name"] as String } == ["explored_m2", "world_percent"] && rows.map { $0["value"] as Double } == [area, share])
+        // The share known (marked, to show it is taken), the area forgotten: the area measured again.
+        try store.write { db in
+            try db.execute(sql: "DELETE FROM explored_figures WHERE name = 'explored_m2'")
+            try db.execute(sql: "UPDATE explored_figures SET value = 42")
+        }
+        #expect(try ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAndWorldPercent() == (area, 42))
+        // An invalid circle: the error, after the share's thread has ended.
+        var broken = circles
+        broken[3].latitude = .nan
+        #expect(throws: ExploredAreaError.self) { try ExploredFigures(broken, memory: nil).squareMetersAndWorldPercent() }
+    }
 }
