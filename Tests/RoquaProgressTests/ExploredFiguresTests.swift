@@ -18,11 +18,25 @@ import Testing
         }
     }
 
+    /// An empty store in a directory of its own, `count` circles of a walk, their area and share.
+    struct BigSet {
+        let directory: TempDirectory
+        let store: RegionStore
+        let circles: [ExploredCircle]
+        let area, share: Double
+
+        init(_ count: Int) throws {
+            directory = try TempDirectory()
+            store = try RegionStore(path: directory.file("regions.sqlite"))
+            circles = walk(count)
+            area = try ExploredArea.squareMeters(of: circles)
+            share = WorldGrid.percentage(of: circles)
+        }
+    }
+
     @Test func aBigSetIsRememberedForTheSameCirclesOnly() throws {
-        let directory = try TempDirectory()
-        let store = try RegionStore(path: directory.file("regions.sqlite"))
-        let circles = Self.walk(ExploredFigures.rememberedFrom + 500)
-        let area = try ExploredArea.squareMeters(of: circles), share = WorldGrid.percentage(of: circles)
+        let set = try BigSet(ExploredFigures.rememberedFrom + 500)
+        let (store, circles, area, share) = (set.store, set.circles, set.area, set.share)
 
         let first = ExploredFigures(circles, memory: StoredFigures(store: store))
         #expect(try first.squareMeters() == area && first.worldPercent() == share)
@@ -45,6 +59,7 @@ import Testing
         #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT fingerprint FROM explored_figures") } == [third.fingerprint])
         // The same circles in another order are other circles to the fingerprint.
         #expect(ExploredFigures(circles.reversed(), memory: nil).fingerprint != first.fingerprint)
+        withExtendedLifetime(set) {}  // the store's directory lives to the end
     }
 
     @Test func smallSetsAndReadOnlyStoresRememberNothing() throws {
@@ -97,10 +112,8 @@ import Testing
     /// Both figures at once (the share on a thread of its own while the area is measured): the
     /// same values as one by one, both remembered; one already known is taken, the other computed.
     @Test func bothAtOnceAreTheSameAndBothRemembered() throws {
-        let directory = try TempDirectory()
-        let store = try RegionStore(path: directory.file("regions.sqlite"))
-        let circles = Self.walk(ExploredFigures.rememberedFrom + 20)
-        let area = try ExploredArea.squareMeters(of: circles), share = WorldGrid.percentage(of: circles)
+        let set = try BigSet(ExploredFigures.rememberedFrom + 20)
+        let (store, circles, area, share) = (set.store, set.circles, set.area, set.share)
         let figures = ExploredFigures(circles, memory: StoredFigures(store: store))
         #expect(try figures.squareMetersAndWorldPercent() == (area, share))
         let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT name, value FROM explored_figures ORDER BY name") }
@@ -115,5 +128,6 @@ import Testing
         var broken = circles
         broken[3].latitude = .nan
         #expect(throws: ExploredAreaError.self) { try ExploredFigures(broken, memory: nil).squareMetersAndWorldPercent() }
+        withExtendedLifetime(set) {}  // the store's directory lives to the end
     }
 }
