@@ -133,7 +133,7 @@ struct LocalityCalculator: AchievementCalculator {
     }
 
     func progress(_ context: AchievementContext) -> (current: Double, target: Double) {
-        (Double(Set(context.regions(in: unit).compactMap(\.localityID)).count), target)
+        (Double(context.regions(in: unit).distinct(\.localityID).count), target)
     }
 }
 

@@ -78,7 +78,7 @@ public final class AchievementContext {
     public private(set) lazy var streaks: StreakSummary =
         Streaks.summary(of: Streaks.activity(of: regions), now: now, timeZone: timeZone)
 
-    public private(set) lazy var countryCodes: Set<String> = Set(regions.compactMap(\.countryCode))
+    public private(set) lazy var countryCodes: Set<String> = regions.distinct(\.countryCode)
 
     /// The regions' first entries in time order (a stable order: equal times keep the regions'
     /// order), as seconds since 2001 and centres: what the pace calculators walk, made once for

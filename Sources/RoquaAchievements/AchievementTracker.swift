@@ -63,10 +63,13 @@ public struct AchievementTracker: Sendable {
         let previous = try AchievementStorage.unlocks(db)
         let unlocked = Set(previous.map(\.id))
         let affected = affected(by: events, unlocked: unlocked)
-        let newRegions = Set(events.compactMap { if case let .newRegion(touch) = $0 { touch.id } else { nil } })
+        // The new regions in the order they were made, which is the order of their ids.
+        let newIDs = events.compactMap { event -> Int64? in if case let .newRegion(touch) = event { touch.id } else { nil } }
         let regions = try RegionStore.regions(db).readable  // the import has reported unreadable rows already
-        // Read in place, not copied: at a million regions each copy is a quarter of a gigabyte.
-        let oldRegions = regions.lazy.filter { $0.id.map { !newRegions.contains($0) } ?? true }
+        // Nearly always the new regions are the last ones read (ids grow): the ones before them
+        // are the store before the import, read in place — no copy, no set of a million ids.
+        let earlier = regions.count - newIDs.count
+        let newAreLast = earlier >= 0 && regions[earlier...].lazy.map(\.id).elementsEqual(newIDs.lazy.map(Optional.some))
         let latest = events.lazy.compactMap { event -> Date? in
             switch event {
             case let .newRegion(touch), let .revisit(touch): touch.latestVisit
@@ -75,15 +78,18 @@ public struct AchievementTracker: Sendable {
         }.max()
         let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
                                          travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
-        // The new regions are the last ones (ids grow): a big store's explored area is carried
-        // forward from the one remembered before the import rather than forgotten until the next
-        // `stats` measures it again.
-        if !newRegions.isEmpty, regions.count >= newRegions.count,
-           regions[(regions.count - newRegions.count)...].allSatisfy({ $0.id.map(newRegions.contains) ?? false }) {
-            context.rememberAreaAfterAdding(newRegions.count)
-        }
+        // A big store's explored area is carried forward from the one remembered before the
+        // import rather than forgotten until the next `stats` measures it again.
+        if newAreLast, !newIDs.isEmpty { context.rememberAreaAfterAdding(newIDs.count) }
         let new = try record(affected, among: regions, previous: previous, latest: latest, now: now, db, context: context)
-        let before = catalog.experience.standing(regions: oldRegions, unlocks: previous).level
+        let before: Int
+        if newAreLast {
+            before = catalog.experience.standing(regions: regions[..<earlier], unlocks: previous).level
+        } else {
+            let newRegions = Set(newIDs)
+            before = catalog.experience.standing(regions: regions.lazy.filter { $0.id.map { !newRegions.contains($0) } ?? true },
+                                                 unlocks: previous).level
+        }
         let after = catalog.experience.standing(regions: regions, unlocks: previous + new).level
         var result = new.map(AchievementEvent.unlocked)
         if after > before { result.append(.levelUp(from: before, to: after)) }

@@ -47,8 +47,9 @@ public struct ExperienceRules: Sendable, Codable, Equatable {
 
     /// XP for the regions themselves: every region, and every first district, province and country.
     public func explorationXP(_ regions: some Collection<VisitedRegion>) -> Int {
-        regions.count * region + Set(regions.compactMap(\.districtCode)).count * district
-            + Set(regions.compactMap(\.provinceCode)).count * province + Set(regions.compactMap(\.countryCode)).count * country
+        let units = DistinctUnits(regions)
+        return regions.count * region + units.districts.count * district + units.provinces.count * province
+            + units.countries.count * country
     }
 
     /// The level a total of `xp` reaches (1 for anything below the second level's start).

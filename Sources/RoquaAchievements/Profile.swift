@@ -62,9 +62,8 @@ public struct Profile: Sendable, Codable, Equatable {
         let regions = try store.allRegions()
         self.level = board.level
         self.regions = regions.count
-        districts = Set(regions.compactMap(\.districtCode)).count
-        provinces = Set(regions.compactMap(\.provinceCode)).count
-        countries = Set(regions.compactMap(\.countryCode)).count
+        let units = DistinctUnits(regions)
+        (districts, provinces, countries) = (units.districts.count, units.provinces.count, units.countries.count)
         badges = board.unlocks.reversed().compactMap { unlock in
             tracker.catalog.definition(unlock.id).map {
                 Badge(id: unlock.id, title: $0.title, rarity: $0.rarity.rawValue, unlockedAt: unlock.unlockedAt)
