@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "roqua-fuzz",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                           "RoquaServeInput", "RoquaFuzzing"]
+                           "RoquaProgress", "RoquaServeInput", "RoquaFuzzing"]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(

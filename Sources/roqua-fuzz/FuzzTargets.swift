@@ -5,6 +5,7 @@ import RoquaBoundaries
 import RoquaFuzzing
 import RoquaImport
 import RoquaIO
+import RoquaProgress
 import RoquaRegions
 import RoquaServeInput
 
@@ -75,6 +76,7 @@ enum FuzzTargets {
                 _ = AchievementCatalog.validate(data: data)
                 _ = try AchievementCatalog.load(data: data)
             },
+            "explored-added": exploredAdded,
             "restore": { data in
                 let file = Scratch.file("export.json", data)
                 try ArchiveCoding.validate(ArchiveCoding.read(file), file: file, tables: AchievementStorage.component.archivedTables)
@@ -85,6 +87,31 @@ enum FuzzTargets {
         }
         return targets
     }()
+
+    /// Circles from the bytes (5 each: a position in a box of ±0.05° around one of four places —
+    /// a city, the antimeridian, near each pole — and a radius up to 2,550 m), the first byte
+    /// choosing the place and where the earlier ones end: what the added circles add to the
+    /// earlier union (`ExploredArea.squareMetersAdded`, measured among their neighbours) must be
+    /// the whole union measured again less the earlier one.
+    @Sendable static func exploredAdded(_ data: Data) throws {
+        let bytes = [UInt8](data.prefix(1 + 5 * 400))
+        guard let first = bytes.first else { return }
+        let places = [(41.0, 29.0), (0.0, 179.98), (89.96, 0.0), (-89.99, 45.0)]
+        let (latitude, longitude) = places[Int(first & 3)]
+        let circles = stride(from: 1, to: bytes.count - 4, by: 5).map { i in
+            let word = { (at: Int) in Double(UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])) / 65_535 - 0.5 }
+            return ExploredCircle(latitude: min(90, max(-90, latitude + word(i) / 10)), longitude: longitude + word(i + 2) / 10,
+                                  radius: Double(bytes[i + 4]) * 10)
+        }
+        let earlier = circles.count * Int(first >> 2) / 63
+        let whole = try ExploredArea.squareMeters(of: circles), before = try ExploredArea.squareMeters(of: Array(circles[..<earlier]))
+        guard let added = try ExploredArea.squareMetersAdded(by: circles[earlier...], to: circles[..<earlier]) else {
+            fatalError("\(circles.count - earlier) added circles in a box of 0.1° were called too spread out")
+        }
+        guard abs(before + added - whole) <= 1e-9 * whole + 1e-3 else {
+            fatalError("earlier \(before) + added \(added) ≠ whole \(whole) m² (\(earlier) earlier of \(circles.count))")
+        }
+    }
 
     static func readAll(_ reader: any FixReader) throws {
         var reader = reader
