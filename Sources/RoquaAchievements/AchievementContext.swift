@@ -63,10 +63,10 @@ public final class AchievementContext {
         try figures.squareMeters() / 1_000_000
     }
 
-    /// After an import that added the last `added` regions: the explored area from the one
-    /// remembered before it and what they add (`ExploredFigures.squareMetersAfterAdding`).
-    func rememberAreaAfterAdding(_ added: Int) {
-        figures.squareMetersAfterAdding(added)
+    /// After an import that added the last `added` regions: the explored area and world share
+    /// from the ones remembered before it and what they add (`ExploredFigures.rememberAfterAdding`).
+    func rememberFiguresAfterAdding(_ added: Int) {
+        figures.rememberAfterAdding(added)
     }
 
     /// The share of the Earth's surface explored, in percent.

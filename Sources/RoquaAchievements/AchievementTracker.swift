@@ -78,9 +78,9 @@ public struct AchievementTracker: Sendable {
         }.max()
         let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
                                          travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
-        // A big store's explored area is carried forward from the one remembered before the
-        // import rather than forgotten until the next `stats` measures it again.
-        if newAreLast, !newIDs.isEmpty { context.rememberAreaAfterAdding(newIDs.count) }
+        // A big store's explored area and world share are carried forward from the ones
+        // remembered before the import rather than forgotten until the next `stats` measures them.
+        if newAreLast, !newIDs.isEmpty { context.rememberFiguresAfterAdding(newIDs.count) }
         let new = try record(affected, among: regions, previous: previous, latest: latest, now: now, db, context: context)
         let before: Int
         if newAreLast {

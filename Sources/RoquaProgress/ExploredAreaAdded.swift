@@ -16,23 +16,50 @@ extension ExploredArea {
                                          to earlier: ArraySlice<ExploredCircle>) throws -> Double? {
         let addedCaps = try caps(of: Array(added))
         guard !addedCaps.isEmpty else { return 0 }
-        guard let groups = AddedGroups(addedCaps) else { return nil }
-        var largest = 0.0
         for (index, circle) in earlier.enumerated() {
             try circle.validate(index: index)
             guard circle.radius <= maximumRadius else {
                 throw ExploredAreaError.invalidCircle(
                     index: index, reason: "radius \(circle.radius) m exceeds the \(Int(maximumRadius)) m limit")
             }
-            largest = max(largest, circle.radius)
         }
-        let reach = groups.thresholds(largestEarlierRho: largest / sphereRadius)
-        var near: [ExploredCircle] = []
-        for circle in earlier where circle.radius > 0 {
-            let centre = Vector3(latitude: circle.latitude, longitude: circle.longitude), rho = circle.radius / sphereRadius
-            if groups.overlapsAny(centre: centre, rho: rho, reach: reach, addedCaps) { near.append(circle) }
-        }
+        guard let near = earlierCircles(earlier, near: addedCaps, margin: 0) else { return nil }
         return try squareMeters(of: near + added) - squareMeters(of: near)
+    }
+
+    /// The valid `earlier` circles that come within `margin` (radians) of an added cap, or may (a
+    /// few more never hurt: they are measured on both sides); nil when the added caps fall in more
+    /// than `addedGroupLimit` cells. One pass over the earlier centres.
+    static func earlierCircles(_ earlier: ArraySlice<ExploredCircle>, near addedCaps: [Cap], margin: Double) -> [ExploredCircle]? {
+        guard let groups = AddedGroups(addedCaps) else { return nil }
+        let valid = { (circle: ExploredCircle) in (try? circle.validate(index: 0)) != nil }
+        let largest = earlier.reduce(0.0) { valid($1) ? max($0, $1.radius) : $0 }
+        let reach = groups.thresholds(largestEarlierRho: largest / sphereRadius + margin)
+        var near: [ExploredCircle] = []
+        for circle in earlier where valid(circle) {
+            let centre = Vector3(latitude: circle.latitude, longitude: circle.longitude), rho = circle.radius / sphereRadius
+            if groups.overlapsAny(centre: centre, rho: rho + margin, reach: reach, addedCaps) { near.append(circle) }
+        }
+        return near
+    }
+}
+
+extension WorldGrid {
+    /// Two cell diagonals (a cell is at most 0.001° × 0.001°, 157 m across), in radians: a cell an
+    /// earlier and an added circle both touch holds a point of each within that of both centres.
+    static let sharedCellMargin = 2 * 160 / ExploredArea.sphereRadius
+
+    /// What `added` circles add to the share of the world `earlier` ones touch, in percent: the
+    /// area of the cells they touch that no earlier circle touches, the earlier circles looked at
+    /// being those that come within `sharedCellMargin` of an added one. Invalid circles are skipped
+    /// (as `percentage(of:)` skips them). nil when the added circles fall in more than
+    /// `ExploredArea.addedGroupLimit` cells of ~64 km.
+    public static func percentageAdded(by added: ArraySlice<ExploredCircle>, to earlier: ArraySlice<ExploredCircle>) -> Double? {
+        let valid = added.filter { (try? $0.validate(index: 0)) != nil }
+        guard !valid.isEmpty else { return 0 }
+        let caps = valid.map { Cap($0, sphereRadius: ExploredArea.sphereRadius) }
+        guard let near = ExploredArea.earlierCircles(earlier, near: caps, margin: sharedCellMargin) else { return nil }
+        return percentage(of: valid, notTouchedBy: near)
     }
 }
 

@@ -44,26 +44,31 @@ public final class ExploredFigures {
         return hasher.finalize()
     }
 
-    /// When the circles are earlier ones whose area is remembered followed by the last `added`:
-    /// their area from the remembered one and what the added circles add
-    /// (`ExploredArea.squareMetersAdded`), remembered for all of them, so the next reader (`roqua
-    /// stats` after an import into a big store) need not measure a million circles again. nil,
-    /// remembering nothing, when there is no memory, nothing remembered for the earlier circles,
-    /// the added ones are too spread out, or a circle is invalid.
-    @discardableResult
-    public func squareMetersAfterAdding(_ added: Int) -> Double? {
-        if let area { return area }
+    /// When the circles are earlier ones whose figures are remembered followed by the last
+    /// `added`: both figures from the remembered ones and what the added circles add
+    /// (`ExploredArea.squareMetersAdded`, `WorldGrid.percentageAdded`), remembered for all of them,
+    /// so the next reader (`roqua stats` after an import into a big store) need not measure a
+    /// million circles again. Each is carried only when there is a memory holding it for the
+    /// earlier circles, the added ones are not too spread out and every circle is valid.
+    public func rememberAfterAdding(_ added: Int) {
         let earlier = circles.count - added
-        guard let memory, added > 0, earlier >= Self.rememberedFrom else { return nil }
-        if let known = memory.figure("explored_m2", fingerprint: fingerprint) {
-            area = known
-            return known
-        }
-        guard let before = memory.figure("explored_m2", fingerprint: Self.fingerprint(of: circles[..<earlier])),
-              let more = try? ExploredArea.squareMetersAdded(by: circles[earlier...], to: circles[..<earlier]) else { return nil }
-        let value = before + more
-        memory.remember("explored_m2", fingerprint: fingerprint, value: value)
-        area = value
+        guard let memory, added > 0, earlier >= Self.rememberedFrom else { return }
+        let earlierPrint = Self.fingerprint(of: circles[..<earlier])
+        if area == nil, let value = carried("explored_m2", earlierPrint, memory, {
+            try? ExploredArea.squareMetersAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
+        }) { area = value }
+        if share == nil, let value = carried("world_percent", earlierPrint, memory, {
+            WorldGrid.percentageAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
+        }) { share = value }
+    }
+
+    /// The figure `name` for all the circles: remembered already, or the earlier circles' plus
+    /// `more()`, then remembered; nil when neither can be had.
+    private func carried(_ name: String, _ earlierPrint: String, _ memory: any FigureMemory, _ more: () -> Double??) -> Double? {
+        if let known = memory.figure(name, fingerprint: fingerprint) { return known }
+        guard let before = memory.figure(name, fingerprint: earlierPrint), let added = more() ?? nil else { return nil }
+        let value = name == "world_percent" ? min(100, before + added) : before + added
+        memory.remember(name, fingerprint: fingerprint, value: value)
         return value
     }
 

@@ -129,6 +129,11 @@ public enum WorldGrid {
     /// same counts per row, added in row order as `percentage(ofCells:)` adds them: the same result
     /// to the bit.
     private static func percentageByWords(of circles: [ExploredCircle]) -> Double {
+        percentage(ofWords: words(of: circles))
+    }
+
+    /// The cells `circles` touch, as words (invalid circles skipped).
+    private static func words(of circles: some Sequence<ExploredCircle>) -> CellWords {
         var words = CellWords()
         for circle in circles where (try? circle.validate(index: 0)) != nil {
             forEachRun(of: circle) { r, first, last in
@@ -144,11 +149,24 @@ public enum WorldGrid {
                 }
             }
         }
+        return words
+    }
+
+    /// Percentage of the Earth's surface in the cells of `words` not in `except`'s, added up by
+    /// row in order (equal sets give bit-equal results).
+    private static func percentage(ofWords words: CellWords, except: CellWords? = nil) -> Double {
         var perRow = [Int](repeating: 0, count: rows)
-        words.forEach { key, bits in perRow[Int(key / CellWords.wordsPerRow)] += bits.nonzeroBitCount }
+        words.forEach { key, bits in
+            perRow[Int(key / CellWords.wordsPerRow)] += (bits & ~(except?.word(key) ?? 0)).nonzeroBitCount
+        }
         var total = 0.0
         for row in 0..<rows where perRow[row] > 0 { total += Double(perRow[row]) * rowArea(row) }
         return min(100, total / earthArea * 100)
+    }
+
+    /// The share of the cells `added` touches and `earlier` does not (see `percentageAdded`).
+    static func percentage(of added: [ExploredCircle], notTouchedBy earlier: [ExploredCircle]) -> Double {
+        percentage(ofWords: words(of: added), except: words(of: earlier))
     }
 
     /// 64-column words of visited cells, keyed `row · wordsPerRow + column / 64`, in an
@@ -196,6 +214,16 @@ public enum WorldGrid {
                 while keys[slot] != -1 { slot = (slot + 1) & (keys.count - 1) }
                 keys[slot] = key
                 bits[slot] = word
+            }
+        }
+
+        /// The word at `key` (0 when no cell of it is set).
+        func word(_ key: Int64) -> UInt64 {
+            var slot = Self.slot(key, keys.count)
+            while true {
+                if keys[slot] == key { return bits[slot] }
+                if keys[slot] == -1 { return 0 }
+                slot = (slot + 1) & (keys.count - 1)
             }
         }
 

@@ -88,20 +88,23 @@ enum FuzzTargets {
         return targets
     }()
 
-    /// Circles from the bytes (5 each: a position in a box of ±0.05° around one of four places —
-    /// a city, the antimeridian, near each pole — and a radius up to 2,550 m), the first byte
+    /// Circles from the bytes (5 each: a position in a box around one of four places — a city and
+    /// the antimeridian (±0.05°, radii up to 2,550 m), the two poles (±0.005°, up to 255 m: a
+    /// circle over a pole touches whole rows of 360,000 cells) — and a radius), the first byte
     /// choosing the place and where the earlier ones end: what the added circles add to the
     /// earlier union (`ExploredArea.squareMetersAdded`, measured among their neighbours) must be
-    /// the whole union measured again less the earlier one.
+    /// the whole union measured again less the earlier one; the world share likewise.
     @Sendable static func exploredAdded(_ data: Data) throws {
-        let bytes = [UInt8](data.prefix(1 + 5 * 400))
-        guard let first = bytes.first else { return }
-        let places = [(41.0, 29.0), (0.0, 179.98), (89.96, 0.0), (-89.99, 45.0)]
+        guard let first = data.first else { return }
+        let places = [(41.0, 29.0), (0.0, 179.98), (89.998, 0.0), (-89.997, 45.0)]
         let (latitude, longitude) = places[Int(first & 3)]
+        let polar = first & 2 != 0, scale = polar ? 0.1 : 1
+        // Fewer circles near a pole, so one input stays well within the fuzzer's time limit.
+        let bytes = [UInt8](data.prefix(1 + 5 * (polar ? 40 : 400)))
         let circles = stride(from: 1, to: bytes.count - 4, by: 5).map { i in
             let word = { (at: Int) in Double(UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])) / 65_535 - 0.5 }
-            return ExploredCircle(latitude: min(90, max(-90, latitude + word(i) / 10)), longitude: longitude + word(i + 2) / 10,
-                                  radius: Double(bytes[i + 4]) * 10)
+            return ExploredCircle(latitude: min(90, max(-90, latitude + word(i) / 10 * scale)),
+                                  longitude: longitude + word(i + 2) / 10 * scale, radius: Double(bytes[i + 4]) * 10 * scale)
         }
         let earlier = circles.count * Int(first >> 2) / 63
         let whole = try ExploredArea.squareMeters(of: circles), before = try ExploredArea.squareMeters(of: Array(circles[..<earlier]))
@@ -110,6 +113,11 @@ enum FuzzTargets {
         }
         guard abs(before + added - whole) <= 1e-9 * whole + 1e-3 else {
             fatalError("earlier \(before) + added \(added) ≠ whole \(whole) m² (\(earlier) earlier of \(circles.count))")
+        }
+        let share = WorldGrid.percentage(of: circles), shareBefore = WorldGrid.percentage(of: Array(circles[..<earlier]))
+        guard let shareAdded = WorldGrid.percentageAdded(by: circles[earlier...], to: circles[..<earlier]),
+              abs(shareBefore + shareAdded - share) <= 1e-12 * share else {
+            fatalError("world share: earlier \(shareBefore) + added ≠ whole \(share) % (\(earlier) earlier of \(circles.count))")
         }
     }
 

@@ -129,9 +129,10 @@ import Testing
         try csv.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// An import that adds regions to a big store carries the explored area remembered before it
-    /// forward (what the new circles add, among their neighbours), so the next `stats` finds it.
-    @Test func anImportIntoABigStoreCarriesTheRememberedAreaForward() throws {
+    /// An import that adds regions to a big store carries the explored area and world share
+    /// remembered before it forward (what the new circles add, among their neighbours), so the
+    /// next `stats` finds them.
+    @Test func anImportIntoABigStoreCarriesTheRememberedFiguresForward() throws {
         let setup = try Setup()
         let first = setup.directory.file("first.csv"), second = setup.directory.file("second.csv")
         try Self.gridWalk(ExploredFigures.rememberedFrom + 500, latitude: 40.8, longitude: 28.6, spacing: 0.004, start: 1_714_550_400,
@@ -143,8 +144,10 @@ import Testing
         let earlier = try circles()
         // Remembered as `stats` would, with a value no measure gives (measuring 20,000 circles
         // takes long in a debug build; `ExploredAreaAddedTests` compares with the whole measure).
-        let marked = 5e9
-        StoredFigures(store: setup.store).remember("explored_m2", fingerprint: ExploredFigures(earlier, memory: nil).fingerprint, value: marked)
+        let (marked, markedShare) = (5e9, 0.5)
+        let earlierPrint = ExploredFigures(earlier, memory: nil).fingerprint
+        StoredFigures(store: setup.store).remember("explored_m2", fingerprint: earlierPrint, value: marked)
+        StoredFigures(store: setup.store).remember("world_percent", fingerprint: earlierPrint, value: markedShare)
         // Thirty new regions in a row beyond the first file's, the first overlapping its last ones.
         try Self.gridWalk(30, latitude: 40.8 + 0.001, longitude: 28.6 + 0.5985, spacing: 0.003, start: 1_720_000_000, to: second)
         // A catalog of one achievement out of reach: the import's evaluation is quick in a debug build.
@@ -156,12 +159,14 @@ import Testing
         let all = try circles()
         #expect(Array(all.prefix(earlier.count)) == earlier && all.count == earlier.count + 30)
         let remembered = try setup.store.read { db in
-            try Row.fetchAll(db, sql: "SELECT fingerprint, value FROM explored_figures WHERE name = 'explored_m2'")
+            try Row.fetchAll(db, sql: "SELECT fingerprint, value FROM explored_figures ORDER BY name")
                 .map { ($0["fingerprint"] as String, $0["value"] as Double) }
         }
         let added = try #require(try ExploredArea.squareMetersAdded(by: all[earlier.count...], to: earlier[...]))
-        #expect(added > 30 * 0.5 * .pi * 150 * 150)
-        #expect(remembered.count == 1 && remembered.first?.0 == ExploredFigures(all, memory: nil).fingerprint)
-        #expect(remembered.first?.1 == marked + added)
+        let addedShare = try #require(WorldGrid.percentageAdded(by: all[earlier.count...], to: earlier[...]))
+        #expect(added > 30 * 0.5 * .pi * 150 * 150 && addedShare > 0)
+        let allPrint = ExploredFigures(all, memory: nil).fingerprint
+        #expect(remembered.map(\.0) == [allPrint, allPrint])
+        #expect(remembered.map(\.1) == [marked + added, markedShare + addedShare])
     }
 }

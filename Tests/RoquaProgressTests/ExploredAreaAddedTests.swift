@@ -44,6 +44,25 @@ import Testing
         #expect(try ExploredArea.squareMetersAdded(by: [], to: earlier[...]) == 0)
     }
 
+    /// The world share the same way: the cells added circles touch that no earlier one touches
+    /// (earlier circles one cell apart from an added one share cells with it without overlapping).
+    @Test func theWorldShareAddedAgreesWithTheWholeCountedAgain() throws {
+        // Lone circles 5 km apart, and points 30 m beyond each one's rim (north): outside it, in a
+        // cell it touches or next to one.
+        let lone = (0..<100).map { ExploredCircle(latitude: 10 + Double($0 / 10) * 0.05, longitude: 10 + Double($0 % 10) * 0.05,
+                                                  radius: 100 + Double($0) * 2.3) }
+        let earlier = Self.earlier + lone
+        var added = Self.walk(150, from: (41.01, 29.01), seed: 31, radius: 0...300)
+        added += lone.map { ExploredCircle(latitude: $0.latitude + ($0.radius + 30) / 111_195, longitude: $0.longitude, radius: 0) }
+        added += Self.walk(40, from: (64.1, -21.9), seed: 32)
+        added += Self.walk(30, from: (0.0, -179.999), seed: 33, radius: 0...50)
+        added += [ExploredCircle(latitude: .nan, longitude: 0, radius: 10), ExploredCircle(latitude: 89.9995, longitude: 12, radius: 120)]
+        let before = WorldGrid.percentage(of: earlier), after = WorldGrid.percentage(of: earlier + added)
+        let more = try #require(WorldGrid.percentageAdded(by: added[...], to: earlier[...]))
+        #expect(more > 0 && abs(before + more - after) <= 1e-12 * after, "\(before) + \(more) ≠ \(after)")
+        #expect(WorldGrid.percentageAdded(by: earlier[..<50], to: earlier[...]) == 0)
+    }
+
     @Test func addedCirclesSpreadTooWideAreLeftToTheWholeMeasure() throws {
         // A Fibonacci lattice: points ~1,400 km apart, each in a cell of its own.
         let count = ExploredArea.addedGroupLimit + 1
@@ -53,6 +72,7 @@ import Testing
         }
         #expect(try ExploredArea.squareMetersAdded(by: spread[...], to: Self.earlier[...]) == nil)
         #expect(try ExploredArea.squareMetersAdded(by: spread.dropLast(), to: Self.earlier[...]) != nil)
+        #expect(WorldGrid.percentageAdded(by: spread[...], to: Self.earlier[...]) == nil)
     }
 
     @Test func anInvalidCircleIsAnErrorNamingIt() throws {

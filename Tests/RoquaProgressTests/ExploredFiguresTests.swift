@@ -82,31 +82,46 @@ import Testing
         #expect(inside.0 == (try ExploredArea.squareMeters(of: big)) && inside.1 == 0)
     }
 
-    /// Carried forward only from a value remembered for the very circles before the added ones.
-    @Test func carriedForwardOnlyFromTheEarlierCirclesOwnValue() throws {
+    /// Carried forward only from values remembered for the very circles before the added ones,
+    /// each figure on its own.
+    @Test func carriedForwardOnlyFromTheEarlierCirclesOwnValues() throws {
         let directory = try TempDirectory()
         let store = try RegionStore(path: directory.file("regions.sqlite"))
         let circles = Self.walk(ExploredFigures.rememberedFrom + 10)
-        func rows() throws -> [String] { try store.read { db in try String.fetchAll(db, sql: "SELECT fingerprint FROM explored_figures") } }
-        // Nothing remembered; no memory; too few earlier circles; nothing added: nil, nothing written.
-        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == nil)
-        #expect(ExploredFigures(circles, memory: nil).squareMetersAfterAdding(10) == nil)
+        let earlier = circles.prefix(ExploredFigures.rememberedFrom)
+        func rows() throws -> [String] {
+            try store.read { db in
+                try Row.fetchAll(db, sql: "SELECT name, fingerprint, value FROM explored_figures ORDER BY name").map {
+                    "\($0["name"] as String) \(($0["fingerprint"] as String).prefix(8)) \($0["value"] as Double)"
+                }
+            }
+        }
+        let all = ExploredFigures(circles, memory: nil).fingerprint.prefix(8)
+        let before = ExploredFigures(Array(earlier), memory: nil).fingerprint.prefix(8)
+        // Nothing remembered; no memory: nothing written.
+        ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(10)
+        ExploredFigures(circles, memory: nil).rememberAfterAdding(10)
         #expect(try rows().isEmpty)
-        // Remembered for other circles (one moved): not taken.
-        var moved = Array(circles.prefix(ExploredFigures.rememberedFrom))
+        // Remembered for other circles (one moved), or asked with the wrong count: not taken.
+        var moved = Array(earlier)
         moved[5].radius += 1
         StoredFigures(store: store).remember("explored_m2", fingerprint: ExploredFigures(moved, memory: nil).fingerprint, value: 1)
-        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == nil)
-        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(11) == nil)
-        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(0) == nil)
-        #expect(try rows().count == 1)
-        // For the earlier circles themselves: carried forward and remembered for all of them.
-        let earlier = circles.prefix(ExploredFigures.rememberedFrom)
+        for added in [10, 11, 9, 0] { ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(added) }
+        #expect(try rows().count == 1 && rows()[0].hasPrefix("explored_m2 ") && !rows()[0].contains(all))
+        // The area remembered for the earlier circles themselves, not the share: the area carried
+        // forward and remembered for all of them; the share left alone.
         StoredFigures(store: store).remember("explored_m2", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 1)
-        let carried = try #require(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10))
-        #expect(try carried == 1 + #require(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: earlier)))
-        #expect(try rows() == [ExploredFigures(circles, memory: nil).fingerprint])
-        #expect(ExploredFigures(circles, memory: StoredFigures(store: store)).squareMetersAfterAdding(10) == carried)
+        ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(10)
+        let area = 1 + (try #require(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: earlier)))
+        #expect(try rows() == ["explored_m2 \(all) \(area)"])
+        // Then the share too.
+        StoredFigures(store: store).remember("world_percent", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 2)
+        #expect(try rows() == ["explored_m2 \(all) \(area)", "world_percent \(before) 2.0"])
+        let figures = ExploredFigures(circles, memory: StoredFigures(store: store))
+        figures.rememberAfterAdding(10)
+        let share = 2 + (try #require(WorldGrid.percentageAdded(by: circles[earlier.count...], to: earlier)))
+        #expect(try rows() == ["explored_m2 \(all) \(area)", "world_percent \(all) \(share)"])
+        #expect(try figures.squareMeters() == area && figures.worldPercent() == share)
     }
 
     /// Both figures at once (the share on a thread of its own while the area is measured): the
