@@ -90,12 +90,13 @@ public final class ExploredFigures {
         return value
     }
 
-    /// Both figures; when neither is known, the world share is computed on a thread of its own
-    /// while the area is measured (the area's grouping runs on one core), then both remembered.
+    /// Both figures; for a big set where neither is known, the world share is computed on a
+    /// thread of its own while the area is measured (the area's grouping runs on one core), then
+    /// both remembered.
     /// - Throws: as `squareMeters()`.
     public func squareMetersAndWorldPercent() throws -> (squareMeters: Double, worldPercent: Double) {
-        if area == nil, share == nil, memory?.figure("world_percent", fingerprint: fingerprint) == nil,
-           memory?.figure("explored_m2", fingerprint: fingerprint) == nil {
+        if circles.count >= Self.rememberedFrom, area == nil, share == nil,
+           memory?.figure("world_percent", fingerprint: fingerprint) == nil, memory?.figure("explored_m2", fingerprint: fingerprint) == nil {
             let circles = circles
             let computed = Mutex<Double?>(nil), done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
