@@ -8,7 +8,7 @@ import Foundation
 /// circle never scans the fine cells of small ones.
 struct NeighbourIndex {
     private let levels: [Level]
-    private let levelOfCap: [Int]
+    private let levelOfCap: [UInt8]  // positions in `levels`: at most 19 radius classes (to 1,000 km)
     private let crossLevel: [[Int32]]  // overlapping caps of other classes, per cap
     private let sphereRadius: Double
 
@@ -18,11 +18,11 @@ struct NeighbourIndex {
         for (i, cap) in caps.enumerated() { byLevel[max(1, Int(log2(cap.metres).rounded(.down))), default: []].append(Int32(i)) }
         levels = byLevel.sorted { $0.key < $1.key }
             .map { Level(level: $0.key, members: $0.value, caps: caps, sphereRadius: sphereRadius) }
-        var levelOfCap = [Int](repeating: 0, count: caps.count)
+        var levelOfCap = [UInt8](repeating: 0, count: caps.count)
         var crossLevel = [[Int32]](repeating: [], count: caps.count)
         for (position, home) in levels.enumerated() {
             for i in home.members {
-                levelOfCap[Int(i)] = position
+                levelOfCap[Int(i)] = UInt8(position)
                 let cap = caps[Int(i)]
                 for other in levels[(position + 1)...] {
                     _ = other.forEachMember(near: cap.centre * sphereRadius, reach: cap.metres + other.largestRadius) { j in
@@ -42,8 +42,9 @@ struct NeighbourIndex {
 
     /// Calls `body` with each cap that may overlap cap `i` (and a few that do not) until it returns false.
     func forEachCandidate(of i: Int, _ caps: [Cap], _ body: (Int) -> Bool) {
-        let level = levels[levelOfCap[i]], cap = caps[i]
-        let more = level.forEachMember(near: cap.centre * sphereRadius, reach: cap.metres + level.largestRadius) { j in
+        // The level is used in place: a copy of it would retain and release its four arrays per cap.
+        let k = Int(levelOfCap[i]), cap = caps[i]
+        let more = levels[k].forEachMember(near: cap.centre * sphereRadius, reach: cap.metres + levels[k].largestRadius) { j in
             Int(j) == i || body(Int(j))
         }
         guard more else { return }

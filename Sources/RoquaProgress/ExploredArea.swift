@@ -67,7 +67,7 @@ public enum ExploredArea {
     }
 
     /// The caps of `circles` with a radius, validated, in an array of its exact size rather than
-    /// one grown by doubling (a million caps are 120 MB).
+    /// one grown by doubling.
     static func caps(of circles: [ExploredCircle]) throws -> [Cap] {
         var caps: [Cap] = []
         caps.reserveCapacity(circles.count)
@@ -85,7 +85,7 @@ public enum ExploredArea {
     /// Segments and chord triangles of the uncovered arcs of cap `i`, in steradians.
     private static func rimContribution(of i: Int, _ caps: [Cap], _ index: NeighbourIndex,
                                         reference q: Vector3, rim: inout Rim) -> Double {
-        let cap = caps[i]
+        let cap = RimFrame(caps[i])
         rim.reset()
         var hidden = false
         index.forEachCandidate(of: i, caps) { j in
@@ -101,7 +101,7 @@ public enum ExploredArea {
 
     /// Cuts from `cap`'s rim the stretch inside `other`; false when `cap` lies wholly inside `other`.
     @inline(__always)
-    private static func cut(_ rim: inout Rim, of cap: Cap, _ i: Int, by other: Cap, _ j: Int) -> Bool {
+    private static func cut(_ rim: inout Rim, of cap: RimFrame, _ i: Int, by other: Cap, _ j: Int) -> Bool {
         let offset = other.centre - cap.centre
         let chordSquared = offset.dot(offset)
         let delta = centralAngle(chordSquared: chordSquared)
@@ -140,7 +140,7 @@ public enum ExploredArea {
 
     /// Segment of the rim between pseudo-angles `from` and `to` (counter-clockwise seen from space)
     /// plus the signed triangle (q, arc start, arc end).
-    private static func arcTerm(_ cap: Cap, from: Double, to: Double, reference q: Vector3) -> Double {
+    private static func arcTerm(_ cap: RimFrame, from: Double, to: Double, reference q: Vector3) -> Double {
         let a = Direction(pseudoAngle: from), b = Direction(pseudoAngle: to)
         let cosSpan = a.x * b.x + a.y * b.y, sinSpan = a.x * b.y - a.y * b.x
         var span = atan2(sinSpan, cosSpan)
@@ -263,21 +263,38 @@ extension SIMD3 where Scalar == Double {
     func cross(_ o: Self) -> Self { Self(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x) }
 }
 
-/// A circle as a spherical cap: unit centre, a tangent frame (east × north = centre, so growing angles
-/// run counter-clockwise seen from space), the angular radius and what the rim maths needs of it.
+/// A circle as a spherical cap: its unit centre and radius, 40 bytes (a million are 40 MB). What only
+/// the rim being cut needs — a tangent frame and the radius's trigonometry — is in `RimFrame`, made
+/// once per rim: a neighbour is read for its centre and radius alone, so the scan stays in cache.
 struct Cap {
+    private let x, y, z: Double
+    let metres, rho: Double
+
+    init(_ circle: ExploredCircle, sphereRadius: Double) {
+        let centre = Vector3(latitude: circle.latitude, longitude: circle.longitude)
+        (x, y, z) = (centre.x, centre.y, centre.z)
+        metres = circle.radius
+        rho = circle.radius / sphereRadius
+    }
+
+    var centre: Vector3 { Vector3(x, y, z) }
+}
+
+/// The cap whose rim is being cut: a tangent frame (east × north = centre, so growing angles run
+/// counter-clockwise seen from space) and what the rim maths needs of the angular radius.
+struct RimFrame {
     let centre, east, north: Vector3
     let metres, rho, sinRho, cosRho, sinSquaredHalf, tanSquaredHalf: Double
 
-    init(_ circle: ExploredCircle, sphereRadius: Double) {
-        centre = Vector3(latitude: circle.latitude, longitude: circle.longitude)
+    init(_ cap: Cap) {
+        centre = cap.centre
         // Any tangent frame will do; near a pole the local east is undefined, so borrow the x axis.
         let axis = abs(centre.z) > 0.9 ? Vector3(1, 0, 0) : Vector3(0, 0, 1)
         let tangent = axis.cross(centre)
         east = tangent / tangent.dot(tangent).squareRoot()
         north = centre.cross(east)
-        metres = circle.radius
-        rho = circle.radius / sphereRadius
+        metres = cap.metres
+        rho = cap.rho
         sinRho = sin(rho)
         cosRho = cos(rho)
         sinSquaredHalf = RoquaProgress.sinSquaredHalf(rho)
@@ -287,4 +304,3 @@ struct Cap {
     /// The rim point in tangent direction `d`.
     func point(_ d: Direction) -> Vector3 { centre * cosRho + (east * d.x + north * d.y) * sinRho }
 }
-

@@ -49,27 +49,47 @@ public final class ExploredFigures {
     /// (`ExploredArea.squareMetersAdded`, `WorldGrid.percentageAdded`), remembered for all of them,
     /// so the next reader (`roqua stats` after an import into a big store) need not measure a
     /// million circles again. Each is carried only when there is a memory holding it for the
-    /// earlier circles, the added ones are not too spread out and every circle is valid.
+    /// earlier circles and every circle is valid. A figure remembered for the earlier circles whose
+    /// added circles are too spread out to carry (a long journey imported at once) is measured
+    /// whole here instead: a store whose figures were remembered keeps them remembered.
     public func rememberAfterAdding(_ added: Int) {
         let earlier = circles.count - added
         guard let memory, added > 0, earlier >= Self.rememberedFrom else { return }
         let earlierPrint = Self.fingerprint(of: circles[..<earlier])
-        if area == nil, let value = carried("explored_m2", earlierPrint, memory, {
-            try? ExploredArea.squareMetersAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
-        }) { area = value }
-        if share == nil, let value = carried("world_percent", earlierPrint, memory, {
-            WorldGrid.percentageAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
-        }) { share = value }
+        var measureArea = false, measureShare = false
+        if area == nil {
+            let carry = carried("explored_m2", earlierPrint, memory) {
+                try? ExploredArea.squareMetersAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
+            }
+            area = carry.value
+            measureArea = carry.value == nil && carry.wasRemembered
+        }
+        if share == nil {
+            let carry = carried("world_percent", earlierPrint, memory) {
+                WorldGrid.percentageAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
+            }
+            share = carry.value
+            measureShare = carry.value == nil && carry.wasRemembered
+        }
+        switch (measureArea, measureShare) {
+        case (true, true): _ = try? squareMetersAndWorldPercent()
+        case (true, false): _ = try? squareMeters()
+        case (false, true): _ = worldPercent()
+        case (false, false): break
+        }
     }
 
     /// The figure `name` for all the circles: remembered already, or the earlier circles' plus
-    /// `more()`, then remembered; nil when neither can be had.
-    private func carried(_ name: String, _ earlierPrint: String, _ memory: any FigureMemory, _ more: () -> Double??) -> Double? {
-        if let known = memory.figure(name, fingerprint: fingerprint) { return known }
-        guard let before = memory.figure(name, fingerprint: earlierPrint), let added = more() ?? nil else { return nil }
+    /// `more()`, then remembered; nil when neither can be had (`wasRemembered`: whether the
+    /// earlier circles' value was).
+    private func carried(_ name: String, _ earlierPrint: String, _ memory: any FigureMemory,
+                         _ more: () -> Double??) -> (value: Double?, wasRemembered: Bool) {
+        if let known = memory.figure(name, fingerprint: fingerprint) { return (known, true) }
+        guard let before = memory.figure(name, fingerprint: earlierPrint) else { return (nil, false) }
+        guard let added = more() ?? nil else { return (nil, true) }
         let value = name == "world_percent" ? min(100, before + added) : before + added
         memory.remember(name, fingerprint: fingerprint, value: value)
-        return value
+        return (value, true)
     }
 
     /// `ExploredArea.squareMeters(of: circles)`.

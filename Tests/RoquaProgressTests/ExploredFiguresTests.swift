@@ -124,6 +124,36 @@ import Testing
         #expect(try figures.squareMeters() == area && figures.worldPercent() == share)
     }
 
+    /// Added circles too spread out to carry (in more than `addedGroupLimit` cells, as a long
+    /// journey imported at once): a figure remembered for the earlier circles is measured whole and
+    /// remembered, so a store whose figures were remembered keeps them; one that was not is left
+    /// for the next reader.
+    @Test func tooSpreadToCarryIsMeasuredWholeWhenTheEarlierWereRemembered() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        let earlier = Self.walk(ExploredFigures.rememberedFrom)
+        // 300 circles a degree of latitude apart on two meridians: 300 cells of ~64 km.
+        let spread = (0..<300).map { ExploredCircle(latitude: -75 + Double($0 % 150), longitude: $0 < 150 ? 10 : 100, radius: 150) }
+        let circles = earlier + spread
+        #expect(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: circles[..<earlier.count]) == nil)
+        #expect(WorldGrid.percentageAdded(by: circles[earlier.count...], to: circles[..<earlier.count]) == nil)
+        let before = ExploredFigures(earlier, memory: nil).fingerprint, all = ExploredFigures(circles, memory: nil).fingerprint
+        let area = try ExploredArea.squareMeters(of: circles), share = WorldGrid.percentage(of: circles)
+        func after(remembering names: [String]) throws -> [String] {
+            try store.write { db in try db.execute(sql: "DELETE FROM explored_figures") }
+            for name in names { StoredFigures(store: store).remember(name, fingerprint: before, value: 1) }
+            ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(spread.count)
+            return try store.read { db in
+                try Row.fetchAll(db, sql: "SELECT name, value FROM explored_figures WHERE fingerprint = ? ORDER BY name",
+                                 arguments: [all]).map { "\($0["name"] as String) \($0["value"] as Double)" }
+            }
+        }
+        #expect(try after(remembering: []).isEmpty)
+        #expect(try after(remembering: ["explored_m2"]) == ["explored_m2 \(area)"])
+        #expect(try after(remembering: ["world_percent"]) == ["world_percent \(share)"])
+        #expect(try after(remembering: ["explored_m2", "world_percent"]) == ["explored_m2 \(area)", "world_percent \(share)"])
+    }
+
     /// Both figures at once (the share on a thread of its own while the area is measured): the
     /// same values as one by one, both remembered; one already known is taken, the other computed.
     @Test func bothAtOnceAreTheSameAndBothRemembered() throws {
