@@ -57,15 +57,17 @@ public struct AchievementTracker: Sendable {
     }
 
     /// Inside an import's transaction, after its regions are written: the unlocks and level-ups
-    /// the import's events caused, stored in the same transaction.
-    package func consume(_ db: Database, events: [RegionEvent], now: Date = Date()) throws -> [AchievementEvent] {
+    /// the import's events caused, stored in the same transaction. `stored`: every readable
+    /// region as the store now holds it, when the importer has them (else they are read).
+    package func consume(_ db: Database, events: [RegionEvent], stored: [VisitedRegion]? = nil,
+                         now: Date = Date()) throws -> [AchievementEvent] {
         guard !events.isEmpty else { return [] }
         let previous = try AchievementStorage.unlocks(db)
         let unlocked = Set(previous.map(\.id))
         let affected = affected(by: events, unlocked: unlocked)
         // The new regions in the order they were made, which is the order of their ids.
         let newIDs = events.compactMap { event -> Int64? in if case let .newRegion(touch) = event { touch.id } else { nil } }
-        let regions = try RegionStore.regions(db).readable  // the import has reported unreadable rows already
+        let regions = try stored ?? RegionStore.regions(db).readable  // the import has reported unreadable rows already
         // Nearly always the new regions are the last ones read (ids grow): the ones before them
         // are the store before the import, read in place — no copy, no set of a million ids.
         let earlier = regions.count - newIDs.count

@@ -39,7 +39,7 @@ package struct ImportSession {
     ///   upload of one file that failed).
     package func run(_ inputs: [TrackInput], importFile: ImportFile, step: (Step) throws -> Void) throws {
         let tracker = tracker
-        let alongside: Alongside = { db, summary in try tracker.consume(db, events: summary.events) }
+        let alongside: Alongside = { db, summary in try tracker.consume(db, events: summary.events, stored: summary.storedRegions) }
         for input in inputs {
             switch input {
             case let .failed(path, error):

@@ -93,6 +93,41 @@ import Testing
         #expect(firstCountries == ["TR"])
     }
 
+    /// What the importer hands its `alongside` as the stored regions (so the achievements need
+    /// not read a million regions again) is what the store reads back, to the bit: new regions,
+    /// revisited ones and untouched ones, from fixes timed to the microsecond; the summary that
+    /// leaves the importer holds none of them.
+    @Test func theRegionsHandedAlongAreTheOnesTheStoreReadsBack() throws {
+        let s = try Self.setup()
+        func check(_ name: String, _ csv: String) throws -> TrackImportSummary {
+            let file = s.directory.file(name)
+            try csv.write(toFile: file, atomically: true, encoding: .utf8)
+            let (summary, extra) = try s.importer.importFile(file) { db, summary in
+                (summary.storedRegions, try RegionStore.regions(db).readable)
+            }
+            let (handed, read) = try #require(extra)
+            #expect(try #require(handed) == read)
+            #expect(read.count == (try s.store.allRegions().count) && summary.storedRegions == nil)
+            return summary
+        }
+        let first = try check("day.csv", """
+            lat,lon,timestamp
+            40.9879,29.0281,2024-05-01T08:00:00.123456Z
+            40.9880,29.0282,2024-05-01T08:10:00.987654Z
+            41.0430,29.0070,2024-05-01T09:00:00.000499Z
+            40.9879,29.0281,2024-05-01T12:00:00.999501Z
+            39.9208,32.8541,2024-05-01T18:30:00.5005Z
+            """)
+        #expect(first.newRegions == 3 && first.revisits == 1)
+        let next = try check("next.csv", """
+            lat,lon,timestamp
+            40.9879,29.0281,2024-05-02T08:00:00.000001Z
+            38.4237,27.1428,2024-05-02T11:00:00.666666Z
+            40.9879,29.0281,2024-05-02T13:00:00.333333Z
+            """)
+        #expect(next.newRegions == 1 && next.revisits == 2)
+    }
+
     @Test func aReturnAfterHoursIsARevisit() throws {
         let s = try Self.setup()
         let csv = """

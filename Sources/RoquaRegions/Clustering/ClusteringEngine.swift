@@ -162,6 +162,13 @@ public struct ClusteringEngine {
         regions[index] = named
     }
 
+    /// Hands over `regions`, leaving the engine with none (the last use of an engine whose
+    /// regions the caller keeps: no second copy of a million regions).
+    package mutating func takeRegions() -> [VisitedRegion] {
+        defer { regions = [] }
+        return regions
+    }
+
     /// Processes fixes in order, returning one outcome per fix.
     public mutating func process<S: Sequence>(_ fixes: S) -> [ClusterOutcome] where S.Element == Fix {
         fixes.map { process($0) }

@@ -47,6 +47,10 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var firsts: [FirstVisit] = []
     /// The events this import caused (also yielded to the importer's stream, if it has one).
     public var events: [RegionEvent] = []
+    /// Inside `alongside` only: every readable region as the store now holds it, in id order —
+    /// what `RegionStore.regions(_:)` would read back, so the achievements need not read a
+    /// million regions again. nil once the summary leaves the importer.
+    package var storedRegions: [VisitedRegion]?
 
     /// All dropped fixes, whatever the reason.
     public var droppedTotal: Int { dropped.values.reduce(0, +) }
@@ -177,7 +181,9 @@ public final class TrackImporter {
             }
             try record(&reader, name: source.name, format: format, options: options, checksum: checksum, into: &summary,
                        progress: progress, db: db)
-            return (summary, try alongside(db, summary))
+            let extra = try alongside(db, summary)
+            summary.storedRegions = nil
+            return (summary, extra)
         }
         outcome.0.events.forEach { events?.yield($0) }
         return outcome
@@ -288,6 +294,24 @@ public final class TrackImporter {
             RegionEvent.Touch(engine.regions[index]).map { pending.append(.revisit($0)) }
         }
         summary.events = pending
+        // The regions as stored: the clustering's times to the store's millisecond, as written
+        // and read back (a rounding of their own could differ from the parse in the last bit).
+        let touched = engine.changedRegionIndices + engine.newRegionIndices
+        var stored = engine.takeRegions()
+        for index in touched { try Self.asStored(&stored[index]) }
+        summary.storedRegions = stored
+    }
+
+    /// `region`'s times as the store gives them back.
+    private static func asStored(_ region: inout VisitedRegion) throws {
+        func stored(_ date: Date) throws -> Date {
+            let text = try StoreTime.text(date)
+            guard let back = StoreTime.date(text) else { throw StoreTimeError(seconds: date.timeIntervalSince1970) }
+            return back
+        }
+        region.timestampStart = try stored(region.timestampStart)
+        region.timestampEnd = try region.timestampEnd.map(stored)
+        region.lastVisit = try stored(region.lastVisit)
     }
 }
 
