@@ -50,6 +50,20 @@ import Testing
         _ = try RegionStore(path: directory.file("sub/dir/regions.sqlite"))
     }
 
+    /// The read the clustering starts from leaves room for an import's new regions (one more in
+    /// an array of a million regions' exact size copied them all into one twice as big); the
+    /// engine keeps that room, and the regions are the same as a plain read's.
+    @Test func theClusteringsReadLeavesRoomForNewRegions() throws {
+        let directory = try TempDirectory()
+        let store = try Self.storeWithSamples(in: directory)
+        let (plain, growing) = try store.read { db in
+            (try RegionStore.regions(db).readable, try store.readableRegions(db, growing: true))
+        }
+        #expect(plain == growing && plain.count == 2 && growing.capacity >= 2 + 1024)
+        let engine = ClusteringEngine(existingRegions: growing)
+        #expect(engine.regions == plain && engine.regions.capacity >= 2 + 1024)
+    }
+
     @Test func timestampsKeepTheirMilliseconds() throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000.123)
         #expect(try StoreTime.text(date) == "2023-11-14T22:13:20.123Z")

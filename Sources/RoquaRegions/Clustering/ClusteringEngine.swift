@@ -91,12 +91,19 @@ public struct ClusteringEngine {
         self.settings = settings
         regions = existingRegions
         existingRegionCount = existingRegions.count
-        timelines = Array(repeating: nil, count: existingRegions.count)
+        // Room for new regions beside the existing ones, as the caller's regions may have (see
+        // `RegionStore.regions(_:growing:)`): one more in arrays of a million's exact size copies them.
+        let room = existingRegions.count + max(1024, existingRegions.count / 16)
+        timelines = []
+        timelines.reserveCapacity(room)
+        timelines.append(contentsOf: repeatElement(nil, count: existingRegions.count))
         // Cells at least as large as the largest radius any region has or will get, so a 3 × 3 look-up sees
         // every region that can contain a fix.
         let largest = existingRegions.reduce(settings.largestNewRadius) { max($0, $1.radius) }
         grid = RegionGrid(cellMeters: Double(largest))
-        centres = existingRegions.map { Centre($0.latitude, $0.longitude, radius: $0.radius) }
+        centres = []
+        centres.reserveCapacity(room)
+        centres.append(contentsOf: existingRegions.lazy.map { Centre($0.latitude, $0.longitude, radius: $0.radius) })
         for (index, region) in existingRegions.enumerated()
         where region.latitude.isFinite && region.longitude.isFinite {
             grid.insert(index, latitude: region.latitude, longitude: region.longitude)

@@ -193,7 +193,7 @@ public final class TrackImporter {
     /// are the ones stored at this moment, under the write lock.
     private func record(_ reader: inout any FixReader, name: String, format: TrackFormat, options: TrackReadOptions, checksum: String,
                         into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database) throws {
-        var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db))
+        var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db, growing: true))
         var revisited: [Int] = []
         var filter = FlightFilter(settings: flights)
         var travel = TravelRecorder()

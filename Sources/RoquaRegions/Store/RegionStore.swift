@@ -203,8 +203,8 @@ public final class RegionStore: Sendable {
     }
 
     /// Every readable region inside an open transaction; rows that cannot be read are reported.
-    package func readableRegions(_ db: Database) throws -> [VisitedRegion] {
-        let (readable, unreadable) = try Self.regions(db)
+    package func readableRegions(_ db: Database, growing: Bool = false) throws -> [VisitedRegion] {
+        let (readable, unreadable) = try Self.regions(db, growing: growing)
         report(unreadable: unreadable)
         return readable
     }

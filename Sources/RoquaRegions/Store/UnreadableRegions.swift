@@ -38,11 +38,15 @@ extension RegionStore {
 
     /// Every row, decoded one at a time so a bad one is set aside rather than failing the rest: by
     /// position (`RegionRowReader`), or by the `Codable` form for a row that reader leaves alone.
-    package static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [])
-        throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
+    /// `growing`: room for a sixteenth more (at least 1,024) — the clustering appends an import's
+    /// new regions, and one more region in an array of a million regions' exact size copied all
+    /// of them into one of twice the size.
+    package static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [],
+                                growing: Bool = false) throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
         var readable: [VisitedRegion] = []
         if condition == "1" {  // every row: room for them at once (growing by doubling copied a million regions ~20 times)
-            readable.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0)
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
+            readable.reserveCapacity(growing ? count + max(1024, count / 16) : count)
         }
         let unreadable = try eachReadable(db, where: condition, arguments: arguments,
                                           fast: { reader, s in reader.region(s).flatMap { (try? $0.validate()) != nil ? $0 : nil } },
