@@ -42,6 +42,29 @@ import Testing
         #expect(try store.tallyFactsInHalves(second: second, lock: lock, minimumIDs: 10_000, start: { _ in 0 }, add: { $0 += $1.radius }) == nil)
     }
 
+    /// The halves do not wait for the global dispatch pool: with every one of its threads busy
+    /// (other work of the process), they still read at once, rather than leaving the write lock
+    /// held until a thread comes free.
+    @Test func theHalvesDoNotWaitForABusyThreadPool() throws {
+        let directory = try TempDirectory()
+        let path = try Self.store(in: directory, regions: 3_000).path
+        let (store, second, lock) = (try RegionStore(path: path, access: .readOnly), try RegionStore(path: path, access: .readOnly),
+                                     try RegionStore(path: path))
+        // Every thread of the global pool (as many as cores, and a few more) held until released,
+        // released after 10 s at the latest so the test always ends.
+        let release = DispatchSemaphore(value: 0), blockers = ProcessInfo.processInfo.activeProcessorCount + 2
+        let held = DispatchGroup()
+        for _ in 0..<blockers { DispatchQueue.global().async(group: held) { _ = release.wait(timeout: .now() + 10) } }
+        Thread.sleep(forTimeInterval: 0.2)  // the pool's threads taken
+        let started = Date()
+        let halves = try store.tallyFactsInHalves(second: second, lock: lock, minimumIDs: 1, start: { _ in 0 }, add: { count, _ in count += 1 })
+        let took = Date().timeIntervalSince(started)
+        for _ in 0..<blockers { release.signal() }
+        held.wait()
+        #expect(try #require(halves).0 + halves!.1 == 2_998)
+        #expect(took < 2, "the halves waited \(took) s for the busy pool")
+    }
+
     @Test func aWriterAtWorkMakesThemGiveWayAtOnce() throws {
         let directory = try TempDirectory()
         let path = try Self.store(in: directory, regions: 200).path

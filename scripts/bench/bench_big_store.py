@@ -122,7 +122,7 @@ def one_more_day(store, folder, count):
             out.write(f"{lat:.6f},{lon:.6f},{clock}\n")
             clock += STEP_S
     copy = os.path.join(folder, "copy.sqlite")
-    imports, stats = [], []
+    imports, stats, peaks = [], [], []
     for _ in range(count):
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(copy + suffix):
@@ -131,15 +131,20 @@ def one_more_day(store, folder, count):
         with open(store, "rb") as source, os.fdopen(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as target:
             shutil.copyfileobj(source, target, 1 << 20)
         started = time.perf_counter()
-        subprocess.run([roqua, "track", "import", day, "--store", copy], check=True, stdout=subprocess.DEVNULL)
+        child = subprocess.Popen([roqua, "track", "import", day, "--store", copy], stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
         imports.append(time.perf_counter() - started)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            raise SystemExit(f"track import of one more day exited with {child.returncode}")
+        peaks.append(usage.ru_maxrss / 1024)
         started = time.perf_counter()
         subprocess.run([roqua, "stats", "--store", copy], check=True, stdout=subprocess.DEVNULL)
         stats.append(time.perf_counter() - started)
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(copy + suffix):
             os.remove(copy + suffix)
-    return [(statistics.median(t), min(t), max(t)) for t in (imports, stats)]
+    return [(statistics.median(t), min(t), max(t)) for t in (imports, stats)] + [max(peaks)]
 
 
 def forget_figures(store):
@@ -250,7 +255,7 @@ def main():
         # The store as its import left it: its explored figures remembered (a run before this one
         # may have deleted them; `stats` remembers them again).
         subprocess.run(base + ["stats", "--store", store], check=True, stdout=subprocess.DEVNULL)
-        measured["import one more day"], measured["stats after it"] = one_more_day(store, folder, max(3, runs // 2))
+        measured["import one more day"], measured["stats after it"], day_peak = one_more_day(store, folder, max(3, runs // 2))
         forget_figures(store)
         measured["stats"] = median_of(base + ["stats", "--store", store], runs)
         measured["stats, 1st"] = (measured["stats"][3],) * 3
@@ -266,7 +271,7 @@ def main():
             times = [r[index] for r in rounds]
             measured[name] = (statistics.median(times), min(times), max(times))
             measured[name + ", 1st"] = (times[0], times[0], times[0])
-        rows.append((size, regions, measured, sizes_seen))
+        rows.append((size, regions, measured, sizes_seen, day_peak))
         biggest = max(sizes_seen.items(), key=lambda item: item[1])
         print(f"{'':>9} largest first-load response: {biggest[0]} {biggest[1] / 1e6:.2f} MB; all: "
               f"{sum(sizes_seen.values()) / 1e6:.2f} MB")
@@ -283,7 +288,8 @@ def main():
         print(line + f"   < {target} s {'met' if met else 'NOT met'}")
     line = f"{'first-load bytes, max':24}" + "".join(f"{max(r[3].values()) / 1e6:>11.2f} MB" for r in rows)
     print(line + "   a few MB")
-    for size, regions, measured, _ in rows:
+    print(f"{'one more day, peak RSS':24}" + "".join(f"{r[4]:>11.0f} MB" for r in rows) + "   (no target)")
+    for size, regions, measured, _, _ in rows:
         spread = ", ".join(f"{name} {m[1] * 1000:.0f}–{m[2] * 1000:.0f}" for name, m in measured.items() if "1st" not in name)
         print(f"spread (ms, min–max) at {regions:,}: {spread}")
 

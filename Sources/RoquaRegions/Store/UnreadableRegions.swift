@@ -79,7 +79,9 @@ extension RegionStore {
     /// The smallest and largest region id (nil for no regions).
     package func idRange() throws -> ClosedRange<Int64>? {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT MIN(id), MAX(id) FROM visited_regions")
+            // Two subqueries: SQLite looks a lone MIN or MAX of the id up at the end of the table, but
+            // scans every row (0.16 s at a million) for both in one SELECT.
+            let row = try Row.fetchOne(db, sql: "SELECT (SELECT MIN(id) FROM visited_regions), (SELECT MAX(id) FROM visited_regions)")
             guard let low = row?[0] as Int64?, let high = row?[1] as Int64?, low <= high else { return nil }
             return low...high
         }
