@@ -42,9 +42,8 @@ struct NeighbourIndex {
 
     /// Calls `body` with each cap that may overlap cap `i` (and a few that do not) until it returns false.
     func forEachCandidate(of i: Int, _ caps: [Cap], _ body: (Int) -> Bool) {
-        // The level is used in place: a copy of it would retain and release its four arrays per cap.
-        let k = Int(levelOfCap[i]), cap = caps[i]
-        let more = levels[k].forEachMember(near: cap.centre * sphereRadius, reach: cap.metres + levels[k].largestRadius) { j in
+        let level = levels[Int(levelOfCap[i])], cap = caps[i]
+        let more = level.forEachMember(near: cap.centre * sphereRadius, reach: cap.metres + level.largestRadius) { j in
             Int(j) == i || body(Int(j))
         }
         guard more else { return }
@@ -63,17 +62,20 @@ struct NeighbourIndex {
         return caps.indices.map { sets.find($0) }
     }
 
-    private struct Level {
+    /// A class, not a struct: taken from `levels` for each cap, a struct was copied — its arrays
+    /// retained and released — on every one of a million rims.
+    private final class Level: Sendable {
         let members: [Int32]
         let cellSize, largestRadius: Double
-        private var cells = CellRuns()  // occupied cell → its run in `sorted`
-        private var sorted: [Int32] = []
+        private let cells: CellRuns  // occupied cell → its run in `sorted`
+        private let sorted: [Int32]
 
         init(level: Int, members: [Int32], caps: [Cap], sphereRadius: Double) {
             self.members = members
-            cellSize = Double(1 << (level + 2))
+            let size = Double(1 << (level + 2))
+            cellSize = size
             largestRadius = members.reduce(0) { max($0, caps[Int($1)].metres) }
-            let scale = sphereRadius / cellSize
+            let scale = sphereRadius / size
             let keyed = members.map { i -> (Int64, Int32) in
                 let p = caps[Int(i)].centre * scale
                 return (Self.key(Int64(p.x.rounded(.down)), Int64(p.y.rounded(.down)), Int64(p.z.rounded(.down))), i)
