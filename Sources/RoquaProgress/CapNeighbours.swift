@@ -134,31 +134,30 @@ struct NeighbourIndex {
 /// multiplicative hash, at most half full. Hashing an `Int64` key through `Dictionary` (SipHash)
 /// was most of the cost of the grouping and a good part of the rims at a million caps.
 private struct CellRuns {
-    private let keys: [Int64]
-    private let starts: [Int32]
-    private let ends: [Int32]
+    private var keys: [Int64]
+    private var starts: [Int32]
+    private var ends: [Int32]
     private let shift: Int
 
     init(_ runs: [(Int64, Range<Int>)]) {
         var bits = 1
         while 1 << bits < runs.count * 2 { bits += 1 }
-        var keys = [Int64](repeating: -1, count: 1 << bits)
-        var starts = [Int32](repeating: 0, count: 1 << bits), ends = [Int32](repeating: 0, count: 1 << bits)
+        keys = Array(repeating: -1, count: 1 << bits)
+        starts = Array(repeating: 0, count: 1 << bits)
+        ends = Array(repeating: 0, count: 1 << bits)
+        shift = 64 - bits
         for (key, run) in runs {
-            var slot = Self.home(key, shift: 64 - bits, mask: keys.count - 1)
+            var slot = home(key)
             while keys[slot] >= 0 { slot = (slot + 1) & (keys.count - 1) }
             keys[slot] = key
             starts[slot] = Int32(run.lowerBound)
             ends[slot] = Int32(run.upperBound)
         }
-        (self.keys, self.starts, self.ends, shift) = (keys, starts, ends, 64 - bits)
     }
 
-    private static func home(_ key: Int64, shift: Int, mask: Int) -> Int {
-        Int(truncatingIfNeeded: UInt64(bitPattern: key &* -7_046_029_254_386_353_131) >> UInt64(shift)) & mask
+    private func home(_ key: Int64) -> Int {
+        Int(truncatingIfNeeded: UInt64(bitPattern: key &* -7_046_029_254_386_353_131) >> UInt64(shift)) & (keys.count - 1)
     }
-
-    private func home(_ key: Int64) -> Int { Self.home(key, shift: shift, mask: keys.count - 1) }
 
     @inline(__always)
     func run(_ key: Int64) -> Range<Int>? {

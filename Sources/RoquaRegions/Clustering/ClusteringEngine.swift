@@ -93,7 +93,7 @@ public struct ClusteringEngine {
         existingRegionCount = existingRegions.count
         // Room for new regions beside the existing ones, as the caller's regions may have (see
         // `RegionStore.regions(_:growing:)`): one more in arrays of a million's exact size copies them.
-        let room = existingRegions.count + max(1024, existingRegions.count / 16)
+        let room = RegionStore.roomToGrow(existingRegions.count)
         timelines = []
         timelines.reserveCapacity(room)
         timelines.append(contentsOf: repeatElement(nil, count: existingRegions.count))

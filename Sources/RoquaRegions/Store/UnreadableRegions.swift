@@ -46,7 +46,7 @@ extension RegionStore {
         var readable: [VisitedRegion] = []
         if condition == "1" {  // every row: room for them at once (growing by doubling copied a million regions ~20 times)
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
-            readable.reserveCapacity(growing ? count + max(1024, count / 16) : count)
+            readable.reserveCapacity(growing ? Self.roomToGrow(count) : count)
         }
         let unreadable = try eachReadable(db, where: condition, arguments: arguments,
                                           fast: { reader, s in reader.region(s).flatMap { (try? $0.validate()) != nil ? $0 : nil } },
@@ -75,6 +75,9 @@ extension RegionStore {
     package func report(unreadable: [UnreadableRegion]) {
         if !unreadable.isEmpty { unreadableHandler?(unreadable) }
     }
+
+    /// Room for `count` regions and an import's new ones: a sixteenth more, at least 1,024.
+    package static func roomToGrow(_ count: Int) -> Int { count + max(1024, count / 16) }
 
     /// The smallest and largest region id (nil for no regions).
     package func idRange() throws -> ClosedRange<Int64>? {
