@@ -35,4 +35,27 @@ import Testing
         // The sample reaches places: most regions near these cities have a locality.
         #expect(enriched.suffix(300).filter { $0.locality != nil }.count > 150)
     }
+
+    /// Regions of one place share one `RegionNames` (a million regions hold a few thousand), and a
+    /// region's names stay its own when another region of that place is renamed.
+    @Test func regionsOfOnePlaceShareTheirNamesAndStayValues() throws {
+        let enricher = try RegionEnricher(boundaries: Bundled.path())
+        func region(_ latitude: Double, _ longitude: Double) -> VisitedRegion {
+            VisitedRegion(latitude: latitude, longitude: longitude, radius: 150, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
+                          geohash: "")
+        }
+        // Kadıköy, Berlin-Mitte, Kadıköy again (not the last place named: found among those met).
+        let first = try enricher.enriched(region(40.9910, 29.0270))
+        let berlin = try enricher.enriched(region(52.5200, 13.4050))
+        var again = try enricher.enriched(region(40.9905, 29.0280))
+        #expect(first.districtCode == again.districtCode && first.district != nil && first.district != berlin.district)
+        #expect(first.names === again.names)
+        #expect(first.names !== berlin.names)
+        let district = first.district
+        again.district = "Elsewhere"
+        #expect(first.district == district)
+        #expect(again.district == "Elsewhere" && again.province == first.province && again.names !== first.names)
+        // A region is a few words and one reference, whatever its names.
+        #expect(MemoryLayout<VisitedRegion>.stride <= 112)
+    }
 }

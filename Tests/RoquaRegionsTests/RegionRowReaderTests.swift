@@ -90,4 +90,25 @@ import Testing
         // The rows the reader left to the decoder and the decoder read are among those compared.
         #expect(expected.contains { $0.latitude == 41 } && expected.contains { $0.country == "A" } && expected.contains { $0.province == "ü" })
     }
+
+    /// Rows in one place read back sharing one `RegionNames`; a row in another place gets its own,
+    /// and a later row back in the first place equal names (by value).
+    @Test func neighbouringRowsShareTheirNames() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        let places: [(String, String)] = [("Kadıköy", "TUR034017"), ("Kadıköy", "TUR034017"), ("Beşiktaş", "TUR034007"), ("Kadıköy", "TUR034017")]
+        try store.write { db in
+            for (i, (district, code)) in places.enumerated() {
+                try VisitedRegion(latitude: 41, longitude: 29 + Double(i) / 100, radius: 100, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
+                                  province: "İstanbul", district: district, country: "Türkiye", countryCode: "TR", districtCode: code,
+                                  geohash: "sxk9", enrichedWith: "2026-11-27T05:41:09Z 29ade4d186b6").insert(db)
+            }
+        }
+        let read = try store.allRegions()
+        #expect(read.count == 4)
+        #expect(read[0].names === read[1].names)
+        #expect(read[1].names !== read[2].names && read[2].district == "Beşiktaş")
+        #expect(read[3].names == read[0].names && read[3] != read[0])
+    }
 }
+

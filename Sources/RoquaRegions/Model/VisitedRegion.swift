@@ -16,31 +16,63 @@ public struct VisitedRegion: Sendable, Equatable {
     public var timestampStart: Date
     /// The last fix of the latest visit.
     public var timestampEnd: Date?
-    /// Province (il) name, e.g. `İstanbul` (exports written before it was named so called it `city`).
-    public var province: String?
-    /// District name, local language; `nil` until enriched or outside any district.
-    public var district: String?
-    /// Country name, local language; `nil` until enriched or at sea.
-    public var country: String?
-    /// Country code from the boundary DB, e.g. `TR`.
-    public var countryCode: String?
-    /// Province code from the boundary DB, e.g. `TR-34`.
-    public var provinceCode: String?
-    /// District code from the boundary DB, e.g. `TUR034023`.
-    public var districtCode: String?
     /// Geohash of the centre, precision 7 by default.
     public var geohash: String
     /// Separate visits (stays split by more than the visit gap, 30 min by default).
     public var visitCount: Int
     /// Start of the latest visit.
     public var lastVisit: Date
+    /// What the region lies in, held once for the many regions of one place (`RegionNames`):
+    /// a region is 104 bytes instead of 240, and a store's million regions share a few
+    /// thousand of these.
+    package var names: RegionNames
+
+    /// Province (il) name, e.g. `İstanbul` (exports written before it was named so called it `city`).
+    public var province: String? {
+        get { names.province }
+        set { names = names.with { $0.province = newValue } }
+    }
+    /// District name, local language; `nil` until enriched or outside any district.
+    public var district: String? {
+        get { names.district }
+        set { names = names.with { $0.district = newValue } }
+    }
+    /// Country name, local language; `nil` until enriched or at sea.
+    public var country: String? {
+        get { names.country }
+        set { names = names.with { $0.country = newValue } }
+    }
+    /// Country code from the boundary DB, e.g. `TR`.
+    public var countryCode: String? {
+        get { names.countryCode }
+        set { names = names.with { $0.countryCode = newValue } }
+    }
+    /// Province code from the boundary DB, e.g. `TR-34`.
+    public var provinceCode: String? {
+        get { names.provinceCode }
+        set { names = names.with { $0.provinceCode = newValue } }
+    }
+    /// District code from the boundary DB, e.g. `TUR034023`.
+    public var districtCode: String? {
+        get { names.districtCode }
+        set { names = names.with { $0.districtCode = newValue } }
+    }
     /// Which boundary database named this region (its import time); nil until enriched.
-    public var enrichedWith: String?
+    public var enrichedWith: String? {
+        get { names.enrichedWith }
+        set { names = names.with { $0.enrichedWith = newValue } }
+    }
     /// The populated place (GeoNames) the centre belongs to, e.g. `Cape Town`; nil until
     /// enriched, or where no place reaches the centre (see `LocalityIndex`).
-    public var locality: String?
+    public var locality: String? {
+        get { names.locality }
+        set { names = names.with { $0.locality = newValue } }
+    }
     /// GeoNames' id of `locality`: two places of one name stay apart in counts.
-    public var localityID: Int64?
+    public var localityID: Int64? {
+        get { names.localityID }
+        set { names = names.with { $0.localityID = newValue } }
+    }
 
     /// When the latest visit ended: the region's end, or its latest visit's start when that is
     /// later (or there is no end).
@@ -52,25 +84,89 @@ public struct VisitedRegion: Sendable, Equatable {
                 countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
                 geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil,
                 locality: String? = nil, localityID: Int64? = nil) {
+        let names = RegionNames.Values(province: province, district: district, country: country, countryCode: countryCode,
+                                       provinceCode: provinceCode, districtCode: districtCode, enrichedWith: enrichedWith,
+                                       locality: locality, localityID: localityID)
+        self.init(id: id, latitude: latitude, longitude: longitude, radius: radius, timestampStart: timestampStart,
+                  timestampEnd: timestampEnd, names: RegionNames.of(names), geohash: geohash, visitCount: visitCount,
+                  lastVisit: lastVisit)
+    }
+
+    /// Creates a region whose names are `names` (shared, not copied).
+    package init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
+                timestampEnd: Date? = nil, names: RegionNames, geohash: String, visitCount: Int = 1, lastVisit: Date? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
         self.timestampStart = timestampStart
         self.timestampEnd = timestampEnd
-        self.province = province
-        self.district = district
-        self.country = country
-        self.countryCode = countryCode
-        self.provinceCode = provinceCode
-        self.districtCode = districtCode
+        self.names = names
         self.geohash = geohash
         self.visitCount = visitCount
         self.lastVisit = lastVisit ?? timestampStart
-        self.enrichedWith = enrichedWith
-        self.locality = locality
-        self.localityID = localityID
     }
+}
+
+/// The names and codes of what a region lies in, and which boundary database gave them: one
+/// immutable value shared by every region of the same place (the enricher and the store's
+/// reader hand the same one to neighbouring regions), compared by value.
+package final class RegionNames: Sendable, Equatable {
+    /// The fields, as a value to build from.
+    package struct Values: Sendable, Hashable {
+        package var province: String?
+        package var district: String?
+        package var country: String?
+        package var countryCode: String?
+        package var provinceCode: String?
+        package var districtCode: String?
+        package var enrichedWith: String?
+        package var locality: String?
+        package var localityID: Int64?
+
+        package init(province: String? = nil, district: String? = nil, country: String? = nil, countryCode: String? = nil,
+                    provinceCode: String? = nil, districtCode: String? = nil, enrichedWith: String? = nil,
+                    locality: String? = nil, localityID: Int64? = nil) {
+            self.province = province
+            self.district = district
+            self.country = country
+            self.countryCode = countryCode
+            self.provinceCode = provinceCode
+            self.districtCode = districtCode
+            self.enrichedWith = enrichedWith
+            self.locality = locality
+            self.localityID = localityID
+        }
+    }
+
+    package let values: Values
+
+    /// A region not named yet (or named nothing: at sea, unenriched).
+    package static let none = RegionNames(Values())
+
+    /// The names `values`; the shared `none` when every one is nil.
+    package static func of(_ values: Values) -> RegionNames { values == none.values ? none : RegionNames(values) }
+
+    package init(_ values: Values) { self.values = values }
+
+    package var province: String? { values.province }
+    package var district: String? { values.district }
+    package var country: String? { values.country }
+    package var countryCode: String? { values.countryCode }
+    package var provinceCode: String? { values.provinceCode }
+    package var districtCode: String? { values.districtCode }
+    package var enrichedWith: String? { values.enrichedWith }
+    package var locality: String? { values.locality }
+    package var localityID: Int64? { values.localityID }
+
+    /// These names with `change` made.
+    package func with(_ change: (inout Values) -> Void) -> RegionNames {
+        var changed = values
+        change(&changed)
+        return Self.of(changed)
+    }
+
+    package static func == (a: RegionNames, b: RegionNames) -> Bool { a === b || a.values == b.values }
 }
 
 extension VisitedRegion: Codable {
@@ -98,25 +194,26 @@ extension VisitedRegion: Codable {
             }
             return date
         }
-        id = try c.decodeIfPresent(Int64.self, forKey: .id)
-        latitude = try c.decode(Double.self, forKey: .latitude)
-        longitude = try c.decode(Double.self, forKey: .longitude)
-        radius = try c.decode(Int.self, forKey: .radius)
-        timestampStart = try time(.timestampStart)
-        timestampEnd = try c.decodeIfPresent(String.self, forKey: .timestampEnd) == nil ? nil : try time(.timestampEnd)
-        province = try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince)
-        district = try c.decodeIfPresent(String.self, forKey: .district)
-        country = try c.decodeIfPresent(String.self, forKey: .country)
-        countryCode = try c.decodeIfPresent(String.self, forKey: .countryCode)
-        provinceCode = try c.decodeIfPresent(String.self, forKey: .provinceCode)
-        districtCode = try c.decodeIfPresent(String.self, forKey: .districtCode)
-        geohash = try c.decode(String.self, forKey: .geohash)
-        visitCount = try c.decode(Int.self, forKey: .visitCount)
-        lastVisit = try time(.lastVisit)
-        enrichedWith = try c.decodeIfPresent(String.self, forKey: .enrichedWith)
-        // Absent in archives written before localities existed: the region is then re-enriched.
-        locality = try c.decodeIfPresent(String.self, forKey: .locality)
-        localityID = try c.decodeIfPresent(Int64.self, forKey: .localityID)
+        let end = try c.decodeIfPresent(String.self, forKey: .timestampEnd) == nil ? nil : try time(.timestampEnd)
+        self.init(id: try c.decodeIfPresent(Int64.self, forKey: .id),
+                  latitude: try c.decode(Double.self, forKey: .latitude),
+                  longitude: try c.decode(Double.self, forKey: .longitude),
+                  radius: try c.decode(Int.self, forKey: .radius),
+                  timestampStart: try time(.timestampStart),
+                  timestampEnd: end,
+                  province: try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince),
+                  district: try c.decodeIfPresent(String.self, forKey: .district),
+                  country: try c.decodeIfPresent(String.self, forKey: .country),
+                  countryCode: try c.decodeIfPresent(String.self, forKey: .countryCode),
+                  provinceCode: try c.decodeIfPresent(String.self, forKey: .provinceCode),
+                  districtCode: try c.decodeIfPresent(String.self, forKey: .districtCode),
+                  geohash: try c.decode(String.self, forKey: .geohash),
+                  visitCount: try c.decode(Int.self, forKey: .visitCount),
+                  lastVisit: try time(.lastVisit),
+                  enrichedWith: try c.decodeIfPresent(String.self, forKey: .enrichedWith),
+                  // Absent in archives written before localities existed: the region is then re-enriched.
+                  locality: try c.decodeIfPresent(String.self, forKey: .locality),
+                  localityID: try c.decodeIfPresent(Int64.self, forKey: .localityID))
     }
 
     /// Encodes the region in its row form, times as ISO 8601 text with milliseconds.

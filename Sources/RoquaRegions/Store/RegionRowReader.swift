@@ -6,7 +6,8 @@ import RoquaIO
 /// Reads `visited_regions` rows from SQLite's columns by position, for stores of a million
 /// regions: the `Codable` decoder looks every column up by name in a dictionary (about 3 µs a
 /// row, most of `roqua stats` at 1 M regions). A name equal to the same column's in the row
-/// before is shared rather than made again (rows in id order are mostly in the same places).
+/// before is shared rather than made again, and all of a region's names (`RegionNames`) when they
+/// are those of the row before (rows in id order are mostly in the same places).
 ///
 /// It reads only rows whose every column has the type the `Codable` form reads without
 /// conversion (real or integer coordinates, integer counts, text or NULL names, text times that
@@ -19,17 +20,21 @@ struct RegionRowReader {
         country_code, province_code, district_code, visit_count, last_visit, enriched_with, locality, locality_id
         """
     private var last = [String?](repeating: nil, count: 18)
+    /// The names of the row before, shared by this row when they are the same.
+    private var lastNames: RegionNames?
     private var timeBytes: [UInt8] = []
 
     /// The region in the statement's current row, or nil when the row needs the general decoder.
     mutating func region(_ s: SQLiteStatement) -> VisitedRegion? {
         guard let (facts, rest) = read(s, whole: true), let rest else { return nil }
+        let values = RegionNames.Values(province: rest.province, district: rest.district, country: facts.country,
+                                        countryCode: facts.countryCode, provinceCode: facts.provinceCode,
+                                        districtCode: facts.districtCode, enrichedWith: rest.enrichedWith,
+                                        locality: facts.locality, localityID: facts.localityID)
+        if lastNames?.values != values { lastNames = RegionNames.of(values) }
         return VisitedRegion(id: rest.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
-                             timestampStart: facts.start, timestampEnd: facts.end, province: rest.province, district: rest.district,
-                             country: facts.country, countryCode: facts.countryCode, provinceCode: facts.provinceCode,
-                             districtCode: facts.districtCode, geohash: rest.geohash, visitCount: rest.visitCount,
-                             lastVisit: facts.lastVisit, enrichedWith: rest.enrichedWith, locality: facts.locality,
-                             localityID: facts.localityID)
+                             timestampStart: facts.start, timestampEnd: facts.end, names: lastNames ?? .none,
+                             geohash: rest.geohash, visitCount: rest.visitCount, lastVisit: facts.lastVisit)
     }
 
     /// The facts of the region in the statement's current row when `region(_:)` would read it and
