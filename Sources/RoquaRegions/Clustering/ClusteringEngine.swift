@@ -70,8 +70,12 @@ public struct ClusteringEngine {
             cosine = cos(latitude * .pi / 180)
         }
     }
-    /// Visit timelines of regions touched in this run (created lazily for loaded regions).
-    private var timelines: [VisitTimeline?]
+    /// Visit timelines of more than one span, made in this run: a timeline of one span is what
+    /// its region's own times and count say (`VisitTimeline(region:)` gives it back exactly), so
+    /// it is made again from them at each fix rather than kept — most regions of a big import.
+    private var timelines: [VisitTimeline] = []
+    /// Each region's place in `timelines`, -1 for none.
+    private var timelineSlots: [Int32]
     private var changedExisting = Set<Int>()
     private var recentFixes: [FixKey] = []
     private var recentNext = 0
@@ -94,9 +98,9 @@ public struct ClusteringEngine {
         // Room for new regions beside the existing ones, as the caller's regions may have (see
         // `RegionStore.regions(_:growing:)`): one more in arrays of a million's exact size copies them.
         let room = RegionStore.roomToGrow(existingRegions.count)
-        timelines = []
-        timelines.reserveCapacity(room)
-        timelines.append(contentsOf: repeatElement(nil, count: existingRegions.count))
+        timelineSlots = []
+        timelineSlots.reserveCapacity(room)
+        timelineSlots.append(contentsOf: repeatElement(-1, count: existingRegions.count))
         // Cells at least as large as the largest radius any region has or will get, so a 3 × 3 look-up sees
         // every region that can contain a fix.
         let largest = existingRegions.reduce(settings.largestNewRadius) { max($0, $1.radius) }
@@ -143,10 +147,22 @@ public struct ClusteringEngine {
             return .newRegion(addRegion(fix, speed: speed), index: regions.count - 1)
         }
 
-        if timelines[index] == nil { timelines[index] = VisitTimeline(region: regions[index]) }
-        // Changed in place: a copy would share the spans' storage and copy it on the write, once per fix.
-        guard let change = timelines[index]?.insert(time, gap: settings.visitGap), let timeline = timelines[index] else {
-            return .sameVisit(index: index)
+        let slot = Int(timelineSlots[index])
+        let change: VisitTimeline.Change, timeline: VisitTimeline
+        if slot >= 0 {
+            // Changed in place: a copy would share the spans' storage and copy it on the write, once per fix.
+            change = timelines[slot].insert(time, gap: settings.visitGap)
+            timeline = timelines[slot]
+        } else {
+            var made = VisitTimeline(start: regions[index].timestampStart, end: regions[index].timestampEnd,
+                                     lastVisit: regions[index].lastVisit, visitCount: regions[index].visitCount)
+            change = made.insert(time, gap: settings.visitGap)
+            if made.spanCount > 1 {
+                precondition(timelines.count < Int32.max, "more multi-visit regions than one import can hold")
+                timelineSlots[index] = Int32(timelines.count)
+                timelines.append(made)
+            }
+            timeline = made
         }
         if case .none = change { return .sameVisit(index: index) }
         regions[index].timestampStart = timeline.timestampStart
@@ -218,7 +234,7 @@ public struct ClusteringEngine {
             visitCount: 1, lastVisit: fix.timestamp)
         regions.append(region)
         centres.append(Centre(c.latitude, c.longitude, radius: region.radius))
-        timelines.append(VisitTimeline(instant: fix.timestamp))
+        timelineSlots.append(-1)
         grid.insert(regions.count - 1, latitude: c.latitude, longitude: c.longitude)
         return region
     }

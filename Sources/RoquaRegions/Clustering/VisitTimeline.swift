@@ -36,62 +36,100 @@ struct VisitTimeline {
         case newVisit
     }
 
-    private(set) var spans: [Span]
+    /// The spans, the first held in place: a timeline of one span (most regions) allocates nothing.
+    private var list: SpanList
     /// The spans' counts added up, kept as they change (a region visited daily for years has
     /// thousands of spans, and most of its fixes change one).
     private(set) var visitCount: Int
 
-    /// One visit at a single instant (a region created from one fix).
-    init(instant: Date) {
-        spans = [Span(start: instant, lastStart: instant, end: instant, count: 1)]
-        visitCount = 1
-    }
+    /// The spans, in time order.
+    var spans: [Span] { list.all }
+    /// How many spans there are: with one, the region's own times and count say all the timeline
+    /// knows (`init(region:)` gives it back from them).
+    var spanCount: Int { list.count }
 
     /// From a stored region's summary, normalising inconsistent values (lastVisit before the start, end before
     /// lastVisit, count < 1) instead of trusting them.
     init(region: VisitedRegion) {
-        let count = max(1, region.visitCount)
-        let start = region.timestampStart
-        let lastStart = count == 1 ? start : max(start, region.lastVisit)
-        let end = max(lastStart, region.timestampEnd ?? lastStart)
-        spans = [Span(start: start, lastStart: lastStart, end: end, count: count)]
+        self.init(start: region.timestampStart, end: region.timestampEnd, lastVisit: region.lastVisit, visitCount: region.visitCount)
+    }
+
+    /// `init(region:)` from those fields of a region.
+    init(start: Date, end: Date?, lastVisit: Date, visitCount visits: Int) {
+        let count = max(1, visits)
+        let lastStart = count == 1 ? start : max(start, lastVisit)
+        let end = max(lastStart, end ?? lastStart)
+        list = SpanList(Span(start: start, lastStart: lastStart, end: end, count: count))
         visitCount = count
     }
 
-    var timestampStart: Date { spans[0].start }
-    var timestampEnd: Date { spans[spans.count - 1].end }
-    var lastVisit: Date { spans[spans.count - 1].lastStart }
+    var timestampStart: Date { list[0].start }
+    var timestampEnd: Date { list[list.count - 1].end }
+    var lastVisit: Date { list[list.count - 1].lastStart }
 
     mutating func insert(_ t: Date, gap: TimeInterval) -> Change {
         // Index of the first span starting after t; the span before it (if any) starts at or before t.
-        var low = 0, high = spans.count
+        var low = 0, high = list.count
         while low < high {
             let mid = (low + high) / 2
-            if spans[mid].start <= t { low = mid + 1 } else { high = mid }
+            if list[mid].start <= t { low = mid + 1 } else { high = mid }
         }
         let next = low, previous = low - 1
-        if previous >= 0 && t <= spans[previous].end { return .none }
+        if previous >= 0 && t <= list[previous].end { return .none }
 
-        let joinsPrevious = previous >= 0 && t.timeIntervalSince(spans[previous].end) <= gap
-        let joinsNext = next < spans.count && spans[next].start.timeIntervalSince(t) <= gap
+        let joinsPrevious = previous >= 0 && t.timeIntervalSince(list[previous].end) <= gap
+        let joinsNext = next < list.count && list[next].start.timeIntervalSince(t) <= gap
         switch (joinsPrevious, joinsNext) {
         case (true, true):
-            let before = spans[previous], after = spans[next]
-            spans[previous] = Span(start: before.start,
+            let before = list[previous], after = list[next]
+            list[previous] = Span(start: before.start,
                                    lastStart: after.count > 1 ? after.lastStart : before.lastStart,
                                    end: after.end, count: before.count + after.count - 1)
-            spans.remove(at: next)
+            list.remove(at: next)
             visitCount -= 1
         case (true, false):
-            spans[previous].end = t
+            list[previous].end = t
         case (false, true):
-            spans[next].start = t
-            if spans[next].count == 1 { spans[next].lastStart = t }
+            list[next].start = t
+            if list[next].count == 1 { list[next].lastStart = t }
         case (false, false):
-            spans.insert(Span(start: t, lastStart: t, end: t, count: 1), at: next)
+            list.insert(Span(start: t, lastStart: t, end: t, count: 1), at: next)
             visitCount += 1
             return .newVisit
         }
         return .extended
+    }
+}
+
+/// Spans in order, the first in place and the rest in an array (empty, so unallocated, for one).
+private struct SpanList {
+    private var head: VisitTimeline.Span
+    private var rest: [VisitTimeline.Span] = []
+
+    init(_ span: VisitTimeline.Span) { head = span }
+
+    var count: Int { 1 + rest.count }
+    var all: [VisitTimeline.Span] { [head] + rest }
+
+    subscript(index: Int) -> VisitTimeline.Span {
+        get { index == 0 ? head : rest[index - 1] }
+        set {
+            if index == 0 { head = newValue } else { rest[index - 1] = newValue }
+        }
+    }
+
+    /// Removes span `index`; there is always another left.
+    mutating func remove(at index: Int) {
+        precondition(count > 1, "a timeline keeps at least one span")
+        if index == 0 { head = rest.removeFirst() } else { rest.remove(at: index - 1) }
+    }
+
+    mutating func insert(_ span: VisitTimeline.Span, at index: Int) {
+        if index == 0 {
+            rest.insert(head, at: 0)
+            head = span
+        } else {
+            rest.insert(span, at: index - 1)
+        }
     }
 }
