@@ -27,11 +27,21 @@ struct RegionRowReader {
     /// The region in the statement's current row, or nil when the row needs the general decoder.
     mutating func region(_ s: SQLiteStatement) -> VisitedRegion? {
         guard let (facts, rest) = read(s, whole: true), let rest else { return nil }
-        let values = RegionNames.Values(province: rest.province, district: rest.district, country: facts.country,
-                                        countryCode: facts.countryCode, provinceCode: facts.provinceCode,
-                                        districtCode: facts.districtCode, enrichedWith: rest.enrichedWith,
-                                        locality: facts.locality, localityID: facts.localityID)
-        if lastNames?.values != values { lastNames = RegionNames.of(values) }
+        // Compared field by field, not as a `Values` made first: that copy is a retain and a
+        // release per name, per row, most of them for names equal to the row before's.
+        let same = lastNames.map { names in
+            names.values.province == rest.province && names.values.district == rest.district
+                && names.values.country == facts.country && names.values.countryCode == facts.countryCode
+                && names.values.provinceCode == facts.provinceCode && names.values.districtCode == facts.districtCode
+                && names.values.enrichedWith == rest.enrichedWith && names.values.locality == facts.locality
+                && names.values.localityID == facts.localityID
+        } ?? false
+        if !same {
+            lastNames = RegionNames.of(RegionNames.Values(
+                province: rest.province, district: rest.district, country: facts.country, countryCode: facts.countryCode,
+                provinceCode: facts.provinceCode, districtCode: facts.districtCode, enrichedWith: rest.enrichedWith,
+                locality: facts.locality, localityID: facts.localityID))
+        }
         return VisitedRegion(id: rest.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
                              timestampStart: facts.start, timestampEnd: facts.end, names: lastNames ?? .none,
                              geohash: rest.geohash, visitCount: rest.visitCount, lastVisit: facts.lastVisit)
