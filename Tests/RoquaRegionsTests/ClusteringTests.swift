@@ -309,7 +309,8 @@ struct ClusteringTests {
         let stored = VisitedRegion(latitude: 41, longitude: 29, radius: 150, timestampStart: base.addingTimeInterval(500_000),
                                    timestampEnd: base.addingTimeInterval(600_000), geohash: "sxk9", visitCount: 4,
                                    lastVisit: base.addingTimeInterval(590_000))
-        var timeline = VisitTimeline(region: stored)
+        var timeline = VisitTimeline(start: stored.timestampStart, end: stored.timestampEnd, lastVisit: stored.lastVisit,
+                                     visitCount: stored.visitCount)
         var changes: [VisitTimeline.Change: Int] = [:]
         for _ in 0..<5_000 {
             let change = timeline.insert(base.addingTimeInterval(Double(random(2_000_000))), gap: 1_800)

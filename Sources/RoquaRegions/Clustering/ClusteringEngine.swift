@@ -71,7 +71,7 @@ public struct ClusteringEngine {
         }
     }
     /// Visit timelines of more than one span, made in this run: a timeline of one span is what
-    /// its region's own times and count say (`VisitTimeline(region:)` gives it back exactly), so
+    /// its region's own times and count say (`VisitTimeline(start:end:lastVisit:visitCount:)` gives it back exactly), so
     /// it is made again from them at each fix rather than kept — most regions of a big import.
     private var timelines: [VisitTimeline] = []
     /// Each region's place in `timelines`, -1 for none.

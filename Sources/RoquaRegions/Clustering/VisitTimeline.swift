@@ -45,16 +45,12 @@ struct VisitTimeline {
     /// The spans, in time order.
     var spans: [Span] { list.all }
     /// How many spans there are: with one, the region's own times and count say all the timeline
-    /// knows (`init(region:)` gives it back from them).
+    /// knows (`init(start:end:lastVisit:visitCount:)` gives it back from them).
     var spanCount: Int { list.count }
 
-    /// From a stored region's summary, normalising inconsistent values (lastVisit before the start, end before
-    /// lastVisit, count < 1) instead of trusting them.
-    init(region: VisitedRegion) {
-        self.init(start: region.timestampStart, end: region.timestampEnd, lastVisit: region.lastVisit, visitCount: region.visitCount)
-    }
-
-    /// `init(region:)` from those fields of a region.
+    /// From a region's start, end, latest visit and count (a stored region's summary), normalising
+    /// inconsistent values (lastVisit before the start, end before lastVisit, count < 1) instead of
+    /// trusting them.
     init(start: Date, end: Date?, lastVisit: Date, visitCount visits: Int) {
         let count = max(1, visits)
         let lastStart = count == 1 ? start : max(start, lastVisit)

@@ -29,54 +29,61 @@ public struct VisitedRegion: Sendable, Equatable {
 
     /// Province (il) name, e.g. `İstanbul` (exports written before it was named so called it `city`).
     public var province: String? {
-        get { names.province }
-        set { names = names.with { $0.province = newValue } }
+        get { names.values.province }
+        set { rename(\.province, newValue) }
     }
     /// District name, local language; `nil` until enriched or outside any district.
     public var district: String? {
-        get { names.district }
-        set { names = names.with { $0.district = newValue } }
+        get { names.values.district }
+        set { rename(\.district, newValue) }
     }
     /// Country name, local language; `nil` until enriched or at sea.
     public var country: String? {
-        get { names.country }
-        set { names = names.with { $0.country = newValue } }
+        get { names.values.country }
+        set { rename(\.country, newValue) }
     }
     /// Country code from the boundary DB, e.g. `TR`.
     public var countryCode: String? {
-        get { names.countryCode }
-        set { names = names.with { $0.countryCode = newValue } }
+        get { names.values.countryCode }
+        set { rename(\.countryCode, newValue) }
     }
     /// Province code from the boundary DB, e.g. `TR-34`.
     public var provinceCode: String? {
-        get { names.provinceCode }
-        set { names = names.with { $0.provinceCode = newValue } }
+        get { names.values.provinceCode }
+        set { rename(\.provinceCode, newValue) }
     }
     /// District code from the boundary DB, e.g. `TUR034023`.
     public var districtCode: String? {
-        get { names.districtCode }
-        set { names = names.with { $0.districtCode = newValue } }
+        get { names.values.districtCode }
+        set { rename(\.districtCode, newValue) }
     }
     /// Which boundary database named this region (its import time); nil until enriched.
     public var enrichedWith: String? {
-        get { names.enrichedWith }
-        set { names = names.with { $0.enrichedWith = newValue } }
+        get { names.values.enrichedWith }
+        set { rename(\.enrichedWith, newValue) }
     }
     /// The populated place (GeoNames) the centre belongs to, e.g. `Cape Town`; nil until
     /// enriched, or where no place reaches the centre (see `LocalityIndex`).
     public var locality: String? {
-        get { names.locality }
-        set { names = names.with { $0.locality = newValue } }
+        get { names.values.locality }
+        set { rename(\.locality, newValue) }
     }
     /// GeoNames' id of `locality`: two places of one name stay apart in counts.
     public var localityID: Int64? {
-        get { names.localityID }
-        set { names = names.with { $0.localityID = newValue } }
+        get { names.values.localityID }
+        set { rename(\.localityID, newValue) }
     }
 
     /// When the latest visit ended: the region's end, or its latest visit's start when that is
     /// later (or there is no end).
     public var latestVisit: Date { max(timestampEnd ?? lastVisit, lastVisit) }
+
+    /// Changes one name: the region gets names of its own, the ones it shared stay as they were.
+    private mutating func rename<Value>(_ field: WritableKeyPath<RegionNames.Values, Value>, _ value: Value) {
+        var changed = names.values
+        changed[keyPath: field] = value
+        names = RegionNames.of(changed)
+    }
 
     /// Creates a region; `lastVisit` defaults to `timestampStart`. Nothing is validated (see `validate()`).
     public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
@@ -93,8 +100,8 @@ public struct VisitedRegion: Sendable, Equatable {
     }
 
     /// Creates a region whose names are `names` (shared, not copied).
-    package init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
-                timestampEnd: Date? = nil, names: RegionNames, geohash: String, visitCount: Int = 1, lastVisit: Date? = nil) {
+    init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
+         timestampEnd: Date? = nil, names: RegionNames, geohash: String, visitCount: Int = 1, lastVisit: Date? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -113,58 +120,27 @@ public struct VisitedRegion: Sendable, Equatable {
 /// reader hand the same one to neighbouring regions), compared by value.
 package final class RegionNames: Sendable, Equatable {
     /// The fields, as a value to build from.
-    package struct Values: Sendable, Hashable {
-        package var province: String?
-        package var district: String?
-        package var country: String?
-        package var countryCode: String?
-        package var provinceCode: String?
-        package var districtCode: String?
-        package var enrichedWith: String?
-        package var locality: String?
-        package var localityID: Int64?
-
-        package init(province: String? = nil, district: String? = nil, country: String? = nil, countryCode: String? = nil,
-                    provinceCode: String? = nil, districtCode: String? = nil, enrichedWith: String? = nil,
-                    locality: String? = nil, localityID: Int64? = nil) {
-            self.province = province
-            self.district = district
-            self.country = country
-            self.countryCode = countryCode
-            self.provinceCode = provinceCode
-            self.districtCode = districtCode
-            self.enrichedWith = enrichedWith
-            self.locality = locality
-            self.localityID = localityID
-        }
+    struct Values: Sendable, Hashable {
+        var province: String?
+        var district: String?
+        var country: String?
+        var countryCode: String?
+        var provinceCode: String?
+        var districtCode: String?
+        var enrichedWith: String?
+        var locality: String?
+        var localityID: Int64?
     }
 
-    package let values: Values
+    let values: Values
 
     /// A region not named yet (or named nothing: at sea, unenriched).
-    package static let none = RegionNames(Values())
+    static let none = RegionNames(Values())
 
     /// The names `values`; the shared `none` when every one is nil.
-    package static func of(_ values: Values) -> RegionNames { values == none.values ? none : RegionNames(values) }
+    static func of(_ values: Values) -> RegionNames { values == none.values ? none : RegionNames(values) }
 
-    package init(_ values: Values) { self.values = values }
-
-    package var province: String? { values.province }
-    package var district: String? { values.district }
-    package var country: String? { values.country }
-    package var countryCode: String? { values.countryCode }
-    package var provinceCode: String? { values.provinceCode }
-    package var districtCode: String? { values.districtCode }
-    package var enrichedWith: String? { values.enrichedWith }
-    package var locality: String? { values.locality }
-    package var localityID: Int64? { values.localityID }
-
-    /// These names with `change` made.
-    package func with(_ change: (inout Values) -> Void) -> RegionNames {
-        var changed = values
-        change(&changed)
-        return Self.of(changed)
-    }
+    init(_ values: Values) { self.values = values }
 
     package static func == (a: RegionNames, b: RegionNames) -> Bool { a === b || a.values == b.values }
 }
