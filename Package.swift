@@ -55,8 +55,9 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
         // Coordinate reference systems (users' own boundary layers in any CRS): PROJ, behind
-        // RoquaProjection only.
-        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        // RoquaProjection only, loaded when first used rather than linked (its shim says why):
+        // proj.h from libproj-dev at build time, no link flags.
+        .systemLibrary(name: "CProj"),
         .target(name: "RoquaProjection", dependencies: ["CProj"]),
         .testTarget(name: "RoquaProjectionTests", dependencies: ["RoquaProjection"]),
         // Streaming readers and writers shared by every module that reads outside input.

@@ -15,6 +15,14 @@ public final class Reprojection {
         public let description: String
     }
 
+    /// PROJ's functions, looked up when the first reprojection is made (CProj's shim says why
+    /// PROJ is not linked), or why they cannot be.
+    private static let library: Result<RoquaProj, Failure> = withUnsafeTemporaryAllocation(of: RoquaProj.self, capacity: 1) { slot in
+        if let missing = roqua_proj_load(slot.baseAddress!) { return .failure(Failure(description: String(cString: missing))) }
+        return .success(slot[0])
+    }
+
+    private let proj: RoquaProj
     private let context: OpaquePointer
     private let transformation: OpaquePointer
     /// The source CRS's name, as PROJ reads it (e.g. "WGS 84 / UTM zone 17N").
@@ -25,48 +33,51 @@ public final class Reprojection {
     /// to transform.
     public let sourceIsWGS84: Bool
 
-    /// - Throws: `Failure` naming the definition when PROJ cannot read it or it is no CRS.
+    /// - Throws: `Failure` naming the definition when PROJ cannot read it or it is no CRS, or
+    ///   saying what is missing when PROJ is not installed.
     public init(from definition: String) throws {
+        let proj = try Self.library.get()
+        self.proj = proj
         let text = Self.definitionText(definition)
-        guard let context = proj_context_create() else { throw Failure(description: "PROJ could not start") }
-        proj_context_set_enable_network(context, 0)
-        proj_log_level(context, PJ_LOG_NONE)
+        guard let context = proj.context_create() else { throw Failure(description: "PROJ could not start") }
+        _ = proj.context_set_enable_network(context, 0)
+        _ = proj.log_level(context, PJ_LOG_NONE)
         func failure(_ what: String) -> Failure {
-            let code = proj_context_errno(context)
-            let reason = code == 0 ? "" : ": " + String(cString: proj_context_errno_string(context, code))
+            let code = proj.context_errno(context)
+            let reason = code == 0 ? "" : proj.context_errno_string(context, code).map { ": " + String(cString: $0) } ?? ""
             let shown = definition.count > 80 ? String(definition.prefix(77)) + "…" : definition
             return Failure(description: "CRS \"\(shown)\": \(what)\(reason)")
         }
-        guard let source = proj_create(context, text) else {
+        guard let source = proj.create(context, text) else {
             let error = failure("not a coordinate reference system PROJ knows (EPSG:NNNN, a PROJ string or WKT)")
-            proj_context_destroy(context)
+            _ = proj.context_destroy(context)
             throw error
         }
-        defer { proj_destroy(source) }
-        guard proj_is_crs(source) != 0 else {
-            proj_context_destroy(context)
+        defer { _ = proj.destroy(source) }
+        guard proj.is_crs(source) != 0 else {
+            _ = proj.context_destroy(context)
             throw Failure(description: "CRS \"\(definition.prefix(80))\": a coordinate operation, not a coordinate reference system")
         }
-        let type = proj_get_type(source)
+        let type = proj.get_type(source)
         sourceIsGeographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS
-        sourceName = proj_get_name(source).map { String(cString: $0) } ?? definition
-        guard let target = proj_create(context, "EPSG:4326") else {
+        sourceName = proj.get_name(source).map { String(cString: $0) } ?? definition
+        guard let target = proj.create(context, "EPSG:4326") else {
             let error = failure("PROJ's database has no EPSG:4326 (is proj-data installed?)")
-            proj_context_destroy(context)
+            _ = proj.context_destroy(context)
             throw error
         }
-        defer { proj_destroy(target) }
-        sourceIsWGS84 = proj_is_equivalent_to_with_ctx(context, source, target, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) != 0
-        guard let raw = proj_create_crs_to_crs_from_pj(context, source, target, nil, nil) else {
+        defer { _ = proj.destroy(target) }
+        sourceIsWGS84 = proj.is_equivalent_to_with_ctx(context, source, target, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) != 0
+        guard let raw = proj.create_crs_to_crs_from_pj(context, source, target, nil, nil) else {
             let error = failure("no transformation to WGS 84")
-            proj_context_destroy(context)
+            _ = proj.context_destroy(context)
             throw error
         }
-        defer { proj_destroy(raw) }
+        defer { _ = proj.destroy(raw) }
         // Longitude first, as every format Roqua writes (GeoJSON, WKB) expects.
-        guard let normalized = proj_normalize_for_visualization(context, raw) else {
+        guard let normalized = proj.normalize_for_visualization(context, raw) else {
             let error = failure("no transformation to WGS 84 in longitude/latitude order")
-            proj_context_destroy(context)
+            _ = proj.context_destroy(context)
             throw error
         }
         self.context = context
@@ -74,8 +85,8 @@ public final class Reprojection {
     }
 
     deinit {
-        proj_destroy(transformation)
-        proj_context_destroy(context)
+        _ = proj.destroy(transformation)
+        _ = proj.context_destroy(context)
     }
 
     /// The definition's text: the contents of a file when `definition` names one, else itself.
@@ -103,7 +114,7 @@ public final class Reprojection {
         let count = outX.count
         outX.withUnsafeMutableBufferPointer { xs in
             outY.withUnsafeMutableBufferPointer { ys in
-                _ = proj_trans_generic(transformation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
+                _ = proj.trans_generic(transformation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
                                        nil, 0, 0, nil, 0, 0)
             }
         }
