@@ -54,14 +54,15 @@ let package = Package(
         // Thin C shims: only the wrapper files import them.
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CShapelib", pkgConfig: "shapelib", providers: [.apt(["libshp-dev"])]),
+        // PROJ and libzip, loaded by the commands that use them rather than linked (the shim says
+        // why): proj.h and zip.h from libproj-dev and libzip-dev at build time, no link flags.
+        .systemLibrary(name: "CLoaded"),
         // Coordinate reference systems (users' own boundary layers in any CRS): PROJ, behind
-        // RoquaProjection only, loaded when first used rather than linked (its shim says why):
-        // proj.h from libproj-dev at build time, no link flags.
-        .systemLibrary(name: "CProj"),
-        .target(name: "RoquaProjection", dependencies: ["CProj"]),
+        // RoquaProjection only.
+        .target(name: "RoquaProjection", dependencies: ["CLoaded"]),
         .testTarget(name: "RoquaProjectionTests", dependencies: ["RoquaProjection"]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CZip", .product(name: "Crypto", package: "swift-crypto")],
+        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CLoaded", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: hotPath),
         // JSON/XML text escaping: all the resolver needs of the readers' helpers.
         .target(name: "RoquaText"),
@@ -131,7 +132,6 @@ let package = Package(
         ),
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // QR codes for setting up phones (`roqua serve device add --qr`, the browser app).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "RoquaQR", dependencies: ["CQRencode"]),

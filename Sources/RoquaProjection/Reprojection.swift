@@ -1,4 +1,4 @@
-import CProj
+import CLoaded
 import Foundation
 
 /// A coordinate reference system's transformation to WGS 84 longitude/latitude (degrees, in
@@ -15,11 +15,13 @@ public final class Reprojection {
         public let description: String
     }
 
-    /// PROJ's functions, looked up when the first reprojection is made (CProj's shim says why
+    /// PROJ's functions, looked up when the first reprojection is made (CLoaded's shim says why
     /// PROJ is not linked), or why they cannot be.
     private static let library: Result<RoquaProj, Failure> = withUnsafeTemporaryAllocation(of: RoquaProj.self, capacity: 1) { slot in
-        if let missing = roqua_proj_load(slot.baseAddress!) { return .failure(Failure(description: String(cString: missing))) }
-        return .success(slot[0])
+        guard let missing = roqua_proj_load(slot.baseAddress!).map({ String(cString: $0) }) else { return .success(slot[0]) }
+        return .failure(Failure(description: missing.isEmpty
+            ? "the PROJ library (libproj.so.25) is not installed: apt-get install libproj25"
+            : "the installed PROJ library has no \(missing) (PROJ 6.3 or later is needed)"))
     }
 
     private let proj: RoquaProj

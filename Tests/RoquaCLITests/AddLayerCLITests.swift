@@ -94,34 +94,6 @@ import Testing
         #expect(unknown.status != 0 && unknown.stderr.contains("no added layer named wards"), "\(unknown.stderr)")
     }
 
-    /// PROJ is loaded when a layer is reprojected, not linked: without it every other command still
-    /// starts, and adding a projected layer fails saying what to install, the database unchanged.
-    /// (PROJ's files are hidden behind /dev/null in a mount namespace; skipped, saying so, where
-    /// the kernel does not allow one.)
-    @Test func withoutPROJOnlyReprojectingFailsSayingWhatToInstall() throws {
-        let s = try Setup()
-        #expect(try s.run([]).status == 0)
-        let before = try Data(contentsOf: URL(fileURLWithPath: s.out))
-        let script = """
-            set -e
-            for library in $(ldconfig -p | awk '/libproj[.]so/ { print $NF }'); do mount --bind /dev/null "$(readlink -f "$library")"; done
-            "\(roqua)" --version
-            XDG_DATA_HOME="\(s.directory.file("xdg"))" "\(roqua)" import --from "\(s.base)" --out "\(s.out)" --add "\(s.wards)" \\
-                --level district --code JCODE --name WARD_JA --crs EPSG:3857
-            """
-        guard (try? CommandRunner.run("/usr/bin/unshare", ["-m", "true"]))?.status == 0 else {
-            print("skipped: no mount namespace here (unshare -m refused)")
-            return
-        }
-        let result = try CommandRunner.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script])
-        let version = try CommandRunner.run(roqua, ["--version"]).stdout
-        #expect(!version.isEmpty && result.stdout == version, "every command starts without PROJ: \(result.stderr)")
-        #expect(result.status != 0 && result.stderr.contains("PROJ library (libproj.so.25) is not installed: apt-get install libproj25"),
-                "\(result.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
-    }
-
     /// Into the user's own database (no --out): regions stored before are named again, so a walk
     /// imported before the districts existed counts in them.
     @Test func storedRegionsAreNamedAgainFromTheAddedLayer() throws {
