@@ -98,6 +98,20 @@ import Testing
         #expect(try store.visitedTiles(zoom: 17).count == 1)
     }
 
+    /// Tiles a hand (or another program) wrote with values that are not integers are passed
+    /// over, not counted as tile 0 or rounded: the store's other tiles count as before.
+    @Test func tilesThatAreNotIntegersArePassedOver() throws {
+        let (_, store, directory) = try Self.importing(Self.csv([(lat: 41.0300, lon: 29.0300, time: Date(timeIntervalSince1970: 1_714_716_000))]))
+        defer { withExtendedLifetime(directory) {} }
+        let good = try store.visitedTiles(zoom: 17)
+        #expect(good.count == 1)
+        try DatabaseQueue(path: store.path).write { db in
+            try db.execute(sql: "INSERT INTO tiles (x, y) VALUES ('abc', 5), (7, 'north'), (X'0102', 3), (2.5, 9)")
+        }
+        #expect(try store.visitedTiles(zoom: 17) == good)
+        #expect(try store.visitedTiles(zoom: 14).count == 1)
+    }
+
     /// A year in Europe/Berlin's calendar: fixes at 00:10 and 23:50 local each day, in one
     /// city (a stay) or two (the day of a move, which counts for both), moving between İstanbul
     /// and Berlin; DST days and the year's edges included. The truth is known by construction.
