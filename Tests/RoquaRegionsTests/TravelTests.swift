@@ -112,6 +112,26 @@ import Testing
         #expect(try store.visitedTiles(zoom: 14).count == 1)
     }
 
+    /// Quarter-hours a hand wrote that are not integers are passed over by every query of
+    /// `presence` (days per place, days abroad, first and last time on the ground).
+    @Test func presenceThatIsNotAnIntegerIsPassedOver() throws {
+        let (_, store, directory) = try Self.importing(Self.csv([(lat: 41.0300, lon: 29.0300, time: Date(timeIntervalSince1970: 1_714_716_000))]))
+        defer { withExtendedLifetime(directory) {} }
+        let utc = TimeZone(identifier: "UTC")!
+        func figures() throws -> [String] {
+            let abroad = try store.read { db in try RegionStore.daysAbroad(db, zone: utc) }
+            return ["\(try store.days(year: 1970, level: .country, zone: utc).units)", "\(try store.days(year: 2024, level: .country, zone: utc).units)",
+                    "\(abroad)", "\(String(describing: try store.firstOnTheGround()))", "\(String(describing: try store.lastOnTheGround()))"]
+        }
+        let before = try figures()
+        try DatabaseQueue(path: store.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO presence VALUES (3.7, 'JP', '', ''), ('abc', 'DE', '', ''), (X'00', 'FR', '', '')
+                """)
+        }
+        #expect(try figures() == before)
+    }
+
     /// A year in Europe/Berlin's calendar: fixes at 00:10 and 23:50 local each day, in one
     /// city (a stay) or two (the day of a move, which counts for both), moving between İstanbul
     /// and Berlin; DST days and the year's edges included. The truth is known by construction.

@@ -73,12 +73,16 @@ extension RegionStore {
         return tiles
     }
 
+    /// The `presence` rows every query counts: a quarter-hour that is not an integer (a row edited
+    /// by hand: 3.7 was counted as quarter-hour 3 of 1970, 'abc' as 0) is passed over, as tiles are.
+    static let integerBucket = "typeof(bucket) = 'integer'"
+
     /// Days (in `zone`'s calendar, all years) with a ground fix in a country other than home,
     /// home being the country with the most such days. A day at home and abroad counts.
     public static func daysAbroad(_ db: Database, zone: TimeZone) throws -> Int {
         var days: [String: Set<Int>] = [:]
         var offsets: [Int: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT DISTINCT bucket, country_code FROM presence WHERE country_code <> ''")
+        let rows = try Row.fetchCursor(db, sql: "SELECT DISTINCT bucket, country_code FROM presence WHERE \(Self.integerBucket) AND country_code <> ''")
         while let row = try rows.next() {
             let bucket: Int = row[0], code: String = row[1]
             days[code, default: []].insert(localDay(bucket: bucket, zone: zone, offsets: &offsets))
@@ -120,7 +124,7 @@ extension RegionStore {
             // Each quarter-hour lies in one local day.
             var offsets: [Int: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT DISTINCT bucket, \(column) FROM presence WHERE bucket BETWEEN ? AND ? AND \(column) <> ''
+                SELECT DISTINCT bucket, \(column) FROM presence WHERE \(Self.integerBucket) AND bucket BETWEEN ? AND ? AND \(column) <> ''
                 """, arguments: [low, high])
             while let row = try rows.next() {
                 let bucket: Int = row[0], code: String = row[1]
@@ -144,7 +148,7 @@ extension RegionStore {
         }
         var names: [String: String] = [:]
         let units = try Row.fetchCursor(db, sql: """
-            SELECT DISTINCT country_code, province_code, district_code FROM presence WHERE bucket BETWEEN ? AND ?
+            SELECT DISTINCT country_code, province_code, district_code FROM presence WHERE \(Self.integerBucket) AND bucket BETWEEN ? AND ?
             """, arguments: [buckets.lowerBound, buckets.upperBound])
         let path = ["country_code", "province_code", "district_code"].prefix { $0 != code } + [code]
         let lookup = try db.makeStatement(sql: """
@@ -165,14 +169,14 @@ extension RegionStore {
     /// When the last ground fix was (to its quarter-hour), or nil when none is recorded.
     public func lastOnTheGround() throws -> Date? {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT MAX(bucket) FROM presence").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
+            try Int.fetchOne(db, sql: "SELECT MAX(bucket) FROM presence WHERE \(Self.integerBucket)").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
         }
     }
 
     /// When the first ground fix was (to its quarter-hour), or nil when none is recorded.
     public func firstOnTheGround() throws -> Date? {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT MIN(bucket) FROM presence").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
+            try Int.fetchOne(db, sql: "SELECT MIN(bucket) FROM presence WHERE \(Self.integerBucket)").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
         }
     }
 
