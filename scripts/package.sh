@@ -2,7 +2,8 @@
 # Makes a Debian package of Roqua: scripts/install.sh into a staging /usr, then dpkg-deb. Its
 # Depends are the Debian packages that own the shared libraries the programs link directly (their
 # ELF NEEDED entries, located with ldd, owners found with dpkg -S on this machine; what those
-# libraries need in turn their own packages depend on), so the .deb needs no Swift toolchain.
+# libraries need in turn their own packages depend on) and the ones roqua loads when first used
+# (PROJ, libzip), so the .deb needs no Swift toolchain and every command works.
 # Usage: scripts/package.sh [--products "roqua roqua-serve roqua-chat roqua-chat-server"] [OUTDIR]   (default OUTDIR: .)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,15 @@ for product in $products; do
     [ -n "$owner" ] || { echo "no Debian package owns $library (needed by $product)" >&2; exit 1; }
     owners[$owner]=1
   done < <(ldd "$stage/usr/bin/$product" | awk -v needed=" $(echo $needed) " '/=> \// && index(needed, " " $1 " ") {print $3}')
+done
+# PROJ and libzip are loaded when first used, not linked (Sources/CLoaded/shim.h), so no NEEDED
+# entry names them; the packages owning the sonames that shim loads are Depends all the same.
+for soname in $(grep -o 'roqua_open_library("[^"]*"' Sources/CLoaded/shim.h | cut -d'"' -f2); do
+  library=$(ldconfig -p | awk -v name="$soname" '$1 == name { print $NF; exit }')
+  [ -n "$library" ] || { echo "$soname (loaded by roqua when first used) is not installed here" >&2; exit 1; }
+  owner=$(dpkg -S "$(realpath "$library")" 2>/dev/null | head -1 | cut -d: -f1) || owner=""
+  [ -n "$owner" ] || { echo "no Debian package owns $library (loaded by roqua when first used)" >&2; exit 1; }
+  owners[$owner]=1
 done
 depends=$(printf '%s\n' "${!owners[@]}" | sort | paste -sd, | sed 's/,/, /g')
 recommends=""

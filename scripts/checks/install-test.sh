@@ -53,8 +53,9 @@ deb=${packaged%%$'\n'*}
 check "the .deb is built: $(basename "$deb")" test -s "$deb"
 dpkg-deb -f "$deb" Depends >"$work/depends"
 echo "     Depends: $(cat "$work/depends")"
-check "its Depends name Debian runtime packages only (no -dev, no toolchain)" bash -c "
+check "its Depends name Debian runtime packages only (no -dev, no toolchain), PROJ's and libzip's too (loaded on first use)" bash -c "
   grep -q 'libgeos-c1' '$work/depends' && grep -q 'libshp' '$work/depends' && grep -q 'libsqlite3-0' '$work/depends' \
+    && grep -q 'libproj[0-9]' '$work/depends' && grep -q 'libzip[0-9]' '$work/depends' \
     && ! grep -qE -- '-dev|swift' '$work/depends'"
 root=$work/root
 dpkg-deb -x "$deb" "$root"
