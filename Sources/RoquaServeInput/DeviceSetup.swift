@@ -27,7 +27,9 @@ public struct DeviceSetup: Sendable, Equatable {
     public var ownTracksURL: String { "\(base)/api/ingest/owntracks" }
     /// Overland puts its token in the URL.
     public var overlandURL: String { "\(base)/api/ingest/overland?token=\(token)" }
-    public var traccarURL: String { "\(base)/api/ingest/traccar" }
+    /// Traccar Client also sends the token as its device identifier (in the body); in the URL
+    /// it authenticates the request before the body is read, so catch-up batches may be large.
+    public var traccarURL: String { "\(base)/api/ingest/traccar?token=\(token)" }
     public var osmandURL: String { "\(base)/api/ingest/osmand?id=\(token)" }
     public var gpsLoggerURL: String { "\(base)/api/ingest/gpslogger?token=\(token)&lat=%LAT&lon=%LON&time=%TIME&acc=%ACC&spd=%SPD" }
 

@@ -14,7 +14,10 @@ package final class OriginPolicy: Sendable {
     /// Random, per launch; embedded in the server's own pages only.
     package let csrfToken: String
     private let listenHost: String
+    /// `--allow-host` names, accepted in `Host` with any port.
     private let allowedNames: Set<String>
+    /// `--allow-host SCHEME://NAME[:PORT]`: the only origin a browser may name for that name.
+    private let pinnedOrigins: [String: AllowedHost.Origin]
     private let anyAddress: Bool
     /// The port actually bound (known once listening; port 0 asks for any free one).
     private let port: Atomic<Int>
@@ -25,10 +28,13 @@ package final class OriginPolicy: Sendable {
 
     /// - Parameters:
     ///   - listenHost: the `--listen` host; its name is accepted in `Host` with the bound port.
-    ///   - allowedNames: `--allow-host` names (a reverse proxy's), accepted with any port.
+    ///   - allowedNames: `--allow-host` entries (a reverse proxy's name, `AllowedHost`), accepted
+    ///     in `Host` with any port; entries that fail to parse are ignored (`ServerOptions` refuses them).
     package init(listenHost: String, port: Int, allowedNames: [String], csrfToken: String = OriginPolicy.randomToken()) {
         self.listenHost = Self.normalised(listenHost)
-        self.allowedNames = Set(allowedNames.map(Self.normalised))
+        let allowed = allowedNames.compactMap(AllowedHost.init(parsing:))
+        self.allowedNames = Set(allowed.map(\.name))
+        pinnedOrigins = Dictionary(allowed.compactMap { entry in entry.origin.map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
         anyAddress = listenHost == "0.0.0.0" || listenHost == "::"
         self.port = Atomic(port)
         exact = Mutex(Self.exactHosts(listenHost: listenHost, port: port))
@@ -85,16 +91,27 @@ package final class OriginPolicy: Sendable {
         guard let claimed else {
             return required ? "a write needs an Origin or Referer header naming this server (none was sent)" : nil
         }
+        let refusal = "cross-site request refused: origin \(Echo.quoted(String(claimed.prefix(80)))) is not this server"
         guard let (scheme, rest) = Self.splitScheme(claimed), scheme == "http" || scheme == "https",
-              let (name, port) = Self.split(rest, defaultPort: scheme == "https" ? 443 : 80) else {
-            return "cross-site request refused: origin \(Echo.quoted(String(claimed.prefix(80)))) is not this server"
-        }
-        if allowedNames.contains(name) { return nil }
-        guard let authority, let (hostName, hostPort) = Self.split(authority, defaultPort: scheme == "https" ? 443 : 80),
-              hostName == name, hostPort == port else {
-            return "cross-site request refused: origin \(Echo.quoted(String(claimed.prefix(80)))) is not this server"
-        }
+              let (name, port) = Self.split(rest, defaultPort: AllowedHost.defaultPort(scheme)) else { return refusal }
+        // The origin names the host the request was sent to, port included: a page on another
+        // port of an allowed name (`http://roqua.example.org:9999`) is another site.
+        guard let authority, let (hostName, hostPort) = Self.split(authority, defaultPort: AllowedHost.defaultPort(scheme)),
+              hostName == name, hostPort == port else { return refusal }
+        // A `Host` carries no scheme: where the proxy's origin was given in full, it is compared too.
+        if let pinned = pinnedOrigins[name], pinned != AllowedHost.Origin(scheme: scheme, port: port) { return refusal }
         return nil
+    }
+
+    /// Why a request to a live ingestion route is refused, GET included: phones send no `Origin`
+    /// and no `Sec-Fetch-Site`, a browser does (an `<img>` of a leaked URL on another site sends
+    /// `Sec-Fetch-Site: cross-site` and a foreign `Referer`), and such a request is never a phone's.
+    package func refusesIngestion(origin: String?, referer: String?, fetchSite: String?, authority: String?) -> String? {
+        if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
+            return "cross-site request refused: a phone's position is never posted by a page of another site "
+                + "(Sec-Fetch-Site: \(Echo.quoted(String(fetchSite.prefix(20)))))"
+        }
+        return refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
     }
 
     /// `scheme://authority` of a URL (a `Referer`), nil when it has none.
@@ -137,7 +154,7 @@ package final class OriginPolicy: Sendable {
         return (normalised(String(name)), port)
     }
 
-    private static func normalised(_ name: String) -> String {
+    static func normalised(_ name: String) -> String {
         name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()).lowercased() : name.lowercased()
     }
 
@@ -164,3 +181,40 @@ package final class OriginPolicy: Sendable {
     }
 }
 
+
+/// One `--allow-host` entry: a name (`roqua.example.org`, any scheme and port), or the full
+/// origin a reverse proxy serves the page at (`https://roqua.example.org`), which then is the
+/// only origin accepted for that name.
+package struct AllowedHost: Sendable, Equatable {
+    package struct Origin: Sendable, Equatable {
+        package var scheme: String
+        package var port: Int
+    }
+
+    package var name: String
+    package var origin: Origin?
+
+    /// nil unless `text` is a host name or address, or `http(s)://HOST[:PORT]` with nothing after it.
+    package init?(parsing text: String) {
+        var rest = text
+        if let range = text.range(of: "://") {
+            let scheme = text[..<range.lowerBound].lowercased()
+            guard scheme == "http" || scheme == "https" else { return nil }
+            rest = String(text[range.upperBound...])
+            guard let (name, port) = OriginPolicy.split(rest, defaultPort: Self.defaultPort(scheme)) else { return nil }
+            (self.name, origin) = (name, Origin(scheme: scheme, port: port))
+        } else if OriginPolicy.isAddress(text) {
+            (name, origin) = (text.lowercased(), nil)  // a bare IPv6 address
+        } else {
+            // A port belongs to an origin (`https://NAME:PORT`); a bare name is accepted with any.
+            guard !text.contains(":") || text.hasPrefix("["), let (name, _) = OriginPolicy.split(text, defaultPort: 80) else { return nil }
+            (self.name, origin) = (name, nil)
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-.:")
+        guard (1...253).contains(name.count), name.allSatisfy(allowed.contains), !name.hasPrefix("."), !name.hasPrefix("-") else {
+            return nil
+        }
+    }
+
+    package static func defaultPort(_ scheme: String) -> Int { scheme == "https" ? 443 : 80 }
+}

@@ -27,6 +27,14 @@ package struct QueryParameters: Sendable {
         }
     }
 
+    /// These parameters and `other`'s, `other`'s value winning for a name in both.
+    package func merging(_ other: QueryParameters) -> QueryParameters {
+        var merged = other
+        let names = Set(other.pairs.map(\.name))
+        merged.pairs += pairs.filter { !names.contains($0.name) }
+        return merged
+    }
+
     /// The first value given for `name`.
     package subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 

@@ -72,15 +72,15 @@ public enum RoquaServer {
         logger.info("stopped")
     }
 
-    static func makeRouter(state: ServerState) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    static func makeRouter(state: ServerState) -> Router<ServeRequestContext> {
+        let router = Router(context: ServeRequestContext.self)
         // Outermost first: headers on every answer, errors included; the log sees the final status.
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: RequestLogMiddleware(level: .debug))
         router.add(middleware: JSONErrorMiddleware(logger: state.logger))
         router.add(middleware: OriginGuardMiddleware(policy: state.origins, token: state.options.token))
-        router.add(middleware: AccessControlMiddleware(token: state.options.token))
-        LoginRoutes.add(to: router, token: state.options.token, assets: state.assets)
+        router.add(middleware: AccessControlMiddleware(token: state.options.token, sessions: state.sessions))
+        LoginRoutes.add(to: router, token: state.options.token, assets: state.assets, sessions: state.sessions, limits: state.loginLimits)
         StaticAssets.add(to: router, assets: state.assets)
         ReverseRoutes.add(to: router, state: state)
         BatchRoute.add(to: router, state: state)

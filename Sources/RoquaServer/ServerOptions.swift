@@ -3,6 +3,7 @@ import Logging
 import RoquaBoundaries
 import RoquaHTTPGuard
 import RoquaIO
+import RoquaServeInput
 
 /// What `roqua serve` was asked to do, checked before anything is opened.
 public struct ServerOptions: Sendable {
@@ -19,6 +20,8 @@ public struct ServerOptions: Sendable {
     public var insecurePublic: Bool
     /// Largest track or restore upload, in bytes.
     public var maxUploadBytes: Int
+    /// How many days back a live fix may have been taken (`LiveWindow`).
+    public var liveMaxAgeDays: Int
     /// Achievement definitions (nil: the built-in ones).
     public var achievements: String?
     /// Leaflet's folder (`leaflet.js`, `leaflet.css`, `images/`); nil: looked up (see `StaticAssets`).
@@ -32,16 +35,22 @@ public struct ServerOptions: Sendable {
     package var connectionLimits = ConnectionLimits()
 
     public static let defaultMaxUploadMegabytes = 200
+    public static let defaultLiveMaxAgeDays = LiveWindow.defaultMaxAgeDays
 
     /// - Throws: `ServerError.tokenRequired` when a non-loopback address has no token (and no
     ///   `insecurePublic`), `.badOption` for an empty or too short token, an upload limit outside
-    ///   1…10,000 MB and an `--allow-host` that is not a host name.
+    ///   1…10,000 MB, a live window outside 1…366 days and an `--allow-host` that is not a host name.
     public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), boundaries: String, store: String,
                 token: String? = nil, maxUploadMegabytes: Int = defaultMaxUploadMegabytes, achievements: String? = nil,
-                leaflet: String? = nil, logLevel: String = "info", allowHosts: [String] = [], insecurePublic: Bool = false) throws {
+                leaflet: String? = nil, logLevel: String = "info", allowHosts: [String] = [], insecurePublic: Bool = false,
+                liveMaxAgeDays: Int = defaultLiveMaxAgeDays) throws {
         guard (1...10_000).contains(maxUploadMegabytes) else {
             throw ServerError.badOption("--max-upload must be between 1 and 10000 MB (got \(maxUploadMegabytes))")
         }
+        guard (1...366).contains(liveMaxAgeDays) else {
+            throw ServerError.badOption("--live-max-age must be between 1 and 366 days (got \(liveMaxAgeDays))")
+        }
+        self.liveMaxAgeDays = liveMaxAgeDays
         if let token {
             // A short token on a network is a guessable password.
             // Characters a cookie value and a Bearer header both carry as they are.
@@ -55,11 +64,9 @@ public struct ServerOptions: Sendable {
                                         + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (not \(Echo.quoted(logLevel)))")
         }
         guard listen.isLoopback || token != nil || insecurePublic else { throw ServerError.tokenRequired(listen.description) }
-        for name in allowHosts {
-            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.:[]")
-            guard (1...253).contains(name.count), name.allSatisfy(allowed.contains), !name.hasPrefix("."), !name.hasPrefix("-") else {
-                throw ServerError.badOption("--allow-host expects a host name such as roqua.example.org (not \(Echo.quoted(name)))")
-            }
+        for name in allowHosts where AllowedHost(parsing: name) == nil {
+            throw ServerError.badOption("--allow-host expects a host name such as roqua.example.org, or the origin a proxy serves "
+                                        + "the page at such as https://roqua.example.org (not \(Echo.quoted(name)))")
         }
         self.allowHosts = allowHosts
         self.insecurePublic = insecurePublic

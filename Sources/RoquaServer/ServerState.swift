@@ -26,6 +26,9 @@ final class ServerState: Sendable {
     let boards = SharedBoard()
     /// Requests per device on the live ingestion routes.
     let ingestLimits = IngestLimits()
+    /// The page's sign-ins, and the failed ones.
+    let sessions = PageSessions()
+    let loginLimits = LoginLimits()
     /// Which hosts and origins the server answers (and its per-launch page token).
     let origins: OriginPolicy
     /// Set when the graceful shutdown starts.
@@ -64,7 +67,7 @@ final class ServerState: Sendable {
         imports = ImportGate()
         origins = OriginPolicy(listenHost: options.listen.host, port: options.listen.port, allowedNames: options.allowHosts)
         stopping = ServerStopping()
-        assets = try StaticAssets(leaflet: options.leaflet, csrfToken: origins.csrfToken)
+        assets = try StaticAssets(leaflet: options.leaflet, csrfToken: origins.csrfToken, signOut: options.token != nil)
         let meta = try database.read { db in
             try [String: String](Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"], $0["value"]) },
                                  uniquingKeysWith: { first, _ in first })
@@ -72,6 +75,9 @@ final class ServerState: Sendable {
         boundariesImportedAt = meta["imported_at"]
         boundarySchema = meta["schema_version"] ?? "?"
     }
+
+    /// When live fixes may have been taken, from now (`--live-max-age`).
+    func liveWindow() -> LiveWindow { LiveWindow(maxAgeDays: options.liveMaxAgeDays) }
 
     /// An importer naming regions from the server's open index (one per import: an enricher
     /// serves one thread at a time).

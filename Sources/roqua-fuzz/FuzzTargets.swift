@@ -25,15 +25,19 @@ enum FuzzTargets {
             "serve-origin": serveOrigin,
             // What a phone posts to `roqua serve` (`IngestRoutes`): every app's payload, and as parameters.
             "live-ingest": { data in
-                for parse in [LiveFixes.ownTracks, LiveFixes.overland, { try LiveFixes.traccar($0).batch }] {
-                    guard let batch = try? parse(data) else { continue }
-                    for fix in batch.fixes where !(fix.latitude.isFinite && abs(fix.latitude) <= 90 && abs(fix.longitude) <= 180) {
+                let window = LiveWindow()
+                func check(_ batch: LiveBatch?) {
+                    for fix in batch?.fixes ?? [] where !(fix.latitude.isFinite && abs(fix.latitude) <= 90 && abs(fix.longitude) <= 180
+                                                         && fix.time >= window.earliest && fix.time <= window.latest) {
                         fatalError("an impossible fix was kept: \(fix)")
                     }
                 }
+                check(try? LiveFixes.ownTracks(data, window: window))
+                check(try? LiveFixes.overland(data, window: window))
+                check(try? LiveFixes.traccar(data, window: window).batch)
                 if let parameters = try? QueryParameters(String(decoding: data, as: UTF8.self)) {
-                    _ = try? LiveFixes.osmAnd(parameters)
-                    _ = try? LiveFixes.gpsLogger(parameters)
+                    check(try? LiveFixes.osmAnd(parameters, window: window))
+                    check(try? LiveFixes.gpsLogger(parameters, window: window))
                 }
             },
             "shapefile": shapefile,

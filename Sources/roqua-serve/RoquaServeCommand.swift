@@ -53,8 +53,9 @@ struct ServeRun: ParsableCommand {
     var token: String?
 
     @Option(name: .customLong("allow-host"),
-            help: ArgumentHelp("Another name the server may be reached by (a reverse proxy's); repeatable. Requests naming any "
-                               + "other host are refused (DNS rebinding).", valueName: "NAME"))
+            help: ArgumentHelp("Another name the server may be reached by (a reverse proxy's), or the origin it serves the page at "
+                               + "(https://NAME[:PORT]); repeatable. Requests naming any other host are refused (DNS rebinding).",
+                               valueName: "NAME"))
     var allowHosts: [String] = []
 
     @Flag(help: "Listen beyond loopback without --token: anyone who reaches the port reads and changes everything.")
@@ -62,6 +63,10 @@ struct ServeRun: ParsableCommand {
 
     @Option(help: ArgumentHelp("Largest track or restore upload, in MB, compressed and decompressed.", valueName: "MB"))
     var maxUpload = ServerOptions.defaultMaxUploadMegabytes
+
+    @Option(help: ArgumentHelp("How many days back a phone's live position may have been taken (its offline buffer); older ones "
+                               + "are skipped.", valueName: "DAYS"))
+    var liveMaxAge = ServerOptions.defaultLiveMaxAgeDays
 
     @Option(help: ArgumentHelp("Leaflet's folder (default: $ROQUA_LEAFLET, share/roqua/leaflet, /usr/share/javascript/leaflet).",
                                       valueName: "DIR"))
@@ -79,7 +84,8 @@ struct ServeRun: ParsableCommand {
         return try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaries ?? RoquaPaths.boundaries(),
                                  store: store ?? RegionStore.defaultPath(), token: token, maxUploadMegabytes: maxUpload,
                                  achievements: achievements ?? environment["ROQUA_ACHIEVEMENTS"].flatMap { $0.isEmpty ? nil : $0 },
-                                 leaflet: leaflet, logLevel: logLevel, allowHosts: allowHosts, insecurePublic: insecurePublic)
+                                 leaflet: leaflet, logLevel: logLevel, allowHosts: allowHosts, insecurePublic: insecurePublic,
+                                 liveMaxAgeDays: liveMaxAge)
     }
 
     func run() throws {

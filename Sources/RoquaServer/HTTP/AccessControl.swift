@@ -2,12 +2,13 @@ import Foundation
 import Hummingbird
 import RoquaServeInput
 
-/// With a token, every route but the login form needs it: `Authorization: Bearer TOKEN`, or the
-/// HttpOnly cookie the login form sets. Without one (loopback only), everything is open.
+/// With a token, every route but the sign-in form needs it: `Authorization: Bearer TOKEN`, or
+/// the cookie of a session the sign-in form opened (`PageSessions`). Without one (loopback only),
+/// everything is open.
 struct AccessControlMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String?
-    static var cookieName: String { "roqua_token" }
-    static var openPaths: Set<String> { ["/login", "/app.css"] }
+    let sessions: PageSessions
+    static var openPaths: Set<String> { ["/login", "/logout", "/app.css"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The live ingestion routes check a device's own token instead (`IngestRoutes`).
@@ -17,7 +18,7 @@ struct AccessControlMiddleware<Context: RequestContext>: RouterMiddleware {
         if BearerToken.authorises(request.headers[.authorization], token: token) {
             return try await next(request, context)
         }
-        if let cookie = request.cookies[Self.cookieName], BearerToken.same(cookie.value, token) {
+        if let cookie = request.cookies[PageSessions.cookieName], sessions.isOpen(cookie.value) {
             return try await next(request, context)
         }
         if request.method == .get, request.uri.path == "/" {
@@ -40,9 +41,11 @@ enum BearerToken {
     static func same(_ given: String, _ token: String) -> Bool { OriginPolicy.same(given, token) }
 }
 
-/// `GET /login` shows the form; `POST /login` with `token=…` sets the cookie and goes to the page.
+/// `GET /login` shows the form; `POST /login` with `token=…` opens a session (`PageSessions`)
+/// and goes to the page; `POST /logout` ends it. Failed sign-ins are limited (`LoginLimits`).
 enum LoginRoutes {
-    static func add<Context: RequestContext>(to router: Router<Context>, token: String?, assets: StaticAssets) {
+    static func add(to router: Router<ServeRequestContext>, token: String?, assets: StaticAssets, sessions: PageSessions,
+                    limits: LoginLimits) {
         router.get("/login") { request, _ in
             let language = StaticAssets.PageLanguage.preferred(request.headers[.acceptLanguage])
             var response = assets.response(for: language == .tr ? "login.tr.html" : "login.html") ?? Response(status: .notFound)
@@ -51,15 +54,29 @@ enum LoginRoutes {
         }
         router.post("/login") { request, context -> Response in
             guard let token else { return Response(status: .seeOther, headers: [.location: "/"]) }
+            guard limits.mayTry(context.clientAddress) else {
+                throw APIError(.tooManyRequests, "too many failed sign-ins; wait a minute", headers: [.retryAfter: "60"])
+            }
             var request = request
             let body = try await request.collectBody(upTo: 4096)
             let form = try QueryParameters(String(buffer: body))
             guard let given = form["token"], BearerToken.same(given, token) else {
+                limits.failed(context.clientAddress)
                 return Response(status: .seeOther, headers: [.location: "/login?failed=1"])
             }
-            let cookie = Cookie(name: AccessControlMiddleware<Context>.cookieName, value: token, path: "/", httpOnly: true,
-                                sameSite: .strict)
+            let cookie = PageSessions.cookie(sessions.open(), secure: Self.overHTTPS(request))
             return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie.description])
         }
+        router.post("/logout") { request, _ -> Response in
+            if let cookie = request.cookies[PageSessions.cookieName] { sessions.close(cookie.value) }
+            let expired = PageSessions.expired(secure: Self.overHTTPS(request))
+            return Response(status: .seeOther, headers: [.location: token == nil ? "/" : "/login", .setCookie: expired.description])
+        }
+    }
+
+    /// Whether the browser posted from an https page (behind a TLS proxy): the form's `Origin`,
+    /// which `OriginGuardMiddleware` has already checked is this server's.
+    static func overHTTPS(_ request: Request) -> Bool {
+        (request.headers[.origin] ?? request.headers[.referer].flatMap(OriginPolicy.origin(ofURL:)))?.lowercased().hasPrefix("https://") ?? false
     }
 }

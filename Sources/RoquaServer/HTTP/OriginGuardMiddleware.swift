@@ -13,8 +13,8 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Writes that change nothing and read nothing of the user's (`POST /reverse/batch`): a foreign
     /// `Origin` is refused, but a client that is no browser (curl) needs no page token.
     static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
-    /// The sign-in form posts without script: same origin required, no page token.
-    static var formPosts: Set<String> { ["/login"] }
+    /// The sign-in and sign-out forms post without script: same origin required, no page token.
+    static var formPosts: Set<String> { ["/login", "/logout"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
@@ -23,14 +23,22 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
                 + Echo.quoted(String((authority ?? "(none)").prefix(80)))
                 + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
         }
-        guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
         let origin = request.headers[.origin], referer = request.headers[.referer]
         let path = request.uri.path
+        // Phones post GET too (OsmAnd, GPSLogger): with a leaked URL any page could, through an `<img>`.
+        if path.hasPrefix(IngestRoutes.prefix) {
+            if let reason = policy.refusesIngestion(origin: origin, referer: referer, fetchSite: request.headers[OriginGuard.fetchSite],
+                                                    authority: authority) {
+                throw APIError(.forbidden, reason)
+            }
+            return try await next(request, context)
+        }
+        guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
         let bearer = token.map { BearerToken.authorises(request.headers[.authorization], token: $0) } ?? false
         let reason: String?
-        // Phones post with their device's token, no browser's ambient credential: no page token,
-        // but a page of another site naming itself as the origin is still refused.
-        if bearer || Self.readOnlyPosts.contains(path) || path.hasPrefix(IngestRoutes.prefix) {
+        // A script's bearer header is no browser's ambient credential: no page token, but a page
+        // of another site naming itself as the origin is still refused.
+        if bearer || Self.readOnlyPosts.contains(path) {
             reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
         } else if Self.formPosts.contains(path) {
             reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)
@@ -46,4 +54,5 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 /// What the middleware keeps once for every request (a generic type has no stored statics).
 enum OriginGuard {
     static let tokenField = HTTPField.Name(OriginPolicy.tokenHeader) ?? .authorization  // a valid name: never the fallback
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site") ?? .origin  // likewise
 }

@@ -31,15 +31,16 @@ struct StaticAssets: Sendable {
     /// server's own origin can read. The page comes in both languages' `<html lang>` (its words
     /// are put in by app.js, which follows the browser); the picker's list is the importer's.
     /// - Throws: `ServerError.leafletMissing` naming every place looked in.
-    init(leaflet: String?, csrfToken: String) throws {
+    /// `signOut`: the page shows a sign-out button (a server with a token).
+    init(leaflet: String?, csrfToken: String, signOut: Bool) throws {
         let candidates = leaflet.map { [$0] } ?? Self.leafletCandidates()
         guard let directory = candidates.first(where: {
             FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("leaflet.js"))
         }) else { throw ServerError.leafletMissing(searched: candidates) }
         leafletDirectory = directory
         var files: [String: Asset] = [
-            "index.html": Self.index(.en, csrfToken: csrfToken),
-            "index.tr.html": Self.index(.tr, csrfToken: csrfToken),
+            "index.html": Self.index(.en, csrfToken: csrfToken, signOut: signOut),
+            "index.tr.html": Self.index(.tr, csrfToken: csrfToken, signOut: signOut),
             "login.html": Self.login(.en),
             "login.tr.html": Self.login(.tr),
             "app.js": Asset(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache"),
@@ -82,8 +83,11 @@ struct StaticAssets: Sendable {
     }
 
     /// The page for a browser preferring `language`.
-    static func index(_ language: PageLanguage, csrfToken: String) -> Asset {
+    static func index(_ language: PageLanguage, csrfToken: String, signOut: Bool) -> Asset {
+        let form = #"<form method="post" action="/logout"><button type="submit" data-i18n="signOut">"#
+            + (language == .tr ? "Çıkış" : "Sign out") + "</button></form>"
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
+            .replacingOccurrences(of: "{{signOut}}", with: signOut ? form : "")
             .replacingOccurrences(of: "{{lang}}", with: language.rawValue)
             .replacingOccurrences(of: "{{csrf}}", with: csrfToken)
             .replacingOccurrences(of: "{{accept}}", with: TrackInputs.pickerExtensions.joined(separator: ","))

@@ -22,7 +22,8 @@ const TEXT = {
         fixesRead: 'konum okundu', droppedFixes: 'atıldı', newRegions: 'yeni bölge', revisits: 'yeniden ziyaret',
         firstTime: 'ilk kez', unlocked: 'kazanıldı', levelUp: 'seviye atlandı', importedBefore: 'daha önce içe aktarılmış; bir şey eklenmedi',
         passedOver: 'iz dosyası olmayan dosya atlandı', andMore: 've N tane daha', networkError: 'ağ hatası (sunucu kapalı mı?)',
-        switchLanguage: 'English: sayfayı İngilizce göster', crumbs: 'harita düzeyi', map: 'harita', year: 'yıl', dayLevel: 'düzey' },
+        switchLanguage: 'English: sayfayı İngilizce göster', crumbs: 'harita düzeyi', map: 'harita', year: 'yıl', dayLevel: 'düzey',
+        signOut: 'Çıkış' },
   en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
         countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
@@ -42,7 +43,8 @@ const TEXT = {
         fixesRead: 'fixes read', droppedFixes: 'dropped', newRegions: 'new regions', revisits: 'revisits',
         firstTime: 'first time in', unlocked: 'unlocked', levelUp: 'level up', importedBefore: 'imported before; nothing added',
         passedOver: 'files passed over (not track files)', andMore: 'and N more', networkError: 'network error (is the server down?)',
-        switchLanguage: 'Türkçe: show the page in Turkish', crumbs: 'map level', map: 'map', year: 'year', dayLevel: 'level' }
+        switchLanguage: 'Türkçe: show the page in Turkish', crumbs: 'map level', map: 'map', year: 'year', dayLevel: 'level',
+        signOut: 'Sign out' }
 };
 const ICONS = { milestone: '★', city: '◼', district: '◆', province: '▲', country: '⚑', exploration: '✦', temporal: '◷',
                 behavioral: '↻', regional: '✪', landmark: '♜' };
