@@ -24,6 +24,9 @@ public struct AchievementStatus: Sendable, Equatable, Codable {
     public var missingPrerequisites: [String]
     /// Where the evaluation's "now" falls relative to the validity window.
     public var window: AchievementWindowState
+    /// When it was unlocked, once the unlock is stored (`AchievementTracker.board`); nil while
+    /// locked, and left out of the JSON then.
+    public var unlockedAt: Date? = nil
 
     /// 0…1.
     public var fraction: Double { target > 0 ? min(1, max(0, current / target)) : 0 }

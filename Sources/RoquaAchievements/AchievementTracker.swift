@@ -124,7 +124,15 @@ public struct AchievementTracker: Sendable {
             let new = try record(locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
                                  now: now, db, context: context)
             let unlocks = previous + new
-            return AchievementBoard(statuses: try AchievementEvaluator(catalog: catalog).evaluate(context), unlocks: unlocks,
+            // A stored unlock stands (it is never taken back) and carries its date.
+            let dates = Dictionary(unlocks.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
+            let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context).map { status in
+                var status = status
+                status.unlockedAt = dates[status.id]
+                status.unlocked = status.unlocked || status.unlockedAt != nil
+                return status
+            }
+            return AchievementBoard(statuses: statuses, unlocks: unlocks,
                                     level: catalog.experience.standing(regions: regions, unlocks: unlocks), newUnlocks: new)
         }
     }

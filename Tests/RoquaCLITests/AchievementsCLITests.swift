@@ -40,6 +40,17 @@ import Testing
         let imported = try CommandRunner.run(roqua, ["track", "import", directory.file("trip.csv")] + common)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("unlocked: First Steps"), "\(imported.stdout)")
+        // Scripts learn when, as the text says it: `unlocked_at` on every unlocked entry, and only there.
+        let text = try CommandRunner.run(roqua, ["achievements", "--all"] + common).stdout
+        let json = try CommandRunner.run(roqua, ["achievements", "--all", "--json"] + common)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let unlocked = entries.filter { $0["unlocked"] as? Bool == true }
+        #expect(!unlocked.isEmpty && entries.count > unlocked.count)
+        for entry in entries {
+            let at = entry["unlocked_at"] as? String
+            #expect((at != nil) == (entry["unlocked"] as? Bool == true), "\(entry)")
+            if let at { #expect(text.contains("unlocked \(at.prefix(10))") && at.hasSuffix("Z"), "\(at)") }
+        }
         let profile = try CommandRunner.run(roqua, ["profile", "--svg", directory.file("card.svg")] + common)
         #expect(profile.status == 0, "\(profile.stderr)")
         #expect(profile.stdout.contains("12 regions, 9 districts, 4 provinces, 3 countries"), "\(profile.stdout)")
