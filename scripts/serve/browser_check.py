@@ -219,6 +219,10 @@ def english():
     try:
         driver.get(origin + "/")
         wait_for(driver, "return document.body.dataset.ready")
+        view = driver.execute_script("const b = map.getBounds(); return [b.getSouth(), b.getWest(), b.getNorth(), b.getEast(), "
+                                     + "document.body.dataset.level]")
+        check("places in two countries: the page opens on the world level, framing İstanbul to Berlin",
+              view[4] == "world" and view[0] < 39.9 and view[1] < 13.4 and view[2] > 52.5 and view[3] > 29.1 and view[3] - view[1] < 60, view)
         speaks(driver, "English", ENGLISH_WORDS, TURKISH_WORDS)
         progress = driver.find_element(By.ID, "progress-list").text
         check("English browser: 'Istanbul 8/39 districts', 'Germany 1/16 provinces'",
@@ -301,6 +305,17 @@ try:
     check("achievements grid: hidden ones as ???", hidden and all("???" in text for text in hidden), hidden)
     check("profile: level 5", "5" in driver.find_element(By.ID, "level").text, driver.find_element(By.ID, "level").text)
     driver.save_screenshot(f"{shots}/serve-page.png")
+
+    # A newcomer who imported a walk in İstanbul opens the page on it, not on the whole world.
+    second = browser("tr-TR")
+    try:
+        second.get(origin + "/")
+        wait_for(second, "return document.body.dataset.ready")
+        view = second.execute_script("const c = map.getCenter(); return [c.lat, c.lng, map.getZoom(), document.body.dataset.level]")
+        check("reloaded: the page opens on İstanbul's districts, zoomed to the walk",
+              view[3] == "TR-34" and 40.95 < view[0] < 41.1 and 28.85 < view[1] < 29.15 and view[2] >= 11, view)
+    finally:
+        second.quit()
 
     # Drag and drop: a CSV dropped on the window goes through the same import.
     driver.execute_script("""

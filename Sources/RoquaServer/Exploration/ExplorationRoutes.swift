@@ -47,6 +47,12 @@ enum ExplorationRoutes {
             let regions = try await offloaded { try state.store.allRegions() }
             return JSONBody.response(regionsGeoJSON(regions), contentType: "application/geo+json; charset=utf-8")
         }
+        router.get("/api/view") { _, _ -> Response in
+            let view = try await offloaded {
+                MapView(circles: try state.fog.circles(state.store), visited: try state.store.visitedCodes(), hierarchy: state.hierarchy)
+            }
+            return try JSONBody.encoded(view)
+        }
         router.get("/api/fog") { request, _ -> Response in
             let view = try FogLayer.View(try QueryParameters(request.uri.query))
             let layer = try await offloaded { FogLayer(try state.fog.circles(state.store), view: view) }

@@ -5,18 +5,22 @@ import RoquaMaps
 
 typealias GridPoint = PathEncoder.GridPoint
 
-/// Display simplification in degrees that keeps shared borders shared: each vertex is snapped to
-/// a grid of `step` degrees, consecutive duplicates and points strictly between their two
-/// neighbours on a straight line are dropped. Every decision depends only on a vertex and its
-/// neighbours, so two units' common border comes out identical on both sides (no gaps, no
-/// slivers), with the same thinning as `RoquaMaps`' path encoder for SVG pixels.
+/// Display simplification that keeps shared borders shared: each vertex is snapped to a grid of
+/// `step` in the page's own projection (Web Mercator, its y in degrees of the equator's scale),
+/// consecutive duplicates and points strictly between their two neighbours on a straight line are
+/// dropped. Every decision depends only on a vertex and its neighbours, so two units' common
+/// border comes out identical on both sides (no gaps, no slivers), with the same thinning as
+/// `RoquaMaps`' path encoder for SVG pixels. A grid in plain degrees drew stairs at high
+/// latitudes, where Mercator stretches a degree of latitude (×3.9 at Greenland's 75° N).
 struct ShapeSimplifier {
-    /// Grid step in degrees.
+    /// Grid step in degrees of longitude (and of Mercator y at the same scale).
     let step: Double
+    /// Mercator's y is unbounded at the poles: Leaflet's map ends here.
+    static let maximumLatitude = 85.0511287798
 
     /// The step for drawing a box on a screen about 1,500 pixels across: finer for İstanbul than for the world.
     init(fitting box: BoundingBox) {
-        let span = max(box.width, box.height, 0.01)
+        let span = max(box.width, Self.mercatorY(box.maxY) - Self.mercatorY(box.minY), 0.01)
         step = Self.niceStep(span / 1500)
     }
 
@@ -36,7 +40,7 @@ struct ShapeSimplifier {
         var points: [GridPoint] = []
         points.reserveCapacity(ring.count)
         for i in 0..<ring.count {
-            let p = GridPoint(x: Int((ring.xs[i] / step).rounded()), y: Int((ring.ys[i] / step).rounded()))
+            let p = GridPoint(x: Int((ring.xs[i] / step).rounded()), y: Int((Self.mercatorY(ring.ys[i]) / step).rounded()))
             if points.last != p { points.append(p) }
         }
         return PathEncoder.thinned(points)
@@ -61,7 +65,7 @@ struct ShapeSimplifier {
     /// this scale (a city state on the world map) still shows, and can be hovered, as a dot.
     func marker(_ box: BoundingBox) -> String {
         let x = Int(((box.minX + box.maxX) / 2 / step).rounded(.down))
-        let y = Int(((box.minY + box.maxY) / 2 / step).rounded(.down))
+        let y = Int((Self.mercatorY((box.minY + box.maxY) / 2) / step).rounded(.down))
         let cell = [GridPoint(x: x, y: y), GridPoint(x: x + 1, y: y), GridPoint(x: x + 1, y: y + 1), GridPoint(x: x, y: y + 1)]
         return "[[" + text(cell) + "]]"
     }
@@ -70,14 +74,31 @@ struct ShapeSimplifier {
         var out = "["
         for p in points + [points[0]] {
             if out.count > 1 { out += "," }
-            out += "[" + number(p.x) + "," + number(p.y) + "]"
+            out += "[" + number(p.x) + "," + latitude(p.y) + "]"
         }
         return out + "]"
     }
 
     /// Grid units in degrees, printed with only the decimals the step has.
     func number(_ units: Int) -> String {
-        let decimals = max(0, Int(-floor(log10(step))))
-        return TextValues.fixed(Double(units) * step, decimals: decimals)
+        TextValues.fixed(Double(units) * step, decimals: decimals)
+    }
+
+    /// A grid row as latitude: off the grid in degrees, so one decimal more than the step (a
+    /// tenth of a grid cell at the equator, a sixth at 80°: well under a pixel either way).
+    func latitude(_ units: Int) -> String {
+        TextValues.fixed(Self.latitude(mercatorY: Double(units) * step), decimals: decimals + 1)
+    }
+
+    private var decimals: Int { max(0, Int(-floor(log10(step)))) }
+
+    /// Web Mercator's y of a latitude, in degrees (equal to the longitude's scale at the equator).
+    static func mercatorY(_ latitude: Double) -> Double {
+        let φ = min(maximumLatitude, max(-maximumLatitude, latitude)) * .pi / 180
+        return log(tan(.pi / 4 + φ / 2)) * 180 / .pi
+    }
+
+    static func latitude(mercatorY y: Double) -> Double {
+        (2 * atan(exp(y * .pi / 180)) - .pi / 2) * 180 / .pi
     }
 }

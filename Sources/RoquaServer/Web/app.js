@@ -742,6 +742,14 @@ async function start() {
     for (const feature of provinces.features) app.units[feature.properties.code] = { parent: 'TR', name: feature.properties.name };
   }
   const mark = (await getJSON('/api/changes')).mark;
+  // Open on the user's own places (the whole world only for an empty store), drilled into the
+  // deepest unit that holds them all.
+  const view = await getJSON('/api/view');
+  if (view.bounds) {
+    app.stack = [app.stack[0]].concat(view.units.map((code) => ({ code, name: null })));
+    const [south, west, north, east] = view.bounds;
+    map.fitBounds([[south, west], [north, east]], { padding: [20, 20], maxZoom: 14 });
+  }
   await Promise.all([showLevel(false), refresh()]);
   document.body.dataset.ready = String(Math.round(performance.now()));
   watchChanges(mark);
