@@ -7,6 +7,9 @@
 #   PREFIX/share/bash-completion/completions/, PREFIX/share/zsh/site-functions/,
 #   PREFIX/share/fish/vendor_completions.d/        shell completions (swift-argument-parser)
 #   PREFIX/share/man/man1/                         man pages (swift-argument-parser's generate-manual)
+#   PREFIX/share/systemd/user/roqua-serve.service  with roqua-serve: it as a systemd user service, its options in
+#     PREFIX/share/roqua/serve.conf                  ~/.config/roqua/serve.conf (this file is the example)
+# ROQUA_BINDIR names where the programs end up when PREFIX is only a staging folder (scripts/package.sh).
 # Usage: scripts/install.sh [--products "roqua roqua-serve roqua-chat roqua-chat-server"] [PREFIX]
 # The build goes to .build-static, the tour-group programs' (package chat/) to .build-static-chat
 # (their flags differ from a plain release build's).
@@ -60,6 +63,7 @@ case " $products " in
       install -m 0644 "$leaflet"/images/*.png "$prefix/share/roqua/leaflet/images/"
     else
       echo "note: $leaflet not found (apt-get install libjs-leaflet); roqua serve will look for it at run time" >&2
-    fi ;;
+    fi
+    scripts/service/install-service.sh "$prefix" "${ROQUA_BINDIR:-$(realpath "$prefix")/bin}" ;;
 esac
 echo "Installed into $prefix: $(for p in $products; do printf 'bin/%s ' "$p"; done)share/roqua/, completions, man pages"

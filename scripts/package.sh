@@ -12,7 +12,7 @@ if [ "${1:-}" = "--products" ]; then products=$2; shift 2; fi
 out=$(realpath "${1:-.}")
 stage=$(mktemp -d /tmp/roqua-deb.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
-scripts/install.sh --products "$products" "$stage/usr" >/dev/null
+ROQUA_BINDIR=/usr/bin scripts/install.sh --products "$products" "$stage/usr" >/dev/null
 # Debian keeps completions and man pages where their tools look.
 mv "$stage/usr/share/zsh/site-functions" "$stage/usr/share/zsh/vendor-completions"
 gzip -9n "$stage"/usr/share/man/man1/*.1

@@ -46,6 +46,31 @@ else
     env -i HOME='$work/home' PATH=/usr/bin:/bin '$prefix/bin/roqua' import >/dev/null \
       && env -i HOME='$work/home' PATH=/usr/bin:/bin '$prefix/bin/roqua' resolve 40.9879 29.0281 | grep -qx 'Türkiye › İstanbul › Kadıköy'"
 fi
+# roqua serve as a systemd user service: the unit install.sh writes (for the roqua-serve it
+# installed, or else the build's beside the sources) must pass `systemd-analyze verify` without a
+# word, and its ExecStart, run with the options of a serve.conf as systemd would read them, serves.
+service=$work/service
+if [ -x "$prefix/bin/roqua-serve" ]; then service=$prefix; serve_bin=$prefix/bin
+else serve_bin=$(realpath .build/debug); scripts/service/install-service.sh "$service" "$serve_bin"; fi
+unit=$service/share/systemd/user/roqua-serve.service
+mkdir -p "$work/xdg" && chmod 0700 "$work/xdg"
+check "the systemd user unit passes systemd-analyze verify, with no warning" bash -c "
+  out=\$(XDG_RUNTIME_DIR='$work/xdg' systemd-analyze --user verify '$unit' 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+db=$(ls "$work"/home/.local/share/roqua/boundaries.sqlite 2>/dev/null || true)
+if [ -n "$db" ] && [ -x "$serve_bin/roqua-serve" ]; then
+  port=$((20000 + RANDOM % 20000))
+  sed "s#^ROQUA_SERVE_OPTIONS=.*#ROQUA_SERVE_OPTIONS=--listen 127.0.0.1:$port --store $work/service-store.sqlite --boundaries $db#" \
+    "$service/share/roqua/serve.conf" >"$work/serve.conf"
+  exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+  check "its ExecStart with a serve.conf's options serves on the configured port" bash -c "
+    # systemd's EnvironmentFile: NAME=VALUE lines, the value as it stands (spaces and all), # comments.
+    env -i HOME='$work/home' PATH=/usr/bin:/bin bash -c 'while IFS== read -r name value; do
+        [[ \$name =~ ^[A-Z_]+\$ ]] && export \"\$name=\$value\"; done <\"$work/serve.conf\"; exec $exec_start' >'$work/unit.log' 2>&1 &
+    pid=\$!; trap 'kill \$pid 2>/dev/null' EXIT
+    for _ in \$(seq 1 100); do [ \"\$(curl -s http://127.0.0.1:$port/status)\" = OK ] && exit 0; sleep 0.2; done
+    cat '$work/unit.log'; exit 1"
+fi
+
 # The .deb: built, its control file, unpacked into a fresh root, run there.
 # The whole output first (its first line is the .deb): `| head -1` would cut package.sh's pipe.
 packaged=$(scripts/package.sh --products "$products" "$work")
