@@ -31,7 +31,7 @@ package struct ChatServer: Sendable {
             sync: SyncService(environment),
             blobs: BlobService(environment),
             credentials: PeerCredentialService(environment, secret: secret),
-            store: store, settings: settings, clock: clock)
+            store: store, settings: settings, clock: clock, signInLimits: SignInLimits(settings: settings, clock: clock))
     }
 
     /// The Hummingbird application listening on `host:port` (port 0: any free port, reported
