@@ -30,7 +30,7 @@ package struct ChatServer: Sendable {
             groups: GroupService(environment),
             sync: SyncService(environment),
             blobs: BlobService(environment),
-            credentials: PeerCredentialService(environment, secret: secret),
+            identity: ServerIdentityService(secret: secret),
             store: store, settings: settings, clock: clock, signInLimits: SignInLimits(settings: settings, clock: clock))
     }
 

@@ -56,8 +56,8 @@ public actor SyncEngine {
         self.sleep = sleep
     }
 
-    /// One sync: collect and hand out group keys, push everything pending, pull every group,
-    /// then renew the peer credential (its groups may have changed).
+    /// One sync: check the server's identity against the pinned key, collect and hand out group
+    /// keys, push everything pending, pull every group.
     /// - Throws: `ChatClientError` (`noInternet`, `authenticationError`, `serverError`, `store`).
     public func syncOnce() async throws -> SyncReport {
         if let running { return try await running.value }
@@ -142,6 +142,8 @@ public actor SyncEngine {
 
     private func perform() async throws -> SyncReport {
         var report = SyncReport()
+        // First: nothing goes to a server that cannot prove the pinned key.
+        try await api.checkServerIdentity()
         let groups: GroupList = try await api.call(.GET, "/v1/groups")
         try store.saveGroups(groups.groups)
         guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
@@ -164,8 +166,6 @@ public actor SyncEngine {
         if try store.pendingCount() > 0 { try await pushAll(&report) }
         try await fetchBlobs(&report)
         report.pending = try store.pendingCount()
-        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
-        _ = try await api.session.store(signed, now: Date())
         try store.checkpoint()
         return report
     }

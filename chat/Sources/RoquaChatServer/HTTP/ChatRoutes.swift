@@ -12,7 +12,7 @@ struct ChatRoutes: Sendable {
     let groups: GroupService
     let sync: SyncService
     let blobs: BlobService
-    let credentials: PeerCredentialService
+    let identity: ServerIdentityService
     let store: any ChatStore
     let settings: ChatSettings
     let clock: any ChatClock
@@ -30,7 +30,7 @@ struct ChatRoutes: Sendable {
         registerAccount(on: api)
         registerGroups(on: api)
         registerSync(on: api)
-        registerCredentials(on: api)
+        registerIdentity(on: api)
     }
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
@@ -145,9 +145,11 @@ struct ChatRoutes: Sendable {
         }
     }
 
-    func registerCredentials(on api: RouterGroup<ChatRequestContext>) {
-        api.get("/peer-credential") { _, context in
-            JSONResponse.make(try await credentials.issue(actor: try context.requireActor()))
+    func registerIdentity(on api: RouterGroup<ChatRequestContext>) {
+        api.post("/server-identity") { request, context in
+            _ = try context.requireActor()
+            let challenge = try await ChatBody.decode(ServerIdentityChallenge.self, from: request, limit: settings.maxJSONBodyBytes)
+            return JSONResponse.make(try identity.prove(challenge))
         }
     }
 

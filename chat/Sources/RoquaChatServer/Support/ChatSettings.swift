@@ -21,8 +21,6 @@ package struct ChatSettings: Sendable {
     package var backoffMax: TimeInterval = 15 * 60
 
     package var accessTokenLifetime: TimeInterval = 15 * 60
-    /// How long peers accept a device's peer credential (a day of travelling offline).
-    package var peerCredentialLifetime: TimeInterval = 24 * 60 * 60
     package var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     /// A refresh token presented again this soon after its rotation gets the same successor
     /// (two requests of one app refreshing at once) instead of revoking the sign-in.
