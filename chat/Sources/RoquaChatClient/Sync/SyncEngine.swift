@@ -153,7 +153,9 @@ public actor SyncEngine {
         for groupID in try store.groupIDs() {
             do {
                 report.pulled += try await pull(groupID: groupID, selfID: selfID, report: &report)
-                try await fetchNames(groupID: groupID)
+                if let listed = try await fetchMembers(groupID: groupID) {
+                    try keeper.removeUnlisted(Set(listed.map(\.userID)), groupID: groupID, selfID: selfID)
+                }
             } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
                 // Removed from the group (or it is gone): what is here stays; the other groups go on.
                 report.closedGroups.append(groupID)
@@ -170,14 +172,15 @@ public actor SyncEngine {
         return report
     }
 
-    /// The members' display names, for showing who sent what (the group's details; a group whose
-    /// details are refused keeps the names it had).
-    private func fetchNames(groupID: String) async throws {
+    /// The members the server lists in the group's mailbox, whose display names are kept for
+    /// showing who sent what; nil when the details are refused (the names here stay).
+    private func fetchMembers(groupID: String) async throws -> [GroupMemberInfo]? {
         do {
             let details: GroupInfo = try await api.call(.GET, "/v1/groups/\(groupID)")
             try store.saveMemberNames(groupID: groupID, details.members ?? [])
+            return details.members
         } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
-            return
+            return nil
         }
     }
 
