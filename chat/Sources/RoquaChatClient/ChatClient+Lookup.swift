@@ -18,6 +18,11 @@ extension ChatClient {
                                            reason: "\(named.count) groups have this name; give the group id instead")
     }
 
+    /// The groups held here that were made before group logs (an old home's): they can only be
+    /// re-created; `send` refuses them and `sync` leaves them alone, both saying so. Offline.
+    /// - Throws: `store`.
+    public func groupsBeforeLog() throws -> [GroupBeforeLog] { try store.groupsBeforeLog() }
+
     /// Makes the member `member` names (a user id, or a phone number of a member) a guide or a
     /// member of the group: a signed `role` entry in its log, which every member's device checks
     /// (only a guide may change roles; the last guide stays one) and the next sync carries up.

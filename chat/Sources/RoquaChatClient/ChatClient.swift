@@ -278,6 +278,9 @@ public final class ChatClient: Sendable {
         }
         let now = Date()
         let (codec, deviceID) = (codec, identity.deviceID)
+        if state.seq == 0, let old = try store.groupsBeforeLog().first(where: { $0.id == groupID }) {
+            throw ChatClientError.groupBeforeLog(group: groupID, name: old.name)
+        }
         let record = try store.write { db in
             let state = try ClientStore.logState(groupID: groupID, in: db)
             guard state.member(device: deviceID) != nil else { throw ChatClientError.notYetAdded(group: groupID) }

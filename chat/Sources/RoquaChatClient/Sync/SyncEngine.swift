@@ -25,6 +25,9 @@ public struct SyncReport: Sendable, Equatable {
     public var logEntries = 0
     /// Groups held here whose messages the server no longer shows this user (removed).
     public var closedGroups: [String] = []
+    /// Groups held here that were made before group logs: not pulled (nothing in them can be
+    /// read end to end); they need re-creating.
+    public var groupsBeforeLog: [GroupBeforeLog] = []
 }
 
 /// Moves messages between the local store and the server: pushes the outbox in batches, then
@@ -150,7 +153,9 @@ public actor SyncEngine {
         // A message goes up only after its file, so whoever pulls it can fetch the file.
         report.blobsUp = try await uploadBlobs()
         try await pushAll(&report)
-        for groupID in try store.groupIDs() {
+        report.groupsBeforeLog = try store.groupsBeforeLog()
+        let old = Set(report.groupsBeforeLog.map(\.id))
+        for groupID in try store.groupIDs() where !old.contains(groupID) {
             do {
                 report.pulled += try await pull(groupID: groupID, selfID: selfID, report: &report)
                 if let listed = try await fetchMembers(groupID: groupID) {

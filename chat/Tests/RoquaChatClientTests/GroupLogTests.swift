@@ -75,3 +75,38 @@ struct GroupLogRoleTests {
         }
     }
 }
+
+/// Issue 52 (3d): an old home's groups are named, not failed on.
+@Suite("Groups from before the log")
+struct GroupsBeforeLogTests {
+    @Test("an old home's group with messages and no log is named as needing re-creating: send says so, sync passes it by; new groups are not")
+    func oldGroups() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let server = try await LiveServer(directory: scratch)
+        let guide = try ChatClient(home: scratch.file("guide"))
+        let guideID = try await server.signIn(guide, phone: "+905550000001", role: .guide).id
+        // As a client from before the log left it: the group on the server and here, a message read then, no log.
+        let old: GroupInfo = try await guide.api.call(.POST, "/v1/groups", body: CreateGroupBody(name: "Efes 2025"))
+        try guide.store.saveGroups([old])
+        try guide.store.write { db in
+            try db.execute(sql: """
+                INSERT INTO messages (sender_id, local_id, device_id, group_id, type, body, content, signature, sent_at, hlc,
+                                      key_epoch, status, status_rank)
+                VALUES (?, ?, ?, ?, 'text', 'Yarın Efes', 'old ciphertext', '', 1700000000000, '1700000000000-0', 1, 'read', 3)
+                """, arguments: [guideID, UUIDv7.make(), guide.identity.deviceID, old.id])
+        }
+        let fresh = try await guide.createGroup(name: "Kapadokya")
+        #expect(try guide.groupsBeforeLog() == [GroupBeforeLog(id: old.id, name: "Efes 2025")])
+        await #expect { try await guide.send(groupID: old.id, text: "Merhaba") } throws: { error in
+            guard case ChatClientError.groupBeforeLog(old.id, "Efes 2025") = error else { return false }
+            return "\(error)".contains("re-creates it")
+        }
+        let report = try await guide.engine.sync()
+        #expect(report.groupsBeforeLog.map(\.id) == [old.id] && report.dropped == 0)
+        // The new group works as ever, and its old messages stay readable here.
+        try await guide.send(groupID: fresh.id, text: "Merhaba")
+        #expect(try guide.messages(groupID: old.id).map(\.body) == ["Yarın Efes"])
+        await server.stop()
+    }
+}
