@@ -56,8 +56,9 @@ package struct ChatSettings: Sendable {
     package var codeRequestsPerAddress = 10
     /// Code requests per minute and per hour for the whole server: each may send an SMS, which
     /// is somebody's bill. Sized for one tour operator: a coach of 50 travellers signing in at
-    /// departure passes in two minutes, five coaches in one hour; a stranger with any number of
-    /// addresses gets at most 300 SMS sent an hour (600 a minute, 36,000 an hour, before).
+    /// departure passes in two minutes (five behind one hotel address), five coaches in one
+    /// hour; a stranger with any number of addresses gets at most 300 SMS sent an hour (600 a
+    /// minute, 36,000 an hour, before).
     package var codeRequestsPerServer = 30
     package var codeRequestsPerHour = 300
     /// Code checks per client address per minute, and for the whole server (guessing, and a
