@@ -35,6 +35,8 @@ let package = Package(
         .library(name: "RoquaTestKit", targets: ["RoquaTestKit"]),
         // How every program ends on an error (`error: …`, ArgumentParser's statuses).
         .library(name: "RoquaCommandLine", targets: ["RoquaCommandLine"]),
+        // QR codes by libqrencode: `roqua-chat verify --qr` prints a safety number as one.
+        .library(name: "RoquaQR", targets: ["RoquaQR"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

@@ -7,7 +7,8 @@ import PackageDescription
 // client (RoquaChatClient). Programs: `roqua-chat-server` and `roqua-chat`.
 //
 // From the geocoder package (the folder above) it takes only what it shares rather than copies:
-// the offline address of a shared location (RoquaBoundaries), private and atomic files (RoquaIO),
+// the offline address of a shared location (RoquaBoundaries), a safety number as a QR code
+// (RoquaQR, in `roqua-chat` only), private and atomic files (RoquaIO),
 // a connection's time limits (RoquaHTTPGuard), the fuzzing harness and test helpers; its tests
 // build the bundled boundary database with the geocoder's importer (RoquaImport).
 let roqua = "Roqua"
@@ -95,6 +96,7 @@ let package = Package(
             name: "roqua-chat",
             dependencies: ["RoquaChatClient", "RoquaChatCore",
                            .product(name: "RoquaCommandLine", package: roqua),
+                           .product(name: "RoquaQR", package: roqua),
                            .product(name: "RoquaBoundaries", package: roqua),
                            .product(name: "RoquaIO", package: roqua),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -143,6 +145,7 @@ let package = Package(
         .testTarget(
             name: "RoquaChatCLITests",
             dependencies: [.product(name: "RoquaTestKit", package: roqua),
+                           .product(name: "RoquaQR", package: roqua),
                            .product(name: "RoquaImport", package: roqua),
                            .product(name: "RoquaBoundaries", package: roqua),
                            .product(name: "GRDB", package: "GRDB.swift"),

@@ -18,6 +18,35 @@ extension ChatClient {
                                            reason: "\(named.count) groups have this name; give the group id instead")
     }
 
+    /// The groups held here that were made before group logs (an old home's): they can only be
+    /// re-created; `send` refuses them and `sync` leaves them alone, both saying so. Offline.
+    /// - Throws: `store`.
+    public func groupsBeforeLog() throws -> [GroupBeforeLog] { try store.groupsBeforeLog() }
+
+    /// Makes the member `member` names (a user id, or a phone number of a member) a guide or a
+    /// member of the group: a signed `role` entry in its log, which every member's device checks
+    /// (only a guide may change roles; the last guide stays one) and the next sync carries up.
+    /// Returns the user's id.
+    /// - Throws: `invalidInput` when no member of the log matches or the log refuses the change;
+    ///   `ChatClientError` from the server.
+    @discardableResult
+    public func setRole(groupID: String, member: String, role: MemberRole) async throws -> String {
+        let user = try await user()
+        let state = try store.logState(groupID: groupID)
+        let phone = try? PhoneNumber(member).e164   // nil: not a phone number, so it must be a user id
+        let viaPhone = phone == nil ? nil : try await group(groupID).members?.first { $0.phone == phone }?.userID
+        guard let userID = [member, viaPhone].compactMap({ $0 }).first(where: { id in state.members.values.contains { $0.userID == id } }) else {
+            throw ChatClientError.invalidInput(field: "member", value: member, reason: "not a member of the group's log on this device")
+        }
+        do {
+            try keeper.setRole(role, userID: userID, groupID: groupID, selfID: user.id)
+        } catch let error as GroupLogError {
+            throw ChatClientError.invalidInput(field: "role", value: role.rawValue, reason: "\(error)")
+        }
+        _ = try await engine.syncOnce()
+        return userID
+    }
+
     /// Removes the member `member` names (a user id, or a phone number of a member) from the
     /// group and rotates its key; returns the removed user's id.
     /// - Throws: `invalidInput` when no member matches; what `removeMember(groupID:userID:)` throws.

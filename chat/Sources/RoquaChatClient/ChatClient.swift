@@ -91,7 +91,7 @@ public final class ChatClient: Sendable {
                                  devicePublicKey: identity.signingPublicKey)
         let tokens: AuthTokens = try await api.call(.POST, "/v1/auth/otp/verify", body: body, authorized: false)
         try await session.store(tokens)
-        _ = try await refreshCredential()
+        try await api.checkServerIdentity()
         return tokens.user
     }
 
@@ -108,19 +108,9 @@ public final class ChatClient: Sendable {
         return result.signInsEnded
     }
 
-    /// Fetches a new peer credential (groups change; it expires after a day) and keeps it.
-    /// - Throws: `authenticationError` when it does not verify with the pinned server key.
-    public func refreshCredential() async throws -> PeerCredential {
-        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
-        return try await session.store(signed, now: Date())
-    }
-
-    /// This device's peer credential and the pinned server key, as last fetched.
-    public var credential: (signed: SignedPeerCredential, serverKey: String)? {
-        get async {
-            guard let state = await session.state, let signed = state.credential, let key = state.serverKey else { return nil }
-            return (signed, key)
-        }
+    /// The server's Ed25519 key this home pinned at its first sign-in (base64).
+    public var serverKey: String? {
+        get async { await session.state?.serverKey }
     }
 
     /// The signed-in user.
@@ -288,6 +278,9 @@ public final class ChatClient: Sendable {
         }
         let now = Date()
         let (codec, deviceID) = (codec, identity.deviceID)
+        if state.seq == 0, let old = try store.groupsBeforeLog().first(where: { $0.id == groupID }) {
+            throw ChatClientError.groupBeforeLog(group: groupID, name: old.name)
+        }
         let record = try store.write { db in
             let state = try ClientStore.logState(groupID: groupID, in: db)
             guard state.member(device: deviceID) != nil else { throw ChatClientError.notYetAdded(group: groupID) }

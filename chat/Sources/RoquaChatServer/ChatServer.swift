@@ -30,8 +30,8 @@ package struct ChatServer: Sendable {
             groups: GroupService(environment),
             sync: SyncService(environment),
             blobs: BlobService(environment),
-            credentials: PeerCredentialService(environment, secret: secret),
-            store: store, settings: settings, clock: clock)
+            identity: ServerIdentityService(secret: secret),
+            store: store, settings: settings, clock: clock, signInLimits: SignInLimits(settings: settings, clock: clock))
     }
 
     /// The Hummingbird application listening on `host:port` (port 0: any free port, reported

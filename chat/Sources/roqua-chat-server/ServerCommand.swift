@@ -28,17 +28,25 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-blob-bytes"), help: "The largest blob accepted.")
     var maxBlobBytes = 10 * 1024 * 1024
 
-    @Option(name: .customLong("code-requests-per-address"), help: "Sign-in code requests per client address per minute (loopback exempt).")
-    var codeRequestsPerAddress = 10
+    // Defaults from `ChatSettings`, where each number's reason is written.
+    @Option(name: .customLong("code-requests-per-address"),
+            help: "Sign-in code requests per client address (IPv6: per /64) per minute (loopback exempt).")
+    var codeRequestsPerAddress = ChatSettings().codeRequestsPerAddress
 
     @Option(name: .customLong("code-requests-per-server"), help: "Sign-in code requests per minute for the whole server (SMS pumping).")
-    var codeRequestsPerServer = 600
+    var codeRequestsPerServer = ChatSettings().codeRequestsPerServer
+
+    @Option(name: .customLong("code-requests-per-hour"), help: "Sign-in code requests per hour for the whole server: the cap on SMS sent.")
+    var codeRequestsPerHour = ChatSettings().codeRequestsPerHour
 
     @Option(name: .customLong("code-checks-per-address"), help: "Sign-in code checks per client address per minute (loopback exempt).")
-    var codeChecksPerAddress = 30
+    var codeChecksPerAddress = ChatSettings().codeChecksPerAddress
+
+    @Option(name: .customLong("code-checks-per-server"), help: "Sign-in code checks per minute for the whole server.")
+    var codeChecksPerServer = ChatSettings().codeChecksPerServer
 
     @Option(name: .customLong("trusted-proxy"),
-            help: ArgumentHelp("A reverse proxy's address whose X-Forwarded-For names the client (repeatable); limits then count clients, not the proxy.",
+            help: ArgumentHelp("A reverse proxy's address whose X-Forwarded-For names the client (repeatable); limits then count clients, not the proxy. A proxy on this machine that is not named here gets 503 on sign-in.",
                                valueName: "ADDRESS"))
     var trustedProxies: [String] = []
 
@@ -63,6 +71,10 @@ struct ServerCommand: AsyncParsableCommand {
         guard maxBlobBytes > 0 else { throw ValidationError("--max-blob-bytes must be positive.") }
         guard blobQuotaPerUser > 0, blobQuotaPerGroup > 0 else {
             throw ValidationError("--blob-quota-per-user and --blob-quota-per-group must be positive.")
+        }
+        guard [codeRequestsPerAddress, codeRequestsPerServer, codeRequestsPerHour, codeChecksPerAddress, codeChecksPerServer]
+            .allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--code-requests-per-address, --code-requests-per-server, --code-requests-per-hour, --code-checks-per-address and --code-checks-per-server must be at least 1.")
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
     }
@@ -92,12 +104,11 @@ struct ServerCommand: AsyncParsableCommand {
         settings.trustedProxies = Set(trustedProxies)
         settings.blobBytesPerUser = blobQuotaPerUser
         settings.blobBytesPerGroup = blobQuotaPerGroup
-        guard [codeRequestsPerAddress, codeRequestsPerServer, codeChecksPerAddress].allSatisfy({ $0 > 0 }) else {
-            throw ValidationError("--code-requests-per-address, --code-requests-per-server and --code-checks-per-address must be at least 1")
-        }
         settings.codeRequestsPerAddress = codeRequestsPerAddress
         settings.codeRequestsPerServer = codeRequestsPerServer
+        settings.codeRequestsPerHour = codeRequestsPerHour
         settings.codeChecksPerAddress = codeChecksPerAddress
+        settings.codeChecksPerServer = codeChecksPerServer
         let server = await ChatServer(store: opened.store, sms: FileOutboxSMSProvider(path: smsOutbox), secret: secret,
                                       settings: settings, logger: logger)
         let application = try failing {

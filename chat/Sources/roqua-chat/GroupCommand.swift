@@ -1,13 +1,13 @@
 import ArgumentParser
 import RoquaChatClient
 
-/// `roqua-chat group`: create, invite, join, show, remove.
+/// `roqua-chat group`: create, invite, join, show, remove, role.
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
-        abstract: "Tour groups: create (guides), invite, join, show, remove a member.",
+        abstract: "Tour groups: create (guides), invite, join, show, remove a member, change a member's role.",
         subcommands: [GroupCreateCommand.self, GroupInviteCommand.self, GroupJoinCommand.self,
-                      GroupShowCommand.self, GroupRemoveCommand.self])
+                      GroupShowCommand.self, GroupRemoveCommand.self, GroupRoleCommand.self])
 }
 
 /// `group create NAME`.

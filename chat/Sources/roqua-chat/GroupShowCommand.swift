@@ -53,3 +53,30 @@ struct GroupRemoveCommand: AsyncParsableCommand {
         print("removed user \(removed) from \(groupID); a new epoch is sealed to the remaining devices only")
     }
 }
+
+/// `group role GROUP --phone PHONE guide|member`: a guide promotes or demotes a member in the group's log.
+struct GroupRoleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "role",
+        abstract: "Make a member a guide, or a guide a member (guide); every member's device checks it against the group's log.")
+
+    @OptionGroup var home: HomeOptions
+
+    @Argument(help: "The group: its id or its name.")
+    var group: String
+
+    @Option(help: ArgumentHelp("The member's phone number (or user id).", valueName: "PHONE"))
+    var phone: String
+
+    @Argument(help: "guide or member.")
+    var role: MemberRole
+
+    func run() async throws {
+        let client = try home.client()
+        let groupID = try client.groupID(group)
+        let userID = try await client.setRole(groupID: groupID, member: phone, role: role)
+        print("user \(userID) is now a \(role.rawValue) of \(groupID) in its log")
+    }
+}
+
+extension MemberRole: ExpressibleByArgument {}

@@ -12,9 +12,9 @@ struct PeerCommand: AsyncParsableCommand {
         discussion: """
             Listens for sessions on --listen and finds peers by UDP beacons on --beacon-port (sent to \
             127.255.255.255 when listening on loopback, else to 255.255.255.255), or dials the host:port \
-            lines of --peers FILE instead (re-read every second). Every session is authenticated with the \
-            server-signed credentials fetched at sign-in and encrypted; messages are checked against their \
-            author's signature and relayed up to 3 hops.
+            lines of --peers FILE instead (re-read every second). Only devices holding a current epoch of a \
+            shared group finish the handshake, and each proves its device record of the group's log; \
+            sessions are encrypted; messages are checked against their author's signature and relayed up to 3 hops.
             """)
 
     @OptionGroup var home: HomeOptions

@@ -66,6 +66,9 @@ struct SyncCommand: AsyncParsableCommand {
                   + (report.logEntries > 0 ? ", group log \(report.logEntries)" : "")
                   + (report.dropped > 0 ? ", dropped \(report.dropped) not signed by a member" : ""))
         }
+        for group in report.groupsBeforeLog {
+            RoquaProgram.warn("\(ChatClientError.groupBeforeLog(group: group.id, name: group.name))")
+        }
         for group in report.closedGroups {
             RoquaProgram.warn("group \(group): the server no longer shows it to you (removed); what is here stays")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RoquaQR
 import RoquaTestKit
 import Testing
 
@@ -190,5 +191,34 @@ import Testing
         let sent = try fixture.messages("guide", group: "Kapadokya").compactMap { $0["location"] as? [String: Any] }
         #expect(sent.map { $0["latitude"] as? Double } == [-33.92, 35.0])
         #expect(sent.last?["address"] == nil)
+    }
+
+    /// Issue 52 (3a, 3b): the safety number as a QR code and scanned back; a guide made in the log.
+    @Test func safetyNumberAsQRCodeScannedBackAndAGuideMadeInTheLog() throws {
+        let fixture = try ChatCLIFixture()
+        try tourGroup(fixture)
+        func json(_ home: String, _ arguments: [String]) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(try fixture.ok(home, arguments).utf8)) as? [String: Any])
+        }
+        let guideID = try #require(try json("traveller", ["group", "show", "Kapadokya", "--json"])["guide_id"] as? String)
+        let scanText = try #require(try json("traveller", ["verify", "Kapadokya", guideID, "--json"])["scan_text"] as? String)
+        #expect(scanText.hasPrefix("ROQUA-SN1:") && scanText.count == 70, "\(scanText)")
+        // The guide's phone shows the same number as a QR code holding exactly that text.
+        let shown = try fixture.ok("guide", ["verify", "Kapadokya", Self.travellerPhone, "--qr"])
+        #expect(shown.hasPrefix(try QRCode(scanText).terminalLines().joined(separator: "\n")), "\(shown)")
+        let matched = try fixture.ok("guide", ["verify", "Kapadokya", Self.travellerPhone, "--scan", scanText, "--confirm"])
+        #expect(matched.hasPrefix("the scanned code matches") && matched.hasSuffix("confirmed: you compared this number with them"))
+        // One digit off: exit 1, nothing confirmed.
+        let last = try #require(scanText.last?.wholeNumberValue)
+        let wrong = try fixture.run("traveller", ["verify", "Kapadokya", guideID, "--scan", String(scanText.dropLast()) + String((last + 1) % 10), "--confirm"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("is not your safety number"), "\(wrong.stderr)")
+        #expect(try json("traveller", ["verify", "Kapadokya", guideID, "--json"])["confirmed"] as? Bool == false)
+        // Roles live in the log: a member cannot change one; the guide makes the traveller a guide.
+        let refused = try fixture.run("traveller", ["group", "role", "Kapadokya", "--phone", guideID, "member"])
+        #expect(refused.status == 1 && refused.stderr.contains("only a guide"), "\(refused.stderr)")
+        #expect(try fixture.ok("guide", ["group", "role", "Kapadokya", "--phone", Self.travellerPhone, "guide"]).contains("is now a guide"))
+        try fixture.ok("traveller", ["sync"])
+        let line = try fixture.ok("traveller", ["group", "show", "Kapadokya"]).split(separator: "\n").first { $0.contains(Self.travellerPhone) }
+        #expect(line?.hasSuffix("in the log as guide") == true, "\(line ?? "")")
     }
 }

@@ -103,7 +103,7 @@ struct CryptoTests {
     }
 
     @Test("a safety number is the same on both sides, 12 groups of 5 digits, and changes with either key")
-    func safetyNumbers() {
+    func safetyNumbers() throws {
         let (a, b) = (("alice", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()),
                       ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()))
         let number = SafetyNumber.between(a, b)
@@ -111,6 +111,15 @@ struct CryptoTests {
         let groups = number.split(separator: " ")
         #expect(groups.count == 12 && groups.allSatisfy { $0.count == 5 && $0.allSatisfy(\.isNumber) })
         #expect(number != SafetyNumber.between(a, ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString())))
+        // Its QR code's text: scanned, or read out and typed with any spacing, it matches; nothing else does.
+        let seen = MemberIdentity(userID: "bob", identityKey: b.1, safetyNumber: number, confirmed: false, changed: false)
+        #expect(seen.scanText == "ROQUA-SN1:" + number.filter { $0 != " " })
+        for scanned in [seen.scanText, " " + number + "\n", "roqua-sn1:" + number] { #expect(try seen.matches(scanned: scanned)) }
+        let other = SafetyNumber.between(a, ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()))
+        #expect(try !seen.matches(scanned: SafetyNumber.scanText(other)))
+        for garbage in ["", "ROQUA-SN1:123", "https://example.org/" + number.filter { $0 != " " }, String(number.dropLast()) + "x"] {
+            #expect(throws: ChatClientError.self) { try seen.matches(scanned: garbage) }
+        }
     }
 
     @Test("device and session files are 0600; a key file others can read is refused")

@@ -100,6 +100,33 @@ struct GroupKeeper: Sendable {
         }])
     }
 
+    /// `remove`s, by a guide's device, of the log's members the server no longer lists in the
+    /// group's mailbox (removed through its API or by an old client, not through the log). The
+    /// log follows the mailbox down, never up: the server can take readers away this way (it can
+    /// refuse them service anyway), never add one. Then a new epoch without them.
+    @discardableResult
+    func removeUnlisted(_ listed: Set<String>, groupID: String, selfID: String) throws -> Int {
+        let state = try store.logState(groupID: groupID)
+        guard state.member(device: identity.deviceID)?.role == .guide else { return 0 }
+        let gone = Set(state.members.values.map(\.userID)).subtracting(listed).subtracting([selfID]).sorted()
+        return try append(groupID: groupID, selfID: selfID, gone.map { user in { state, _ in
+            guard state.members.values.contains(where: { $0.userID == user }) else { return nil }
+            var statement = base(.remove, groupID: groupID, selfID: selfID, now: Date())
+            statement.userID = user
+            return statement
+        } })
+    }
+
+    /// The `role` statement making `userID` a `role` (a guide's device; checked like anyone's).
+    func setRole(_ role: MemberRole, userID: String, groupID: String, selfID: String) throws {
+        try append(groupID: groupID, selfID: selfID, [{ _, _ in
+            var statement = base(.role, groupID: groupID, selfID: selfID, now: Date())
+            statement.userID = userID
+            statement.role = role
+            return statement
+        }])
+    }
+
     /// A `rekey` sealing a new secret to exactly the member devices; this device keeps its chains.
     private func rekey(_ state: GroupLogState, selfID: String, now: Date, in db: Database) throws -> GroupStatement {
         var statement = base(.rekey, groupID: state.groupID, selfID: selfID, now: now)

@@ -31,6 +31,24 @@ public enum SafetyNumber {
             return String(digits[from..<digits.index(from, offsetBy: 5)])
         }.joined(separator: " ")
     }
+
+    /// What the QR code of a safety number holds: a label, so that no other code is taken for
+    /// one, and the 60 digits. Both phones show the same code.
+    public static func scanText(_ number: String) -> String { scanLabel + number.filter(\.isASCIIDigit) }
+
+    static let scanLabel = "ROQUA-SN1:"
+
+    /// The 60 digits a scanned code holds (or a number typed with any spacing); nil for anything else.
+    public static func digits(scanned text: String) -> String? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if rest.uppercased().hasPrefix(scanLabel) { rest = rest.dropFirst(scanLabel.count) }
+        let digits = rest.filter { $0 != " " }
+        return digits.count == 60 && digits.allSatisfy(\.isASCIIDigit) ? String(digits) : nil
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension String {
@@ -49,4 +67,17 @@ public struct MemberIdentity: Sendable, Equatable {
     public var confirmed: Bool
     /// Whether the log shows them with another identity key before this one.
     public var changed: Bool
+
+    /// What the QR code of the safety number holds (`verify --qr`).
+    public var scanText: String { SafetyNumber.scanText(safetyNumber) }
+
+    /// Whether a code scanned from the member's phone (or the number read out and typed) is this
+    /// safety number.
+    /// - Throws: `invalidInput` for text that is no safety number.
+    public func matches(scanned text: String) throws -> Bool {
+        guard let digits = SafetyNumber.digits(scanned: text) else {
+            throw ChatClientError.invalidInput(field: "scan", value: text, reason: "not a Roqua safety number (its QR code holds ROQUA-SN1: and 60 digits)")
+        }
+        return digits == safetyNumber.filter(\.isASCIIDigit)
+    }
 }

@@ -16,7 +16,7 @@ public struct PeerStats: Sendable, Equatable {
     public var stored = 0
     /// Messages held already (dropped by (author, `local_id`)).
     public var duplicates = 0
-    /// Messages or hellos refused (bad credential, bad signature, not a member).
+    /// Messages or hellos refused (bad hello, bad signature, not a member).
     public var rejected = 0
     /// Attachment blobs received.
     public var blobs = 0

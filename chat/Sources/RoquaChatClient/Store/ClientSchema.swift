@@ -61,7 +61,7 @@ enum ClientSchema {
         }
         // Peers compare per-device counters: `counter` is the author device's n-th message in
         // the group (signed, in metadata `n`); `hops` is how many peers relayed it here;
-        // `peer_credentials` keeps authors' credentials so that relayed messages can carry them.
+        // `peer_credentials` (dropped in v5) was to keep authors' server-signed credentials.
         migrator.registerMigration("v2: per-device counters and relay hops") { db in
             try db.execute(sql: """
                 ALTER TABLE messages ADD COLUMN counter INTEGER;
@@ -133,6 +133,10 @@ enum ClientSchema {
                     display_name TEXT,
                     PRIMARY KEY (group_id, user_id));
                 """)
+        }
+        // Peer credentials are gone: nothing read them (peers trust the group log, not the server).
+        migrator.registerMigration("v5: no peer credentials") { db in
+            try db.execute(sql: "DROP TABLE IF EXISTS peer_credentials")
         }
         return migrator
     }

@@ -43,25 +43,3 @@ extension ClientStore {
         }
     }
 }
-
-extension ClientStore {
-    /// Keeps an author's credential (the newest by expiry) to attach when relaying their messages.
-    func saveCredential(_ signed: SignedPeerCredential, of credential: PeerCredential) throws {
-        let text = String(decoding: try ChatJSON.encoder().encode(signed), as: UTF8.self)
-        try write { db in
-            try db.execute(sql: """
-                INSERT INTO peer_credentials (user_id, device_id, signed, expires_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (user_id, device_id) DO UPDATE SET signed = excluded.signed, expires_at = excluded.expires_at
-                WHERE excluded.expires_at > peer_credentials.expires_at
-                """, arguments: [credential.userID, credential.deviceID, text, ChatTime.milliseconds(credential.expiresAt)])
-        }
-    }
-
-    func credential(userID: String, deviceID: String) throws -> SignedPeerCredential? {
-        let text = try read { db in
-            try String.fetchOne(db, sql: "SELECT signed FROM peer_credentials WHERE user_id = ? AND device_id = ?", arguments: [userID, deviceID])
-        }
-        // A row this store wrote always decodes; nil (not relayable) is the safe answer otherwise.
-        return text.flatMap { try? ChatJSON.decoder().decode(SignedPeerCredential.self, from: Data($0.utf8)) }
-    }
-}

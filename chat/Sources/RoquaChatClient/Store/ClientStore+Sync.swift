@@ -83,3 +83,26 @@ extension ClientStore {
         try read { db in try String.fetchAll(db, sql: "SELECT id FROM groups WHERE name = ? ORDER BY id", arguments: [name]) }
     }
 }
+
+/// A group made before group logs (by a client of then): no log entry here, yet messages that
+/// are not log entries — impossible for a group made since, whose `create` comes before any
+/// message anyone can send.
+public struct GroupBeforeLog: Sendable, Equatable {
+    public var id: String
+    public var name: String
+}
+
+extension ClientStore {
+    /// The groups held here that were made before group logs; they can never be read or written
+    /// end to end, only re-created.
+    func groupsBeforeLog() throws -> [GroupBeforeLog] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, name FROM groups g
+                WHERE NOT EXISTS (SELECT 1 FROM group_log l WHERE l.group_id = g.id)
+                  AND EXISTS (SELECT 1 FROM messages m WHERE m.group_id = g.id AND m.type <> 'control')
+                ORDER BY name, id
+                """).map { GroupBeforeLog(id: $0["id"], name: $0["name"]) }
+        }
+    }
+}

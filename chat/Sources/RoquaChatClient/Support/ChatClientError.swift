@@ -25,6 +25,10 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// This device is not (yet) a member in its verified log of the group: the guide's device
     /// adds it on seeing its join request.
     case notYetAdded(group: String)
+    /// The group was made before group logs (an old home's): it can only be re-created.
+    case groupBeforeLog(group: String, name: String)
+    /// A scanned (or typed) safety number is not the one with this member.
+    case safetyNumberMismatch(userID: String)
     /// The server presented another identity key than the one pinned at this home's first
     /// sign-in: refused (a different server, or someone in between).
     case serverIdentityChanged(pinned: String, offered: String)
@@ -56,6 +60,11 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .unconfirmedIdentity(let group, let userID):
             "user \(Echo.quoted(userID))'s identity key changed and group \(Echo.quoted(group))'s policy asks you to confirm it first: "
                 + "compare safety numbers in person with `roqua-chat verify \(group) \(userID)`, then run it again with --confirm"
+        case .safetyNumberMismatch(let userID):
+            "the scanned code is not your safety number with user \(Echo.quoted(userID)): another key may sit in between; do not confirm, and tell the guide"
+        case .groupBeforeLog(let group, let name):
+            "group \(Echo.quoted(name)) (\(group)) was made before group logs, so nothing can be sent to it or read from it end to end: "
+                + "a guide re-creates it (`roqua-chat group create \(Echo.quoted(name))`) and invites its members again; its old messages stay readable here"
         case .notYetAdded(let group):
             "this device is not a member of group \(Echo.quoted(group))'s log yet: the guide's device adds it at its next sync (or peer exchange); run `roqua-chat sync` after that"
         case .serverIdentityChanged(let pinned, let offered):

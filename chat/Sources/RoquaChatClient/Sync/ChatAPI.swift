@@ -26,6 +26,15 @@ struct ChatAPI: Sendable {
         }
     }
 
+    /// Asks the server to sign a fresh nonce and checks the answer against the pinned key
+    /// (pinning it at the first sign-in): on every sign-in and at the end of every sync.
+    /// - Throws: `serverIdentityChanged`, `authenticationError`; `noInternet`, `serverError`.
+    func checkServerIdentity() async throws {
+        let challenge = ServerIdentityChallenge()
+        let proof: ServerIdentityProof = try await call(.POST, "/v1/server-identity", body: challenge)
+        try await session.pin(proof, nonce: challenge.bytes ?? Data())
+    }
+
     func send(_ method: HTTPMethod, _ path: String, body: Data?, authorized: Bool) async throws -> Data {
         guard let state = await session.state else { throw ChatClientError.notSignedIn(home: session.path) }
         var token = authorized ? state.accessToken : nil

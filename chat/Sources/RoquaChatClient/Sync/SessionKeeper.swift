@@ -8,10 +8,8 @@ struct SessionState: Codable, Sendable, Equatable {
     var user: UserInfo?
     var accessToken: String?
     var refreshToken: String?
-    /// The server's Ed25519 key, pinned at the first credential after sign-in.
+    /// The server's Ed25519 key, pinned at the first identity proof after sign-in.
     var serverKey: String?
-    /// This device's newest peer credential.
-    var credential: SignedPeerCredential?
     /// The id of the last code request (the code is checked under it).
     var signInRequest: String?
     /// PEM certificates trusted for this server instead of the system's (`--ca-cert`).
@@ -22,7 +20,6 @@ struct SessionState: Codable, Sendable, Equatable {
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case serverKey = "server_key"
-        case credential
         case signInRequest = "sign_in_request"
         case serverCA = "server_ca"
     }
@@ -63,34 +60,28 @@ actor SessionKeeper {
         try save(next)
     }
 
-    /// Forgets the tokens and the credential after signing out (the server and its pinned key stay).
+    /// Forgets the tokens after signing out (the server and its pinned key stay).
     func signedOut() throws {
         guard var next = state else { return }
         next.accessToken = nil
         next.refreshToken = nil
-        next.credential = nil
         next.user = nil
         try save(next)
     }
 
-    /// Keeps a new peer credential after checking it against the pinned server key (pinned
-    /// now when none is); returns what it vouches for.
-    /// - Throws: `serverIdentityChanged` when the server's key changed; `authenticationError` when the signature is wrong.
-    func store(_ signed: SignedPeerCredential, now: Date) throws -> PeerCredential {
+    /// Checks the server's answer to `nonce` against the pinned key (pinning it now when none is).
+    /// - Throws: `serverIdentityChanged` when the server's key changed; `authenticationError`
+    ///   when the answer is not a signature over this nonce (replayed, forged).
+    func pin(_ proof: ServerIdentityProof, nonce: Data) throws {
         guard var next = state else { throw ChatClientError.notSignedIn(home: path) }
-        let pinned = next.serverKey ?? signed.serverKey
-        guard pinned == signed.serverKey else { throw ChatClientError.serverIdentityChanged(pinned: pinned, offered: signed.serverKey) }
-        guard let key = Data(base64Encoded: pinned) else {
-            throw ChatClientError.authenticationError(reason: "the server's credential key is not base64")
+        let pinned = next.serverKey ?? proof.serverKey
+        guard pinned == proof.serverKey else { throw ChatClientError.serverIdentityChanged(pinned: pinned, offered: proof.serverKey) }
+        guard let key = Data(base64Encoded: pinned), proof.verifies(nonce: nonce, trusted: key) else {
+            throw ChatClientError.authenticationError(reason: "the server's identity proof is not its key's signature over this request's nonce")
         }
-        let credential: PeerCredential
-        do { credential = try signed.verified(serverKey: key, now: now) } catch {
-            throw ChatClientError.authenticationError(reason: "\(error)")
-        }
+        guard next.serverKey == nil else { return }
         next.serverKey = pinned
-        next.credential = signed
         try save(next)
-        return credential
     }
 
     /// A fresh access token to replace `stale`: the current one if someone already refreshed,

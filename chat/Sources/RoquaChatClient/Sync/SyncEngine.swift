@@ -25,6 +25,9 @@ public struct SyncReport: Sendable, Equatable {
     public var logEntries = 0
     /// Groups held here whose messages the server no longer shows this user (removed).
     public var closedGroups: [String] = []
+    /// Groups held here that were made before group logs: not pulled (nothing in them can be
+    /// read end to end); they need re-creating.
+    public var groupsBeforeLog: [GroupBeforeLog] = []
 }
 
 /// Moves messages between the local store and the server: pushes the outbox in batches, then
@@ -56,8 +59,8 @@ public actor SyncEngine {
         self.sleep = sleep
     }
 
-    /// One sync: collect and hand out group keys, push everything pending, pull every group,
-    /// then renew the peer credential (its groups may have changed).
+    /// One sync: check the server's identity against the pinned key, collect and hand out group
+    /// keys, push everything pending, pull every group.
     /// - Throws: `ChatClientError` (`noInternet`, `authenticationError`, `serverError`, `store`).
     public func syncOnce() async throws -> SyncReport {
         if let running { return try await running.value }
@@ -142,16 +145,22 @@ public actor SyncEngine {
 
     private func perform() async throws -> SyncReport {
         var report = SyncReport()
+        // First: nothing goes to a server that cannot prove the pinned key.
+        try await api.checkServerIdentity()
         let groups: GroupList = try await api.call(.GET, "/v1/groups")
         try store.saveGroups(groups.groups)
         guard let selfID = await api.session.state?.user?.id else { throw ChatClientError.notSignedIn(home: api.session.path) }
         // A message goes up only after its file, so whoever pulls it can fetch the file.
         report.blobsUp = try await uploadBlobs()
         try await pushAll(&report)
-        for groupID in try store.groupIDs() {
+        report.groupsBeforeLog = try store.groupsBeforeLog()
+        let old = Set(report.groupsBeforeLog.map(\.id))
+        for groupID in try store.groupIDs() where !old.contains(groupID) {
             do {
                 report.pulled += try await pull(groupID: groupID, selfID: selfID, report: &report)
-                try await fetchNames(groupID: groupID)
+                if let listed = try await fetchMembers(groupID: groupID) {
+                    try keeper.removeUnlisted(Set(listed.map(\.userID)), groupID: groupID, selfID: selfID)
+                }
             } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
                 // Removed from the group (or it is gone): what is here stays; the other groups go on.
                 report.closedGroups.append(groupID)
@@ -164,20 +173,19 @@ public actor SyncEngine {
         if try store.pendingCount() > 0 { try await pushAll(&report) }
         try await fetchBlobs(&report)
         report.pending = try store.pendingCount()
-        let signed: SignedPeerCredential = try await api.call(.GET, "/v1/peer-credential")
-        _ = try await api.session.store(signed, now: Date())
         try store.checkpoint()
         return report
     }
 
-    /// The members' display names, for showing who sent what (the group's details; a group whose
-    /// details are refused keeps the names it had).
-    private func fetchNames(groupID: String) async throws {
+    /// The members the server lists in the group's mailbox, whose display names are kept for
+    /// showing who sent what; nil when the details are refused (the names here stay).
+    private func fetchMembers(groupID: String) async throws -> [GroupMemberInfo]? {
         do {
             let details: GroupInfo = try await api.call(.GET, "/v1/groups/\(groupID)")
             try store.saveMemberNames(groupID: groupID, details.members ?? [])
+            return details.members
         } catch ChatClientError.serverError(403, _, _, _), ChatClientError.serverError(404, _, _, _) {
-            return
+            return nil
         }
     }
 

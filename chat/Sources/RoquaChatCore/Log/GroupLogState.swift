@@ -4,8 +4,8 @@ import Foundation
 /// A group as its verified log says: who is a member with which device and role, the epoch,
 /// and which devices each epoch was sealed to. Built only by `apply`, which checks each entry
 /// against the state so far: the hash chain, the actor's signature, and that the actor may make
-/// it (guides add, remove and rekey; a member may remove only itself; the last guide may not
-/// leave; a rekey is sealed to exactly the current devices). The server decides nothing here.
+/// it (guides add, remove, change roles and rekey; a member may remove only itself; the last
+/// guide may not leave nor be demoted; a rekey is sealed to exactly the current devices). The server decides nothing here.
 public struct GroupLogState: Sendable {
     /// A member device and its role.
     public struct Member: Sendable, Equatable {
@@ -115,6 +115,17 @@ public struct GroupLogState: Sendable {
             guard !guidesLeft.isEmpty else { throw GroupLogError.notAllowed("the last guide cannot leave") }
             members = members.filter { $0.value.userID != user }
             needsRekey = true
+        case .role:
+            guard actorIsGuide else { throw GroupLogError.notAllowed("only a guide may change a member's role") }
+            guard let user = statement.userID, let role = statement.role,
+                  let current = members.values.first(where: { $0.userID == user })?.role else {
+                throw GroupLogError.malformed("a role change must name a member and a role")
+            }
+            guard current != role else { throw GroupLogError.malformed("user \(user) is a \(role.rawValue) already") }
+            let guidesLeft = members.values.contains { $0.role == .guide && $0.userID != user }
+            guard role == .guide || guidesLeft else { throw GroupLogError.notAllowed("the last guide cannot be made a member") }
+            // Who reads is unchanged, so no new epoch: a role is who may change the log.
+            for (deviceID, member) in members where member.userID == user { members[deviceID]?.role = role }
         case .rekey:
             guard actorIsGuide else { throw GroupLogError.notAllowed("only a guide may start an epoch") }
             guard let epoch = statement.epoch, epoch == self.epoch + 1, let sealed = statement.sealed else {

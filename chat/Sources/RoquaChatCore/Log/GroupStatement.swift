@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// One entry of a group's log, or a join request. Log entries (`create`, `add`, `remove`,
-/// `rekey`) are chained by hash (`prev` is the hex SHA-256 of the previous entry's signed bytes)
+/// `role`, `rekey`) are chained by hash (`prev` is the hex SHA-256 of the previous entry's signed bytes)
 /// and signed by the acting device's identity key; every client checks the whole chain
 /// (`GroupLogState`). A `join` is not an entry: it is the request an invited device posts to the
 /// group's mailbox, proving with the invite's secret that the person handed the code sent it.
@@ -10,6 +10,8 @@ public struct GroupStatement: Codable, Sendable, Equatable {
     /// What the statement does.
     public enum Kind: String, Codable, Sendable {
         case create, add, remove, rekey, join
+        /// A guide promotes a member to guide or demotes a guide to member.
+        case role
     }
 
     /// `group_id`.
@@ -32,13 +34,13 @@ public struct GroupStatement: Codable, Sendable, Equatable {
     public var confirmKeyChanges: Bool?
     /// `create`: the creator's device; `add`: the newcomer's; `join`: the requester's.
     public var device: SignedDeviceRecord?
-    /// `add`: the newcomer's role in the group.
+    /// `add`: the newcomer's role in the group; `role`: the member's new role.
     public var role: MemberRole?
     /// `add` / `join`: which invite (a hash of its secret, never the secret).
     public var inviteID: String?
     /// `add` / `join`: HMAC under the invite's secret (see `InviteSecret`).
     public var inviteProof: String?
-    /// `remove`: the user leaving.
+    /// `remove`: the user leaving; `role`: the user whose role changes.
     public var userID: String?
     /// `rekey`: the new epoch (the previous one plus one).
     public var epoch: Int?

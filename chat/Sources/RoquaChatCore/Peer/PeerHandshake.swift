@@ -7,8 +7,6 @@ public enum PeerWireError: Error, Sendable, Equatable, CustomStringConvertible {
     case frame(String)
     /// The opening `hello` of a session was not one.
     case hello(String)
-    /// The peer's credential did not verify with the pinned server key.
-    case credential(PeerCredentialError)
     /// The peer's identity did not open, or its signature over the session transcript does not
     /// verify with its device record's identity key.
     case proof
@@ -23,7 +21,6 @@ public enum PeerWireError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .frame(let reason): "peer frame refused: \(reason)"
         case .hello(let reason): "peer hello refused: \(reason)"
-        case .credential(let error): "peer refused: \(error)"
         case .proof: "peer refused: its signature over the session does not verify with its device record's identity key"
         case .notMember: "peer refused: its device is not a member of any group's log held here"
         case .sealed(let counter): "peer frame \(counter) does not open: altered, replayed or reordered"

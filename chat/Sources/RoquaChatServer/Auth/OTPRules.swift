@@ -2,18 +2,21 @@ import Foundation
 import RoquaIO
 
 /// Everything the server remembers about sign-in codes for one phone number: the live codes
-/// (one per requester at most) and when codes were sent, and to whom, within the last hour.
+/// and when codes were sent, and to whom, within the last hour.
 ///
 /// A code belongs to the sign-in request that asked for it: the request's id goes back only to
 /// the requester, and a guess names it. So a stranger guessing on a number guesses on the codes
 /// *they* asked for, never on the owner's — the owner's code, its attempts and its back-off are
-/// out of their reach ("lock the code, not the person").
+/// out of their reach ("lock the code, not the person"). Nor does a later request replace it,
+/// from whatever address: clients behind one address (a hotel's network, a carrier's NAT) are one
+/// requester, and a stranger among them would otherwise kill the owner's code with each request.
 package struct OTPState: Sendable, Equatable, Codable {
     /// One live code.
     package struct Code: Sendable, Equatable, Codable {
         /// Keyed hash of the request id the requester was given.
         package var request: String
-        /// Keyed hash of the requester's address.
+        /// Keyed hash of the requester's address (kept so that a server rolled back can still
+        /// read the state).
         package var requester: String
         /// HMAC of the code.
         package var mac: Data
@@ -59,7 +62,7 @@ package struct OTPState: Sendable, Equatable, Codable {
 package enum OTPRules {
     /// The result of asking for a code.
     package enum RequestOutcome: Sendable, Equatable {
-        /// Send this code (its MAC is now the requester's live code).
+        /// Send this code (its MAC is now a live code of this request).
         case send
         /// Not now: this requester got a code for the number too recently or too often this
         /// hour, or the number got as many codes this hour as it may.
@@ -77,7 +80,8 @@ package enum OTPRules {
     }
 
     /// A new code with MAC `codeMAC` for the request `request` from `requester`, unless the
-    /// send limits forbid it. The requester's previous code, if any, is replaced.
+    /// send limits forbid it. Live codes stay live: several at once cost no guesses, since every
+    /// code is a send and the sends of an hour are capped (`sendsPerHour × guessesPerCode`).
     package static func request(_ state: inout OTPState, request: String, requester: String, codeMAC: Data,
                                 now: Date, settings: ChatSettings) -> RequestOutcome {
         prune(&state, now: now)
@@ -92,7 +96,6 @@ package enum OTPRules {
             return .throttled(until: oldest.addingTimeInterval(3600))
         }
         state.sends.append(OTPState.Send(at: now, requester: requester))
-        state.codes.removeAll { $0.requester == requester }
         state.codes.append(OTPState.Code(request: request, requester: requester, mac: codeMAC,
                                          expiresAt: now.addingTimeInterval(settings.codeLifetime),
                                          attemptsLeft: settings.guessesPerCode, failures: 0, blockedUntil: nil))

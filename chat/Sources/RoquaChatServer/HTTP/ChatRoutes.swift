@@ -12,39 +12,14 @@ struct ChatRoutes: Sendable {
     let groups: GroupService
     let sync: SyncService
     let blobs: BlobService
-    let credentials: PeerCredentialService
+    let identity: ServerIdentityService
     let store: any ChatStore
     let settings: ChatSettings
-    let limiter = RequestRateLimiter()
     let clock: any ChatClock
+    let signInLimits: SignInLimits
 
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
     /// A display-name body: the longest name, escaped, with room to spare.
     static let maxDisplayNameBodyBytes = 2048
-
-    /// The client's address: the connection's peer, or — when the peer is a trusted reverse proxy
-    /// (`settings.trustedProxies`) — the address that proxy appended to `X-Forwarded-For`.
-    func clientAddress(_ request: Request, _ context: ChatRequestContext) -> String {
-        let peer = context.clientAddress
-        guard settings.trustedProxies.contains(peer),
-              let forwarded = request.headers[values: Self.forwardedFor].last?.split(separator: ",").last?
-                .trimmingCharacters(in: .whitespaces), !forwarded.isEmpty, forwarded.count <= 64 else { return peer }
-        return forwarded
-    }
-
-    /// Counts a sign-in request from the client's address (unless loopback is exempt) and for the server.
-    /// - Throws: `rateLimited` with the seconds to wait.
-    func limit(_ request: Request, _ context: ChatRequestContext, _ what: String, perAddress: Int, perServer: Int?) async throws {
-        let now = clock.now()
-        let address = clientAddress(request, context)
-        let loopback = address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
-        if settings.limitLoopback || !loopback, let wait = await limiter.admit("\(what) \(address)", limit: perAddress, now: now) {
-            throw ChatServerError.rateLimited(what: "\(what) from this address", retryAfterSeconds: wait)
-        }
-        if let perServer, let wait = await limiter.admit(what, limit: perServer, now: now) {
-            throw ChatServerError.rateLimited(what: "\(what) on this server", retryAfterSeconds: wait)
-        }
-    }
 
     func register(on router: Router<ChatRequestContext>) {
         router.add(middleware: RequestLogMiddleware(level: .info))
@@ -55,19 +30,19 @@ struct ChatRoutes: Sendable {
         registerAccount(on: api)
         registerGroups(on: api)
         registerSync(on: api)
-        registerCredentials(on: api)
+        registerIdentity(on: api)
     }
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
         routes.post("/otp/request") { request, context in
-            try await limit(request, context, "sign-in code requests", perAddress: settings.codeRequestsPerAddress,
-                            perServer: settings.codeRequestsPerServer)
+            let client = try await signInLimits.admit(.codeRequest, peer: context.clientAddress, headers: request.headers,
+                                                      logger: context.logger)
             let body = try await ChatBody.decode(OTPRequestBody.self, from: request, limit: settings.maxJSONBodyBytes)
-            let requestID = try await auth.requestCode(phone: body.phone, from: clientAddress(request, context))
+            let requestID = try await auth.requestCode(phone: body.phone, from: client.key)
             return JSONResponse.make(OTPRequestAccepted(requestID: requestID), status: .accepted)
         }
         routes.post("/otp/verify") { request, context in
-            try await limit(request, context, "sign-in code checks", perAddress: settings.codeChecksPerAddress, perServer: nil)
+            _ = try await signInLimits.admit(.codeCheck, peer: context.clientAddress, headers: request.headers, logger: context.logger)
             let body = try await ChatBody.decode(OTPVerifyBody.self, from: request, limit: settings.maxJSONBodyBytes)
             return JSONResponse.make(try await auth.verify(body))
         }
@@ -170,9 +145,11 @@ struct ChatRoutes: Sendable {
         }
     }
 
-    func registerCredentials(on api: RouterGroup<ChatRequestContext>) {
-        api.get("/peer-credential") { _, context in
-            JSONResponse.make(try await credentials.issue(actor: try context.requireActor()))
+    func registerIdentity(on api: RouterGroup<ChatRequestContext>) {
+        api.post("/server-identity") { request, context in
+            _ = try context.requireActor()
+            let challenge = try await ChatBody.decode(ServerIdentityChallenge.self, from: request, limit: settings.maxJSONBodyBytes)
+            return JSONResponse.make(try identity.prove(challenge))
         }
     }
 

@@ -19,6 +19,7 @@ extension ChatServerError {
         case .refreshTokenSuperseded, .cannotRemoveGuide: .conflict
         case .inviteUsed, .inviteExpired: .gone
         case .storage: .internalServerError
+        case .untrustedProxy: .serviceUnavailable
         }
     }
 
@@ -47,6 +48,7 @@ extension ChatServerError {
         case .digestMismatch: .digestMismatch
         case .quotaExceeded: .quotaExceeded
         case .storage: .internalError
+        case .untrustedProxy: .unavailable
         }
     }
 

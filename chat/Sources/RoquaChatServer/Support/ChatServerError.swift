@@ -16,6 +16,9 @@ package enum ChatServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case tooManyAttempts(retryAfterSeconds: Int)
     /// A per-address or server-wide request limit (what was limited, seconds to wait).
     case rateLimited(what: String, retryAfterSeconds: Int)
+    /// A sign-in request forwarded (`X-Forwarded-For`, …) by `peer`, a proxy on this machine the
+    /// server was not told to trust: sign-in is off until the operator names it.
+    case untrustedProxy(peer: String)
     case refreshTokenInvalid
     case refreshTokenExpired
     case refreshTokenReused
@@ -48,6 +51,8 @@ package enum ChatServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .codeExpired: "the code has expired; request a new one"
         case .tooManyAttempts(let seconds): "too many wrong codes; try again in \(seconds) s"
         case .rateLimited(let what, let seconds): "too many \(what); try again in \(seconds) s"
+        case .untrustedProxy(let peer):
+            "sign-in is off: this server is reached through a reverse proxy at \(peer) that it does not trust, so it cannot tell clients apart; its operator must start roqua-chat-server with --trusted-proxy \(peer)"
         case .refreshTokenInvalid: "unknown or revoked refresh token; sign in again"
         case .refreshTokenExpired: "the refresh token has expired; sign in again"
         case .refreshTokenReused: "this refresh token was already used; the sign-in was revoked, sign in again"

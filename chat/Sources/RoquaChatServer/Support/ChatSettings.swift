@@ -21,8 +21,6 @@ package struct ChatSettings: Sendable {
     package var backoffMax: TimeInterval = 15 * 60
 
     package var accessTokenLifetime: TimeInterval = 15 * 60
-    /// How long peers accept a device's peer credential (a day of travelling offline).
-    package var peerCredentialLifetime: TimeInterval = 24 * 60 * 60
     package var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     /// A refresh token presented again this soon after its rotation gets the same successor
     /// (two requests of one app refreshing at once) instead of revoking the sign-in.
@@ -54,13 +52,21 @@ package struct ChatSettings: Sendable {
     package var defaultPullLimit = 100
     package var maxPullLimit = ChatLimits.maxPullLimit
 
-    /// Code requests per client address per minute, and for the whole server (SMS pumping).
+    /// Code requests per client address (IPv6: per /64) per minute.
     package var codeRequestsPerAddress = 10
-    package var codeRequestsPerServer = 600
-    /// Code checks per client address per minute (guessing).
+    /// Code requests per minute and per hour for the whole server: each may send an SMS, which
+    /// is somebody's bill. Sized for one tour operator: a coach of 50 travellers signing in at
+    /// departure passes in two minutes (five behind one hotel address), five coaches in one
+    /// hour; a stranger with any number of addresses gets at most 300 SMS sent an hour (600 a
+    /// minute, 36,000 an hour, before).
+    package var codeRequestsPerServer = 30
+    package var codeRequestsPerHour = 300
+    /// Code checks per client address per minute, and for the whole server (guessing, and a
+    /// write per check): at four checks for every code the server may send in a minute.
     package var codeChecksPerAddress = 30
-    /// Whether loopback clients count per address too (off: a reverse proxy on this machine would
-    /// make every client one address; tests turn it on).
+    package var codeChecksPerServer = 120
+    /// Whether loopback clients count per address too (off: a local script or test signs in
+    /// many people; a proxy on this machine must be trusted or is refused; tests turn it on).
     package var limitLoopback = false
     /// Reverse proxies (their addresses as the connection shows them) whose `X-Forwarded-For`
     /// names the client: behind one, limits count the client's address, not the proxy's.

@@ -64,7 +64,9 @@ package struct ServerSecret: Sendable {
         case accessToken = "access-token/v1"
         case signInCode = "sign-in-code/v1"
         case refreshSuccessor = "refresh-successor/v1"
-        case peerCredential = "peer-credential/v1"
+        /// Labelled for the route it was first made for (peer credentials, gone): the label stays
+        /// so that the key every home pinned stays too.
+        case serverIdentity = "peer-credential/v1"
     }
 }
 

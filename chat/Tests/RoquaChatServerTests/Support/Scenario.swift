@@ -19,9 +19,9 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
     /// Every scenario of every area.
     static var all: [Scenario] {
-        AuthScenarios.all + TokenScenarios.all + GroupScenarios.all + AuthorizationScenarios.all
+        AuthScenarios.all + SignInAbuseScenarios.all + TokenScenarios.all + GroupScenarios.all + AuthorizationScenarios.all
             + SyncScenarios.all + ReceiptScenarios.all + BlobScenarios.all + RequestScenarios.all
-            + CredentialScenarios.all + ProfileScenarios.all
+            + ServerIdentityScenarios.all + ProfileScenarios.all
     }
 
     /// Runs the scenario on a server over `store`, then stops the server.

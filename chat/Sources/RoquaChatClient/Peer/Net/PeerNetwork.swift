@@ -40,7 +40,7 @@ public struct PeerRunReport: Sendable, Equatable {
     public var peers: Int
     /// Sessions established (a device met twice counts twice).
     public var sessions: Int
-    /// Connections refused during the handshake (bad credential, bad proof, not a peer).
+    /// Connections refused during the handshake (no shared epoch, bad proof, not a member).
     public var refused: Int
     /// What the peer protocol saw.
     public var stats: PeerStats
