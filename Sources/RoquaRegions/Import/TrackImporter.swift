@@ -21,6 +21,10 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var format: String
     /// The same content was imported before: nothing was added.
     public var alreadyImported = false
+    /// Imported before the store kept fixes: its fixes were kept now, nothing was counted again.
+    public var keptOnly = false
+    /// Fixes kept in the history by this import (not kept before, by this or another import).
+    public var fixesKept = 0
     /// Found by walking a directory or archive and not a track file: why (nothing was read).
     public var notATrack: String?
     /// Fixes read from the file, assumed-time ones included.
@@ -145,6 +149,23 @@ public final class TrackImporter {
         case toRead(TrackFormat, checksum: String)
     }
 
+    /// What the store knows of a file's content.
+    enum ImportState {
+        /// Never imported.
+        case new
+        /// Imported, its fixes kept: nothing to do.
+        case kept
+        /// Imported before the store kept fixes: its fixes are kept now, nothing derived again.
+        case beforeHistory
+    }
+
+    static func importState(_ db: Database, checksum: String) throws -> ImportState {
+        guard let row = try Row.fetchOne(db, sql: "SELECT fixes_kept FROM imports WHERE checksum = ?", arguments: [checksum]) else {
+            return .new
+        }
+        return (row[0] as Int?) == nil ? .beforeHistory : .kept
+    }
+
     /// The source's format and checksum, or the summary when there is nothing to read: not a
     /// track (met while walking), or already imported.
     private func identify(_ source: TrackSource) throws -> Identity {
@@ -161,7 +182,7 @@ public final class TrackImporter {
         }
         let checksum = try source.checksum()
         // Checked again under the write lock: another process may import the same file meanwhile.
-        if try store.hasImport(checksum: checksum) {
+        if try store.read({ db in try Self.importState(db, checksum: checksum) }) == .kept {
             var summary = TrackImportSummary(file: source.name, format: format.rawValue)
             summary.alreadyImported = true
             return .finished(summary)
@@ -175,10 +196,12 @@ public final class TrackImporter {
                           alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
         var summary = TrackImportSummary(file: source.name, format: format.rawValue)
         let outcome = try store.write { db -> (TrackImportSummary, T?) in
-            if try RegionStore.hasImport(db, checksum: checksum) {
+            let state = try Self.importState(db, checksum: checksum)
+            if state == .kept {
                 summary.alreadyImported = true
                 return (summary, nil)
             }
+            summary.keptOnly = state == .beforeHistory
             try record(&reader, name: source.name, format: format, options: options, checksum: checksum, into: &summary,
                        progress: progress, db: db)
             let extra = try alongside(db, summary)
@@ -221,6 +244,11 @@ public final class TrackImporter {
                 }
             }
         }
+        // Keep, then derive what was newly kept (in time order within each block); a file
+        // imported before the history only fills it.
+        var keeper = try FixKeeper(source: name, db)
+        let derives = !summary.keptOnly
+        func derive(_ kept: [KeptFix]) { if derives { for fix in kept { filter.push(fix.fix, settle) } } }
         while let fix = try reader.next() {
             summary.fixesRead += 1
             // Every reader checks this itself; checked again because nothing outside the window
@@ -230,9 +258,16 @@ public final class TrackImporter {
                                      message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
             }
             if summary.fixesRead % 8192 == 0 { try progress?(summary.fixesRead) }
-            filter.push(fix, settle)
+            guard let kept = KeptFix(fix) else {
+                summary.dropped[.invalidCoordinate, default: 0] += 1
+                continue
+            }
+            derive(try keeper.add(kept))
         }
-        filter.finish().forEach(settle)
+        derive(try keeper.finish())
+        if derives { filter.finish().forEach(settle) }
+        summary.fixesKept = keeper.kept
+        if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
         if options.assumedTime == nil {
             summary.untimedSkipped = reader.untimedPoints
         } else {
@@ -271,11 +306,15 @@ public final class TrackImporter {
                                  try StoreTime.text(r.lastVisit), r.id])
         }
         try travel.write(db, region: { engine.regions[$0] }, place: enricher.place)
-        try db.execute(sql: """
-            INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
-                             summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits])
+        if summary.keptOnly {
+            try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
+        } else {
+            try db.execute(sql: """
+                INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits, fixes_kept)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
+                                 summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits, summary.fixesKept])
+        }
         // The events, in an array of their exact size rather than one grown by doubling.
         var pending: [RegionEvent] = []
         pending.reserveCapacity(engine.newRegionIndices.count + summary.firsts.count + engine.changedRegionCount)

@@ -16,6 +16,8 @@ enum RegionSchema {
     /// The explored area and world share of a big store, remembered with the fingerprint of the
     /// circles they were computed from (`StoredFigures`).
     static let figures = "v6: explored figures"
+    /// Keeps every fix imported or posted (`FixHistory`), and the settings everything is derived with.
+    static let history = "v7: kept fixes"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -97,6 +99,7 @@ enum RegionSchema {
                 )
                 """)
         }
+        migrator.registerMigration(history) { db in try FixHistory.createTables(db) }
         return migrator
     }
 }

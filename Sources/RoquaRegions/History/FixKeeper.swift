@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The import's keep stage: fixes of one source gathered into blocks, each sorted, its
+/// duplicates dropped — the same fix (second and position to 1e-6°) met earlier in this import
+/// or kept by any earlier one — and written in the import's transaction. What it hands on, in
+/// time order within each block, is exactly the fixes newly kept: only they are derived, so a
+/// file imported twice, or two exports that overlap, count nothing twice.
+struct FixKeeper {
+    private let db: Database
+    private let source: Int64
+    private var pending: [KeptFix] = []
+    /// No stored block spans more (bounds the index range looked up for duplicates).
+    private var longest: Int64
+    /// The last block this keeper wrote and its fixes' identities: the next block, continuing
+    /// in time, usually meets only it.
+    private var lastWritten: (id: Int64, identities: Set<KeptFix.Identity>)?
+    /// Fixes handed on (kept), and fixes dropped as kept already.
+    private(set) var kept = 0
+    private(set) var duplicates = 0
+
+    init(source name: String, _ db: Database) throws {
+        self.db = db
+        source = try FixHistory.sourceID(name, db)
+        longest = try FixHistory.longestSpan(db)
+        pending.reserveCapacity(FixBlock.capacity)
+    }
+
+    /// Adds one fix read; when a block is full, keeps it and returns its new fixes (else none).
+    mutating func add(_ fix: KeptFix) throws -> [KeptFix] {
+        pending.append(fix)
+        return pending.count >= FixBlock.capacity ? try flush() : []
+    }
+
+    /// Keeps what is still gathered and returns its new fixes.
+    mutating func finish() throws -> [KeptFix] { try flush() }
+
+    private mutating func flush() throws -> [KeptFix] {
+        guard !pending.isEmpty else { return [] }
+        var block = pending
+        pending.removeAll(keepingCapacity: true)
+        if !zip(block, block.dropFirst()).allSatisfy({ $0.0 <= $0.1 }) { block.sort() }
+        var seen = try keptIdentities(from: block[0].time, through: block[block.count - 1].time)
+        var identities = Set<KeptFix.Identity>(minimumCapacity: block.count)
+        var fresh: [KeptFix] = []
+        fresh.reserveCapacity(block.count)
+        for fix in block {
+            let identity = fix.identity
+            guard !seen.contains(identity), identities.insert(identity).inserted else { continue }
+            fresh.append(fix)
+        }
+        seen.removeAll()
+        duplicates += block.count - fresh.count
+        kept += fresh.count
+        guard !fresh.isEmpty else { return [] }
+        let id = try FixHistory.insertBlock(fresh[...], source: source, db)
+        longest = max(longest, fresh[fresh.count - 1].time - fresh[0].time)
+        lastWritten = (id, identities)
+        return fresh
+    }
+
+    /// The identities of every fix kept in the seconds `from`…`through` touch.
+    private func keptIdentities(from: Int64, through: Int64) throws -> Set<KeptFix.Identity> {
+        // Identities are whole seconds: a fix at 12:00:00.900 meets one at 12:00:00.100.
+        let start = from - from.modulo(1000), end = through - through.modulo(1000) + 999
+        var identities = Set<KeptFix.Identity>()
+        for block in try FixHistory.blocks(from: start, through: end, longest: longest, db) {
+            if let last = lastWritten, last.id == block.id {
+                identities.formUnion(last.identities)
+            } else {
+                for fix in try FixHistory.fixes(ofBlock: block.id, db) where fix.time >= start && fix.time <= end {
+                    identities.insert(fix.identity)
+                }
+            }
+        }
+        return identities
+    }
+}
+
+private extension Int64 {
+    /// The non-negative remainder (times before 1970 are negative).
+    func modulo(_ divisor: Int64) -> Int64 { ((self % divisor) + divisor) % divisor }
+}
