@@ -43,7 +43,9 @@ public enum AchievementStorage {
                 }
                 guard let xp = row["xp"]?.integer, xp >= 0 else { throw ArchiveRowProblem("achievement '\(id)': xp must be ≥ 0") }
             },
-        ]
+        ],
+        // Unlocks are dated by the regions that completed them (`CompletionTimes`): derived again with them.
+        derivedTables: ["achievement_unlocks"]
     )
 
     /// Every unlock, earliest first.

@@ -98,6 +98,14 @@ public struct AchievementTracker: Sendable {
         return result
     }
 
+    /// After everything was derived again from the kept fixes (its unlocks emptied): every
+    /// achievement evaluated against `stored`, the regions as now stored, and its unlocks stored,
+    /// each dated when the regions completed it — what importing everything at once records.
+    package func rederived(_ db: Database, stored: [VisitedRegion], now: Date = Date()) throws -> [AchievementUnlock] {
+        let ids = Set(catalog.achievements.map(\.id))
+        return try record(ids, among: stored, previous: [], latest: CompletionTimes.latestVisit(stored), now: now, db)
+    }
+
     /// The locked achievements a batch of events can move: all of them when a region was added,
     /// only revisit and streak ones when the batch holds nothing but revisits.
     func affected(by events: [RegionEvent], unlocked: Set<String>) -> Set<String> {

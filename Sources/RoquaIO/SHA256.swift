@@ -12,6 +12,9 @@ package struct SHA256 {
         hasher.update(bufferPointer: bytes)
     }
 
+    /// The digest's 32 bytes.
+    package func finalizeBytes() -> [UInt8] { Array(hasher.finalize()) }
+
     /// The digest as 64 lower-case hex digits.
     package func finalize() -> String {
         hasher.finalize().map { String(format: "%02x", $0) }.joined()

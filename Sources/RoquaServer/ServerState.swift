@@ -82,6 +82,8 @@ final class ServerState: Sendable {
     /// An importer naming regions from the server's open index (one per import: an enricher
     /// serves one thread at a time).
     func importer() throws -> TrackImporter {
-        try TrackImporter(store: store, enricher: RegionEnricher(index: index, identity: enricherIdentity))
+        let settings = try store.derivedWith()
+        return try TrackImporter(store: store, enricher: RegionEnricher(index: index, identity: enricherIdentity),
+                                 settings: settings.clustering, flights: settings.flights)
     }
 }

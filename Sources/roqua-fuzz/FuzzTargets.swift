@@ -81,6 +81,30 @@ enum FuzzTargets {
                 _ = try AchievementCatalog.load(data: data)
             },
             "explored-added": exploredAdded,
+            // A block of kept fixes (`FixBlock`): read as a block, it is refused or decodes to fixes that
+            // encode back to a block reading the same; read as fixes, they survive the round trip.
+            "fix-block": { data in
+                if let fixes = try? FixBlock.decode([UInt8](data)), try FixBlock.decode(FixBlock.encode(fixes)) != fixes {
+                    fatalError("a decoded block does not survive encoding again")
+                }
+                let fixes = stride(from: 0, to: data.count - 19, by: 20).map { i in
+                    let word = { (at: Int, bytes: Int) in data[data.startIndex + i + at ..< data.startIndex + i + at + bytes]
+                        .reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+                    return KeptFix(time: Int64(bitPattern: word(0, 8)) % 100_000_000_000_000, latitude: Int32(truncatingIfNeeded: word(8, 4)) % 900_000_001,
+                                   longitude: Int32(truncatingIfNeeded: word(12, 4)) % 1_800_000_001,
+                                   accuracy: max(-1, Int32(truncatingIfNeeded: word(16, 2)) - 1), speed: max(-1, Int32(truncatingIfNeeded: word(18, 2)) - 1))
+                }.sorted()
+                guard !fixes.isEmpty else { return }
+                let block = Array(fixes.prefix(FixBlock.capacity))
+                guard try FixBlock.decode(FixBlock.encode(block)) == block else { fatalError("fixes do not survive a block: \(block)") }
+            },
+            // A backup (`roqua restore FILE`): as given, and signed with a valid digest, so that the
+            // expansion and the checks of the copy inside are reached too.
+            "backup": { data in
+                for bytes in [[UInt8](data), StoreBackupFuzzing.signed([UInt8](data))] {
+                    _ = try? StoreBackup.read(Scratch.file("backup", Data(bytes)), components: [AchievementStorage.component])
+                }
+            },
             "restore": { data in
                 let file = Scratch.file("export.json", data)
                 try ArchiveCoding.validate(ArchiveCoding.read(file), file: file, tables: AchievementStorage.component.archivedTables)
@@ -243,5 +267,15 @@ enum FuzzTargets {
             _ = try reader.rings(at: index)
             for field in reader.fieldNames { _ = try reader.string(record: index, field: field) }
         }
+    }
+}
+
+/// A backup body made to pass the digest check.
+enum StoreBackupFuzzing {
+    static func signed(_ body: [UInt8]) -> [UInt8] {
+        let bytes = Array("ROQUA-BACKUP 1\n".utf8) + body
+        var hasher = RoquaIO.SHA256()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return bytes + hasher.finalizeBytes()
     }
 }

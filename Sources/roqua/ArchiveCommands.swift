@@ -18,28 +18,65 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write (default: standard output).", valueName: "FILE"))
     var output: String?
 
+    @Option(help: ArgumentHelp("With --format gpx: the kept fixes from this day (or time) on, one track per source.",
+                               valueName: "day"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("With --from: to this day (included; a time is excluded).", valueName: "day"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("The zone of --from and --to (default: $TZ or the system's).", valueName: "zone"))
+    var timeZone: String?
+
+    func validate() throws {
+        guard from != nil || to != nil else { return }
+        guard format == .gpx else { throw ValidationError("--from and --to export the kept fixes, as GPX: add --format gpx") }
+        _ = try span()
+    }
+
+    /// `--from`'s start and `--to`'s end: a day given as `--to` is included.
+    func span() throws -> (Date, Date) {
+        guard let from, let to else { throw ValidationError("give both --from and --to") }
+        return try LocalTime.span(from: from, to: to, zone: timeZone, toDayIncluded: true)
+    }
+
     func run() throws {
-        let data = try storeOptions.open(.readOnly).export(format)
-        try OutputFile.write(data, to: output ?? "-")
+        let store = try storeOptions.open(.readOnly)
+        if from != nil {
+            let (start, end) = try span()
+            return try OutputFile.write(Array(try store.historyGPX(from: start, to: end).utf8), to: output ?? "-")
+        }
+        try OutputFile.write(try store.export(format), to: output ?? "-")
     }
 }
 
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Restore a JSON or GeoJSON export into the region store, in one transaction.",
-        discussion: "The store must be empty unless --replace is given; a bad file changes nothing."
+        abstract: "Restore a backup, or a JSON or GeoJSON export, into the region store, in one transaction.",
+        discussion: "A backup (`roqua backup`) brings back everything the store held; an export brings back its regions (and "
+            + "their imports, whose files can be imported again to keep their fixes). The store must be empty unless --replace "
+            + "is given; a damaged, altered or bad file changes nothing."
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "A file written by `roqua export --format json|geojson`.")
+    @Argument(help: "A file written by `roqua backup`, or by `roqua export --format json|geojson`.")
     var file: String
 
     @Flag(help: "Replace what the store holds.")
     var replace = false
 
     func run() throws {
+        if try StoreBackup.isBackup(file) {
+            // Checked whole before the store is opened: a bad file leaves no trace, not even a new store.
+            let backup = try StoreBackup.read(file, components: StoreOptions.components)
+            let store = try storeOptions.open()
+            try backup.restore(into: store, replace: replace)
+            print("Restored \(try store.history().fixes) fixes and \(try store.regionCount()) regions into \(storeOptions.path)")
+            return
+        }
+        try RegionStore.readArchive(file, components: StoreOptions.components)
         let count = try storeOptions.open().restore(from: file, replace: replace)
         print("Restored \(count) regions into \(storeOptions.path)")
     }

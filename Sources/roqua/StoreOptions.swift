@@ -52,7 +52,7 @@ struct StoreOptions: ParsableArguments {
                 warned = true
             }
         }
-        return try RegionStore(path: path, components: [AchievementStorage.component], access: access) { unreadable in
+        return try RegionStore(path: path, components: Self.components, access: access) { unreadable in
             Self.warnedOnce.withLock { warned in
                 guard !warned else { return }
                 warned = true
@@ -61,6 +61,9 @@ struct StoreOptions: ParsableArguments {
             }
         }
     }
+
+    /// Every module's tables in the store.
+    static let components = [AchievementStorage.component]
 
     /// One warning per command, however many times the regions are read.
     private static let warnedOnce = Mutex(false)

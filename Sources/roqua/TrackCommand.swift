@@ -34,41 +34,43 @@ struct TrackCommand: ParsableCommand {
         @Argument(help: "Track files, folders or .zip archives.")
         var files: [String]
 
-        @Option(help: "Region radius in metres.")
-        var radius = ClusteringSettings.default.radius
+        @Option(help: "Region radius in metres (default: what the store was last rebuilt with, 150 m at first).")
+        var radius: Int?
 
         @Flag(help: "Radius by speed: 100 m walking, 200 m in a vehicle.")
         var speedBased = false
 
-        @Option(help: "Drop fixes whose accuracy is worse than this many metres.")
-        var accuracy = ClusteringSettings.default.maxAccuracy
+        @Option(help: "Drop fixes whose accuracy is worse than this many metres (default: the store's, 50 m at first).")
+        var accuracy: Double?
 
-        @Option(help: "Minutes between fixes in one region that still make one visit.")
-        var visitGap = ClusteringSettings.default.visitGap / 60
+        @Option(help: "Minutes between fixes in one region that still make one visit (default: the store's, 30 at first).")
+        var visitGap: Double?
 
         @Option(help: ArgumentHelp("The time for points that have none (ISO 8601, e.g. 2024-05-01T10:00:00Z): a route you did walk.",
                                    valueName: "time"))
         var assumeTime: String?
 
-        @Option(help: ArgumentHelp("Ground speed above which a fix is in flight: it lights no region (km/h, 50–1000).",
-                                   valueName: "km/h"))
-        var flightSpeed = 250.0
+        @Option(help: ArgumentHelp("Ground speed above which a fix is in flight: it lights no region (km/h, 50–1000; default: "
+                                   + "the store's, 250 at first).", valueName: "km/h"))
+        var flightSpeed: Double?
 
         @Flag(help: "Print one JSON document: per file, fixes read, skipped (by reason, first lines), dropped, new regions, unlocks.")
         var json = false
 
         func validate() throws {
-            do { try settings.validate() } catch { throw ValidationError(error.description) }
-            do { try FlightSettings(speedKmh: flightSpeed).validate() } catch { throw ValidationError("\(error)") }
+            do { try settings(.default).validate() } catch { throw ValidationError("\(error)") }
             _ = try readOptions()
         }
 
-        var settings: ClusteringSettings {
-            var settings = ClusteringSettings.default
-            settings.radius = radius
-            settings.speedBasedRadius = speedBased
-            settings.maxAccuracy = accuracy
-            settings.visitGap = visitGap * 60
+        /// The store's remembered settings with this import's options: they apply to this import
+        /// only (`roqua rebuild` changes what is remembered).
+        func settings(_ remembered: DeriveSettings) -> DeriveSettings {
+            var settings = remembered
+            if let radius { settings.clustering.radius = radius }
+            if speedBased { settings.clustering.speedBasedRadius = true }
+            if let accuracy { settings.clustering.maxAccuracy = accuracy }
+            if let visitGap { settings.clustering.visitGap = visitGap * 60 }
+            if let flightSpeed { settings.flightSpeedKmh = flightSpeed }
             return settings
         }
 
@@ -84,8 +86,10 @@ struct TrackCommand: ParsableCommand {
         }
 
         func run() throws {
-            let importer = try TrackImporter(store: storeOptions.open(), enricher: RegionEnricher(boundaries: boundaryOptions.path),
-                                             settings: settings, flights: FlightSettings(speedKmh: flightSpeed))
+            let store = try storeOptions.open()
+            let settings = settings(try store.derivedWith())
+            let importer = try TrackImporter(store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
+                                             settings: settings.clustering, flights: settings.flights)
             let session = try ImportSession(importer: importer, tracker: achievementOptions.tracker(boundaries: boundaryOptions))
             let inputs = TrackInputs.expand(files)
             var tally = ImportTally()
@@ -119,7 +123,7 @@ struct TrackCommand: ParsableCommand {
                         }))
                         return
                     }
-                    print(summary.report(maxAccuracy: accuracy))
+                    print(summary.report(maxAccuracy: settings.clustering.maxAccuracy))
                     for event in events {
                         switch event {
                         case let .unlocked(unlock):

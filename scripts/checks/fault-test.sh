@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Faults a user's machine can throw at the region store, each checked against what must hold:
-#   kill -9 at random moments during `track import` (the store equals the state before or after
-#   the import, never a mix); a full disk and a read-only directory (a clear error, the store as it
+#   kill -9 at random moments during `track import`, `rebuild`, `forget` and `restore` (the store
+#   equals the state before or after, never a mix); a full disk and a read-only directory (a clear error, the store as it
 #   was); a damaged store (a clear error, no crash); four concurrent imports (covered by the test
 #   suite's ConcurrentImportTests).
 #   scripts/checks/fault-test.sh [KILL_RUNS]     (default 20; needs a built .build/debug/roqua)
@@ -58,6 +58,40 @@ for i in $(seq 1 "$runs"); do
   fi
 done
 echo "kill -9 during import: $runs runs, $survived survived ($completed had already committed), lost or mixed: $mixed"
+
+# 1b. kill -9 during the commands that derive everything again or replace it: `rebuild`, `forget`
+# and `restore` of a backup. The store is as before or as after (its export and its history).
+state_of() { export_of "$1"; "$roqua" history --store "$1" --json 2>/dev/null; }
+"$roqua" backup --store "$work/done.sqlite" "$work/done.backup" >/dev/null
+kill_check() {  # kill_check NAME BASE_STORE ROQUA_ARGS…
+  local name=$1 base=$2; shift 2
+  rm -f "$work/k-done.sqlite"*; cp "$base" "$work/k-done.sqlite"
+  local before; before=$(state_of "$work/k-done.sqlite")
+  local start; start=$(date +%s%N)
+  "$roqua" "$@" --store "$work/k-done.sqlite" >/dev/null 2>&1 || fail "$name did not succeed when left alone"
+  local ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  local after; after=$(state_of "$work/k-done.sqlite")
+  [ "$before" != "$after" ] || fail "$name changed nothing: the kill test would prove nothing"
+  local good=0 done_=0
+  for i in $(seq 1 $(( (runs + 3) / 4 ))); do
+    rm -f "$work/k.sqlite"*; cp "$base" "$work/k.sqlite"
+    "$roqua" "$@" --store "$work/k.sqlite" >/dev/null 2>&1 &
+    local pid=$!
+    sleep "$(awk -v r="$RANDOM" -v d="$ms" 'BEGIN { printf "%.3f", (r / 32767) * d * 1.1 / 1000 }')"
+    kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    local now; now=$(state_of "$work/k.sqlite")
+    local integrity; integrity=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0])" "$work/k.sqlite")
+    if [ "$integrity" = ok ] && { [ "$now" = "$before" ] || [ "$now" = "$after" ]; }; then
+      good=$((good + 1)); [ "$now" = "$after" ] && done_=$((done_ + 1))
+    else
+      fail "kill during $name, run $i: neither before nor after (integrity: $integrity)"
+    fi
+  done
+  echo "kill -9 during $name (${ms} ms alone): $good survived ($done_ had already committed)"
+}
+kill_check rebuild "$work/done.sqlite" rebuild --boundaries "$boundaries" --clustering-radius 400
+kill_check forget "$work/done.sqlite" forget --boundaries "$boundaries" --from 2024-05-01T12:00:00Z --to 2024-05-01T18:00:00Z --yes
+kill_check restore "$work/base.sqlite" restore "$work/done.backup" --replace
 
 # 2. A full disk (a tmpfs 96 KiB larger than the store, in a mount namespace) and 3. a read-only directory.
 if unshare -m true 2>/dev/null; then

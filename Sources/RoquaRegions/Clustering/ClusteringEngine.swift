@@ -107,7 +107,7 @@ public struct ClusteringEngine {
         grid = RegionGrid(cellMeters: Double(largest))
         centres = []
         centres.reserveCapacity(room)
-        centres.append(contentsOf: existingRegions.lazy.map { Centre($0.latitude, $0.longitude, radius: $0.radius) })
+        centres.append(contentsOf: existingRegions.lazy.map { Centre($0.latitude, $0.longitude, radius: settings.joiningRadius($0.radius)) })
         for (index, region) in existingRegions.enumerated()
         where region.latitude.isFinite && region.longitude.isFinite {
             grid.insert(index, latitude: region.latitude, longitude: region.longitude)
@@ -227,13 +227,14 @@ public struct ClusteringEngine {
 
     private mutating func addRegion(_ fix: Fix, speed: Double?) -> VisitedRegion {
         let c = fix.coordinate
+        let clustering = settings.newRegionRadius(speed: speed)
         let region = VisitedRegion(
-            latitude: c.latitude, longitude: c.longitude, radius: settings.newRegionRadius(speed: speed),
+            latitude: c.latitude, longitude: c.longitude, radius: settings.explorationRadius ?? clustering,
             timestampStart: fix.timestamp, timestampEnd: fix.timestamp,
             geohash: Geohash.encode(latitude: c.latitude, longitude: c.longitude, precision: settings.geohashPrecision),
             visitCount: 1, lastVisit: fix.timestamp)
         regions.append(region)
-        centres.append(Centre(c.latitude, c.longitude, radius: region.radius))
+        centres.append(Centre(c.latitude, c.longitude, radius: max(clustering, settings.minDistance)))
         timelineSlots.append(-1)
         grid.insert(regions.count - 1, latitude: c.latitude, longitude: c.longitude)
         return region

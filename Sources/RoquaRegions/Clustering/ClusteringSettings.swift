@@ -23,11 +23,18 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     public var visitGap: TimeInterval
     /// Characters of the centre's geohash (7 by default ≈ 153 m × 153 m at the equator).
     public var geohashPrecision: Int
+    /// The radius each region lights — what the explored area, the fog and the maps draw —
+    /// when it is not the clustering radius (nil: a region lights its clustering radius).
+    public var explorationRadius: Int?
+    /// No new region starts closer than this to a region's centre, metres: a fix beyond every
+    /// radius but this close joins that region (0: off, the radius alone decides).
+    public var minDistance: Int
 
     /// Creates settings; the defaults are the product's, and `validate()` checks any others.
     public init(radius: Int = 150, speedBasedRadius: Bool = false, walkingRadius: Int = 100, vehicleRadius: Int = 200,
                 vehicleSpeedThreshold: Double = 6, speedDerivationMaxInterval: TimeInterval = 300,
-                maxAccuracy: Double = 50, visitGap: TimeInterval = 30 * 60, geohashPrecision: Int = 7) {
+                maxAccuracy: Double = 50, visitGap: TimeInterval = 30 * 60, geohashPrecision: Int = 7,
+                explorationRadius: Int? = nil, minDistance: Int = 0) {
         self.radius = radius
         self.speedBasedRadius = speedBasedRadius
         self.walkingRadius = walkingRadius
@@ -37,6 +44,8 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
         self.maxAccuracy = maxAccuracy
         self.visitGap = visitGap
         self.geohashPrecision = geohashPrecision
+        self.explorationRadius = explorationRadius
+        self.minDistance = minDistance
     }
 
     /// The product's defaults.
@@ -53,9 +62,13 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     /// Checks every value against its range, so nothing is stored that a later command refuses.
     /// - Throws: `ClusteringSettingsError` naming the setting, its value and its range.
     public func validate() throws(ClusteringSettingsError) {
-        for (name, value) in [("radius", radius), ("walking radius", walkingRadius), ("vehicle radius", vehicleRadius)]
+        for (name, value) in [("radius", radius), ("walking radius", walkingRadius), ("vehicle radius", vehicleRadius),
+                              ("exploration radius", explorationRadius ?? radius)]
         where !Self.radiusRange.contains(value) {
             throw ClusteringSettingsError("\(name) \(value) m is outside \(Self.radiusRange.lowerBound)…\(Self.radiusRange.upperBound) m")
+        }
+        guard (0...Self.radiusRange.upperBound).contains(minDistance) else {
+            throw ClusteringSettingsError("minimum distance \(minDistance) m is outside 0…\(Self.radiusRange.upperBound) m")
         }
         guard maxAccuracy.isFinite, Self.accuracyRange.contains(maxAccuracy) else {
             throw ClusteringSettingsError("accuracy threshold \(maxAccuracy) m is outside 1…100000 m")
@@ -72,8 +85,14 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
         }
     }
 
-    /// The largest radius a new region can get under these settings (sizes the spatial index).
-    var largestNewRadius: Int { speedBasedRadius ? max(walkingRadius, vehicleRadius) : radius }
+    /// The largest distance from a centre at which a fix can join a region made under these
+    /// settings (sizes the spatial index).
+    var largestNewRadius: Int { max(minDistance, speedBasedRadius ? max(walkingRadius, vehicleRadius) : radius) }
+
+    /// How far from its centre a fix joins a stored region of `radius`: the radius it was made
+    /// with — unknown once an exploration radius is what the store keeps, then this run's
+    /// clustering radius — or the minimum distance, whichever is larger.
+    func joiningRadius(_ radius: Int) -> Int { max(explorationRadius == nil ? radius : self.radius, minDistance) }
 
     /// Radius for a new region given the fix's speed in m/s (nil = unknown).
     func newRegionRadius(speed: Double?) -> Int {

@@ -93,6 +93,6 @@ package enum FixHistory {
         for block in try blocks(from: from, through: to - 1, longest: try longestSpan(db), db) {
             found += try fixes(ofBlock: block.id, db).filter { $0.time >= from && $0.time < to }
         }
-        return found.sorted()
+        return found.inTimeOrder()
     }
 }

@@ -8,7 +8,9 @@ import GRDB
 /// file imported twice, or two exports that overlap, count nothing twice.
 struct FixKeeper {
     private let db: Database
-    private let source: Int64
+    private let sourceName: String
+    /// Made when the first block is written: an import that keeps nothing leaves no source.
+    private var source: Int64?
     private var pending: [KeptFix] = []
     /// No stored block spans more (bounds the index range looked up for duplicates).
     private var longest: Int64
@@ -21,7 +23,7 @@ struct FixKeeper {
 
     init(source name: String, _ db: Database) throws {
         self.db = db
-        source = try FixHistory.sourceID(name, db)
+        sourceName = name
         longest = try FixHistory.longestSpan(db)
         pending.reserveCapacity(FixBlock.capacity)
     }
@@ -37,9 +39,8 @@ struct FixKeeper {
 
     private mutating func flush() throws -> [KeptFix] {
         guard !pending.isEmpty else { return [] }
-        var block = pending
+        let block = pending.inTimeOrder()
         pending.removeAll(keepingCapacity: true)
-        if !zip(block, block.dropFirst()).allSatisfy({ $0.0 <= $0.1 }) { block.sort() }
         var seen = try keptIdentities(from: block[0].time, through: block[block.count - 1].time)
         var identities = Set<KeptFix.Identity>(minimumCapacity: block.count)
         var fresh: [KeptFix] = []
@@ -53,6 +54,8 @@ struct FixKeeper {
         duplicates += block.count - fresh.count
         kept += fresh.count
         guard !fresh.isEmpty else { return [] }
+        let source = try self.source ?? FixHistory.sourceID(sourceName, db)
+        self.source = source
         let id = try FixHistory.insertBlock(fresh[...], source: source, db)
         longest = max(longest, fresh[fresh.count - 1].time - fresh[0].time)
         lastWritten = (id, identities)

@@ -61,3 +61,12 @@ package struct KeptFix: Sendable, Hashable, Comparable {
         (a.time, a.latitude, a.longitude, a.accuracy, a.speed) < (b.time, b.latitude, b.longitude, b.accuracy, b.speed)
     }
 }
+
+extension Array where Element == KeptFix {
+    /// In time order, fixes of the same millisecond in the order they came (a route given one
+    /// assumed time keeps its order; sorting by position would scramble it).
+    func inTimeOrder() -> [KeptFix] {
+        if zip(self, dropFirst()).allSatisfy({ $0.0.time <= $0.1.time }) { return self }
+        return indices.sorted { (self[$0].time, $0) < (self[$1].time, $1) }.map { self[$0] }
+    }
+}

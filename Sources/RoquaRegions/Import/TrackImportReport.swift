@@ -7,6 +7,9 @@ extension TrackImportSummary {
     public func report(maxAccuracy: Double) -> String {
         if let notATrack { return "\(file): passed over, not a track file: \(notATrack)" }
         if alreadyImported { return "\(file): imported before (same content); nothing added" }
+        if keptOnly {
+            return "\(file): imported before the store kept fixes; its \(fixesKept) fixes are kept now, nothing counted again"
+        }
         var read = "\(fixesRead) fixes read"
         if untimedSkipped > 0 { read += ", \(untimedSkipped) untimed skipped" }
         if untimedAssumed > 0 { read += " (\(untimedAssumed) untimed, given --assume-time)" }

@@ -202,7 +202,8 @@ public final class TrackImporter {
                 return (summary, nil)
             }
             summary.keptOnly = state == .beforeHistory
-            try record(&reader, name: source.name, format: format, options: options, checksum: checksum, into: &summary,
+            try record(&reader, name: source.name, historyName: source.historyName, format: format, options: options, checksum: checksum,
+                       into: &summary,
                        progress: progress, db: db)
             let extra = try alongside(db, summary)
             summary.storedRegions = nil
@@ -212,43 +213,18 @@ public final class TrackImporter {
         return outcome
     }
 
-    /// Reads, clusters and writes inside the open transaction: the regions it clusters against
-    /// are the ones stored at this moment, under the write lock.
-    private func record(_ reader: inout any FixReader, name: String, format: TrackFormat, options: TrackReadOptions, checksum: String,
+    /// The import's stages inside the open transaction — read, keep (`FixKeeper`), derive
+    /// (`RegionDerivation`: filter, cluster, travel), enrich and write, events — against the
+    /// regions stored at this moment, under the write lock.
+    private func record(_ reader: inout any FixReader, name: String, historyName: String, format: TrackFormat, options: TrackReadOptions,
+                        checksum: String,
                         into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database) throws {
-        var engine = ClusteringEngine(settings: settings, existingRegions: try store.readableRegions(db, growing: true))
-        var revisited: [Int] = []
-        var filter = FlightFilter(settings: flights)
-        var travel = TravelRecorder()
-        func settle(_ decision: FlightFilter.Decision) {
-            switch decision {
-            case .glitch:
-                summary.glitches += 1
-            case let .flight(flight):
-                summary.flights.append(flight)
-                summary.inFlight += flight.fixCount
-                travel.flight(flight)
-            case let .ground(fix):
-                switch engine.process(fix) {
-                case let .dropped(reason): summary.dropped[reason, default: 0] += 1
-                case let .newRegion(_, index):
-                    summary.newRegions += 1
-                    // Enough new regions to load every place: loaded meanwhile, not after the reading.
-                    enricher.expectSoon(summary.newRegions)
-                    travel.ground(fix, region: index)
-                case let .revisit(index):
-                    summary.revisits += 1
-                    revisited.append(index)
-                    travel.ground(fix, region: index)
-                case let .sameVisit(index): travel.ground(fix, region: index)
-                }
-            }
-        }
+        var derivation = RegionDerivation(settings: settings, flights: flights, enricher: enricher,
+                                          existing: try store.readableRegions(db, growing: true))
         // Keep, then derive what was newly kept (in time order within each block); a file
         // imported before the history only fills it.
-        var keeper = try FixKeeper(source: name, db)
+        var keeper = try FixKeeper(source: historyName, db)
         let derives = !summary.keptOnly
-        func derive(_ kept: [KeptFix]) { if derives { for fix in kept { filter.push(fix.fix, settle) } } }
         while let fix = try reader.next() {
             summary.fixesRead += 1
             // Every reader checks this itself; checked again because nothing outside the window
@@ -262,12 +238,15 @@ public final class TrackImporter {
                 summary.dropped[.invalidCoordinate, default: 0] += 1
                 continue
             }
-            derive(try keeper.add(kept))
+            let fresh = try keeper.add(kept)
+            if derives, !fresh.isEmpty { derivation.derive(fresh) }
         }
-        derive(try keeper.finish())
-        if derives { filter.finish().forEach(settle) }
+        let fresh = try keeper.finish()
+        if derives {
+            derivation.derive(fresh)
+            derivation.endSource()
+        }
         summary.fixesKept = keeper.kept
-        if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
         if options.assumedTime == nil {
             summary.untimedSkipped = reader.untimedPoints
         } else {
@@ -284,28 +263,12 @@ public final class TrackImporter {
             }
             throw TrackReadError(file: name, line: nil, message: "no fixes: the file holds no positions with a time")
         }
-        var visited = try RegionStore.visitedCodes(db)
-        try enricher.expect(engine.newRegionIndices.count)
-        for index in engine.newRegionIndices {
-            var region = try enricher.enriched(engine.regions[index])
-            region.id = try region.insertRow(db)
-            engine.adopt(region, at: index)
-            for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),
-                                        (.province, region.provinceCode, region.province),
-                                        (.district, region.districtCode, region.district)] {
-                guard let code, visited.insert(code).inserted else { continue }
-                summary.firsts.append(FirstVisit(level: level, code: code, name: name ?? code))
-            }
-        }
-        for index in engine.changedRegionIndices {
-            let r = engine.regions[index]
-            try db.execute(sql: """
-                UPDATE visited_regions SET timestamp_start = ?, timestamp_end = ?, visit_count = ?, last_visit = ?
-                WHERE id = ?
-                """, arguments: [try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
-                                 try StoreTime.text(r.lastVisit), r.id])
-        }
-        try travel.write(db, region: { engine.regions[$0] }, place: enricher.place)
+        let counts = derivation.counts
+        summary.dropped.merge(counts.dropped, uniquingKeysWith: +)
+        if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
+        (summary.newRegions, summary.revisits, summary.flights) = (counts.newRegions, counts.revisits, counts.flights)
+        (summary.inFlight, summary.glitches) = (counts.inFlight, counts.glitches)
+        let written = try derivation.write(db)
         if summary.keptOnly {
             try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
         } else {
@@ -315,42 +278,7 @@ public final class TrackImporter {
                 """, arguments: [checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
                                  summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits, summary.fixesKept])
         }
-        // The events, in an array of their exact size rather than one grown by doubling.
-        var pending: [RegionEvent] = []
-        pending.reserveCapacity(engine.newRegionIndices.count + summary.firsts.count + engine.changedRegionCount)
-        for index in engine.newRegionIndices { RegionEvent.Touch(engine.regions[index]).map { pending.append(.newRegion($0)) } }
-        for first in summary.firsts {
-            switch first.level {
-            case .country: pending.append(.firstCountry(code: first.code, name: first.name))
-            case .province: pending.append(.firstProvince(code: first.code, name: first.name))
-            case .district: pending.append(.firstDistrict(code: first.code, name: first.name))
-            }
-        }
-        // One event per stored region revisited, as it now is; regions made by this file are in
-        // its new-region events, with their visits.
-        var reported = Set<Int>()
-        for index in revisited where index < engine.existingRegionCount && reported.insert(index).inserted {
-            RegionEvent.Touch(engine.regions[index]).map { pending.append(.revisit($0)) }
-        }
-        summary.events = pending
-        // The regions as stored: the clustering's times to the store's millisecond, as written
-        // and read back (a rounding of their own could differ from the parse in the last bit).
-        let touched = engine.changedRegionIndices + engine.newRegionIndices
-        var stored = engine.takeRegions()
-        for index in touched { try Self.asStored(&stored[index]) }
-        summary.storedRegions = stored
-    }
-
-    /// `region`'s times as the store gives them back.
-    private static func asStored(_ region: inout VisitedRegion) throws {
-        func stored(_ date: Date) throws -> Date {
-            let text = try StoreTime.text(date)
-            guard let back = StoreTime.date(text) else { throw StoreTimeError(seconds: date.timeIntervalSince1970) }
-            return back
-        }
-        region.timestampStart = try stored(region.timestampStart)
-        region.timestampEnd = try region.timestampEnd.map(stored)
-        region.lastVisit = try stored(region.lastVisit)
+        (summary.events, summary.firsts, summary.storedRegions) = (written.events, written.firsts, written.stored)
     }
 }
 

@@ -121,19 +121,31 @@ extension RegionStore {
         }
     }
 
+    /// `file` read and every row checked, as `restore` does before it touches a store (a caller
+    /// may check first, so that a bad file does not even create one).
+    /// - Throws: `ArchiveError` naming the file and the row.
+    @discardableResult
+    package static func readArchive(_ file: String, components: [StoreComponent]) throws -> Archive {
+        let archive = try ArchiveCoding.read(file)
+        try ArchiveCoding.validate(archive, file: file, tables: components.flatMap(\.archivedTables))
+        return archive
+    }
+
     /// Replaces the store's content with `file`'s, in one transaction: regions, imports and every
     /// component's archived tables (tables the file lacks end up empty, so nothing stale is left).
+    /// An export holds no kept fixes: the store's are removed, and its imports are restored as
+    /// made before the history (importing those files again keeps their fixes, counting nothing twice).
     /// An unreadable file or a bad row changes nothing; a non-empty store is refused unless `replace`.
     /// - Throws: `ArchiveError` naming the file and the row; `RegionStoreError.notEmpty`.
     @discardableResult
     public func restore(from file: String, replace: Bool = false) throws -> Int {
-        let archive = try ArchiveCoding.read(file)
+        let archive = try Self.readArchive(file, components: components)
         let tables = components.flatMap(\.archivedTables)
-        try ArchiveCoding.validate(archive, file: file, tables: tables)
         return try write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
-            guard existing == 0 || replace else { throw RegionStoreError.notEmpty(path: path, regions: existing) }
-            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports")
+            let fixes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix_blocks") ?? 0
+            guard existing + fixes == 0 || replace else { throw RegionStoreError.notEmpty(path: path, regions: existing) }
+            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports; DELETE FROM fix_blocks; DELETE FROM fix_sources")
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'visited_regions'")
             for region in archive.regions { try region.insert(db) }
             for entry in archive.imports { try entry.insert(db) }

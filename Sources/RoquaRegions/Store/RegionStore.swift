@@ -187,6 +187,26 @@ public final class RegionStore: Sendable {
         }
     }
 
+    /// Replaces everything the store holds with `source`'s pages in one transaction (SQLite's
+    /// backup API), then brings it to this Roqua's schema (a backup of an older one is upgraded).
+    package func replaceContents(with source: DatabaseQueue) throws {
+        do {
+            try source.backup(to: queue)
+            try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+            try Self.migrator(components).migrate(queue)
+        } catch {
+            throw RegionStoreError.from(error, path: path, writing: true)
+        }
+    }
+
+    /// A consistent, compact copy of the whole store at `path` (`VACUUM INTO`: one snapshot,
+    /// outside any transaction, while others may go on reading).
+    package func copy(to path: String) throws {
+        do { try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) } } catch {
+            throw RegionStoreError.from(error, path: self.path, writing: false)
+        }
+    }
+
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try queue.read(body) } catch { throw RegionStoreError.from(error, path: path, writing: false) }
     }

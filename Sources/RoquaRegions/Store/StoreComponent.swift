@@ -47,12 +47,16 @@ public struct StoreComponent: Sendable {
     public var migrations: [Migration]
     /// The component's tables that exports carry and restores replace.
     public var archivedTables: [ArchivedTable]
+    /// The component's tables derived from the regions, emptied when everything is derived again
+    /// from the kept fixes (a rebuild, a forget) for the component to fill anew.
+    public var derivedTables: [String]
 
-    /// Creates a component; by default none of its tables travel with exports.
-    public init(name: String, migrations: [Migration], archivedTables: [ArchivedTable] = []) {
+    /// Creates a component; by default none of its tables travel with exports or are derived.
+    public init(name: String, migrations: [Migration], archivedTables: [ArchivedTable] = [], derivedTables: [String] = []) {
         self.name = name
         self.migrations = migrations
         self.archivedTables = archivedTables
+        self.derivedTables = derivedTables
     }
 }
 

@@ -31,31 +31,35 @@ public enum TrackInputs {
     /// order); a path that cannot be opened becomes `.failed` rather than stopping the others.
     public static func expand(_ paths: [String]) -> [TrackInput] {
         var inputs: [TrackInput] = []
-        for path in paths { expand(path, named: true, into: &inputs) }
+        for path in paths { expand(path, named: true, root: nil, into: &inputs) }
         return inputs
     }
 
-    private static func expand(_ path: String, named: Bool, into inputs: inout [TrackInput]) {
+    /// `root`: the directory the user named, when `path` was found by walking it.
+    private static func expand(_ path: String, named: Bool, root: String?, into inputs: inout [TrackInput]) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            walk(path, into: &inputs)
+            walk(path, root: root ?? path, into: &inputs)
             return
         }
+        // The history names a source by what the user would recognise and nothing of where it is
+        // kept: a named file by its name, a walked one by its path inside the named directory.
+        let historyName = root.map { String(path.dropFirst($0.count).drop { $0 == "/" }) } ?? (path as NSString).lastPathComponent
         do {
             guard path != "-" else { return inputs.append(.source(try TrackSource(file: path))) }
             let magic = try ByteStream(path: path).lookahead(4)
             // `PK` and the archive names: an empty archive starts with its end record, not `PK\3\4`.
             if magic.starts(with: zipMagic.prefix(2)) || archiveExtensions.contains(fileExtension(path)) {
-                try unpack(path, into: &inputs)
+                try unpack(path, historyName: historyName, into: &inputs)
             } else {
-                inputs.append(.source(try TrackSource(file: path, foundByWalking: !named)))
+                inputs.append(.source(try TrackSource(file: path, foundByWalking: !named, historyName: historyName)))
             }
         } catch {
             inputs.append(.failed(path: path, error: error))
         }
     }
 
-    private static func walk(_ directory: String, into inputs: inout [TrackInput]) {
+    private static func walk(_ directory: String, root: String, into inputs: inout [TrackInput]) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
@@ -69,9 +73,9 @@ public enum TrackInputs {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                walk(path, into: &inputs)
+                walk(path, root: root, into: &inputs)
             } else if isTrackName(name) || archiveExtensions.contains(fileExtension(name)) {
-                expand(path, named: false, into: &inputs)
+                expand(path, named: false, root: root, into: &inputs)
             } else {
                 passed += 1
             }
@@ -79,7 +83,7 @@ public enum TrackInputs {
         if passed > 0 { inputs.append(.skipped(path: directory, count: passed)) }
     }
 
-    private static func unpack(_ path: String, into inputs: inout [TrackInput]) throws {
+    private static func unpack(_ path: String, historyName: String, into inputs: inout [TrackInput]) throws {
         let archive = try ZipArchive(path: path)
         let entries = try archive.entries()
         var found = 0
@@ -87,7 +91,7 @@ public enum TrackInputs {
             // Gzip by name here: deciding by content would mean opening every entry twice.
             let gzip = fileExtension(entry.name) == "gz"
             inputs.append(.source(TrackSource(name: "\(path):\(entry.name)", file: path, gzip: gzip, foundByWalking: true,
-                                              archive: archive, entry: entry)))
+                                              archive: archive, entry: entry, historyName: "\(historyName):\(entry.name)")))
             found += 1
         }
         guard found > 0 else {

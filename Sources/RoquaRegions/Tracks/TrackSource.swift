@@ -7,6 +7,10 @@ import RoquaIO
 public final class TrackSource {
     /// What messages call it: the path, or `archive.zip:inner/path`.
     public let name: String
+    /// What the history calls its fixes' source: the file's name (`day.gpx`), its path inside the
+    /// directory walked (`2024/05/day.gpx`) or the archive (`export.zip:activities/1.fit`), or
+    /// `live/phone (owntracks)` — never where on this machine it was.
+    public let historyName: String
     /// The file on disk (the archive, for an entry).
     public let file: String
     /// Whether the bytes are gzip-compressed (by content, not by name).
@@ -19,13 +23,14 @@ public final class TrackSource {
 
     /// A file on disk, named by the user (`foundByWalking: false`) or found in a directory.
     /// - Throws: `TrackReadError` when it cannot be opened.
-    public convenience init(file: String, foundByWalking: Bool = false) throws {
+    public convenience init(file: String, foundByWalking: Bool = false, historyName: String? = nil) throws {
         // A track is read more than once (its format, its checksum, its fixes): a pipe cannot be.
         guard file != "-" else {
             throw TrackReadError(file: file, line: nil, message: "tracks cannot be read from standard input: save it to a file first")
         }
         let magic = try ByteStream(path: file).lookahead(2)
-        self.init(name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil)
+        self.init(name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil,
+                  historyName: historyName ?? (file as NSString).lastPathComponent)
     }
 
     /// A file on disk that messages and the import record call `name` (positions posted live,
@@ -33,11 +38,12 @@ public final class TrackSource {
     /// - Throws: `TrackReadError` when it cannot be opened.
     package convenience init(file: String, name: String) throws {
         let magic = try ByteStream(path: file).lookahead(2)
-        self.init(name: name, file: file, gzip: magic == Self.gzipMagic, foundByWalking: false, archive: nil, entry: nil)
+        self.init(name: name, file: file, gzip: magic == Self.gzipMagic, foundByWalking: false, archive: nil, entry: nil, historyName: name)
     }
 
-    init(name: String, file: String, gzip: Bool, foundByWalking: Bool, archive: ZipArchive?, entry: ZipArchive.Entry?) {
+    init(name: String, file: String, gzip: Bool, foundByWalking: Bool, archive: ZipArchive?, entry: ZipArchive.Entry?, historyName: String) {
         self.name = name
+        self.historyName = historyName
         self.file = file
         self.gzip = gzip
         self.foundByWalking = foundByWalking
