@@ -99,7 +99,8 @@ package struct AddedLayers: Sendable {
         /// `layers/name`, where `commit` puts it.
         package var target: String
         package var fields: Manifest.Fields
-        /// The layer's CRS as given or as its GeoJSON/GeoPackage named it (nil: its .prj, or WGS 84).
+        /// The layer's CRS as given or as its GeoJSON/GeoPackage named it, resolved to PROJJSON
+        /// (nil: its .prj, or none).
         package var crs: String?
         /// The layer's name (its directory's, its shapefile's).
         package var name: String { (target as NSString).lastPathComponent }
@@ -113,6 +114,7 @@ package struct AddedLayers: Sendable {
     package func stage(_ request: Request) throws -> Staged {
         var request = request
         let original = request.file
+        request.crs = try request.crs.map(Self.crsText)
         let lower = original.lowercased()
         let scratch = NSTemporaryDirectory() + "roqua-add-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -176,7 +178,8 @@ package struct AddedLayers: Sendable {
                     .compactMapValues { $0 },
                 "source": "added with roqua import --add from \(URL(fileURLWithPath: original).standardizedFileURL.path)",
                 "licence": "as its publisher gives it (see the source)",
-                "crs": request.crs, "encoding": request.encoding, "code_prefix": request.codePrefix,
+                // The CRS as text PROJ resolved (PROJJSON), never a path or anything to look up again.
+                "crs": reader.resolvedCRS, "encoding": request.encoding, "code_prefix": request.codePrefix,
                 "allow_orphans": request.allowOrphans ? true : nil,
                 "added_at": ISO8601DateFormatter().string(from: Date()),
             ]
@@ -187,7 +190,23 @@ package struct AddedLayers: Sendable {
             try? FileManager.default.removeItem(atPath: staging)
             throw Failure(description: "\(target): cannot copy the layer: \(error.localizedDescription)")
         }
-        return Staged(directory: staging, target: target, fields: fields, crs: request.crs)
+        return Staged(directory: staging, target: target, fields: fields, crs: reader.resolvedCRS)
+    }
+
+    /// The text of `--crs`: the contents of the file it names (the user's own command line names
+    /// it; at most 64 KiB, as a `.prj` is read), else itself. Read once, here: the layer keeps the
+    /// text, and no later import depends on the file.
+    /// - Throws: `Failure` naming a file that cannot be read or is too large to be a CRS.
+    static func crsText(_ given: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        let trimmed = given.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.hasPrefix("+"), !trimmed.contains("["), !trimmed.contains("{"),
+              FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), !isDirectory.boolValue else { return given }
+        guard let handle = FileHandle(forReadingAtPath: trimmed) else { throw Failure(description: "\(trimmed): cannot be read (--crs)") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: (64 << 10) + 1)) ?? Data()
+        guard data.count <= 64 << 10 else { throw Failure(description: "\(trimmed): larger than 64 KiB; not a CRS definition (--crs)") }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The layers to import while `staged` is being added: the others (without the one it

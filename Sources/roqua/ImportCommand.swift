@@ -183,7 +183,7 @@ struct ImportCommand: ParsableCommand {
         // The staged copy: a GeoJSON, GeoPackage or zip was converted or unpacked into it.
         let layer = staged.name
         let reader = try ShapefileReader(path: (staged.directory as NSString).appendingPathComponent(layer + ".shp"),
-                                         encoding: request.encoding, crs: staged.crs ?? request.crs)
+                                         encoding: request.encoding, crs: staged.crs)
         let row = try BoundaryDatabase(path: temporary).read { db in
             try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
