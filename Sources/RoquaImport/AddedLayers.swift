@@ -116,12 +116,12 @@ package struct AddedLayers: Sendable {
         let original = request.file
         request.crs = try request.crs.map(Self.crsText)
         let lower = original.lowercased()
-        let scratch = NSTemporaryDirectory() + "roqua-add-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let scratchDirectory = try ScratchDirectory(purpose: "add")
+        defer { scratchDirectory.remove() }
+        let scratch = scratchDirectory.path
         if lower.hasSuffix(".zip") {
             // A zipped layer (as geoBoundaries and most agencies publish them): its files first.
-            request.file = try Self.unzipLayer(original, into: scratch)
+            request.file = try ZippedLayer.extract(original, into: scratch)
         }
         let format = (request.file as NSString).pathExtension.lowercased()
         if ["geojson", "json", "gpkg"].contains(format) {
@@ -213,49 +213,6 @@ package struct AddedLayers: Sendable {
     /// replaces), then it, last, so that a code it repeats is reported against it.
     package func sources(adding staged: Staged) -> [String] {
         sources().filter { $0 != staged.target } + [staged.directory]
-    }
-
-    /// Extracts the one layer of a ZIP archive — a shapefile with its companions, or a GeoJSON —
-    /// into `directory`; the path of its `.shp` or `.geojson` there.
-    /// - Throws: `Failure` naming the archive when it holds no layer or several.
-    static func unzipLayer(_ path: String, into directory: String) throws -> String {
-        let archive = try ZipArchive(path: path)
-        let entries = try archive.entries().filter { !$0.name.hasPrefix("__MACOSX/") }
-        func stem(_ name: String) -> String { ((name as NSString).deletingPathExtension).lowercased() }
-        let layers = entries.filter { entry in
-            [".shp", ".geojson", ".json"].contains { entry.name.lowercased().hasSuffix($0) }
-        }
-        guard layers.count == 1, let layer = layers.first else {
-            throw Failure(description: layers.isEmpty ? "\(path): no .shp or .geojson in the archive"
-                : "\(path): \(layers.count) layers in the archive (\(layers.map(\.name).joined(separator: ", "))); unzip it and add one")
-        }
-        var extracted = ""
-        for entry in entries where stem(entry.name) == stem(layer.name) {
-            let ext = (entry.name as NSString).pathExtension.lowercased()
-            guard ["shp", "shx", "dbf", "prj", "cpg", "geojson", "json"].contains(ext) else { continue }
-            let name = (((layer.name as NSString).lastPathComponent as NSString).deletingPathExtension as NSString).appendingPathExtension(ext)!
-            let target = (directory as NSString).appendingPathComponent(name)
-            try copy(archive.open(entry), to: target, limit: 4 << 30, label: "\(path):\(entry.name)")
-            if entry.index == layer.index { extracted = target }
-        }
-        return extracted
-    }
-
-    /// Writes a source's bytes to `target`, at most `limit` of them (a ZIP bomb stops there).
-    private static func copy(_ source: some ByteSource, to target: String, limit: Int, label: String) throws {
-        guard FileManager.default.createFile(atPath: target, contents: nil), let handle = FileHandle(forWritingAtPath: target) else {
-            throw Failure(description: "\(target): cannot be written")
-        }
-        defer { try? handle.close() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var total = 0
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0, name: label) }
-            if count == 0 { break }
-            total += count
-            guard total <= limit else { throw Failure(description: "\(label): larger than \(limit >> 30) GiB unpacked") }
-            try handle.write(contentsOf: buffer[..<count])
-        }
     }
 
     /// Takes back a staged layer (a failed import, a dry run); the layers stay as they were.

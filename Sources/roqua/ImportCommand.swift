@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import RoquaBoundaries
 import RoquaImport
+import RoquaIO
 import RoquaRegions
 
 struct ImportCommand: ParsableCommand {
@@ -174,9 +175,10 @@ struct ImportCommand: ParsableCommand {
     /// be; the temporary database and the staged layer go again whatever happens.
     func dryRunAdd(_ staged: AddedLayers.Staged, request: AddedLayers.Request,
                    sources: [String], added: AddedLayers) throws {
-        let temporary = NSTemporaryDirectory() + "roqua-dry-run-\(UUID().uuidString).sqlite"
+        let scratch = try ScratchDirectory(purpose: "dry-run")
+        let temporary = scratch.file("boundaries.sqlite")
         defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            scratch.remove()
             added.undo(staged)
         }
         try importAll(sources, output: temporary, announce: false)
