@@ -64,6 +64,9 @@ import Testing
         #expect(dry.stdout.contains("Would add wards as districts: 2 features, code JCODE, name WARD_JA, CRS WGS 84 / Pseudo-Mercator, "
             + "encoding CP932, extent 1.0000,1.0000 – 9.0000,4.0000, under 2 provinces (inferred)"), "\(dry.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before, "--dry-run writes nothing")
+        let countries = try s.run(["--add", s.wards, "--level", "country", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
+                                   "--dry-run"])
+        #expect(countries.stdout.contains("Would add wards as countries: 2 features"), "\(countries.stdout) \(countries.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
         let added = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
         #expect(added.status == 0, "\(added.stderr)")
