@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "roqua-fuzz",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                           "RoquaProgress", "RoquaServeInput", "RoquaFuzzing"]
+                           "RoquaProgress", "RoquaProjection", "RoquaServeInput", "RoquaFuzzing"]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(

@@ -62,6 +62,10 @@ public final class Reprojection {
     /// - Throws: `Failure` naming the definition when PROJ cannot read it or it is no CRS, or
     ///   saying what is missing when PROJ is not installed.
     public init(from definition: String) throws {
+        // A `.prj` is read up to 64 KiB; a GeoPackage's SRS or a GeoJSON's `crs` is held to the same.
+        guard definition.utf8.count <= 64 << 10 else {
+            throw Failure(description: "CRS \"\(definition.prefix(40))…\": longer than 64 KiB; not a CRS definition")
+        }
         let proj = try Self.library.get()
         self.proj = proj
         let text = Self.definitionText(definition)

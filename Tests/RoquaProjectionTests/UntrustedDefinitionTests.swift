@@ -47,6 +47,12 @@ import Testing
         // …nor a relative path climbing out of PROJ's directory.
         let climbing = String(repeating: "../", count: 12) + files.grid.dropFirst()
         #expect(throws: Reprojection.Failure.self) { _ = try Self.paris(nadgrids: climbing) }
+        // A definition as long as a GeoPackage value may be is not handed to PROJ.
+        #expect {
+            _ = try Reprojection(from: "EPSG:4326" + String(repeating: " ", count: 100_000))
+        } throws: { error in
+            "\(error)".contains("longer than 64 KiB")
+        }
         // A definition that is a path is not read either; the error says so.
         #expect {
             _ = try Reprojection(from: files.wkt)
