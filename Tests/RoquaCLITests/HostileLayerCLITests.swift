@@ -102,7 +102,9 @@ import Testing
         let s = try Setup()
         let temporary = try TempDirectory()
         let environment = s.environment.merging(["TMPDIR": temporary.path]) { $1 }
-        func scratch() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("roqua-") } }
+        func scratch() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("roqua-") }
+        }
         let fifo = s.directory.file("user/waiting.geojson")
         #expect(mkfifo(fifo, 0o600) == 0)
         let waiting = try CommandRunner.start(ProductsDirectory.product("roqua"), ["import", "--from", s.base, "--out", s.out,

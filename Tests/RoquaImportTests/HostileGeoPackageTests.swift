@@ -66,7 +66,8 @@ import Testing
         // A GeoJSON layer is held in memory the same way.
         let directory = try TempDirectory()
         let square = #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}}"#
-        try #"{"type":"FeatureCollection","features":[\#(square),\#(square)]}"#.write(toFile: directory.file("layer.geojson"), atomically: true, encoding: .utf8)
+        try #"{"type":"FeatureCollection","features":[\#(square),\#(square)]}"#
+            .write(toFile: directory.file("layer.geojson"), atomically: true, encoding: .utf8)
         limits = LayerLimits()
         limits.features = 1
         #expect {

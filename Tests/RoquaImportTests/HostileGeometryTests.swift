@@ -25,7 +25,9 @@ import Testing
     }
 
     @Test func crossingsAreCountedUpToTheLimit() {
-        func crossings(_ ring: Ring, limit: Int = 100_000) -> Int? { RingCrossings.count([PolygonRings(shell: ring)], limit: limit, work: 10_000_000) }
+        func crossings(_ ring: Ring, limit: Int = 100_000) -> Int? {
+            RingCrossings.count([PolygonRings(shell: ring)], limit: limit, work: 10_000_000)
+        }
         #expect(crossings(Self.star(21)) == 21 * 18 / 2)
         #expect(crossings(Self.star(101)) == 101 * 98 / 2)
         #expect(crossings(Self.star(801), limit: 1_000) == 1_001, "stops past the limit")
