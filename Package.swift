@@ -72,7 +72,8 @@ let package = Package(
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaText", grdb]),
         // `roqua resolve --input`: millions of rows through the resolver, streamed in order on several workers.
         .target(name: "RoquaBatch", dependencies: ["RoquaBoundaries", "RoquaIO"]),
-        .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb]),
+        .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb,
+                                                   .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: hotPath),
@@ -97,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "roqua-fuzz",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                           "RoquaProgress", "RoquaServeInput", "RoquaFuzzing"]
+                           "RoquaProgress", "RoquaProjection", "RoquaServeInput", "RoquaFuzzing"]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(

@@ -56,27 +56,9 @@ public struct AtomicReplace {
     }
 
     /// `.NAME.building-PID` files whose process no longer runs: what a killed build left behind.
-    /// Reads the directory with `readdir` and makes a Swift string only of names with the prefix:
-    /// a big directory (a `/tmp` of thousands of files) costs a scan, not thousands of strings.
     private static func removeStale(directory: String, name: String) {
-        let prefix = Array(".\(name).building-".utf8)
-        guard let dir = opendir(directory) else {
-            return  // an unreadable directory: nothing can be cleaned, and the build itself will report it
-        }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let matches = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
-                bytes.count > prefix.count && prefix.indices.allSatisfy { bytes[$0] == prefix[$0] }
-            }
-            guard matches else { continue }
-            let entryName = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            let pidText = entryName.utf8.dropFirst(prefix.count).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-            guard let pid = Int32(String(decoding: pidText, as: UTF8.self)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
-                continue
-            }
-            unlink((directory as NSString).appendingPathComponent(entryName))
+        for stale in StaleFiles.names(in: directory, prefix: ".\(name).building-") {
+            unlink((directory as NSString).appendingPathComponent(stale))
         }
     }
 

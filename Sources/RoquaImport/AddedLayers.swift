@@ -99,7 +99,8 @@ package struct AddedLayers: Sendable {
         /// `layers/name`, where `commit` puts it.
         package var target: String
         package var fields: Manifest.Fields
-        /// The layer's CRS as given or as its GeoJSON/GeoPackage named it (nil: its .prj, or WGS 84).
+        /// The layer's CRS as given or as its GeoJSON/GeoPackage named it, resolved to PROJJSON
+        /// (nil: its .prj, or none).
         package var crs: String?
         /// The layer's name (its directory's, its shapefile's).
         package var name: String { (target as NSString).lastPathComponent }
@@ -113,13 +114,14 @@ package struct AddedLayers: Sendable {
     package func stage(_ request: Request) throws -> Staged {
         var request = request
         let original = request.file
+        request.crs = try request.crs.map(Self.crsText)
         let lower = original.lowercased()
-        let scratch = NSTemporaryDirectory() + "roqua-add-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let scratchDirectory = try ScratchDirectory(purpose: "add")
+        defer { scratchDirectory.remove() }
+        let scratch = scratchDirectory.path
         if lower.hasSuffix(".zip") {
             // A zipped layer (as geoBoundaries and most agencies publish them): its files first.
-            request.file = try Self.unzipLayer(original, into: scratch)
+            request.file = try ZippedLayer.extract(original, into: scratch)
         }
         let format = (request.file as NSString).pathExtension.lowercased()
         if ["geojson", "json", "gpkg"].contains(format) {
@@ -176,7 +178,8 @@ package struct AddedLayers: Sendable {
                     .compactMapValues { $0 },
                 "source": "added with roqua import --add from \(URL(fileURLWithPath: original).standardizedFileURL.path)",
                 "licence": "as its publisher gives it (see the source)",
-                "crs": request.crs, "encoding": request.encoding, "code_prefix": request.codePrefix,
+                // The CRS as text PROJ resolved (PROJJSON), never a path or anything to look up again.
+                "crs": reader.resolvedCRS, "encoding": request.encoding, "code_prefix": request.codePrefix,
                 "allow_orphans": request.allowOrphans ? true : nil,
                 "added_at": ISO8601DateFormatter().string(from: Date()),
             ]
@@ -187,56 +190,29 @@ package struct AddedLayers: Sendable {
             try? FileManager.default.removeItem(atPath: staging)
             throw Failure(description: "\(target): cannot copy the layer: \(error.localizedDescription)")
         }
-        return Staged(directory: staging, target: target, fields: fields, crs: request.crs)
+        return Staged(directory: staging, target: target, fields: fields, crs: reader.resolvedCRS)
+    }
+
+    /// The text of `--crs`: the contents of the file it names (the user's own command line names
+    /// it; at most 64 KiB, as a `.prj` is read), else itself. Read once, here: the layer keeps the
+    /// text, and no later import depends on the file.
+    /// - Throws: `Failure` naming a file that cannot be read or is too large to be a CRS.
+    static func crsText(_ given: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        let trimmed = given.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.hasPrefix("+"), !trimmed.contains("["), !trimmed.contains("{"),
+              FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), !isDirectory.boolValue else { return given }
+        guard let handle = FileHandle(forReadingAtPath: trimmed) else { throw Failure(description: "\(trimmed): cannot be read (--crs)") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: (64 << 10) + 1)) ?? Data()
+        guard data.count <= 64 << 10 else { throw Failure(description: "\(trimmed): larger than 64 KiB; not a CRS definition (--crs)") }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The layers to import while `staged` is being added: the others (without the one it
     /// replaces), then it, last, so that a code it repeats is reported against it.
     package func sources(adding staged: Staged) -> [String] {
         sources().filter { $0 != staged.target } + [staged.directory]
-    }
-
-    /// Extracts the one layer of a ZIP archive — a shapefile with its companions, or a GeoJSON —
-    /// into `directory`; the path of its `.shp` or `.geojson` there.
-    /// - Throws: `Failure` naming the archive when it holds no layer or several.
-    static func unzipLayer(_ path: String, into directory: String) throws -> String {
-        let archive = try ZipArchive(path: path)
-        let entries = try archive.entries().filter { !$0.name.hasPrefix("__MACOSX/") }
-        func stem(_ name: String) -> String { ((name as NSString).deletingPathExtension).lowercased() }
-        let layers = entries.filter { entry in
-            [".shp", ".geojson", ".json"].contains { entry.name.lowercased().hasSuffix($0) }
-        }
-        guard layers.count == 1, let layer = layers.first else {
-            throw Failure(description: layers.isEmpty ? "\(path): no .shp or .geojson in the archive"
-                : "\(path): \(layers.count) layers in the archive (\(layers.map(\.name).joined(separator: ", "))); unzip it and add one")
-        }
-        var extracted = ""
-        for entry in entries where stem(entry.name) == stem(layer.name) {
-            let ext = (entry.name as NSString).pathExtension.lowercased()
-            guard ["shp", "shx", "dbf", "prj", "cpg", "geojson", "json"].contains(ext) else { continue }
-            let name = (((layer.name as NSString).lastPathComponent as NSString).deletingPathExtension as NSString).appendingPathExtension(ext)!
-            let target = (directory as NSString).appendingPathComponent(name)
-            try copy(archive.open(entry), to: target, limit: 4 << 30, label: "\(path):\(entry.name)")
-            if entry.index == layer.index { extracted = target }
-        }
-        return extracted
-    }
-
-    /// Writes a source's bytes to `target`, at most `limit` of them (a ZIP bomb stops there).
-    private static func copy(_ source: some ByteSource, to target: String, limit: Int, label: String) throws {
-        guard FileManager.default.createFile(atPath: target, contents: nil), let handle = FileHandle(forWritingAtPath: target) else {
-            throw Failure(description: "\(target): cannot be written")
-        }
-        defer { try? handle.close() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var total = 0
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0, name: label) }
-            if count == 0 { break }
-            total += count
-            guard total <= limit else { throw Failure(description: "\(label): larger than \(limit >> 30) GiB unpacked") }
-            try handle.write(contentsOf: buffer[..<count])
-        }
     }
 
     /// Takes back a staged layer (a failed import, a dry run); the layers stay as they were.

@@ -40,7 +40,8 @@ public enum BoundaryImporter {
             let queue = try DatabaseQueue(path: replace.temporary, configuration: config)
             report = try queue.write { db in
                 try BoundarySchema.create(db)
-                var writer = try BoundaryWriter(db: db, context: GEOSContext(), limits: (options.maxPieceVertices, options.maxPieceDegrees))
+                var writer = try BoundaryWriter(db: db, context: GEOSContext(), limits: (options.maxPieceVertices, options.maxPieceDegrees),
+                                                repairSeconds: options.repairSeconds)
                 for (index, (plan, reader)) in zip(plans, readers).enumerated() {
                     events(.layerStarted(layer: plan.name, index: index, layerCount: plans.count, features: reader.shapeCount))
                     try writer.importLayer(plan, reader: reader) { event in
@@ -97,6 +98,7 @@ struct BoundaryWriter {
     let db: Database
     let context: GEOSContext
     let limits: (vertices: Int, degrees: Double)
+    let repairSeconds: Double
     private var units: [String: Unit] = [:]
     /// Unit codes by row id (parents inferred from the pieces found at a point).
     private var codes: [Int64: String] = [:]
@@ -108,10 +110,11 @@ struct BoundaryWriter {
     private let insertPiece: Statement
     private let insertIndex: Statement
 
-    init(db: Database, context: GEOSContext, limits: (vertices: Int, degrees: Double)) throws {
+    init(db: Database, context: GEOSContext, limits: (vertices: Int, degrees: Double), repairSeconds: Double) throws {
         self.db = db
         self.context = context
         self.limits = limits
+        self.repairSeconds = repairSeconds
         insertBoundary = try db.makeStatement(sql: """
             INSERT INTO boundaries(level, code, name, name_en, name_tr, parent_id, country_code, continent, iso_a3,
               source_id, source_record, min_x, min_y, max_x, max_y, vertex_count, geometry)
@@ -179,7 +182,7 @@ struct BoundaryWriter {
                 try add(plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
                         sourceID: sourceID, geometry: shape, values: value, events: events)
             } catch let error as GEOSError {
-                throw ImportError.geometry(file: reader.path, record: record, code: code, reason: error.description)
+                throw ImportError.geometry(file: reader.path, record: record, code: code, name: name, reason: error.description)
             }
             counts[plan.level, default: 0] += 1
             if record % 25 == 0 || record == reader.shapeCount {
@@ -204,7 +207,7 @@ struct BoundaryWriter {
                 let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: { _ in })
                 candidates.append(try parentCandidates(of: geometry, level: level))
             } catch let error as GEOSError {
-                throw ImportError.geometry(file: reader.path, record: index + 1, code: code, reason: error.description)
+                throw ImportError.geometry(file: reader.path, record: index + 1, code: code, name: name, reason: error.description)
             }
             codes.append(code)
         }
@@ -287,13 +290,38 @@ struct BoundaryWriter {
         var geometry = try context.polygonal(assembled.polygons)
         if try !geometry.isValid() {
             let reason = geometry.invalidityReason
-            geometry = try geometry.madeValid()
+            geometry = try repaired(geometry, assembled.polygons, reader: reader, index: index, code: code, name: name, invalidity: reason)
             events(.warning("\(label): invalid polygon (\(reason)) repaired"))
         }
         guard !geometry.isEmpty, try geometry.area() > 0 else {
             throw ImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
         }
         return geometry
+    }
+
+    /// GEOS's repair of an invalid polygon, bounded: its time and memory grow with the crossings
+    /// between its edges (`RingCrossings`), so a polygon with more than one per hundred vertices
+    /// (at least 1,000, at most 10,000) is refused without asking GEOS, and the repair is stopped
+    /// after `repairSeconds`.
+    /// - Throws: `ImportError.unrepairable` naming the record, its code and name.
+    private func repaired(_ geometry: Geometry, _ polygons: [PolygonRings], reader: ShapefileReader, index: Int, code: String,
+                          name: String, invalidity: String) throws -> Geometry {
+        func refused(_ reason: String) -> ImportError {
+            .unrepairable(file: reader.path, record: index + 1, code: code, name: name, reason: "\(invalidity); \(reason)")
+        }
+        let vertices = polygons.reduce(0) { $0 + $1.holes.reduce($1.shell.count) { $0 + $1.count } }
+        let limit = min(10_000, max(1_000, vertices / 100))
+        guard let crossings = RingCrossings.count(polygons, limit: limit, work: 20 * vertices + 20_000_000) else {
+            throw refused("its edges are packed too densely to check how tangled it is")
+        }
+        guard crossings <= limit else {
+            throw refused("its edges cross each other more than \(limit) times (a tangle whose repair would take GEOS minutes and gigabytes)")
+        }
+        do {
+            return try context.withTimeLimit(seconds: repairSeconds) { try geometry.madeValid() }
+        } catch let error as GEOSError where error.wasInterrupted {
+            throw refused("its repair took longer than \(repairSeconds.formatted()) s")
+        }
     }
 
     private mutating func insertPieces(of geometry: Geometry, boundary: Int64, level: AdminLevel) throws {

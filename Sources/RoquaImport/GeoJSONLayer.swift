@@ -15,15 +15,16 @@ package enum GeoJSONLayer {
         package var crs: String?
     }
 
-
     /// Writes `file`'s features as `directory/name.shp` (+ `.shx`, `.dbf`, `.cpg`). The file is
     /// read as a stream, one feature at a time (`JSONScanner`): memory holds the rings as numbers,
     /// never the whole text or its parsed tree.
     /// - Throws: `AddedLayers.Failure` for a file that is not a FeatureCollection or not JSON
     ///   (naming the line), a feature that is not a polygon or multipolygon (named by its index),
-    ///   or coordinates that are not numbers.
-    package static func convert(_ file: String, into directory: String, name: String) throws -> Converted {
+    ///   coordinates that are not numbers, more features or vertices than `limits`.
+    package static func convert(_ file: String, into directory: String, name: String,
+                                limits: LayerLimits = LayerLimits()) throws -> Converted {
         var records: [(rings: [Ring], properties: [String: String])] = []
+        var vertices = 0
         var keys: [String] = []
         var seen = Set<String>()
         var type: String?
@@ -48,6 +49,8 @@ package enum GeoJSONLayer {
                         // DBF fields in the order the file first names them.
                         for (key, _) in record.properties where seen.insert(key).inserted { keys.append(key) }
                         records.append((record.rings, Dictionary(record.properties, uniquingKeysWith: { _, last in last })))
+                        vertices += record.rings.reduce(0) { $0 + $1.count }
+                        try limits.check(features: records.count, vertices: vertices, file: file)
                     }
                 default: try scanner.skipValue()
                 }

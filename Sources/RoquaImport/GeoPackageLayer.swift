@@ -4,22 +4,29 @@ import RoquaBoundaries
 
 /// The feature table of an OGC GeoPackage, read through SQLite (`gpkg_contents`,
 /// `gpkg_geometry_columns`, `gpkg_spatial_ref_sys`, each row's GeoPackage geometry header and
-/// its WKB, parsed by GEOS) and written as a shapefile like a GeoJSON layer.
+/// its WKB, parsed by GEOS) and written as a shapefile like a GeoJSON layer. The file's own SQL
+/// never runs (`UntrustedSQLite`): those tables and the feature table must be base tables.
 package enum GeoPackageLayer {
+    static let metadataTables = ["gpkg_contents", "gpkg_geometry_columns", "gpkg_spatial_ref_sys"]
+
     /// Writes the GeoPackage's feature table `table` (needed when it has several, as GADM's
     /// `ADM_0`…`ADM_5` in one file) as `directory/name.shp`.
     /// - Throws: `AddedLayers.Failure` for a file that is no GeoPackage, one with no feature table,
-    ///   several and none chosen, a chosen one that is not there, a row whose geometry is not
-    ///   polygonal or not readable.
-    package static func convert(_ file: String, table chosen: String? = nil, into directory: String, name: String) throws -> GeoJSONLayer.Converted {
-        var configuration = Configuration()
-        configuration.readonly = true
+    ///   several and none chosen, a chosen one that is not there, a view or virtual table where a
+    ///   table belongs, a row whose geometry is not polygonal or not readable, more than `limits`.
+    package static func convert(_ file: String, table chosen: String? = nil, into directory: String, name: String,
+                                limits: LayerLimits = LayerLimits()) throws -> GeoJSONLayer.Converted {
         let queue: DatabaseQueue
-        do { queue = try DatabaseQueue(path: file, configuration: configuration) } catch {
+        do { queue = try UntrustedSQLite.open(file, valueBytes: limits.valueBytes) } catch {
             throw AddedLayers.Failure(description: "\(file): cannot open it as a GeoPackage: \(error)")
         }
         let context = GEOSContext()
         return try queue.read { db in
+            for table in metadataTables {
+                if let what = try? UntrustedSQLite.notABaseTable(db, table), what != "missing" {
+                    throw AddedLayers.Failure(description: "\(file): \(table) is \(what); only tables are read from a GeoPackage")
+                }
+            }
             let tables: [String]
             do {
                 tables = try DatabaseValue.fetchAll(db, sql: "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name")
@@ -54,12 +61,19 @@ package enum GeoPackageLayer {
             let crs = Self.crs(organization: Self.text(column["organization"]),
                                code: Self.text(column["organization_coordsys_id"]).flatMap { Int($0) },
                                definition: Self.text(column["definition"]))
-            let quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quotedTable)")
+            if let what = try UntrustedSQLite.notABaseTable(db, table) {
+                throw AddedLayers.Failure(description: "\(file): feature table \(table) is \(what); only tables are read from a GeoPackage")
+            }
+            let columns = try UntrustedSQLite.storedColumns(db, table)
+            guard columns.contains(geometryColumn) else {
+                throw AddedLayers.Failure(description: "\(file): table \(table) has no stored column \(geometryColumn) (its geometry)")
+            }
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(columns.map(UntrustedSQLite.quoted).joined(separator: ", ")) "
+                + "FROM \(UntrustedSQLite.quoted(table))")
             var keys: [String] = []
             var records: [(rings: [Ring], properties: [String: String])] = []
-            var number = 0
-            while let row = try rows.next() {
+            var number = 0, vertices = 0
+            while let row = try Self.next(rows, file: file, table: table, number: number + 1) {
                 number += 1
                 let label = "\(file): \(table) row \(number)"
                 guard case let .blob(blob)? = (row[geometryColumn] as DatabaseValue?)?.storage else {
@@ -82,12 +96,21 @@ package enum GeoPackageLayer {
                     if !keys.contains(key) { keys.append(key) }
                 }
                 records.append((LayerShapefile.oriented(polygons), properties))
+                vertices += polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+                try limits.check(features: number, vertices: vertices, file: file)
             }
             guard !records.isEmpty else { throw AddedLayers.Failure(description: "\(file): table \(table) has no rows") }
             let fields = LayerShapefile.dbfNames(keys)
             let base = (directory as NSString).appendingPathComponent(name)
             try LayerShapefile.write(base: base, keys: keys, fields: fields, records: records)
             return GeoJSONLayer.Converted(shapefile: base + ".shp", fields: fields, crs: crs)
+        }
+    }
+
+    /// The next row, or an error naming it (a value longer than the limit, a damaged page).
+    private static func next(_ rows: RowCursor, file: String, table: String, number: Int) throws -> Row? {
+        do { return try rows.next() } catch {
+            throw AddedLayers.Failure(description: "\(file): \(table) row \(number) cannot be read: \(error)")
         }
     }
 

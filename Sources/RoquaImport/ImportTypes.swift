@@ -15,14 +15,20 @@ public struct ImportOptions: Sendable {
     /// default); a resolver asked for more answers the points that need it through GEOS.
     public var cellFallbackMeters: Double
 
-    /// Creates options with the default piece limits (256 vertices, 4 degrees) and a 1000 m cell fallback.
+    /// How long GEOS may take to repair one invalid polygon before the import is refused, naming
+    /// it (a real polygon of a million vertices with a thousand bow-ties takes about 10 s).
+    public var repairSeconds: Double
+
+    /// Creates options with the default piece limits (256 vertices, 4 degrees), a 1000 m cell
+    /// fallback and 60 s to repair a polygon.
     public init(sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4,
-                cellFallbackMeters: Double = 1000) {
+                cellFallbackMeters: Double = 1000, repairSeconds: Double = 60) {
         self.sources = sources
         self.output = output
         self.maxPieceVertices = maxPieceVertices
         self.maxPieceDegrees = maxPieceDegrees
         self.cellFallbackMeters = cellFallbackMeters
+        self.repairSeconds = repairSeconds
     }
 }
 
@@ -68,7 +74,9 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
     case duplicateCode(file: String, record: Int, code: String, first: String)
     case unknownParent(file: String, record: Int, code: String, parent: String, level: AdminLevel)
     case emptyGeometry(file: String, record: Int, code: String)
-    case geometry(file: String, record: Int, code: String, reason: String)
+    case geometry(file: String, record: Int, code: String, name: String, reason: String)
+    /// An invalid polygon GEOS is not asked to repair, or did not repair in time.
+    case unrepairable(file: String, record: Int, code: String, name: String, reason: String)
     /// Records of a layer without a parent field that lie in no unit of the level above.
     case orphans(file: String, level: AdminLevel, records: [String])
 
@@ -84,8 +92,10 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
             "\(file): record \(record) (\(code)) names parent '\(parent)', which is no \(level) in the imported layers"
         case let .emptyGeometry(file, record, code):
             "\(file): record \(record) (\(code)) has no polygon with an area"
-        case let .geometry(file, record, code, reason):
-            "\(file): record \(record) (\(code)): its geometry cannot be processed: \(reason)"
+        case let .geometry(file, record, code, name, reason):
+            "\(file): record \(record) (\(code) \(name)): its geometry cannot be processed: \(reason)"
+        case let .unrepairable(file, record, code, name, reason):
+            "\(file): record \(record) (\(code) \(name)): an invalid polygon that is not repaired: \(reason); fix or remove this feature"
         case let .orphans(file, level, records):
             "\(file): \(records.count) record(s) lie in no \(level) of the imported layers, so no parent can be inferred: "
                 + records.prefix(10).joined(separator: ", ") + (records.count > 10 ? ", …" : "")

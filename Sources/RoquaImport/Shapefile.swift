@@ -39,6 +39,9 @@ package final class ShapefileReader {
     /// The layer's CRS when it is not WGS 84 longitude/latitude (from `.prj` or the user), and
     /// the transformation to it; one transformation at a time (PROJ contexts are not thread-safe).
     package let crsName: String?
+    /// The CRS given for the layer (not its `.prj`), as self-contained text (PROJJSON): what an
+    /// added layer keeps in its manifest; nil when none was given.
+    package let resolvedCRS: String?
     private let reprojection: Reprojection?
     private let reprojectionLock = NSLock()
     private let shp: SHPHandle
@@ -47,8 +50,9 @@ package final class ShapefileReader {
     /// Opens `path` (the .shp, or the name without extension) and checks everything that can be
     /// checked before reading shapes: companions, shape type, record counts, projection, code page.
     /// `encoding` (an encoding's name) overrides the `.cpg` file and the DBF's language driver id;
-    /// `crs` (`EPSG:NNNN`, a PROJ string, WKT or a `.prj` path) overrides the `.prj`. Coordinates in
-    /// any other CRS than WGS 84 are reprojected with PROJ as the shapes are read.
+    /// `crs` (`EPSG:NNNN`, a PROJ string, WKT or PROJJSON: text, never a path) overrides the
+    /// `.prj`. Coordinates in any other CRS than WGS 84 are reprojected with PROJ as the shapes
+    /// are read.
     package init(path: String, encoding override: String? = nil, crs: String? = nil) throws {
         let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
         self.path = base + ".shp"
@@ -97,7 +101,7 @@ package final class ShapefileReader {
             throw ShapefileError.recordCountMismatch(file: self.path, shapes: Int(count), records: Int(records))
         }
         let declared = BoundingBox(minX: minBound[0], minY: minBound[1], maxX: maxBound[0], maxY: maxBound[1])
-        let reprojection = try Self.reprojection(base: base, crs: crs)
+        let (reprojection, resolvedCRS) = try Self.reprojection(base: base, crs: crs)
         let bounds: BoundingBox
         if let reprojection {
             bounds = try Self.reprojectedBounds(declared, reprojection, file: self.path)
@@ -113,6 +117,7 @@ package final class ShapefileReader {
         self.declaredBounds = declared
         self.reprojection = reprojection
         self.crsName = reprojection?.sourceName
+        self.resolvedCRS = resolvedCRS
         self.encoding = encoding
         self.fieldNames = (0..<DBFGetFieldCount(dbf)).map { index in
             var name = [CChar](repeating: 0, count: 12)
@@ -155,11 +160,12 @@ package final class ShapefileReader {
     }
 
     /// The transformation to WGS 84 of the layer's CRS — `crs` when given, else the `.prj`; nil
-    /// when there is neither, or the CRS is WGS 84 longitude/latitude already.
-    /// - Throws: `badCRS` naming the `.prj` (or the given CRS) PROJ cannot use.
-    private static func reprojection(base: String, crs: String?) throws -> Reprojection? {
+    /// when there is neither, or the CRS is WGS 84 longitude/latitude already. With it, the
+    /// given CRS resolved to text (nil for a `.prj`, which stays beside the layer).
+    /// - Throws: `badCRS` naming the `.prj`, or the `.shp` whose given CRS PROJ cannot use.
+    private static func reprojection(base: String, crs: String?) throws -> (Reprojection?, resolved: String?) {
         var definition = crs
-        var source = "the layer's CRS"
+        var source = base + ".shp"
         if definition == nil, let prj = Self.companion(base, "prj") {
             guard let data = FileManager.default.contents(atPath: prj) else {
                 throw ShapefileError.cannotOpen(file: prj, reason: "cannot be read")
@@ -167,10 +173,10 @@ package final class ShapefileReader {
             definition = String(decoding: data.prefix(64 << 10), as: UTF8.self)
             source = prj
         }
-        guard let definition else { return nil }
+        guard let definition else { return (nil, nil) }
         do {
             let reprojection = try Reprojection(from: definition)
-            return reprojection.sourceIsWGS84 ? nil : reprojection
+            return (reprojection.sourceIsWGS84 ? nil : reprojection, crs == nil ? nil : reprojection.resolvedDefinition)
         } catch {
             throw ShapefileError.badCRS(file: source, reason: "\(error)")
         }

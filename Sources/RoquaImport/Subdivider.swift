@@ -33,12 +33,13 @@ package enum Subdivider {
         }
         let (first, second) = box.halves()
         for half in [first, second] {
-            var part = try geometry.clipped(to: half).polygonalParts()
+            // The fast clip can fail where the input is barely valid (a repaired star: "Invalid
+            // number of points in LinearRing found 3") or be slightly invalid; the overlay then.
+            let clipped = try? geometry.clipped(to: half).polygonalParts()
+            if let clipped, clipped.isEmpty { continue }
+            let part = try clipped.flatMap { try $0.isValid() ? $0 : nil }
+                ?? geometry.intersection(geometry.context.rectangle(half)).polygonalParts()
             if part.isEmpty { continue }
-            if try !part.isValid() {
-                part = try geometry.intersection(geometry.context.rectangle(half)).polygonalParts()
-                if part.isEmpty { continue }
-            }
             try split(part, box: try part.bounds(), limits: limits, depth: depth + 1, into: &result)
         }
     }

@@ -4,9 +4,11 @@ import Foundation
 /// A coordinate reference system's transformation to WGS 84 longitude/latitude (degrees, in
 /// that order whatever the CRS's own axis order), through PROJ. The definition is what users
 /// have: `EPSG:NNNN` (any authority code PROJ knows), a PROJ string (`+proj=utm +zone=17
-/// +datum=NAD83`), WKT (a shapefile's `.prj`, ESRI or OGC flavour), or the path of a file holding
-/// WKT. PROJ never goes to the network here (no grid downloads): datum shifts use the grids
-/// installed with `proj-data`, else the published Helmert parameters.
+/// +datum=NAD83`), WKT (a shapefile's `.prj`, ESRI or OGC flavour) or PROJJSON — text, never a
+/// path: a definition comes from a layer's files, so nothing in it is followed to a file. PROJ
+/// never goes to the network here (no grid downloads) and opens only files in its own data
+/// directories (proj.db, the grids installed with `proj-data`, init files found by name there):
+/// `+init=/path:key`, `+nadgrids=@/path` or a WKT `PARAMETERFILE` naming another file fail.
 ///
 /// Not thread-safe (a PROJ context is not): one per reader.
 public final class Reprojection {
@@ -21,7 +23,25 @@ public final class Reprojection {
         guard let missing = roqua_proj_load(slot.baseAddress!).map({ String(cString: $0) }) else { return .success(slot[0]) }
         return .failure(Failure(description: missing.isEmpty
             ? "the PROJ library (libproj.so.25) is not installed: apt-get install libproj25"
-            : "the installed PROJ library has no \(missing) (PROJ 6.3 or later is needed)"))
+            : "the installed PROJ library has no \(missing) (PROJ 7.0 or later is needed)"))
+    }
+
+    /// PROJ's data directories (its search path, as real paths) as the NULL-terminated C array
+    /// its file API reads (CLoaded's `roqua_proj_restrict_files`); made once, kept for the process.
+    private static let dataDirectories: DataDirectories? = {
+        guard case .success(let proj) = library, let searchPath = proj.info().searchpath else { return nil }
+        let directories = String(cString: searchPath).split(separator: ":").compactMap { path -> UnsafePointer<CChar>? in
+            guard let resolved = realpath(String(path), nil) else { return nil }
+            return UnsafePointer(resolved)
+        }
+        let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: directories.count + 1)
+        list.initialize(from: directories + [nil], count: directories.count + 1)
+        return DataDirectories(list: list)
+    }()
+
+    private struct DataDirectories: @unchecked Sendable {
+        // @unchecked: written once above, then only read (by PROJ's file callbacks).
+        let list: UnsafeMutablePointer<UnsafePointer<CChar>?>
     }
 
     private let proj: RoquaProj
@@ -34,15 +54,28 @@ public final class Reprojection {
     /// Whether the source CRS is WGS 84 longitude/latitude already (axis order aside): nothing
     /// to transform.
     public let sourceIsWGS84: Bool
+    /// The source CRS as PROJJSON: self-contained text (init files expanded, nothing left to look
+    /// up but PROJ's own database), what a layer keeps so that no later import reads its source
+    /// again. The definition as given when PROJ cannot write it so.
+    public let resolvedDefinition: String
 
     /// - Throws: `Failure` naming the definition when PROJ cannot read it or it is no CRS, or
     ///   saying what is missing when PROJ is not installed.
     public init(from definition: String) throws {
+        // A `.prj` is read up to 64 KiB; a GeoPackage's SRS or a GeoJSON's `crs` is held to the same.
+        guard definition.utf8.count <= 64 << 10 else {
+            throw Failure(description: "CRS \"\(definition.prefix(40))…\": longer than 64 KiB; not a CRS definition")
+        }
         let proj = try Self.library.get()
         self.proj = proj
         let text = Self.definitionText(definition)
         guard let context = proj.context_create() else { throw Failure(description: "PROJ could not start") }
         _ = proj.context_set_enable_network(context, 0)
+        guard let directories = Self.dataDirectories,
+              proj.context_set_fileapi(context, roqua_proj_file_api(), UnsafeMutableRawPointer(directories.list)) == 1 else {
+            _ = proj.context_destroy(context)
+            throw Failure(description: "PROJ could not be limited to its own data files (PROJ 7.0 or later is needed)")
+        }
         _ = proj.log_level(context, PJ_LOG_NONE)
         func failure(_ what: String) -> Failure {
             let code = proj.context_errno(context)
@@ -51,7 +84,10 @@ public final class Reprojection {
             return Failure(description: "CRS \"\(shown)\": \(what)\(reason)")
         }
         guard let source = proj.create(context, text) else {
-            let error = failure("not a coordinate reference system PROJ knows (EPSG:NNNN, a PROJ string or WKT)")
+            // A path is not a definition here; say so, for a manifest that kept one (older Roqua did).
+            let path = text.hasPrefix("/") || text.hasPrefix("./") || text.hasPrefix("../") || text.hasPrefix("~")
+            let error = failure("not a coordinate reference system PROJ knows (EPSG:NNNN, a PROJ string or WKT"
+                + (path ? "; a file's path is not read as one: give its text)" : ")"))
             _ = proj.context_destroy(context)
             throw error
         }
@@ -63,6 +99,10 @@ public final class Reprojection {
         let type = proj.get_type(source)
         sourceIsGeographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS
         sourceName = proj.get_name(source).map { String(cString: $0) } ?? definition
+        resolvedDefinition = "MULTILINE=NO".withCString { option in
+            var options: [UnsafePointer<CChar>?] = [option, nil]
+            return proj.as_projjson(context, source, &options).map { String(cString: $0) }
+        } ?? text
         guard let target = proj.create(context, "EPSG:4326") else {
             let error = failure("PROJ's database has no EPSG:4326 (is proj-data installed?)")
             _ = proj.context_destroy(context)
@@ -91,7 +131,9 @@ public final class Reprojection {
         _ = proj.context_destroy(context)
     }
 
-    /// The definition's text: the contents of a file when `definition` names one, else itself.
+    /// The definition as PROJ should read it. Never the contents of a file it names: it comes
+    /// from a layer's files, and a path kept instead of its text broke every import once the
+    /// file was gone.
     static func definitionText(_ definition: String) -> String {
         let trimmed = definition.trimmingCharacters(in: .whitespacesAndNewlines)
         // A PROJ string as older tools write it (`+proj=utm +zone=17 …`) means a CRS; PROJ 6+
@@ -99,10 +141,7 @@ public final class Reprojection {
         if trimmed.hasPrefix("+proj="), !trimmed.contains("+type=crs"), !trimmed.contains("+proj=pipeline") {
             return trimmed + " +type=crs"
         }
-        var isDirectory: ObjCBool = false
-        guard !trimmed.hasPrefix("+"), !trimmed.contains("["), FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory),
-              !isDirectory.boolValue, let contents = try? String(contentsOfFile: trimmed, encoding: .utf8) else { return trimmed }
-        return contents.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed
     }
 
     /// Transforms points in place: `x`/`y` in the source CRS's units become longitude/latitude.

@@ -6,6 +6,7 @@ import RoquaFuzzing
 import RoquaImport
 import RoquaIO
 import RoquaProgress
+import RoquaProjection
 import RoquaRegions
 import RoquaServeInput
 
@@ -71,6 +72,7 @@ enum FuzzTargets {
                                                                           name: "converted")) },
             "layer-gpkg": { data in try readLayer(GeoPackageLayer.convert(Scratch.file("layer.gpkg", data), into: Scratch.directory,
                                                                           name: "converted")) },
+            "crs": crs,
             // A point as `roqua resolve` reads it: whatever the text, an answer is two finite numbers.
             "coordinate": { data in
                 guard let point = try? CoordinateText.parse(String(decoding: data, as: UTF8.self)) else { return }
@@ -243,6 +245,23 @@ enum FuzzTargets {
             start += step
         }
         lines.finish { _ in rows += 1 }
+    }
+
+    /// A CRS definition as a layer's files give it (a `.prj`, a GeoJSON's `crs`, a GeoPackage's
+    /// SRS): PROJ reads it (opening no file it names), and the text it resolves to — what an added
+    /// layer keeps for every later import — must read back as the same CRS.
+    @Sendable static func crs(_ data: Data) throws {
+        guard let read = try? Reprojection(from: String(decoding: data, as: UTF8.self)) else { return }
+        let again: Reprojection
+        do { again = try Reprojection(from: read.resolvedDefinition) } catch {
+            fatalError("the resolved definition of \(read.sourceName) cannot be read back: \(error)\n\(read.resolvedDefinition)")
+        }
+        guard again.sourceName == read.sourceName, again.sourceIsGeographic == read.sourceIsGeographic,
+              again.sourceIsWGS84 == read.sourceIsWGS84 else {
+            fatalError("\(read.sourceName) read back as \(again.sourceName)\n\(read.resolvedDefinition)")
+        }
+        var xs: [Double] = [0, 500_000, -1e7, 139.7], ys: [Double] = [0, 4_500_000, 1e7, 35.69]
+        _ = try? read.transform(x: &xs, y: &ys)
     }
 
     /// The input is split into .shp, .shx and .dbf by two little-endian 32-bit lengths up front.

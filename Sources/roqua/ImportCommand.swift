@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import RoquaBoundaries
 import RoquaImport
+import RoquaIO
 import RoquaRegions
 
 struct ImportCommand: ParsableCommand {
@@ -119,7 +120,7 @@ struct ImportCommand: ParsableCommand {
             if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(adding: staged), added: added) }
             let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")
             let nameNote = staged.fields.name == staged.fields.code ? " (no name field: the codes are the names; --name FIELD picks one)" : ""
-            print("Adding \(staged.name) as \(adminLevel)s: code \(staged.fields.code), "
+            print("Adding \(staged.name) as \(adminLevel.plural): code \(staged.fields.code), "
                 + "name \(staged.fields.name)\(nameNote)\(parentNote)")
             do {
                 try importAll(sources + added.sources(adding: staged), warningsOf: staged.name)
@@ -174,16 +175,17 @@ struct ImportCommand: ParsableCommand {
     /// be; the temporary database and the staged layer go again whatever happens.
     func dryRunAdd(_ staged: AddedLayers.Staged, request: AddedLayers.Request,
                    sources: [String], added: AddedLayers) throws {
-        let temporary = NSTemporaryDirectory() + "roqua-dry-run-\(UUID().uuidString).sqlite"
+        let scratch = try ScratchDirectory(purpose: "dry-run")
+        let temporary = scratch.file("boundaries.sqlite")
         defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            scratch.remove()
             added.undo(staged)
         }
         try importAll(sources, output: temporary, announce: false)
         // The staged copy: a GeoJSON, GeoPackage or zip was converted or unpacked into it.
         let layer = staged.name
         let reader = try ShapefileReader(path: (staged.directory as NSString).appendingPathComponent(layer + ".shp"),
-                                         encoding: request.encoding, crs: staged.crs ?? request.crs)
+                                         encoding: request.encoding, crs: staged.crs)
         let row = try BoundaryDatabase(path: temporary).read { db in
             try Row.fetchOne(db, sql: """
                 SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
@@ -194,11 +196,11 @@ struct ImportCommand: ParsableCommand {
         let features: Int = row?["n"] ?? 0
         let parents: Int = row?["parents"] ?? 0
         let x0: Double = row?["x0"] ?? 0, y0: Double = row?["y0"] ?? 0, x1: Double = row?["x1"] ?? 0, y1: Double = row?["y1"] ?? 0
-        var line = "Would add \(layer) as \(request.level)s: \(features) feature\(features == 1 ? "" : "s"), code \(staged.fields.code), name \(staged.fields.name), "
+        var line = "Would add \(layer) as \(request.level.plural): \(features) feature\(features == 1 ? "" : "s"), code \(staged.fields.code), name \(staged.fields.name), "
         line += "CRS \(reader.crsName ?? "WGS 84"), encoding \(reader.encoding.name), "
         line += String(format: "extent %.4f,%.4f – %.4f,%.4f", x0, y0, x1, y1)
         if let parentLevel = request.level.parent {
-            let plural = parents == 1 ? parentLevel.description : parentLevel == .country ? "countries" : parentLevel.description + "s"
+            let plural = parents == 1 ? parentLevel.description : parentLevel.plural
             let how = staged.fields.parent.map { " (field \($0))" } ?? " (inferred)"
             line += ", under \(parents) \(plural)\(how)"
         }
@@ -236,7 +238,7 @@ struct ImportCommand: ParsableCommand {
             throw error
         }
         Terminal.endStatus()
-        let counts = AdminLevel.allCases.map { "\(report.counts[$0] ?? 0) \($0 == .country ? "countries" : $0.description + "s")" }
+        let counts = AdminLevel.allCases.map { "\(report.counts[$0] ?? 0) \($0.plural)" }
         guard announce else { return }
         print("Imported \(counts.joined(separator: ", ")) (\(report.pieces) indexed pieces), \(report.localities) localities")
         print(String(format: "Wrote %@ (%.1f MB) in %.1f s", report.output, Double(report.bytes) / 1e6, report.seconds))

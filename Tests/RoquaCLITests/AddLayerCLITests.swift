@@ -9,10 +9,7 @@ import Testing
     let roqua = ProductsDirectory.product("roqua")
 
     /// Web Mercator, computed independently of PROJ.
-    static func mercator(_ ring: Ring) -> Ring {
-        let radius = 6_378_137.0
-        return Ring(xs: ring.xs.map { $0 * .pi / 180 * radius }, ys: ring.ys.map { radius * log(tan(.pi / 4 + $0 * .pi / 360)) })
-    }
+    static func mercator(_ ring: Ring) -> Ring { WebMercator.project(ring) }
 
     /// A base dataset (the standard fixture's country and provinces), a data home, and a user's
     /// ward layer: Web Mercator with no .prj, Shift-JIS names marked only by LDID 19, no parent field.
@@ -67,6 +64,9 @@ import Testing
         #expect(dry.stdout.contains("Would add wards as districts: 2 features, code JCODE, name WARD_JA, CRS WGS 84 / Pseudo-Mercator, "
             + "encoding CP932, extent 1.0000,1.0000 – 9.0000,4.0000, under 2 provinces (inferred)"), "\(dry.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before, "--dry-run writes nothing")
+        let countries = try s.run(["--add", s.wards, "--level", "country", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
+                                   "--dry-run"])
+        #expect(countries.stdout.contains("Would add wards as countries: 2 features"), "\(countries.stdout) \(countries.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
         let added = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
         #expect(added.status == 0, "\(added.stderr)")
@@ -192,44 +192,10 @@ import Testing
         #expect(try s.units()["13104"] == ["新宿区", "P1"])
     }
 
-    /// A polygon as little-endian WKB in a GeoPackage geometry blob (`GP`, version 0, flags: little
-    /// endian, no envelope; SRS id), written here by hand after the OGC encoding.
-    static func geoPackageBlob(_ rings: [Ring], srs: Int32) -> Data {
-        var bytes: [UInt8] = [0x47, 0x50, 0, 0b0000_0001]
-        withUnsafeBytes(of: srs.littleEndian) { bytes += $0 }
-        bytes += [1]
-        withUnsafeBytes(of: UInt32(3).littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: UInt32(rings.count).littleEndian) { bytes += $0 }
-        for ring in rings {
-            withUnsafeBytes(of: UInt32(ring.count).littleEndian) { bytes += $0 }
-            for (x, y) in zip(ring.xs, ring.ys) {
-                withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes += $0 }
-                withUnsafeBytes(of: y.bitPattern.littleEndian) { bytes += $0 }
-            }
-        }
-        return Data(bytes)
-    }
-
     @Test func aGeoPackageFeatureTableIsAdded() throws {
         let s = try Setup()
         let path = s.directory.file("user/municipalities.gpkg")
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
-                CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT, srs_id INTEGER PRIMARY KEY, organization TEXT,
-                    organization_coordsys_id INTEGER, definition TEXT, description TEXT);
-                INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84 / Pseudo-Mercator', 3857, 'EPSG', 3857, 'undefined', NULL);
-                CREATE TABLE gpkg_contents (table_name TEXT PRIMARY KEY, data_type TEXT, identifier TEXT, srs_id INTEGER);
-                INSERT INTO gpkg_contents VALUES ('municipalities', 'features', 'municipalities', 3857);
-                CREATE TABLE gpkg_geometry_columns (table_name TEXT, column_name TEXT, geometry_type_name TEXT, srs_id INTEGER, z INTEGER, m INTEGER);
-                INSERT INTO gpkg_geometry_columns VALUES ('municipalities', 'geom', 'POLYGON', 3857, 0, 0);
-                CREATE TABLE municipalities (fid INTEGER PRIMARY KEY, geom BLOB, GID_2 TEXT, NAME_2 TEXT, population INTEGER);
-                """)
-            for (code, name, x, y) in [("JPN.1.1_1", "Shinjuku", 1.0, 1.0), ("JPN.1.2_1", "Chiyoda", 6.0, 1.0)] {
-                let shell = Self.mercator(Shapes.square(x: x, y: y, size: 3))
-                try db.execute(sql: "INSERT INTO municipalities (geom, GID_2, NAME_2, population) VALUES (?, ?, ?, 1000)",
-                               arguments: [Self.geoPackageBlob([shell], srs: 3857), code, name])
-            }
-        }
+        try GeoPackageFixture.write(path)
         let added = try s.run(["--add", path, "--level", "district"])
         #expect(added.status == 0 && added.stdout.contains("Adding municipalities as districts: code GID_2, name NAME_2"),
                 "\(added.stdout) \(added.stderr)")

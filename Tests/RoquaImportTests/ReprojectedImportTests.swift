@@ -8,14 +8,9 @@ import Testing
 /// Layers in another CRS than WGS 84 are reprojected with PROJ while they are read: from their
 /// `.prj`, or from the CRS the manifest names for them.
 @Suite struct ReprojectedImportTests {
-    /// EPSG:3857 (spherical Web Mercator), computed here independently of PROJ.
-    static func mercator(_ ring: Ring) -> Ring {
-        let radius = 6_378_137.0
-        return Ring(xs: ring.xs.map { $0 * .pi / 180 * radius },
-                    ys: ring.ys.map { radius * log(tan(.pi / 4 + $0 * .pi / 360)) })
-    }
+    static func mercator(_ ring: Ring) -> Ring { WebMercator.project(ring) }
 
-    static let mercatorWKT = #"PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",0.0],PARAMETER["Standard_Parallel_1",0.0],PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]"#
+    static let mercatorWKT = WebMercator.esriWKT
 
     static func boxes(_ path: String) throws -> [String: [Double]] {
         try BoundaryDatabase(path: path).read { db in

@@ -43,15 +43,6 @@ import Testing
         #expect(abs(origin.lat - 36.0032) < 0.0006 && abs(origin.lon - 135.9968) < 0.0006, "\(origin)")
     }
 
-    @Test func aPrjFileIsReadFromItsPath() throws {
-        let path = NSTemporaryDirectory() + "roqua-\(UUID().uuidString).prj"
-        try Self.utm17ESRI.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let fromFile = try Self.lonLat(path, 741_600, 3_737_000)
-        let fromCode = try Self.lonLat("EPSG:26917", 741_600, 3_737_000)
-        #expect(abs(fromFile.lon - fromCode.lon) < 1e-7 && abs(fromFile.lat - fromCode.lat) < 1e-7)
-    }
-
     @Test func whatPROJCannotReadOrTransformIsNamed() throws {
         for definition in ["EPSG:999999", "not a coordinate system", "GEOGCS[broken"] {
             #expect {

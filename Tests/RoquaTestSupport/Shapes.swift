@@ -52,3 +52,14 @@ package enum Shapes {
         Ring(xs: ring.xs.reversed(), ys: ring.ys.reversed())
     }
 }
+
+/// Shapes made to hurt a geometry library.
+package enum HostileGeometry {
+    /// The star polygon {n/((n−1)/2)}: every edge crosses nearly every other, n(n−3)/2 crossings
+    /// for an odd n (a 201-vertex one is 3.4 KB as a shapefile).
+    package static func star(_ n: Int, centerX: Double, centerY: Double, radius: Double) -> Ring {
+        let step = (n - 1) / 2
+        let points = (0...n).map { i in 2 * Double.pi * Double(i * step % n) / Double(n) }
+        return Ring(xs: points.map { centerX + radius * cos($0) }, ys: points.map { centerY + radius * sin($0) })
+    }
+}

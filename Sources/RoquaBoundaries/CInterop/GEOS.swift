@@ -9,6 +9,8 @@ public struct GEOSError: Error, CustomStringConvertible, Sendable {
     public let message: String
     /// `GEOS OPERATION failed: MESSAGE`.
     public var description: String { "GEOS \(operation) failed: \(message)" }
+    /// Whether the call was stopped by `GEOSContext.withTimeLimit`, not refused by GEOS.
+    package var wasInterrupted: Bool { message.contains("InterruptedException") }
 }
 
 /// One GEOS context. GEOS handles are not thread-safe: each thread owns its own context,
@@ -26,6 +28,18 @@ package final class GEOSContext {
     }
 
     deinit { GEOS_finish_r(handle) }
+
+    /// Runs `body` with GEOS calls on this thread stopped once `seconds` have passed: the call
+    /// under way then throws a `GEOSError` whose `wasInterrupted` is true. For work whose cost the
+    /// input decides (repairing a stranger's polygon). GEOS 3.11's interruption is process-wide
+    /// (see CGEOS's shim): a GEOS call on another thread at the very moment the time runs out
+    /// may fail in its place, so this is for single-threaded work such as an import.
+    package func withTimeLimit<T>(seconds: Double, _ body: () throws -> T) rethrows -> T {
+        let key = Deadline.key
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: Deadline.now() + UInt(max(0, seconds) * 1e9)))
+        defer { pthread_setspecific(key, nil) }
+        return try body()
+    }
 
     func failure(_ operation: String) -> GEOSError {
         defer { messages.last = nil }
@@ -110,3 +124,29 @@ package final class GEOSContext {
 }
 
 private final class MessageBox { var last: String? }
+
+/// Each thread's GEOS deadline (`withTimeLimit`), in monotonic nanoseconds, kept as the value of a
+/// thread-specific pointer (0: none). GEOS 3.11 checks for interruption inside its long loops,
+/// calling one process-wide callback first (there is no per-context one before 3.12); this one
+/// requests the interruption when the calling thread's deadline has passed, and the call under
+/// way fails with "InterruptedException". The request itself is process-wide too: a GEOS call on
+/// another thread checking at that very instant could take it instead.
+private enum Deadline {
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        _ = GEOS_interruptRegisterCallback(check)
+        return key
+    }()
+
+    static func now() -> UInt {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt(time.tv_sec) * 1_000_000_000 + UInt(time.tv_nsec)
+    }
+
+    static let check: @convention(c) () -> Void = {
+        let deadline = UInt(bitPattern: pthread_getspecific(Deadline.key))
+        if deadline != 0, Deadline.now() >= deadline { GEOS_interruptRequest() }
+    }
+}

@@ -74,6 +74,9 @@ public enum AdminLevel: Int, Sendable, Codable, CaseIterable, Comparable, Custom
         }
     }
 
+    /// The word for several units of the level ("countries", "provinces", "districts").
+    package var plural: String { self == .country ? "countries" : description + "s" }
+
     /// The next wider level, or `nil` for `country`.
     public var parent: AdminLevel? { AdminLevel(rawValue: rawValue - 1) }
 

@@ -172,7 +172,9 @@ function shapesLayer(collection, onTop) {
   const layer = L.geoJSON(collection, {
     style: styleFor,
     onEachFeature: (feature, featureLayer) => {
-      featureLayer.bindTooltip(() => unitName(feature.properties), { sticky: true });
+      // A name comes from the boundary data (an added layer's file): Leaflet sets a string as
+      // HTML (innerHTML), so it is handed over as a text node.
+      featureLayer.bindTooltip(() => document.createTextNode(unitName(feature.properties)), { sticky: true });
       featureLayer.on('click', () => {
         if (feature.properties.has_children) drill(feature.properties.code, unitName(feature.properties));
         else featureLayer.openTooltip();
