@@ -176,6 +176,34 @@ import Testing
         }
     }
 
+    /// A live post is judged against the device's earlier fixes: one fix in the air (no speed
+    /// field), posted alone, lit the district it flew over; now it waits for the next post, and
+    /// the landing makes it part of a flight that lights nothing.
+    @Test func aFixInTheAirLightsNothingWhileItWaitsForTheNext() async throws {
+        try await TestServer.with { server in
+            let phone = try Live.phone(server)
+            let t0 = Int(Date().timeIntervalSince1970) - 3 * 3600
+            func post(_ lat: Double, _ lon: Double, _ tst: Int) async throws {
+                let body = #"{"_type":"location","lat":\#(lat),"lon":\#(lon),"tst":\#(tst),"acc":10}"#
+                let reply = try await server.post("/api/ingest/owntracks", body: Array(body.utf8), headers: ["Authorization": phone.basic],
+                                                  asPage: false)
+                #expect(reply.status == 200, "\(reply.text)")
+            }
+            func provinces() throws -> Set<String> { Set(try RegionStore(path: server.store).allRegions().compactMap(\.province)) }
+            try await post(40.9879, 29.0281, t0)                // Kadıköy, on the ground
+            try await post(40.7306, 31.6089, t0 + 35 * 60)      // over Bolu, 225 km in 35 min
+            let first = try provinces()
+            #expect(first == ["İstanbul"], "the fix in the air lit \(first)")
+            try await post(39.9208, 32.8541, t0 + 60 * 60)      // still fast: over Ankara
+            try await post(39.9225, 32.8560, t0 + 62 * 60)      // landed: slow from the last
+            try await post(39.9226, 32.8561, t0 + 63 * 60)
+            let landed = try provinces()
+            #expect(landed == ["Ankara", "İstanbul"], "\(landed)")
+            let flights = try RegionStore(path: server.store).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM flights") ?? 0 }
+            #expect(flights == 1)
+        }
+    }
+
     /// GPSLogger's POST mode sends the URL Roqua printed (token in the query) and a form body:
     /// the token came from the query and the fields from the body, yet the query was thrown away.
     @Test func gpsLoggersPostKeepsTheTokenOfItsURL() async throws {

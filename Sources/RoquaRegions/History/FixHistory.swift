@@ -86,6 +86,26 @@ package enum FixHistory {
         return try FixBlock.decode(Array(data))
     }
 
+    /// Where a live source goes on: the last fix its posts settled (`decided_ms`), and the fixes
+    /// kept after it, not settled yet; nil for a source never settled.
+    static func continuation(of name: String, _ db: Database) throws -> (settled: KeptFix, waiting: [KeptFix])? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, decided_ms, last_ms FROM fix_sources WHERE name = ?", arguments: [name]),
+              let decided = row["decided_ms"] as Int64?, let last = row["last_ms"] as Int64? else { return nil }
+        let source: Int64 = row["id"]
+        var fixes: [KeptFix] = []
+        for block in try blocks(from: decided, through: last, longest: try longestSpan(db), db) where block.source == source {
+            fixes += try self.fixes(ofBlock: block.id, db).filter { $0.time >= decided }
+        }
+        fixes = fixes.inTimeOrder()
+        guard let settled = fixes.last(where: { $0.time == decided }) else { return nil }
+        return (settled, fixes.filter { $0.time > decided })
+    }
+
+    /// Notes that a live source's fixes up to `time` are settled.
+    static func settled(_ name: String, until time: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE fix_sources SET decided_ms = MAX(COALESCE(decided_ms, ?1), ?1) WHERE name = ?2", arguments: [time, name])
+    }
+
     /// Every kept fix taken in `[from, to)` (milliseconds), of every source, in time order.
     package static func fixes(from: Int64, to: Int64, _ db: Database) throws -> [KeptFix] {
         guard to > from else { return [] }

@@ -16,6 +16,8 @@ struct RegionDerivation {
     private let enricher: RegionEnricher
     /// What the fixes did, in `TrackImportSummary`'s counters.
     private(set) var counts = Counts()
+    /// The time of the latest fix settled so far (ground, glitch or flight), milliseconds.
+    private(set) var settledUntil: Int64?
 
     struct Counts {
         var dropped: [ClusterDropReason: Int] = [:]
@@ -32,6 +34,11 @@ struct RegionDerivation {
         filter = FlightFilter(settings: flights)
         self.flights = flights
         self.enricher = enricher
+    }
+
+    /// The current source goes on from `ground`, settled by an earlier run (`TrackReadOptions.continuing`).
+    mutating func resume(after ground: Fix) {
+        filter = FlightFilter(settings: flights, after: ground)
     }
 
     /// Fixes of the current source, in time order.
@@ -53,6 +60,13 @@ struct RegionDerivation {
     }
 
     private mutating func settle(_ decision: FlightFilter.Decision) {
+        let time: Date
+        switch decision {
+        case let .glitch(fix), let .ground(fix): time = fix.timestamp
+        case let .flight(flight): time = flight.end
+        }
+        let ms = Int64((time.timeIntervalSince1970 * 1000).rounded())
+        settledUntil = max(settledUntil ?? ms, ms)
         switch decision {
         case .glitch:
             counts.glitches += 1

@@ -225,6 +225,12 @@ public final class TrackImporter {
         // imported before the history only fills it.
         var keeper = try FixKeeper(source: historyName, db)
         let derives = !summary.keptOnly
+        // A live source goes on from the last fix its earlier posts settled; the fixes they kept
+        // but could not settle yet (a fast last fix) are settled now, with this batch.
+        if derives, options.continuing, let (settled, waiting) = try FixHistory.continuation(of: historyName, db) {
+            derivation.resume(after: settled.fix)
+            derivation.derive(waiting)
+        }
         while let fix = try reader.next() {
             summary.fixesRead += 1
             // Every reader checks this itself; checked again because nothing outside the window
@@ -244,7 +250,11 @@ public final class TrackImporter {
         let fresh = try keeper.finish()
         if derives {
             derivation.derive(fresh)
-            derivation.endSource()
+            if options.continuing {
+                if let settled = derivation.settledUntil { try FixHistory.settled(historyName, until: settled, db) }
+            } else {
+                derivation.endSource()
+            }
         }
         summary.fixesKept = keeper.kept
         if options.assumedTime == nil {

@@ -7,10 +7,15 @@ public struct TrackReadOptions: Sendable, Equatable {
     /// The time given to points that carry none (`track import --assume-time`), for a route the
     /// user says they did walk. Nil: such points are skipped and counted.
     public var assumedTime: Date?
+    /// The source goes on after this batch (a phone posting live): each fix is judged against the
+    /// source's fixes kept before it, and a last fix whose verdict needs the next one (a fast fix:
+    /// a glitch, a take-off?) waits for the next batch instead of being settled alone.
+    public var continuing: Bool
 
     /// Creates options; by default points without a time are skipped and counted.
-    public init(assumedTime: Date? = nil) {
+    public init(assumedTime: Date? = nil, continuing: Bool = false) {
         self.assumedTime = assumedTime
+        self.continuing = continuing
     }
 }
 

@@ -95,6 +95,13 @@ public struct FlightFilter {
         self.settings = settings
     }
 
+    /// A filter that goes on from `ground`, a fix already settled on the ground (the last one a
+    /// source's earlier batch settled): the next fixes' speeds are judged from it.
+    package init(settings: FlightSettings, after ground: Fix) {
+        self.settings = settings
+        lastGround = ground
+    }
+
     /// Whether `fix` is above the flight speed: by its own report, or from `reference` (derived
     /// only at `minimumDistance` or more).
     private func isFast(_ fix: Fix, from reference: Fix?, minimumDistance: Double) -> Bool {

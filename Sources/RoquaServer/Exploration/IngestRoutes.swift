@@ -158,7 +158,10 @@ enum IngestRoutes {
             let importer = try state.importer()
             let source = try TrackSource(file: file, name: "live/\(device) (\(app.rawValue))")
             let tracker = state.tracker
-            let (summary, _) = try importer.importSource(source) { db, summary in try tracker.consume(db, events: summary.events, stored: summary.storedRegions) }
+            // A phone goes on posting: each fix is judged against the device's earlier ones.
+            let (summary, _) = try importer.importSource(source, options: TrackReadOptions(continuing: true)) { db, summary in
+                try tracker.consume(db, events: summary.events, stored: summary.storedRegions)
+            }
             state.logger.info("live fixes stored", metadata: ["device": "\(device)", "app": "\(app.rawValue)",
                                                               "fixes": "\(summary.fixesRead)", "new_regions": "\(summary.newRegions)",
                                                               "repeated": "\(summary.alreadyImported)"])
