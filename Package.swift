@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "roqua",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
-                           "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine",
+                           "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/checks/fuzz.sh); built normally, it replays inputs.
@@ -170,11 +170,19 @@ let package = Package(
         .executableTarget(
             name: "roqua-serve",
             dependencies: ["RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions", "RoquaCommandLine",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           "RoquaCommandOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
             name: "RoquaCommandLine",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The options `roqua` and `roqua-serve` share (`--store`, `--boundaries`, `--achievements`),
+        // declared once. Apart from RoquaCommandLine, which the tour-group programs link without
+        // the store, progress and achievement modules these options open.
+        .target(
+            name: "RoquaCommandOptions",
+            dependencies: ["RoquaCommandLine", "RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "RoquaServerTests",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandOptions
 import RoquaQR
 import RoquaRegions
 import RoquaServeInput
@@ -13,13 +14,6 @@ struct DeviceCommand: ParsableCommand {
         abstract: "Phones that post positions live (OwnTracks, Overland, Traccar Client, OsmAnd, GPSLogger).",
         subcommands: [Add.self, List.self, Revoke.self]
     )
-
-    struct StoreOption: ParsableArguments {
-        @Option(help: ArgumentHelp("The region store (default: $ROQUA_STORE or the data home).", valueName: "PATH"))
-        var store: String?
-
-        func open() throws -> RegionStore { try RegionStore(path: store ?? RegionStore.defaultPath()) }
-    }
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -44,7 +38,7 @@ struct DeviceCommand: ParsableCommand {
                                    valueName: "APP"))
         var qr: SetupApp?
 
-        @OptionGroup var store: StoreOption
+        @OptionGroup var store: StoreOptions
 
         enum SetupApp: String, ExpressibleByArgument, CaseIterable { case owntracks, overland }
 
@@ -90,7 +84,7 @@ struct DeviceCommand: ParsableCommand {
         @Flag(help: "Print one JSON document.")
         var json = false
 
-        @OptionGroup var store: StoreOption
+        @OptionGroup var store: StoreOptions
 
         func run() throws {
             let devices = try store.open().devices()
@@ -122,7 +116,7 @@ struct DeviceCommand: ParsableCommand {
         @Argument(help: "The device's name.")
         var name: String
 
-        @OptionGroup var store: StoreOption
+        @OptionGroup var store: StoreOptions
 
         func run() throws {
             try store.open().revokeDevice(name)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaCommandOptions
 import RoquaIO
 import RoquaMaps
 import RoquaProgress

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RoquaCommandOptions
 import RoquaExport
 
 struct ExportBoundariesCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RoquaBoundaries
+import RoquaCommandOptions
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandOptions
 import RoquaRegions
 
 struct RegionsCommand: ParsableCommand {

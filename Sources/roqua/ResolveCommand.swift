@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaBatch
 import RoquaBoundaries
+import RoquaCommandOptions
 import RoquaIO
 
 struct ResolveCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandOptions
 import RoquaProgress
 import RoquaRegions
 import Synchronization
@@ -153,6 +154,9 @@ struct DaysCommand: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    /// Days are named when the fixes are imported, so the boundary DB is not read; `--boundaries`
+    /// is accepted (not shown) so that one set of options works for every `stats` verb.
+    @OptionGroup(visibility: .hidden) var boundaryOptions: BoundaryOptions
 
     @Option(help: "The year (default: this year in the time zone).")
     var year: Int?
@@ -220,6 +224,8 @@ struct TilesCommand: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    /// Tiles come from the kept fixes alone; `--boundaries` is accepted (not shown) as for `stats days`.
+    @OptionGroup(visibility: .hidden) var boundaryOptions: BoundaryOptions
 
     @Option(help: "14 or 17.")
     var zoom = 14

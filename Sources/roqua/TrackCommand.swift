@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaBoundaries
 import RoquaAchievements
+import RoquaCommandOptions
 import RoquaIO
 import RoquaRegions
 
