@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaCommandLine
 import RoquaCommandOptions
 import RoquaIO
 import RoquaMaps
@@ -54,7 +55,7 @@ struct AchievementsCommand: ParsableCommand {
         func run() throws {
             let problems = AchievementCatalog.validate(path: file)
             guard problems.isEmpty else {
-                for problem in problems { Terminal.error("\(file): \(problem)") }
+                for problem in problems { RoquaProgram.error("\(file): \(problem)") }
                 throw Failure("\(file): \(problems.count) problem(s)")
             }
             print("\(file): \(try AchievementCatalog.load(path: file).achievements.count) achievements, no problems")

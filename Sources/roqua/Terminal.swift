@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// A message of the command's own (not a library error) shown on stderr with exit status 1, as
-/// ArgumentParser shows every error a command throws: `Error: <description>`.
+/// A message of the command's own (not a library error), shown on stderr as every error a
+/// command throws is (`error: <description>`, see `RoquaProgram`) with exit status 1.
 struct Failure: Error, CustomStringConvertible, Sendable {
     let description: String
     init(_ description: String) { self.description = description }
@@ -11,12 +11,11 @@ struct Failure: Error, CustomStringConvertible, Sendable {
 enum Terminal {
     static let isInteractive = isatty(STDERR_FILENO) == 1
 
+    /// A line on standard error as it is. Only `ImportCommand` still calls it (with its own
+    /// `warning: `); it goes when that command warns through `RoquaProgram.warn`, as every
+    /// other command prints its errors, warnings and notes.
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    static func warning(_ text: String) {
-        error("warning: " + text)
     }
 
     /// A one-line status that rewrites itself; only on a terminal, never in pipes or logs.
