@@ -33,7 +33,7 @@ struct AchievementsCommand: ParsableCommand {
             let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
             let board = try tracker.board(store: storeOptions.open())
             let statuses = board.statuses.filter { all || board.unlock($0.id) != nil }
-            if json { return try Terminal.printJSON(statuses) }
+            if json { return try RoquaProgram.printJSON(statuses) }
             for status in statuses {
                 guard let definition = tracker.catalog.definition(status.id) else { continue }
                 let unlock = board.unlock(status.id)

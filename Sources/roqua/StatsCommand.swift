@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandLine
 import RoquaCommandOptions
 import RoquaProgress
 import RoquaRegions
@@ -58,7 +59,7 @@ struct Summary: ParsableCommand {
             guard let progress = calculator.progress(of: found.code) else {
                 throw Failure("\(found.name) (\(found.code)) has no subdivisions in the boundary database")
             }
-            if json { return try Terminal.printJSON(progress, dates: zone) }
+            if json { return try RoquaProgram.printJSON(progress, dates: zone) }
             print(progress.label + (progress.firstVisit.map { ", first visited \(StatsCommand.day($0, zone))" } ?? ""))
             print("Visited:")
             for child in progress.visitedChildren { print("  \(child.name) (\(child.code)), since \(StatsCommand.day(child.firstVisit!, zone))") }
@@ -79,7 +80,7 @@ struct Summary: ParsableCommand {
                                         together: try writable.map { (second: try storeOptions.open(.readOnly), lock: $0) })
         group.wait()
         let (flights, tiles, days) = try travel.withLock { try $0!.get() }.parts
-        if json { return try Terminal.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone) }
+        if json { return try RoquaProgram.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone) }
         print(report.text)
         print(Self.flightLines(flights, zone: zone).joined(separator: "\n"))
         print(TilesCommand.line(tiles))
@@ -186,7 +187,7 @@ struct DaysCommand: ParsableCommand {
         let zone = TimeZones.chosen(timeZone)
         let year = year ?? Calendar.current.dateComponents(in: zone, from: Date()).year ?? 2026
         let report = try storeOptions.open(.readOnly).days(year: year, level: AdminLevel(name: level) ?? .country, zone: zone)
-        if json { return try Terminal.printJSON(report) }
+        if json { return try RoquaProgram.printJSON(report) }
         if csv {
             print("code,name,days")
             for unit in report.units { print([unit.code, unit.name, String(unit.days)].map(Self.csvField).joined(separator: ",")) }
@@ -239,7 +240,7 @@ struct TilesCommand: ParsableCommand {
 
     func run() throws {
         let stats = TileStats(zoom: zoom, visited: try storeOptions.open(.readOnly).visitedTiles(zoom: zoom))
-        if json { return try Terminal.printJSON(stats) }
+        if json { return try RoquaProgram.printJSON(stats) }
         print(Self.line(stats))
     }
 

@@ -28,17 +28,4 @@ enum Terminal {
         guard isInteractive else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
-
-    /// Pretty, sorted, snake_case JSON; dates as ISO 8601 in `dates` (UTC by default).
-    static func printJSON<T: Encodable>(_ value: T, dates: TimeZone = TimeZone(identifier: "UTC")!) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        let style = Date.ISO8601FormatStyle(timeZone: dates)
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(style.format(date))
-        }
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
-    }
 }
