@@ -28,11 +28,10 @@ let package = Package(
         // `roqua serve`: its own program, so the plain CLI builds without the HTTP stack.
         .executable(name: "roqua-serve", targets: ["roqua-serve"]),
         // What the tour-group package (chat/) shares with the geocoder: files written privately and
-        // atomically, a server connection's time limits, the fuzzing harness, and test helpers.
+        // atomically, a server connection's time limits. (Test and fuzzing helpers are the TestKit
+        // package's, not products of this one.)
         .library(name: "RoquaIO", targets: ["RoquaIO"]),
         .library(name: "RoquaHTTPGuard", targets: ["RoquaHTTPGuard"]),
-        .library(name: "RoquaFuzzing", targets: ["RoquaFuzzing"]),
-        .library(name: "RoquaTestKit", targets: ["RoquaTestKit"]),
         // How every program ends on an error (`error: …`, ArgumentParser's statuses).
         .library(name: "RoquaCommandLine", targets: ["RoquaCommandLine"]),
         // QR codes by libqrencode: `roqua-chat verify --qr` prints a safety number as one.
@@ -51,6 +50,9 @@ let package = Package(
         // Hummingbird's own HTTP types and HTTP part types, named by roqua serve's fast path for GET /reverse.
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // Test and fuzzing helpers (shared with chat/). Used only by targets that are no products,
+        // so an app depending on Roqua by version never resolves this local path.
+        .package(path: "TestKit"),
     ],
     targets: [
         // Thin C shims: only the wrapper files import them.
@@ -93,11 +95,10 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/checks/fuzz.sh); built normally, it replays inputs.
-        .target(name: "RoquaFuzzing"),
         .executableTarget(
             name: "roqua-fuzz",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                           "RoquaProgress", "RoquaServeInput", "RoquaFuzzing"]
+                           "RoquaProgress", "RoquaServeInput", .product(name: "RoquaFuzzing", package: "TestKit")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -105,11 +106,9 @@ let package = Package(
             dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaIO", grdb],
             path: "Benchmarks/RoquaBench"
         ),
-        // Test helpers that need nothing of the geocoder (also used by the tour-group package's tests).
-        .target(name: "RoquaTestKit", path: "Tests/RoquaTestKit"),
         .target(
             name: "RoquaTestSupport",
-            dependencies: ["RoquaTestKit", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions", "RoquaMaps", "CShapelib", grdb],
+            dependencies: [.product(name: "RoquaTestKit", package: "TestKit"), "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions", "RoquaMaps", "CShapelib", grdb],
             path: "Tests/RoquaTestSupport"
         ),
         .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
