@@ -4,10 +4,9 @@ import PackageDescription
 // The folder tree follows the pipeline: import → boundaries (store, resolver) → regions →
 // progress → achievements → maps → the `roqua` command.
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
-/// The parsers and the clustering run per byte and per fix: in release builds their class
-/// properties are not checked for overlapping access at run time (~20 % of a JSON import was
-/// spent in those checks). Debug builds, and so the tests, keep every check.
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// No target has unsafe flags: SwiftPM refuses a package whose products reach one as a
+// dependency by version (scripts/checks/embed-test.sh builds Roqua so). The parsers keep the
+// run-time exclusivity checks off their hot loops by their own structure (JSONPlainValue).
 
 let package = Package(
     name: "Roqua",
@@ -66,8 +65,7 @@ let package = Package(
         .target(name: "RoquaProjection", dependencies: ["CLoaded"]),
         .testTarget(name: "RoquaProjectionTests", dependencies: ["RoquaProjection"]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CLoaded", .product(name: "Crypto", package: "swift-crypto")],
-                swiftSettings: hotPath),
+        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CLoaded", .product(name: "Crypto", package: "swift-crypto")]),
         // JSON/XML text escaping: all the resolver needs of the readers' helpers.
         .target(name: "RoquaText"),
         // The resolver needs only GEOS, SQLite (GRDB) and text escaping: what an app embedding it links.
@@ -76,8 +74,7 @@ let package = Package(
         .target(name: "RoquaBatch", dependencies: ["RoquaBoundaries", "RoquaIO"]),
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
-        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
-                swiftSettings: hotPath),
+        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO"]),
         .target(
             name: "RoquaAchievements",
