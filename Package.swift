@@ -4,10 +4,9 @@ import PackageDescription
 // The folder tree follows the pipeline: import → boundaries (store, resolver) → regions →
 // progress → achievements → maps → the `roqua` command.
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
-/// The parsers and the clustering run per byte and per fix: in release builds their class
-/// properties are not checked for overlapping access at run time (~20 % of a JSON import was
-/// spent in those checks). Debug builds, and so the tests, keep every check.
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// No target has unsafe flags: SwiftPM refuses a package whose products reach one as a
+// dependency by version (scripts/checks/embed-test.sh builds Roqua so). The parsers keep the
+// run-time exclusivity checks off their hot loops by their own structure (JSONPlainValue).
 
 let package = Package(
     name: "Roqua",
@@ -28,11 +27,10 @@ let package = Package(
         // `roqua serve`: its own program, so the plain CLI builds without the HTTP stack.
         .executable(name: "roqua-serve", targets: ["roqua-serve"]),
         // What the tour-group package (chat/) shares with the geocoder: files written privately and
-        // atomically, a server connection's time limits, the fuzzing harness, and test helpers.
+        // atomically, a server connection's time limits. (Test and fuzzing helpers are the TestKit
+        // package's, not products of this one.)
         .library(name: "RoquaIO", targets: ["RoquaIO"]),
         .library(name: "RoquaHTTPGuard", targets: ["RoquaHTTPGuard"]),
-        .library(name: "RoquaFuzzing", targets: ["RoquaFuzzing"]),
-        .library(name: "RoquaTestKit", targets: ["RoquaTestKit"]),
         // How every program ends on an error (`error: …`, ArgumentParser's statuses).
         .library(name: "RoquaCommandLine", targets: ["RoquaCommandLine"]),
         // QR codes by libqrencode: `roqua-chat verify --qr` prints a safety number as one.
@@ -51,6 +49,9 @@ let package = Package(
         // Hummingbird's own HTTP types and HTTP part types, named by roqua serve's fast path for GET /reverse.
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // Test and fuzzing helpers (shared with chat/). Used only by targets that are no products,
+        // so an app depending on Roqua by version never resolves this local path.
+        .package(path: "TestKit"),
     ],
     targets: [
         // Thin C shims: only the wrapper files import them.
@@ -64,8 +65,7 @@ let package = Package(
         .target(name: "RoquaProjection", dependencies: ["CLoaded"]),
         .testTarget(name: "RoquaProjectionTests", dependencies: ["RoquaProjection"]),
         // Streaming readers and writers shared by every module that reads outside input.
-        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CLoaded", .product(name: "Crypto", package: "swift-crypto")],
-                swiftSettings: hotPath),
+        .target(name: "RoquaIO", dependencies: ["RoquaText", "CZlib", "CLoaded", .product(name: "Crypto", package: "swift-crypto")]),
         // JSON/XML text escaping: all the resolver needs of the readers' helpers.
         .target(name: "RoquaText"),
         // The resolver needs only GEOS, SQLite (GRDB) and text escaping: what an app embedding it links.
@@ -75,8 +75,7 @@ let package = Package(
         .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb,
                                                    .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
-        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
-                swiftSettings: hotPath),
+        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO"]),
         .target(
             name: "RoquaAchievements",
@@ -90,15 +89,14 @@ let package = Package(
         .executableTarget(
             name: "roqua",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
-                           "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine",
+                           "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Every parser of outside input under libFuzzer (scripts/checks/fuzz.sh); built normally, it replays inputs.
-        .target(name: "RoquaFuzzing"),
         .executableTarget(
             name: "roqua-fuzz",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                           "RoquaProgress", "RoquaProjection", "RoquaServeInput", "RoquaFuzzing"]
+                           "RoquaProgress", "RoquaProjection", "RoquaServeInput", .product(name: "RoquaFuzzing", package: "TestKit")]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -106,11 +104,9 @@ let package = Package(
             dependencies: ["RoquaBoundaries", "RoquaImport", "RoquaRegions", "RoquaProgress", "RoquaIO", grdb],
             path: "Benchmarks/RoquaBench"
         ),
-        // Test helpers that need nothing of the geocoder (also used by the tour-group package's tests).
-        .target(name: "RoquaTestKit", path: "Tests/RoquaTestKit"),
         .target(
             name: "RoquaTestSupport",
-            dependencies: ["RoquaTestKit", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions", "RoquaMaps", "CShapelib", grdb],
+            dependencies: [.product(name: "RoquaTestKit", package: "TestKit"), "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions", "RoquaMaps", "CShapelib", grdb],
             path: "Tests/RoquaTestSupport"
         ),
         .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
@@ -171,11 +167,19 @@ let package = Package(
         .executableTarget(
             name: "roqua-serve",
             dependencies: ["RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions", "RoquaCommandLine",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           "RoquaCommandOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
             name: "RoquaCommandLine",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The options `roqua` and `roqua-serve` share (`--store`, `--boundaries`, `--achievements`),
+        // declared once. Apart from RoquaCommandLine, which the tour-group programs link without
+        // the store, progress and achievement modules these options open.
+        .target(
+            name: "RoquaCommandOptions",
+            dependencies: ["RoquaCommandLine", "RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "RoquaServerTests",

@@ -9,8 +9,9 @@ import PackageDescription
 // From the geocoder package (the folder above) it takes only what it shares rather than copies:
 // the offline address of a shared location (RoquaBoundaries), a safety number as a QR code
 // (RoquaQR, in `roqua-chat` only), private and atomic files (RoquaIO),
-// a connection's time limits (RoquaHTTPGuard), the fuzzing harness and test helpers; its tests
-// build the bundled boundary database with the geocoder's importer (RoquaImport).
+// a connection's time limits (RoquaHTTPGuard); the fuzzing harness and test helpers come from the
+// TestKit package beside it; its tests build the bundled boundary database with the geocoder's
+// importer (RoquaImport).
 let roqua = "Roqua"
 
 let package = Package(
@@ -22,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: roqua, path: ".."),
+        // Test and fuzzing helpers, shared with the geocoder's tests (no products of Roqua's).
+        .package(path: "../TestKit"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
@@ -104,7 +107,7 @@ let package = Package(
         // What a server or peer sends a device, under libFuzzer (scripts/checks/fuzz.sh --chat); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-chat-fuzz",
-            dependencies: ["RoquaChatCore", .product(name: "RoquaFuzzing", package: roqua), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["RoquaChatCore", .product(name: "RoquaFuzzing", package: "TestKit"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The chat load generator: `chat/scripts/bench-chat.sh` (figures only; never a test).
         .executableTarget(
@@ -129,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "RoquaChatServerTests",
             dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
-                           .product(name: "RoquaTestKit", package: roqua),
+                           .product(name: "RoquaTestKit", package: "TestKit"),
                            .product(name: "RoquaHTTPGuard", package: roqua),
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -144,7 +147,7 @@ let package = Package(
         // The built programs end to end, as processes on loopback.
         .testTarget(
             name: "RoquaChatCLITests",
-            dependencies: [.product(name: "RoquaTestKit", package: roqua),
+            dependencies: [.product(name: "RoquaTestKit", package: "TestKit"),
                            .product(name: "RoquaQR", package: roqua),
                            .product(name: "RoquaImport", package: roqua),
                            .product(name: "RoquaBoundaries", package: roqua),

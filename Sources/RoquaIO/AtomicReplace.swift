@@ -22,6 +22,15 @@ public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
+extension OutputError: InputFileError {
+    /// `path`: the file that could not be written (an upload's spooled copy, for one).
+    public var file: String { path }
+
+    public func renaming(_ path: String, as name: String) -> OutputError {
+        OutputError(path: InputFileName.renamed(self.path, from: path, to: name), reason: reason)
+    }
+}
+
 /// Builds a file beside its target and moves it into place only when the build succeeded, so an
 /// existing target is never half-written: a failure or a kill leaves it byte-identical. Only
 /// regular files are replaced; a device, FIFO or directory at the target is refused, never

@@ -23,6 +23,32 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
+extension InputError: InputFileError {
+    public func renaming(_ path: String, as name: String) -> InputError {
+        InputError(file: InputFileName.renamed(file, from: path, to: name), line: line, message: message)
+    }
+}
+
+/// An error about an input file that names it by a field, so that it can be shown under another
+/// name — an upload by the name it came under, not its temporary copy's path — by changing the
+/// field, never by editing the words of the message.
+public protocol InputFileError: Error, CustomStringConvertible, Sendable {
+    /// The file the message names.
+    var file: String { get }
+    /// The same error naming `name` where it named `path` (see `InputFileName.renamed`).
+    func renaming(_ path: String, as name: String) -> Self
+}
+
+/// How a file found under a path is named when the path is shown under another name.
+public enum InputFileName {
+    /// `name` for `path` itself; `name` and the rest for a file found in it (`path/day.gpx` in a
+    /// folder, `path:day.gpx` in a zip archive); any other file unchanged.
+    public static func renamed(_ file: String, from path: String, to name: String) -> String {
+        guard !path.isEmpty, file.hasPrefix(path) else { return file }
+        return name + file.dropFirst(path.count)
+    }
+}
+
 /// Values from outside input as they appear in messages: quoted, and cut to `limit` characters
 /// so a corrupt 8 MB field makes a one-line error, not an 8 MB one.
 public enum Echo {

@@ -49,9 +49,12 @@ package enum JSONValue {
 /// is bounded by the largest record, not the file.
 package final class JSONScanner {
     package let stream: ByteStream
+    // The two buffers every token touches: not checked for overlapping access at run time (a
+    // check per token was a tenth of reading a Records.json in release builds). Private to a
+    // scanner that one thread uses, changed only by its own methods.
     /// Open containers: whether each is an object, and whether a member has been read yet.
-    private var containers: [(isObject: Bool, first: Bool)] = []
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var containers: [(isObject: Bool, first: Bool)] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
     /// Whether `skipValue` passes plain runs of whole tokens in one pass (`skipPlainTokens`);
     /// off only to compare the two ways (tests, fuzzing).
     package var skipsPlainRuns = true
@@ -206,181 +209,15 @@ package final class JSONScanner {
     /// that finds it wrong leaves it to `readValue` and its own error message).
     package func readPlainValue(keeping: [String]? = nil, accept: (JSONValue) -> Bool = { _ in true }) -> JSONValue? {
         let startLine = stream.line
-        // The scanner's buffer, taken for the closure and given back (a copy would share it and
-        // be copied again on the first write).
-        var text: [UInt8] = []
-        swap(&text, &scratch)
-        defer { swap(&text, &scratch) }
         return stream.takeBuffered { p -> (used: Int, newlines: Int, value: JSONValue)? in
-            let n = p.count
-            var i = 0, newlines = 0
-            func whitespace() {
-                while i < n {
-                    let b = p[i]
-                    if b == 0x0A { newlines += 1 } else if b != 0x20, b != 0x09, b != 0x0D { return }
-                    i += 1
-                }
-            }
-            /// The last string read, when it had no escapes: its bytes in `p` (else decoded in `text`).
-            var plain: Range<Int>?
-            /// After the opening quote: the string up to its closing quote (consumed), in `plain`
-            /// or `text`; false at a control character, an escape not read here, or the end of
-            /// the buffer.
-            func string() -> Bool {
-                var start = i
-                while i < n, p[i] != UInt8(ascii: "\\"), p[i] != UInt8(ascii: "\""), p[i] >= 0x20 { i += 1 }
-                if i < n, p[i] == UInt8(ascii: "\"") {
-                    plain = start..<i
-                    i += 1
-                    return true
-                }
-                plain = nil
-                text.removeAll(keepingCapacity: true)
-                while i < n {
-                    while i < n, p[i] != UInt8(ascii: "\\"), p[i] != UInt8(ascii: "\""), p[i] >= 0x20 { i += 1 }
-                    text.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
-                    guard i < n else { return false }
-                    switch p[i] {
-                    case UInt8(ascii: "\""):
-                        i += 1
-                        return true
-                    case UInt8(ascii: "\\"):
-                        guard i + 1 < n else { return false }
-                        let escaped = p[i + 1]
-                        i += 2
-                        if let byte = Self.simpleEscape(escaped) {
-                            text.append(byte)
-                        } else {
-                            guard escaped == UInt8(ascii: "u") else { return false }
-                            guard i + 4 <= n else { return false }
-                            var value: UInt32 = 0
-                            for k in i..<(i + 4) {
-                                let b = p[k]
-                                let digit: UInt8
-                                switch b {
-                                case 0x30...0x39: digit = b - 0x30
-                                case 0x41...0x46: digit = b - 0x41 + 10
-                                case 0x61...0x66: digit = b - 0x61 + 10
-                                default: return false
-                                }
-                                value = value * 16 + UInt32(digit)
-                            }
-                            guard !(0xD800..<0xE000).contains(value) else { return false }  // surrogates: `readValue`'s rules
-                            i += 4
-                            if value < 0x80 {
-                                text.append(UInt8(value))
-                            } else if value < 0x800 {
-                                text.append(0xC0 | UInt8(value >> 6))
-                                text.append(0x80 | UInt8(value & 0x3F))
-                            } else {
-                                text.append(0xE0 | UInt8(value >> 12))
-                                text.append(0x80 | UInt8((value >> 6) & 0x3F))
-                                text.append(0x80 | UInt8(value & 0x3F))
-                            }
-                        }
-                    default: return false  // a control character: an error `readValue` names
-                    }
-                    start = i
-                }
-                return false
-            }
-            func isKept(_ key: String) -> Bool {
-                // Lengths first: most keys are told apart without comparing a byte.
-                if let plain { return Self.same(key, UnsafeBufferPointer(rebasing: p[plain])) }
-                return text.withUnsafeBufferPointer { Self.same(key, $0) }
-            }
-            func made() -> String {
-                if let plain { return String(decoding: UnsafeBufferPointer(rebasing: p[plain]), as: UTF8.self) }
-                return String(decoding: text, as: UTF8.self)
-            }
-            /// After `{` or `[`: members or elements, each read by `item`, up to `close`; false
-            /// to decline.
-            func container(close: UInt8, _ item: () -> Bool) -> Bool {
-                whitespace()
-                guard i < n else { return false }
-                if p[i] == close {
-                    i += 1
-                    return true
-                }
-                while true {
-                    guard item() else { return false }
-                    whitespace()
-                    guard i < n else { return false }
-                    if p[i] == UInt8(ascii: ",") {
-                        i += 1
-                        continue
-                    }
-                    guard p[i] == close else { return false }
-                    i += 1
-                    return true
-                }
-            }
-            /// One value at `depth`: built when `build` (else checked, and `.null` stands for it);
-            /// nil to decline.
-            func value(keeping: [String]?, depth: Int, build: Bool) -> JSONValue? {
-                whitespace()
-                guard i < n, depth <= Self.maxPlainDepth else { return nil }
-                let line = startLine + newlines
-                switch p[i] {
-                case UInt8(ascii: "{"):
-                    i += 1
-                    var members: [(key: String, value: JSONValue)] = []
-                    if build { members.reserveCapacity(keeping?.count ?? 4) }
-                    let closed = container(close: UInt8(ascii: "}")) {
-                        whitespace()
-                        guard i < n, p[i] == UInt8(ascii: "\"") else { return false }
-                        i += 1
-                        guard string() else { return false }
-                        let key = !build ? nil : keeping.map { $0.first(where: isKept) } ?? made()
-                        whitespace()
-                        guard i < n, p[i] == UInt8(ascii: ":") else { return false }
-                        i += 1
-                        guard let member = value(keeping: nil, depth: depth + 1, build: key != nil) else { return false }
-                        if let key { members.append((key, member)) }
-                        return true
-                    }
-                    guard closed else { return nil }
-                    return build ? .object(members, line: line) : .null(line: line)
-                case UInt8(ascii: "["):
-                    i += 1
-                    var elements: [JSONValue] = []
-                    let closed = container(close: UInt8(ascii: "]")) {
-                        guard let element = value(keeping: nil, depth: depth + 1, build: build) else { return false }
-                        if build { elements.append(element) }
-                        return true
-                    }
-                    guard closed else { return nil }
-                    return build ? .array(elements, line: line) : .null(line: line)
-                case UInt8(ascii: "\""):
-                    i += 1
-                    guard string() else { return nil }
-                    return .string(build ? made() : "", line: line)
-                default:
-                    let start = i
-                    let stops = Self.wordStops.table
-                    while i < n, !stops[Int(p[i])] { i += 1 }
-                    // A word running to the end of the buffer may go on in the next one.
-                    guard i < n, i > start, i - start <= 1024 else { return nil }
-                    let word = UnsafeBufferPointer(rebasing: p[start..<i])
-                    if word.elementsEqual(Self.trueBytes) { return .bool(true, line: line) }
-                    if word.elementsEqual(Self.falseBytes) { return .bool(false, line: line) }
-                    if word.elementsEqual(Self.nullBytes) { return .null(line: line) }
-                    guard let number = TextValues.number(buffer: word) else { return nil }
-                    return .number(number, line: line)
-                }
-            }
-            guard let found = value(keeping: keeping, depth: 0, build: true), accept(found) else { return nil }
-            return (i, newlines, found)
+            // The scanner's buffer, lent to the pass and given back (a copy would share it and be
+            // copied again on the first write).
+            var pass = JSONPlainValue(p, startLine: startLine, text: [])
+            swap(&pass.text, &scratch)
+            defer { swap(&pass.text, &scratch) }
+            guard let found = pass.value(keeping: keeping, depth: 0, build: true), accept(found) else { return nil }
+            return (pass.i, pass.newlines, found)
         }
-    }
-
-    /// Whether `key`'s UTF-8 is `bytes`: lengths first (most keys are told apart without
-    /// comparing a byte), then one `memcmp` of a native string's bytes in place.
-    private static func same(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard key.utf8.count == bytes.count else { return false }
-        return key.utf8.withContiguousStorageIfAvailable { own in
-            own.isEmpty || memcmp(own.baseAddress!, bytes.baseAddress!, own.count) == 0
-        } ?? key.utf8.elementsEqual(bytes)
     }
 
     /// A record as `readValue(keeping:)` reads it: in one pass when it is plain (`readPlainValue`),
@@ -666,7 +503,7 @@ package final class JSONScanner {
         error("invalid JSON value \"\(String(decoding: scratch.prefix(64), as: UTF8.self))\"")
     }
 
-    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
+    static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
     /// Where a string's plain run ends: the closing quote, an escape, or a control character.
     private static let stringStops = ByteSet([UInt8(ascii: "\""), UInt8(ascii: "\\")] + Array(0..<0x20))
     /// Where a bare word ends (also at quotes and brackets, so `1"x"` is not one word).

@@ -42,12 +42,29 @@ public struct DeviceSetup: Sendable, Equatable {
     /// OwnTracks' remote configuration (`owntracks:///config?inline=` + base64 of a
     /// `_type: configuration` document): HTTP mode, this URL, Basic auth as this device.
     public var ownTracksLink: String {
-        let configuration: [String: Any] = [
-            "_type": "configuration", "mode": 3, "url": ownTracksURL, "auth": true,
-            "username": name, "password": token, "deviceId": name, "tid": String(name.prefix(2)),
-        ]
-        let json = (try? JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let configuration = OwnTracksConfiguration(url: ownTracksURL, username: name, password: token, deviceId: name,
+                                                   tid: String(name.prefix(2)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, an integer and a Boolean: encoding cannot fail.
+        let json = (try? encoder.encode(configuration)) ?? Data()
         return "owntracks:///config?inline=" + json.base64EncodedString()
+    }
+
+    /// The document OwnTracks reads from its setup link, in OwnTracks' own key names.
+    struct OwnTracksConfiguration: Encodable {
+        var type = "configuration"
+        /// HTTP mode.
+        var mode = 3
+        var url: String
+        var auth = true
+        var username: String
+        var password: String
+        var deviceId: String
+        /// The two letters OwnTracks shows on the map.
+        var tid: String
+
+        enum CodingKeys: String, CodingKey { case type = "_type", mode, url, auth, username, password, deviceId, tid }
     }
 
     /// Overland's setup link (`overland://setup?url=…&token=…&device_id=…`).

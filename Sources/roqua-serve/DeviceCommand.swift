@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaQR
 import RoquaRegions
 import RoquaServeInput
@@ -13,13 +15,6 @@ struct DeviceCommand: ParsableCommand {
         abstract: "Phones that post positions live (OwnTracks, Overland, Traccar Client, OsmAnd, GPSLogger).",
         subcommands: [Add.self, List.self, Revoke.self]
     )
-
-    struct StoreOption: ParsableArguments {
-        @Option(help: ArgumentHelp("The region store (default: $ROQUA_STORE or the data home).", valueName: "PATH"))
-        var store: String?
-
-        func open() throws -> RegionStore { try RegionStore(path: store ?? RegionStore.defaultPath()) }
-    }
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -44,7 +39,7 @@ struct DeviceCommand: ParsableCommand {
                                    valueName: "APP"))
         var qr: SetupApp?
 
-        @OptionGroup var store: StoreOption
+        @OptionGroup var store: StoreOptions
 
         enum SetupApp: String, ExpressibleByArgument, CaseIterable { case owntracks, overland }
 
@@ -61,15 +56,7 @@ struct DeviceCommand: ParsableCommand {
 
         func run() throws {
             let setup = try setup(token: try store.open().addDevice(name))
-            if json {
-                let document: [String: Any] = [
-                    "name": name, "token": setup.token, "owntracks": ["user": name, "password": setup.token],
-                    "urls": setup.urls, "links": ["owntracks": setup.ownTracksLink, "overland": setup.overlandLink],
-                ]
-                let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
-                return
-            }
+            if json { return try RoquaProgram.printJSON(Added(setup)) }
             print("""
                 Device \(name) added. Its token (shown only now; it can post positions and read nothing):
                   \(setup.token)
@@ -84,24 +71,43 @@ struct DeviceCommand: ParsableCommand {
         }
     }
 
+    /// `device add --json`: `{"name","token","owntracks":{"user","password"},"urls":{…},"links":{"owntracks","overland"}}`.
+    struct Added: Encodable {
+        struct OwnTracksLogin: Encodable {
+            var user: String
+            var password: String
+        }
+
+        struct Links: Encodable {
+            var owntracks: String
+            var overland: String
+        }
+
+        var name: String
+        var token: String
+        var owntracks: OwnTracksLogin
+        var urls: [String: String]
+        var links: Links
+
+        init(_ setup: DeviceSetup) {
+            (name, token) = (setup.name, setup.token)
+            owntracks = OwnTracksLogin(user: setup.name, password: setup.token)
+            urls = setup.urls
+            links = Links(owntracks: setup.ownTracksLink, overland: setup.overlandLink)
+        }
+    }
+
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the devices.")
 
         @Flag(help: "Print one JSON document.")
         var json = false
 
-        @OptionGroup var store: StoreOption
+        @OptionGroup var store: StoreOptions
 
         func run() throws {
             let devices = try store.open().devices()
-            if json {
-                let encoder = JSONEncoder()
-                encoder.dateEncodingStrategy = .iso8601
-                encoder.keyEncodingStrategy = .convertToSnakeCase
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(devices), as: UTF8.self))
-                return
-            }
+            if json { return try RoquaProgram.printJSON(devices) }
             guard !devices.isEmpty else { return print("No devices (roqua serve device add NAME adds one).") }
             let format = ISO8601DateFormatter()
             for device in devices {
@@ -122,7 +128,7 @@ struct DeviceCommand: ParsableCommand {
         @Argument(help: "The device's name.")
         var name: String
 
-        @OptionGroup var store: StoreOption
+        @OptionGroup var store: StoreOptions
 
         func run() throws {
             try store.open().revokeDevice(name)

@@ -2,15 +2,15 @@ import ArgumentParser
 import Foundation
 import RoquaBoundaries
 import RoquaCommandLine
-import RoquaRegions
+import RoquaCommandOptions
 import RoquaServer
 
 /// `roqua-serve`, also run as `roqua serve`: a program of its own so that building the plain
 /// CLI does not compile the HTTP stack (SwiftNIO, Hummingbird).
 @main
-struct RoquaServeCommand: ParsableCommand {
+struct RoquaServeCommand: AsyncParsableCommand {
     /// Errors end as every Roqua program's do: `error: …` (see `RoquaProgram`).
-    static func main() { RoquaProgram.runSync(Self.self, arguments: Array(CommandLine.arguments.dropFirst())) }
+    static func main() async { await RoquaProgram.run(Self.self, arguments: Array(CommandLine.arguments.dropFirst())) }
 
     static let configuration = CommandConfiguration(
         commandName: "roqua-serve",
@@ -23,7 +23,7 @@ struct RoquaServeCommand: ParsableCommand {
 }
 
 /// `roqua-serve [run]`: the server.
-struct ServeRun: ParsableCommand {
+struct ServeRun: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Serve the exploration app and the APIs (the default).",
@@ -37,14 +37,9 @@ struct ServeRun: ParsableCommand {
         version: Roqua.version
     )
 
-    @Option(help: ArgumentHelp("The region store (default: $ROQUA_STORE or the data home).", valueName: "PATH"))
-    var store: String?
-
-    @Option(help: ArgumentHelp("The boundary database.", valueName: "PATH"))
-    var boundaries: String?
-
-    @Option(help: ArgumentHelp("Achievement definitions (default: $ROQUA_ACHIEVEMENTS or the built-in ones).", valueName: "FILE"))
-    var achievements: String?
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var boundaries: BoundaryOptions
+    @OptionGroup var achievements: AchievementOptions
 
     @Option(help: ArgumentHelp("Address and port to listen on (port 0: any free port).", valueName: "HOST:PORT"))
     var listen = "127.0.0.1:8080"
@@ -80,48 +75,17 @@ struct ServeRun: ParsableCommand {
     }
 
     func options() throws -> ServerOptions {
-        let environment = ProcessInfo.processInfo.environment
-        return try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaries ?? RoquaPaths.boundaries(),
-                                 store: store ?? RegionStore.defaultPath(), token: token, maxUploadMegabytes: maxUpload,
-                                 achievements: achievements ?? environment["ROQUA_ACHIEVEMENTS"].flatMap { $0.isEmpty ? nil : $0 },
-                                 leaflet: leaflet, logLevel: logLevel, allowHosts: allowHosts, insecurePublic: insecurePublic,
-                                 liveMaxAgeDays: liveMaxAge)
+        try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaries.path, store: store.path, token: token,
+                          maxUploadMegabytes: maxUpload, achievements: achievements.path, leaflet: leaflet, logLevel: logLevel,
+                          allowHosts: allowHosts, insecurePublic: insecurePublic, liveMaxAgeDays: liveMaxAge)
     }
 
-    func run() throws {
+    func run() async throws {
         let options = try options()
-        // ArgumentParser runs this command synchronously: the server runs in a task and this
-        // thread waits for it (no other work needs this thread meanwhile).
-        let outcome = BlockingOutcome()
-        Task {
-            do {
-                try await RoquaServer.run(options) { port in
-                    let address = ListenAddress(host: options.listen.host, port: port)
-                    // Unbuffered: scripts wait for this line to learn the port.
-                    FileHandle.standardOutput.write(Data("Roqua is serving on http://\(address)/\n".utf8))
-                }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
+        try await RoquaServer.run(options) { port in
+            let address = ListenAddress(host: options.listen.host, port: port)
+            // Unbuffered: scripts wait for this line to learn the port.
+            FileHandle.standardOutput.write(Data("Roqua is serving on http://\(address)/\n".utf8))
         }
-        if let error = outcome.wait() { throw error }
-    }
-}
-
-/// The result of work done in a task, waited for by a thread.
-final class BlockingOutcome: @unchecked Sendable {
-    // Guarded by `done`: written once before the signal, read after the wait.
-    private var error: (any Error)?
-    private let done = DispatchSemaphore(value: 0)
-
-    func finish(_ error: (any Error)?) {
-        self.error = error
-        done.signal()
-    }
-
-    func wait() -> (any Error)? {
-        done.wait()
-        return error
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import RoquaAchievements
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaIO
 import RoquaMaps
 import RoquaProgress
@@ -31,7 +33,7 @@ struct AchievementsCommand: ParsableCommand {
             let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
             let board = try tracker.board(store: storeOptions.open())
             let statuses = board.statuses.filter { all || board.unlock($0.id) != nil }
-            if json { return try Terminal.printJSON(statuses) }
+            if json { return try RoquaProgram.printJSON(statuses) }
             for status in statuses {
                 guard let definition = tracker.catalog.definition(status.id) else { continue }
                 let unlock = board.unlock(status.id)
@@ -53,7 +55,7 @@ struct AchievementsCommand: ParsableCommand {
         func run() throws {
             let problems = AchievementCatalog.validate(path: file)
             guard problems.isEmpty else {
-                for problem in problems { Terminal.error("\(file): \(problem)") }
+                for problem in problems { RoquaProgram.error("\(file): \(problem)") }
                 throw Failure("\(file): \(problems.count) problem(s)")
             }
             print("\(file): \(try AchievementCatalog.load(path: file).achievements.count) achievements, no problems")

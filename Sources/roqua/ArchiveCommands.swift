@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoquaCommandOptions
 import RoquaIO
 import RoquaRegions
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaExport
 
 struct ExportBoundariesCommand: ParsableCommand {
@@ -25,7 +27,7 @@ struct ExportBoundariesCommand: ParsableCommand {
     func run() throws {
         let summary = try BoundaryExporter.export(database: boundaryOptions.open(), format: format, output: output)
         let pieces = format == .geojson ? "" : " and \(summary.pieces) pieces"
-        Terminal.error("exported \(summary.boundaries) boundaries\(pieces) as \(format.rawValue) to \(output == "-" ? "standard output" : output)")
+        RoquaProgram.note("exported \(summary.boundaries) boundaries\(pieces) as \(format.rawValue) to \(output == "-" ? "standard output" : output)")
     }
 }
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RoquaAchievements
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaIO
 import RoquaRegions
 
@@ -18,7 +20,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let history = try storeOptions.open(.readOnly).history()
-        if json { return try Terminal.printJSON(history) }
+        if json { return try RoquaProgram.printJSON(history) }
         if history.fixes == 0 {
             print("No fixes kept yet.")
         } else if let first = history.first, let last = history.last {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaImport
 import RoquaIO
 import RoquaRegions
@@ -25,8 +27,17 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Directories, manifests or shapefiles.", valueName: "DIR|FILE"))
     var from: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the database (default: $ROQUA_BOUNDARIES or the data home).", valueName: "PATH"))
+    /// `--boundaries PATH`: where the database is written, as every other verb names it.
+    @OptionGroup var boundaryOptions: BoundaryOptions
+
+    @Option(name: .long, help: ArgumentHelp("The same as --boundaries (the name it had first).", valueName: "PATH"))
     var out: String?
+
+    /// The database to write: `--boundaries` or `--out`, else `$ROQUA_BOUNDARIES` or the data home's.
+    var output: String { out ?? boundaryOptions.path }
+
+    /// Whether the database is the user's own one (neither option given).
+    var writesDefault: Bool { out == nil && boundaryOptions.boundaries == nil }
 
     @Option(name: .long, help: ArgumentHelp("Add your own layer: a .shp (with .shx, .dbf; .prj and .cpg when there).", valueName: "FILE"))
     var add: String?
@@ -86,6 +97,7 @@ struct ImportCommand: ParsableCommand {
     var maxPieceDegrees = 4.0
 
     func validate() throws {
+        if out != nil, boundaryOptions.boundaries != nil { throw ValidationError("--out is --boundaries: give one of them") }
         if add != nil {
             guard let level, AdminLevel(name: level) != nil else { throw ValidationError("--add needs --level country, province or district") }
             guard removeLayer == nil else { throw ValidationError("--add and --remove-layer go one at a time") }
@@ -160,9 +172,9 @@ struct ImportCommand: ParsableCommand {
 
     /// After a layer came or went: the stored regions are named again from the new database (a
     /// walk imported last year counts in the districts added today). Only for the user's own
-    /// database (no `--out`) and an existing store.
+    /// database (no `--boundaries` or `--out`) and an existing store.
     func renameStoredRegions() throws {
-        guard out == nil, FileManager.default.fileExists(atPath: storeOptions.path) else { return }
+        guard writesDefault, FileManager.default.fileExists(atPath: storeOptions.path) else { return }
         let store = try storeOptions.open()
         let enricher = try RegionEnricher(boundaries: RoquaPaths.boundaries())
         // Every region, whatever database named it: two builds in the same second can look alike.
@@ -213,7 +225,7 @@ struct ImportCommand: ParsableCommand {
     func importAll(_ sources: [String], output: String? = nil, announce: Bool = true, warningsOf layer: String? = nil) throws {
         var hidden = 0
         let options = ImportOptions(sources: sources,
-                                    output: output ?? out ?? RoquaPaths.boundaries(), maxPieceVertices: maxPieceVertices,
+                                    output: output ?? self.output, maxPieceVertices: maxPieceVertices,
                                     maxPieceDegrees: maxPieceDegrees)
         var layerLabel = ""
         let report: ImportReport
@@ -230,7 +242,7 @@ struct ImportCommand: ParsableCommand {
                         return
                     }
                     Terminal.endStatus()
-                    Terminal.error("warning: \(text)")
+                    RoquaProgram.warn(text)
                 }
             }
         } catch {

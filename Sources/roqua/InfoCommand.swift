@@ -1,5 +1,7 @@
 import ArgumentParser
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +25,7 @@ struct InfoCommand: ParsableCommand {
             info.countries = info.countries.filter { wanted.contains($0.code) }
             info.provincesWithDistricts = info.provincesWithDistricts.filter { wanted.contains($0.country) }
         }
-        if json { return try Terminal.printJSON(info) }
+        if json { return try RoquaProgram.printJSON(info) }
         print("Boundary database \(info.path)")
         print("  schema \(info.schemaVersion), built by Roqua \(info.roquaVersion) at \(info.importedAt)")
         let levels = AdminLevel.allCases.map { "\($0): \(info.levels[$0.description] ?? 0)" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandOptions
 import RoquaIO
 import RoquaMaps
 import RoquaProgress

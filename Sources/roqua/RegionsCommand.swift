@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaRegions
 
 struct RegionsCommand: ParsableCommand {
@@ -26,7 +28,7 @@ struct RegionsCommand: ParsableCommand {
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let regions = try unit.map(store.regions(in:)) ?? store.allRegions()
-            if json { return try Terminal.printJSON(regions) }  // each region as its stored row
+            if json { return try RoquaProgram.printJSON(regions) }  // each region as its stored row
             for r in regions {
                 // The locality first, unless it is the district's or province's own name (Şile, Şile).
                 let town = r.locality.flatMap { $0 == r.district || $0 == r.province ? nil : $0 }

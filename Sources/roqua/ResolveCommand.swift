@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import RoquaBatch
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaIO
 
 struct ResolveCommand: ParsableCommand {
@@ -89,7 +91,7 @@ struct ResolveCommand: ParsableCommand {
         do {
             summary = try BatchRunner.run(index: index, input: input, output: output ?? "-", options: options) { event in
                 switch event {
-                case let .rowError(error): Terminal.error(error.description)
+                case let .rowError(error): RoquaProgram.error(error.description)
                 case let .progress(rows, fraction):
                     Terminal.status(fraction.map { String(format: "%d rows (%.0f%%)", rows, $0 * 100) } ?? "\(rows) rows")
                 }
@@ -100,7 +102,7 @@ struct ResolveCommand: ParsableCommand {
         }
         Terminal.endStatus()
         if summary.failed > 0 {
-            Terminal.error("\(summary.failed) of \(summary.rows) rows failed (see above)")
+            RoquaProgram.error("\(summary.failed) of \(summary.rows) rows failed (see above)")
             throw ExitCode(2)
         }
     }

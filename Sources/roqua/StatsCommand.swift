@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RoquaBoundaries
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaProgress
 import RoquaRegions
 import Synchronization
@@ -57,7 +59,7 @@ struct Summary: ParsableCommand {
             guard let progress = calculator.progress(of: found.code) else {
                 throw Failure("\(found.name) (\(found.code)) has no subdivisions in the boundary database")
             }
-            if json { return try Terminal.printJSON(progress, dates: zone) }
+            if json { return try RoquaProgram.printJSON(progress, dates: zone) }
             print(progress.label + (progress.firstVisit.map { ", first visited \(StatsCommand.day($0, zone))" } ?? ""))
             print("Visited:")
             for child in progress.visitedChildren { print("  \(child.name) (\(child.code)), since \(StatsCommand.day(child.firstVisit!, zone))") }
@@ -78,7 +80,7 @@ struct Summary: ParsableCommand {
                                         together: try writable.map { (second: try storeOptions.open(.readOnly), lock: $0) })
         group.wait()
         let (flights, tiles, days) = try travel.withLock { try $0!.get() }.parts
-        if json { return try Terminal.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone) }
+        if json { return try RoquaProgram.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone) }
         print(report.text)
         print(Self.flightLines(flights, zone: zone).joined(separator: "\n"))
         print(TilesCommand.line(tiles))
@@ -153,6 +155,9 @@ struct DaysCommand: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    /// Days are named when the fixes are imported, so the boundary DB is not read; `--boundaries`
+    /// is accepted (not shown) so that one set of options works for every `stats` verb.
+    @OptionGroup(visibility: .hidden) var boundaryOptions: BoundaryOptions
 
     @Option(help: "The year (default: this year in the time zone).")
     var year: Int?
@@ -182,7 +187,7 @@ struct DaysCommand: ParsableCommand {
         let zone = TimeZones.chosen(timeZone)
         let year = year ?? Calendar.current.dateComponents(in: zone, from: Date()).year ?? 2026
         let report = try storeOptions.open(.readOnly).days(year: year, level: AdminLevel(name: level) ?? .country, zone: zone)
-        if json { return try Terminal.printJSON(report) }
+        if json { return try RoquaProgram.printJSON(report) }
         if csv {
             print("code,name,days")
             for unit in report.units { print([unit.code, unit.name, String(unit.days)].map(Self.csvField).joined(separator: ",")) }
@@ -220,6 +225,8 @@ struct TilesCommand: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    /// Tiles come from the kept fixes alone; `--boundaries` is accepted (not shown) as for `stats days`.
+    @OptionGroup(visibility: .hidden) var boundaryOptions: BoundaryOptions
 
     @Option(help: "14 or 17.")
     var zoom = 14
@@ -233,7 +240,7 @@ struct TilesCommand: ParsableCommand {
 
     func run() throws {
         let stats = TileStats(zoom: zoom, visited: try storeOptions.open(.readOnly).visitedTiles(zoom: zoom))
-        if json { return try Terminal.printJSON(stats) }
+        if json { return try RoquaProgram.printJSON(stats) }
         print(Self.line(stats))
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// A message of the command's own (not a library error) shown on stderr with exit status 1, as
-/// ArgumentParser shows every error a command throws: `Error: <description>`.
+/// A message of the command's own (not a library error), shown on stderr as every error a
+/// command throws is (`error: <description>`, see `RoquaProgram`) with exit status 1.
 struct Failure: Error, CustomStringConvertible, Sendable {
     let description: String
     init(_ description: String) { self.description = description }
@@ -10,14 +10,6 @@ struct Failure: Error, CustomStringConvertible, Sendable {
 
 enum Terminal {
     static let isInteractive = isatty(STDERR_FILENO) == 1
-
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    static func warning(_ text: String) {
-        error("warning: " + text)
-    }
 
     /// A one-line status that rewrites itself; only on a terminal, never in pipes or logs.
     static func status(_ text: String) {
@@ -28,18 +20,5 @@ enum Terminal {
     static func endStatus() {
         guard isInteractive else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-    }
-
-    /// Pretty, sorted, snake_case JSON; dates as ISO 8601 in `dates` (UTC by default).
-    static func printJSON<T: Encodable>(_ value: T, dates: TimeZone = TimeZone(identifier: "UTC")!) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        let style = Date.ISO8601FormatStyle(timeZone: dates)
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(style.format(date))
-        }
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import RoquaBoundaries
 import RoquaAchievements
+import RoquaCommandLine
+import RoquaCommandOptions
 import RoquaIO
 import RoquaRegions
 
@@ -185,7 +187,7 @@ struct ImportTally {
         counts.failures += 1
         fflush(nil) // the error lands after the reports of the files before it, even in a pipe
         let text = String(describing: error)
-        Terminal.error("error: " + (text.hasPrefix(name) ? text : "\(name): \(text)"))
+        RoquaProgram.error(text.hasPrefix(name) ? text : "\(name): \(text)")
     }
 
     func summaryLine(named: Int) -> String? { counts.summaryLine(named: named) }

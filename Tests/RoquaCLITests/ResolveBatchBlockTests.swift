@@ -211,8 +211,8 @@ import Testing
         #expect(piped.status == 2, "some rows failed; stderr: \(piped.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == fromFile.stdout)
         // Row errors on stderr, in file order, naming standard input.
-        let errors = outputLines(piped.stderr).filter { $0.hasPrefix("stdin: row ") }
-        #expect(errors == Self.badLines.sorted().map { "stdin: row \($0): latitude \"north\" is not a number" })
-        #expect(outputLines(fromFile.stderr).filter { $0.hasPrefix(file + ": row ") }.count == Self.badLines.count)
+        let errors = outputLines(piped.stderr).filter { $0.hasPrefix("error: stdin: row ") }
+        #expect(errors == Self.badLines.sorted().map { "error: stdin: row \($0): latitude \"north\" is not a number" })
+        #expect(outputLines(fromFile.stderr).filter { $0.hasPrefix("error: " + file + ": row ") }.count == Self.badLines.count)
     }
 }

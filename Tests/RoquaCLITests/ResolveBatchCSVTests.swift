@@ -172,10 +172,10 @@ import Testing
         #expect(cli.stdout == cleanCLI.stdout)
         #expect(cli.stdout == library.output)
         let errorLines = outputLines(cli.stderr)
-        let rowLines = errorLines.filter { $0.hasPrefix("\(bad): row ") }
+        let rowLines = errorLines.filter { $0.hasPrefix("error: \(bad): row ") }
         #expect(rowLines.count == 6, "stderr:\n\(cli.stderr)")
         for (line, row) in zip(rowLines, Self.badRows) {
-            #expect(line.hasPrefix("\(bad): row \(row): "), "\(line)")
+            #expect(line.hasPrefix("error: \(bad): row \(row): "), "\(line)")
         }
         #expect(errorLines.contains { $0.contains("6 of 10 rows failed") }, "stderr:\n\(cli.stderr)")
     }

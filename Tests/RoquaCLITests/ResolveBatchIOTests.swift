@@ -29,7 +29,7 @@ import Testing
                     "\(name): stderr:\n\(fromStdin.stderr)")
         }
         let stdinRows = outputLines(try BatchCLI.resolvePlain(["--input", "-"], stdin: scratch.path("bad rows.csv")).stderr)
-        #expect(stdinRows.filter { $0.hasPrefix("stdin: row ") }.count == Self.badRows.count)
+        #expect(stdinRows.filter { $0.hasPrefix("error: stdin: row ") }.count == Self.badRows.count)
     }
 
     // MARK: Missing input, --output

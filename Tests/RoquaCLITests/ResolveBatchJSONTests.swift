@@ -31,7 +31,7 @@ import Testing
         let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 2)
         #expect(cli.stdout == library.output)
-        #expect(outputLines(cli.stderr).contains { $0.hasPrefix("\(input): row 3: ") }, "stderr: \(cli.stderr)")
+        #expect(outputLines(cli.stderr).contains { $0.hasPrefix("error: \(input): row 3: ") }, "stderr: \(cli.stderr)")
         #expect(cli.stderr.contains("1 of 5 rows failed"), "stderr: \(cli.stderr)")
 
         let lines = outputLines(cli.stdout)
@@ -119,7 +119,7 @@ import Testing
 
         let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 2)
-        #expect(outputLines(cli.stderr).contains { $0.hasPrefix("\(input): row 3: ") }, "stderr: \(cli.stderr)")
+        #expect(outputLines(cli.stderr).contains { $0.hasPrefix("error: \(input): row 3: ") }, "stderr: \(cli.stderr)")
         #expect(cli.stdout == library.output)
 
         let out = try features(cli.stdout)

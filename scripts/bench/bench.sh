@@ -68,13 +68,13 @@ files=()
 for w in "${workloads[@]}"; do files+=("$out/points/$w.csv"); done
 "$py" scripts/bench/bench_peers.py "$db" "${files[@]}" >>"$results"
 "$py" scripts/bench/bench_report.py "$results"
-# Two workers against the machine's own ceiling measured in the same rounds (issue 34): at least
+# Two workers against the machine's own ceiling measured in the same rounds: at least
 # seven interleaved rounds per workload.
 echo "two workers: $((runs > 7 ? runs : 7)) rounds" >&2
 echo
 python3 scripts/bench/bench_workers.py "$bin/roqua" "$db" "$out/workers" "$((runs > 7 ? runs : 7))" \
   "$out/points/world-1m.csv" "$out/points/turkiye-bbox-1m.csv" "$out/points/istanbul-walk-200k.csv"
-# Track import at 5 M fixes in every format, and a generated ten-year history (issue 34).
+# Track import at 5 M fixes in every format, and a generated ten-year history.
 echo "track import: 5 M fixes per format, $runs runs" >&2
 echo
 (cd scripts/bench && python3 bench_track_formats.py "$bin/roqua" "../../$out/tracks-5m" 5000000 "$runs")
@@ -86,7 +86,7 @@ echo
 [ -f "$out/history-2y.json" ] || python3 scripts/bench/bench_history.py "$out/history-2y.json" 2
 echo
 (cd scripts/bench && python3 bench_history_formats.py "$bin/roqua" "$bin/roqua" "../../$out/history-2y.json" "../../$out/history-formats" "$runs")
-# A big store (issue 34): stats, days, tiles, the world map with fog and the web app's first load
+# A big store: stats, days, tiles, the world map with fog and the web app's first load
 # at 10 k, 100 k and 1 M regions (stores kept in $out/big-store for the next run).
 roqua_build "$out/build.log" -c release --product roqua-serve
 echo "big store: 10 k, 100 k, 1 M regions, 7 runs" >&2

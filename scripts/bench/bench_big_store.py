@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""A big store, and what reading it costs (issue 34, part 2).
+"""A big store, and what reading it costs.
 
 For each size (regions: 10,000, 100,000 and 1,000,000 by default) a seeded history is generated as
 CSV — about twenty fixes per region: walks at ~5.6 km/h, a fix every 5 s, eight hours a day, from
 sixty cities on every continent, each ride keeping a heading that turns a little each step and
 turning back at a box of ±2° around its city, a day off between cities — and imported into a fresh
 store with one `roqua track import`. Not tuned to anything the readers do. Then, each 7 times
-(median, min, max), against the issue's targets:
+(median, min, max), against the targets:
 
   roqua track import, one more day     (no target): 2,000 fixes somewhere new into a copy of
                                        the store as its import left it, then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The ten-year history of bench_history.py imported by the release binary into a fresh store
 RUNS times (3 unless told), then once more into the last store (it must add nothing); prints the
-median time, fixes/s, peak RSS and the regions made, beside issue 34's target (< 30 s, ≤ 200 MB).
+median time, fixes/s, peak RSS and the regions made, beside the target (< 30 s, ≤ 200 MB).
 
 Usage: bench_history_import.py ROQUA HISTORY.json OUT_DIR [RUNS]"""
 import os

@@ -3,7 +3,7 @@
 steps; 500,000 fixes unless told) written in each format Roqua reads (plus .gz and .zip of the
 GPX, and a Records.json with a 60 MB member the reader must skip), each imported by the release
 binary into a fresh store RUNS times (3 unless told); prints the median time, fixes/s, the peak
-RSS per format, and the target of issue 34 where it sets one (≥ 1 M fixes/s for CSV, FIT and
+RSS per format, and its target where there is one (≥ 1 M fixes/s for CSV, FIT and
 Records.json; ≥ 500 k/s for GPX, KML, TCX, GeoJSON and Timeline.json; peak RSS ≤ 200 MB) with
 whether the run met it. Files already written for the same FIXES are reused.
 

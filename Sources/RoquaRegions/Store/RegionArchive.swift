@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RoquaIO
 
 /// The whole store as one document: `roqua export` writes it, `roqua restore` reads it back.
 /// JSON and GeoJSON carry every column of every row (ids included), the regions and imports and
@@ -31,6 +32,17 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .unreadable(file, reason): "\(file): not a Roqua export: \(reason)"
         case let .badRow(file, section, index, reason): "\(file): \(section) entry \(index + 1): \(reason)"
         case let .notRestorable(file): "\(file): GPX exports cannot be restored; restore a JSON or GeoJSON export"
+        }
+    }
+}
+
+extension ArchiveError: InputFileError {
+    public func renaming(_ path: String, as name: String) -> ArchiveError {
+        let file = InputFileName.renamed(file, from: path, to: name)
+        return switch self {
+        case let .unreadable(_, reason): .unreadable(file: file, reason: reason)
+        case let .badRow(_, section, index, reason): .badRow(file: file, section: section, index: index, reason: reason)
+        case .notRestorable: .notRestorable(file: file)
         }
     }
 }

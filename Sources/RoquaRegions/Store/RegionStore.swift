@@ -14,25 +14,27 @@ public enum RegionStoreError: Error, CustomStringConvertible, Equatable, Sendabl
     /// A write failed (disk full, read-only, locked too long); `reason` says which.
     case cannotWrite(path: String, reason: String)
 
-    /// One line naming the path and what to do.
-    public var description: String {
+    /// The store's path.
+    public var path: String {
         switch self {
-        case let .cannotOpen(path, reason): "\(path): cannot open the region store: \(reason)"
-        case let .notARegionStore(path, reason):
-            "\(path): not a Roqua region store (\(reason)); give --store the path of a region store or of a new file"
-        case let .notEmpty(path, regions):
-            "\(path): the store already holds \(regions) regions; restore into an empty store, or pass --replace"
-        case let .cannotWrite(path, reason): "\(path): cannot write the region store: \(reason)"
+        case let .cannotOpen(path, _), let .notARegionStore(path, _), let .notEmpty(path, _), let .cannotWrite(path, _): path
         }
     }
 
-    /// The description without the store's path, for answers that must not show internal paths.
-    public var withoutPath: String {
+    /// What is wrong and what to do, without the path: all an answer that must not show internal
+    /// paths says (`roqua serve`'s).
+    public var message: String {
         switch self {
-        case let .cannotOpen(path, _), let .notARegionStore(path, _), let .notEmpty(path, _), let .cannotWrite(path, _):
-            description.replacingOccurrences(of: "\(path): ", with: "")
+        case let .cannotOpen(_, reason): "cannot open the region store: \(reason)"
+        case let .notARegionStore(_, reason):
+            "not a Roqua region store (\(reason)); give --store the path of a region store or of a new file"
+        case let .notEmpty(_, regions): "the store already holds \(regions) regions; restore into an empty store, or pass --replace"
+        case let .cannotWrite(_, reason): "cannot write the region store: \(reason)"
         }
     }
+
+    /// `PATH: MESSAGE`.
+    public var description: String { "\(path): \(message)" }
 
     /// The error for a failed SQLite call on the store at `path`, in words (disk full, read-only…).
     static func from(_ error: any Error, path: String, writing: Bool) -> any Error {

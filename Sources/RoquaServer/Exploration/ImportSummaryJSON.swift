@@ -67,9 +67,12 @@ struct UploadOutcome {
 
     var newRegions: Int { summaries.reduce(0) { $0 + $1.summary.newRegions } }
 
-    /// An error's text naming the upload instead of its temporary file.
+    /// An error's text naming the upload instead of its temporary file: by its file field. An
+    /// error with none (Foundation's, say) has the path taken out of its words, so that no answer
+    /// shows the temporary path.
     static func uploadName(_ error: any Error, path: String, name: String) -> String {
-        "\(error)".replacingOccurrences(of: path, with: name)
+        if let error = error as? any InputFileError { return error.renaming(path, as: name).description }
+        return "\(error)".replacingOccurrences(of: path, with: name)
     }
 
     /// A single file: its summary document. An archive: the totals the page shows

@@ -3,6 +3,7 @@ import Hummingbird
 import RoquaAchievements
 import RoquaBoundaries
 import RoquaHTTPGuard
+import RoquaIO
 import RoquaRegions
 import RoquaServeInput
 
@@ -88,12 +89,12 @@ enum TrackRoutes {
             case let .failed(entry, error):
                 // The one file of an upload that fails is its answer; a cancelled import is never kept.
                 guard inputs.count > 1 || entry != path, !(error is ImportCancelled) else { throw error }
-                outcome.failures.append((entry.replacingOccurrences(of: path, with: name),
+                outcome.failures.append((InputFileName.renamed(entry, from: path, to: name),
                                          UploadOutcome.uploadName(error, path: path, name: name)))
             case let .passedOver(count):
                 outcome.passedOver += count
             case let .imported(entry, summary, events):
-                outcome.summaries.append((entry.replacingOccurrences(of: path, with: name), summary, events))
+                outcome.summaries.append((InputFileName.renamed(entry, from: path, to: name), summary, events))
             }
         }
         if outcome.summaries.isEmpty, let first = outcome.failures.first {

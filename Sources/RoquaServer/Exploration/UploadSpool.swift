@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import RoquaHTTPGuard
+import RoquaIO
 import RoquaRegions
 
 /// An upload written to a private temporary directory, never beside the store: bounded by the
@@ -89,15 +90,13 @@ struct UploadSpool {
     static func refusal(_ error: any Error, uploadName name: String) -> APIError {
         switch error {
         case let error as APIError: error
-        case let error as TrackReadError:
-            APIError(.unprocessableContent, error.description.replacingOccurrences(of: error.file, with: name))
-        case let error as ArchiveError:
-            APIError(.unprocessableContent, error.description.replacingOccurrences(of: error.file, with: name))
+        case let error as TrackReadError: APIError(.unprocessableContent, error.renaming(error.file, as: name).description)
+        case let error as ArchiveError: APIError(.unprocessableContent, error.renaming(error.file, as: name).description)
         case let error as ImportCancelled: APIError(.serviceUnavailable, error.description)
         case let error as ConnectionGuard.SlowClient: APIError(.requestTimeout, "the upload was cut off: \(error.description)")
         case let error as RegionStoreError:
-            if case .notEmpty = error { APIError(.conflict, error.withoutPath + " (POST /api/restore?replace=1)") }
-            else { APIError(.internalServerError, error.withoutPath) }
+            if case .notEmpty = error { APIError(.conflict, error.message + " (POST /api/restore?replace=1)") }
+            else { APIError(.internalServerError, error.message) }
         default: APIError(.internalServerError, "the upload failed (\(String(describing: type(of: error))))")
         }
     }

@@ -59,11 +59,16 @@ struct PeerCommand: AsyncParsableCommand {
         }
         let stats = report.stats
         if json {
-            print(#"{"peers":\#(report.peers),"sessions":\#(report.sessions),"refused":\#(report.refused),"#
-                + #""received":\#(stats.stored),"duplicates":\#(stats.duplicates),"rejected":\#(stats.rejected)}"#)
+            print(try ChatOutput.json(Answer(peers: report.peers, sessions: report.sessions, refused: report.refused,
+                                             received: stats.stored, duplicates: stats.duplicates, rejected: stats.rejected)))
         } else {
             print("met \(report.peers) peer(s) in \(report.sessions) session(s), \(report.refused) refused; "
                 + "received \(stats.stored) new message(s), \(stats.duplicates) duplicate(s), \(stats.rejected) rejected")
         }
+    }
+
+    /// `peer --json`: whom this device met and what it received.
+    struct Answer: Encodable {
+        var peers, sessions, refused, received, duplicates, rejected: Int
     }
 }

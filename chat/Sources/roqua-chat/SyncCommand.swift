@@ -58,8 +58,7 @@ struct SyncCommand: AsyncParsableCommand {
             throw ExitCode(Self.unreachable)
         }
         if json {
-            print(#"{"pulled":\#(report.pulled),"pushed":\#(report.pushed),"rejected":\#(report.rejected),"dropped":\#(report.dropped),"log_entries":\#(report.logEntries),"pending":\#(report.pending),"#
-                + #""files_up":\#(report.blobsUp),"files_down":\#(report.blobsDown),"files_skipped":\#(report.blobsSkipped)}"#)
+            print(try ChatOutput.json(Answer(report)))
         } else {
             let files = [(report.blobsUp, "up"), (report.blobsDown, "down"), (report.blobsSkipped, "skipped")].filter { $0.0 > 0 }.map { ", files \($0.1) \($0.0)" }.joined()
             print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)"
@@ -77,6 +76,22 @@ struct SyncCommand: AsyncParsableCommand {
             RoquaProgram.warn("dropped \(reason)")
         }
         if report.pending > 0 { throw ExitCode(Self.stillPending) }
+    }
+
+    /// `sync --json`: the report's counts.
+    struct Answer: Encodable {
+        var pulled, pushed, rejected, dropped, logEntries, pending, filesUp, filesDown, filesSkipped: Int
+
+        init(_ report: SyncReport) {
+            (pulled, pushed, rejected, dropped) = (report.pulled, report.pushed, report.rejected, report.dropped)
+            (logEntries, pending) = (report.logEntries, report.pending)
+            (filesUp, filesDown, filesSkipped) = (report.blobsUp, report.blobsDown, report.blobsSkipped)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case pulled, pushed, rejected, dropped, logEntries = "log_entries", pending
+            case filesUp = "files_up", filesDown = "files_down", filesSkipped = "files_skipped"
+        }
     }
 
     /// "10 s", "0.5 s".

@@ -1,0 +1,207 @@
+import Foundation
+
+/// One pass of `JSONScanner.readPlainValue` over the bytes buffered now. Its state is this
+/// struct's, changed by its own mutating methods: a local `var` captured by nested functions
+/// that call each other is boxed and every access to it checked for exclusivity at run time —
+/// about 40 % of reading a Records.json file in release builds — while a struct's own
+/// properties are checked when compiled.
+struct JSONPlainValue {
+    /// The bytes buffered now.
+    let p: UnsafeBufferPointer<UInt8>
+    /// The line the first byte is on.
+    let startLine: Int
+    /// The next byte to read, and the newlines before it.
+    private(set) var i = 0
+    private(set) var newlines = 0
+    /// The last string read, when it had no escapes: its bytes in `p` (else decoded in `text`).
+    private var plain: Range<Int>?
+    /// The last string read when it had escapes (the scanner's scratch buffer, lent).
+    var text: [UInt8]
+
+    init(_ p: UnsafeBufferPointer<UInt8>, startLine: Int, text: [UInt8]) {
+        self.p = p
+        self.startLine = startLine
+        self.text = text
+    }
+
+    /// One value at `depth`: built when `build` (else checked, and `.null` stands for it); nil
+    /// to decline. `keeping`, when given, names the members of an object that are built.
+    mutating func value(keeping: [String]?, depth: Int, build: Bool) -> JSONValue? {
+        whitespace()
+        guard i < p.count, depth <= JSONScanner.maxPlainDepth else { return nil }
+        let line = startLine + newlines
+        switch p[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var members: [(key: String, value: JSONValue)] = []
+            if build { members.reserveCapacity(keeping?.count ?? 4) }
+            guard var closed = opened(close: UInt8(ascii: "}")) else { return nil }
+            while !closed {
+                whitespace()
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
+                i += 1
+                guard string() else { return nil }
+                let key = !build ? nil : keeping.map { keys in keys.first { isKept($0) } } ?? made()
+                whitespace()
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                guard let member = value(keeping: nil, depth: depth + 1, build: key != nil) else { return nil }
+                if let key { members.append((key, member)) }
+                guard let next = separated(close: UInt8(ascii: "}")) else { return nil }
+                closed = next
+            }
+            return build ? .object(members, line: line) : .null(line: line)
+        case UInt8(ascii: "["):
+            i += 1
+            var elements: [JSONValue] = []
+            guard var closed = opened(close: UInt8(ascii: "]")) else { return nil }
+            while !closed {
+                guard let element = value(keeping: nil, depth: depth + 1, build: build) else { return nil }
+                if build { elements.append(element) }
+                guard let next = separated(close: UInt8(ascii: "]")) else { return nil }
+                closed = next
+            }
+            return build ? .array(elements, line: line) : .null(line: line)
+        case UInt8(ascii: "\""):
+            i += 1
+            guard string() else { return nil }
+            return .string(build ? made() : "", line: line)
+        default:
+            let start = i
+            let stops = JSONScanner.wordStops.table
+            while i < p.count, !stops[Int(p[i])] { i += 1 }
+            // A word running to the end of the buffer may go on in the next one.
+            guard i < p.count, i > start, i - start <= 1024 else { return nil }
+            let word = UnsafeBufferPointer(rebasing: p[start..<i])
+            if word.elementsEqual(JSONScanner.trueBytes) { return .bool(true, line: line) }
+            if word.elementsEqual(JSONScanner.falseBytes) { return .bool(false, line: line) }
+            if word.elementsEqual(JSONScanner.nullBytes) { return .null(line: line) }
+            guard let number = TextValues.number(buffer: word) else { return nil }
+            return .number(number, line: line)
+        }
+    }
+
+    private mutating func whitespace() {
+        while i < p.count {
+            let b = p[i]
+            if b == 0x0A { newlines += 1 } else if b != 0x20, b != 0x09, b != 0x0D { return }
+            i += 1
+        }
+    }
+
+    /// After `{` or `[`: true when `close` follows at once (consumed), false when an item does;
+    /// nil at the end of the buffer.
+    private mutating func opened(close: UInt8) -> Bool? {
+        whitespace()
+        guard i < p.count else { return nil }
+        guard p[i] == close else { return false }
+        i += 1
+        return true
+    }
+
+    /// After an item: true when `close` ended the container, false after a `,`; nil to decline.
+    private mutating func separated(close: UInt8) -> Bool? {
+        whitespace()
+        guard i < p.count else { return nil }
+        if p[i] == UInt8(ascii: ",") {
+            i += 1
+            return false
+        }
+        guard p[i] == close else { return nil }
+        i += 1
+        return true
+    }
+
+    /// After the opening quote: the string up to its closing quote (consumed), in `plain` or
+    /// `text`; false at a control character, an escape not read here, or the end of the buffer.
+    private mutating func string() -> Bool {
+        let n = p.count
+        var start = i
+        while i < n, p[i] != UInt8(ascii: "\\"), p[i] != UInt8(ascii: "\""), p[i] >= 0x20 { i += 1 }
+        if i < n, p[i] == UInt8(ascii: "\"") {
+            plain = start..<i
+            i += 1
+            return true
+        }
+        plain = nil
+        text.removeAll(keepingCapacity: true)
+        while i < n {
+            while i < n, p[i] != UInt8(ascii: "\\"), p[i] != UInt8(ascii: "\""), p[i] >= 0x20 { i += 1 }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+            guard i < n else { return false }
+            switch p[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                return true
+            case UInt8(ascii: "\\"):
+                guard i + 1 < n else { return false }
+                let escaped = p[i + 1]
+                i += 2
+                if let byte = JSONScanner.simpleEscape(escaped) {
+                    text.append(byte)
+                } else {
+                    guard escaped == UInt8(ascii: "u"), let value = hex4() else { return false }
+                    appendUTF8(value)
+                }
+            default: return false  // a control character: an error `readValue` names
+            }
+            start = i
+        }
+        return false
+    }
+
+    /// After `\u`: four hex digits (consumed) outside the surrogates, which are `readValue`'s
+    /// to read; nil to decline.
+    private mutating func hex4() -> UInt32? {
+        guard i + 4 <= p.count else { return nil }
+        var value: UInt32 = 0
+        for k in i..<(i + 4) {
+            let b = p[k]
+            let digit: UInt8
+            switch b {
+            case 0x30...0x39: digit = b - 0x30
+            case 0x41...0x46: digit = b - 0x41 + 10
+            case 0x61...0x66: digit = b - 0x61 + 10
+            default: return nil
+            }
+            value = value * 16 + UInt32(digit)
+        }
+        guard !(0xD800..<0xE000).contains(value) else { return nil }
+        i += 4
+        return value
+    }
+
+    /// A scalar below U+10000 (no surrogate) as UTF-8 in `text`.
+    private mutating func appendUTF8(_ value: UInt32) {
+        if value < 0x80 {
+            text.append(UInt8(value))
+        } else if value < 0x800 {
+            text.append(0xC0 | UInt8(value >> 6))
+            text.append(0x80 | UInt8(value & 0x3F))
+        } else {
+            text.append(0xE0 | UInt8(value >> 12))
+            text.append(0x80 | UInt8((value >> 6) & 0x3F))
+            text.append(0x80 | UInt8(value & 0x3F))
+        }
+    }
+
+    private func isKept(_ key: String) -> Bool {
+        // Lengths first: most keys are told apart without comparing a byte.
+        if let plain { return Self.same(key, UnsafeBufferPointer(rebasing: p[plain])) }
+        return text.withUnsafeBufferPointer { Self.same(key, $0) }
+    }
+
+    private func made() -> String {
+        if let plain { return String(decoding: UnsafeBufferPointer(rebasing: p[plain]), as: UTF8.self) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Whether `key`'s UTF-8 is `bytes`: lengths first (most keys are told apart without
+    /// comparing a byte), then one `memcmp` of a native string's bytes in place.
+    private static func same(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard key.utf8.count == bytes.count else { return false }
+        return key.utf8.withContiguousStorageIfAvailable { own in
+            own.isEmpty || memcmp(own.baseAddress!, bytes.baseAddress!, own.count) == 0
+        } ?? key.utf8.elementsEqual(bytes)
+    }
+}
