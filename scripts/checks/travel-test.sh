@@ -8,4 +8,7 @@ source scripts/serve/common.sh
 ROQUA=$(serve_roqua_binary)
 work=$(mktemp -d /tmp/roqua-travel.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# Its own boundary DB (or $ROQUA_BOUNDARIES): a fresh machine has none in the data home.
+export ROQUA_BOUNDARIES=${ROQUA_BOUNDARIES:-$work/boundaries.sqlite}
+[ -f "$ROQUA_BOUNDARIES" ] || "$ROQUA" import --out "$ROQUA_BOUNDARIES" >/dev/null
 python3 scripts/checks/travel_check.py "$ROQUA" "$work" "$@"
