@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(
             name: "RoquaMaps",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO", grdb]
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO"]
         ),
         .executableTarget(
             name: "roqua",
@@ -155,7 +155,7 @@ let package = Package(
         .target(
             name: "RoquaServer",
             dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
-                           "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR", grdb,
+                           "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),

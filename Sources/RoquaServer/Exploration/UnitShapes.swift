@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import RoquaBoundaries
 import RoquaIO
 import Synchronization
@@ -47,26 +46,17 @@ final class UnitShapes: Sendable {
         let simplifier = ShapeSimplifier(fitting: box)
         let context = GEOSContext()
         var features: [String] = []
-        try catalog.database.read { db in
-            for chunk in stride(from: 0, to: records.count, by: 200).map({ Array(records[$0..<min($0 + 200, records.count)]) }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let rows = try Row.fetchCursor(db, sql: "SELECT code, geometry FROM boundaries WHERE code IN (\(marks)) ORDER BY code",
-                                               arguments: StatementArguments(chunk.map(\.code)))
-                while let row = try rows.next() {
-                    let code: String = row[0]
-                    guard let record = catalog.records[code] else { continue }
-                    let wkb: Data = row[1]
-                    let polygons = try context.geometry(wkb: wkb).polygonRings()
-                    let coordinates = simplifier.multiPolygonCoordinates(polygons) ?? simplifier.marker(record.box)
-                    features.append(feature(record, coordinates: coordinates))
-                }
-            }
+        try catalog.database.forEachGeometry(of: records.map(\.code)) { row in
+            guard let record = catalog.records[row.code] else { return }
+            let polygons = try context.geometry(wkb: row.wkb).polygonRings()
+            let coordinates = simplifier.multiPolygonCoordinates(polygons) ?? simplifier.marker(record.box)
+            features.append(feature(record, coordinates: coordinates))
         }
         return "{\"type\":\"FeatureCollection\",\"parent\":\(JSONText.quote(parent)),\"step\":\(simplifier.step),"
             + "\"features\":[" + features.joined(separator: ",") + "]}"
     }
 
-    private func feature(_ record: UnitCatalog.Record, coordinates: String) -> String {
+    private func feature(_ record: BoundaryRecord, coordinates: String) -> String {
         let hasChildren = !(hierarchy.children[record.code] ?? []).isEmpty
         return "{\"type\":\"Feature\",\"properties\":{\"code\":\(JSONText.quote(record.code)),\"level\":\"\(record.level)\","
             + "\"name\":\(JSONText.quote(record.name)),\"name_en\":\(JSONText.quote(record.nameEn)),"
