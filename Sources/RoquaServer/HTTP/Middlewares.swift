@@ -35,31 +35,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            return try error.response(from: request, context: context)
-        } catch let error as BadRequest {
-            return try APIError.badRequest(error.message).response(from: request, context: context)
-        } catch let error as HTTPError {
-            let message = error.body ?? Self.reason(error.status)
-            return JSONBody.response(APIError.body(status: error.status.code, message: message, path: request.uri.path), status: error.status,
-                                     headers: error.headers)
-        } catch let error as any HTTPResponseError {
-            return JSONBody.response(APIError.body(status: error.status.code, message: Self.reason(error.status), path: request.uri.path), status: error.status)
         } catch {
-            logger.error("internal error", metadata: ["route": "\(request.uri.path)", "type": "\(type(of: error))"])
-            logger.debug("internal error detail", metadata: ["error": "\(error)"])
-            return JSONBody.response(APIError.body(status: 500, message: "internal error: \(String(describing: type(of: error)))",
-                                                   path: request.uri.path),
-                                     status: .internalServerError)
-        }
-    }
-
-    static func reason(_ status: HTTPResponse.Status) -> String {
-        switch status.code {
-        case 404: "no such route or file"
-        case 405: "method not allowed on this route"
-        case 413: "the request body is too large"
-        default: status.reasonPhrase
+            return APIError.reply(for: error, path: request.uri.path, logger: logger).response
         }
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import RoquaIO
 import RoquaServeInput
 
 /// Answers `GET /reverse` on the connection's event loop, between Hummingbird's connection-state
@@ -103,8 +104,8 @@ struct ReverseFastAnswers: Sendable {
     private static let contentSecurityPolicy = HTTPField(name: .contentSecurityPolicy, value: SecurityHeaders.contentSecurityPolicy)
     private static let noSniff = HTTPField(name: .xContentTypeOptions, value: SecurityHeaders.noSniff)
     private static let noStore = HTTPField(name: .cacheControl, value: SecurityHeaders.noStore)
-    private static let json = HTTPField(name: .contentType, value: ReverseAnswer.json)
-    private static let geoJSON = HTTPField(name: .contentType, value: ReverseAnswer.geoJSON)
+    private static let json = HTTPField(name: .contentType, value: JSONBody.json)
+    private static let geoJSON = HTTPField(name: .contentType, value: JSONBody.geoJSON)
 
     /// The response to `head`, or nil when the route has to answer it (not `GET /reverse`, an
     /// error of any kind, a token given other than as a bearer header, a `Connection` header).
@@ -120,12 +121,13 @@ struct ReverseFastAnswers: Sendable {
         // same JSON and status; here, nil just sends the request there.
         guard let answer = try? ReverseAnswer(query: query, acceptLanguage: head.headerFields[.acceptLanguage],
                                               resolvers: state.resolvers, formatter: formatter) else { return nil }
-        let body = allocator.buffer(string: answer.body)
+        guard let bytes = try? OrderedJSONEncoder().encode(answer.document) else { return nil }
+        let body = allocator.buffer(bytes: bytes)
         var fields = HTTPFields()
         fields.reserveCapacity(8)
         fields.append(Self.allowAnyOrigin)
-        fields.append(answer.contentType == ReverseAnswer.json ? Self.json
-            : answer.contentType == ReverseAnswer.geoJSON ? Self.geoJSON : HTTPField(name: .contentType, value: answer.contentType))
+        fields.append(answer.contentType == JSONBody.json ? Self.json
+            : answer.contentType == JSONBody.geoJSON ? Self.geoJSON : HTTPField(name: .contentType, value: answer.contentType))
         fields.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
         fields.append(Self.contentSecurityPolicy)
         fields.append(Self.noSniff)

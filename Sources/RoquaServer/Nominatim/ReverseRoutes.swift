@@ -11,7 +11,7 @@ enum ReverseRoutes {
         router.get("/reverse") { request, _ -> Response in
             let answer = try ReverseAnswer(query: request.uri.query, acceptLanguage: request.headers[.acceptLanguage],
                                            resolvers: state.resolvers, formatter: formatter)
-            return JSONBody.response(answer.body, headers: [.accessControlAllowOrigin: "*"], contentType: answer.contentType)
+            return try JSONBody.encoded(answer.document, headers: [.accessControlAllowOrigin: "*"], contentType: answer.contentType)
         }
         router.get("/status") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
@@ -20,9 +20,7 @@ enum ReverseRoutes {
                 return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: "OK")))
             case "json":
-                let updated = state.boundariesImportedAt.map { ",\"data_updated\":\(JSONText.quote($0))" } ?? ""
-                return JSONBody.response("{\"status\":0,\"message\":\"OK\"\(updated),\"software_version\":\"roqua-\(Roqua.version)\","
-                                         + "\"database_version\":\"\(state.boundarySchema)\"}")
+                return try JSONBody.encoded(NominatimStatus(dataUpdated: state.boundariesImportedAt, databaseVersion: state.boundarySchema))
             case let other:
                 throw APIError.badRequest("Parameter 'format' must be one of: text, json (not \(Echo.quoted(other)))")
             }
@@ -30,12 +28,29 @@ enum ReverseRoutes {
     }
 }
 
-/// The answer to a `/reverse` query: the route's and `ReverseFastPath`'s, so both answer alike.
+/// `/status?format=json`, in Nominatim's order.
+struct NominatimStatus: OrderedJSON {
+    var status = 0
+    var message = "OK"
+    /// When the boundary DB was imported (left out when it does not say).
+    var dataUpdated: String?
+    var softwareVersion = "roqua-\(Roqua.version)"
+    var databaseVersion: String
+
+    init(dataUpdated: String?, databaseVersion: String) {
+        self.dataUpdated = dataUpdated
+        self.databaseVersion = databaseVersion
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, message, dataUpdated = "data_updated", softwareVersion = "software_version", databaseVersion = "database_version"
+    }
+}
+
+/// The answer to a `/reverse` query and its content type: the route's and `ReverseFastPath`'s, so both answer alike.
 struct ReverseAnswer {
-    let body: String
+    let document: NominatimAnswer
     let contentType: String
-    static let json = "application/json; charset=utf-8"
-    static let geoJSON = "application/geo+json; charset=utf-8"
 
     /// - Throws: `BadRequest` for a malformed query, `APIError` (500) when the resolver fails.
     init(query: String?, acceptLanguage: String?, resolvers: ResolverPool, formatter: NominatimFormatter) throws {
@@ -49,8 +64,8 @@ struct ReverseAnswer {
             // Validated above, so only a GEOS failure can land here: the server's fault, not the query's.
             throw APIError(.internalServerError, "the resolver failed: \(error.kindDescription)")
         }
-        contentType = reverse.format == .geojson || reverse.format == .geocodejson ? Self.geoJSON : Self.json
-        body = formatter.document(resolution, reverse)
+        contentType = reverse.format == .geojson || reverse.format == .geocodejson ? JSONBody.geoJSON : JSONBody.json
+        document = formatter.document(resolution, reverse)
     }
 }
 
