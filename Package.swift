@@ -183,7 +183,9 @@ let package = Package(
                            "RoquaHTTPGuard", "RoquaQR", grdb,
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
     ],

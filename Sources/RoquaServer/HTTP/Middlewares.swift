@@ -13,15 +13,20 @@ enum SecurityHeaders {
     static let noSniff = "nosniff"
     /// Unless the route set its own `Cache-Control`.
     static let noStore = "no-store"
+
+    /// Adds the headers to a response's (`Cache-Control` only when the route set none).
+    static func add(to fields: inout HTTPFields) {
+        fields[.contentSecurityPolicy] = contentSecurityPolicy
+        fields[.xContentTypeOptions] = noSniff
+        if fields[.cacheControl] == nil { fields[.cacheControl] = noStore }
+    }
 }
 
 /// Adds `SecurityHeaders` to every response.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = SecurityHeaders.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = SecurityHeaders.noSniff
-        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = SecurityHeaders.noStore }
+        SecurityHeaders.add(to: &response.headers)
         return response
     }
 }

@@ -7,11 +7,9 @@ import RoquaServeInput
 /// `GET /reverse` and `GET /status`, as Nominatim answers them.
 enum ReverseRoutes {
     static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
-        let formatter = NominatimFormatter(catalog: state.catalog)
+        let reverse = ReverseEndpoint(state: state)
         router.get("/reverse") { request, _ -> Response in
-            let answer = try ReverseAnswer(query: request.uri.query, acceptLanguage: request.headers[.acceptLanguage],
-                                           resolvers: state.resolvers, formatter: formatter)
-            return try JSONBody.encoded(answer.document, headers: [.accessControlAllowOrigin: "*"], contentType: answer.contentType)
+            try reverse.reply(query: request.uri.query, acceptLanguage: request.headers[.acceptLanguage]).response
         }
         router.get("/status") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
@@ -47,7 +45,26 @@ struct NominatimStatus: OrderedJSON {
     }
 }
 
-/// The answer to a `/reverse` query and its content type: the route's and `ReverseFastPath`'s, so both answer alike.
+/// What `GET /reverse` answers once its request got past the guards (`Host`, token): the
+/// route's answer and `ReverseFastPath`'s are this one.
+struct ReverseEndpoint: Sendable {
+    let resolvers: ResolverPool
+    let formatter: NominatimFormatter
+
+    init(state: ServerState) {
+        resolvers = state.resolvers
+        formatter = NominatimFormatter(catalog: state.catalog)
+    }
+
+    /// The answer, allowed to any origin (Nominatim's is).
+    /// - Throws: `BadRequest` for a malformed query, `APIError` (500) when the resolver fails.
+    func reply(query: String?, acceptLanguage: String?) throws -> JSONReply {
+        let answer = try ReverseAnswer(query: query, acceptLanguage: acceptLanguage, resolvers: resolvers, formatter: formatter)
+        return try JSONBody.reply(answer.document, headers: [.accessControlAllowOrigin: "*"], contentType: answer.contentType)
+    }
+}
+
+/// The answer to a `/reverse` query and its content type.
 struct ReverseAnswer {
     let document: NominatimAnswer
     let contentType: String
