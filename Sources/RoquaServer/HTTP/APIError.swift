@@ -161,7 +161,14 @@ enum JSONBody {
                                       contentType: String = json) throws -> JSONReply {
         var fields = headers
         fields[.contentType] = contentType
-        return JSONReply(status: status, headers: fields, body: ByteBuffer(bytes: try OrderedJSONEncoder().encode(value)))
+        return try reply(value, status: status, fields: fields)
+    }
+
+    /// An `OrderedJSON` answer with its headers as given, `Content-Type` included (made once by a
+    /// route on a hot path).
+    /// - Throws: `EncodingError` for a value that cannot be encoded (a non-finite number).
+    static func reply<T: OrderedJSON>(_ value: T, status: HTTPResponse.Status = .ok, fields: HTTPFields) throws -> JSONReply {
+        JSONReply(status: status, headers: fields, body: ByteBuffer(bytes: try OrderedJSONEncoder().encode(value)))
     }
 
     /// An `OrderedJSON` answer encoded once and kept (the unit shapes, which never change).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import RoquaBoundaries
 import RoquaIO
@@ -60,8 +61,15 @@ struct ReverseEndpoint: Sendable {
     /// - Throws: `BadRequest` for a malformed query, `APIError` (500) when the resolver fails.
     func reply(query: String?, acceptLanguage: String?) throws -> JSONReply {
         let answer = try ReverseAnswer(query: query, acceptLanguage: acceptLanguage, resolvers: resolvers, formatter: formatter)
-        return try JSONBody.reply(answer.document, headers: [.accessControlAllowOrigin: "*"], contentType: answer.contentType)
+        let headers = answer.contentType == JSONBody.geoJSON ? Self.headers.geoJSON : Self.headers.json
+        return try JSONBody.reply(answer.document, fields: headers)
     }
+
+    /// Made once (a field checks its value when it is made), in the order `JSONBody` gives them.
+    private static let headers = (json: HTTPFields([HTTPField(name: .accessControlAllowOrigin, value: "*"),
+                                                    HTTPField(name: .contentType, value: JSONBody.json)]),
+                                  geoJSON: HTTPFields([HTTPField(name: .accessControlAllowOrigin, value: "*"),
+                                                       HTTPField(name: .contentType, value: JSONBody.geoJSON)]))
 }
 
 /// The answer to a `/reverse` query and its content type.
