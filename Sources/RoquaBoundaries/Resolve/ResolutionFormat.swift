@@ -35,12 +35,6 @@ extension Resolution {
         (try? OrderedJSONEncoder().encode(ResolutionAnswer(self, language: language), capacity: 256))
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
-
-    /// `{"name":…,"geonameid":…,"population":…}` or `null`: the same text in single and batch answers.
-    package static func localityJSON(_ locality: Locality?) -> String {
-        (try? OrderedJSONEncoder().encode(locality.map(LocalityAnswer.init), capacity: 96))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
 }
 
 /// One answer as `roqua resolve --json` and the batches write it:
@@ -67,9 +61,7 @@ package struct ResolutionAnswer: OrderedJSON {
         try object.encode(resolution.coordinate.longitude, forKey: "lon")
         for (key, unit) in [("country", resolution.country), ("province", resolution.province), ("district", resolution.district)] {
             if let unit {
-                var named = object.nestedContainer(keyedBy: JSONKey.self, forKey: JSONKey(key))
-                try named.encode(unit.code, forKey: "code")
-                try named.encode(unit.name(language: language), forKey: "name")
+                try object.encode(UnitAnswer(unit, language: language), forKey: JSONKey(key))
             } else {
                 try object.encodeNil(forKey: JSONKey(key))
             }
@@ -86,13 +78,44 @@ package struct ResolutionAnswer: OrderedJSON {
     }
 }
 
+/// A unit in an answer: `{"code":…,"name":…}`, the name in the answer's language.
+package struct UnitAnswer: OrderedJSON {
+    let code: String
+    let name: String
+
+    package init(_ unit: UnitReference, language: Language) {
+        code = unit.code
+        name = unit.name(language: language)
+    }
+}
+
+/// A batch row that could not be answered, in an answer's place: every key of an answer
+/// `null` (`locality` too when the batch names localities), then `error`.
+package struct FailedRowAnswer: OrderedJSON {
+    let error: String
+    let withLocality: Bool
+
+    package init(error: String, withLocality: Bool) {
+        self.error = error
+        self.withLocality = withLocality
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        for key in ["lat", "lon", "country", "province", "district", "approximate"] + (withLocality ? ["locality"] : []) {
+            try object.encodeNil(forKey: JSONKey(key))
+        }
+        try object.encode(error, forKey: "error")
+    }
+}
+
 /// A locality in an answer: its name, GeoNames id and population.
-struct LocalityAnswer: Encodable {
+package struct LocalityAnswer: OrderedJSON {
     let name: String
     let geonameid: Int64
     let population: Int
 
-    init(_ locality: Locality) {
+    package init(_ locality: Locality) {
         name = locality.name
         geonameid = locality.geonameID
         population = locality.population
