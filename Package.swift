@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(
             name: "RoquaMaps",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO", grdb]
+            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO"]
         ),
         .executableTarget(
             name: "roqua",
@@ -152,10 +152,11 @@ let package = Package(
         .target(
             name: "RoquaServer",
             dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
-                           "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR", grdb,
+                           "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -187,6 +188,9 @@ let package = Package(
                            "RoquaHTTPGuard", "RoquaQR", grdb,
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
     ],

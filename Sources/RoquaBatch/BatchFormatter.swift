@@ -14,9 +14,12 @@ final class UnitFragments: @unchecked Sendable {
         var starts = [0]
         for id in index.unitIDs {
             let unit = index.reference(id)
-            let name = unit.name(language: language)
-            all += json ? Array("{\"code\":\(JSONText.quote(unit.code)),\"name\":\(JSONText.quote(name))}".utf8)
-                : Array((CSVLine.quote(unit.code) + "," + CSVLine.quote(name)).utf8)
+            if json {
+                // Text only: nothing in a unit's answer can fail to encode.
+                all += (try? OrderedJSONEncoder().encode(UnitAnswer(unit, language: language), capacity: 64)) ?? []
+            } else {
+                all += Array((CSVLine.quote(unit.code) + "," + CSVLine.quote(unit.name(language: language))).utf8)
+            }
             starts.append(all.count)
         }
         bytes = .allocate(capacity: max(all.count, 1))
@@ -39,7 +42,10 @@ final class UnitFragments: @unchecked Sendable {
 
 /// Writes answers as bytes in the batch's output format: CSV (the input line kept, result
 /// columns appended), NDJSON (the JSON of `Resolution.json`) or GeoJSON features. Every worker
-/// has its own; the text is byte for byte what `Resolution.json` and the CSV columns give.
+/// has its own; the text is byte for byte what `Resolution.json` (`ResolutionAnswer`) and the CSV
+/// columns give. A good row's JSON is written here by hand, into the worker's buffer, from the
+/// units' fragments made once (`UnitAnswer`): millions of rows a second, where an encoder per row
+/// would cost more than resolving the point; the CLI tests hold every line to `Resolution.json`.
 struct BatchFormatter {
     static let resultColumns = "country_code,country,province_code,province,district_code,district,approximate"
     /// Appended after `resultColumns` when the batch asks for localities, so no column moves.
@@ -103,8 +109,9 @@ struct BatchFormatter {
     /// keeping its properties.
     func appendBadRow(_ reason: String, csvLine: UnsafeBufferPointer<UInt8>?, inputColumns: Int, properties: KeptProperties,
                       to out: inout [UInt8]) {
-        let empty = "{\"lat\":null,\"lon\":null,\"country\":null,\"province\":null,\"district\":null,\"approximate\":null"
-            + (localities != nil ? ",\"locality\":null" : "") + ",\"error\":" + JSONText.quote(reason) + "}"
+        // Text and nulls only: nothing in it can fail to encode.
+        let empty = (try? OrderedJSONEncoder().encode(FailedRowAnswer(error: reason, withLocality: localities != nil)))
+            .map { String(decoding: $0, as: UTF8.self) } ?? ""
         switch format {
         case .csv:
             if let csvLine { Self.appendText(csvLine, to: &out) } else { Self.append(String(repeating: ",", count: max(inputColumns, 2) - 1), to: &out) }
@@ -127,7 +134,11 @@ struct BatchFormatter {
         }
         Self.append(placement.approximate ? ",\"approximate\":true" : ",\"approximate\":false", to: &out)
         if let meters = placement.distanceMeters { Self.append(",\"distance_m\":\((meters * 10).rounded() / 10)", to: &out) }
-        if localities != nil { Self.append(",\"locality\":" + Resolution.localityJSON(locality(c, chain)), to: &out) }
+        if localities != nil {
+            Self.append(",\"locality\":", to: &out)
+            // Text and integers only: nothing in it can fail to encode.
+            try? OrderedJSONEncoder().encode(locality(c, chain).map(LocalityAnswer.init), appendingTo: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 

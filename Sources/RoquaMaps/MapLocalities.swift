@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import RoquaBoundaries
 import RoquaRegions
 
@@ -14,17 +13,8 @@ struct MapLocality {
     /// The localities of `regions`, biggest first; none when the boundary DB predates localities.
     /// - Throws: GRDB's `DatabaseError` when the places cannot be read.
     static func load(_ regions: [RegionFacts], from database: BoundaryDatabase) throws -> [MapLocality] {
-        let ids = Set(regions.compactMap(\.localityID)).sorted()
-        guard !ids.isEmpty else { return [] }
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        return try database.read { db in
-            guard try db.tableExists("localities") else { return [] }
-            return try Row.fetchAll(db, sql: """
-                SELECT name, longitude, latitude, population FROM localities
-                WHERE id IN (SELECT value FROM json_each(?)) ORDER BY population DESC, id
-                """, arguments: [list]).map { row in
-                MapLocality(name: row[0], longitude: row[1], latitude: row[2], population: row[3])
-            }
+        try database.localities(ids: regions.compactMap(\.localityID)).map {
+            MapLocality(name: $0.name, longitude: $0.longitude, latitude: $0.latitude, population: $0.population)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import RoquaBoundaries
 import RoquaProgress
 
@@ -100,23 +99,18 @@ public struct MapScope: Sendable, Equatable {
 extension MapUnit {
     /// The geometry of each code from the boundary DB, in the order of `codes`.
     static func load(_ codes: [String], from database: BoundaryDatabase) throws -> [MapUnit] {
-        var rows: [String: (name: String, wkb: Data)] = [:]
-        try database.read { db in
-            for chunk in stride(from: 0, to: codes.count, by: 500).map({ Array(codes[$0..<min($0 + 500, codes.count)]) }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                for row in try Row.fetchAll(db, sql: "SELECT code, name, geometry FROM boundaries WHERE code IN (\(marks))",
-                                            arguments: StatementArguments(chunk)) {
-                    rows[row["code"]] = (row["name"], row["geometry"])
-                }
-            }
-        }
         let context = GEOSContext()
-        return try codes.map { code in
-            guard let row = rows[code] else { throw MapError.missingGeometry(code: code) }
+        var units: [MapUnit] = []
+        units.reserveCapacity(codes.count)
+        try database.forEachGeometry(of: codes) { row in
+            // A code the DB lacks leaves a gap, named below.
+            guard units.count < codes.count, codes[units.count] == row.code else { throw MapError.missingGeometry(code: codes[units.count]) }
             let geometry = try context.geometry(wkb: row.wkb)
             let label = try geometry.pointOnSurface()
-            return MapUnit(code: code, name: row.name, polygons: try geometry.polygonRings(),
-                           labelPoint: (label.x, label.y), box: try geometry.bounds())
+            units.append(MapUnit(code: row.code, name: row.name, polygons: try geometry.polygonRings(),
+                                 labelPoint: (label.x, label.y), box: try geometry.bounds()))
         }
+        if units.count < codes.count { throw MapError.missingGeometry(code: codes[units.count]) }
+        return units
     }
 }

@@ -7,11 +7,28 @@ import RoquaIO
 package struct BatchLines {
     package enum Format: String, Sendable { case ndjson, csv }
 
-    /// What one line asks for: a coordinate (not yet validated) with the client's id, already
-    /// quoted as JSON, or why the line cannot be read.
+    /// What one line asks for: a coordinate (not yet validated) with the client's id, or why the
+    /// line cannot be read.
     package enum Row: Equatable, Sendable {
-        case point(row: Int, Coordinate, id: String?)
+        case point(row: Int, Coordinate, id: RowID?)
         case failure(row: Int, message: String)
+    }
+
+    /// A row's `id` as the client sent it, to be sent back: text, or a number (a whole one
+    /// without a decimal point).
+    package enum RowID: Encodable, Equatable, Sendable {
+        case text(String)
+        case integer(Int64)
+        case number(Double)
+
+        package func encode(to encoder: any Encoder) throws {
+            var value = encoder.singleValueContainer()
+            switch self {
+            case let .text(text): try value.encode(text)
+            case let .integer(number): try value.encode(number)
+            case let .number(number): try value.encode(number)
+            }
+        }
     }
 
     package static let maxLineBytes = 64 * 1024
@@ -79,10 +96,10 @@ package struct BatchLines {
         guard let lat = (value["lat"] ?? value["latitude"])?.number, let lon = (value["lon"] ?? value["lng"] ?? value["longitude"])?.number else {
             return .failure(row: row, message: "lat and lon must be numbers")
         }
-        var id: String?
+        var id: RowID?
         switch value["id"] {
-        case let .string(text, _)?: id = JSONText.quote(text)
-        case let .number(number, _)?: id = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        case let .string(text, _)?: id = .text(text)
+        case let .number(number, _)?: id = number == number.rounded() && abs(number) < 1e15 ? .integer(Int64(number)) : .number(number)
         default: id = nil
         }
         return .point(row: row, Coordinate(latitude: lat, longitude: lon), id: id)

@@ -44,27 +44,9 @@ public struct DeviceSetup: Sendable, Equatable {
     public var ownTracksLink: String {
         let configuration = OwnTracksConfiguration(url: ownTracksURL, username: name, password: token, deviceId: name,
                                                    tid: String(name.prefix(2)))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, an integer and a Boolean: encoding cannot fail.
-        let json = (try? encoder.encode(configuration)) ?? Data()
-        return "owntracks:///config?inline=" + json.base64EncodedString()
-    }
-
-    /// The document OwnTracks reads from its setup link, in OwnTracks' own key names.
-    struct OwnTracksConfiguration: Encodable {
-        var type = "configuration"
-        /// HTTP mode.
-        var mode = 3
-        var url: String
-        var auth = true
-        var username: String
-        var password: String
-        var deviceId: String
-        /// The two letters OwnTracks shows on the map.
-        var tid: String
-
-        enum CodingKeys: String, CodingKey { case type = "_type", mode, url, auth, username, password, deviceId, tid }
+        // Text and two small integers: nothing in it can fail to encode.
+        let json = (try? OrderedJSONEncoder().encode(configuration)) ?? []
+        return "owntracks:///config?inline=" + Data(json).base64EncodedString()
     }
 
     /// Overland's setup link (`overland://setup?url=…&token=…&device_id=…`).
@@ -94,6 +76,27 @@ public struct DeviceSetup: Sendable, Equatable {
             OsmAnd (Trip recording → Online tracking web address): \(osmandURL)&lat={0}&lon={1}&timestamp={2}&speed={5}&accuracy={3}
             GPSLogger (Log to custom URL): \(gpsLoggerURL)
             """
+    }
+
+    /// OwnTracks' `_type: configuration` document, keys sorted (as the app has always been sent them).
+    struct OwnTracksConfiguration: OrderedJSON {
+        var type = "configuration"
+        var auth = true
+        var deviceId: String
+        /// 3: HTTP.
+        var mode = 3
+        var password: String
+        var tid: String
+        var url: String
+        var username: String
+
+        init(url: String, username: String, password: String, deviceId: String, tid: String) {
+            (self.url, self.username, self.password, self.deviceId, self.tid) = (url, username, password, deviceId, tid)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case type = "_type", auth, deviceId, mode, password, tid, url, username
+        }
     }
 
     private static let queryValue = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))

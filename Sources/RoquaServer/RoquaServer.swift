@@ -72,11 +72,14 @@ public enum RoquaServer {
         logger.info("stopped")
     }
 
+    /// The level of the one log line per request (`RequestLog`).
+    static let requestLogLevel = Logger.Level.debug
+
     static func makeRouter(state: ServerState) -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
         // Outermost first: headers on every answer, errors included; the log sees the final status.
         router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: RequestLogMiddleware(level: .debug))
+        router.add(middleware: RequestLogMiddleware(level: requestLogLevel))
         router.add(middleware: JSONErrorMiddleware(logger: state.logger))
         router.add(middleware: OriginGuardMiddleware(policy: state.origins, token: state.options.token))
         router.add(middleware: AccessControlMiddleware(token: state.options.token, sessions: state.sessions))

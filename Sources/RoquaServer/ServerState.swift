@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import RoquaAchievements
 import RoquaBoundaries
@@ -48,7 +47,11 @@ final class ServerState: Sendable {
         self.logger = logger
         let database = try BoundaryDatabase(path: options.boundaries)
         index = try ResolverIndex(database: database)
-        enricherIdentity = RegionEnricher.identity(of: try database.info())
+        let info = try database.info()
+        enricherIdentity = RegionEnricher.identity(of: info)
+        // `BoundaryInfo` writes `?` for a time the DB does not record: `/status` then leaves it out.
+        boundariesImportedAt = info.importedAt == "?" ? nil : info.importedAt
+        boundarySchema = String(info.schemaVersion)
         resolvers = ResolverPool(index: index)
         // `/reverse` names a locality at district zoom: the places' table is loaded in the
         // background, and until it is, each answer asks the database (a little slower).
@@ -68,12 +71,6 @@ final class ServerState: Sendable {
         origins = OriginPolicy(listenHost: options.listen.host, port: options.listen.port, allowedNames: options.allowHosts)
         stopping = ServerStopping()
         assets = try StaticAssets(leaflet: options.leaflet, csrfToken: origins.csrfToken, signOut: options.token != nil)
-        let meta = try database.read { db in
-            try [String: String](Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"], $0["value"]) },
-                                 uniquingKeysWith: { first, _ in first })
-        }
-        boundariesImportedAt = meta["imported_at"]
-        boundarySchema = meta["schema_version"] ?? "?"
     }
 
     /// When live fixes may have been taken, from now (`--live-max-age`).

@@ -30,13 +30,13 @@ import Testing
         ])
     }
 
-    @Test func ndjsonIdsQuotedAndErrorsPerLine() {
+    @Test func ndjsonIdsKeptAndErrorsPerLine() {
         let text = "{\"lat\":1,\"lon\":2,\"id\":\"a\\\"b\"}\n[1]\n{\"latitude\":3,\"lng\":4,\"id\":12}\n{\"lat\":\"x\",\"lon\":1}\n"
         let got = rows(text, chunk: 5)
         #expect(got.count == 4)
-        #expect(got[0] == .point(row: 1, Coordinate(latitude: 1, longitude: 2), id: "\"a\\\"b\""))
+        #expect(got[0] == .point(row: 1, Coordinate(latitude: 1, longitude: 2), id: .text("a\"b")))
         #expect(got[1] == .failure(row: 2, message: "expected a JSON object with lat and lon"))
-        #expect(got[2] == .point(row: 3, Coordinate(latitude: 3, longitude: 4), id: "12"))
+        #expect(got[2] == .point(row: 3, Coordinate(latitude: 3, longitude: 4), id: .integer(12)))
         #expect(got[3] == .failure(row: 4, message: "lat and lon must be numbers"))
     }
 

@@ -61,6 +61,18 @@ import Testing
         #expect(setup.overlandLink.contains("url=http%3A%2F%2F192.168.1.20%3A8080%2Fapi%2Fingest%2Foverland&"))
     }
 
+    /// The link OwnTracks scans is byte for byte what `JSONSerialization` made before the answer
+    /// became a type (sorted keys, no escaped slashes): phones already set up keep their QR codes.
+    @Test(arguments: ["pixel-7", "a", "tablet_2-x"]) func theOwnTracksLinkIsTheOneMadeBefore(name: String) throws {
+        let setup = try DeviceSetup(name: name, token: "AbC_dEf-0123456789abcdefghijklmn", base: "https://roqua.example/sub/")
+        let configuration: [String: Any] = [
+            "_type": "configuration", "mode": 3, "url": setup.ownTracksURL, "auth": true,
+            "username": name, "password": setup.token, "deviceId": name, "tid": String(name.prefix(2)),
+        ]
+        let before = try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys, .withoutEscapingSlashes])
+        #expect(setup.ownTracksLink == "owntracks:///config?inline=" + before.base64EncodedString())
+    }
+
     @Test func theTerminalDrawingHoldsEveryModule() throws {
         let code = try QRCode(Self.setup.ownTracksLink)
         #expect(code.size >= 21 && (code.size - 17) % 4 == 0)

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
 @testable import RoquaServer
 import RoquaTestSupport
 import Testing
@@ -103,37 +105,77 @@ import Testing
         #expect(fastReplies[7].text.contains("\"display_name\":\"Ankara, Türkiye\""))
     }
 
-    /// Which requests the fast path takes: only the ones it answers exactly as the route does.
-    @Test func theFastPathTakesOnlyWhatItAnswersExactly() async throws {
-        let directory = try TempDirectory("roqua-fast-path")
+    static func fastAnswers(token: String?, in directory: TempDirectory) throws -> ReverseFastAnswers {
         let leaflet = try directory.subdirectory("leaflet")
         try "".write(toFile: leaflet + "/leaflet.js", atomically: true, encoding: .utf8)
         try "".write(toFile: leaflet + "/leaflet.css", atomically: true, encoding: .utf8)
-        let options = try ServerOptions(boundaries: Bundled.path(), store: directory.file("regions.sqlite"),
-                                        token: "fast-path-token-0123456789", leaflet: leaflet)
+        let options = try ServerOptions(boundaries: Bundled.path(), store: directory.file("regions.sqlite"), token: token, leaflet: leaflet)
+        return ReverseFastAnswers(state: try ServerState(options: options, logger: .init(label: "test")), serverName: "roqua")
+    }
+
+    /// Which requests the fast path takes: every `GET /reverse` it can answer as the router
+    /// would, errors and refusals included; other routes, methods and `Connection: close` pass.
+    @Test func theFastPathTakesEveryReverseRequestAndNothingElse() throws {
+        let directory = try TempDirectory("roqua-fast-path")
         // The directory goes when it is released: keep it while the state uses it.
         defer { withExtendedLifetime(directory) {} }
-        let answers = ReverseFastAnswers(state: try ServerState(options: options, logger: .init(label: "test")), serverName: "roqua")
-        func takes(_ path: String, method: HTTPRequest.Method = .get, authority: String? = "localhost:8080",
-                   fields: HTTPFields = [.authorization: "Bearer fast-path-token-0123456789"]) -> Bool {
+        let answers = try Self.fastAnswers(token: "fast-path-token-0123456789", in: directory)
+        func status(_ path: String, method: HTTPRequest.Method = .get, authority: String? = "localhost:8080",
+                    fields: HTTPFields = [.authorization: "Bearer fast-path-token-0123456789"]) -> Int? {
             answers.answer(HTTPRequest(method: method, scheme: nil, authority: authority, path: path, headerFields: fields),
-                           date: "Mon, 23 Nov 2026 07:30:00 GMT", allocator: ByteBufferAllocator()) != nil
+                           date: "Mon, 23 Nov 2026 07:30:00 GMT")?.0.status.code
         }
-        #expect(takes("/reverse?lat=40.9879&lon=29.0281&format=geocodejson"))
-        #expect(takes("/reverse?lat=0&lon=-30"))  // "Unable to geocode" is a 200 answer
-        #expect(takes("/reverse?lat=1&lon=1", fields: [.authorization: "Bearer fast-path-token-0123456789", .connection: "keep-alive"]))
-        #expect(!takes("/reverse?lat=1&lon=1", fields: [:]))
-        // A foreign or missing Host (DNS rebinding) is the middleware's to refuse.
-        #expect(!takes("/reverse?lat=1&lon=1", authority: "evil.example:8080"))
-        #expect(!takes("/reverse?lat=1&lon=1", authority: nil))
-        #expect(!takes("/reverse?lat=1&lon=1", fields: [.cookie: "roqua_token=fast-path-token-0123456789"]))
-        #expect(!takes("/reverse?lat=1&lon=1", fields: [.authorization: "Bearer fast-path-token-0123456789", .connection: "close"]))
-        #expect(!takes("/reverse?lat=1&lon=1", method: .post))
-        #expect(!takes("/reverse?lat=1&lon=1", method: .head))
-        for path in ["/reverse", "/reverse?lat=91&lon=0", "/reverse?lat=1&lon=1&format=xml", "/reverse/batch?lat=1&lon=1",
-                     "/reversed?lat=1&lon=1", "/reverse/?lat=1&lon=1", "/reverse?lat=1&lon=1#x", "/status"] {
-            #expect(!takes(path), "\(path)")
+        #expect(status("/reverse?lat=40.9879&lon=29.0281&format=geocodejson") == 200)
+        #expect(status("/reverse?lat=0&lon=-30") == 200)  // "Unable to geocode" is a 200 answer
+        #expect(status("/reverse?lat=1&lon=1", fields: [.authorization: "Bearer fast-path-token-0123456789", .connection: "keep-alive"]) == 200)
+        #expect(status("/reverse?lat=1&lon=1", fields: [:]) == 401)
+        #expect(status("/reverse?lat=1&lon=1", fields: [.cookie: "roqua_token=fast-path-token-0123456789"]) == 401)
+        // A foreign or missing Host (DNS rebinding) is refused as the middleware refuses it.
+        #expect(status("/reverse?lat=1&lon=1", authority: "evil.example:8080") == 421)
+        #expect(status("/reverse?lat=1&lon=1", authority: nil) == 421)
+        for path in ["/reverse", "/reverse?lat=91&lon=0", "/reverse?lat=1&lon=1&format=xml", "/reverse?lat=%ZZ&lon=1"] {
+            #expect(status(path) == 400, "\(path)")
         }
+        #expect(status("/reverse?lat=1&lon=1", fields: [.authorization: "Bearer fast-path-token-0123456789", .connection: "close"]) == nil)
+        #expect(status("/reverse?lat=1&lon=1", method: .post) == nil)
+        #expect(status("/reverse?lat=1&lon=1", method: .head) == nil)
+        for path in ["/reverse/batch?lat=1&lon=1", "/reversed?lat=1&lon=1", "/reverse/?lat=1&lon=1", "/reverse?lat=1&lon=1#x", "/status"] {
+            #expect(status(path) == nil, "\(path)")
+        }
+    }
+
+    /// A failing request the fast path takes is answered there and never handed on: the router
+    /// behind it (here, whatever reads the channel's inbound side) does not parse or resolve it again.
+    @Test func aFailingRequestIsAnsweredOnce() async throws {
+        let directory = try TempDirectory("roqua-fast-path-once")
+        defer { withExtendedLifetime(directory) {} }
+        let channel = EmbeddedChannel(handler: ReverseFastPath(try Self.fastAnswers(token: nil, in: directory)))
+        func send(_ method: HTTPRequest.Method, _ path: String) throws -> (forwarded: Int, status: Int?, body: String) {
+            let head = HTTPRequest(method: method, scheme: nil, authority: "localhost:8080", path: path)
+            try channel.writeInbound(HTTPRequestPart.head(head))
+            try channel.writeInbound(HTTPRequestPart.end(nil))
+            var forwarded = 0
+            while try channel.readInbound(as: HTTPRequestPart.self) != nil { forwarded += 1 }
+            var status: Int?, body = ""
+            while let part = try channel.readOutbound(as: HTTPResponsePart.self) {
+                switch part {
+                case let .head(response): status = response.status.code
+                case let .body(buffer): body += String(buffer: buffer)
+                case .end: break
+                }
+            }
+            return (forwarded, status, body)
+        }
+        for path in ["/reverse?lat=91&lon=0", "/reverse?lat=1&lon=1&format=xml", "/reverse", "/reverse?lat=%ZZ&lon=1"] {
+            let reply = try send(.get, path)
+            #expect(reply.forwarded == 0 && reply.status == 400 && reply.body.hasPrefix(#"{"error":{"code":400,"#), "\(path): \(reply)")
+        }
+        let answered = try send(.get, "/reverse?lat=40.9879&lon=29.0281")
+        #expect(answered.forwarded == 0 && answered.status == 200 && answered.body.contains("Kadıköy"))
+        // What it does not take goes on whole (head and end), answered by nobody here.
+        let passed = try send(.post, "/reverse?lat=91&lon=0")
+        #expect(passed.forwarded == 2 && passed.status == nil)
+        _ = try channel.finish(acceptAlreadyClosed: true)
     }
 
     @Test func httpDates() {

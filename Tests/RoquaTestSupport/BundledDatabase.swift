@@ -23,10 +23,9 @@ package enum Bundled {
 
     /// A GEOS geometry of one boundary (by code) in `context`.
     package static func geometry(_ code: String, in context: GEOSContext) throws -> Geometry {
-        let wkb = try database().read { db in
-            try Data.fetchOne(db, sql: "SELECT geometry FROM boundaries WHERE code = ?", arguments: [code])
+        guard let wkb = try database().geometry(of: code)?.wkb else {
+            throw BoundaryDatabaseError.notABoundaryDatabase(path: try path(), reason: "no boundary \(code)")
         }
-        guard let wkb else { throw BoundaryDatabaseError.notABoundaryDatabase(path: try path(), reason: "no boundary \(code)") }
         return try context.geometry(wkb: wkb)
     }
 }

@@ -29,26 +29,95 @@ extension Resolution {
         return names.isEmpty ? nil : names.reversed().joined(separator: ", ")
     }
 
-    /// The JSON of one answer, keys in the documented order; absent levels are `null`.
+    /// The JSON of one answer (`ResolutionAnswer`), keys in the documented order; absent levels are `null`.
     public func json(language: Language) -> String {
-        var out = "{\"lat\":\(coordinate.latitude),\"lon\":\(coordinate.longitude)"
-        for (key, unit) in [("country", country), ("province", province), ("district", district)] {
-            out += ",\"\(key)\":"
-            if let unit {
-                out += "{\"code\":\(JSONText.quote(unit.code)),\"name\":\(JSONText.quote(unit.name(language: language)))}"
-            } else {
-                out += "null"
-            }
-        }
-        out += ",\"approximate\":\(approximate)"
-        if let distanceMeters { out += ",\"distance_m\":\((distanceMeters * 10).rounded() / 10)" }
-        if localityChecked { out += ",\"locality\":" + Self.localityJSON(locality) }
-        return out + "}"
+        // Every number in an answer is finite (a validated coordinate, a distance): nothing fails to encode.
+        (try? OrderedJSONEncoder().encode(ResolutionAnswer(self, language: language), capacity: 256))
+            .map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+}
+
+/// One answer as `roqua resolve --json` and the batches write it:
+/// `{"lat":…,"lon":…,"country":{"code":…,"name":…},"province":…,"district":…,"approximate":…}`,
+/// a level without a unit `null`, then `distance_m` when approximate and `locality` when one was
+/// looked up (`null` when none was found).
+package struct ResolutionAnswer: OrderedJSON {
+    package let resolution: Resolution
+    package let language: Language
+
+    package init(_ resolution: Resolution, language: Language) {
+        self.resolution = resolution
+        self.language = language
     }
 
-    /// `{"name":…,"geonameid":…,"population":…}` or `null`: the same text in single and batch answers.
-    package static func localityJSON(_ locality: Locality?) -> String {
-        guard let locality else { return "null" }
-        return "{\"name\":\(JSONText.quote(locality.name)),\"geonameid\":\(locality.geonameID),\"population\":\(locality.population)}"
+    package func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        try encodeMembers(into: &object)
+    }
+
+    /// The answer's members into an object the caller has begun (a batch line puts its row first).
+    package func encodeMembers(into object: inout KeyedEncodingContainer<JSONKey>) throws {
+        try object.encode(resolution.coordinate.latitude, forKey: "lat")
+        try object.encode(resolution.coordinate.longitude, forKey: "lon")
+        for (key, unit) in [("country", resolution.country), ("province", resolution.province), ("district", resolution.district)] {
+            if let unit {
+                try object.encode(UnitAnswer(unit, language: language), forKey: JSONKey(key))
+            } else {
+                try object.encodeNil(forKey: JSONKey(key))
+            }
+        }
+        try object.encode(resolution.approximate, forKey: "approximate")
+        if let meters = resolution.distanceMeters { try object.encode((meters * 10).rounded() / 10, forKey: "distance_m") }
+        if resolution.localityChecked {
+            if let locality = resolution.locality {
+                try object.encode(LocalityAnswer(locality), forKey: "locality")
+            } else {
+                try object.encodeNil(forKey: "locality")
+            }
+        }
+    }
+}
+
+/// A unit in an answer: `{"code":…,"name":…}`, the name in the answer's language.
+package struct UnitAnswer: OrderedJSON {
+    let code: String
+    let name: String
+
+    package init(_ unit: UnitReference, language: Language) {
+        code = unit.code
+        name = unit.name(language: language)
+    }
+}
+
+/// A batch row that could not be answered, in an answer's place: every key of an answer
+/// `null` (`locality` too when the batch names localities), then `error`.
+package struct FailedRowAnswer: OrderedJSON {
+    let error: String
+    let withLocality: Bool
+
+    package init(error: String, withLocality: Bool) {
+        self.error = error
+        self.withLocality = withLocality
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: JSONKey.self)
+        for key in ["lat", "lon", "country", "province", "district", "approximate"] + (withLocality ? ["locality"] : []) {
+            try object.encodeNil(forKey: JSONKey(key))
+        }
+        try object.encode(error, forKey: "error")
+    }
+}
+
+/// A locality in an answer: its name, GeoNames id and population.
+package struct LocalityAnswer: OrderedJSON {
+    let name: String
+    let geonameid: Int64
+    let population: Int
+
+    package init(_ locality: Locality) {
+        name = locality.name
+        geonameid = locality.geonameID
+        population = locality.population
     }
 }

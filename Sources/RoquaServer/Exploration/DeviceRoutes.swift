@@ -28,6 +28,26 @@ enum DeviceRoutes {
         let qr: [String: String]
     }
 
+    /// `{"revoked":"NAME"}`.
+    struct Revoked: OrderedJSON {
+        let revoked: String
+    }
+
+    /// What the page posts to add a device: two strings, each checked on its own so that the
+    /// answer names the one that is wrong.
+    struct NewDevice: Decodable {
+        let name: String?
+        let url: String?
+
+        enum CodingKeys: String, CodingKey { case name, url }
+
+        init(from decoder: any Decoder) throws {
+            let object = try decoder.container(keyedBy: CodingKeys.self)
+            name = try? object.decode(String.self, forKey: .name)
+            url = try? object.decode(String.self, forKey: .url)
+        }
+    }
+
     static let maxBody = 4096
 
     static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
@@ -65,17 +85,17 @@ enum DeviceRoutes {
                 }
             }
             state.logger.info("device revoked from the page", metadata: ["device": "\(name)"])
-            return JSONBody.response("{\"revoked\":\(JSONText.quote(name))}")
+            return try JSONBody.encoded(Revoked(revoked: name))
         }
     }
 
     /// `{"name": "…", "url": "http://…"}`: both strings.
     static func requestFields(_ data: Data) throws -> (name: String, url: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let fields = try? CheckedJSONDecoder().decode(NewDevice.self, from: data) else {
             throw APIError.badRequest("send a JSON object {\"name\": \"…\", \"url\": \"http://ADDRESS:PORT\"}")
         }
-        guard let name = object["name"] as? String else { throw APIError.badRequest("\"name\" must be a string: the device's name") }
-        guard let url = object["url"] as? String else {
+        guard let name = fields.name else { throw APIError.badRequest("\"name\" must be a string: the device's name") }
+        guard let url = fields.url else {
             throw APIError.badRequest("\"url\" must be a string: the server's address as the phone reaches it")
         }
         return (name, url)

@@ -37,15 +37,15 @@ enum ExplorationRoutes {
         }
         router.get("/api/visited") { _, _ -> Response in
             let codes = try await offloaded { try state.store.visitedCodes() }
-            return JSONBody.response("[" + codes.sorted().map(JSONText.quote).joined(separator: ",") + "]")
+            return try JSONBody.encoded(VisitedCodes(codes: codes.sorted()))
         }
         router.get("/api/changes") { _, _ -> Response in
             let mark = try await offloaded { try state.store.changeMark() }
-            return JSONBody.response("{\"mark\":\(JSONText.quote(mark))}")
+            return try JSONBody.encoded(ChangeMark(mark: mark))
         }
         router.get("/api/regions") { _, _ -> Response in
             let regions = try await offloaded { try state.store.allRegions() }
-            return JSONBody.response(regionsGeoJSON(regions), contentType: "application/geo+json; charset=utf-8")
+            return try JSONBody.encoded(RegionsGeoJSON(regions: regions), contentType: JSONBody.geoJSON)
         }
         router.get("/api/view") { _, _ -> Response in
             let view = try await offloaded {
@@ -56,14 +56,14 @@ enum ExplorationRoutes {
         router.get("/api/fog") { request, _ -> Response in
             let view = try FogLayer.View(try QueryParameters(request.uri.query))
             let layer = try await offloaded { FogLayer(try state.fog.circles(state.store), view: view) }
-            return JSONBody.response(layer.json)
+            return try JSONBody.encoded(layer)
         }
         router.get("/api/achievements") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
             let language = query["lang"] ?? "en"
             guard language == "en" || language == "tr" else { throw APIError.badRequest("lang must be en or tr") }
             let board = try await state.boards.board(state)
-            return JSONBody.response(achievementsJSON(board, catalog: state.tracker.catalog, language: language))
+            return try JSONBody.encoded(AchievementList(board, catalog: state.tracker.catalog, language: language))
         }
         router.get("/api/profile") { _, _ -> Response in
             let board = try await state.boards.board(state)
@@ -73,12 +73,11 @@ enum ExplorationRoutes {
         router.get("/api/units/{code}/children") { _, context -> Response in
             let code = try context.parameters.require("code")
             guard code.utf8.count <= 64 else { throw APIError.badRequest("a unit code has at most 64 characters") }
-            guard let text = try await offloaded({ try state.shapes.geoJSON(childrenOf: code) }) else {
+            guard let bytes = try await offloaded({ try state.shapes.geoJSON(childrenOf: code) }) else {
                 throw APIError(.notFound, "no unit with code \(Echo.quoted(code))")
             }
             // Boundaries do not change while the server runs.
-            return JSONBody.response(text, headers: [.cacheControl: "private, max-age=3600"],
-                                     contentType: "application/geo+json; charset=utf-8")
+            return JSONBody.response(encoded: bytes, headers: [.cacheControl: "private, max-age=3600"], contentType: JSONBody.geoJSON)
         }
     }
 
@@ -88,41 +87,5 @@ enum ExplorationRoutes {
             throw .badRequest("unknown time zone \(Echo.quoted(name)) (use an IANA name such as Europe/Istanbul)")
         }
         return zone
-    }
-
-    /// Visited regions as GeoJSON points with their radius in metres (the page draws true-radius circles).
-    static func regionsGeoJSON(_ regions: [VisitedRegion]) -> String {
-        let style = Date.ISO8601FormatStyle()
-        let features = regions.map { r in
-            var properties = "\"id\":\(r.id ?? 0),\"radius\":\(r.radius),\"visit_count\":\(r.visitCount),"
-                + "\"first_visit\":\"\(style.format(r.timestampStart))\",\"last_visit\":\"\(style.format(r.lastVisit))\""
-            for (key, value) in [("country", r.country), ("country_code", r.countryCode), ("province", r.province),
-                                 ("province_code", r.provinceCode), ("district", r.district), ("district_code", r.districtCode)] {
-                if let value { properties += ",\"\(key)\":\(JSONText.quote(value))" }
-            }
-            return "{\"type\":\"Feature\",\"properties\":{\(properties)},"
-                + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(r.longitude),\(r.latitude)]}}"
-        }
-        return "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
-    }
-
-    /// Every achievement with its progress; a locked hidden one shows only `???`.
-    static func achievementsJSON(_ board: AchievementBoard, catalog: AchievementCatalog, language: String) -> String {
-        let items = board.statuses.compactMap { status -> String? in
-            guard let definition = catalog.definition(status.id) else { return nil }
-            let unlock = board.unlock(status.id)
-            let secret = definition.hidden && unlock == nil
-            let title = secret ? "???" : definition.title.text(language: language)
-            let detail = secret ? "???" : definition.description.text(language: language)
-            var item = "{\"id\":\(JSONText.quote(secret ? "hidden" : status.id)),\"title\":\(JSONText.quote(title)),"
-                + "\"description\":\(JSONText.quote(detail)),\"icon\":\(JSONText.quote(secret ? "?" : definition.icon)),"
-                + "\"rarity\":\"\(definition.rarity.rawValue)\",\"category\":\"\(definition.category.rawValue)\","
-                + "\"hidden\":\(secret),\"xp\":\(definition.xp),\"unlocked\":\(unlock != nil),"
-                + "\"progress\":\(secret ? 0 : (status.fraction * 1000).rounded() / 1000)"
-            if let unlock { item += ",\"unlocked_at\":\"\(Date.ISO8601FormatStyle().format(unlock.unlockedAt))\"" }
-            return item + "}"
-        }
-        return "{\"unlocked\":\(board.unlocks.count),\"total\":\(catalog.achievements.count),"
-            + "\"achievements\":[" + items.joined(separator: ",") + "]}"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import RoquaIO
 import RoquaRegions
 import RoquaServeInput
 
@@ -13,7 +14,7 @@ import RoquaServeInput
 /// wide, so at the starting half-pixel grid a dropped circle is hidden by the one kept, moved by
 /// at most 0.71 px). When more than `maxCircles` would still be sent, the grid doubles until they
 /// fit, and the answer says so (`grid`).
-package struct FogLayer: Sendable {
+package struct FogLayer: OrderedJSON, Sendable {
     /// A circle as sent: centre and radius in metres.
     package struct Circle: Sendable, Equatable {
         package var longitude: Double
@@ -81,15 +82,18 @@ package struct FogLayer: Sendable {
         }
     }
 
-    /// `{"zoom":Z,"grid":G,"regions_in_view":N,"circles":[[lon,lat,radius],…]}`, coordinates to 1e-5°.
-    package var json: String {
-        var text = "{\"grid\":\(grid),\"regions_in_view\":\(regionsInView),\"circles\":["
-        text.reserveCapacity(circles.count * 28 + 64)
-        for (i, circle) in circles.enumerated() {
-            if i > 0 { text += "," }
-            text += "[" + Self.degrees(circle.longitude) + "," + Self.degrees(circle.latitude) + ",\(circle.radius)]"
+    /// `{"grid":G,"regions_in_view":N,"circles":[[lon,lat,radius],…]}`, coordinates to 1e-5°.
+    package func encode(to encoder: any Encoder) throws {
+        var layer = encoder.container(keyedBy: JSONKey.self)
+        try layer.encode(grid, forKey: "grid")
+        try layer.encode(regionsInView, forKey: "regions_in_view")
+        var list = layer.nestedUnkeyedContainer(forKey: "circles")
+        for circle in circles {
+            var triple = list.nestedUnkeyedContainer()
+            try triple.encode(JSONNumber(text: Self.degrees(circle.longitude)))
+            try triple.encode(JSONNumber(text: Self.degrees(circle.latitude)))
+            try triple.encode(circle.radius)
         }
-        return text + "]}"
     }
 
     private static func degrees(_ value: Double) -> String {

@@ -74,9 +74,9 @@ final class ImportGate: Sendable {
         }
     }
 
-    /// Runs `body` as the store's only writer, on the calling thread (a thread of its own, see
-    /// `offloaded`): waits for the running writer, checking `check` every 200 ms so a server
-    /// that is stopping does not wait.
+    /// Runs `body` as the store's only writer, on the calling thread (a `BlockingPool` thread,
+    /// see `offloaded`, which has one for each upload that may wait here): waits for the running
+    /// writer, checking `check` every 200 ms so a server that is stopping does not wait.
     /// - Throws: what `check` and `body` throw.
     func writing<T>(_ ticket: Ticket, check: () throws -> Void, _ body: () throws -> T) throws -> T {
         update(ticket) { $0.phase = "waiting" }

@@ -48,35 +48,22 @@ struct ShapeSimplifier {
 
     /// GeoJSON `coordinates` of a MultiPolygon (holes kept only with their shell), or nil when
     /// nothing is left at this scale.
-    func multiPolygonCoordinates(_ polygons: [[Ring]]) -> String? {
-        var parts: [String] = []
+    func multiPolygonCoordinates(_ polygons: [[Ring]]) -> GridCoordinates? {
+        var kept: [[[GridPoint]]] = []
         for polygon in polygons {
             guard let shell = polygon.first, let shellPoints = ring(shell) else { continue }
-            var rings = [text(shellPoints)]
-            for hole in polygon.dropFirst() {
-                if let points = ring(hole) { rings.append(text(points)) }
-            }
-            parts.append("[" + rings.joined(separator: ",") + "]")
+            kept.append([shellPoints] + polygon.dropFirst().compactMap(ring))
         }
-        return parts.isEmpty ? nil : "[" + parts.joined(separator: ",") + "]"
+        return kept.isEmpty ? nil : GridCoordinates(polygons: kept, simplifier: self)
     }
 
     /// MultiPolygon `coordinates` of the grid cell at the centre of `box`: a unit too small for
     /// this scale (a city state on the world map) still shows, and can be hovered, as a dot.
-    func marker(_ box: BoundingBox) -> String {
+    func marker(_ box: BoundingBox) -> GridCoordinates {
         let x = Int(((box.minX + box.maxX) / 2 / step).rounded(.down))
         let y = Int((Self.mercatorY((box.minY + box.maxY) / 2) / step).rounded(.down))
         let cell = [GridPoint(x: x, y: y), GridPoint(x: x + 1, y: y), GridPoint(x: x + 1, y: y + 1), GridPoint(x: x, y: y + 1)]
-        return "[[" + text(cell) + "]]"
-    }
-
-    private func text(_ points: [GridPoint]) -> String {
-        var out = "["
-        for p in points + [points[0]] {
-            if out.count > 1 { out += "," }
-            out += "[" + number(p.x) + "," + latitude(p.y) + "]"
-        }
-        return out + "]"
+        return GridCoordinates(polygons: [[cell]], simplifier: self)
     }
 
     /// Grid units in degrees, printed with only the decimals the step has.
@@ -100,5 +87,27 @@ struct ShapeSimplifier {
 
     static func latitude(mercatorY y: Double) -> Double {
         (2 * atan(exp(y * .pi / 180)) - .pi / 2) * 180 / .pi
+    }
+}
+
+/// A MultiPolygon's GeoJSON `coordinates` on a `ShapeSimplifier`'s grid: each ring closed (its
+/// first point again at the end), longitude with the step's decimals, latitude with one more.
+struct GridCoordinates: Encodable {
+    var polygons: [[[GridPoint]]]
+    let simplifier: ShapeSimplifier
+
+    func encode(to encoder: any Encoder) throws {
+        var multiPolygon = encoder.unkeyedContainer()
+        for polygon in polygons {
+            var rings = multiPolygon.nestedUnkeyedContainer()
+            for ring in polygon {
+                var points = rings.nestedUnkeyedContainer()
+                for p in ring + ring.prefix(1) {
+                    var pair = points.nestedUnkeyedContainer()
+                    try pair.encode(JSONNumber(text: simplifier.number(p.x)))
+                    try pair.encode(JSONNumber(text: simplifier.latitude(p.y)))
+                }
+            }
+        }
     }
 }

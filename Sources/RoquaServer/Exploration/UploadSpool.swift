@@ -107,13 +107,3 @@ struct UploadSpool {
         try? FileManager.default.removeItem(at: directory)
     }
 }
-
-/// Runs blocking work (SQLite, file parsing) on a thread of its own, not on the threads that
-/// serve requests.
-func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try work() })
-        }
-    }
-}

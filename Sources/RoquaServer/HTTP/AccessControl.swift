@@ -8,24 +8,35 @@ import RoquaServeInput
 struct AccessControlMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String?
     let sessions: PageSessions
-    static var openPaths: Set<String> { ["/login", "/logout", "/app.css"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // The live ingestion routes check a device's own token instead (`IngestRoutes`).
-        guard let token, !Self.openPaths.contains(request.uri.path), !request.uri.path.hasPrefix(IngestRoutes.prefix) else {
-            return try await next(request, context)
-        }
-        if BearerToken.authorises(request.headers[.authorization], token: token) {
-            return try await next(request, context)
-        }
-        if let cookie = request.cookies[PageSessions.cookieName], sessions.isOpen(cookie.value) {
+        if AccessControl.admits(path: request.uri.path, headers: request.headers, token: token, sessions: sessions) {
             return try await next(request, context)
         }
         if request.method == .get, request.uri.path == "/" {
             return Response(status: .seeOther, headers: [.location: "/login"])
         }
-        throw APIError(.unauthorized, "this server needs its token: send 'Authorization: Bearer TOKEN' or sign in at /login",
-                       headers: [.wwwAuthenticate: "Bearer"])
+        throw AccessControl.unauthorised
+    }
+}
+
+/// The middleware's rule, which `ReverseFastPath` applies too.
+enum AccessControl {
+    static var openPaths: Set<String> { ["/login", "/logout", "/app.css"] }
+
+    /// Whether a request to `path` may go on: no token, an open path, a live ingestion route
+    /// (those check a device's own token instead, `IngestRoutes`), the bearer header, or the
+    /// cookie of an open session.
+    static func admits(path: String, headers: HTTPFields, token: String?, sessions: PageSessions) -> Bool {
+        guard let token, !openPaths.contains(path), !path.hasPrefix(IngestRoutes.prefix) else { return true }
+        if BearerToken.authorises(headers[.authorization], token: token) { return true }
+        if let cookie = Cookies(from: headers[values: .cookie])[PageSessions.cookieName], sessions.isOpen(cookie.value) { return true }
+        return false
+    }
+
+    static var unauthorised: APIError {
+        APIError(.unauthorized, "this server needs its token: send 'Authorization: Bearer TOKEN' or sign in at /login",
+                 headers: [.wwwAuthenticate: "Bearer"])
     }
 }
 

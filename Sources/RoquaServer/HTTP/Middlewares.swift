@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import RoquaServeInput
@@ -13,15 +14,25 @@ enum SecurityHeaders {
     static let noSniff = "nosniff"
     /// Unless the route set its own `Cache-Control`.
     static let noStore = "no-store"
+
+    /// Adds the headers to a response's (`Cache-Control` only when the route set none).
+    static func add(to fields: inout HTTPFields) {
+        fields[fields: .contentSecurityPolicy] = Self.prepared.policy
+        fields[fields: .xContentTypeOptions] = Self.prepared.noSniff
+        if fields[.cacheControl] == nil { fields[fields: .cacheControl] = Self.prepared.noStore }
+    }
+
+    /// Made once: a field checks its value's characters when it is made (the policy is 200 bytes).
+    private static let prepared = (policy: [HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy)],
+                                   noSniff: [HTTPField(name: .xContentTypeOptions, value: noSniff)],
+                                   noStore: [HTTPField(name: .cacheControl, value: noStore)])
 }
 
 /// Adds `SecurityHeaders` to every response.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = SecurityHeaders.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = SecurityHeaders.noSniff
-        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = SecurityHeaders.noStore }
+        SecurityHeaders.add(to: &response.headers)
         return response
     }
 }
@@ -35,31 +46,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            return try error.response(from: request, context: context)
-        } catch let error as BadRequest {
-            return try APIError.badRequest(error.message).response(from: request, context: context)
-        } catch let error as HTTPError {
-            let message = error.body ?? Self.reason(error.status)
-            return JSONBody.response(APIError.body(status: error.status.code, message: message, path: request.uri.path), status: error.status,
-                                     headers: error.headers)
-        } catch let error as any HTTPResponseError {
-            return JSONBody.response(APIError.body(status: error.status.code, message: Self.reason(error.status), path: request.uri.path), status: error.status)
         } catch {
-            logger.error("internal error", metadata: ["route": "\(request.uri.path)", "type": "\(type(of: error))"])
-            logger.debug("internal error detail", metadata: ["error": "\(error)"])
-            return JSONBody.response(APIError.body(status: 500, message: "internal error: \(String(describing: type(of: error)))",
-                                                   path: request.uri.path),
-                                     status: .internalServerError)
-        }
-    }
-
-    static func reason(_ status: HTTPResponse.Status) -> String {
-        switch status.code {
-        case 404: "no such route or file"
-        case 405: "method not allowed on this route"
-        case 413: "the request body is too large"
-        default: status.reasonPhrase
+            return APIError.reply(for: error, path: request.uri.path, logger: logger).response
         }
     }
 }

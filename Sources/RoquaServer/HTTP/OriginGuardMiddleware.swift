@@ -18,11 +18,7 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
-        guard policy.allowsHost(authority) else {
-            throw APIError(.misdirectedRequest, "this server does not answer for host "
-                + Echo.quoted(String((authority ?? "(none)").prefix(80)))
-                + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
-        }
+        if let refusal = OriginGuard.hostRefusal(policy, authority: authority) { throw refusal }
         let origin = request.headers[.origin], referer = request.headers[.referer]
         let path = request.uri.path
         // Phones post GET too (OsmAnd, GPSLogger): with a leaked URL any page could, through an `<img>`.
@@ -51,8 +47,17 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// What the middleware keeps once for every request (a generic type has no stored statics).
+/// What the middleware keeps once for every request (a generic type has no stored statics), and
+/// its `Host` check, which `ReverseFastPath` makes too.
 enum OriginGuard {
+    /// The 421 for a request to a `Host` this server does not answer for (DNS rebinding), or nil.
+    static func hostRefusal(_ policy: OriginPolicy, authority: String?) -> APIError? {
+        guard !policy.allowsHost(authority) else { return nil }
+        return APIError(.misdirectedRequest, "this server does not answer for host "
+            + Echo.quoted(String((authority ?? "(none)").prefix(80)))
+            + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
+    }
+
     static let tokenField = HTTPField.Name(OriginPolicy.tokenHeader) ?? .authorization  // a valid name: never the fallback
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site") ?? .origin  // likewise
 }

@@ -21,18 +21,18 @@ enum BatchRoute {
             let resolvers = state.resolvers, chosen = format
             let body = ResponseBody { writer in
                 var stream = BatchStream(resolvers: resolvers, language: language, format: chosen)
-                var output = ""
+                var output: [UInt8] = []
                 for try await chunk in request.body {
                     stream.feed(chunk.readableBytesView, into: &output)
                     // Answer what this chunk completed before reading on: the client sees results
                     // while it is still sending, and the writer's back-pressure bounds memory.
                     if !output.isEmpty {
-                        try await writer.write(ByteBuffer(string: output))
+                        try await writer.write(ByteBuffer(bytes: output))
                         output.removeAll(keepingCapacity: true)
                     }
                 }
                 stream.finish(into: &output)
-                if !output.isEmpty { try await writer.write(ByteBuffer(string: output)) }
+                if !output.isEmpty { try await writer.write(ByteBuffer(bytes: output)) }
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "application/x-ndjson; charset=utf-8"], body: body)

@@ -10,17 +10,15 @@ import RoquaServeInput
 struct NominatimFormatter {
     let catalog: UnitCatalog
 
-    static let unableToGeocode = "{\"error\":\"Unable to geocode\"}"
-
     /// The levels of the answer down to the one `request` allows, deepest first.
     func units(_ resolution: Resolution, _ request: NominatimRequest) -> [(AdminLevel, UnitReference)] {
         AdminLevel.deepestFirst.filter { $0 <= request.deepestLevel }.compactMap { level in resolution.unit(level).map { (level, $0) } }
     }
 
-    /// The document for `resolution`, or Nominatim's "Unable to geocode" when no level is left.
-    func document(_ resolution: Resolution, _ request: NominatimRequest) -> String {
+    /// The answer for `resolution`, or Nominatim's "Unable to geocode" when no level is left.
+    func document(_ resolution: Resolution, _ request: NominatimRequest) -> NominatimAnswer {
         let units = units(resolution, request)
-        guard let (level, place) = units.first else { return Self.unableToGeocode }
+        guard let (level, place) = units.first else { return .unableToGeocode }
         let country = resolution.country?.code ?? ""
         // The locality (the town or city the point belongs to) where the request reaches the
         // district zoom, whether or not the country has districts (Cape Town's answer is its
@@ -38,51 +36,36 @@ struct NominatimFormatter {
         let here = resolution.coordinate
         let box = catalog.records[place.code]?.box
             ?? BoundingBox(minX: here.longitude, minY: here.latitude, maxX: here.longitude, maxY: here.latitude)
-        let placeID = Self.placeID(place.code)
-        let licence = country == "TR" ? Self.quotedLicenceTR : Self.quotedLicence
-        let address = request.addressDetails
-            ? addressObject(units, locality: locality, country: country, language: request.language) : nil
-        let kind = Self.addressType(level, country: country)
-        let rank = [AdminLevel.country: 4, .province: 8, .district: 12][level] ?? 4
+        let address = request.addressDetails && request.format != .geocodejson
+            ? addressFields(units, locality: locality, country: country, language: request.language) : nil
+        let summary = NominatimAnswer.Summary(
+            placeID: Self.placeID(place.code), licence: Self.licence(country: country),
+            rank: [AdminLevel.country: 4, .province: 8, .district: 12][level] ?? 4,
+            addressType: Self.addressType(level, country: country), name: name, displayName: display, address: address,
+            latitude: Self.degrees(point.latitude), longitude: Self.degrees(point.longitude))
         switch request.format {
         case .json, .jsonv2:
-            var out = "{\"place_id\":\(placeID),\"licence\":\(licence),\"lat\":\"\(Self.degrees(point.latitude))\","
-                + "\"lon\":\"\(Self.degrees(point.longitude))\","
-            out += request.format == .json ? "\"class\":\"boundary\"," : "\"category\":\"boundary\","
-            out += "\"type\":\"administrative\",\"place_rank\":\(rank),\"addresstype\":\"\(kind)\",\"name\":\(JSONText.quote(name)),"
-                + "\"display_name\":\(JSONText.quote(display))"
-            if let address { out += ",\"address\":" + address }
-            out += ",\"boundingbox\":[\"\(Self.degrees(box.minY))\",\"\(Self.degrees(box.maxY))\",\"\(Self.degrees(box.minX))\","
-                + "\"\(Self.degrees(box.maxX))\"]"
-            return out + "}"
+            return .place(.init(summary: summary, categoryKey: request.format == .json ? "class" : "category",
+                                boundingBox: [box.minY, box.maxY, box.minX, box.maxX].map(Self.degrees)))
         case .geojson:
-            var properties = "\"place_id\":\(placeID),\"place_rank\":\(rank),\"category\":\"boundary\",\"type\":\"administrative\","
-                + "\"addresstype\":\"\(kind)\",\"name\":\(JSONText.quote(name)),\"display_name\":\(JSONText.quote(display))"
-            if let address { properties += ",\"address\":" + address }
-            var feature = "{\"type\":\"Feature\",\"properties\":{\(properties)}"
-            feature += ",\"bbox\":[\(box.minX),\(box.minY),\(box.maxX),\(box.maxY)]"
-            feature += ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(Self.degrees(point.longitude)),\(Self.degrees(point.latitude))]}}"
-            return "{\"type\":\"FeatureCollection\",\"licence\":\(licence),\"features\":[\(feature)]}"
+            return .geoJSON(.init(summary: summary, bbox: [box.minX, box.minY, box.maxX, box.maxY]))
         case .geocodejson:
-            var geocoding = "\"place_id\":\(placeID),\"osm_key\":\"boundary\",\"osm_value\":\"administrative\","
-                + "\"type\":\"\(Self.geocodeJSONType(level))\",\"label\":\(JSONText.quote(display)),\"name\":\(JSONText.quote(name))"
+            var details: OrderedFields?, admin: OrderedFields?
             if request.addressDetails {
-                if let locality { geocoding += ",\"city\":\(JSONText.quote(locality.name))" }
+                var fields = OrderedFields(), levels = OrderedFields()
+                if let locality { fields.append("city", locality.name) }
                 for (level, unit) in units.reversed() where level != .country {
-                    geocoding += ",\"\(Self.geocodeJSONType(level))\":\(JSONText.quote(unit.name(language: request.language)))"
+                    fields.append(Self.geocodeJSONType(level), unit.name(language: request.language))
                 }
                 if let c = resolution.country, request.deepestLevel >= .country {
-                    geocoding += ",\"country\":\(JSONText.quote(c.name(language: request.language))),"
-                        + "\"country_code\":\(JSONText.quote(c.code.lowercased()))"
+                    fields.append("country", c.name(language: request.language))
+                    fields.append("country_code", c.code.lowercased())
                 }
-                let admin = units.reversed().map { "\"level\(2 * ($0.0.rawValue + 1))\":\(JSONText.quote($0.1.name(language: request.language)))" }
-                geocoding += ",\"admin\":{" + admin.joined(separator: ",") + "}"
+                for (level, unit) in units.reversed() { levels.append("level\(2 * (level.rawValue + 1))", unit.name(language: request.language)) }
+                (details, admin) = (fields, levels)
             }
-            let query = "\(resolution.coordinate.latitude),\(resolution.coordinate.longitude)"
-            return "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(licence),"
-                + "\"licence\":\(licence),\"query\":\(JSONText.quote(query))},\"features\":[{\"type\":\"Feature\","
-                + "\"properties\":{\"geocoding\":{\(geocoding)}},\"geometry\":{\"type\":\"Point\","
-                + "\"coordinates\":[\(Self.degrees(point.longitude)),\(Self.degrees(point.latitude))]}}]}"
+            return .geocodeJSON(.init(summary: summary, query: "\(here.latitude),\(here.longitude)", type: Self.geocodeJSONType(level),
+                                      details: details, admin: admin))
         }
     }
 
@@ -90,24 +73,23 @@ struct NominatimFormatter {
     /// `county` and `state`; `ISO3166-2-lvl4` for provinces with an ISO 3166-2 code; `country`
     /// and `country_code` in lower case;
     /// and the locality as Nominatim names a place by its size (`city`, `town`, `village`).
-    func addressObject(_ units: [(AdminLevel, UnitReference)], locality: Locality?, country: String, language: Language) -> String {
-        var out = "{"
-        if let locality {
-            out += "\"\(Self.localityKey(locality, country: country))\":\(JSONText.quote(locality.name))"
-        }
+    func addressFields(_ units: [(AdminLevel, UnitReference)], locality: Locality?, country: String,
+                       language: Language) -> OrderedFields {
+        var fields = OrderedFields()
+        if let locality { fields.append(Self.localityKey(locality, country: country), locality.name) }
         for (level, unit) in units {
-            if out.utf8.count > 1 { out += "," }
-            let name = JSONText.quote(unit.name(language: language))
+            let name = unit.name(language: language)
             switch level {
-            case .district: out += "\"\(Self.addressType(.district, country: country))\":\(name)"
+            case .district: fields.append(Self.addressType(.district, country: country), name)
             case .province:
-                out += "\"\(Self.addressType(.province, country: country))\":\(name)"
-                if Self.isISO3166_2(unit.code) { out += ",\"ISO3166-2-lvl4\":\(JSONText.quote(unit.code))" }
+                fields.append(Self.addressType(.province, country: country), name)
+                if Self.isISO3166_2(unit.code) { fields.append("ISO3166-2-lvl4", unit.code) }
             case .country:
-                out += "\"country\":\(name),\"country_code\":\(JSONText.quote(unit.code.lowercased()))"
+                fields.append("country", name)
+                fields.append("country_code", unit.code.lowercased())
             }
         }
-        return out + "}"
+        return fields
     }
 
     /// The answer's locality unless its district bears the same name (Esenyurt: the
@@ -150,10 +132,6 @@ struct NominatimFormatter {
         func upper(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
         return parts[0].allSatisfy(upper) && parts[1].allSatisfy { upper($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
-
-    /// The two licences as JSON strings, quoted once (every answer carries one).
-    static let quotedLicenceTR = JSONText.quote(licence(country: "TR"))
-    static let quotedLicence = JSONText.quote(licence(country: ""))
 
     static func licence(country: String) -> String {
         country == "TR"

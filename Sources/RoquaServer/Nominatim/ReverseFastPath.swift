@@ -4,13 +4,13 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import RoquaHTTPGuard
 import RoquaServeInput
 
 /// Answers `GET /reverse` on the connection's event loop, between Hummingbird's connection-state
-/// handler and its async bridging, so the common request skips the bridging, the router and the
-/// middleware chain. It answers only what `ReverseFastAnswers` answers exactly as the route would
-/// (a well-formed query it can resolve, for an allowed `Host`, authorised by the bearer header when there is a token);
-/// everything else — other routes, errors, cookies, `Connection` headers — passes through untouched.
+/// handler and its async bridging, so the request skips the bridging, the router and the
+/// middleware chain, whose checks and decoration `ReverseFastAnswers` applies itself.
+/// Everything else — other routes and methods, `Connection` headers — passes through untouched.
 ///
 /// Pipelined requests stay in order: a request is answered here only while no earlier request is
 /// still with Hummingbird (its response's end not yet written), else it goes through as well.
@@ -45,7 +45,7 @@ final class ReverseFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case let .head(head):
             if unanswered == 0, context.channel.isWritable,
-               let (response, body) = answers.answer(head, date: date.now(), allocator: context.channel.allocator) {
+               let (response, body) = answers.answer(head, date: date.now()) {
                 current = .answering(response, body)
                 return
             }
@@ -86,54 +86,48 @@ final class ReverseFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 @available(*, unavailable)
 extension ReverseFastPath: Sendable {}
 
-/// What `ReverseFastPath` answers, shared by every connection: the `/reverse` route's answer with
-/// the headers the middleware chain and Hummingbird would add, in the same order.
+/// What `ReverseFastPath` answers, shared by every connection: `GET /reverse` decorated as the
+/// router decorates it — the same `Host` check (`OriginGuard`), token check (`AccessControl`),
+/// answer (`ReverseEndpoint`), error document (`APIError.reply(for:)`), headers
+/// (`SecurityHeaders`) and log line (`RequestLog`), with the headers Hummingbird adds (length,
+/// date, server) in its order. Every request it takes it answers, errors included: none is
+/// parsed or resolved a second time by the router.
 struct ReverseFastAnswers: Sendable {
     let state: ServerState
-    let formatter: NominatimFormatter
+    let endpoint: ReverseEndpoint
     let serverName: String?
+    static let route = "/reverse"
 
     init(state: ServerState, serverName: String?) {
         self.state = state
-        self.formatter = NominatimFormatter(catalog: state.catalog)
+        self.endpoint = ReverseEndpoint(state: state)
         self.serverName = serverName
     }
 
-    private static let allowAnyOrigin = HTTPField(name: .accessControlAllowOrigin, value: "*")
-    private static let contentSecurityPolicy = HTTPField(name: .contentSecurityPolicy, value: SecurityHeaders.contentSecurityPolicy)
-    private static let noSniff = HTTPField(name: .xContentTypeOptions, value: SecurityHeaders.noSniff)
-    private static let noStore = HTTPField(name: .cacheControl, value: SecurityHeaders.noStore)
-    private static let json = HTTPField(name: .contentType, value: ReverseAnswer.json)
-    private static let geoJSON = HTTPField(name: .contentType, value: ReverseAnswer.geoJSON)
-
-    /// The response to `head`, or nil when the route has to answer it (not `GET /reverse`, an
-    /// error of any kind, a token given other than as a bearer header, a `Connection` header).
-    func answer(_ head: HTTPRequest, date: String, allocator: ByteBufferAllocator) -> (HTTPResponse, ByteBuffer)? {
+    /// The response to `head`, or nil when it is the router's to answer: another route or
+    /// method, a target with a fragment (Hummingbird's parsing decides what it means), a
+    /// `Connection` header other than keep-alive (Hummingbird answers it and closes).
+    func answer(_ head: HTTPRequest, date: String) -> (HTTPResponse, ByteBuffer)? {
         guard head.method == .get, let path = head.path, let query = Self.reverseQuery(path) else { return nil }
         if let connection = head.headerFields[.connection], connection != "keep-alive" { return nil }
-        // A foreign `Host` (DNS rebinding) gets the middleware's 421.
-        guard state.origins.allowsHost(head.authority) else { return nil }
-        if let token = state.options.token, !BearerToken.authorises(head.headerFields[.authorization], token: token) {
-            return nil
+        let start = ContinuousClock.now
+        var reply: JSONReply
+        do {
+            if let refusal = OriginGuard.hostRefusal(state.origins, authority: head.authority) { throw refusal }
+            guard AccessControl.admits(path: Self.route, headers: head.headerFields, token: state.options.token,
+                                       sessions: state.sessions) else { throw AccessControl.unauthorised }
+            reply = try endpoint.reply(query: query, acceptLanguage: head.headerFields[.acceptLanguage])
+        } catch {
+            reply = APIError.reply(for: error, path: Self.route, logger: state.logger)
         }
-        // Every error (a malformed query, a failing resolver) is the route's to answer, with the
-        // same JSON and status; here, nil just sends the request there.
-        guard let answer = try? ReverseAnswer(query: query, acceptLanguage: head.headerFields[.acceptLanguage],
-                                              resolvers: state.resolvers, formatter: formatter) else { return nil }
-        let body = allocator.buffer(string: answer.body)
-        var fields = HTTPFields()
-        fields.reserveCapacity(8)
-        fields.append(Self.allowAnyOrigin)
-        fields.append(answer.contentType == ReverseAnswer.json ? Self.json
-            : answer.contentType == ReverseAnswer.geoJSON ? Self.geoJSON : HTTPField(name: .contentType, value: answer.contentType))
-        fields.append(HTTPField(name: .contentLength, value: String(body.readableBytes)))
-        fields.append(Self.contentSecurityPolicy)
-        fields.append(Self.noSniff)
-        fields.append(Self.noStore)
-        fields.append(HTTPField(name: .date, value: date))
-        if let serverName { fields.append(HTTPField(name: .server, value: serverName)) }
-        state.logger.debug("request", metadata: ["method": "GET", "path": "/reverse", "status": "200"])
-        return (HTTPResponse(status: .ok, headerFields: fields), body)
+        // Built as the router's response is built, so its headers come in the same order.
+        var response = reply.response.head
+        SecurityHeaders.add(to: &response.headerFields)
+        response.headerFields.append(HTTPField(name: .date, value: date))
+        if let serverName { response.headerFields.append(HTTPField(name: .server, value: serverName)) }
+        RequestLog.record(state.logger, level: RoquaServer.requestLogLevel, method: .get, route: Self.route,
+                          status: response.status.code, since: start)
+        return (response, reply.body)
     }
 
     /// The query of a `/reverse` request target (nil: another path, or one with a fragment, left
