@@ -72,10 +72,15 @@ let package = Package(
         .target(name: "RoquaBoundaries", dependencies: ["CGEOS", "RoquaText", grdb]),
         // `roqua resolve --input`: millions of rows through the resolver, streamed in order on several workers.
         .target(name: "RoquaBatch", dependencies: ["RoquaBoundaries", "RoquaIO"]),
-        .target(name: "RoquaImport", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb,
-                                                   .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(
+            name: "RoquaImport",
+            dependencies: [
+                "RoquaBoundaries", "RoquaIO", "RoquaProjection", "CShapelib", grdb,
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
-        .target(name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(
+            name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO"]),
         .target(
             name: "RoquaAchievements",
@@ -88,15 +93,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "roqua",
-            dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
-                           "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
+                "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Every parser of outside input under libFuzzer (scripts/checks/fuzz.sh); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-fuzz",
-            dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                           "RoquaProgress", "RoquaProjection", "RoquaServeInput", .product(name: "RoquaFuzzing", package: "TestKit")]
+            dependencies: [
+                "RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
+                "RoquaProgress", "RoquaProjection", "RoquaServeInput", .product(name: "RoquaFuzzing", package: "TestKit"),
+            ]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
         .executableTarget(
@@ -106,15 +115,23 @@ let package = Package(
         ),
         .target(
             name: "RoquaTestSupport",
-            dependencies: [.product(name: "RoquaTestKit", package: "TestKit"), "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions", "RoquaMaps", "CShapelib", grdb],
+            dependencies: [
+                .product(name: "RoquaTestKit", package: "TestKit"), "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaRegions",
+                "RoquaMaps", "CShapelib", grdb,
+            ],
             path: "Tests/RoquaTestSupport"
         ),
         .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
-        .testTarget(name: "RoquaBoundariesTests", dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(
+            name: "RoquaBoundariesTests",
+            dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaImportTests", dependencies: ["RoquaImport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
         .testTarget(name: "RoquaExportTests", dependencies: ["RoquaExport", "RoquaBoundaries", "RoquaIO", "RoquaTestSupport", grdb]),
-        .testTarget(name: "RoquaRegionsTests", dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
-        .testTarget(name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", grdb]),
+        .testTarget(
+            name: "RoquaRegionsTests",
+            dependencies: ["RoquaRegions", "RoquaBoundaries", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),
+        .testTarget(
+            name: "RoquaProgressTests", dependencies: ["RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", grdb]),
         .testTarget(
             name: "RoquaAchievementsTests",
             dependencies: ["RoquaAchievements", "RoquaProgress", "RoquaRegions", "RoquaBoundaries", "RoquaTestSupport", grdb]
@@ -126,8 +143,10 @@ let package = Package(
         // End-to-end tests of the built `roqua` binary, as swift-argument-parser keeps them.
         .testTarget(
             name: "RoquaCLITests",
-            dependencies: ["RoquaTestSupport", "RoquaBoundaries", "RoquaBatch", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb,
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "RoquaTestSupport", "RoquaBoundaries", "RoquaBatch", "RoquaRegions", "RoquaAchievements", "RoquaIO", grdb,
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -138,37 +157,45 @@ let package = Package(
         // by `roqua serve` and the tour-group server.
         .target(
             name: "RoquaHTTPGuard",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // `roqua serve`: the exploration page and a Nominatim-compatible API over HTTP (Hummingbird).
         // Request parsing of `roqua serve` without the HTTP stack, so the fuzzer links it alone.
         .target(name: "RoquaServeInput", dependencies: ["RoquaBoundaries", "RoquaIO"]),
         .target(
             name: "RoquaServer",
-            dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
-                           "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR",
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log")],
-            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css"),
-                        .embedInCode("Web/login.html")]
+            dependencies: [
+                "RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaMaps", "RoquaIO",
+                "RoquaServeInput", "RoquaHTTPGuard", "RoquaQR",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css"),
+                .embedInCode("Web/login.html"),
+            ]
         ),
         .executableTarget(
             name: "roqua-serve",
-            dependencies: ["RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions", "RoquaCommandLine",
-                           "RoquaCommandOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RoquaServer", "RoquaServeInput", "RoquaQR", "RoquaBoundaries", "RoquaRegions", "RoquaCommandLine",
+                "RoquaCommandOptions", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .target(
             name: "RoquaCommandLine",
@@ -179,19 +206,23 @@ let package = Package(
         // the store, progress and achievement modules these options open.
         .target(
             name: "RoquaCommandOptions",
-            dependencies: ["RoquaCommandLine", "RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RoquaCommandLine", "RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaAchievements", "RoquaIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "RoquaServerTests",
-            dependencies: ["RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
-                           "RoquaHTTPGuard", "RoquaQR", grdb,
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOEmbedded", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                           .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "RoquaServer", "RoquaServeInput", "RoquaTestSupport", "RoquaBoundaries", "RoquaRegions", "RoquaIO",
+                "RoquaHTTPGuard", "RoquaQR", grdb,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

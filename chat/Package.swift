@@ -48,113 +48,133 @@ let package = Package(
         ),
         .target(
             name: "RoquaChatServer",
-            dependencies: ["RoquaChatCore",
-                           .product(name: "RoquaIO", package: roqua),
-                           .product(name: "RoquaHTTPGuard", package: roqua),
-                           .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "HummingbirdTLS", package: "hummingbird"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "JWTKit", package: "jwt-kit"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "RoquaChatCore",
+                .product(name: "RoquaIO", package: roqua),
+                .product(name: "RoquaHTTPGuard", package: roqua),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The PostgreSQL store apart, so that only what links it pays for postgres-nio.
         .target(
             name: "RoquaChatPostgres",
-            dependencies: ["RoquaChatServer", "RoquaChatCore",
-                           .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "RoquaChatServer", "RoquaChatCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The device side: local store, end-to-end encryption, the sync engine, local-network peers.
         .target(
             name: "RoquaChatClient",
-            dependencies: ["RoquaChatCore",
-                           .product(name: "RoquaIO", package: roqua),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOExtras", package: "swift-nio-extras"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "RoquaChatCore",
+                .product(name: "RoquaIO", package: roqua),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .executableTarget(
             name: "roqua-chat-server",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
-                           .product(name: "RoquaCommandLine", package: roqua),
-                           .product(name: "RoquaHTTPGuard", package: roqua),
-                           .product(name: "RoquaIO", package: roqua),
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
+                .product(name: "RoquaCommandLine", package: roqua),
+                .product(name: "RoquaHTTPGuard", package: roqua),
+                .product(name: "RoquaIO", package: roqua),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .executableTarget(
             name: "roqua-chat",
-            dependencies: ["RoquaChatClient", "RoquaChatCore",
-                           .product(name: "RoquaCommandLine", package: roqua),
-                           .product(name: "RoquaQR", package: roqua),
-                           .product(name: "RoquaBoundaries", package: roqua),
-                           .product(name: "RoquaIO", package: roqua),
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RoquaChatClient", "RoquaChatCore",
+                .product(name: "RoquaCommandLine", package: roqua),
+                .product(name: "RoquaQR", package: roqua),
+                .product(name: "RoquaBoundaries", package: roqua),
+                .product(name: "RoquaIO", package: roqua),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // What a server or peer sends a device, under libFuzzer (scripts/checks/fuzz.sh --chat); built normally, it replays inputs.
         .executableTarget(
             name: "roqua-chat-fuzz",
-            dependencies: ["RoquaChatCore", .product(name: "RoquaFuzzing", package: "TestKit"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "RoquaChatCore", .product(name: "RoquaFuzzing", package: "TestKit"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The chat load generator: `chat/scripts/bench-chat.sh` (figures only; never a test).
         .executableTarget(
             name: "roqua-chat-bench",
-            dependencies: ["RoquaChatCore", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: [
+                "RoquaChatCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Benchmarks/RoquaChatBench"
         ),
         .testTarget(
             name: "RoquaChatClientTests",
-            dependencies: ["RoquaChatClient", "RoquaChatServer", "RoquaChatCore",
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "RoquaChatClient", "RoquaChatServer", "RoquaChatCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "RoquaChatServerTests",
-            dependencies: ["RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
-                           .product(name: "RoquaTestKit", package: "TestKit"),
-                           .product(name: "RoquaHTTPGuard", package: roqua),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "JWTKit", package: "jwt-kit"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RoquaChatServer", "RoquaChatPostgres", "RoquaChatCore",
+                .product(name: "RoquaTestKit", package: "TestKit"),
+                .product(name: "RoquaHTTPGuard", package: roqua),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The built programs end to end, as processes on loopback.
         .testTarget(
             name: "RoquaChatCLITests",
-            dependencies: [.product(name: "RoquaTestKit", package: "TestKit"),
-                           .product(name: "RoquaQR", package: roqua),
-                           .product(name: "RoquaImport", package: roqua),
-                           .product(name: "RoquaBoundaries", package: roqua),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "X509", package: "swift-certificates"),
-                           .product(name: "SwiftASN1", package: "swift-asn1"),
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                .product(name: "RoquaTestKit", package: "TestKit"),
+                .product(name: "RoquaQR", package: roqua),
+                .product(name: "RoquaImport", package: roqua),
+                .product(name: "RoquaBoundaries", package: roqua),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

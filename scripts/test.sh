@@ -12,13 +12,16 @@
 #                            (chromium), the fault test (kill -9, full disk, read-only and damaged
 #                            stores) and every fuzz target for 15 s
 #   scripts/test.sh --fast   only the suites, without those tagged slow (names ending in SlowTests),
-#                            and the check that no JSON is built by hand (json-by-types.py)
+#                            and the checks that no JSON is built by hand (json-by-types.py)
+#                            and that every Swift file is formatted (format-lint.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 # Before anything is built (it reads the sources only): answers are Codable types, not JSON put
 # together from strings (what is still pending is listed in scripts/checks/json-by-types.allow).
 python3 scripts/checks/json-by-types.py
+# Formatting: every Swift file as `swift format` (in the toolchain) writes it with .swift-format.
+scripts/checks/format-lint.sh
 roqua_install_system_packages
 roqua_install_system_packages "${ROQUA_TEST_APT_PACKAGES[@]}" \
   || echo "warning: could not install ${ROQUA_TEST_APT_PACKAGES[*]}; the browser test will say what is missing" >&2

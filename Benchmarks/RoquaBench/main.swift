@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 import RoquaProgress
 import RoquaRegions
 import Synchronization
@@ -48,9 +48,11 @@ switch args.first {
 case "import" where args.count == 3:
     let start = DispatchTime.now()
     let report = try BoundaryImporter.run(ImportOptions(sources: [args[1]], output: args[2]))
-    emit(["bench": "import", "seconds": seconds(start), "db_mb": Double(report.bytes) / 1e6,
-          "pieces": report.pieces, "peak_rss_mb": peakRSSMegabytes(), "cell_seconds": report.cellSeconds,
-          "cell_mb": Double(report.cellBytes) / 1e6, "cell_tiles": report.cellTiles, "cell_leaves": report.cellLeaves])
+    emit([
+        "bench": "import", "seconds": seconds(start), "db_mb": Double(report.bytes) / 1e6,
+        "pieces": report.pieces, "peak_rss_mb": peakRSSMegabytes(), "cell_seconds": report.cellSeconds,
+        "cell_mb": Double(report.cellBytes) / 1e6, "cell_tiles": report.cellTiles, "cell_leaves": report.cellLeaves,
+    ])
 case "resolve" where args.count >= 4:
     // roqua-bench resolve DB POINTS.csv NAME [--fallback M] [--workers N]: one resolver thread
     // (cold: the first pass reads the cell tiles it meets; warm: the second), then N workers.
@@ -96,14 +98,17 @@ case "resolve" where args.count >= 4:
     }
     var figures: [String: Any] = ["batch_1_per_s": Double(points.count) / parallel[1]!]  // `--workers 1` names it once
     figures["batch_\(workers)_per_s"] = Double(points.count) / parallel[workers]!
-    emit(figures.merging(["bench": "resolve", "workload": args[3], "points": points.count, "fallback_m": fallback, "found": cold.found,
-          "first_answer_ms": firstAnswer, "cold_per_s": Double(points.count) / cold.seconds,
-          "warm_per_s": Double(points.count) / warm.seconds, "resolution_per_s": Double(points.count) / resolutions,
-          "cold_per_cpu_s": Double(points.count) / cold.cpu, "warm_per_cpu_s": Double(points.count) / warm.cpu,
-          "speedup": parallel[1]! / parallel[workers]!, "named": named,
-          "locality_load_ms": localityLoad, "localities": localities.count,
-          "resolution_locality_per_s": Double(points.count) / localityResolutions, "with_locality": withLocality,
-          "peak_rss_mb": peakRSSMegabytes()]) { $1 })
+    emit(
+        figures.merging([
+            "bench": "resolve", "workload": args[3], "points": points.count, "fallback_m": fallback, "found": cold.found,
+            "first_answer_ms": firstAnswer, "cold_per_s": Double(points.count) / cold.seconds,
+            "warm_per_s": Double(points.count) / warm.seconds, "resolution_per_s": Double(points.count) / resolutions,
+            "cold_per_cpu_s": Double(points.count) / cold.cpu, "warm_per_cpu_s": Double(points.count) / warm.cpu,
+            "speedup": parallel[1]! / parallel[workers]!, "named": named,
+            "locality_load_ms": localityLoad, "localities": localities.count,
+            "resolution_locality_per_s": Double(points.count) / localityResolutions, "with_locality": withLocality,
+            "peak_rss_mb": peakRSSMegabytes(),
+        ]) { $1 })
 case "pass" where args.count >= 4:
     // roqua-bench pass DB POINTS.csv NAME [--fallback M] [--rounds N] [--threads N [--separate]]:
     // warm resolver threads (one by default; --separate gives each thread its own index), N timed
@@ -118,9 +123,10 @@ case "pass" where args.count >= 4:
     let points = try readPoints(args[2])
     let shared = try ResolverIndex(path: args[1])
     struct Resolvers: @unchecked Sendable { let all: [Resolver] }  // one per thread, never shared
-    let resolvers = Resolvers(all: try (0..<threads).map { t in
-        try Resolver(index: separate && t > 0 ? try ResolverIndex(path: args[1]) : shared, fallbackMeters: fallback)
-    })
+    let resolvers = Resolvers(
+        all: try (0..<threads).map { t in
+            try Resolver(index: separate && t > 0 ? try ResolverIndex(path: args[1]) : shared, fallbackMeters: fallback)
+        })
     // Each thread: an untimed warm-up pass, then `rounds` timed passes; the figure is the median
     // over all threads' passes.
     let times = Mutex<[Double]>([])
@@ -135,8 +141,10 @@ case "pass" where args.count >= 4:
         }
     }
     let sorted = times.withLock { $0.sorted() }
-    emit(["bench": "pass", "workload": args[3], "points": points.count, "fallback_m": fallback, "threads": threads,
-          "separate_indexes": separate, "seconds": sorted[sorted.count / 2], "per_s": Double(points.count) / sorted[sorted.count / 2]])
+    emit([
+        "bench": "pass", "workload": args[3], "points": points.count, "fallback_m": fallback, "threads": threads,
+        "separate_indexes": separate, "seconds": sorted[sorted.count / 2], "per_s": Double(points.count) / sorted[sorted.count / 2],
+    ])
 case "check" where args.count >= 3:
     // roqua-bench check DB N [minLat maxLat minLon maxLon]: the cell index against the GEOS path.
     let index = try ResolverIndex(path: args[1])
@@ -147,13 +155,17 @@ case "check" where args.count >= 3:
     var bad = 0
     let start = DispatchTime.now()
     for _ in 0..<n {
-        let c = Coordinate(latitude: Double.random(in: box[0]...box[1], using: &generator), longitude: Double.random(in: box[2]...box[3], using: &generator))
+        let c = Coordinate(
+            latitude: Double.random(in: box[0]...box[1], using: &generator),
+            longitude: Double.random(in: box[2]...box[3], using: &generator))
         let fast = try resolver.placement(c)
         let slow = try resolver.geometryPlacement(c)
         if fast.unit != slow.unit || fast.approximate != slow.approximate {
             bad += 1
             if bad <= 10 {
-                print("MISMATCH \(c.latitude),\(c.longitude): cells \(index.resolution(for: fast, at: c).text(language: .local)) / geos \(index.resolution(for: slow, at: c).text(language: .local))")
+                print(
+                    "MISMATCH \(c.latitude),\(c.longitude): cells \(index.resolution(for: fast, at: c).text(language: .local)) / geos \(index.resolution(for: slow, at: c).text(language: .local))"
+                )
             }
         }
     }
@@ -172,17 +184,23 @@ case "tiles" where args.count == 2:
     let loadStart = DispatchTime.now()
     var reader: CellIndex.TileReader?
     for id in ids { _ = try index.cells.tile(id, reader: &reader) }
-    emit(["bench": "tiles", "tiles": ids.count, "open_s": seconds(start) - seconds(loadStart), "load_all_s": seconds(loadStart),
-          "rss_before_mb": before, "rss_open_mb": opened, "rss_all_mb": currentRSSMegabytes()])
+    emit([
+        "bench": "tiles", "tiles": ids.count, "open_s": seconds(start) - seconds(loadStart), "load_all_s": seconds(loadStart),
+        "rss_before_mb": before, "rss_open_mb": opened, "rss_all_mb": currentRSSMegabytes(),
+    ])
 case "micro":
     let db = try BoundaryDatabase(path: args[1])
-    let wkbs: [Data] = try db.read { db in try Data.fetchAll(db, sql: "SELECT geometry FROM pieces WHERE level = 2 ORDER BY id LIMIT 3000") }
+    let wkbs: [Data] = try db.read { db in try Data.fetchAll(db, sql: "SELECT geometry FROM pieces WHERE level = 2 ORDER BY id LIMIT 3000")
+    }
     let context = GEOSContext()
     var start = DispatchTime.now()
     let geoms = try wkbs.map { try context.geometry(wkb: $0) }
     let parse = seconds(start) / Double(wkbs.count)
     var pts: [(Geometry, Geometry)] = []
-    for g in geoms { let p = try g.pointOnSurface(); pts.append((g, try context.point(x: p.x, y: p.y))) }
+    for g in geoms {
+        let p = try g.pointOnSurface()
+        pts.append((g, try context.point(x: p.x, y: p.y)))
+    }
     start = DispatchTime.now()
     var n = 0
     for (g, p) in pts { if try g.covers(p) { n += 1 } }
@@ -195,10 +213,17 @@ case "micro":
     for _ in 0..<10 { for (i, (_, p)) in pts.enumerated() { if try prepared[i].covers(p) { n += 1 } } }
     let warmPrepared = seconds(start) / Double(pts.count * 10)
     start = DispatchTime.now()
-    for _ in 0..<10 { for (_, p) in pts { _ = try context.point(x: 1, y: 2); _ = p } }
+    for _ in 0..<10 {
+        for (_, p) in pts {
+            _ = try context.point(x: 1, y: 2)
+            _ = p
+        }
+    }
     let pointMake = seconds(start) / Double(pts.count * 10)
-    emit(["parse_us": parse * 1e6, "unprepared_covers_us": unprepared * 1e6, "first_prepared_us": firstPrepared * 1e6,
-          "warm_prepared_us": warmPrepared * 1e6, "point_us": pointMake * 1e6, "n": n, "rss": peakRSSMegabytes()])
+    emit([
+        "parse_us": parse * 1e6, "unprepared_covers_us": unprepared * 1e6, "first_prepared_us": firstPrepared * 1e6,
+        "warm_prepared_us": warmPrepared * 1e6, "point_us": pointMake * 1e6, "n": n, "rss": peakRSSMegabytes(),
+    ])
 case "sha256" where args.count == 2:
     // Median of 3 passes over the file (the first also warms the page cache).
     var times: [Double] = []
@@ -209,8 +234,10 @@ case "sha256" where args.count == 2:
     }
     let bytes = (try FileManager.default.attributesOfItem(atPath: args[1])[.size] as? Int) ?? 0
     let median = times.sorted()[1]
-    emit(["bench": "sha256", "file": (args[1] as NSString).lastPathComponent, "bytes": bytes, "seconds": median,
-          "mb_per_s": Double(bytes) / 1e6 / median])
+    emit([
+        "bench": "sha256", "file": (args[1] as NSString).lastPathComponent, "bytes": bytes, "seconds": median,
+        "mb_per_s": Double(bytes) / 1e6 / median,
+    ])
 case "stats" where args.count == 3:
     // roqua-bench stats DB N: N synthetic regions (70 % in Türkiye, the rest worldwide), enriched
     // offline, then every statistic of `roqua stats` computed from them.
@@ -219,17 +246,20 @@ case "stats" where args.count == 3:
     var generator = SystemRandomNumberGenerator()
     let points = (0..<count).map { i in
         i % 10 < 7
-            ? Coordinate(latitude: Double.random(in: 36.5...41.5, using: &generator), longitude: Double.random(in: 27...44, using: &generator))
-            : Coordinate(latitude: Double.random(in: -60...70, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+            ? Coordinate(
+                latitude: Double.random(in: 36.5...41.5, using: &generator), longitude: Double.random(in: 27...44, using: &generator))
+            : Coordinate(
+                latitude: Double.random(in: -60...70, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
     }
     let answers = try BatchResolver(index: index, workers: 2).resolve(points)
     let start0 = Date(timeIntervalSince1970: 1_600_000_000)
     let regions = zip(points, answers).enumerated().map { i, pair in
         let answer = try? pair.1.get()
-        return VisitedRegion(latitude: pair.0.latitude, longitude: pair.0.longitude, radius: 150,
-                             timestampStart: start0.addingTimeInterval(Double(i) * 600), province: answer?.province?.name,
-                             district: answer?.district?.name, country: answer?.country?.name, countryCode: answer?.country?.code,
-                             provinceCode: answer?.province?.code, districtCode: answer?.district?.code, geohash: "")
+        return VisitedRegion(
+            latitude: pair.0.latitude, longitude: pair.0.longitude, radius: 150,
+            timestampStart: start0.addingTimeInterval(Double(i) * 600), province: answer?.province?.name,
+            district: answer?.district?.name, country: answer?.country?.name, countryCode: answer?.country?.code,
+            provinceCode: answer?.province?.code, districtCode: answer?.district?.code, geohash: "")
     }
     let hierarchy = try BoundaryHierarchy(database: index.database)
     var timings: [Double] = []
@@ -239,8 +269,10 @@ case "stats" where args.count == 3:
         report = try ProgressReport(regions: regions, hierarchy: hierarchy)
         timings.append(seconds(start))
     }
-    emit(["bench": "stats", "regions": count, "seconds_median": timings.sorted()[1], "countries": report!.countries.count,
-          "area_km2": report!.exploredSquareKilometres, "peak_rss_mb": peakRSSMegabytes()])
+    emit([
+        "bench": "stats", "regions": count, "seconds_median": timings.sorted()[1], "countries": report!.countries.count,
+        "area_km2": report!.exploredSquareKilometres, "peak_rss_mb": peakRSSMegabytes(),
+    ])
 default:
     FileHandle.standardError.write(Data("usage: roqua-bench import DATA OUT | resolve DB POINTS.csv NAME [--workers N]\n".utf8))
     exit(64)

@@ -1,6 +1,6 @@
 import Foundation
-import RoquaProgress
 import RoquaBoundaries
+import RoquaProgress
 import RoquaRegions
 
 /// A parameter that does not suit a calculator.
@@ -49,8 +49,11 @@ public enum AchievementCalculators {
 
     /// The calculator called `name`, set up from `parameters`; nil when no calculator has that name.
     /// - Throws: `AchievementParameterError` when a parameter does not suit it.
-    public static func make(name: String, parameters: AchievementParameters)
-        throws(AchievementParameterError) -> (any AchievementCalculator)? {
+    public static func make(
+        name: String, parameters: AchievementParameters
+    )
+        throws(AchievementParameterError) -> (any AchievementCalculator)?
+    {
         guard let maker = makers.first(where: { $0.name == name }) else { return nil }
         return try maker.make(parameters)
     }

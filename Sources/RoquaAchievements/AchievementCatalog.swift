@@ -8,7 +8,7 @@ public struct AchievementProblem: Error, Sendable, Equatable, CustomStringConver
     public enum Kind: String, Sendable, Equatable {
         /// One case per rule; `malformedJSON` also covers a file that cannot be read.
         case malformedJSON, invalidEntry, missingID, duplicateID, unknownCalculator, invalidParameter,
-             unknownPrerequisite, prerequisiteCycle, invalidRarity, invalidCategory, missingText, invalidWindow
+            unknownPrerequisite, prerequisiteCycle, invalidRarity, invalidCategory, missingText, invalidWindow
     }
 
     /// The achievement's id; nil for file-level problems or an entry without an id.
@@ -86,8 +86,9 @@ public struct AchievementCatalog: Sendable {
     public static func load(data: Data) throws -> AchievementCatalog {
         let (file, definitions, calculators, problems) = check(data)
         guard problems.isEmpty else { throw AchievementCatalogError(path: nil, problems: problems) }
-        return AchievementCatalog(achievements: definitions, calculators: calculators,
-                                  experience: file?.experience ?? ExperienceRules())
+        return AchievementCatalog(
+            achievements: definitions, calculators: calculators,
+            experience: file?.experience ?? ExperienceRules())
     }
 
     /// Every problem in the file at `path` (empty when it is fine).
@@ -141,20 +142,36 @@ public struct AchievementCatalog: Sendable {
         }
     }
 
-    private static func check(_ data: Data) -> (file: File?, definitions: [AchievementDefinition],
-                                                calculators: [String: any AchievementCalculator], problems: [AchievementProblem]) {
+    private static func check(
+        _ data: Data
+    ) -> (
+        file: File?, definitions: [AchievementDefinition],
+        calculators: [String: any AchievementCalculator], problems: [AchievementProblem]
+    ) {
         do {
             _ = try JSONSerialization.jsonObject(with: data)
         } catch {
             let line = lineNumber(of: error, in: data)
-            return (nil, [], [:], [AchievementProblem(id: nil, kind: .malformedJSON,
-                                                 message: "malformed JSON\(line.map { " at line \($0)" } ?? ""): \(error.localizedDescription)",
-                                                 line: line)])
+            return (
+                nil, [], [:],
+                [
+                    AchievementProblem(
+                        id: nil, kind: .malformedJSON,
+                        message: "malformed JSON\(line.map { " at line \($0)" } ?? ""): \(error.localizedDescription)",
+                        line: line)
+                ]
+            )
         }
         let file: File
         do { file = try CheckedJSONDecoder().decode(File.self, from: data) } catch {
-            return (nil, [], [:], [AchievementProblem(id: nil, kind: .malformedJSON,
-                                                 message: "expected {\"achievements\": [ … ]}: \(describe(error, depth: 0))")])
+            return (
+                nil, [], [:],
+                [
+                    AchievementProblem(
+                        id: nil, kind: .malformedJSON,
+                        message: "expected {\"achievements\": [ … ]}: \(describe(error, depth: 0))")
+                ]
+            )
         }
         var problems: [AchievementProblem] = []
         var definitions: [AchievementDefinition] = []
@@ -163,7 +180,8 @@ public struct AchievementCatalog: Sendable {
         for (index, entry) in file.achievements.enumerated() {
             let name = entry.id.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
             func report(_ kind: AchievementProblem.Kind, _ message: String) {
-                problems.append(AchievementProblem(id: name, kind: kind, message: name == nil ? "entry #\(index + 1): \(message)" : message))
+                problems.append(
+                    AchievementProblem(id: name, kind: kind, message: name == nil ? "entry #\(index + 1): \(message)" : message))
             }
             let definition: AchievementDefinition
             switch entry.result {
@@ -172,17 +190,26 @@ public struct AchievementCatalog: Sendable {
                 continue
             case let .success(value): definition = value
             }
-            guard name != nil else { report(.missingID, "'id' is empty"); continue }
-            if !seen.insert(definition.id).inserted { report(.duplicateID, "duplicate id '\(definition.id)'"); continue }
+            guard name != nil else {
+                report(.missingID, "'id' is empty")
+                continue
+            }
+            if !seen.insert(definition.id).inserted {
+                report(.duplicateID, "duplicate id '\(definition.id)'")
+                continue
+            }
             do {
                 if let calculator = try AchievementCalculators.make(name: definition.calculator, parameters: definition.parameters) {
                     calculators[definition.id] = calculator
                 } else {
-                    report(.unknownCalculator, "unknown calculator '\(definition.calculator)' (known: \(AchievementCalculators.names.joined(separator: ", ")))")
+                    report(
+                        .unknownCalculator,
+                        "unknown calculator '\(definition.calculator)' (known: \(AchievementCalculators.names.joined(separator: ", ")))")
                 }
             } catch { report(.invalidParameter, "calculator '\(definition.calculator)': \(error.message)") }
             for (field, text) in [("title", definition.title), ("description", definition.description)] {
-                for (language, value) in [("tr", text.tr), ("en", text.en)] where value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                for (language, value) in [("tr", text.tr), ("en", text.en)]
+                where value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                     report(.missingText, "'\(field).\(language)' is empty")
                 }
             }
@@ -201,16 +228,23 @@ public struct AchievementCatalog: Sendable {
         var bounds: [String: WindowBound] = [:]
         for (field, text) in [("validFrom", definition.validFrom), ("validUntil", definition.validUntil)] {
             guard let text else { continue }
-            if let bound = WindowBound(iso: text) { bounds[field] = bound } else {
-                problems.append(AchievementProblem(id: definition.id, kind: .invalidWindow,
-                                                   message: "'\(field)' is not an ISO 8601 date: '\(text)'"))
+            if let bound = WindowBound(iso: text) {
+                bounds[field] = bound
+            } else {
+                problems.append(
+                    AchievementProblem(
+                        id: definition.id, kind: .invalidWindow,
+                        message: "'\(field)' is not an ISO 8601 date: '\(text)'"))
             }
         }
         let utc = TimeZone(identifier: "UTC")!
         if let from = bounds["validFrom"], let until = bounds["validUntil"],
-           until.date(in: utc, endOfDay: true) <= from.date(in: utc, endOfDay: false) {
-            problems.append(AchievementProblem(id: definition.id, kind: .invalidWindow,
-                                               message: "'validUntil' \(definition.validUntil!) is before 'validFrom' \(definition.validFrom!)"))
+            until.date(in: utc, endOfDay: true) <= from.date(in: utc, endOfDay: false)
+        {
+            problems.append(
+                AchievementProblem(
+                    id: definition.id, kind: .invalidWindow,
+                    message: "'validUntil' \(definition.validUntil!) is before 'validFrom' \(definition.validFrom!)"))
         }
         return problems
     }
@@ -220,8 +254,10 @@ public struct AchievementCatalog: Sendable {
         let byID = Dictionary(definitions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for definition in definitions {
             for prerequisite in definition.prerequisites where byID[prerequisite] == nil {
-                problems.append(AchievementProblem(id: definition.id, kind: .unknownPrerequisite,
-                                                   message: "unknown prerequisite '\(prerequisite)'"))
+                problems.append(
+                    AchievementProblem(
+                        id: definition.id, kind: .unknownPrerequisite,
+                        message: "unknown prerequisite '\(prerequisite)'"))
             }
         }
         // Depth-first search; every achievement on a cycle is reported with the cycle.
@@ -245,8 +281,10 @@ public struct AchievementCatalog: Sendable {
         for definition in definitions where state[definition.id] == nil { visit(definition.id) }
         for definition in definitions {
             if let cycle = onCycle[definition.id] {
-                problems.append(AchievementProblem(id: definition.id, kind: .prerequisiteCycle,
-                                                   message: "prerequisite cycle: \(cycle.joined(separator: " → "))"))
+                problems.append(
+                    AchievementProblem(
+                        id: definition.id, kind: .prerequisiteCycle,
+                        message: "prerequisite cycle: \(cycle.joined(separator: " → "))"))
             }
         }
         return problems

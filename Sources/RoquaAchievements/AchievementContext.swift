@@ -24,14 +24,18 @@ public final class AchievementContext {
 
     /// Creates a context; no statistic is computed until a calculator asks for it.
     /// `memory`: where the explored area and world share of a big store are remembered.
-    public convenience init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
-                            now: Date = Date(), travel: (() throws -> TravelFacts)? = nil, memory: (any FigureMemory)? = nil) {
+    public convenience init(
+        regions: [VisitedRegion], hierarchy: BoundaryHierarchy? = nil, timeZone: TimeZone = .current,
+        now: Date = Date(), travel: (() throws -> TravelFacts)? = nil, memory: (any FigureMemory)? = nil
+    ) {
         self.init(slice: regions[...], hierarchy: hierarchy, timeZone: timeZone, now: now, travel: travel, memory: memory)
     }
 
     /// A context of `slice`, sharing its storage.
-    init(slice: ArraySlice<VisitedRegion>, hierarchy: BoundaryHierarchy?, timeZone: TimeZone, now: Date,
-         travel: (() throws -> TravelFacts)?, memory: (any FigureMemory)? = nil) {
+    init(
+        slice: ArraySlice<VisitedRegion>, hierarchy: BoundaryHierarchy?, timeZone: TimeZone, now: Date,
+        travel: (() throws -> TravelFacts)?, memory: (any FigureMemory)? = nil
+    ) {
         self.regions = slice
         self.hierarchy = hierarchy
         self.timeZone = timeZone

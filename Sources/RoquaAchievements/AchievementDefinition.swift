@@ -11,8 +11,11 @@ public enum AchievementRarity: String, Sendable, Codable, CaseIterable {
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self(rawValue: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "unknown rarity '\(raw)' (expected \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "unknown rarity '\(raw)' (expected \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"))
         }
         self = value
     }
@@ -28,8 +31,11 @@ public enum AchievementCategory: String, Sendable, Codable, CaseIterable {
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self(rawValue: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "unknown category '\(raw)' (expected \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "unknown category '\(raw)' (expected \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"))
         }
         self = value
     }
@@ -107,14 +113,18 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
     /// Streaks: `longest` (default) or `current`.
     public var streak: String?
 
-    static let knownKeys: Set<String> = ["target", "unit", "continent", "bbox", "fromHour", "toHour", "timeZone",
-                                         "count", "mode", "windowMinutes", "minSpeedKmh", "minDistanceKm", "streak"]
+    static let knownKeys: Set<String> = [
+        "target", "unit", "continent", "bbox", "fromHour", "toHour", "timeZone",
+        "count", "mode", "windowMinutes", "minSpeedKmh", "minDistanceKm", "streak",
+    ]
 
     /// Creates parameters; every one left `nil` is absent, as in a JSON object without the key.
-    public init(target: Double? = nil, unit: String? = nil, continent: String? = nil, bbox: AchievementBoundingBox? = nil,
-                fromHour: Int? = nil, toHour: Int? = nil, timeZone: String? = nil, count: String? = nil,
-                mode: String? = nil, windowMinutes: Double? = nil, minSpeedKmh: Double? = nil,
-                minDistanceKm: Double? = nil, streak: String? = nil) {
+    public init(
+        target: Double? = nil, unit: String? = nil, continent: String? = nil, bbox: AchievementBoundingBox? = nil,
+        fromHour: Int? = nil, toHour: Int? = nil, timeZone: String? = nil, count: String? = nil,
+        mode: String? = nil, windowMinutes: Double? = nil, minSpeedKmh: Double? = nil,
+        minDistanceKm: Double? = nil, streak: String? = nil
+    ) {
         self.target = target
         self.unit = unit
         self.continent = continent
@@ -139,7 +149,7 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case target, unit, continent, bbox, fromHour, toHour, timeZone, count, mode, windowMinutes, minSpeedKmh,
-             minDistanceKm, streak
+            minDistanceKm, streak
     }
 
     /// Decodes the parameters object of a definition.
@@ -150,23 +160,27 @@ public struct AchievementParameters: Sendable, Codable, Equatable {
         let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
             .filter { !Self.knownKeys.contains($0) }.sorted()
         if !unknown.isEmpty {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "unknown parameter\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "unknown parameter\(unknown.count > 1 ? "s" : "") \(unknown.joined(separator: ", "))"))
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(target: try c.decodeIfPresent(Double.self, forKey: .target),
-                  unit: try c.decodeIfPresent(String.self, forKey: .unit),
-                  continent: try c.decodeIfPresent(String.self, forKey: .continent),
-                  bbox: try c.decodeIfPresent(AchievementBoundingBox.self, forKey: .bbox),
-                  fromHour: try c.decodeIfPresent(Int.self, forKey: .fromHour),
-                  toHour: try c.decodeIfPresent(Int.self, forKey: .toHour),
-                  timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone),
-                  count: try c.decodeIfPresent(String.self, forKey: .count),
-                  mode: try c.decodeIfPresent(String.self, forKey: .mode),
-                  windowMinutes: try c.decodeIfPresent(Double.self, forKey: .windowMinutes),
-                  minSpeedKmh: try c.decodeIfPresent(Double.self, forKey: .minSpeedKmh),
-                  minDistanceKm: try c.decodeIfPresent(Double.self, forKey: .minDistanceKm),
-                  streak: try c.decodeIfPresent(String.self, forKey: .streak))
+        self.init(
+            target: try c.decodeIfPresent(Double.self, forKey: .target),
+            unit: try c.decodeIfPresent(String.self, forKey: .unit),
+            continent: try c.decodeIfPresent(String.self, forKey: .continent),
+            bbox: try c.decodeIfPresent(AchievementBoundingBox.self, forKey: .bbox),
+            fromHour: try c.decodeIfPresent(Int.self, forKey: .fromHour),
+            toHour: try c.decodeIfPresent(Int.self, forKey: .toHour),
+            timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone),
+            count: try c.decodeIfPresent(String.self, forKey: .count),
+            mode: try c.decodeIfPresent(String.self, forKey: .mode),
+            windowMinutes: try c.decodeIfPresent(Double.self, forKey: .windowMinutes),
+            minSpeedKmh: try c.decodeIfPresent(Double.self, forKey: .minSpeedKmh),
+            minDistanceKm: try c.decodeIfPresent(Double.self, forKey: .minDistanceKm),
+            streak: try c.decodeIfPresent(String.self, forKey: .streak))
     }
 }
 
@@ -182,11 +196,13 @@ public enum WindowBound: Sendable, Equatable {
     public init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         if text.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-           parts[0].count == 4, (1...12).contains(m), (1...31).contains(d) {
+            parts[0].count == 4, (1...12).contains(m), (1...31).contains(d)
+        {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
             guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)),
-                  calendar.component(.day, from: date) == d else { return nil }
+                calendar.component(.day, from: date) == d
+            else { return nil }
             self = .day(year: y, month: m, day: d)
             return
         }
@@ -248,10 +264,12 @@ public struct AchievementDefinition: Sendable, Codable, Equatable {
     public var xp: Int
 
     /// Creates a definition, unchecked; `AchievementCatalog.load` validates definitions from a file.
-    public init(id: String, calculator: String, parameters: AchievementParameters, title: LocalizedText,
-                description: LocalizedText, icon: String, rarity: AchievementRarity, category: AchievementCategory,
-                hidden: Bool = false, prerequisites: [String] = [], validFrom: String? = nil, validUntil: String? = nil,
-                xp: Int = 0) {
+    public init(
+        id: String, calculator: String, parameters: AchievementParameters, title: LocalizedText,
+        description: LocalizedText, icon: String, rarity: AchievementRarity, category: AchievementCategory,
+        hidden: Bool = false, prerequisites: [String] = [], validFrom: String? = nil, validUntil: String? = nil,
+        xp: Int = 0
+    ) {
         self.id = id
         self.calculator = calculator
         self.parameters = parameters
@@ -269,7 +287,7 @@ public struct AchievementDefinition: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case id, calculator, parameters, title, description, icon, rarity, category, hidden, prerequisites,
-             validFrom, validUntil, xp
+            validFrom, validUntil, xp
     }
 
     /// Decodes one definition; absent `parameters`, `hidden`, `prerequisites` and `xp` take their defaults.
@@ -278,25 +296,28 @@ public struct AchievementDefinition: Sendable, Codable, Equatable {
     ///   what the rarity, category and parameters decoders throw.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(String.self, forKey: .id),
-                  calculator: try c.decode(String.self, forKey: .calculator),
-                  parameters: try c.decodeIfPresent(AchievementParameters.self, forKey: .parameters) ?? AchievementParameters(),
-                  title: try c.decode(LocalizedText.self, forKey: .title),
-                  description: try c.decode(LocalizedText.self, forKey: .description),
-                  icon: try c.decode(String.self, forKey: .icon),
-                  rarity: try c.decode(AchievementRarity.self, forKey: .rarity),
-                  category: try c.decode(AchievementCategory.self, forKey: .category),
-                  hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false,
-                  prerequisites: try c.decodeIfPresent([String].self, forKey: .prerequisites) ?? [],
-                  validFrom: try c.decodeIfPresent(String.self, forKey: .validFrom),
-                  validUntil: try c.decodeIfPresent(String.self, forKey: .validUntil),
-                  xp: try c.decodeIfPresent(Int.self, forKey: .xp) ?? 0)
+        self.init(
+            id: try c.decode(String.self, forKey: .id),
+            calculator: try c.decode(String.self, forKey: .calculator),
+            parameters: try c.decodeIfPresent(AchievementParameters.self, forKey: .parameters) ?? AchievementParameters(),
+            title: try c.decode(LocalizedText.self, forKey: .title),
+            description: try c.decode(LocalizedText.self, forKey: .description),
+            icon: try c.decode(String.self, forKey: .icon),
+            rarity: try c.decode(AchievementRarity.self, forKey: .rarity),
+            category: try c.decode(AchievementCategory.self, forKey: .category),
+            hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false,
+            prerequisites: try c.decodeIfPresent([String].self, forKey: .prerequisites) ?? [],
+            validFrom: try c.decodeIfPresent(String.self, forKey: .validFrom),
+            validUntil: try c.decodeIfPresent(String.self, forKey: .validUntil),
+            xp: try c.decodeIfPresent(Int.self, forKey: .xp) ?? 0)
     }
 
     /// The window's instants in `timeZone` (nil bounds are open), or nil when there is no window.
     public func window(in timeZone: TimeZone) -> (from: Date?, until: Date?)? {
         guard validFrom != nil || validUntil != nil else { return nil }
-        return (validFrom.flatMap { WindowBound(iso: $0) }?.date(in: timeZone, endOfDay: false),
-                validUntil.flatMap { WindowBound(iso: $0) }?.date(in: timeZone, endOfDay: true))
+        return (
+            validFrom.flatMap { WindowBound(iso: $0) }?.date(in: timeZone, endOfDay: false),
+            validUntil.flatMap { WindowBound(iso: $0) }?.date(in: timeZone, endOfDay: true)
+        )
     }
 }

@@ -48,8 +48,10 @@ public struct AchievementEvaluator: Sendable {
     /// Statuses in catalog order. With `only`, just those achievements (and what their
     /// prerequisites need) are computed; ids in `unlocked` are taken as unlocked without computing.
     /// - Throws: when a calculator cannot compute a statistic it needs.
-    public func evaluate(_ context: AchievementContext, only: Set<String>? = nil,
-                         unlocked: Set<String> = []) throws -> [AchievementStatus] {
+    public func evaluate(
+        _ context: AchievementContext, only: Set<String>? = nil,
+        unlocked: Set<String> = []
+    ) throws -> [AchievementStatus] {
         let byID = Dictionary(catalog.achievements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var done: [String: AchievementStatus] = [:]
 
@@ -58,8 +60,9 @@ public struct AchievementEvaluator: Sendable {
             if let known = done[id] { return known }
             guard let definition = byID[id], let calculator = catalog.calculators[id] else { return nil }
             if unlocked.contains(id) {
-                let kept = AchievementStatus(id: id, current: .nan, target: .nan, unlocked: true, hidden: definition.hidden,
-                                             missingPrerequisites: [], window: .always)
+                let kept = AchievementStatus(
+                    id: id, current: .nan, target: .nan, unlocked: true, hidden: definition.hidden,
+                    missingPrerequisites: [], window: .always)
                 done[id] = kept
                 return kept
             }
@@ -67,15 +70,20 @@ public struct AchievementEvaluator: Sendable {
             var windowState = AchievementWindowState.always
             if let window = definition.window(in: context.timeZone) {
                 scope = context.restricted(from: window.from, until: window.until)
-                if let from = window.from, context.now < from { windowState = .upcoming }
-                else if let until = window.until, context.now >= until { windowState = .closed }
-                else { windowState = .open }
+                if let from = window.from, context.now < from {
+                    windowState = .upcoming
+                } else if let until = window.until, context.now >= until {
+                    windowState = .closed
+                } else {
+                    windowState = .open
+                }
             }
             let progress = try calculator.progress(scope)
             let missing = try definition.prerequisites.filter { try status($0)?.unlocked != true }
-            let result = AchievementStatus(id: id, current: progress.current, target: progress.target,
-                                           unlocked: missing.isEmpty && windowState != .upcoming && progress.current >= progress.target,
-                                           hidden: definition.hidden, missingPrerequisites: missing, window: windowState)
+            let result = AchievementStatus(
+                id: id, current: progress.current, target: progress.target,
+                unlocked: missing.isEmpty && windowState != .upcoming && progress.current >= progress.target,
+                hidden: definition.hidden, missingPrerequisites: missing, window: windowState)
             done[id] = result
             return result
         }

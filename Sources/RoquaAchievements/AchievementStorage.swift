@@ -1,6 +1,6 @@
 import Foundation
-import RoquaProgress
 import GRDB
+import RoquaProgress
 import RoquaRegions
 
 /// One achievement unlocked, once, at a time.
@@ -22,13 +22,14 @@ public enum AchievementStorage {
         name: "achievements",
         migrations: [
             .init("v2: achievement unlocks") { db in
-                try db.execute(sql: """
-                    CREATE TABLE achievement_unlocks (
-                        id TEXT PRIMARY KEY,
-                        unlocked_at TEXT NOT NULL,
-                        xp INTEGER NOT NULL
-                    );
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE achievement_unlocks (
+                            id TEXT PRIMARY KEY,
+                            unlocked_at TEXT NOT NULL,
+                            xp INTEGER NOT NULL
+                        );
+                        """)
             },
             // Stores made by Roqua 0.1 kept progress here; nothing read it, so it is gone.
             .init("v4: no stored achievement progress") { db in
@@ -42,7 +43,7 @@ public enum AchievementStorage {
                     throw ArchiveRowProblem("achievement '\(id)': unlocked_at is not a time")
                 }
                 guard let xp = row["xp"]?.integer, xp >= 0 else { throw ArchiveRowProblem("achievement '\(id)': xp must be ≥ 0") }
-            },
+            }
         ],
         // Unlocks are dated by the regions that completed them (`CompletionTimes`): derived again with them.
         derivedTables: ["achievement_unlocks"]
@@ -59,8 +60,9 @@ public enum AchievementStorage {
 
     /// Stores `unlock` unless that achievement is unlocked already; true when it was new.
     static func insert(_ unlock: AchievementUnlock, _ db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO achievement_unlocks (id, unlocked_at, xp) VALUES (?, ?, ?)",
-                       arguments: [unlock.id, try StoreTime.text(unlock.unlockedAt), unlock.xp])
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO achievement_unlocks (id, unlocked_at, xp) VALUES (?, ?, ?)",
+            arguments: [unlock.id, try StoreTime.text(unlock.unlockedAt), unlock.xp])
         return db.changesCount > 0
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import RoquaProgress
 import GRDB
 import RoquaBoundaries
+import RoquaProgress
 import RoquaRegions
 
 /// What the achievement system reports after a batch of region events.
@@ -47,20 +47,25 @@ public struct AchievementTracker: Sendable {
     }
 
     /// Calculators whose result a revisit can change (a revisit adds no region, district or area).
-    static let revisitSensitive: Set<String> = ["revisit", "daily_streak", "weekend_streak", "explorer_tiles", "max_square",
-                                                "days_abroad"]
+    static let revisitSensitive: Set<String> = [
+        "revisit", "daily_streak", "weekend_streak", "explorer_tiles", "max_square",
+        "days_abroad",
+    ]
 
     /// The explorer tiles and days abroad stored so far (read inside the evaluation's transaction).
     static func travelFacts(_ db: Database, zone: TimeZone) throws -> TravelFacts {
-        TravelFacts(tiles: TileStats(zoom: 14, visited: try RegionStore.visitedTiles(db, zoom: 14)),
-                    daysAbroad: try RegionStore.daysAbroad(db, zone: zone))
+        TravelFacts(
+            tiles: TileStats(zoom: 14, visited: try RegionStore.visitedTiles(db, zoom: 14)),
+            daysAbroad: try RegionStore.daysAbroad(db, zone: zone))
     }
 
     /// Inside an import's transaction, after its regions are written: the unlocks and level-ups
     /// the import's events caused, stored in the same transaction. `stored`: every readable
     /// region as the store now holds it, when the importer has them (else they are read).
-    package func consume(_ db: Database, events: [RegionEvent], stored: [VisitedRegion]? = nil,
-                         now: Date = Date()) throws -> [AchievementEvent] {
+    package func consume(
+        _ db: Database, events: [RegionEvent], stored: [VisitedRegion]? = nil,
+        now: Date = Date()
+    ) throws -> [AchievementEvent] {
         guard !events.isEmpty else { return [] }
         let previous = try AchievementStorage.unlocks(db)
         let unlocked = Set(previous.map(\.id))
@@ -78,8 +83,9 @@ public struct AchievementTracker: Sendable {
             default: nil
             }
         }.max()
-        let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                                         travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+        let context = AchievementContext(
+            regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+            travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
         // A big store's explored area and world share are carried forward from the ones
         // remembered before the import rather than forgotten until the next `stats` measures them.
         if newAreLast, !newIDs.isEmpty { context.rememberFiguresAfterAdding(newIDs.count) }
@@ -89,8 +95,11 @@ public struct AchievementTracker: Sendable {
             before = catalog.experience.standing(regions: regions[..<earlier], unlocks: previous).level
         } else {
             let newRegions = Set(newIDs)
-            before = catalog.experience.standing(regions: regions.lazy.filter { $0.id.map { !newRegions.contains($0) } ?? true },
-                                                 unlocks: previous).level
+            before =
+                catalog.experience.standing(
+                    regions: regions.lazy.filter { $0.id.map { !newRegions.contains($0) } ?? true },
+                    unlocks: previous
+                ).level
         }
         let after = catalog.experience.standing(regions: regions, unlocks: previous + new).level
         var result = new.map(AchievementEvent.unlocked)
@@ -110,9 +119,10 @@ public struct AchievementTracker: Sendable {
     /// only revisit and streak ones when the batch holds nothing but revisits.
     func affected(by events: [RegionEvent], unlocked: Set<String>) -> Set<String> {
         let addsRegions = events.contains { if case .revisit = $0 { false } else { true } }
-        return Set(catalog.achievements.filter { definition in
-            !unlocked.contains(definition.id) && (addsRegions || Self.revisitSensitive.contains(definition.calculator))
-        }.map(\.id))
+        return Set(
+            catalog.achievements.filter { definition in
+                !unlocked.contains(definition.id) && (addsRegions || Self.revisitSensitive.contains(definition.calculator))
+            }.map(\.id))
     }
 
     /// Evaluates every achievement, stores what became unlocked (a catalog that gained entries, a
@@ -127,10 +137,12 @@ public struct AchievementTracker: Sendable {
             let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
             // One context for both evaluations: the explored area, world share and streaks of a
             // million regions are computed once, not once for the locked ones and again for all.
-            let context = AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                                             travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
-            let new = try record(locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
-                                 now: now, db, context: context)
+            let context = AchievementContext(
+                regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+                travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+            let new = try record(
+                locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
+                now: now, db, context: context)
             let unlocks = previous + new
             // A stored unlock stands (it is never taken back) and carries its date.
             let dates = Dictionary(unlocks.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
@@ -140,25 +152,32 @@ public struct AchievementTracker: Sendable {
                 status.unlocked = status.unlocked || status.unlockedAt != nil
                 return status
             }
-            return AchievementBoard(statuses: statuses, unlocks: unlocks,
-                                    level: catalog.experience.standing(regions: regions, unlocks: unlocks), newUnlocks: new)
+            return AchievementBoard(
+                statuses: statuses, unlocks: unlocks,
+                level: catalog.experience.standing(regions: regions, unlocks: unlocks), newUnlocks: new)
         }
     }
 
     /// Evaluates `ids` and stores their unlocks, each dated when it was completed (see
     /// `CompletionTimes`; `latest`: the latest visit the evaluation saw); returns the new ones.
     /// `context`: one of `regions` at `now` already made (its statistics are reused).
-    private func record(_ ids: Set<String>, among regions: [VisitedRegion], previous: [AchievementUnlock], latest: Date?,
-                        now: Date, _ db: Database, context: AchievementContext? = nil) throws -> [AchievementUnlock] {
+    private func record(
+        _ ids: Set<String>, among regions: [VisitedRegion], previous: [AchievementUnlock], latest: Date?,
+        now: Date, _ db: Database, context: AchievementContext? = nil
+    ) throws -> [AchievementUnlock] {
         guard !ids.isEmpty else { return [] }
         let unlocked = Set(previous.map(\.id))
-        let context = context ?? AchievementContext(regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                                                    travel: { try Self.travelFacts(db, zone: self.timeZone) },
-                                                    memory: StoredFigures(db))
+        let context =
+            context
+            ?? AchievementContext(
+                regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+                travel: { try Self.travelFacts(db, zone: self.timeZone) },
+                memory: StoredFigures(db))
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
         let newly = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }
-        let times = CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
-                                    previous: previous, latest: latest ?? now, dating: newly.map(\.id))
+        let times = CompletionTimes(
+            catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
+            previous: previous, latest: latest ?? now, dating: newly.map(\.id))
         let completed = try times.completed(newly.map { ($0.id, $0.current) })
         var dates = Dictionary(previous.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
         // Prerequisites are dated before what needs them (the catalog has no cycles).

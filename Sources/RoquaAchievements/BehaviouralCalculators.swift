@@ -92,8 +92,9 @@ struct RegionsPerHourCalculator: AchievementCalculator {
         var path = [0.0], runStart = [0]
         for i in regions.indices.dropFirst() {
             let a = regions[i - 1], b = regions[i]
-            let hop = Geodesy.haversineMeters(Coordinate(latitude: a.latitude, longitude: a.longitude),
-                                              Coordinate(latitude: b.latitude, longitude: b.longitude))
+            let hop = Geodesy.haversineMeters(
+                Coordinate(latitude: a.latitude, longitude: a.longitude),
+                Coordinate(latitude: b.latitude, longitude: b.longitude))
             let seconds = b.time - a.time
             let tooFast = hop > 1000 && hop > Self.groundSpeedLimit / 3.6 * max(seconds, 0)
             path.append(tooFast ? 0 : path[i - 1] + hop)
@@ -146,7 +147,8 @@ struct BoundingBoxCalculator: AchievementCalculator {
         target = try parameters.requiredTarget()
         guard let box = parameters.bbox else { throw AchievementParameterError("missing parameter 'bbox'") }
         guard (-90...90).contains(box.south), (-90...90).contains(box.north), box.south < box.north,
-              (-180...180).contains(box.west), (-180...180).contains(box.east), box.west < box.east else {
+            (-180...180).contains(box.west), (-180...180).contains(box.east), box.west < box.east
+        else {
             throw AchievementParameterError("'bbox' needs -90 ≤ south < north ≤ 90 and -180 ≤ west < east ≤ 180")
         }
         self.box = box

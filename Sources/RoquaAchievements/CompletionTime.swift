@@ -34,8 +34,10 @@ struct CompletionTimes: Sendable {
     /// `dating`: the achievements `completed` will be asked about (the streaks of every
     /// count are made only when one of them is a streak); `sweepsStreaks` false dates streaks by
     /// probing too (tests compare the two).
-    init(catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone, regions: [VisitedRegion],
-         previous: [AchievementUnlock], latest: Date, dating: some Sequence<String>, sweepsStreaks: Bool = true) {
+    init(
+        catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone, regions: [VisitedRegion],
+        previous: [AchievementUnlock], latest: Date, dating: some Sequence<String>, sweepsStreaks: Bool = true
+    ) {
         self.catalog = catalog
         self.hierarchy = hierarchy
         self.timeZone = timeZone
@@ -81,14 +83,16 @@ struct CompletionTimes: Sendable {
     /// prerequisite unlocked in this batch), the first count whose streak reaches its target.
     private func firstStreakCount(_ definition: AchievementDefinition) -> Int? {
         guard let streaksByCount, let streak = catalog.calculators[definition.id] as? StreakCalculator, !streak.current,
-              definition.window(in: timeZone) == nil, definition.prerequisites.allSatisfy({ previous[$0] != nil }) else { return nil }
+            definition.window(in: timeZone) == nil, definition.prerequisites.allSatisfy({ previous[$0] != nil })
+        else { return nil }
         return streaksByCount.firstIndex { Double(streak.weekends ? $0.weekend : $0.daily) >= streak.target }.map { $0 + 1 }
     }
 
     /// The regions entered up to and including the `count`-th, evaluated as of its entry.
     private func prefix(_ count: Int) -> AchievementContext {
-        AchievementContext(slice: regions.prefix(count), hierarchy: hierarchy, timeZone: timeZone,
-                           now: regions[count - 1].timestampStart, travel: nil)
+        AchievementContext(
+            slice: regions.prefix(count), hierarchy: hierarchy, timeZone: timeZone,
+            now: regions[count - 1].timestampStart, travel: nil)
     }
 
     /// When `id` was completed (`completed`), never after `now` and never before its prerequisites
@@ -119,7 +123,8 @@ struct CompletionTimes: Sendable {
     /// for what the regions entered up to a moment do not decide).
     func completed(_ id: String, progress: Double) throws -> Date {
         guard let definition = catalog.definition(id), !Self.datedByLatestVisit.contains(definition.calculator),
-              !regions.isEmpty else { return latest }
+            !regions.isEmpty
+        else { return latest }
         if let count = firstStreakCount(definition) { return regions[count - 1].timestampStart }
         let evaluator = AchievementEvaluator(catalog: catalog)
         let before = Set(previous.keys)

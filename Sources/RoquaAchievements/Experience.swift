@@ -40,7 +40,8 @@ public struct ExperienceRules: Sendable, Codable, Equatable {
             problems.append(AchievementProblem(id: nil, kind: .invalidEntry, message: "experience.\(key) must be 0…1000000, not \(value)"))
         }
         if !(1...1_000_000).contains(levelBase) {
-            problems.append(AchievementProblem(id: nil, kind: .invalidEntry, message: "experience.levelBase must be 1…1000000, not \(levelBase)"))
+            problems.append(
+                AchievementProblem(id: nil, kind: .invalidEntry, message: "experience.levelBase must be 1…1000000, not \(levelBase)"))
         }
         return problems
     }

@@ -8,7 +8,12 @@ enum JSONSyntaxLocator {
     static func errorLine(in data: Data) -> Int? {
         let bytes = [UInt8](data)
         var scanner = Scanner(bytes: bytes)
-        let ok = scanner.value() && { scanner.skipSpace(); return scanner.index == bytes.count }()
+        let ok =
+            scanner.value()
+            && {
+                scanner.skipSpace()
+                return scanner.index == bytes.count
+            }()
         guard !ok else { return nil }
         return bytes.prefix(min(scanner.index, bytes.count)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
@@ -43,7 +48,11 @@ enum JSONSyntaxLocator {
             guard depth < 512 else { return false }
             index += 1
             skipSpace()
-            if current == close { index += 1; depth -= 1; return true }
+            if current == close {
+                index += 1
+                depth -= 1
+                return true
+            }
             while true {
                 if keyed {
                     skipSpace()
@@ -54,7 +63,10 @@ enum JSONSyntaxLocator {
                 }
                 guard value() else { return false }
                 skipSpace()
-                if current == UInt8(ascii: ",") { index += 1; continue }
+                if current == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
                 guard current == close else { return false }
                 index += 1
                 depth -= 1
@@ -67,7 +79,12 @@ enum JSONSyntaxLocator {
             while let c = current {
                 index += 1
                 if c == UInt8(ascii: "\"") { return true }
-                if c == UInt8(ascii: "\\") { index += 1 } else if c < 0x20 { index -= 1; return false }
+                if c == UInt8(ascii: "\\") {
+                    index += 1
+                } else if c < 0x20 {
+                    index -= 1
+                    return false
+                }
             }
             return false
         }

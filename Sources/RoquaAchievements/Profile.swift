@@ -40,8 +40,10 @@ public struct Profile: Sendable, Codable, Equatable {
     public var achievementCount: Int
 
     /// Creates a profile from its parts.
-    public init(level: PlayerLevel, regions: Int, districts: Int, provinces: Int, countries: Int, badges: [Badge],
-                achievementCount: Int) {
+    public init(
+        level: PlayerLevel, regions: Int, districts: Int, provinces: Int, countries: Int, badges: [Badge],
+        achievementCount: Int
+    ) {
         self.level = level
         self.regions = regions
         self.districts = districts

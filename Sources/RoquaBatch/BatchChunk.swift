@@ -92,8 +92,11 @@ package struct BatchChunk: Sendable {
     /// One feature's point (or why it has none) and properties: by `JSONRecordScan` when the
     /// feature is plain, else (or when `fast` is off) by the full parse.
     /// - Throws: `BatchError.notGeoJSON` for a feature that is not valid JSON.
-    private func read(_ text: UnsafeBufferPointer<UInt8>, feature: Feature, fast: Bool = true) throws
-        -> (Result<Coordinate, BatchRowError>, KeptProperties) {
+    private func read(
+        _ text: UnsafeBufferPointer<UInt8>, feature: Feature, fast: Bool = true
+    ) throws
+        -> (Result<Coordinate, BatchRowError>, KeptProperties)
+    {
         if fast, let plain = JSONRecordScan.feature(text) {
             var properties = KeptProperties.none
             if let range = plain.properties {
@@ -119,10 +122,11 @@ package struct BatchChunk: Sendable {
                 guard let (coordinate, properties) = try? chunk.read(buffer, feature: feature, fast: fast) else { return nil }
                 var members: [UInt8] = []
                 properties.appendMembers(to: &members)
-                let point = switch coordinate {
-                case let .success(c): "\(c.latitude.bitPattern),\(c.longitude.bitPattern)"
-                case let .failure(error): error.message
-                }
+                let point =
+                    switch coordinate {
+                    case let .success(c): "\(c.latitude.bitPattern),\(c.longitude.bitPattern)"
+                    case let .failure(error): error.message
+                    }
                 return point + " | " + String(decoding: members, as: UTF8.self)
             }
             return (JSONRecordScan.feature(buffer) == nil ? nil : render(fast: true), render(fast: false))
@@ -132,8 +136,10 @@ package struct BatchChunk: Sendable {
     /// One JSON value, the whole of `text`, which starts on `line`; of an object, only the
     /// members named in `keeping` (nil: all).
     /// - Throws: `BatchError.notGeoJSON` naming the line of what is wrong.
-    private func parse(_ text: UnsafeBufferPointer<UInt8>, line: Int,
-                       keeping: [String]? = ["type", "geometry", "properties"]) throws -> JSONValue {
+    private func parse(
+        _ text: UnsafeBufferPointer<UInt8>, line: Int,
+        keeping: [String]? = ["type", "geometry", "properties"]
+    ) throws -> JSONValue {
         try BatchInput.geoJSON(path: parser.path) {
             let json = JSONScanner(stream: ByteStream(bytes: text, name: parser.path, line: line))
             let value = try json.readValue(keeping: keeping)
@@ -145,8 +151,9 @@ package struct BatchChunk: Sendable {
     /// A feature's Point, or why it has none.
     private func coordinate(of feature: JSONValue, number: Int) -> Result<Coordinate, BatchRowError> {
         guard let geometry = feature["geometry"], geometry["type"]?.string == "Point",
-              let position = geometry["coordinates"]?.array, position.count >= 2,
-              let lon = position[0].number, let lat = position[1].number else {
+            let position = geometry["coordinates"]?.array, position.count >= 2,
+            let lon = position[0].number, let lat = position[1].number
+        else {
             return parser.failure(number, "feature is not a Point with numeric coordinates")
         }
         return parser.coordinate(number, lat, lon)
@@ -158,8 +165,10 @@ package struct BatchChunk: Sendable {
 
     /// Splits a block into lines (memchr) and numbers them, as the reader would have one by one:
     /// a trailing `\r` stripped, blank lines skipped but counted, overlong lines reported in place.
-    private func forEachLine(_ bytes: [UInt8], firstLine: Int, tooLong: [Int],
-                             _ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, KeptProperties) -> Void) {
+    private func forEachLine(
+        _ bytes: [UInt8], firstLine: Int, tooLong: [Int],
+        _ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, KeptProperties) -> Void
+    ) {
         var number = firstLine
         var skipped = 0  // tooLong[skipped] is the next overlong line to report
         bytes.withUnsafeBufferPointer { (all: UnsafeBufferPointer<UInt8>) -> Void in

@@ -63,8 +63,10 @@ struct BatchFormatter {
     var keepBadRows = false
 
     /// Appends one answer. GeoJSON features each start with `,\n`; the writer drops the first one.
-    func append(_ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties,
-                to out: inout [UInt8]) {
+    func append(
+        _ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties,
+        to out: inout [UInt8]
+    ) {
         var chain: (Int32, Int32, Int32) = (-1, -1, -1)
         var unit = placement.unit?.raw ?? -1
         while unit >= 0 {
@@ -94,8 +96,9 @@ struct BatchFormatter {
             appendJSON(placement, c, chain, to: &out)
             out.append(0x0A)
         case .geojson:
-            Self.append(",\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(c.longitude),\(c.latitude)]},\"properties\":{",
-                        to: &out)
+            Self.append(
+                ",\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(c.longitude),\(c.latitude)]},\"properties\":{",
+                to: &out)
             properties.appendMembers(to: &out)
             Self.append("\"roqua\":", to: &out)
             appendJSON(placement, c, chain, to: &out)
@@ -107,14 +110,21 @@ struct BatchFormatter {
     /// long to keep, or `lat,lon` of a JSON row), every answer column empty and the reason last;
     /// in JSON every answer key `null` and an `"error"`; in GeoJSON a feature without geometry
     /// keeping its properties.
-    func appendBadRow(_ reason: String, csvLine: UnsafeBufferPointer<UInt8>?, inputColumns: Int, properties: KeptProperties,
-                      to out: inout [UInt8]) {
+    func appendBadRow(
+        _ reason: String, csvLine: UnsafeBufferPointer<UInt8>?, inputColumns: Int, properties: KeptProperties,
+        to out: inout [UInt8]
+    ) {
         // Text and nulls only: nothing in it can fail to encode.
-        let empty = (try? OrderedJSONEncoder().encode(FailedRowAnswer(error: reason, withLocality: localities != nil)))
+        let empty =
+            (try? OrderedJSONEncoder().encode(FailedRowAnswer(error: reason, withLocality: localities != nil)))
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
         switch format {
         case .csv:
-            if let csvLine { Self.appendText(csvLine, to: &out) } else { Self.append(String(repeating: ",", count: max(inputColumns, 2) - 1), to: &out) }
+            if let csvLine {
+                Self.appendText(csvLine, to: &out)
+            } else {
+                Self.append(String(repeating: ",", count: max(inputColumns, 2) - 1), to: &out)
+            }
             Self.append(String(repeating: ",", count: 7 + (localities != nil ? 1 : 0)) + "," + CSVLine.quote(reason) + "\n", to: &out)
         case .ndjson:
             Self.append(empty + "\n", to: &out)
@@ -144,8 +154,9 @@ struct BatchFormatter {
 
     private func locality(_ c: Coordinate, _ chain: (Int32, Int32, Int32)) -> Locality? {
         guard let localities, chain.0 >= 0 else { return nil }
-        return localities.locality(at: c, country: codes[Int(chain.0)], province: chain.1 >= 0 ? codes[Int(chain.1)] : nil,
-                                   district: chain.2 >= 0 ? codes[Int(chain.2)] : nil)
+        return localities.locality(
+            at: c, country: codes[Int(chain.0)], province: chain.1 >= 0 ? codes[Int(chain.1)] : nil,
+            district: chain.2 >= 0 ? codes[Int(chain.2)] : nil)
     }
 
     @inline(__always)

@@ -86,7 +86,10 @@ package final class BatchInput {
             guard let number = try nextLine() else { return }
             guard !pendingTooLong else { return }  // an overlong first line: reported as a row
             let bytes = pending
-            if CSVLine.isBlank(bytes) { hasPending = false; continue }
+            if CSVLine.isBlank(bytes) {
+                hasPending = false
+                continue
+            }
             let text = String(decoding: bytes, as: UTF8.self)
             guard let fields = CSVLine.split(bytes) else {
                 throw BatchError.badHeader(path: path, reason: "line \(number) has an unterminated quote")
@@ -101,7 +104,8 @@ package final class BatchInput {
                 // No header: lat, lon are the first two columns; this line is the first row.
                 csvHeader = (["lat", "lon"] + (2..<fields.count).map { "column\($0 + 1)" }).joined(separator: ",")
             } else {
-                throw BatchError.badHeader(path: path, reason: "line \(number) names no lat/lon columns (lat, latitude / lon, lng, longitude) and is not numeric")
+                throw BatchError.badHeader(
+                    path: path, reason: "line \(number) names no lat/lon columns (lat, latitude / lon, lng, longitude) and is not numeric")
             }
             return
         }
@@ -192,7 +196,8 @@ package final class BatchInput {
             case "type":
                 let type = try json.readValue(depth: 1)
                 guard type.string == "FeatureCollection" else {
-                    throw BatchError.notGeoJSON(path: path, reason: "\"type\" is \(type.string.map(Echo.quoted) ?? type.kind), not \"FeatureCollection\"")
+                    throw BatchError.notGeoJSON(
+                        path: path, reason: "\"type\" is \(type.string.map(Echo.quoted) ?? type.kind), not \"FeatureCollection\"")
                 }
             default:
                 try json.skipValue()

@@ -81,7 +81,9 @@ package struct BatchRowParser: Sendable {
     @inline(__always)
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
-    private func coordinate(_ row: Int, lat: UnsafeBufferPointer<UInt8>, lon: UnsafeBufferPointer<UInt8>) -> Result<Coordinate, BatchRowError> {
+    private func coordinate(
+        _ row: Int, lat: UnsafeBufferPointer<UInt8>, lon: UnsafeBufferPointer<UInt8>
+    ) -> Result<Coordinate, BatchRowError> {
         guard let latitude = Self.number(lat) else {
             return failure(row, "latitude \(Echo.quoted(String(decoding: lat, as: UTF8.self))) is not a number")
         }
@@ -151,8 +153,10 @@ package struct BatchRowParser: Sendable {
             }
         }
         return line.withUnsafeBufferPointer { buffer in
-            (JSONRecordScan.ndjson(buffer).map { render(parser.coordinate(1, $0.latitude, $0.longitude)) },
-             render(parser.ndjsonCoordinateParsed(buffer, 1)))
+            (
+                JSONRecordScan.ndjson(buffer).map { render(parser.coordinate(1, $0.latitude, $0.longitude)) },
+                render(parser.ndjsonCoordinateParsed(buffer, 1))
+            )
         }
     }
 
@@ -164,7 +168,9 @@ package struct BatchRowParser: Sendable {
             return failure(row, "not a JSON object")
         }
         func value(_ name: String, _ keys: [String]) -> Result<Double, BatchRowError> {
-            guard let found = keys.lazy.compactMap({ object[$0] }).first else { return .failure(BatchRowError(file: path, row: row, message: "no \(name)")) }
+            guard let found = keys.lazy.compactMap({ object[$0] }).first else {
+                return .failure(BatchRowError(file: path, row: row, message: "no \(name)"))
+            }
             switch found {
             case let .number(number, _): return .success(number)
             case let .string(text, _):

@@ -26,15 +26,19 @@ package enum BatchRunner {
     /// - Throws: `BatchError` (input unreadable or not the format it starts as), `InputError`,
     ///   `OutputError` (output cannot be written; a regular output file is then left as it was),
     ///   GRDB's `DatabaseError` when the localities asked for cannot be read.
-    package static func run(index: ResolverIndex, input: String, output: String, options: BatchOptions,
-                            events: (BatchEvent) -> Void) throws -> BatchSummary {
+    package static func run(
+        index: ResolverIndex, input: String, output: String, options: BatchOptions,
+        events: (BatchEvent) -> Void
+    ) throws -> BatchSummary {
         let source = try BatchInput(path: input)
         let format = options.output ?? source.format
         let sink = try BatchOutput(path: output, format: format)
-        try sink.begin(csvHeader: source.format == .csv ? source.csvHeader : nil, locality: options.locality,
-                       errors: options.keepBadRows)
-        var formatter = BatchFormatter(format: format, fragments: UnitFragments(index: index, json: format != .csv, language: options.language),
-                                       units: index.table)
+        try sink.begin(
+            csvHeader: source.format == .csv ? source.csvHeader : nil, locality: options.locality,
+            errors: options.keepBadRows)
+        var formatter = BatchFormatter(
+            format: format, fragments: UnitFragments(index: index, json: format != .csv, language: options.language),
+            units: index.table)
         formatter.keepBadRows = options.keepBadRows
         if options.locality {
             formatter.localities = try index.localities()
@@ -92,7 +96,9 @@ enum BatchWork {
     /// - Throws: `BatchError.notGeoJSON` for a feature that is not valid JSON.
     static func run(_ chunk: BatchChunk, resolver: Resolver, formatter: BatchFormatter, pools: Pools) throws -> BatchChunkResult {
         var result = BatchChunkResult(bytes: pools.output.take(), errors: [], rows: 0, features: 0, fraction: chunk.fraction)
-        func answer(_ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: KeptProperties) {
+        func answer(
+            _ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: KeptProperties
+        ) {
             result.rows += 1
             let failure: BatchRowError
             switch coordinate {
@@ -109,9 +115,10 @@ enum BatchWork {
             }
             result.errors.append(failure)
             if formatter.keepBadRows {
-                formatter.appendBadRow(failure.message, csvLine: line,
-                                       inputColumns: chunk.parser.format == .csv ? chunk.parser.columnCount ?? 2 : 2,
-                                       properties: properties, to: &result.bytes)
+                formatter.appendBadRow(
+                    failure.message, csvLine: line,
+                    inputColumns: chunk.parser.format == .csv ? chunk.parser.columnCount ?? 2 : 2,
+                    properties: properties, to: &result.bytes)
                 result.features += 1
             }
         }
@@ -144,8 +151,9 @@ final class BatchOutput {
     func begin(csvHeader: String?, locality: Bool, errors: Bool) throws {
         switch format {
         case .csv:
-            try file.write((csvHeader ?? "lat,lon") + "," + BatchFormatter.resultColumns
-                + (locality ? "," + BatchFormatter.localityColumn : "") + (errors ? "," + BatchFormatter.errorColumn : "") + "\n")
+            try file.write(
+                (csvHeader ?? "lat,lon") + "," + BatchFormatter.resultColumns
+                    + (locality ? "," + BatchFormatter.localityColumn : "") + (errors ? "," + BatchFormatter.errorColumn : "") + "\n")
         case .geojson: try file.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
         case .ndjson: break
         }

@@ -1,4 +1,5 @@
 import RoquaBoundaries
+
 /// Batch input/output formats.
 package enum BatchFormat: String, CaseIterable, Sendable {
     case csv, ndjson, geojson
@@ -24,8 +25,10 @@ package struct BatchOptions: Sendable {
     /// bad rows are left out (reported on the events either way).
     package var keepBadRows: Bool
 
-    package init(language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000,
-                 locality: Bool = false, keepBadRows: Bool = false) {
+    package init(
+        language: Language = .local, output: BatchFormat? = nil, workers: Int = 1, fallbackMeters: Double = 1000,
+        locality: Bool = false, keepBadRows: Bool = false
+    ) {
         self.language = language
         self.output = output
         self.workers = workers

@@ -35,7 +35,9 @@ struct JSONRecordScan {
             found[slot] = scan.number(orString: true)
             return found[slot] != nil
         }
-        guard walked, scan.atEnd(), let latitude = found[0] ?? found[1], let longitude = found[2] ?? found[3] ?? found[4] else { return nil }
+        guard walked, scan.atEnd(), let latitude = found[0] ?? found[1], let longitude = found[2] ?? found[3] ?? found[4] else {
+            return nil
+        }
         return (latitude, longitude)
     }
 
@@ -114,7 +116,10 @@ struct JSONRecordScan {
         var first: Double?, second: Double?
         var count = 0
         while true {
-            if whitespace() == UInt8(ascii: "]"), count == 0 { i += 1; break }
+            if whitespace() == UInt8(ascii: "]"), count == 0 {
+                i += 1
+                break
+            }
             if count < 2 {
                 guard let number = number(orString: false) else { return nil }
                 if count == 0 { first = number } else { second = number }
@@ -154,7 +159,10 @@ struct JSONRecordScan {
     private mutating func object(depth: Int, _ member: (inout JSONRecordScan, Range<Int>) -> Bool) -> Bool {
         guard depth < Self.maxDepth, whitespace() == UInt8(ascii: "{") else { return false }
         i += 1
-        if whitespace() == UInt8(ascii: "}") { i += 1; return true }
+        if whitespace() == UInt8(ascii: "}") {
+            i += 1
+            return true
+        }
         while true {
             guard whitespace() == UInt8(ascii: "\""), let key = plainString(), whitespace() == UInt8(ascii: ":") else { return false }
             i += 1
@@ -184,7 +192,7 @@ struct JSONRecordScan {
                 escaped = true
                 switch bytes[j + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     j += 2
                 case UInt8(ascii: "u"):
                     guard j + 5 < bytes.count else { return nil }
@@ -261,20 +269,30 @@ struct JSONRecordScan {
             return false
         case UInt8(ascii: "{"):
             i += 1
-            if whitespace(noting: &canonical) == UInt8(ascii: "}") { i += 1; return true }
+            if whitespace(noting: &canonical) == UInt8(ascii: "}") {
+                i += 1
+                return true
+            }
             while true {
                 guard whitespace(noting: &canonical) == UInt8(ascii: "\""), let (key, escaped) = string() else { return false }
                 if canonical, escaped || !Self.isValidUTF8(bytes[key]) { canonical = false }
                 guard whitespace(noting: &canonical) == UInt8(ascii: ":") else { return false }
                 i += 1
-                guard skipValue(depth: depth + 1, canonical: &canonical), let closed = afterMember(UInt8(ascii: "}"), &canonical) else { return false }
+                guard skipValue(depth: depth + 1, canonical: &canonical), let closed = afterMember(UInt8(ascii: "}"), &canonical) else {
+                    return false
+                }
                 if closed { return true }
             }
         case UInt8(ascii: "["):
             i += 1
-            if whitespace(noting: &canonical) == UInt8(ascii: "]") { i += 1; return true }
+            if whitespace(noting: &canonical) == UInt8(ascii: "]") {
+                i += 1
+                return true
+            }
             while true {
-                guard skipValue(depth: depth + 1, canonical: &canonical), let closed = afterMember(UInt8(ascii: "]"), &canonical) else { return false }
+                guard skipValue(depth: depth + 1, canonical: &canonical), let closed = afterMember(UInt8(ascii: "]"), &canonical) else {
+                    return false
+                }
                 if closed { return true }
             }
         case UInt8(ascii: "\""):

@@ -9,8 +9,10 @@ import Foundation
 public enum RoquaProgram {
     /// Parses `arguments` as `command`'s, runs the chosen command and exits; an error ends the
     /// process through `exit(_:withError:rewriting:)`.
-    public static func run<Command: ParsableCommand>(_ command: Command.Type, arguments: [String],
-                                                     rewriting: @escaping (String) -> String = { $0 }) async -> Never {
+    public static func run<Command: ParsableCommand>(
+        _ command: Command.Type, arguments: [String],
+        rewriting: @escaping (String) -> String = { $0 }
+    ) async -> Never {
         do {
             var parsed = try command.parseAsRoot(arguments)
             if var asyncCommand = parsed as? AsyncParsableCommand {
@@ -38,8 +40,10 @@ public enum RoquaProgram {
     /// Ends the process as `Command.exit(withError:)` does, with `error: ` before an error's
     /// message; `rewriting` may change the message (the chat client adds its `--home` to the
     /// commands a message suggests).
-    public static func exit<Command: ParsableCommand>(_ command: Command.Type, withError error: (any Error)?,
-                                                      rewriting: (String) -> String = { $0 }) -> Never {
+    public static func exit<Command: ParsableCommand>(
+        _ command: Command.Type, withError error: (any Error)?,
+        rewriting: (String) -> String = { $0 }
+    ) -> Never {
         guard let error else { command.exit() }
         let status = command.exitCode(for: error)
         // Help, --version and a clean ExitCode: nothing to restyle.

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import RoquaAchievements
 import RoquaBoundaries
 import RoquaCommandLine
 import RoquaIO
 import RoquaProgress
 import RoquaRegions
+import Synchronization
 
 /// `--store PATH`, shared by the verbs of `roqua` and `roqua-serve` that read or write the user's regions.
 package struct StoreOptions: ParsableArguments {
@@ -37,8 +37,10 @@ package struct StoreOptions: ParsableArguments {
             return facts
         }
         if let lock = writable(regions: count),
-           let (first, later) = try store.tallyFactsInHalves(second: try open(.readOnly), lock: lock, minimumIDs: ProgressReport.halvesFrom,
-                                                              start: room, add: { $0.append($1) }) {
+            let (first, later) = try store.tallyFactsInHalves(
+                second: try open(.readOnly), lock: lock, minimumIDs: ProgressReport.halvesFrom,
+                start: room, add: { $0.append($1) })
+        {
             return first + later
         }
         var facts = room(count)
@@ -60,8 +62,9 @@ package struct StoreOptions: ParsableArguments {
             Self.warnedOnce.withLock { warned in
                 guard !warned else { return }
                 warned = true
-                RoquaProgram.warn("\(path): \(unreadable.count) stored region(s) cannot be read and are skipped "
-                    + "(first: \(unreadable[0])); `roqua regions repair` removes them")
+                RoquaProgram.warn(
+                    "\(path): \(unreadable.count) stored region(s) cannot be read and are skipped "
+                        + "(first: \(unreadable[0])); `roqua regions repair` removes them")
             }
         }
     }

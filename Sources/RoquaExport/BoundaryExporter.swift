@@ -66,7 +66,8 @@ public enum BoundaryExporter {
         case .postgis, .geojson:
             let file = try OutputFile(path: output)
             do {
-                let summary = format == .postgis
+                let summary =
+                    format == .postgis
                     ? try PostGISWriter(catalog: catalog, database: database).write(to: file)
                     : try GeoJSONWriter(catalog: catalog, database: database).write(to: file)
                 try file.commit()

@@ -34,15 +34,19 @@ package struct ExportCatalog: Sendable {
         var units: [ExportUnit] = []
         var parents: [Int64?] = []
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT b.id, b.code, b.level, b.name, b.name_en, b.name_tr, b.parent_id, b.country_code, b.continent,
-                       s.layer, s.precision
-                FROM boundaries b JOIN sources s ON s.id = b.source_id ORDER BY b.id
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT b.id, b.code, b.level, b.name, b.name_en, b.name_tr, b.parent_id, b.country_code, b.continent,
+                           s.layer, s.precision
+                    FROM boundaries b JOIN sources s ON s.id = b.source_id ORDER BY b.id
+                    """)
             while let row = try rows.next() {
-                units.append(ExportUnit(id: row[0], code: row[1], level: AdminLevel(rawValue: row[2]) ?? .country,
-                                        name: row[3], nameEn: row[4], nameTr: row[5], parentCode: nil, country: row[7],
-                                        continent: row[8], layer: row[9], precision: row[10], answer: [nil, nil, nil]))
+                units.append(
+                    ExportUnit(
+                        id: row[0], code: row[1], level: AdminLevel(rawValue: row[2]) ?? .country,
+                        name: row[3], nameEn: row[4], nameTr: row[5], parentCode: nil, country: row[7],
+                        continent: row[8], layer: row[9], precision: row[10], answer: [nil, nil, nil]))
                 parents.append(row[6])
             }
         }

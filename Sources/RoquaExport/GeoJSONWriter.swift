@@ -14,8 +14,9 @@ struct GeoJSONWriter {
         var count = 0
         try catalog.forEachBoundary(in: database) { unit, wkb in
             let shape = try geometry.geoJSON(wkb, of: unit)
-            try file.write((count == 0 ? "" : ",\n") + "{\"type\":\"Feature\",\"id\":\(JSONText.quote(unit.code)),"
-                + "\"properties\":\(Self.properties(unit)),\"geometry\":\(shape)}")
+            try file.write(
+                (count == 0 ? "" : ",\n") + "{\"type\":\"Feature\",\"id\":\(JSONText.quote(unit.code)),"
+                    + "\"properties\":\(Self.properties(unit)),\"geometry\":\(shape)}")
             count += 1
         }
         try file.write("\n]}\n")

@@ -42,17 +42,20 @@ struct GeoPackageWriter {
             try db.execute(sql: "PRAGMA application_id = 1196444487; PRAGMA user_version = 10300;")  // 'GPKG', 1.3.0
             try db.execute(sql: Self.metadata)
             var extent: BoundingBox?
-            let insertBoundary = try db.makeStatement(sql: """
-                INSERT INTO boundaries (fid, geom, code, level, name, name_en, name_tr, parent_code, country, continent,
-                  layer, layer_precision, answer_country, answer_province, answer_district) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-                """)
+            let insertBoundary = try db.makeStatement(
+                sql: """
+                    INSERT INTO boundaries (fid, geom, code, level, name, name_en, name_tr, parent_code, country, continent,
+                      layer, layer_precision, answer_country, answer_province, answer_district) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                    """)
             try catalog.forEachBoundary(in: database) { unit, wkb in
                 let (bytes, bounds) = try geometry.wkbAndBounds(wkb, of: unit)
                 extent = extent.map { Self.union($0, bounds) } ?? bounds
                 let blob = Data(GeoPackageBinary.encode(wkb: bytes, bounds: bounds, srid: BoundaryExporter.srid))
-                try insertBoundary.execute(arguments: [unit.id, blob, unit.code, unit.level.rawValue, unit.name, unit.nameEn,
-                                                       unit.nameTr, unit.parentCode, unit.country, unit.continent, unit.layer,
-                                                       unit.precision, unit.answer[0], unit.answer[1], unit.answer[2]])
+                try insertBoundary.execute(arguments: [
+                    unit.id, blob, unit.code, unit.level.rawValue, unit.name, unit.nameEn,
+                    unit.nameTr, unit.parentCode, unit.country, unit.continent, unit.layer,
+                    unit.precision, unit.answer[0], unit.answer[1], unit.answer[2],
+                ])
                 summary.boundaries += 1
             }
             let insertPiece = try db.makeStatement(sql: "INSERT INTO pieces (fid, geom, boundary_id, code) VALUES (?,?,?,?)")
@@ -63,8 +66,9 @@ struct GeoPackageWriter {
                 summary.pieces += 1
             }
             let box = extent ?? BoundingBox(minX: -180, minY: -90, maxX: 180, maxY: 90)
-            try db.execute(sql: "UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?",
-                           arguments: [box.minX, box.minY, box.maxX, box.maxY])
+            try db.execute(
+                sql: "UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?",
+                arguments: [box.minX, box.minY, box.maxX, box.maxY])
         }
         try queue.close()
         return summary

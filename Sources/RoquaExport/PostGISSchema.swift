@@ -1,8 +1,10 @@
 /// The SQL around the data of a PostGIS export: tables before the COPY blocks, indexes and the
 /// resolve function after. Kept apart from the writer so the rules read as one piece of SQL.
 enum PostGISSchema {
-    static let boundaryColumns = ["id", "code", "level", "name", "name_en", "name_tr", "parent_code", "country", "continent",
-                                  "layer", "layer_precision", "answer_country", "answer_province", "answer_district", "geom"]
+    static let boundaryColumns = [
+        "id", "code", "level", "name", "name_en", "name_tr", "parent_code", "country", "continent",
+        "layer", "layer_precision", "answer_country", "answer_province", "answer_district", "geom",
+    ]
     static let pieceColumns = ["id", "boundary_id", "geom"]
 
     static func header(source: String, version: String) -> String {

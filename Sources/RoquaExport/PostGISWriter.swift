@@ -16,8 +16,11 @@ struct PostGISWriter {
         var line: [UInt8] = []
         try catalog.forEachBoundary(in: database) { unit, wkb in
             line.removeAll(keepingCapacity: true)
-            let fields: [String?] = ["\(unit.id)", unit.code, "\(unit.level.rawValue)", unit.name, unit.nameEn, unit.nameTr,
-                                     unit.parentCode, unit.country, unit.continent, unit.layer, "\(unit.precision)"] + unit.answer
+            let fields: [String?] =
+                [
+                    "\(unit.id)", unit.code, "\(unit.level.rawValue)", unit.name, unit.nameEn, unit.nameTr,
+                    unit.parentCode, unit.country, unit.continent, unit.layer, "\(unit.precision)",
+                ] + unit.answer
             for field in fields {
                 Self.appendCopyField(field, to: &line)
                 line.append(Self.tab)

@@ -120,7 +120,9 @@ public final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandle
             } else if window + tick < limits.window {
                 phase = .receiving(waited: waited + tick, window: window + tick, windowBytes: bytes)
             } else if bytes < limits.minimumBytes {
-                cut(context, "the client sent \(bytes) bytes in \(Self.seconds(limits.window)) s (at least \(limits.minimumBytes) are required)")
+                cut(
+                    context,
+                    "the client sent \(bytes) bytes in \(Self.seconds(limits.window)) s (at least \(limits.minimumBytes) are required)")
             } else {
                 phase = .receiving(waited: waited + tick, window: .zero, windowBytes: 0)
             }

@@ -33,8 +33,10 @@ public struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
 extension HTTPServerBuilder {
     /// `.http1(configuration:)` with every connection's time limits kept by `ConnectionGuard`.
-    public static func guardedHTTP1(configuration: HTTP1Channel.Configuration, stopping: ServerStopping,
-                                     limits: ConnectionLimits) -> HTTPServerBuilder {
+    public static func guardedHTTP1(
+        configuration: HTTP1Channel.Configuration, stopping: ServerStopping,
+        limits: ConnectionLimits
+    ) -> HTTPServerBuilder {
         .init { responder in
             GuardedHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), stopping: stopping, limits: limits)
         }

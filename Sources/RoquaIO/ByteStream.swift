@@ -39,8 +39,10 @@ package final class ByteStream {
 
     /// A stream over any source of bytes (a decompressor, an archive entry); `name` is what
     /// errors call it.
-    package init(source: any ByteSource, name: String, totalBytes: Int? = nil,
-                 chunkSize: Int = InputLimits.chunkSize) throws(InputError) {
+    package init(
+        source: any ByteSource, name: String, totalBytes: Int? = nil,
+        chunkSize: Int = InputLimits.chunkSize
+    ) throws(InputError) {
         path = name
         self.source = source
         self.totalBytes = totalBytes
@@ -79,7 +81,8 @@ package final class ByteStream {
             index = 0
             count = left
             while count < wanted {
-                let n = try source.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])), name: path)
+                let n = try source.read(
+                    into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])), name: path)
                 if n == 0 {
                     reachedEOF = true
                     break
@@ -157,7 +160,9 @@ package final class ByteStream {
     /// As `skip(until:)`, appending the bytes passed over to `output`, which may not grow past
     /// `limit` bytes (a corrupt file must not be read into memory whole).
     @discardableResult
-    package func collect(until stops: ByteSet, into output: inout [UInt8], limit: Int = InputLimits.maxRecordBytes) throws(InputError) -> UInt8? {
+    package func collect(
+        until stops: ByteSet, into output: inout [UInt8], limit: Int = InputLimits.maxRecordBytes
+    ) throws(InputError) -> UInt8? {
         try scan(until: stops, into: &output, keep: true, limit: limit)
     }
 
@@ -195,8 +200,11 @@ package final class ByteStream {
     /// how many of the bytes it consumed, how many newlines were among them, and whether it is
     /// done (having consumed what it wanted of the last buffer). Returns false when the input
     /// ended before `body` was done.
-    package func consume(_ body: (UnsafeBufferPointer<UInt8>) throws(InputError) -> (count: Int, newlines: Int, done: Bool))
-        throws(InputError) -> Bool {
+    package func consume(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(InputError) -> (count: Int, newlines: Int, done: Bool)
+    )
+        throws(InputError) -> Bool
+    {
         while true {
             if index >= count {
                 try refill()
@@ -255,7 +263,8 @@ package final class ByteStream {
             sawAny = true
             let start = index, end = count, bytes = buffer
             // memchr scans many bytes per step; this loop is most of reading a CSV file.
-            let i = memchr(bytes.baseAddress! + start, 0x0A, end - start)  // a buffer is never empty
+            let i =
+                memchr(bytes.baseAddress! + start, 0x0A, end - start)  // a buffer is never empty
                 .map { $0.assumingMemoryBound(to: UInt8.self) - bytes.baseAddress! } ?? end
             length += i - start
             let found = i < end
@@ -351,4 +360,3 @@ package struct ByteSet: Sendable {
 
     package static let notWhitespace = ByteSet([0x20, 0x0A, 0x0D, 0x09], inverted: true)
 }
-

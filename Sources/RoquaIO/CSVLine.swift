@@ -21,7 +21,12 @@ package enum CSVLine {
             let b = bytes[i]
             if quoted {
                 if b == UInt8(ascii: "\"") {
-                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 1 } else { quoted = false }
+                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") {
+                        field.append(b)
+                        i += 1
+                    } else {
+                        quoted = false
+                    }
                 } else {
                     field.append(b)
                 }

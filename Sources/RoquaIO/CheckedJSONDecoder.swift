@@ -26,7 +26,13 @@ public final class CheckedJSONDecoder: JSONDecoder, @unchecked Sendable {
             var inString = false, escaped = false
             for (offset, byte) in raw.enumerated() {
                 if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                     continue
                 }
                 switch byte {
@@ -35,16 +41,19 @@ public final class CheckedJSONDecoder: JSONDecoder, @unchecked Sendable {
                     depth += 1
                     if depth > maximumDepth { return (offset, line, offset - lineStart + 1) }
                 case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
-                case 0x0A: line += 1; lineStart = offset + 1
+                case 0x0A:
+                    line += 1
+                    lineStart = offset + 1
                 default: break
                 }
             }
             return nil
         }
         guard let found else { return }
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: [],
-            debugDescription: "The given data was not valid JSON: more than \(maximumDepth) nested arrays or objects "
-                + "around line \(found.line), column \(found.column) (byte \(found.offset + 1))."))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: [],
+                debugDescription: "The given data was not valid JSON: more than \(maximumDepth) nested arrays or objects "
+                    + "around line \(found.line), column \(found.column) (byte \(found.offset + 1))."))
     }
 }

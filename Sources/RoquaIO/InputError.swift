@@ -64,7 +64,8 @@ public enum Echo {
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value) {
+                || (0x2066...0x2069).contains(scalar.value)
+            {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)

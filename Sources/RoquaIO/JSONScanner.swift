@@ -170,7 +170,10 @@ package final class JSONScanner {
                 let key: String
                 if let keeping {
                     // The kept key's own string: no string is made per member read.
-                    guard let kept = keeping.first(where: { $0.utf8.elementsEqual(scratch) }) else { try skipValue(); continue }
+                    guard let kept = keeping.first(where: { $0.utf8.elementsEqual(scratch) }) else {
+                        try skipValue()
+                        continue
+                    }
                     key = kept
                 } else {
                     key = String(decoding: scratch, as: UTF8.self)
@@ -255,8 +258,10 @@ package final class JSONScanner {
                 try readString(keep: false)
             default:
                 try readBareWord()
-                guard scratch == Self.trueBytes || scratch == Self.falseBytes || scratch == Self.nullBytes
-                    || TextValues.number(bytes: scratch[...]) != nil else { throw invalidWord() }
+                guard
+                    scratch == Self.trueBytes || scratch == Self.falseBytes || scratch == Self.nullBytes
+                        || TextValues.number(bytes: scratch[...]) != nil
+                else { throw invalidWord() }
             }
         } while !closers.isEmpty && !(skipsPlainRuns && skipPlainTokens(&closers))
     }
@@ -313,8 +318,10 @@ package final class JSONScanner {
                     while k < n, !stops[Int(p[k])] { k += 1 }
                     guard k < n, k - i <= 1024 else { break scanning }
                     let word = UnsafeBufferPointer(rebasing: p[i..<k])
-                    guard word.elementsEqual(Self.trueBytes) || word.elementsEqual(Self.falseBytes)
-                        || word.elementsEqual(Self.nullBytes) || TextValues.number(buffer: word) != nil else { break scanning }
+                    guard
+                        word.elementsEqual(Self.trueBytes) || word.elementsEqual(Self.falseBytes)
+                            || word.elementsEqual(Self.nullBytes) || TextValues.number(buffer: word) != nil
+                    else { break scanning }
                     i = k
                 }
                 (done, doneNewlines) = (i, newlines)
@@ -353,7 +360,11 @@ package final class JSONScanner {
                         escaped = false
                     } else if b == UInt8(ascii: "\"") {
                         inString = false
-                        if closers.isEmpty { k += 1; done = true; break scanning }
+                        if closers.isEmpty {
+                            k += 1
+                            done = true
+                            break scanning
+                        }
                     } else if b == UInt8(ascii: "\\") {
                         escaped = true
                     } else if b < 0x20 {
@@ -375,11 +386,16 @@ package final class JSONScanner {
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         guard let expected = closers.last, b == expected else {
                             let expected = closers.last ?? b
-                            throw stream.error("mismatched '\(Character(Unicode.Scalar(b)))' (expected '\(Character(Unicode.Scalar(expected)))')",
-                                               line: stream.line + newlines)
+                            throw stream.error(
+                                "mismatched '\(Character(Unicode.Scalar(b)))' (expected '\(Character(Unicode.Scalar(expected)))')",
+                                line: stream.line + newlines)
                         }
                         closers.removeLast()
-                        if closers.isEmpty { k += 1; done = true; break scanning }
+                        if closers.isEmpty {
+                            k += 1
+                            done = true
+                            break scanning
+                        }
                     case UInt8(ascii: "\""):
                         inString = true
                         stringLine = stream.line + newlines
@@ -413,7 +429,7 @@ package final class JSONScanner {
     @discardableResult
     private func readString(making: Bool, keep: Bool = true) throws(InputError) -> String {
         let startLine = stream.line
-        stream.advance() // the opening quote
+        stream.advance()  // the opening quote
         scratch.removeAll(keepingCapacity: true)
         while true {
             if keep {
@@ -436,7 +452,7 @@ package final class JSONScanner {
             case 0..<0x20:
                 throw error("control character inside a string (unterminated string?)", line: startLine)
             default:
-                break // not a stop byte: cannot happen
+                break  // not a stop byte: cannot happen
             }
             guard scratch.count <= InputLimits.maxRecordBytes else { throw error("string too long", line: startLine) }
         }

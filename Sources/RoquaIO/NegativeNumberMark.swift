@@ -9,7 +9,8 @@ public enum NegativeNumberMark {
     /// of these CLIs is; otherwise unchanged.
     public static func protect(_ argument: String) -> String {
         guard argument.count > 1, argument.hasPrefix("-"),
-              let next = argument.unicodeScalars.dropFirst().first, ("0"..."9").contains(next) || next == "." else { return argument }
+            let next = argument.unicodeScalars.dropFirst().first, ("0"..."9").contains(next) || next == "."
+        else { return argument }
         return minus + argument.dropFirst()
     }
 

@@ -98,7 +98,8 @@ package enum StaleFiles {
             let pidText = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
             // The id ends the name or a `-` follows it (an older name, say a UUID's digits, is not one).
             guard pidText.count == rest.count || rest.dropFirst(pidText.count).first == UInt8(ascii: "-"),
-                  let pid = Int32(String(decoding: pidText, as: UTF8.self)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+                let pid = Int32(String(decoding: pidText, as: UTF8.self)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else {
                 continue
             }
             names.append(name)

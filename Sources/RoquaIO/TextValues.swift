@@ -71,7 +71,8 @@ package enum TextValues {
             }
         }
         guard bytes.allSatisfy({ isNumberByte($0) }), let value = Double(String(decoding: bytes, as: UTF8.self)),
-              value.isFinite else { return nil }
+            value.isFinite
+        else { return nil }
         return value
     }
 

@@ -28,7 +28,11 @@ package final class UTF16Source: ByteSource {
             out.removeAll(keepingCapacity: true)
             outIndex = 0
             if innerDone && raw.count < 2 {
-                if highSurrogate != nil || !raw.isEmpty { append(0xFFFD); highSurrogate = nil; raw.removeAll() }
+                if highSurrogate != nil || !raw.isEmpty {
+                    append(0xFFFD)
+                    highSurrogate = nil
+                    raw.removeAll()
+                }
                 if out.isEmpty { return 0 }
                 break
             }
@@ -73,8 +77,10 @@ package final class UTF16Source: ByteSource {
         case 0x800..<0x10000:
             out += [0xE0 | UInt8(scalar >> 12), 0x80 | UInt8((scalar >> 6) & 0x3F), 0x80 | UInt8(scalar & 0x3F)]
         default:
-            out += [0xF0 | UInt8(scalar >> 18), 0x80 | UInt8((scalar >> 12) & 0x3F), 0x80 | UInt8((scalar >> 6) & 0x3F),
-                    0x80 | UInt8(scalar & 0x3F)]
+            out += [
+                0xF0 | UInt8(scalar >> 18), 0x80 | UInt8((scalar >> 12) & 0x3F), 0x80 | UInt8((scalar >> 6) & 0x3F),
+                0x80 | UInt8(scalar & 0x3F),
+            ]
         }
     }
 }

@@ -77,9 +77,12 @@ struct XMLSubtreeScanner {
     /// was understood to be taken). `wanted` is asked about the first element's local name as
     /// soon as it is read (declining early costs nothing more); `depthLeft` is how deep the
     /// subtree may go (the tokenizer's own limit, less the elements open around it).
-    mutating func scan(_ p: UnsafeBufferPointer<UInt8>, line: Int, depthLeft: Int,
-                       wanted: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Bool)
-        -> (used: Int, newlines: Int, subtree: XMLSubtree)? {
+    mutating func scan(
+        _ p: UnsafeBufferPointer<UInt8>, line: Int, depthLeft: Int,
+        wanted: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Bool
+    )
+        -> (used: Int, newlines: Int, subtree: XMLSubtree)?
+    {
         nodes.removeAll(keepingCapacity: true)
         attributes.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
@@ -192,7 +195,8 @@ struct XMLSubtreeScanner {
             case UInt8(ascii: "/"):
                 i += 1
                 guard let full = name(), full.count == top.name.count,
-                      memcmp(p.baseAddress! + full.lowerBound, p.baseAddress! + top.name.lowerBound, full.count) == 0 else { return nil }
+                    memcmp(p.baseAddress! + full.lowerBound, p.baseAddress! + top.name.lowerBound, full.count) == 0
+                else { return nil }
                 whitespace()
                 guard i < n, p[i] == UInt8(ascii: ">") else { return nil }
                 i += 1

@@ -113,7 +113,8 @@ package final class XMLTokenizer {
         let line = stream.line, depthLeft = InputLimits.maxDepth - open.count
         return stream.takeBuffered { p -> (used: Int, newlines: Int, value: Bool)? in
             guard let (used, newlines, subtree) = subtrees.scan(p, line: line, depthLeft: depthLeft, wanted: wanted),
-                  read(subtree) else { return nil }
+                read(subtree)
+            else { return nil }
             return (used, newlines, true)
         } ?? false
     }
@@ -149,7 +150,8 @@ package final class XMLTokenizer {
                 nameBytes.removeAll(keepingCapacity: true)
                 nameBytes.append(byte)
                 while let b = try stream.peek(), !Self.isWhitespace(b), b != UInt8(ascii: "="), b != UInt8(ascii: ">"),
-                      b != UInt8(ascii: "/"), b != UInt8(ascii: "<") {
+                    b != UInt8(ascii: "/"), b != UInt8(ascii: "<")
+                {
                     nameBytes.append(b)
                     stream.advance()
                     guard nameBytes.count <= 1024 else { throw stream.error("attribute name too long in <\(name)>") }
@@ -165,11 +167,12 @@ package final class XMLTokenizer {
                     throw stream.error("attribute \(attributeName) in <\(name)> is not quoted: broken XML")
                 }
                 attributeBytes += attributeLength
-                let value = try readCharacters(until: quote, inAttribute: true,
-                                               limit: max(0, Self.maxAttributeBytes - attributeBytes), tag: name)
+                let value = try readCharacters(
+                    until: quote, inAttribute: true,
+                    limit: max(0, Self.maxAttributeBytes - attributeBytes), tag: name)
                 attributeBytes += value.utf8.count
                 attributes.append(attributeLocal, value)
-                _ = try stream.next() // the closing quote, known to be there
+                _ = try stream.next()  // the closing quote, known to be there
             }
         }
     }
@@ -178,7 +181,9 @@ package final class XMLTokenizer {
         let (name, local) = try readName(line: line)
         try skipWhitespace()
         guard try stream.next() == UInt8(ascii: ">") else { throw stream.error("malformed closing tag </\(name)>: broken XML") }
-        guard let top = open.last else { throw stream.error("closing tag </\(name)> without a matching opening tag: broken XML", line: line) }
+        guard let top = open.last else {
+            throw stream.error("closing tag </\(name)> without a matching opening tag: broken XML", line: line)
+        }
         guard top.name == name else {
             throw stream.error("closing tag </\(name)> does not match <\(top.name)> opened on line \(top.line): broken XML", line: line)
         }
@@ -241,7 +246,7 @@ package final class XMLTokenizer {
     /// Text up to the next `<`: decoded when kept, otherwise only skipped.
     private func readText() throws(InputError) -> String? {
         guard keepText else {
-            try stream.skip(until: Self.markupStart) // entities need no decoding when dropped
+            try stream.skip(until: Self.markupStart)  // entities need no decoding when dropped
             return nil
         }
         return try readCharacters(until: UInt8(ascii: "<"), inAttribute: false, limit: InputLimits.maxRecordBytes, tag: nil)
@@ -255,7 +260,9 @@ package final class XMLTokenizer {
         var bytes = valueBytes
         bytes.removeAll(keepingCapacity: true)
         defer { valueBytes = bytes }
-        let stops = terminator == UInt8(ascii: "\"") ? Self.doubleQuotedStops : terminator == UInt8(ascii: "'") ? Self.singleQuotedStops : Self.textStops
+        let stops =
+            terminator == UInt8(ascii: "\"")
+            ? Self.doubleQuotedStops : terminator == UInt8(ascii: "'") ? Self.singleQuotedStops : Self.textStops
         func tooLong() -> InputError {
             if let tag { return stream.error("attributes of <\(tag)> are longer than \(Self.maxAttributeBytes) bytes", line: startLine) }
             return stream.error("text too long", line: startLine)

@@ -8,9 +8,11 @@ package final class ZipArchive {
     /// libzip is not linked), or why they cannot be.
     private static let library: Result<RoquaZip, Unavailable> = withUnsafeTemporaryAllocation(of: RoquaZip.self, capacity: 1) { slot in
         guard let missing = roqua_zip_load(slot.baseAddress!).map({ String(cString: $0) }) else { return .success(slot[0]) }
-        return .failure(Unavailable(reason: missing.isEmpty
-            ? "the libzip library (libzip.so.4) is not installed: apt-get install libzip4"
-            : "the installed libzip has no \(missing) (libzip 1.2 or later is needed)"))
+        return .failure(
+            Unavailable(
+                reason: missing.isEmpty
+                    ? "the libzip library (libzip.so.4) is not installed: apt-get install libzip4"
+                    : "the installed libzip has no \(missing) (libzip 1.2 or later is needed)"))
     }
 
     private struct Unavailable: Error {
@@ -106,7 +108,8 @@ package final class ZipEntrySource: ByteSource {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let n = zip.fread(file, base, zip_uint64_t(buffer.count))
         guard n >= 0 else {
-            throw InputError(file: name, line: nil, message: "cannot read from the ZIP archive: \(ZipArchive.text(zip.file_strerror(file)))")
+            throw InputError(
+                file: name, line: nil, message: "cannot read from the ZIP archive: \(ZipArchive.text(zip.file_strerror(file)))")
         }
         return Int(n)
     }

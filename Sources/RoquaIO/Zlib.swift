@@ -39,10 +39,14 @@ package enum Zlib {
             }
         }
         guard status == Z_OK else {
-            throw Failure(description: status == Z_BUF_ERROR ? "the data inflates to more than the \(expected) bytes it declares"
-                                                             : "the compressed data is damaged (zlib status \(status))")
+            throw Failure(
+                description: status == Z_BUF_ERROR
+                    ? "the data inflates to more than the \(expected) bytes it declares"
+                    : "the compressed data is damaged (zlib status \(status))")
         }
-        guard Int(consumed) == input.count else { throw Failure(description: "\(input.count - Int(consumed)) bytes after the compressed data") }
+        guard Int(consumed) == input.count else {
+            throw Failure(description: "\(input.count - Int(consumed)) bytes after the compressed data")
+        }
         guard Int(size) == expected else {
             throw Failure(description: "the data inflates to \(size) bytes, not the \(expected) it declares")
         }
@@ -63,8 +67,9 @@ package final class GzipWriter {
         zstream.initialize(to: z_stream())
         // 15 + 16: the largest window, with a gzip header and trailer. With our own arguments
         // this fails only when memory does.
-        let status = deflateInit2_(zstream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                                   Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            zstream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib deflateInit2 failed with status \(status)")
     }
 

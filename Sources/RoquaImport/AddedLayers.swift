@@ -75,13 +75,19 @@ package struct AddedLayers: Sendable {
         let code: String
         if let given = request.code {
             code = try named(given)
-        } else if let found = guess(["SHAPEID", "SHAPEISO", "GID_3", "GID_2", "GID_1", "GID_0", "GEOCODE", "CODE", "FIPS",
-                                     "GEOID", "ISO", "ID"], suffixes: ["CODE", "KEY", "FIPS", "GEOID", "_ID", "ID"]) {
+        } else if let found = guess(
+            [
+                "SHAPEID", "SHAPEISO", "GID_3", "GID_2", "GID_1", "GID_0", "GEOCODE", "CODE", "FIPS",
+                "GEOID", "ISO", "ID",
+            ], suffixes: ["CODE", "KEY", "FIPS", "GEOID", "_ID", "ID"])
+        {
             code = found
         } else {
-            throw Failure(description: "\(request.file): no obvious code field among \(available.joined(separator: ", ")); name it with --code")
+            throw Failure(
+                description: "\(request.file): no obvious code field among \(available.joined(separator: ", ")); name it with --code")
         }
-        let name = try request.name.map { try named($0) }
+        let name =
+            try request.name.map { try named($0) }
             ?? guess(["SHAPENAME", "NAME_3", "NAME_2", "NAME_1", "NAME_0", "NAME", "NAMELSAD", "NAME_LOCAL"], suffixes: ["NAME"])
             ?? code
         var fields = Manifest.Fields(code: code, name: name)
@@ -129,8 +135,10 @@ package struct AddedLayers: Sendable {
             // fields the request names follow their columns.
             let stem = ((original as NSString).lastPathComponent as NSString).deletingPathExtension
             let name = Self.layerName(request.table.map { $0.lowercased() == stem.lowercased() ? stem : "\(stem)_\($0)" } ?? stem)
-            let converted = format == "gpkg" ? try GeoPackageLayer.convert(request.file, table: request.table, into: scratch, name: name)
-                                             : try GeoJSONLayer.convert(request.file, into: scratch, name: name)
+            let converted =
+                format == "gpkg"
+                ? try GeoPackageLayer.convert(request.file, table: request.table, into: scratch, name: name)
+                : try GeoJSONLayer.convert(request.file, into: scratch, name: name)
             func column(_ property: String?) -> String? { property.map { converted.fields[$0] ?? $0 } }
             (request.code, request.name, request.nameEn, request.parent) =
                 (column(request.code), column(request.name), column(request.nameEn), column(request.parent))
@@ -141,7 +149,10 @@ package struct AddedLayers: Sendable {
             throw Failure(description: "\(original): --table chooses a GeoPackage's feature table; this is no .gpkg")
         }
         guard request.file.lowercased().hasSuffix(".shp") else {
-            throw Failure(description: "\(original): only shapefiles (.shp with .shx and .dbf, or zipped), GeoJSON FeatureCollections and GeoPackages can be added")
+            throw Failure(
+                description:
+                    "\(original): only shapefiles (.shp with .shx and .dbf, or zipped), GeoJSON FeatureCollections and GeoPackages can be added"
+            )
         }
         let reader: ShapefileReader
         do {
@@ -149,8 +160,9 @@ package struct AddedLayers: Sendable {
         } catch {
             // A converted or unzipped layer: name the user's file, not the copy in the scratch folder.
             guard request.file != original else { throw error }
-            throw Failure(description: "\(error)".replacingOccurrences(of: request.file, with: original)
-                .replacingOccurrences(of: " (--crs EPSG:NNNN, or \"crs\" in its manifest)", with: " (--crs EPSG:NNNN)"))
+            throw Failure(
+                description: "\(error)".replacingOccurrences(of: request.file, with: original)
+                    .replacingOccurrences(of: " (--crs EPSG:NNNN, or \"crs\" in its manifest)", with: " (--crs EPSG:NNNN)"))
         }
         var named = request
         named.file = original
@@ -201,7 +213,8 @@ package struct AddedLayers: Sendable {
         var isDirectory: ObjCBool = false
         let trimmed = given.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.hasPrefix("+"), !trimmed.contains("["), !trimmed.contains("{"),
-              FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), !isDirectory.boolValue else { return given }
+            FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory), !isDirectory.boolValue
+        else { return given }
         guard let handle = FileHandle(forReadingAtPath: trimmed) else { throw Failure(description: "\(trimmed): cannot be read (--crs)") }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: (64 << 10) + 1)) ?? Data()

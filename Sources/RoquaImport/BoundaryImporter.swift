@@ -1,7 +1,7 @@
 import Foundation
+import GRDB
 import RoquaBoundaries
 import RoquaIO
-import GRDB
 
 /// Builds the boundary DB from shapefiles: reads every layer the manifest lists, turns records
 /// into valid GEOS polygons, cuts them into indexed pieces and writes one SQLite file, atomically.
@@ -40,8 +40,9 @@ public enum BoundaryImporter {
             let queue = try DatabaseQueue(path: replace.temporary, configuration: config)
             report = try queue.write { db in
                 try BoundarySchema.create(db)
-                var writer = try BoundaryWriter(db: db, context: GEOSContext(), limits: (options.maxPieceVertices, options.maxPieceDegrees),
-                                                repairSeconds: options.repairSeconds)
+                var writer = try BoundaryWriter(
+                    db: db, context: GEOSContext(), limits: (options.maxPieceVertices, options.maxPieceDegrees),
+                    repairSeconds: options.repairSeconds)
                 for (index, (plan, reader)) in zip(plans, readers).enumerated() {
                     events(.layerStarted(layer: plan.name, index: index, layerCount: plans.count, features: reader.shapeCount))
                     try writer.importLayer(plan, reader: reader) { event in
@@ -63,15 +64,17 @@ public enum BoundaryImporter {
         }
         var info = stat()
         let bytes = stat(options.output, &info) == 0 ? Int(info.st_size) : 0  // for the report only; the file was just renamed there
-        return ImportReport(output: options.output, counts: report.counts, pieces: report.pieces, warnings: warnings,
-                            seconds: Date().timeIntervalSince(started), bytes: bytes, cellTiles: report.cells.tiles.count,
-                            cellLeaves: report.cells.leaves, cellBytes: report.cells.bytes, cellSeconds: report.cells.seconds,
-                            localities: report.localities)
+        return ImportReport(
+            output: options.output, counts: report.counts, pieces: report.pieces, warnings: warnings,
+            seconds: Date().timeIntervalSince(started), bytes: bytes, cellTiles: report.cells.tiles.count,
+            cellLeaves: report.cells.leaves, cellBytes: report.cells.bytes, cellSeconds: report.cells.seconds,
+            localities: report.localities)
     }
 
     private static func writeCells(_ db: Database, _ cells: CellIndexBuilder.Output, fallbackMeters: Double, units: Int) throws {
-        try db.execute(sql: "INSERT INTO cell_index(id, format, fallback_meters, unit_count, grid) VALUES (1, ?, ?, ?, ?)",
-                       arguments: [CellFormat.version, fallbackMeters, units, cells.grid])
+        try db.execute(
+            sql: "INSERT INTO cell_index(id, format, fallback_meters, unit_count, grid) VALUES (1, ?, ?, ?, ?)",
+            arguments: [CellFormat.version, fallbackMeters, units, cells.grid])
         let insert = try db.makeStatement(sql: "INSERT INTO cell_tiles(id, data) VALUES (?, ?)")
         for tile in cells.tiles { try insert.execute(arguments: [tile.id, tile.blob]) }
     }
@@ -93,7 +96,12 @@ public enum BoundaryImporter {
 /// Writes one layer after another into an open transaction, keeping the code → row map that
 /// links each unit to its parent.
 struct BoundaryWriter {
-    private struct Unit { var id: Int64; var level: AdminLevel; var country: String; var origin: String }
+    private struct Unit {
+        var id: Int64
+        var level: AdminLevel
+        var country: String
+        var origin: String
+    }
 
     let db: Database
     let context: GEOSContext
@@ -115,15 +123,17 @@ struct BoundaryWriter {
         self.context = context
         self.limits = limits
         self.repairSeconds = repairSeconds
-        insertBoundary = try db.makeStatement(sql: """
-            INSERT INTO boundaries(level, code, name, name_en, name_tr, parent_id, country_code, continent, iso_a3,
-              source_id, source_record, min_x, min_y, max_x, max_y, vertex_count, geometry)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        insertPiece = try db.makeStatement(sql: """
-            INSERT INTO pieces(boundary_id, level, min_x, min_y, max_x, max_y, vertex_count, geometry)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        insertBoundary = try db.makeStatement(
+            sql: """
+                INSERT INTO boundaries(level, code, name, name_en, name_tr, parent_id, country_code, continent, iso_a3,
+                  source_id, source_record, min_x, min_y, max_x, max_y, vertex_count, geometry)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        insertPiece = try db.makeStatement(
+            sql: """
+                INSERT INTO pieces(boundary_id, level, min_x, min_y, max_x, max_y, vertex_count, geometry)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         insertIndex = try db.makeStatement(sql: "INSERT INTO piece_index(id, min_x, max_x, min_y, max_y) VALUES (?, ?, ?, ?, ?)")
     }
 
@@ -157,8 +167,9 @@ struct BoundaryWriter {
                 if let parentLevel = plan.level.parent, let field = plan.fields.parent {
                     let parentCode = try required(field)
                     guard let found = units[parentCode], found.level == parentLevel else {
-                        throw ImportError.unknownParent(file: reader.path, record: record, code: code,
-                                                        parent: parentCode, level: parentLevel)
+                        throw ImportError.unknownParent(
+                            file: reader.path, record: record, code: code,
+                            parent: parentCode, level: parentLevel)
                     }
                     parent = found
                 } else if let parentLevel = plan.level.parent {
@@ -168,19 +179,23 @@ struct BoundaryWriter {
                     if let found = inferred[index].flatMap({ units[$0] }) {
                         parent = found
                     } else if plan.allowOrphans, parentLevel != .country,
-                              let country = try parentCandidates(of: geometry, level: .country).first(where: { $0.share > 0 })
-                                .flatMap({ units[$0.parent] }) {
+                        let country = try parentCandidates(of: geometry, level: .country).first(where: { $0.share > 0 })
+                            .flatMap({ units[$0.parent] })
+                    {
                         parent = country
-                        events(.warning("\((reader.path as NSString).lastPathComponent) record \(record) (\(code) \(name)) lies in no "
-                            + "\(parentLevel); kept under \(country.country) (allow_orphans)"))
+                        events(
+                            .warning(
+                                "\((reader.path as NSString).lastPathComponent) record \(record) (\(code) \(name)) lies in no "
+                                    + "\(parentLevel); kept under \(country.country) (allow_orphans)"))
                     } else {
                         orphans.append("record \(record) (\(code) \(name))")
                         continue
                     }
                 }
                 let country = parent?.country ?? code
-                try add(plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
-                        sourceID: sourceID, geometry: shape, values: value, events: events)
+                try add(
+                    plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
+                    sourceID: sourceID, geometry: shape, values: value, events: events)
             } catch let error as GEOSError {
                 throw ImportError.geometry(file: reader.path, record: record, code: code, name: name, reason: error.description)
             }
@@ -189,14 +204,18 @@ struct BoundaryWriter {
                 events(.progress(layer: plan.name, done: record, total: reader.shapeCount))
             }
         }
-        guard orphans.isEmpty else { throw ImportError.orphans(file: reader.path, level: plan.level.parent ?? plan.level, records: orphans) }
+        guard orphans.isEmpty else {
+            throw ImportError.orphans(file: reader.path, level: plan.level.parent ?? plan.level, records: orphans)
+        }
     }
 
     /// Every record's parent code when the layer names none (`ParentConsensus`): the unit of
     /// `level` holding the largest part of it, settled by the codes where they nest. Says how many
     /// the codes settled.
-    private func inferParents(_ plan: LayerPlan, reader: ShapefileReader, level: AdminLevel,
-                              events: (ImportEvent) -> Void) throws -> [String?] {
+    private func inferParents(
+        _ plan: LayerPlan, reader: ShapefileReader, level: AdminLevel,
+        events: (ImportEvent) -> Void
+    ) throws -> [String?] {
         var codes: [String] = []
         var candidates: [[ParentConsensus.Candidate]] = []
         for index in 0..<reader.shapeCount {
@@ -215,9 +234,11 @@ struct BoundaryWriter {
         if let length = outcome.prefixLength, !outcome.settledByCode.isEmpty {
             let file = (reader.path as NSString).lastPathComponent
             let listed = outcome.settledByCode.prefix(8).map { "\(codes[$0]) → \(outcome.parents[$0] ?? "")" }.joined(separator: ", ")
-            events(.warning("\(file): \(outcome.settledByCode.count) unit(s) on a \(level) border lie mostly in another \(level) "
-                + "of the coarser layer; given the \(level) their code's first \(length) character(s) share: \(listed)"
-                + (outcome.settledByCode.count > 8 ? ", …" : "")))
+            events(
+                .warning(
+                    "\(file): \(outcome.settledByCode.count) unit(s) on a \(level) border lie mostly in another \(level) "
+                        + "of the coarser layer; given the \(level) their code's first \(length) character(s) share: \(listed)"
+                        + (outcome.settledByCode.count > 8 ? ", …" : "")))
         }
         return outcome.parents
     }
@@ -228,10 +249,12 @@ struct BoundaryWriter {
     private func parentCandidates(of geometry: Geometry, level: AdminLevel) throws -> [ParentConsensus.Candidate] {
         let box = try geometry.bounds()
         let margin = 0.02
-        let pieces = try Row.fetchAll(db, sql: """
-            SELECT p.boundary_id, p.geometry FROM piece_index i JOIN pieces p ON p.id = i.id
-            WHERE i.max_x >= ?1 AND i.min_x <= ?2 AND i.max_y >= ?3 AND i.min_y <= ?4 AND p.level = ?5
-            """, arguments: [box.minX - margin, box.maxX + margin, box.minY - margin, box.maxY + margin, level.rawValue])
+        let pieces = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT p.boundary_id, p.geometry FROM piece_index i JOIN pieces p ON p.id = i.id
+                WHERE i.max_x >= ?1 AND i.min_x <= ?2 AND i.max_y >= ?3 AND i.min_y <= ?4 AND p.level = ?5
+                """, arguments: [box.minX - margin, box.maxX + margin, box.minY - margin, box.maxY + margin, level.rawValue])
         let near = Set(pieces.map { $0["boundary_id"] as Int64 })
         if near.count == 1, let only = near.first, let code = codes[only] {
             let inside = try geometry.pointOnSurface()
@@ -252,9 +275,11 @@ struct BoundaryWriter {
 
     /// Writes one record: its boundary row, its indexed pieces and its cells (`geometry` when it
     /// was read already).
-    private mutating func add(_ plan: LayerPlan, reader: ShapefileReader, index: Int, code: String, name: String, parent: Unit?,
-                              country: String, sourceID: Int64, geometry shape: Geometry? = nil,
-                              values value: (String?) throws -> String?, events: (ImportEvent) -> Void) throws {
+    private mutating func add(
+        _ plan: LayerPlan, reader: ShapefileReader, index: Int, code: String, name: String, parent: Unit?,
+        country: String, sourceID: Int64, geometry shape: Geometry? = nil,
+        values value: (String?) throws -> String?, events: (ImportEvent) -> Void
+    ) throws {
         let record = index + 1
         let file = (reader.path as NSString).lastPathComponent
         let geometry = try shape ?? polygon(reader: reader, index: index, code: code, name: name, events: events)
@@ -269,13 +294,16 @@ struct BoundaryWriter {
         units[code] = Unit(id: id, level: plan.level, country: country, origin: "\(file) record \(record)")
         codes[id] = code
         try insertPieces(of: geometry, boundary: id, level: plan.level)
-        cells.add(level: plan.level, code: code, country: country, precision: plan.precision, box: box,
-                  polygons: try geometry.polygonRings())
+        cells.add(
+            level: plan.level, code: code, country: country, precision: plan.precision, box: box,
+            polygons: try geometry.polygonRings())
     }
 
     /// The record's rings as one valid polygonal geometry; invalid ones are repaired with a warning.
-    private func polygon(reader: ShapefileReader, index: Int, code: String, name: String,
-                         events: (ImportEvent) -> Void) throws -> Geometry {
+    private func polygon(
+        reader: ShapefileReader, index: Int, code: String, name: String,
+        events: (ImportEvent) -> Void
+    ) throws -> Geometry {
         let label = "\((reader.path as NSString).lastPathComponent) record \(index + 1) (\(code) \(name))"
         let assembled = RingAssembler.assemble(try reader.rings(at: index))
         if assembled.droppedRings > 0 {
@@ -304,8 +332,10 @@ struct BoundaryWriter {
     /// (at least 1,000, at most 10,000) is refused without asking GEOS, and the repair is stopped
     /// after `repairSeconds`.
     /// - Throws: `ImportError.unrepairable` naming the record, its code and name.
-    private func repaired(_ geometry: Geometry, _ polygons: [PolygonRings], reader: ShapefileReader, index: Int, code: String,
-                          name: String, invalidity: String) throws -> Geometry {
+    private func repaired(
+        _ geometry: Geometry, _ polygons: [PolygonRings], reader: ShapefileReader, index: Int, code: String,
+        name: String, invalidity: String
+    ) throws -> Geometry {
         func refused(_ reason: String) -> ImportError {
             .unrepairable(file: reader.path, record: index + 1, code: code, name: name, reason: "\(invalidity); \(reason)")
         }
@@ -315,7 +345,8 @@ struct BoundaryWriter {
             throw refused("its edges are packed too densely to check how tangled it is")
         }
         guard crossings <= limit else {
-            throw refused("its edges cross each other more than \(limit) times (a tangle whose repair would take GEOS minutes and gigabytes)")
+            throw refused(
+                "its edges cross each other more than \(limit) times (a tangle whose repair would take GEOS minutes and gigabytes)")
         }
         do {
             return try context.withTimeLimit(seconds: repairSeconds) { try geometry.madeValid() }
@@ -327,8 +358,10 @@ struct BoundaryWriter {
     private mutating func insertPieces(of geometry: Geometry, boundary: Int64, level: AdminLevel) throws {
         for piece in try Subdivider.pieces(of: geometry, maxVertices: limits.vertices, maxDegrees: limits.degrees) {
             let b = piece.box
-            try insertPiece.execute(arguments: [boundary, level.rawValue, b.minX, b.minY, b.maxX, b.maxY,
-                                                piece.vertexCount, piece.wkb])
+            try insertPiece.execute(arguments: [
+                boundary, level.rawValue, b.minX, b.minY, b.maxX, b.maxY,
+                piece.vertexCount, piece.wkb,
+            ])
             try insertIndex.execute(arguments: [db.lastInsertedRowID, b.minX, b.maxX, b.minY, b.maxY])
             pieceCount += 1
         }
@@ -343,14 +376,18 @@ struct BoundaryWriter {
         if let nameEn = plan.fields.nameEn { fields.append("English name \(nameEn)") }
         if plan.level.parent != nil { fields.append(plan.fields.parent.map { "parent \($0)" } ?? "parent inferred") }
         if let prefix = plan.codePrefix { fields.append("codes prefixed \(prefix)") }
-        try db.execute(sql: """
-            INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence,
-              precision, crs, fields, added_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [plan.name, plan.level.rawValue, (reader.path as NSString).lastPathComponent,
-                             try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.name,
-                             reader.shapeCount, plan.source, plan.licence, plan.precision, reader.crsName,
-                             fields.joined(separator: ", "), plan.addedAt])
+        try db.execute(
+            sql: """
+                INSERT INTO sources(layer, level, file, shp_sha256, shx_sha256, dbf_sha256, encoding, features, description, licence,
+                  precision, crs, fields, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                plan.name, plan.level.rawValue, (reader.path as NSString).lastPathComponent,
+                try checksum("shp"), try checksum("shx"), try checksum("dbf"), reader.encoding.name,
+                reader.shapeCount, plan.source, plan.licence, plan.precision, reader.crsName,
+                fields.joined(separator: ", "), plan.addedAt,
+            ])
         return db.lastInsertedRowID
     }
 }

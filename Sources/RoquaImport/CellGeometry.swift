@@ -26,8 +26,10 @@ package struct CellGeometry: Sendable {
     package var unitCount: Int { levels.count }
     package var vertexCount: Int { unitOf.count }
 
-    package mutating func add(level: AdminLevel, code: String, country: String, precision: Int, box: BoundingBox,
-                              polygons rings: [[Ring]]) {
+    package mutating func add(
+        level: AdminLevel, code: String, country: String, precision: Int, box: BoundingBox,
+        polygons rings: [[Ring]]
+    ) {
         let unit = Int32(levels.count)
         levels.append(level)
         codes.append(code)

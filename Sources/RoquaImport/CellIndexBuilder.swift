@@ -20,16 +20,21 @@ package enum CellIndexBuilder {
 
     private static let columns = CellFormat.tileColumns, rows = CellFormat.tileRows
 
-    package static func build(_ geometry: CellGeometry, fallbackMeters: Double, limits: CellLimits = CellLimits(),
-                              threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> Output {
+    package static func build(
+        _ geometry: CellGeometry, fallbackMeters: Double, limits: CellLimits = CellLimits(),
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws -> Output {
         let started = Date()
         var tuned = limits
         if let k = ProcessInfo.processInfo.environment["ROQUA_CELL_K"].flatMap(Int.init) { tuned.edgesPerCell = k }
         let limits = tuned
-        let units = UnitTable(levels: geometry.levels, parents: Array(repeating: -1, count: geometry.unitCount),
-                              countryCodes: geometry.countryCodes, codes: geometry.codes, precisions: geometry.precisions)
+        let units = UnitTable(
+            levels: geometry.levels, parents: Array(repeating: -1, count: geometry.unitCount),
+            countryCodes: geometry.countryCodes, codes: geometry.codes, precisions: geometry.precisions)
         let debug = ProcessInfo.processInfo.environment["ROQUA_CELL_DEBUG"] != nil
-        func phase(_ name: String) { if debug { FileHandle.standardError.write(Data("\(name) \(Date().timeIntervalSince(started))\n".utf8)) } }
+        func phase(_ name: String) {
+            if debug { FileHandle.standardError.write(Data("\(name) \(Date().timeIntervalSince(started))\n".utf8)) }
+        }
         let edges = CellEdges(geometry)
         let tileEdges = assignEdges(geometry, fallbackMeters: fallbackMeters, limits: limits)
         phase("assign")
@@ -53,9 +58,15 @@ package enum CellIndexBuilder {
                 if builder.nodes.count == 1, builder.leaves.isEmpty {
                     results.set(tile, (builder.nodes[0], nil, 0))
                 } else {
-                    results.set(tile, (UInt32(tile), CellTileEncoder.encode(nodes: builder.nodes, leaves: builder.leaves,
-                                                                             nearLists: builder.nearLists, geometry: geometry),
-                                       builder.leaves.count))
+                    results.set(
+                        tile,
+                        (
+                            UInt32(tile),
+                            CellTileEncoder.encode(
+                                nodes: builder.nodes, leaves: builder.leaves,
+                                nearLists: builder.nearLists, geometry: geometry),
+                            builder.leaves.count
+                        ))
                 }
             }
         }
@@ -94,7 +105,8 @@ package enum CellIndexBuilder {
         var lists = [[Int32]](repeating: [], count: rows * columns)
         for e in 0..<geometry.vertexCount where geometry.startsEdge[e] {
             let b = geometry.edgeBox(e)
-            let firstRow = max(0, Int((b.minY + 90 - widest).rounded(.down))), lastRow = min(rows - 1, Int((b.maxY + 90 + widest).rounded(.down)))
+            let firstRow = max(0, Int((b.minY + 90 - widest).rounded(.down))),
+                lastRow = min(rows - 1, Int((b.maxY + 90 + widest).rounded(.down)))
             guard firstRow <= lastRow else { continue }
             for row in firstRow...lastRow {
                 let r = reach[row], y0 = Double(row) - 90
@@ -126,8 +138,10 @@ package enum CellIndexBuilder {
     /// Per tile: each unit whose box meets it, and whether it covers the tile's reference point
     /// (GEOS `covers` on the whole unit; the point is on no edge, so this is exact). Units
     /// outside with no edge in the tile are dropped.
-    private static func coverStatus(_ geometry: CellGeometry, references: [(x: Double, y: Double)?], tileEdges: [[Int32]],
-                                    threads: Int) throws -> [[(unit: Int32, inside: Bool)]] {
+    private static func coverStatus(
+        _ geometry: CellGeometry, references: [(x: Double, y: Double)?], tileEdges: [[Int32]],
+        threads: Int
+    ) throws -> [[(unit: Int32, inside: Bool)]] {
         let found = Slots<[(tile: Int, unit: Int32, inside: Bool)]>(count: max(threads, 1))
         let failures = Slots<any Error>(count: max(threads, 1))
         let shared = Shared((geometry, references))
@@ -140,7 +154,8 @@ package enum CellIndexBuilder {
                     let b = geometry.boxes[unit]
                     let m = 2 * CellFormat.margin
                     let rowRange = max(0, Int((b.minY + 90 - m).rounded(.down)))...min(rows - 1, Int((b.maxY + 90 + m).rounded(.down)))
-                    let columnRange = max(0, Int((b.minX + 180 - m).rounded(.down)))...min(columns - 1, Int((b.maxX + 180 + m).rounded(.down)))
+                    let columnRange =
+                        max(0, Int((b.minX + 180 - m).rounded(.down)))...min(columns - 1, Int((b.maxX + 180 + m).rounded(.down)))
                     let prepared = try context.polygonal(geometry.polygons[unit]).prepared()
                     for row in rowRange {
                         for column in columnRange {
@@ -163,7 +178,8 @@ package enum CellIndexBuilder {
             for e in tileEdges[tile] {
                 let box = geometry.edgeBox(Int(e))
                 if box.maxX >= b.minX - CellFormat.margin, box.minX <= b.maxX + CellFormat.margin,
-                   box.maxY >= b.minY - CellFormat.margin, box.minY <= b.maxY + CellFormat.margin {
+                    box.maxY >= b.minY - CellFormat.margin, box.minY <= b.maxY + CellFormat.margin
+                {
                     hasEdges[tile].insert(geometry.unitOf[Int(e)])
                 }
             }

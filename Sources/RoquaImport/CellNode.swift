@@ -70,8 +70,9 @@ struct CellNode {
     func side(_ group: Int, x: Double, y: Double, geometry: CellEdges) -> Predicates.Side {
         let runs = groupRuns[group]
         return runWords.withUnsafeBufferPointer { words in
-            Predicates.side(qx: x, qy: y, rx: reference.x, ry: reference.y, rInside: inside(groupUnit[group]),
-                            vertices: geometry.xy, runs: words.baseAddress! + runs.lowerBound, runCount: runs.count / 2)
+            Predicates.side(
+                qx: x, qy: y, rx: reference.x, ry: reference.y, rInside: inside(groupUnit[group]),
+                vertices: geometry.xy, runs: words.baseAddress! + runs.lowerBound, runCount: runs.count / 2)
         }
     }
 
@@ -90,8 +91,10 @@ struct CellNode {
     func quarters(geometry: CellEdges) -> [CellNode]? {
         let midX = (box.minX + box.maxX) / 2, midY = (box.minY + box.maxY) / 2
         let boxes = [
-            BoundingBox(minX: box.minX, minY: box.minY, maxX: midX, maxY: midY), BoundingBox(minX: midX, minY: box.minY, maxX: box.maxX, maxY: midY),
-            BoundingBox(minX: box.minX, minY: midY, maxX: midX, maxY: box.maxY), BoundingBox(minX: midX, minY: midY, maxX: box.maxX, maxY: box.maxY),
+            BoundingBox(minX: box.minX, minY: box.minY, maxX: midX, maxY: midY),
+            BoundingBox(minX: midX, minY: box.minY, maxX: box.maxX, maxY: midY),
+            BoundingBox(minX: box.minX, minY: midY, maxX: midX, maxY: box.maxY),
+            BoundingBox(minX: midX, minY: midY, maxX: box.maxX, maxY: box.maxY),
         ]
         var children: [CellNode] = []
         for quarter in boxes {

@@ -67,8 +67,9 @@ struct CellTileBuilder {
         grid = TileEdgeGrid(box: seed.box, reach: reach(seed.box), edges: seed.edges, geometry: geometry)
         var inCell: [Int32] = []
         for e in seed.edges where geometry.touches(e, seed.box, by: CellFormat.margin) { inCell.append(e) }
-        let root = CellNode(box: seed.box, reference: seed.reference, status: seed.status.map { UnitSide(unit: $0.unit, inside: $0.inside) },
-                            edges: inCell, geometry: geometry)
+        let root = CellNode(
+            box: seed.box, reference: seed.reference, status: seed.status.map { UnitSide(unit: $0.unit, inside: $0.inside) },
+            edges: inCell, geometry: geometry)
         build(node: 0, root, depth: 0, anchor: nil)
     }
 
@@ -204,8 +205,9 @@ struct CellTileBuilder {
             area = BoundingBox(minX: a.minX - r, minY: a.minY - r, maxX: a.maxX + r, maxY: a.maxY + r)
         }
         let units = self.units
-        let near = CellNode(box: area, reference: (0, 0), status: [], edges: grid?.edges(meeting: area, geometry: geometry) ?? [],
-                            geometry: geometry)
+        let near = CellNode(
+            box: area, reference: (0, 0), status: [], edges: grid?.edges(meeting: area, geometry: geometry) ?? [],
+            geometry: geometry)
         let order = near.groupUnit.indices.sorted {
             let a = near.groupUnit[$0], b = near.groupUnit[$1]
             return (-Int(units.level[Int(a)]), units.codeRank[Int(a)]) < (-Int(units.level[Int(b)]), units.codeRank[Int(b)])

@@ -4,8 +4,10 @@ import RoquaBoundaries
 /// Writes one tile's quadtree and leaves as the blob `CellFormat` describes, with the vertices
 /// its runs use copied in and the runs renumbered to them.
 enum CellTileEncoder {
-    static func encode(nodes: [UInt32], leaves: [CellTileBuilder.Leaf], nearLists: [CellTileBuilder.NearList],
-                       geometry: CellEdges) -> Data {
+    static func encode(
+        nodes: [UInt32], leaves: [CellTileBuilder.Leaf], nearLists: [CellTileBuilder.NearList],
+        geometry: CellEdges
+    ) -> Data {
         // The vertices used: the union of every run's vertex interval, kept as merged intervals.
         var intervals: [(start: Int32, end: Int32)] = []
         for leaf in leaves { for entry in leaf.entries { for run in entry.runs { intervals.append((run.0, run.0 + run.1)) } } }
@@ -86,7 +88,9 @@ enum CellTileEncoder {
         }
         let blocks = boxes(CellFormat.blockVertices, CellFormat.blockCount(vertices: vertices.count))
         let groups = boxes(CellFormat.groupVertices, CellFormat.groupCount(vertices: vertices.count))
-        let header: [UInt32] = [CellFormat.magic, UInt32(nodes.count), UInt32(leaves.count), UInt32(words.count), UInt32(vertices.count), 0]
+        let header: [UInt32] = [
+            CellFormat.magic, UInt32(nodes.count), UInt32(leaves.count), UInt32(words.count), UInt32(vertices.count), 0,
+        ]
         var blob = Data(count: sections.end)
         blob.withUnsafeMutableBytes { raw in
             // The blob is read as native little-endian memory (every platform Roqua runs on).

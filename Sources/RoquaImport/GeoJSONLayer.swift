@@ -21,8 +21,10 @@ package enum GeoJSONLayer {
     /// - Throws: `AddedLayers.Failure` for a file that is not a FeatureCollection or not JSON
     ///   (naming the line), a feature that is not a polygon or multipolygon (named by its index),
     ///   coordinates that are not numbers, more features or vertices than `limits`.
-    package static func convert(_ file: String, into directory: String, name: String,
-                                limits: LayerLimits = LayerLimits()) throws -> Converted {
+    package static func convert(
+        _ file: String, into directory: String, name: String,
+        limits: LayerLimits = LayerLimits()
+    ) throws -> Converted {
         var records: [(rings: [Ring], properties: [String: String])] = []
         var vertices = 0
         var keys: [String] = []
@@ -93,7 +95,8 @@ package enum GeoJSONLayer {
                 ys.reserveCapacity(points.count)
                 for point in points {
                     guard let pair = point.array, pair.count >= 2, let x = pair[0].number, let y = pair[1].number,
-                          x.isFinite, y.isFinite else {
+                        x.isFinite, y.isFinite
+                    else {
                         throw AddedLayers.Failure(description: "\(label): a position is not two numbers")
                     }
                     xs.append(x)

@@ -14,8 +14,10 @@ package enum GeoPackageLayer {
     /// - Throws: `AddedLayers.Failure` for a file that is no GeoPackage, one with no feature table,
     ///   several and none chosen, a chosen one that is not there, a view or virtual table where a
     ///   table belongs, a row whose geometry is not polygonal or not readable, more than `limits`.
-    package static func convert(_ file: String, table chosen: String? = nil, into directory: String, name: String,
-                                limits: LayerLimits = LayerLimits()) throws -> GeoJSONLayer.Converted {
+    package static func convert(
+        _ file: String, table chosen: String? = nil, into directory: String, name: String,
+        limits: LayerLimits = LayerLimits()
+    ) throws -> GeoJSONLayer.Converted {
         let queue: DatabaseQueue
         do { queue = try UntrustedSQLite.open(file, valueBytes: limits.valueBytes) } catch {
             throw AddedLayers.Failure(description: "\(file): cannot open it as a GeoPackage: \(error)")
@@ -29,38 +31,47 @@ package enum GeoPackageLayer {
             }
             let tables: [String]
             do {
-                tables = try DatabaseValue.fetchAll(db, sql: "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name")
-                    .compactMap(Self.text)
+                tables = try DatabaseValue.fetchAll(
+                    db, sql: "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY table_name"
+                )
+                .compactMap(Self.text)
             } catch {
                 throw AddedLayers.Failure(description: "\(file): not a GeoPackage (no gpkg_contents table)")
             }
             guard !tables.isEmpty else { throw AddedLayers.Failure(description: "\(file): the GeoPackage has no feature table") }
             let table: String
             if let chosen {
-                guard let found = tables.first(where: { $0 == chosen }) ?? tables.first(where: { $0.lowercased() == chosen.lowercased() }) else {
+                guard let found = tables.first(where: { $0 == chosen }) ?? tables.first(where: { $0.lowercased() == chosen.lowercased() })
+                else {
                     throw AddedLayers.Failure(description: "\(file): no feature table \(chosen) (it has \(tables.joined(separator: ", ")))")
                 }
                 table = found
             } else {
                 guard tables.count == 1 else {
-                    throw AddedLayers.Failure(description: "\(file): the GeoPackage has \(tables.count) feature tables "
-                        + "(\(tables.joined(separator: ", "))); choose one with --table NAME")
+                    throw AddedLayers.Failure(
+                        description: "\(file): the GeoPackage has \(tables.count) feature tables "
+                            + "(\(tables.joined(separator: ", "))); choose one with --table NAME")
                 }
                 table = tables[0]
             }
-            guard let column = try Row.fetchOne(db, sql: """
-                SELECT g.column_name, g.srs_id, s.organization, s.organization_coordsys_id, s.definition
-                FROM gpkg_geometry_columns g LEFT JOIN gpkg_spatial_ref_sys s ON s.srs_id = g.srs_id WHERE g.table_name = ?
-                """, arguments: [table]) else {
+            guard
+                let column = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT g.column_name, g.srs_id, s.organization, s.organization_coordsys_id, s.definition
+                        FROM gpkg_geometry_columns g LEFT JOIN gpkg_spatial_ref_sys s ON s.srs_id = g.srs_id WHERE g.table_name = ?
+                        """, arguments: [table])
+            else {
                 throw AddedLayers.Failure(description: "\(file): table \(table) has no entry in gpkg_geometry_columns")
             }
             // Columns read as whatever they hold: a damaged file may have a number where text belongs.
             guard let geometryColumn = Self.text(column["column_name"]) else {
                 throw AddedLayers.Failure(description: "\(file): table \(table) names no geometry column in gpkg_geometry_columns")
             }
-            let crs = Self.crs(organization: Self.text(column["organization"]),
-                               code: Self.text(column["organization_coordsys_id"]).flatMap { Int($0) },
-                               definition: Self.text(column["definition"]))
+            let crs = Self.crs(
+                organization: Self.text(column["organization"]),
+                code: Self.text(column["organization_coordsys_id"]).flatMap { Int($0) },
+                definition: Self.text(column["definition"]))
             if let what = try UntrustedSQLite.notABaseTable(db, table) {
                 throw AddedLayers.Failure(description: "\(file): feature table \(table) is \(what); only tables are read from a GeoPackage")
             }
@@ -68,8 +79,10 @@ package enum GeoPackageLayer {
             guard columns.contains(geometryColumn) else {
                 throw AddedLayers.Failure(description: "\(file): table \(table) has no stored column \(geometryColumn) (its geometry)")
             }
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(columns.map(UntrustedSQLite.quoted).joined(separator: ", ")) "
-                + "FROM \(UntrustedSQLite.quoted(table))")
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT \(columns.map(UntrustedSQLite.quoted).joined(separator: ", ")) "
+                    + "FROM \(UntrustedSQLite.quoted(table))")
             var keys: [String] = []
             var records: [(rings: [Ring], properties: [String: String])] = []
             var number = 0, vertices = 0
@@ -141,7 +154,9 @@ package enum GeoPackageLayer {
         do { header = try GeoPackageBinary.header(bytes) } catch {
             throw AddedLayers.Failure(description: "\(label): \(error)")
         }
-        guard bytes[3] & 0b0010_0000 == 0 else { throw AddedLayers.Failure(description: "\(label): extended GeoPackage geometries are not supported") }
+        guard bytes[3] & 0b0010_0000 == 0 else {
+            throw AddedLayers.Failure(description: "\(label): extended GeoPackage geometries are not supported")
+        }
         guard !header.isEmpty else { throw AddedLayers.Failure(description: "\(label) has an empty geometry") }
         return Data(bytes[header.wkbOffset...])
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,8 @@ enum IconvDecoder {
                 var outPointer = outBuffer.baseAddress
                 var outLeft = outputCount
                 guard iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) != -1, inLeft == 0,
-                      iconv(converter, nil, nil, &outPointer, &outLeft) != -1 else { return nil }
+                    iconv(converter, nil, nil, &outPointer, &outLeft) != -1
+                else { return nil }
                 return outputCount - outLeft
             }
         }

@@ -21,8 +21,10 @@ public struct ImportOptions: Sendable {
 
     /// Creates options with the default piece limits (256 vertices, 4 degrees), a 1000 m cell
     /// fallback and 60 s to repair a polygon.
-    public init(sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4,
-                cellFallbackMeters: Double = 1000, repairSeconds: Double = 60) {
+    public init(
+        sources: [String], output: String, maxPieceVertices: Int = 256, maxPieceDegrees: Double = 4,
+        cellFallbackMeters: Double = 1000, repairSeconds: Double = 60
+    ) {
         self.sources = sources
         self.output = output
         self.maxPieceVertices = maxPieceVertices

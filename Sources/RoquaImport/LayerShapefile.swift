@@ -10,7 +10,8 @@ enum LayerShapefile {
         var used = Set<String>()
         var names: [String: String] = [:]
         for key in keys {
-            let clean = String(key.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") ? Character($0) : "_" })
+            let clean = String(
+                key.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") ? Character($0) : "_" })
             var candidate = String(clean.prefix(10))
             var number = 1
             while candidate.isEmpty || used.contains(candidate.uppercased()) {
@@ -24,8 +25,10 @@ enum LayerShapefile {
         return names
     }
 
-    static func write(base: String, keys: [String], fields: [String: String],
-                              records: [(rings: [Ring], properties: [String: String])]) throws {
+    static func write(
+        base: String, keys: [String], fields: [String: String],
+        records: [(rings: [Ring], properties: [String: String])]
+    ) throws {
         guard let shp = SHPCreate(base, SHPT_POLYGON) else { throw AddedLayers.Failure(description: "\(base).shp: cannot be written") }
         defer { SHPClose(shp) }
         for record in records {
@@ -41,7 +44,9 @@ enum LayerShapefile {
             defer { SHPDestroyObject(object) }
             guard SHPWriteObject(shp, -1, object) >= 0 else { throw AddedLayers.Failure(description: "\(base).shp: cannot be written") }
         }
-        guard let dbf = DBFCreateEx(base + ".dbf", "UTF-8") else { throw AddedLayers.Failure(description: "\(base).dbf: cannot be written") }
+        guard let dbf = DBFCreateEx(base + ".dbf", "UTF-8") else {
+            throw AddedLayers.Failure(description: "\(base).dbf: cannot be written")
+        }
         defer { DBFClose(dbf) }
         for key in keys {
             let width = min(254, max(1, records.map { $0.properties[key]?.utf8.count ?? 0 }.max() ?? 1))
@@ -51,9 +56,11 @@ enum LayerShapefile {
         }
         for (row, record) in records.enumerated() {
             for (column, key) in keys.enumerated() {
-                let ok = record.properties[key].map { value in
-                    DBFWriteStringAttribute(dbf, Int32(row), Int32(column), String(decoding: Array(value.utf8.prefix(254)), as: UTF8.self))
-                } ?? DBFWriteNULLAttribute(dbf, Int32(row), Int32(column))
+                let ok =
+                    record.properties[key].map { value in
+                        DBFWriteStringAttribute(
+                            dbf, Int32(row), Int32(column), String(decoding: Array(value.utf8.prefix(254)), as: UTF8.self))
+                    } ?? DBFWriteNULLAttribute(dbf, Int32(row), Int32(column))
                 guard ok != 0 else { throw AddedLayers.Failure(description: "\(base).dbf: feature \(row + 1)'s \(key) cannot be written") }
             }
         }

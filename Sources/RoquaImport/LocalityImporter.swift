@@ -18,7 +18,9 @@ extension Manifest {
         for source in sources {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
-            let manifest = isDirectory.boolValue ? (source as NSString).appendingPathComponent("manifest.json")
+            let manifest =
+                isDirectory.boolValue
+                ? (source as NSString).appendingPathComponent("manifest.json")
                 : (source.lowercased().hasSuffix(".json") ? source : nil)
             guard let manifest, var entry = try load(manifest).localities else { continue }
             entry.file = ((manifest as NSString).deletingLastPathComponent as NSString).appendingPathComponent(entry.file)
@@ -36,11 +38,12 @@ enum LocalityImporter {
     /// Imports every file; returns the places written.
     /// - Throws: `InputError` naming the file and line of a malformed row; GRDB's `DatabaseError`.
     static func run(_ db: Database, files: [Manifest.Localities]) throws -> Int {
-        let insert = try db.makeStatement(sql: """
-            INSERT INTO localities(id, name, latitude, longitude, population, reach_m, country_code, province_code,
-              district_code, part_of)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT INTO localities(id, name, latitude, longitude, population, reach_m, country_code, province_code,
+                  district_code, part_of)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         let insertBox = try db.makeStatement(sql: "INSERT INTO locality_index(id, min_x, max_x, min_y, max_y) VALUES (?, ?, ?, ?, ?)")
         var count = 0
         for file in files {
@@ -58,15 +61,19 @@ enum LocalityImporter {
             for (offset, line) in lines.enumerated().dropFirst() {
                 let place = try parse(line, file: file.file, line: offset + 1)
                 let reach = LocalityIndex.reach(population: place.population)
-                try insert.execute(arguments: [place.id, place.name, place.lat, place.lon, place.population, reach,
-                                               place.country, place.province, place.district, place.partOf])
+                try insert.execute(arguments: [
+                    place.id, place.name, place.lat, place.lon, place.population, reach,
+                    place.country, place.province, place.district, place.partOf,
+                ])
                 let dy = reach / Geodesy.earthRadius * 180 / .pi
                 let dx = dy / max(cos(min(abs(place.lat) + dy, 89.9) * .pi / 180), 1e-3)
                 try insertBox.execute(arguments: [place.id, place.lon - dx, place.lon + dx, place.lat - dy, place.lat + dy])
                 count += 1
             }
-            let meta: [(String, String)] = [("localities_source", file.source), ("localities_licence", file.licence),
-                                            ("localities_sha256", SHA256.hex(of: data)), ("localities_count", String(count))]
+            let meta: [(String, String)] = [
+                ("localities_source", file.source), ("localities_licence", file.licence),
+                ("localities_sha256", SHA256.hex(of: data)), ("localities_count", String(count)),
+            ]
             for (key, value) in meta {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
             }
@@ -74,8 +81,17 @@ enum LocalityImporter {
         return count
     }
 
-    private struct Place { var id: Int64; var name: String; var lat: Double; var lon: Double; var population: Int
-        var country: String; var province: String?; var district: String?; var partOf: Int64? }
+    private struct Place {
+        var id: Int64
+        var name: String
+        var lat: Double
+        var lon: Double
+        var population: Int
+        var country: String
+        var province: String?
+        var district: String?
+        var partOf: Int64?
+    }
 
     private static func parse(_ line: Substring, file: String, line number: Int) throws -> Place {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -96,8 +112,9 @@ enum LocalityImporter {
         guard !fields[1].isEmpty, !fields[5].isEmpty else { throw fail("name and country must not be empty") }
         let partOf = Int64(fields[8])
         guard fields[8].isEmpty || partOf != nil else { throw fail("part_of \(Echo.quoted(fields[8])) is not a geonameid") }
-        return Place(id: id, name: String(fields[1]), lat: lat, lon: lon, population: population,
-                     country: String(fields[5]), province: fields[6].isEmpty ? nil : String(fields[6]),
-                     district: fields[7].isEmpty ? nil : String(fields[7]), partOf: partOf)
+        return Place(
+            id: id, name: String(fields[1]), lat: lat, lon: lon, population: population,
+            country: String(fields[5]), province: fields[6].isEmpty ? nil : String(fields[6]),
+            district: fields[7].isEmpty ? nil : String(fields[7]), partOf: partOf)
     }
 }

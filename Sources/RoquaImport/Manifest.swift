@@ -131,10 +131,11 @@ extension Manifest {
                 throw ManifestError.badLevel(file: manifestPath, layer: layer.file, level: layer.level)
             }
             let name = ((layer.file as NSString).lastPathComponent as NSString).deletingPathExtension
-            return LayerPlan(name: name, shapefile: path, level: level, fields: layer.fields,
-                             source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding,
-                             crs: layer.crs, codePrefix: layer.codePrefix, allowOrphans: layer.allowOrphans ?? false,
-                             addedAt: layer.addedAt)
+            return LayerPlan(
+                name: name, shapefile: path, level: level, fields: layer.fields,
+                source: layer.source, licence: layer.licence, precision: layer.precision ?? 0, encoding: layer.encoding,
+                crs: layer.crs, codePrefix: layer.codePrefix, allowOrphans: layer.allowOrphans ?? false,
+                addedAt: layer.addedAt)
         }
     }
 

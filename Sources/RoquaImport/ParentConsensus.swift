@@ -50,7 +50,8 @@ package enum ParentConsensus {
             var settled: [Int] = []
             for index in codes.indices where codes[index].count > length {
                 guard let majority = majorities[String(codes[index].prefix(length))], parents[index] != majority,
-                      candidates[index].contains(where: { $0.parent == majority }) else { continue }
+                    candidates[index].contains(where: { $0.parent == majority })
+                else { continue }
                 parents[index] = majority
                 settled.append(index)
             }
@@ -68,7 +69,8 @@ package enum ParentConsensus {
         for (prefix, members) in groups where members.count >= minimumGroup {
             let tally = Dictionary(members.map { (parents[$0]!, 1) }, uniquingKeysWith: +)
             guard let top = tally.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }),
-                  Double(top.value) >= homogeneity * Double(members.count) else { return nil }
+                Double(top.value) >= homogeneity * Double(members.count)
+            else { return nil }
             majorities[prefix] = top.key
             covered += members.count
         }

@@ -18,14 +18,23 @@ package enum RingAssembler {
         var holes: [Ring] = []
         var dropped = 0
         for var ring in rings {
-            guard ring.count >= 3 else { dropped += 1; continue }
+            guard ring.count >= 3 else {
+                dropped += 1
+                continue
+            }
             if ring.xs.first != ring.xs.last || ring.ys.first != ring.ys.last {
                 ring.xs.append(ring.xs[0])
                 ring.ys.append(ring.ys[0])
             }
-            guard ring.count >= 4 else { dropped += 1; continue }
+            guard ring.count >= 4 else {
+                dropped += 1
+                continue
+            }
             let area = ring.signedArea
-            if area == 0 { dropped += 1; continue }
+            if area == 0 {
+                dropped += 1
+                continue
+            }
             if area < 0 { shells.append((ring, -area, ring.bounds)) } else { holes.append(ring) }
         }
         var polygons = shells.map { PolygonRings(shell: $0.ring) }
@@ -35,8 +44,12 @@ package enum RingAssembler {
             // a few vertices spread over the ring decide, any one inside is enough.
             let samples = stride(from: 0, to: hole.count - 1, by: max(1, (hole.count - 1) / 5)).prefix(5)
             let owner = shells.indices
-                .filter { i in samples.contains { shells[i].box.contains(x: hole.xs[$0], y: hole.ys[$0])
-                    && shells[i].ring.encloses(x: hole.xs[$0], y: hole.ys[$0]) } }
+                .filter { i in
+                    samples.contains {
+                        shells[i].box.contains(x: hole.xs[$0], y: hole.ys[$0])
+                            && shells[i].ring.encloses(x: hole.xs[$0], y: hole.ys[$0])
+                    }
+                }
                 .min { shells[$0].area < shells[$1].area }
             if let owner {
                 polygons[owner].holes.append(hole)

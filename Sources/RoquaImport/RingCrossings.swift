@@ -79,8 +79,10 @@ package enum RingCrossings {
 
     /// Calls `visit` with each grid cell the edge lies in: every cell of its box when that is a
     /// few, else the cells along it (a grid walk); false as soon as `visit` says stop.
-    private static func cells(of e: (ax: Double, ay: Double, bx: Double, by: Double), origin: (x: Double, y: Double), size: Double,
-                              columns: Int, rows: Int, visit: (Int) -> Bool) -> Bool {
+    private static func cells(
+        of e: (ax: Double, ay: Double, bx: Double, by: Double), origin: (x: Double, y: Double), size: Double,
+        columns: Int, rows: Int, visit: (Int) -> Bool
+    ) -> Bool {
         func index(_ value: Double, _ count: Int) -> Int { min(max(Int(value), 0), count - 1) }
         let x0 = (e.ax - origin.x) / size, y0 = (e.ay - origin.y) / size, x1 = (e.bx - origin.x) / size, y1 = (e.by - origin.y) / size
         var (cx, cy) = (index(x0, columns), index(y0, rows))
@@ -98,7 +100,13 @@ package enum RingCrossings {
         let (deltaX, deltaY) = (dx == 0 ? Double.infinity : abs(1 / dx), dy == 0 ? Double.infinity : abs(1 / dy))
         guard visit(cy * columns + cx) else { return false }
         for _ in 0..<(abs(ex - cx) + abs(ey - cy)) {
-            if tX < tY { cx += stepX; tX += deltaX } else { cy += stepY; tY += deltaY }
+            if tX < tY {
+                cx += stepX
+                tX += deltaX
+            } else {
+                cy += stepY
+                tY += deltaY
+            }
             (cx, cy) = (min(max(cx, 0), columns - 1), min(max(cy, 0), rows - 1))
             guard visit(cy * columns + cx) else { return false }
         }
@@ -106,10 +114,13 @@ package enum RingCrossings {
     }
 
     /// Whether two edges cross at a point inside both (not at an end, not along a common line).
-    private static func cross(_ p: (ax: Double, ay: Double, bx: Double, by: Double),
-                              _ q: (ax: Double, ay: Double, bx: Double, by: Double)) -> Bool {
+    private static func cross(
+        _ p: (ax: Double, ay: Double, bx: Double, by: Double),
+        _ q: (ax: Double, ay: Double, bx: Double, by: Double)
+    ) -> Bool {
         guard max(p.ax, p.bx) >= min(q.ax, q.bx), max(q.ax, q.bx) >= min(p.ax, p.bx),
-              max(p.ay, p.by) >= min(q.ay, q.by), max(q.ay, q.by) >= min(p.ay, p.by) else { return false }
+            max(p.ay, p.by) >= min(q.ay, q.by), max(q.ay, q.by) >= min(p.ay, p.by)
+        else { return false }
         let o1 = Predicates.orientation(p.ax, p.ay, p.bx, p.by, q.ax, q.ay), o2 = Predicates.orientation(p.ax, p.ay, p.bx, p.by, q.bx, q.by)
         guard o1 * o2 == -1 else { return false }
         let o3 = Predicates.orientation(q.ax, q.ay, q.bx, q.by, p.ax, p.ay), o4 = Predicates.orientation(q.ax, q.ay, q.bx, q.by, p.bx, p.by)

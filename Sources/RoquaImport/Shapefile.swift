@@ -75,14 +75,20 @@ package final class ShapefileReader {
         var hooks = shapelibHooks()
         guard let shp = SHPOpenLL(shpPath, "rb", &hooks) else {
             let message = takeShapelibMessage()
-            throw ShapefileError.cannotOpen(file: self.path, reason: Self.truncation(base, "shp") ?? Self.truncation(base, "shx") ?? message)
+            throw ShapefileError.cannotOpen(
+                file: self.path, reason: Self.truncation(base, "shp") ?? Self.truncation(base, "shx") ?? message)
         }
         guard let dbf = DBFOpenLL(Self.companion(base, "dbf"), "rb", &hooks) else {
             SHPClose(shp)
             throw ShapefileError.cannotOpen(file: base + ".dbf", reason: takeShapelibMessage())
         }
         var opened = false
-        defer { if !opened { SHPClose(shp); DBFClose(dbf) } }
+        defer {
+            if !opened {
+                SHPClose(shp)
+                DBFClose(dbf)
+            }
+        }
 
         var count: Int32 = 0, type: Int32 = 0
         var minBound = [Double](repeating: 0, count: 4), maxBound = [Double](repeating: 0, count: 4)
@@ -138,7 +144,8 @@ package final class ShapefileReader {
         guard let path = companion(base, ext), let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let header = try? handle.read(upToCount: 28), header.count == 28,
-              let size = try? handle.seekToEnd() else { return nil }
+            let size = try? handle.seekToEnd()
+        else { return nil }
         let words = header[24..<28].reduce(0) { $0 << 8 | Int($1) }
         guard words * 2 > size else { return nil }
         return "the .\(ext) is cut short: its header says \(words * 2) bytes, the file has \(size) (a damaged or partly copied shapefile)"
@@ -192,7 +199,8 @@ package final class ShapefileReader {
             ys += [declared.minY, declared.maxY, y, y]
         }
         do { try reprojection.transform(x: &xs, y: &ys) } catch {
-            throw ShapefileError.notGeographic(file: file, detail: "its extent cannot be reprojected from \(reprojection.sourceName): \(error)")
+            throw ShapefileError.notGeographic(
+                file: file, detail: "its extent cannot be reprojected from \(reprojection.sourceName): \(error)")
         }
         return BoundingBox(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)
     }
@@ -202,7 +210,8 @@ package final class ShapefileReader {
         let world = BoundingBox(minX: -180.000001, minY: -90.000001, maxX: 180.000001, maxY: 90.000001)
         guard world.contains(bounds) else {
             throw ShapefileError.notGeographic(
-                file: shp, detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90"
+                file: shp,
+                detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90"
                     + (hasCRS ? "" : " and there is no .prj: name its CRS (--crs EPSG:NNNN, or \"crs\" in its manifest)"))
         }
     }
@@ -224,8 +233,10 @@ package final class ShapefileReader {
             guard start >= 0, start <= end, end <= vertices else {
                 throw ShapefileError.unreadableRecord(file: path, record: index + 1, reason: "part \(part) out of range")
             }
-            rings.append(Ring(xs: Array(UnsafeBufferPointer(start: shape.padfX + start, count: end - start)),
-                              ys: Array(UnsafeBufferPointer(start: shape.padfY + start, count: end - start))))
+            rings.append(
+                Ring(
+                    xs: Array(UnsafeBufferPointer(start: shape.padfX + start, count: end - start)),
+                    ys: Array(UnsafeBufferPointer(start: shape.padfY + start, count: end - start))))
         }
         try checkVertices(rings, record: index + 1)
         guard let reprojection else { return rings }
@@ -248,11 +259,14 @@ package final class ShapefileReader {
     /// vertex at y = 1e200 would otherwise make the subdivision and the cell index recurse without end).
     private func checkVertices(_ rings: [Ring], record: Int) throws {
         let raw = declaredBounds
-        let declared = reprojection != nil
-            ? BoundingBox(minX: raw.minX - 1e-6 * max(1, abs(raw.minX)), minY: raw.minY - 1e-6 * max(1, abs(raw.minY)),
-                          maxX: raw.maxX + 1e-6 * max(1, abs(raw.maxX)), maxY: raw.maxY + 1e-6 * max(1, abs(raw.maxY)))
-            : BoundingBox(minX: max(raw.minX, -180) - 1e-6, minY: max(raw.minY, -90) - 1e-6,
-                          maxX: min(raw.maxX, 180) + 1e-6, maxY: min(raw.maxY, 90) + 1e-6)
+        let declared =
+            reprojection != nil
+            ? BoundingBox(
+                minX: raw.minX - 1e-6 * max(1, abs(raw.minX)), minY: raw.minY - 1e-6 * max(1, abs(raw.minY)),
+                maxX: raw.maxX + 1e-6 * max(1, abs(raw.maxX)), maxY: raw.maxY + 1e-6 * max(1, abs(raw.maxY)))
+            : BoundingBox(
+                minX: max(raw.minX, -180) - 1e-6, minY: max(raw.minY, -90) - 1e-6,
+                maxX: min(raw.maxX, 180) + 1e-6, maxY: min(raw.maxY, 90) + 1e-6)
         for ring in rings {
             for (x, y) in zip(ring.xs, ring.ys) {
                 guard x.isFinite, y.isFinite, x >= declared.minX, x <= declared.maxX, y >= declared.minY, y <= declared.maxY else {

@@ -22,8 +22,10 @@ package enum Subdivider {
         return result
     }
 
-    private static func split(_ geometry: Geometry, box: BoundingBox, limits: (vertices: Int, degrees: Double), depth: Int,
-                              into result: inout [Piece]) throws {
+    private static func split(
+        _ geometry: Geometry, box: BoundingBox, limits: (vertices: Int, degrees: Double), depth: Int,
+        into result: inout [Piece]
+    ) throws {
         let vertices = geometry.coordinateCount
         let small = vertices <= limits.vertices && box.width <= limits.degrees && box.height <= limits.degrees
         // Depth 40 halves a 360° box to ~3e-10°: below that, cutting can no longer make pieces smaller.
@@ -37,7 +39,8 @@ package enum Subdivider {
             // number of points in LinearRing found 3") or be slightly invalid; the overlay then.
             let clipped = try? geometry.clipped(to: half).polygonalParts()
             if let clipped, clipped.isEmpty { continue }
-            let part = try clipped.flatMap { try $0.isValid() ? $0 : nil }
+            let part =
+                try clipped.flatMap { try $0.isValid() ? $0 : nil }
                 ?? geometry.intersection(geometry.context.rectangle(half)).polygonalParts()
             if part.isEmpty { continue }
             try split(part, box: try part.bounds(), limits: limits, depth: depth + 1, into: &result)

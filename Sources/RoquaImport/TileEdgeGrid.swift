@@ -17,8 +17,10 @@ struct TileEdgeGrid {
         var counts = [Int32](repeating: 0, count: Self.bins * Self.bins + 1)
         func range(_ e: Int32) -> (ClosedRange<Int>, ClosedRange<Int>) {
             let p = geometry.xy + 2 * Int(e)
-            return (Self.bin(min(p[0], p[2]) - origin.x, binSize)...Self.bin(max(p[0], p[2]) - origin.x, binSize),
-                    Self.bin(min(p[1], p[3]) - origin.y, binSize)...Self.bin(max(p[1], p[3]) - origin.y, binSize))
+            return (
+                Self.bin(min(p[0], p[2]) - origin.x, binSize)...Self.bin(max(p[0], p[2]) - origin.x, binSize),
+                Self.bin(min(p[1], p[3]) - origin.y, binSize)...Self.bin(max(p[1], p[3]) - origin.y, binSize)
+            )
         }
         for e in edges {
             let (xs, ys) = range(e)

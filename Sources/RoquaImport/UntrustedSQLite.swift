@@ -21,8 +21,11 @@ enum UntrustedSQLite {
     /// What `name` is when it is not a plain table ("a view", "a virtual table", "missing"); nil
     /// for a base table.
     static func notABaseTable(_ db: Database, _ name: String) throws -> String? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')",
-                                         arguments: [name]) else { return "missing" }
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT type, sql FROM sqlite_master WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')",
+                arguments: [name])
+        else { return "missing" }
         let type: String? = row["type"], sql: String? = row["sql"]
         if type == "view" { return "a view" }
         if sql?.uppercased().hasPrefix("CREATE VIRTUAL") ?? false { return "a virtual table" }

@@ -24,8 +24,11 @@ enum ZippedLayer {
             [".shp", ".geojson", ".json"].contains { entry.name.lowercased().hasSuffix($0) }
         }
         guard layers.count == 1, let layer = layers.first else {
-            throw AddedLayers.Failure(description: layers.isEmpty ? "\(path): no .shp or .geojson in the archive"
-                : "\(path): \(layers.count) layers in the archive (\(layers.map(\.name).joined(separator: ", "))); unzip it and add one")
+            throw AddedLayers.Failure(
+                description: layers.isEmpty
+                    ? "\(path): no .shp or .geojson in the archive"
+                    : "\(path): \(layers.count) layers in the archive (\(layers.map(\.name).joined(separator: ", "))); unzip it and add one"
+            )
         }
         let wanted = entries.filter { stem($0.name) == stem(layer.name) }.compactMap { entry in
             entryLimits[(entry.name as NSString).pathExtension.lowercased()].map { (entry, $0) }
@@ -37,9 +40,12 @@ enum ZippedLayer {
         var extracted = ""
         for (entry, limit) in wanted {
             let ext = (entry.name as NSString).pathExtension.lowercased()
-            let name = (((layer.name as NSString).lastPathComponent as NSString).deletingPathExtension as NSString).appendingPathExtension(ext)!
+            let name = (((layer.name as NSString).lastPathComponent as NSString).deletingPathExtension as NSString).appendingPathExtension(
+                ext)!
             let target = (directory as NSString).appendingPathComponent(name)
-            try copy(archive.open(entry), to: target, limit: limit, label: "\(path):\(entry.name)") { tooLarge(path, entry, limit, declared: false) }
+            try copy(archive.open(entry), to: target, limit: limit, label: "\(path):\(entry.name)") {
+                tooLarge(path, entry, limit, declared: false)
+            }
             if entry.index == layer.index { extracted = target }
         }
         return extracted
@@ -47,8 +53,9 @@ enum ZippedLayer {
 
     private static func tooLarge(_ path: String, _ entry: ZipArchive.Entry, _ limit: Int, declared: Bool) -> AddedLayers.Failure {
         let size = declared ? "expands to \(binary(entry.size))" : "expands to more than the \(binary(entry.size)) its archive declares"
-        return AddedLayers.Failure(description: "\(path):\(entry.name): \(size); a .\((entry.name as NSString).pathExtension.lowercased()) "
-            + "may be at most \(binary(UInt64(limit)))")
+        return AddedLayers.Failure(
+            description: "\(path):\(entry.name): \(size); a .\((entry.name as NSString).pathExtension.lowercased()) "
+                + "may be at most \(binary(UInt64(limit)))")
     }
 
     /// `512 MiB`, `64 KiB`, `1.5 GiB`, `300 bytes`.
@@ -61,8 +68,10 @@ enum ZippedLayer {
     }
 
     /// Writes a source's bytes to `target`, at most `limit` of them (a ZIP bomb stops there).
-    private static func copy(_ source: some ByteSource, to target: String, limit: Int, label: String,
-                             tooLarge: () -> AddedLayers.Failure) throws {
+    private static func copy(
+        _ source: some ByteSource, to target: String, limit: Int, label: String,
+        tooLarge: () -> AddedLayers.Failure
+    ) throws {
         guard FileManager.default.createFile(atPath: target, contents: nil), let handle = FileHandle(forWritingAtPath: target) else {
             throw AddedLayers.Failure(description: "\(target): cannot be written")
         }

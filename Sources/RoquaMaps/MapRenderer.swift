@@ -1,6 +1,6 @@
 import Foundation
-import RoquaIO
 import RoquaBoundaries
+import RoquaIO
 import RoquaProgress
 import RoquaRegions
 
@@ -21,8 +21,10 @@ public struct MapOptions: Sendable {
 
     /// Creates options; the defaults draw a 1200-pixel-wide map of the unit's children without fog,
     /// with dates in the current time zone and a half-pixel simplification grid.
-    public init(width: Double = 1200, fog: Bool = false, level: AdminLevel? = nil, timeZone: TimeZone = .current,
-                quantum: Double = 0.5) {
+    public init(
+        width: Double = 1200, fog: Bool = false, level: AdminLevel? = nil, timeZone: TimeZone = .current,
+        quantum: Double = 0.5
+    ) {
         self.width = width
         self.fog = fog
         self.level = level
@@ -124,8 +126,9 @@ public struct MapRenderer: Sendable {
         let inside = regions.filter { scope.contains([$0.countryCode, $0.provinceCode, $0.districtCode]) }
 
         var box = units.dropFirst().reduce(units[0].box) { box, unit in
-            BoundingBox(minX: min(box.minX, unit.box.minX), minY: min(box.minY, unit.box.minY),
-                        maxX: max(box.maxX, unit.box.maxX), maxY: max(box.maxY, unit.box.maxY))
+            BoundingBox(
+                minX: min(box.minX, unit.box.minX), minY: min(box.minY, unit.box.minY),
+                maxX: max(box.maxX, unit.box.maxX), maxY: max(box.maxY, unit.box.maxY))
         }
         if scope.code == MapScope.worldCode { box.minY = max(box.minY, -58) }  // Antarctica would fill half of Mercator
         let projection = MapProjection(fitting: box, width: options.width, margin: 12)
@@ -141,8 +144,9 @@ public struct MapRenderer: Sendable {
 
         var svg = SVGWriter()
         svg.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
-        svg.line(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(width))" height="\#(n(height))" "#
-            + #"viewBox="0 0 \#(n(width)) \#(n(height))">"#)
+        svg.line(
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(n(width))" height="\#(n(height))" "#
+                + #"viewBox="0 0 \#(n(width)) \#(n(height))">"#)
         let plural = Self.plural(scope.childLevel)
         svg.line("<title>\(XMLText.escape("\(scope.name): \(visited.count)/\(units.count) \(plural) visited"))</title>")
         svg.line("<style>")
@@ -150,21 +154,25 @@ public struct MapRenderer: Sendable {
         svg.line(".background{fill:#f3f1ec}.sea{fill:#dde8ef}")
         svg.line(".unit{stroke:#ffffff;stroke-width:\(many ? "0.3" : "0.8");stroke-linejoin:round;fill-rule:evenodd}")
         svg.line(".visited{fill:#e2703a}.unvisited{fill:#cfcabd}")
-        svg.line(".label{font-size:\(n(fontSize))px;font-weight:bold;fill:#1c1c1c;text-anchor:middle;"
-            + "paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 4))px;stroke-linejoin:round}")
+        svg.line(
+            ".label{font-size:\(n(fontSize))px;font-weight:bold;fill:#1c1c1c;text-anchor:middle;"
+                + "paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 4))px;stroke-linejoin:round}")
         svg.line(".fog{fill:#0e1424;opacity:0.72}")
-        svg.line(".tile{fill:#2f6fb3;fill-opacity:0.35;stroke:#2f6fb3;stroke-width:0.4}.cluster{fill:#17457a;fill-opacity:0.6}"
-            + ".square{fill:none;stroke:#c2185b;stroke-width:2.5}")
-        svg.line(".place{fill:#1c1c1c;stroke:#ffffff;stroke-width:1}.place-label{font-size:\(n(fontSize * 0.85))px;fill:#1c1c1c;"
-            + "text-anchor:middle;paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 5))px;stroke-linejoin:round}")
+        svg.line(
+            ".tile{fill:#2f6fb3;fill-opacity:0.35;stroke:#2f6fb3;stroke-width:0.4}.cluster{fill:#17457a;fill-opacity:0.6}"
+                + ".square{fill:none;stroke:#c2185b;stroke-width:2.5}")
+        svg.line(
+            ".place{fill:#1c1c1c;stroke:#ffffff;stroke-width:1}.place-label{font-size:\(n(fontSize * 0.85))px;fill:#1c1c1c;"
+                + "text-anchor:middle;paint-order:stroke;stroke:#ffffff;stroke-width:\(n(fontSize / 5))px;stroke-linejoin:round}")
         svg.line(".title{font-size:20px;font-weight:bold;fill:#1c1c1c}.subtitle{font-size:12px;fill:#555555}")
         svg.line(".legend{font-size:13px;fill:#2a2a2a}.swatch{stroke:#8a8578;stroke-width:0.5}")
         svg.line("</style>")
         svg.line(#"<rect class="background" width="\#(n(width))" height="\#(n(height))"/>"#)
         svg.line(#"<rect class="sea" x="0" y="\#(n(Self.headerHeight))" width="\#(n(width))" height="\#(n(mapHeight))"/>"#)
 
-        svg.line(#"<clipPath id="map-area"><rect x="0" y="\#(n(Self.headerHeight))" width="\#(n(width))" "#
-            + #"height="\#(n(mapHeight))"/></clipPath>"#)
+        svg.line(
+            #"<clipPath id="map-area"><rect x="0" y="\#(n(Self.headerHeight))" width="\#(n(width))" "#
+                + #"height="\#(n(mapHeight))"/></clipPath>"#)
         svg.line(#"<g id="units" clip-path="url(#map-area)">"#)
         for unit in units {
             var d = encoder.pathData(unit.polygons)
@@ -173,15 +181,18 @@ public struct MapRenderer: Sendable {
                 d = "M\(n(p.x - 1)) \(n(p.y + Self.headerHeight - 1))l2 0 0 2-2 0z"
             }
             let state = firstVisits[unit.code] == nil ? "unvisited" : "visited"
-            svg.line(#"<path class="unit \#(state)" data-code="\#(XMLText.escape(unit.code))" d="\#(d)"><title>\#(XMLText.escape(unit.name))</title></path>"#)
+            svg.line(
+                #"<path class="unit \#(state)" data-code="\#(XMLText.escape(unit.code))" d="\#(d)"><title>\#(XMLText.escape(unit.name))</title></path>"#
+            )
         }
         svg.line("</g>")
 
         var circles = 0
         if options.fog {
             let top = Self.headerHeight, bottom = Self.headerHeight + mapHeight
-            svg.line(#"<g id="fog"><mask id="fog-mask" maskUnits="userSpaceOnUse" x="0" y="\#(n(top))" "#
-                + #"width="\#(n(width))" height="\#(n(mapHeight))">"#)
+            svg.line(
+                #"<g id="fog"><mask id="fog-mask" maskUnits="userSpaceOnUse" x="0" y="\#(n(top))" "#
+                    + #"width="\#(n(width))" height="\#(n(mapHeight))">"#)
             svg.line(#"<rect x="0" y="\#(n(top))" width="\#(n(width))" height="\#(n(mapHeight))" fill="white"/>"#)
             // Regions drawn at the smallest radius (smaller in truth) whose centres fall in the same
             // quarter pixel as one already drawn light nothing more: one circle stands for them all
@@ -195,7 +206,10 @@ public struct MapRenderer: Sendable {
                 guard p.x + r >= 0, p.x - r <= width, y + r >= top, y - r <= bottom else { continue }
                 circles += 1
                 if r == Self.minimumLitRadius,
-                   !drawnDots.insert(Int64((p.x * 4).rounded()) << 32 | Int64((y * 4).rounded()) & 0xFFFF_FFFF).inserted { continue }
+                    !drawnDots.insert(Int64((p.x * 4).rounded()) << 32 | Int64((y * 4).rounded()) & 0xFFFF_FFFF).inserted
+                {
+                    continue
+                }
                 svg.line(#"<circle cx="\#(n(p.x))" cy="\#(n(y))" r="\#(n(r))" fill="black"/>"#)
             }
             svg.line("</mask>")
@@ -218,8 +232,9 @@ public struct MapRenderer: Sendable {
             for tile in tiles.visited.sorted() {
                 guard let r = rect(tile) else { continue }
                 tilesDrawn += 1
-                svg.line(#"<rect class="tile\#(cluster.contains(tile) ? " cluster" : "")" x="\#(n(r.x))" y="\#(n(r.y))" "#
-                    + #"width="\#(n(r.w))" height="\#(n(r.h))"/>"#)
+                svg.line(
+                    #"<rect class="tile\#(cluster.contains(tile) ? " cluster" : "")" x="\#(n(r.x))" y="\#(n(r.y))" "#
+                        + #"width="\#(n(r.w))" height="\#(n(r.h))"/>"#)
             }
             if let square = tiles.stats.square, let r = rect(Tile(x: square.x, y: square.y), square.size) {
                 svg.line(#"<rect class="square" x="\#(n(r.x))" y="\#(n(r.y))" width="\#(n(r.w))" height="\#(n(r.h))"/>"#)
@@ -246,7 +261,8 @@ public struct MapRenderer: Sendable {
             guard p.x >= 0, p.x <= width, y >= Self.headerHeight, y <= Self.headerHeight + mapHeight else { continue }
             dots.append((p.x, y))
             if !unitNames.contains(place.name),
-               let label = placer.placeIfFree(place.name, x: p.x, y: y - fontSize, fontSize: fontSize * 0.85) {
+                let label = placer.placeIfFree(place.name, x: p.x, y: y - fontSize, fontSize: fontSize * 0.85)
+            {
                 placeLabels.append(label)
             }
         }
@@ -254,7 +270,9 @@ public struct MapRenderer: Sendable {
             svg.line(#"<g id="localities">"#)
             for dot in dots { svg.line(#"<circle class="place" cx="\#(n(dot.x))" cy="\#(n(dot.y))" r="2.5"/>"#) }
             for label in placeLabels {
-                svg.line(#"<text class="place-label" x="\#(n(label.x))" y="\#(n(label.y + fontSize * 0.3))">\#(XMLText.escape(label.text))</text>"#)
+                svg.line(
+                    #"<text class="place-label" x="\#(n(label.x))" y="\#(n(label.y + fontSize * 0.3))">\#(XMLText.escape(label.text))</text>"#
+                )
             }
             svg.line("</g>")
         }
@@ -272,8 +290,9 @@ public struct MapRenderer: Sendable {
         svg.line(#"<g class="legend" transform="translate(16,\#(n(legendTop)))">"#)
         // Each swatch is drawn as the map draws that state: under the fog where the map has fog.
         func swatch(_ state: String, x: Int, fogged: Bool) {
-            svg.line(#"<rect class="swatch \#(state)" x="\#(x)" width="14" height="14"/>"#
-                + (fogged ? #"<rect class="fog" x="\#(x)" width="14" height="14"/>"# : ""))
+            svg.line(
+                #"<rect class="swatch \#(state)" x="\#(x)" width="14" height="14"/>"#
+                    + (fogged ? #"<rect class="fog" x="\#(x)" width="14" height="14"/>"# : ""))
         }
         let count = "Visited \(visited.count)/\(units.count) \(plural)"
         if options.fog {
@@ -291,7 +310,9 @@ public struct MapRenderer: Sendable {
         }
         if let tiles = options.tiles {
             let stats = tiles.stats
-            svg.line(#"<rect class="swatch tile" x="360" y="22" width="14" height="14"/><rect class="swatch cluster" x="380" y="22" width="14" height="14"/>"#)
+            svg.line(
+                #"<rect class="swatch tile" x="360" y="22" width="14" height="14"/><rect class="swatch cluster" x="380" y="22" width="14" height="14"/>"#
+            )
             svg.line(#"<text x="400" y="34">\#(stats.tiles) zoom-\#(stats.zoom) tiles, max cluster \#(stats.maxCluster)</text>"#)
             svg.line(#"<rect class="square" x="660" y="22" width="14" height="14"/>"#)
             svg.line(#"<text x="680" y="34">Max square \#(stats.maxSquare)×\#(stats.maxSquare)</text>"#)
@@ -299,9 +320,10 @@ public struct MapRenderer: Sendable {
         svg.line(#"<text y="34">\#(XMLText.escape(dates + (options.fog ? " · \(circles) regions lit" : "")))</text>"#)
         svg.line("</g>")
         svg.line("</svg>")
-        var map = RenderedMap(svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
-                              firstVisit: first, lastVisit: last, width: width, height: height,
-                              projection: projection, mapTop: Self.headerHeight)
+        var map = RenderedMap(
+            svg: svg.text, scope: scope, visited: visited.count, total: units.count, fogCircles: circles,
+            firstVisit: first, lastVisit: last, width: width, height: height,
+            projection: projection, mapTop: Self.headerHeight)
         map.tilesDrawn = tilesDrawn
         return map
     }

@@ -104,11 +104,15 @@ extension MapUnit {
         units.reserveCapacity(codes.count)
         try database.forEachGeometry(of: codes) { row in
             // A code the DB lacks leaves a gap, named below.
-            guard units.count < codes.count, codes[units.count] == row.code else { throw MapError.missingGeometry(code: codes[units.count]) }
+            guard units.count < codes.count, codes[units.count] == row.code else {
+                throw MapError.missingGeometry(code: codes[units.count])
+            }
             let geometry = try context.geometry(wkb: row.wkb)
             let label = try geometry.pointOnSurface()
-            units.append(MapUnit(code: row.code, name: row.name, polygons: try geometry.polygonRings(),
-                                 labelPoint: (label.x, label.y), box: try geometry.bounds()))
+            units.append(
+                MapUnit(
+                    code: row.code, name: row.name, polygons: try geometry.polygonRings(),
+                    labelPoint: (label.x, label.y), box: try geometry.bounds()))
         }
         if units.count < codes.count { throw MapError.missingGeometry(code: codes[units.count]) }
         return units

@@ -32,7 +32,8 @@ public enum PNGConverter {
     /// `FILE.svg` → `FILE.png` (any other name gets `.png` appended).
     public static func pngPath(for svgPath: String) -> String {
         let url = URL(fileURLWithPath: svgPath)
-        return url.pathExtension.lowercased() == "svg" ? url.deletingPathExtension().appendingPathExtension("png").path
+        return url.pathExtension.lowercased() == "svg"
+            ? url.deletingPathExtension().appendingPathExtension("png").path
             : svgPath + ".png"
     }
 
@@ -45,8 +46,10 @@ public enum PNGConverter {
     /// - Throws: `PNGConversionError.converterMissing` when `rsvg-convert` is not on `PATH`;
     ///   `PNGConversionError.failed` when it exits with a non-zero status; Foundation's error when the
     ///   process cannot be started.
-    public static func convert(svg: String, to png: String,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public static func convert(
+        svg: String, to png: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         guard let converter = converterPath(environment: environment) else { throw PNGConversionError.converterMissing }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: converter)
@@ -58,9 +61,10 @@ public enum PNGConverter {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw PNGConversionError.failed(status: process.terminationStatus,
-                                            message: String(decoding: message, as: UTF8.self)
-                                                .trimmingCharacters(in: .whitespacesAndNewlines))
+            throw PNGConversionError.failed(
+                status: process.terminationStatus,
+                message: String(decoding: message, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 }

@@ -24,8 +24,10 @@ public enum ProfileCard {
             """
         for (i, badge) in c.badges.prefix(6).enumerated() {
             let x = 30 + (i % 3) * 125, y = 196 + (i / 3) * 30
-            out += "<rect x=\"\(x)\" y=\"\(y)\" width=\"118\" height=\"24\" rx=\"12\" fill=\"\(rarityColours[badge.rarity] ?? "#8a9aa9")\"/>"
-            out += "<text x=\"\(x + 59)\" y=\"\(y + 16)\" font-size=\"11\" text-anchor=\"middle\">\(XMLText.escape(String(badge.title.en.prefix(18))))</text>\n"
+            out +=
+                "<rect x=\"\(x)\" y=\"\(y)\" width=\"118\" height=\"24\" rx=\"12\" fill=\"\(rarityColours[badge.rarity] ?? "#8a9aa9")\"/>"
+            out +=
+                "<text x=\"\(x + 59)\" y=\"\(y + 16)\" font-size=\"11\" text-anchor=\"middle\">\(XMLText.escape(String(badge.title.en.prefix(18))))</text>\n"
         }
         return out + "</svg>\n"
     }

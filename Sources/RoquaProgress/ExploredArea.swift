@@ -83,8 +83,10 @@ public enum ExploredArea {
     }
 
     /// Segments and chord triangles of the uncovered arcs of cap `i`, in steradians.
-    private static func rimContribution(of i: Int, _ caps: [Cap], _ index: NeighbourIndex,
-                                        reference q: Vector3, rim: inout Rim) -> Double {
+    private static func rimContribution(
+        of i: Int, _ caps: [Cap], _ index: NeighbourIndex,
+        reference q: Vector3, rim: inout Rim
+    ) -> Double {
         let cap = RimFrame(caps[i])
         rim.reset()
         var hidden = false

@@ -12,8 +12,10 @@ extension ExploredArea {
     /// having measured nothing, when the added circles fall in more than `addedGroupLimit` cells.
     /// - Throws: `ExploredAreaError.invalidCircle` as `squareMeters(of:)` (the index among the
     ///   added circles, or among the earlier ones).
-    public static func squareMetersAdded(by added: ArraySlice<ExploredCircle>,
-                                         to earlier: ArraySlice<ExploredCircle>) throws -> Double? {
+    public static func squareMetersAdded(
+        by added: ArraySlice<ExploredCircle>,
+        to earlier: ArraySlice<ExploredCircle>
+    ) throws -> Double? {
         let addedCaps = try caps(of: Array(added))
         guard !addedCaps.isEmpty else { return 0 }
         for (index, circle) in earlier.enumerated() {
@@ -74,8 +76,9 @@ private struct AddedGroups {
     init?(_ caps: [Cap]) {
         var cellOf: [SIMD3<Int64>: Int] = [:]
         for (i, cap) in caps.enumerated() {
-            let cell = SIMD3<Int64>(Int64((cap.centre.x * 100).rounded(.down)), Int64((cap.centre.y * 100).rounded(.down)),
-                                    Int64((cap.centre.z * 100).rounded(.down)))
+            let cell = SIMD3<Int64>(
+                Int64((cap.centre.x * 100).rounded(.down)), Int64((cap.centre.y * 100).rounded(.down)),
+                Int64((cap.centre.z * 100).rounded(.down)))
             if let group = cellOf[cell] {
                 members[group].append(i)
             } else {

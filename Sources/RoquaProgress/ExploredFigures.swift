@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import RoquaIO
 import RoquaRegions
+import Synchronization
 
 /// The explored area and world share of a set of circles, remembered in a `FigureMemory` for big
 /// sets (the union's area of a million circles takes over a second here; its fingerprint, a
@@ -82,8 +82,10 @@ public final class ExploredFigures {
     /// The figure `name` for all the circles: remembered already, or the earlier circles' plus
     /// `more()`, then remembered; nil when neither can be had (`wasRemembered`: whether the
     /// earlier circles' value was).
-    private func carried(_ name: String, _ earlierPrint: String, _ memory: any FigureMemory,
-                         _ more: () -> Double??) -> (value: Double?, wasRemembered: Bool) {
+    private func carried(
+        _ name: String, _ earlierPrint: String, _ memory: any FigureMemory,
+        _ more: () -> Double??
+    ) -> (value: Double?, wasRemembered: Bool) {
         if let known = memory.figure(name, fingerprint: fingerprint) { return (known, true) }
         guard let before = memory.figure(name, fingerprint: earlierPrint) else { return (nil, false) }
         guard let added = more() ?? nil else { return (nil, true) }
@@ -116,7 +118,8 @@ public final class ExploredFigures {
     /// - Throws: as `squareMeters()`.
     public func squareMetersAndWorldPercent() throws -> (squareMeters: Double, worldPercent: Double) {
         if circles.count >= Self.rememberedFrom, area == nil, share == nil,
-           memory?.figure("world_percent", fingerprint: fingerprint) == nil, memory?.figure("explored_m2", fingerprint: fingerprint) == nil {
+            memory?.figure("world_percent", fingerprint: fingerprint) == nil, memory?.figure("explored_m2", fingerprint: fingerprint) == nil
+        {
             let circles = circles
             let computed = Mutex<Double?>(nil), done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {

@@ -15,15 +15,17 @@ public struct CountryLocalities: Sendable, Codable, Equatable {
     public static func of(_ regions: [VisitedRegion]) -> [CountryLocalities] {
         var tally = LocalityTally()
         for region in regions {
-            tally.add(countryCode: region.countryCode, country: region.country, id: region.localityID, name: region.locality,
-                      start: region.timestampStart)
+            tally.add(
+                countryCode: region.countryCode, country: region.country, id: region.localityID, name: region.locality,
+                start: region.timestampStart)
         }
         return tally.finish()
     }
 
     /// `Germany: 2 localities (Berlin, Potsdam)`, the names cut after ten (`…, and 4 more`).
     public var label: String {
-        let shown = localities.prefix(10).map(\.name).joined(separator: ", ")
+        let shown =
+            localities.prefix(10).map(\.name).joined(separator: ", ")
             + (localities.count > 10 ? ", … and \(localities.count - 10) more" : "")
         return "\(name): \(localities.count) localit\(localities.count == 1 ? "y" : "ies") (\(shown))"
     }

@@ -48,8 +48,10 @@ public struct ProgressReport: Sendable, Codable {
     ///   measured (not finite, latitude outside ±90°, radius negative or over `ExploredArea.maximumRadius`).
     ///   `memory`: where the explored area and world share of a big store are remembered (see
     ///   `ExploredFigures`); nil computes them.
-    public init(regions: [VisitedRegion], hierarchy: BoundaryHierarchy, options: Options = Options(),
-                memory: (any FigureMemory)? = nil) throws {
+    public init(
+        regions: [VisitedRegion], hierarchy: BoundaryHierarchy, options: Options = Options(),
+        memory: (any FigureMemory)? = nil
+    ) throws {
         var tally = ProgressTally(timeZone: options.timeZone, now: options.now, expected: regions.count)
         for region in regions { tally.add(RegionFacts(region)) }
         try self.init(tally: tally, hierarchy: hierarchy, options: options, memory: memory)
@@ -62,8 +64,10 @@ public struct ProgressReport: Sendable, Codable {
     /// big store's regions are then read in two halves at once, on one snapshot (see
     /// `RegionStore.readTogether`); alone when a writer is at work.
     /// - Throws: as `init(regions:…)`; `RegionStoreError` when the store cannot be read.
-    public init(store: RegionStore, hierarchy: BoundaryHierarchy, options: Options = Options(),
-                memory: (any FigureMemory)? = nil, together: (second: RegionStore, lock: RegionStore)? = nil) throws {
+    public init(
+        store: RegionStore, hierarchy: BoundaryHierarchy, options: Options = Options(),
+        memory: (any FigureMemory)? = nil, together: (second: RegionStore, lock: RegionStore)? = nil
+    ) throws {
         if let together, let tally = try Self.tallyInHalves(store, together.second, lock: together.lock, options: options) {
             try self.init(tally: tally, hierarchy: hierarchy, options: options, memory: memory)
             return
@@ -76,12 +80,16 @@ public struct ProgressReport: Sendable, Codable {
     /// Stores with fewer region ids are read alone (two threads gain nothing worth a lock).
     public static let halvesFrom: Int64 = 100_000
 
-    private static func tallyInHalves(_ store: RegionStore, _ second: RegionStore, lock: RegionStore,
-                                      options: Options) throws -> ProgressTally? {
+    private static func tallyInHalves(
+        _ store: RegionStore, _ second: RegionStore, lock: RegionStore,
+        options: Options
+    ) throws -> ProgressTally? {
         let (zone, now) = (options.timeZone, options.now)
-        guard let (first, later) = try store.tallyFactsInHalves(
-            second: second, lock: lock, minimumIDs: halvesFrom,
-            start: { ProgressTally(timeZone: zone, now: now, expected: $0) }, add: { $0.add($1) }) else { return nil }
+        guard
+            let (first, later) = try store.tallyFactsInHalves(
+                second: second, lock: lock, minimumIDs: halvesFrom,
+                start: { ProgressTally(timeZone: zone, now: now, expected: $0) }, add: { $0.add($1) })
+        else { return nil }
         var tally = first
         tally.append(later)
         return tally
@@ -118,13 +126,15 @@ public struct ProgressReport: Sendable, Codable {
         }
         lines.append(String(format: "Explored area: %.3f km² (union of the region circles)", exploredSquareKilometres))
         let cells = worldPercent / 100 * WorldGrid.earthSquareKilometres
-        lines.append("World explored: \(WorldGrid.readable(worldPercent)) of the Earth's surface"
-                     + " (\(cells < 10 ? String(format: "%.2f", cells) : String(format: "%.0f", cells)) km² of"
-                     + " \(Int((WorldGrid.earthSquareKilometres / 1e6).rounded())) million, counted in 0.001° cells)")
+        lines.append(
+            "World explored: \(WorldGrid.readable(worldPercent)) of the Earth's surface"
+                + " (\(cells < 10 ? String(format: "%.2f", cells) : String(format: "%.0f", cells)) km² of"
+                + " \(Int((WorldGrid.earthSquareKilometres / 1e6).rounded())) million, counted in 0.001° cells)")
         let longest = streaks.longestDaily.map { " (\($0.first) – \($0.last))" } ?? ""
         lines.append("Daily streak: \(streaks.currentDaily) current, \(streaks.longestDailyLength) longest\(longest)")
-        lines.append("Weekend streak: \(streaks.currentWeekend) current, \(streaks.longestWeekendLength) longest"
-                     + " (days counted in \(timeZone))")
+        lines.append(
+            "Weekend streak: \(streaks.currentWeekend) current, \(streaks.longestWeekendLength) longest"
+                + " (days counted in \(timeZone))")
         return lines.joined(separator: "\n")
     }
 }

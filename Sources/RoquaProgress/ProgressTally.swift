@@ -20,8 +20,9 @@ struct ProgressTally: Sendable {
         regions += 1
         circles.append(ExploredCircle(latitude: region.latitude, longitude: region.longitude, radius: Double(region.radius)))
         firstVisits.add(country: region.countryCode, province: region.provinceCode, district: region.districtCode, start: region.start)
-        localities.add(countryCode: region.countryCode, country: region.country, id: region.localityID, name: region.locality,
-                       start: region.start)
+        localities.add(
+            countryCode: region.countryCode, country: region.country, id: region.localityID, name: region.locality,
+            start: region.start)
         days.add(region.start)
         if region.lastVisit != region.start { days.add(region.lastVisit) }
     }
@@ -123,9 +124,11 @@ struct LocalityTally: Sendable {
         flush()
         run = nil
         let countries = first.map { code, places in
-            CountryLocalities(code: code, name: names[code] ?? code, localities: places.values.sorted {
-                ($0.firstVisit ?? .distantFuture, $0.code) < ($1.firstVisit ?? .distantFuture, $1.code)
-            })
+            CountryLocalities(
+                code: code, name: names[code] ?? code,
+                localities: places.values.sorted {
+                    ($0.firstVisit ?? .distantFuture, $0.code) < ($1.firstVisit ?? .distantFuture, $1.code)
+                })
         }
         return countries.sorted {
             ($0.localities.first?.firstVisit ?? .distantFuture, $0.code) < ($1.localities.first?.firstVisit ?? .distantFuture, $1.code)

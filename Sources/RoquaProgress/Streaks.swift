@@ -83,8 +83,10 @@ public struct StreakSummary: Sendable, Hashable, Codable {
     public var activeWeekends: Int
 
     /// Creates a summary from its counts; `Streaks.summary` computes them.
-    public init(currentDaily: Int, longestDaily: StreakRun?, currentWeekend: Int,
-                longestWeekend: StreakRun?, activeDays: Int, activeWeekends: Int) {
+    public init(
+        currentDaily: Int, longestDaily: StreakRun?, currentWeekend: Int,
+        longestWeekend: StreakRun?, activeDays: Int, activeWeekends: Int
+    ) {
         self.currentDaily = currentDaily
         self.longestDaily = longestDaily
         self.currentWeekend = currentWeekend
@@ -94,8 +96,9 @@ public struct StreakSummary: Sendable, Hashable, Codable {
     }
 
     /// No activity at all.
-    public static let empty = StreakSummary(currentDaily: 0, longestDaily: nil, currentWeekend: 0,
-                                            longestWeekend: nil, activeDays: 0, activeWeekends: 0)
+    public static let empty = StreakSummary(
+        currentDaily: 0, longestDaily: nil, currentWeekend: 0,
+        longestWeekend: nil, activeDays: 0, activeWeekends: 0)
 
     /// `longestDaily?.length ?? 0`, for thresholds such as "Günlük Kaşif" (7 days).
     public var longestDailyLength: Int { longestDaily?.length ?? 0 }
@@ -146,17 +149,21 @@ public enum Streaks {
     }
 
     /// The streaks in `activity` (e.g. visit start times) as of `now`, with days taken in `timeZone`.
-    public static func summary(of activity: some Sequence<Date>, now: Date,
-                               timeZone: TimeZone = .current,
-                               weekendDays: Set<Weekday> = defaultWeekendDays) -> StreakSummary {
+    public static func summary(
+        of activity: some Sequence<Date>, now: Date,
+        timeZone: TimeZone = .current,
+        weekendDays: Set<Weekday> = defaultWeekendDays
+    ) -> StreakSummary {
         var tally = StreakDayTally(timeZone: timeZone, now: now)
         for instant in activity { tally.add(instant) }
         return summary(days: tally.days, now: now, timeZone: timeZone, weekendDays: weekendDays)
     }
 
     /// The streaks of the days with activity (`StreakDayTally`) as of `now`.
-    static func summary(days seen: Set<StreakDay>, now: Date, timeZone: TimeZone,
-                        weekendDays: Set<Weekday> = defaultWeekendDays) -> StreakSummary {
+    static func summary(
+        days seen: Set<StreakDay>, now: Date, timeZone: TimeZone,
+        weekendDays: Set<Weekday> = defaultWeekendDays
+    ) -> StreakSummary {
         var reckoner = DayReckoner(timeZone: timeZone)
         let today = reckoner.day(of: now)
         let days = seen.map { (number: $0.dayNumber, day: $0) }.sorted { $0.number < $1.number }
@@ -178,8 +185,10 @@ public enum Streaks {
     /// `regions` must be in order of entry (`timestampStart` never decreasing). The active days
     /// only grow from one prefix to the next (a latest visit counts once it is not after "now"),
     /// so each is added once and merged with the runs it touches.
-    package static func longestByPrefix(of regions: [VisitedRegion], timeZone: TimeZone,
-                                        weekendDays: Set<Weekday> = defaultWeekendDays) -> [(daily: Int, weekend: Int)] {
+    package static func longestByPrefix(
+        of regions: [VisitedRegion], timeZone: TimeZone,
+        weekendDays: Set<Weekday> = defaultWeekendDays
+    ) -> [(daily: Int, weekend: Int)] {
         var reckoner = DayReckoner(timeZone: timeZone)
         let layout = WeekendLayout(weekendDays)
         var daily = RunMerger(), weekend = RunMerger()
@@ -339,9 +348,12 @@ public enum Streaks {
         }
     }
 
-    private static func weekendStreaks(_ days: [(number: Int, day: StreakDay)], today: StreakDay,
-                                       layout: WeekendLayout)
-        -> (current: Int, longest: StreakRun?, activeWeekends: Int) {
+    private static func weekendStreaks(
+        _ days: [(number: Int, day: StreakDay)], today: StreakDay,
+        layout: WeekendLayout
+    )
+        -> (current: Int, longest: StreakRun?, activeWeekends: Int)
+    {
         var runs = Runs()
         var weekends = Set<Int>()
         for d in days where layout.days.contains(WeekendLayout.weekday(d.number)) {

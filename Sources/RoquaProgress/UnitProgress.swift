@@ -51,7 +51,8 @@ public struct ProgressCalculator: Sendable {
     public init(hierarchy: BoundaryHierarchy, regions: [VisitedRegion]) {
         var tally = FirstVisitTally()
         for region in regions {
-            tally.add(country: region.countryCode, province: region.provinceCode, district: region.districtCode, start: region.timestampStart)
+            tally.add(
+                country: region.countryCode, province: region.provinceCode, district: region.districtCode, start: region.timestampStart)
         }
         self.init(hierarchy: hierarchy, firstVisits: tally.finish())
     }
@@ -84,9 +85,10 @@ public struct ProgressCalculator: Sendable {
         let visited = visits.filter { $0.firstVisit != nil }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
         let notVisited = Self.alphabetical(visits.filter { $0.firstVisit == nil })
         let childLevel = hierarchy.units[children[0]]?.level.description ?? "unit"
-        return UnitProgress(code: code, name: unit.name, level: unit.level.description, childLevel: childLevel,
-                            visited: visited.count, total: children.count, firstVisit: firstVisits[code],
-                            visitedChildren: visited, notVisitedChildren: notVisited)
+        return UnitProgress(
+            code: code, name: unit.name, level: unit.level.description, childLevel: childLevel,
+            visited: visited.count, total: children.count, firstVisit: firstVisits[code],
+            visitedChildren: visited, notVisitedChildren: notVisited)
     }
 
     /// Visited countries, earliest first.
@@ -105,9 +107,10 @@ public struct ProgressCalculator: Sendable {
             let members = byContinent[continent]!.map { ChildVisit(code: $0.code, name: $0.name, firstVisit: firstVisits[$0.code]) }
             let visited = members.filter { $0.firstVisit != nil }.sorted { ($0.firstVisit!, $0.code) < ($1.firstVisit!, $1.code) }
             guard !visited.isEmpty else { return nil }
-            return UnitProgress(code: continent, name: continent, level: "continent", childLevel: "country",
-                                visited: visited.count, total: members.count, firstVisit: visited.first?.firstVisit,
-                                visitedChildren: visited, notVisitedChildren: Self.alphabetical(members.filter { $0.firstVisit == nil }))
+            return UnitProgress(
+                code: continent, name: continent, level: "continent", childLevel: "country",
+                visited: visited.count, total: members.count, firstVisit: visited.first?.firstVisit,
+                visitedChildren: visited, notVisitedChildren: Self.alphabetical(members.filter { $0.firstVisit == nil }))
         }
     }
 

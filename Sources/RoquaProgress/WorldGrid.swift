@@ -191,7 +191,10 @@ public enum WorldGrid {
         private mutating func insert(_ key: Int64, _ mask: UInt64) {
             var slot = Self.slot(key, keys.count)
             while true {
-                if keys[slot] == key { bits[slot] |= mask; return }
+                if keys[slot] == key {
+                    bits[slot] |= mask
+                    return
+                }
                 if keys[slot] == -1 { break }
                 slot = (slot + 1) & (keys.count - 1)
             }

@@ -21,9 +21,11 @@ public final class Reprojection {
     /// PROJ is not linked), or why they cannot be.
     private static let library: Result<RoquaProj, Failure> = withUnsafeTemporaryAllocation(of: RoquaProj.self, capacity: 1) { slot in
         guard let missing = roqua_proj_load(slot.baseAddress!).map({ String(cString: $0) }) else { return .success(slot[0]) }
-        return .failure(Failure(description: missing.isEmpty
-            ? "the PROJ library (libproj.so.25) is not installed: apt-get install libproj25"
-            : "the installed PROJ library has no \(missing) (PROJ 7.0 or later is needed)"))
+        return .failure(
+            Failure(
+                description: missing.isEmpty
+                    ? "the PROJ library (libproj.so.25) is not installed: apt-get install libproj25"
+                    : "the installed PROJ library has no \(missing) (PROJ 7.0 or later is needed)"))
     }
 
     /// PROJ's data directories (its search path, as real paths) as the NULL-terminated C array
@@ -72,7 +74,8 @@ public final class Reprojection {
         guard let context = proj.context_create() else { throw Failure(description: "PROJ could not start") }
         _ = proj.context_set_enable_network(context, 0)
         guard let directories = Self.dataDirectories,
-              proj.context_set_fileapi(context, roqua_proj_file_api(), UnsafeMutableRawPointer(directories.list)) == 1 else {
+            proj.context_set_fileapi(context, roqua_proj_file_api(), UnsafeMutableRawPointer(directories.list)) == 1
+        else {
             _ = proj.context_destroy(context)
             throw Failure(description: "PROJ could not be limited to its own data files (PROJ 7.0 or later is needed)")
         }
@@ -86,8 +89,9 @@ public final class Reprojection {
         guard let source = proj.create(context, text) else {
             // A path is not a definition here; say so, for a manifest that kept one (older Roqua did).
             let path = text.hasPrefix("/") || text.hasPrefix("./") || text.hasPrefix("../") || text.hasPrefix("~")
-            let error = failure("not a coordinate reference system PROJ knows (EPSG:NNNN, a PROJ string or WKT"
-                + (path ? "; a file's path is not read as one: give its text)" : ")"))
+            let error = failure(
+                "not a coordinate reference system PROJ knows (EPSG:NNNN, a PROJ string or WKT"
+                    + (path ? "; a file's path is not read as one: give its text)" : ")"))
             _ = proj.context_destroy(context)
             throw error
         }
@@ -99,10 +103,11 @@ public final class Reprojection {
         let type = proj.get_type(source)
         sourceIsGeographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS
         sourceName = proj.get_name(source).map { String(cString: $0) } ?? definition
-        resolvedDefinition = "MULTILINE=NO".withCString { option in
-            var options: [UnsafePointer<CChar>?] = [option, nil]
-            return proj.as_projjson(context, source, &options).map { String(cString: $0) }
-        } ?? text
+        resolvedDefinition =
+            "MULTILINE=NO".withCString { option in
+                var options: [UnsafePointer<CChar>?] = [option, nil]
+                return proj.as_projjson(context, source, &options).map { String(cString: $0) }
+            } ?? text
         guard let target = proj.create(context, "EPSG:4326") else {
             let error = failure("PROJ's database has no EPSG:4326 (is proj-data installed?)")
             _ = proj.context_destroy(context)
@@ -155,8 +160,9 @@ public final class Reprojection {
         let count = outX.count
         outX.withUnsafeMutableBufferPointer { xs in
             outY.withUnsafeMutableBufferPointer { ys in
-                _ = proj.trans_generic(transformation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
-                                       nil, 0, 0, nil, 0, 0)
+                _ = proj.trans_generic(
+                    transformation, PJ_FWD, xs.baseAddress, stride, count, ys.baseAddress, stride, count,
+                    nil, 0, 0, nil, 0, 0)
             }
         }
         if let bad = outX.indices.first(where: { !outX[$0].isFinite || !outY[$0].isFinite || abs(outY[$0]) > 90.000001 }) {

@@ -51,7 +51,10 @@ public struct QRCode: Sendable, Equatable {
         for y in 0..<size {
             var x = 0
             while x < size {
-                guard isDark(x: x, y: y) else { x += 1; continue }
+                guard isDark(x: x, y: y) else {
+                    x += 1
+                    continue
+                }
                 let start = x
                 while isDark(x: x, y: y) { x += 1 }
                 path += "M\(start + Self.quietZone) \(y + Self.quietZone)h\(x - start)v1h-\(x - start)z"
@@ -67,14 +70,15 @@ public struct QRCode: Sendable, Equatable {
     public func terminalLines() -> [String] {
         let range = -Self.quietZone..<(size + Self.quietZone)
         return stride(from: range.lowerBound, to: range.upperBound, by: 2).map { y in
-            let row = String(range.map { x -> Character in
-                switch (isDark(x: x, y: y), isDark(x: x, y: y + 1)) {
-                case (true, true): "█"
-                case (true, false): "▀"
-                case (false, true): "▄"
-                case (false, false): " "
-                }
-            })
+            let row = String(
+                range.map { x -> Character in
+                    switch (isDark(x: x, y: y), isDark(x: x, y: y + 1)) {
+                    case (true, true): "█"
+                    case (true, false): "▀"
+                    case (false, true): "▄"
+                    case (false, false): " "
+                    }
+                })
             return "\u{1B}[30;47m" + row + "\u{1B}[0m"
         }
     }

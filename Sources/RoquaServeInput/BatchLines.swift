@@ -93,7 +93,8 @@ package struct BatchLines {
             return .failure(row: row, message: "not a JSON object: \(error.message)")
         }
         guard case .object = value else { return .failure(row: row, message: "expected a JSON object with lat and lon") }
-        guard let lat = (value["lat"] ?? value["latitude"])?.number, let lon = (value["lon"] ?? value["lng"] ?? value["longitude"])?.number else {
+        guard let lat = (value["lat"] ?? value["latitude"])?.number, let lon = (value["lon"] ?? value["lng"] ?? value["longitude"])?.number
+        else {
             return .failure(row: row, message: "lat and lon must be numbers")
         }
         var id: RowID?
@@ -110,7 +111,8 @@ package struct BatchLines {
         if columns == nil {
             let names = fields.map { String(decoding: $0, as: UTF8.self).lowercased() }
             if let lat = names.firstIndex(where: { $0 == "lat" || $0 == "latitude" }),
-               let lon = names.firstIndex(where: { $0 == "lon" || $0 == "lng" || $0 == "longitude" }) {
+                let lon = names.firstIndex(where: { $0 == "lon" || $0 == "lng" || $0 == "longitude" })
+            {
                 columns = (lat, lon)
                 return nil  // a header
             }

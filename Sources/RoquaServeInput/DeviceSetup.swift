@@ -15,9 +15,10 @@ public struct DeviceSetup: Sendable, Equatable {
     public init(name: String, token: String, base: String) throws {
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
         guard let parsed = URLComponents(string: trimmed), ["http", "https"].contains(parsed.scheme ?? ""),
-              let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil, parsed.user == nil
+            let host = parsed.host, !host.isEmpty, parsed.query == nil, parsed.fragment == nil, parsed.user == nil
         else {
-            throw BadRequest("the server's address must be http://HOST:PORT or https://HOST[/PATH], not " + Echo.quoted(String(base.prefix(80))))
+            throw BadRequest(
+                "the server's address must be http://HOST:PORT or https://HOST[/PATH], not " + Echo.quoted(String(base.prefix(80))))
         }
         self.name = name
         self.token = token
@@ -42,8 +43,9 @@ public struct DeviceSetup: Sendable, Equatable {
     /// OwnTracks' remote configuration (`owntracks:///config?inline=` + base64 of a
     /// `_type: configuration` document): HTTP mode, this URL, Basic auth as this device.
     public var ownTracksLink: String {
-        let configuration = OwnTracksConfiguration(url: ownTracksURL, username: name, password: token, deviceId: name,
-                                                   tid: String(name.prefix(2)))
+        let configuration = OwnTracksConfiguration(
+            url: ownTracksURL, username: name, password: token, deviceId: name,
+            tid: String(name.prefix(2)))
         // Text and two small integers: nothing in it can fail to encode.
         let json = (try? OrderedJSONEncoder().encode(configuration)) ?? []
         return "owntracks:///config?inline=" + Data(json).base64EncodedString()
@@ -69,13 +71,13 @@ public struct DeviceSetup: Sendable, Equatable {
     /// The settings as `device add` prints them, one app a line or two.
     public var instructions: String {
         """
-            OwnTracks (Settings → Connection): Mode HTTP, URL \(ownTracksURL)
-              Authentication on, User \(name), Password the token
-            Overland (Settings → Receiver Endpoint): \(overlandURL)
-            Traccar Client: Server URL \(traccarURL), Device identifier the token
-            OsmAnd (Trip recording → Online tracking web address): \(osmandURL)&lat={0}&lon={1}&timestamp={2}&speed={5}&accuracy={3}
-            GPSLogger (Log to custom URL): \(gpsLoggerURL)
-            """
+        OwnTracks (Settings → Connection): Mode HTTP, URL \(ownTracksURL)
+          Authentication on, User \(name), Password the token
+        Overland (Settings → Receiver Endpoint): \(overlandURL)
+        Traccar Client: Server URL \(traccarURL), Device identifier the token
+        OsmAnd (Trip recording → Online tracking web address): \(osmandURL)&lat={0}&lon={1}&timestamp={2}&speed={5}&accuracy={3}
+        GPSLogger (Log to custom URL): \(gpsLoggerURL)
+        """
     }
 
     /// OwnTracks' `_type: configuration` document, keys sorted (as the app has always been sent them).

@@ -70,8 +70,10 @@ package struct LiveBatch: Sendable, Equatable {
         guard accuracy.map({ $0.value != nil }) ?? true, speed.map({ $0.value != nil }) ?? true else {
             return skip("accuracy or speed that is not a number")
         }
-        fixes.append(LiveFix(latitude: lat, longitude: lon, time: time, accuracy: accuracy?.value.flatMap { $0 >= 0 ? $0 : nil },
-                             speed: speed?.value.flatMap { $0 >= 0 ? $0 : nil }))
+        fixes.append(
+            LiveFix(
+                latitude: lat, longitude: lon, time: time, accuracy: accuracy?.value.flatMap { $0 >= 0 ? $0 : nil },
+                speed: speed?.value.flatMap { $0 >= 0 ? $0 : nil }))
     }
 }
 
@@ -83,13 +85,19 @@ package enum LiveFixes {
 
     /// OwnTracks HTTP mode: one message object, or an array of them (`OwnTracksMessage`).
     package static func ownTracks(_ body: Data, window: LiveWindow) throws(BadRequest) -> LiveBatch {
-        let messages = try decode(OneOrMany<OwnTracksMessage>.self, body,
-                                  "an OwnTracks message must be a JSON object (or an array of them)").items
+        let messages = try decode(
+            OneOrMany<OwnTracksMessage>.self, body,
+            "an OwnTracks message must be a JSON object (or an array of them)"
+        ).items
         var batch = LiveBatch(window: window)
         for message in messages {
-            guard let message, message.type == "location" else { batch.ignored += 1; continue }
-            batch.add(latitude: message.lat, longitude: message.lon, time: message.tst?.value, accuracy: message.acc,
-                      speed: message.vel.map { LiveNumber(value: $0.value.map { $0 / 3.6 }) })
+            guard let message, message.type == "location" else {
+                batch.ignored += 1
+                continue
+            }
+            batch.add(
+                latitude: message.lat, longitude: message.lon, time: message.tst?.value, accuracy: message.acc,
+                speed: message.vel.map { LiveNumber(value: $0.value.map { $0 / 3.6 }) })
         }
         return batch
     }
@@ -104,8 +112,9 @@ package enum LiveFixes {
                 continue
             }
             let properties = location.properties
-            batch.add(latitude: coordinates[1], longitude: coordinates[0], time: properties?.timestamp?.value,
-                      accuracy: properties?.horizontalAccuracy, speed: properties?.speed)
+            batch.add(
+                latitude: coordinates[1], longitude: coordinates[0], time: properties?.timestamp?.value,
+                accuracy: properties?.horizontalAccuracy, speed: properties?.speed)
         }
         return batch
     }
@@ -113,8 +122,10 @@ package enum LiveFixes {
     /// Traccar Client's JSON (`TraccarPosition`), one or an array (a client catching up).
     /// Returns the batch and the `device_id` (the device's token).
     package static func traccar(_ body: Data, window: LiveWindow) throws(BadRequest) -> (batch: LiveBatch, deviceID: String?) {
-        let items = try decode(OneOrMany<TraccarPosition>.self, body,
-                               "a Traccar Client position must be a JSON object with \"location\"").items
+        let items = try decode(
+            OneOrMany<TraccarPosition>.self, body,
+            "a Traccar Client position must be a JSON object with \"location\""
+        ).items
         var batch = LiveBatch(window: window)
         var deviceID: String?
         for item in items {
@@ -123,8 +134,9 @@ package enum LiveFixes {
                 throw BadRequest("a Traccar Client position must have a \"location\" object")
             }
             let coords = location.coords
-            batch.add(latitude: coords?.latitude, longitude: coords?.longitude, time: location.timestamp?.value,
-                      accuracy: coords?.accuracy, speed: coords?.speed)
+            batch.add(
+                latitude: coords?.latitude, longitude: coords?.longitude, time: location.timestamp?.value,
+                accuracy: coords?.accuracy, speed: coords?.speed)
         }
         return (batch, deviceID)
     }
@@ -133,10 +145,11 @@ package enum LiveFixes {
     /// `timestamp` (epoch seconds or ISO 8601), `speed` (knots), `accuracy` (m).
     package static func osmAnd(_ parameters: QueryParameters, window: LiveWindow) throws(BadRequest) -> LiveBatch {
         var batch = LiveBatch(window: window)
-        batch.add(latitude: try coordinate(parameters, "lat"), longitude: try coordinate(parameters, "lon"),
-                  time: parameters["timestamp"].flatMap { TimeText.parse($0) },
-                  accuracy: parameters["accuracy"].map(LiveNumber.init(text:)),
-                  speed: parameters["speed"].map { LiveNumber(value: LiveNumber(text: $0).value.map { $0 * 1852 / 3600 }) })
+        batch.add(
+            latitude: try coordinate(parameters, "lat"), longitude: try coordinate(parameters, "lon"),
+            time: parameters["timestamp"].flatMap { TimeText.parse($0) },
+            accuracy: parameters["accuracy"].map(LiveNumber.init(text:)),
+            speed: parameters["speed"].map { LiveNumber(value: LiveNumber(text: $0).value.map { $0 * 1852 / 3600 }) })
         return batch
     }
 
@@ -144,9 +157,10 @@ package enum LiveFixes {
     /// `spd` (m/s).
     package static func gpsLogger(_ parameters: QueryParameters, window: LiveWindow) throws(BadRequest) -> LiveBatch {
         var batch = LiveBatch(window: window)
-        batch.add(latitude: try coordinate(parameters, "lat"), longitude: try coordinate(parameters, "lon"),
-                  time: parameters["time"].flatMap { TimeText.parse($0) },
-                  accuracy: parameters["acc"].map(LiveNumber.init(text:)), speed: parameters["spd"].map(LiveNumber.init(text:)))
+        batch.add(
+            latitude: try coordinate(parameters, "lat"), longitude: try coordinate(parameters, "lon"),
+            time: parameters["time"].flatMap { TimeText.parse($0) },
+            accuracy: parameters["acc"].map(LiveNumber.init(text:)), speed: parameters["spd"].map(LiveNumber.init(text:)))
         return batch
     }
 

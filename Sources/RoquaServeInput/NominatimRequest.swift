@@ -32,8 +32,9 @@ package struct NominatimRequest: Sendable {
         }
         let formatText = query["format"] ?? "json"
         guard let format = NominatimFormat(rawValue: formatText) else {
-            throw BadRequest("Parameter 'format' must be one of: " + NominatimFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                              + " (not \(Echo.quoted(formatText)))")
+            throw BadRequest(
+                "Parameter 'format' must be one of: " + NominatimFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    + " (not \(Echo.quoted(formatText)))")
         }
         self.format = format
         if let zoomText = query["zoom"] {

@@ -34,7 +34,8 @@ package final class OriginPolicy: Sendable {
         self.listenHost = Self.normalised(listenHost)
         let allowed = allowedNames.compactMap(AllowedHost.init(parsing:))
         self.allowedNames = Set(allowed.map(\.name))
-        pinnedOrigins = Dictionary(allowed.compactMap { entry in entry.origin.map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        pinnedOrigins = Dictionary(
+            allowed.compactMap { entry in entry.origin.map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
         anyAddress = listenHost == "0.0.0.0" || listenHost == "::"
         self.port = Atomic(port)
         exact = Mutex(Self.exactHosts(listenHost: listenHost, port: port))
@@ -93,11 +94,13 @@ package final class OriginPolicy: Sendable {
         }
         let refusal = "cross-site request refused: origin \(Echo.quoted(String(claimed.prefix(80)))) is not this server"
         guard let (scheme, rest) = Self.splitScheme(claimed), scheme == "http" || scheme == "https",
-              let (name, port) = Self.split(rest, defaultPort: AllowedHost.defaultPort(scheme)) else { return refusal }
+            let (name, port) = Self.split(rest, defaultPort: AllowedHost.defaultPort(scheme))
+        else { return refusal }
         // The origin names the host the request was sent to, port included: a page on another
         // port of an allowed name (`http://roqua.example.org:9999`) is another site.
         guard let authority, let (hostName, hostPort) = Self.split(authority, defaultPort: AllowedHost.defaultPort(scheme)),
-              hostName == name, hostPort == port else { return refusal }
+            hostName == name, hostPort == port
+        else { return refusal }
         // A `Host` carries no scheme: where the proxy's origin was given in full, it is compared too.
         if let pinned = pinnedOrigins[name], pinned != AllowedHost.Origin(scheme: scheme, port: port) { return refusal }
         return nil
@@ -148,7 +151,9 @@ package final class OriginPolicy: Sendable {
         else { return nil }
         var port = defaultPort
         if let portText {
-            guard portText.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(portText), (1...65535).contains(value) else { return nil }
+            guard portText.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(portText), (1...65535).contains(value) else {
+                return nil
+            }
             port = value
         }
         return (normalised(String(name)), port)
@@ -180,7 +185,6 @@ package final class OriginPolicy: Sendable {
         return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
     }
 }
-
 
 /// One `--allow-host` entry: a name (`roqua.example.org`, any scheme and port), or the full
 /// origin a reverse proxy serves the page at (`https://roqua.example.org`), which then is the

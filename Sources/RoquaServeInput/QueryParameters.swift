@@ -19,7 +19,8 @@ package struct QueryParameters: Sendable {
         for bytes in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             guard pairs.count < Self.maxParameters else { throw BadRequest("more than \(Self.maxParameters) query parameters") }
             let part = Substring(bytes)
-            let (rawName, rawValue) = part.utf8.firstIndex(of: UInt8(ascii: "=")).map { (part[..<$0], part[part.utf8.index(after: $0)...]) }
+            let (rawName, rawValue) =
+                part.utf8.firstIndex(of: UInt8(ascii: "=")).map { (part[..<$0], part[part.utf8.index(after: $0)...]) }
                 ?? (part, "")
             let name = try Self.decode(rawName), value = try Self.decode(rawValue)
             guard !name.isEmpty else { throw BadRequest("a query parameter without a name") }

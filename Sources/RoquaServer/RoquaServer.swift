@@ -22,8 +22,10 @@ public enum RoquaServer {
     /// As `run(_:onReady:)` with the signals chosen. Tests use none and end `stop` instead: the same
     /// graceful shutdown a signal starts (cancelling the task would close the listening channel
     /// under Hummingbird's own shutdown, which then logs an error).
-    package static func run(_ options: ServerOptions, logger: Logger, signals: [UnixSignal],
-                            stop: AsyncStream<Void>? = nil, onReady: @escaping @Sendable (Int) -> Void) async throws {
+    package static func run(
+        _ options: ServerOptions, logger: Logger, signals: [UnixSignal],
+        stop: AsyncStream<Void>? = nil, onReady: @escaping @Sendable (Int) -> Void
+    ) async throws {
         let state = try await offloaded { try ServerState(options: options, logger: logger) }
         try await offloaded {
             // The first page load draws these: have them ready before the first request.
@@ -38,15 +40,20 @@ public enum RoquaServer {
         decoder.maxHeaderFieldCount = 100
         let app = Application(
             router: router,
-            server: .roquaHTTP1(configuration: .init(idleTimeout: .seconds(75), httpDecoderConfiguration: decoder),
-                                fastPath: options.reverseFastPath ? ReverseFastAnswers(state: state, serverName: serverName) : nil,
-                                stopping: state.stopping, limits: options.connectionLimits),
+            server: .roquaHTTP1(
+                configuration: .init(idleTimeout: .seconds(75), httpDecoderConfiguration: decoder),
+                fastPath: options.reverseFastPath ? ReverseFastAnswers(state: state, serverName: serverName) : nil,
+                stopping: state.stopping, limits: options.connectionLimits),
             configuration: .init(address: .hostname(options.listen.host, port: options.listen.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.listen.port
                 state.origins.bound(port: port)
-                logger.info("listening", metadata: ["address": "\(options.listen.host):\(port)",
-                                                    "leaflet": "\(state.assets.leafletDirectory)"])
+                logger.info(
+                    "listening",
+                    metadata: [
+                        "address": "\(options.listen.host):\(port)",
+                        "leaflet": "\(state.assets.leafletDirectory)",
+                    ])
                 onReady(port)
             },
             logger: logger

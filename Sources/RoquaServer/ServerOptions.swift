@@ -40,10 +40,12 @@ public struct ServerOptions: Sendable {
     /// - Throws: `ServerError.tokenRequired` when a non-loopback address has no token (and no
     ///   `insecurePublic`), `.badOption` for an empty or too short token, an upload limit outside
     ///   1…10,000 MB, a live window outside 1…366 days and an `--allow-host` that is not a host name.
-    public init(listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), boundaries: String, store: String,
-                token: String? = nil, maxUploadMegabytes: Int = defaultMaxUploadMegabytes, achievements: String? = nil,
-                leaflet: String? = nil, logLevel: String = "info", allowHosts: [String] = [], insecurePublic: Bool = false,
-                liveMaxAgeDays: Int = defaultLiveMaxAgeDays) throws {
+    public init(
+        listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), boundaries: String, store: String,
+        token: String? = nil, maxUploadMegabytes: Int = defaultMaxUploadMegabytes, achievements: String? = nil,
+        leaflet: String? = nil, logLevel: String = "info", allowHosts: [String] = [], insecurePublic: Bool = false,
+        liveMaxAgeDays: Int = defaultLiveMaxAgeDays
+    ) throws {
         guard (1...10_000).contains(maxUploadMegabytes) else {
             throw ServerError.badOption("--max-upload must be between 1 and 10000 MB (got \(maxUploadMegabytes))")
         }
@@ -60,13 +62,15 @@ public struct ServerOptions: Sendable {
             }
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ServerError.badOption("--log-level must be one of: "
-                                        + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (not \(Echo.quoted(logLevel)))")
+            throw ServerError.badOption(
+                "--log-level must be one of: "
+                    + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (not \(Echo.quoted(logLevel)))")
         }
         guard listen.isLoopback || token != nil || insecurePublic else { throw ServerError.tokenRequired(listen.description) }
         for name in allowHosts where AllowedHost(parsing: name) == nil {
-            throw ServerError.badOption("--allow-host expects a host name such as roqua.example.org, or the origin a proxy serves "
-                                        + "the page at such as https://roqua.example.org (not \(Echo.quoted(name)))")
+            throw ServerError.badOption(
+                "--allow-host expects a host name such as roqua.example.org, or the origin a proxy serves "
+                    + "the page at such as https://roqua.example.org (not \(Echo.quoted(name)))")
         }
         self.allowHosts = allowHosts
         self.insecurePublic = insecurePublic

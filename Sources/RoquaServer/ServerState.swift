@@ -62,8 +62,9 @@ final class ServerState: Sendable {
         shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)
         if let warning = PrivateFiles.looseModeWarning(options.store) { logger.warning("\(warning)") }
         store = try RegionStore(path: options.store, components: [AchievementStorage.component]) { unreadable in
-            logger.warning("stored regions cannot be read and are skipped; `roqua regions repair` removes them",
-                           metadata: ["count": "\(unreadable.count)"])
+            logger.warning(
+                "stored regions cannot be read and are skipped; `roqua regions repair` removes them",
+                metadata: ["count": "\(unreadable.count)"])
         }
         let catalog = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
         tracker = AchievementTracker(catalog: catalog, hierarchy: hierarchy)
@@ -80,7 +81,8 @@ final class ServerState: Sendable {
     /// serves one thread at a time).
     func importer() throws -> TrackImporter {
         let settings = try store.derivedWith()
-        return try TrackImporter(store: store, enricher: RegionEnricher(index: index, identity: enricherIdentity),
-                                 settings: settings.clustering, flights: settings.flights)
+        return try TrackImporter(
+            store: store, enricher: RegionEnricher(index: index, identity: enricherIdentity),
+            settings: settings.clustering, flights: settings.flights)
     }
 }

@@ -237,10 +237,13 @@ struct OrderedKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try encoding.value(value)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         encoding.member(at: depth, key: key.stringValue)
-        return KeyedEncodingContainer(OrderedKeyedContainer<NestedKey>(encoding: encoding, depth: encoding.nested(object: true, after: depth)))
+        return KeyedEncodingContainer(
+            OrderedKeyedContainer<NestedKey>(encoding: encoding, depth: encoding.nested(object: true, after: depth)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -322,7 +325,8 @@ struct OrderedUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         encoding.member(at: depth, key: nil)
-        return KeyedEncodingContainer(OrderedKeyedContainer<NestedKey>(encoding: encoding, depth: encoding.nested(object: true, after: depth)))
+        return KeyedEncodingContainer(
+            OrderedKeyedContainer<NestedKey>(encoding: encoding, depth: encoding.nested(object: true, after: depth)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

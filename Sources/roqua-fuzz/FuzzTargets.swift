@@ -3,8 +3,8 @@ import RoquaAchievements
 import RoquaBatch
 import RoquaBoundaries
 import RoquaFuzzing
-import RoquaImport
 import RoquaIO
+import RoquaImport
 import RoquaProgress
 import RoquaProjection
 import RoquaRegions
@@ -28,8 +28,11 @@ enum FuzzTargets {
             "live-ingest": { data in
                 let window = LiveWindow()
                 func check(_ batch: LiveBatch?) {
-                    for fix in batch?.fixes ?? [] where !(fix.latitude.isFinite && abs(fix.latitude) <= 90 && abs(fix.longitude) <= 180
-                                                         && fix.time >= window.earliest && fix.time <= window.latest) {
+                    for fix in batch?.fixes ?? []
+                    where
+                        !(fix.latitude.isFinite && abs(fix.latitude) <= 90 && abs(fix.longitude) <= 180
+                        && fix.time >= window.earliest && fix.time <= window.latest)
+                    {
                         fatalError("an impossible fix was kept: \(fix)")
                     }
                 }
@@ -48,7 +51,9 @@ enum FuzzTargets {
                 for keeping in [["latitudeE7", "position", "timestamp"], nil] {
                     for chunk in [16, 61, 1 << 20] {
                         let (plain, values, _) = JSONScanner.bothWays([UInt8](data), chunkSize: chunk, keeping: keeping)
-                        if plain != values { fatalError("JSON read in one pass ≠ token by token (chunk \(chunk)):\n\(plain)\n---\n\(values)") }
+                        if plain != values {
+                            fatalError("JSON read in one pass ≠ token by token (chunk \(chunk)):\n\(plain)\n---\n\(values)")
+                        }
                     }
                 }
                 for chunk in [16, 61, 1 << 20] {
@@ -68,10 +73,18 @@ enum FuzzTargets {
                 }
             },
             // An added layer (`roqua import --add`): converted to a shapefile, then read back whole.
-            "layer-geojson": { data in try readLayer(GeoJSONLayer.convert(Scratch.file("layer.geojson", data), into: Scratch.directory,
-                                                                          name: "converted")) },
-            "layer-gpkg": { data in try readLayer(GeoPackageLayer.convert(Scratch.file("layer.gpkg", data), into: Scratch.directory,
-                                                                          name: "converted")) },
+            "layer-geojson": { data in
+                try readLayer(
+                    GeoJSONLayer.convert(
+                        Scratch.file("layer.geojson", data), into: Scratch.directory,
+                        name: "converted"))
+            },
+            "layer-gpkg": { data in
+                try readLayer(
+                    GeoPackageLayer.convert(
+                        Scratch.file("layer.gpkg", data), into: Scratch.directory,
+                        name: "converted"))
+            },
             "crs": crs,
             // A point as `roqua resolve` reads it: whatever the text, an answer is two finite numbers.
             "coordinate": { data in
@@ -90,11 +103,16 @@ enum FuzzTargets {
                     fatalError("a decoded block does not survive encoding again")
                 }
                 let fixes = stride(from: 0, to: data.count - 19, by: 20).map { i in
-                    let word = { (at: Int, bytes: Int) in data[data.startIndex + i + at ..< data.startIndex + i + at + bytes]
-                        .reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
-                    return KeptFix(time: Int64(bitPattern: word(0, 8)) % 100_000_000_000_000, latitude: Int32(truncatingIfNeeded: word(8, 4)) % 900_000_001,
-                                   longitude: Int32(truncatingIfNeeded: word(12, 4)) % 1_800_000_001,
-                                   accuracy: max(-1, Int32(truncatingIfNeeded: word(16, 2)) - 1), speed: max(-1, Int32(truncatingIfNeeded: word(18, 2)) - 1))
+                    let word = { (at: Int, bytes: Int) in
+                        data[data.startIndex + i + at..<data.startIndex + i + at + bytes]
+                            .reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                    }
+                    return KeptFix(
+                        time: Int64(bitPattern: word(0, 8)) % 100_000_000_000_000,
+                        latitude: Int32(truncatingIfNeeded: word(8, 4)) % 900_000_001,
+                        longitude: Int32(truncatingIfNeeded: word(12, 4)) % 1_800_000_001,
+                        accuracy: max(-1, Int32(truncatingIfNeeded: word(16, 2)) - 1),
+                        speed: max(-1, Int32(truncatingIfNeeded: word(18, 2)) - 1))
                 }.sorted()
                 guard !fixes.isEmpty else { return }
                 let block = Array(fixes.prefix(FixBlock.capacity))
@@ -133,8 +151,9 @@ enum FuzzTargets {
         let bytes = [UInt8](data.prefix(1 + 5 * (polar ? 40 : 400)))
         let circles = stride(from: 1, to: bytes.count - 4, by: 5).map { i in
             let word = { (at: Int) in Double(UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])) / 65_535 - 0.5 }
-            return ExploredCircle(latitude: min(90, max(-90, latitude + word(i) / 10 * scale)),
-                                  longitude: longitude + word(i + 2) / 10 * scale, radius: Double(bytes[i + 4]) * 10 * scale)
+            return ExploredCircle(
+                latitude: min(90, max(-90, latitude + word(i) / 10 * scale)),
+                longitude: longitude + word(i + 2) / 10 * scale, radius: Double(bytes[i + 4]) * 10 * scale)
         }
         let earlier = circles.count * Int(first >> 2) / 63
         let whole = try ExploredArea.squareMeters(of: circles), before = try ExploredArea.squareMeters(of: Array(circles[..<earlier]))
@@ -146,7 +165,8 @@ enum FuzzTargets {
         }
         let share = WorldGrid.percentage(of: circles), shareBefore = WorldGrid.percentage(of: Array(circles[..<earlier]))
         guard let shareAdded = WorldGrid.percentageAdded(by: circles[earlier...], to: circles[..<earlier]),
-              abs(shareBefore + shareAdded - share) <= 1e-12 * share else {
+            abs(shareBefore + shareAdded - share) <= 1e-12 * share
+        else {
             fatalError("world share: earlier \(shareBefore) + added ≠ whole \(share) % (\(earlier) earlier of \(circles.count))")
         }
     }
@@ -194,13 +214,15 @@ enum FuzzTargets {
         let policy = OriginPolicy(listenHost: "127.0.0.1", port: 8080, allowedNames: ["proxy.example"], csrfToken: "t")
         if policy.allowsHost(host) {
             guard let (name, _) = OriginPolicy.split(host ?? "", defaultPort: 80),
-                  name == "localhost" || name == "proxy.example" || isLoopbackLiteral(name) else {
+                name == "localhost" || name == "proxy.example" || isLoopbackLiteral(name)
+            else {
                 fatalError("foreign Host accepted: \(host ?? "nil")")
             }
         }
         for required in [true, false] {
             guard policy.refusesOrigin(origin: origin, referer: referer, authority: host, required: required) == nil,
-                  let claimed = origin ?? referer.flatMap(OriginPolicy.origin(ofURL:)) else { continue }
+                let claimed = origin ?? referer.flatMap(OriginPolicy.origin(ofURL:))
+            else { continue }
             let authority = claimed.components(separatedBy: "://").dropFirst().joined(separator: "://")
             let name = OriginPolicy.split(authority, defaultPort: 80)?.0
             guard name == "proxy.example" || name == OriginPolicy.split(host ?? "", defaultPort: 80)?.0 else {
@@ -257,7 +279,8 @@ enum FuzzTargets {
             fatalError("the resolved definition of \(read.sourceName) cannot be read back: \(error)\n\(read.resolvedDefinition)")
         }
         guard again.sourceName == read.sourceName, again.sourceIsGeographic == read.sourceIsGeographic,
-              again.sourceIsWGS84 == read.sourceIsWGS84 else {
+            again.sourceIsWGS84 == read.sourceIsWGS84
+        else {
             fatalError("\(read.sourceName) read back as \(again.sourceName)\n\(read.resolvedDefinition)")
         }
         var xs: [Double] = [0, 500_000, -1e7, 139.7], ys: [Double] = [0, 4_500_000, 1e7, 35.69]
@@ -276,7 +299,9 @@ enum FuzzTargets {
     @Sendable static func shapefile(_ data: Data) throws {
         let bytes = [UInt8](data)
         guard bytes.count >= 8 else { return }
-        func length(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3] & 0x0F) << 24 }
+        func length(_ at: Int) -> Int {
+            Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3] & 0x0F) << 24
+        }
         let shp = min(length(0), bytes.count - 8), shx = min(length(4), bytes.count - 8 - shp)
         let base = Scratch.file("layer.shp", Data(bytes[8..<(8 + shp)]))
         _ = Scratch.file("layer.shx", Data(bytes[(8 + shp)..<(8 + shp + shx)]))

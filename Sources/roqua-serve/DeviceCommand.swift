@@ -35,8 +35,10 @@ struct DeviceCommand: ParsableCommand {
         @Flag(help: "Print one JSON document.")
         var json = false
 
-        @Option(help: ArgumentHelp("Also print a QR code the app scans to set itself up (owntracks or overland).",
-                                   valueName: "APP"))
+        @Option(
+            help: ArgumentHelp(
+                "Also print a QR code the app scans to set itself up (owntracks or overland).",
+                valueName: "APP"))
         var qr: SetupApp?
 
         @OptionGroup var store: StoreOptions
@@ -57,7 +59,8 @@ struct DeviceCommand: ParsableCommand {
         func run() throws {
             let setup = try setup(token: try store.open().addDevice(name))
             if json { return try RoquaProgram.printJSON(Added(setup)) }
-            print("""
+            print(
+                """
                 Device \(name) added. Its token (shown only now; it can post positions and read nothing):
                   \(setup.token)
 

@@ -47,10 +47,12 @@ struct ServeRun: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Token required from clients (16+ characters); needed for a non-loopback address.", valueName: "TOKEN"))
     var token: String?
 
-    @Option(name: .customLong("allow-host"),
-            help: ArgumentHelp("Another name the server may be reached by (a reverse proxy's), or the origin it serves the page at "
-                               + "(https://NAME[:PORT]); repeatable. Requests naming any other host are refused (DNS rebinding).",
-                               valueName: "NAME"))
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp(
+            "Another name the server may be reached by (a reverse proxy's), or the origin it serves the page at "
+                + "(https://NAME[:PORT]); repeatable. Requests naming any other host are refused (DNS rebinding).",
+            valueName: "NAME"))
     var allowHosts: [String] = []
 
     @Flag(help: "Listen beyond loopback without --token: anyone who reaches the port reads and changes everything.")
@@ -59,12 +61,16 @@ struct ServeRun: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Largest track or restore upload, in MB, compressed and decompressed.", valueName: "MB"))
     var maxUpload = ServerOptions.defaultMaxUploadMegabytes
 
-    @Option(help: ArgumentHelp("How many days back a phone's live position may have been taken (its offline buffer); older ones "
-                               + "are skipped.", valueName: "DAYS"))
+    @Option(
+        help: ArgumentHelp(
+            "How many days back a phone's live position may have been taken (its offline buffer); older ones "
+                + "are skipped.", valueName: "DAYS"))
     var liveMaxAge = ServerOptions.defaultLiveMaxAgeDays
 
-    @Option(help: ArgumentHelp("Leaflet's folder (default: $ROQUA_LEAFLET, share/roqua/leaflet, /usr/share/javascript/leaflet).",
-                                      valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "Leaflet's folder (default: $ROQUA_LEAFLET, share/roqua/leaflet, /usr/share/javascript/leaflet).",
+            valueName: "DIR"))
     var leaflet: String?
 
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "LEVEL"))
@@ -75,9 +81,10 @@ struct ServeRun: AsyncParsableCommand {
     }
 
     func options() throws -> ServerOptions {
-        try ServerOptions(listen: ListenAddress(parsing: listen), boundaries: boundaries.path, store: store.path, token: token,
-                          maxUploadMegabytes: maxUpload, achievements: achievements.path, leaflet: leaflet, logLevel: logLevel,
-                          allowHosts: allowHosts, insecurePublic: insecurePublic, liveMaxAgeDays: liveMaxAge)
+        try ServerOptions(
+            listen: ListenAddress(parsing: listen), boundaries: boundaries.path, store: store.path, token: token,
+            maxUploadMegabytes: maxUpload, achievements: achievements.path, leaflet: leaflet, logLevel: logLevel,
+            allowHosts: allowHosts, insecurePublic: insecurePublic, liveMaxAgeDays: liveMaxAge)
     }
 
     func run() async throws {

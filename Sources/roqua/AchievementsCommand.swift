@@ -17,7 +17,8 @@ struct AchievementsCommand: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Unlocked achievements (with --all, every one with its progress).")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Unlocked achievements (with --all, every one with its progress).")
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var boundaryOptions: BoundaryOptions
         @OptionGroup var achievementOptions: AchievementOptions
@@ -40,16 +41,20 @@ struct AchievementsCommand: ParsableCommand {
                 let secret = definition.hidden && unlock == nil
                 let title = secret ? "???" : (lang == .tr ? definition.title.tr : definition.title.en)
                 let detail = secret ? "hidden" : (lang == .tr ? definition.description.tr : definition.description.en)
-                let state = unlock.map { "unlocked \(StatsCommand.day($0.unlockedAt, .current))" }
+                let state =
+                    unlock.map { "unlocked \(StatsCommand.day($0.unlockedAt, .current))" }
                     ?? String(format: "%.0f%%", status.fraction * 100)
-                print("\(secret ? "?" : unlock == nil ? "·" : "★") \(title) [\(definition.rarity.rawValue), \(definition.xp) XP] — \(detail) — \(state)")
+                print(
+                    "\(secret ? "?" : unlock == nil ? "·" : "★") \(title) [\(definition.rarity.rawValue), \(definition.xp) XP] — \(detail) — \(state)"
+                )
             }
             print("\(board.unlocks.count) of \(tracker.catalog.achievements.count) unlocked")
         }
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check an achievements file; every problem is named with its achievement id.")
+        static let configuration = CommandConfiguration(
+            commandName: "validate", abstract: "Check an achievements file; every problem is named with its achievement id.")
         @Argument(help: "The definitions file.") var file: String
 
         func run() throws {
@@ -78,9 +83,10 @@ struct ProfileCommand: ParsableCommand {
         print("\(profile.regions) regions, \(profile.districts) districts, \(profile.provinces) provinces, \(profile.countries) countries")
         let shown = profile.badges.prefix(5).map { "\($0.title.en) (\(StatsCommand.day($0.unlockedAt, .current)))" }
         let more = profile.badges.count - shown.count
-        print("Badges: \(profile.badges.count) of \(profile.achievementCount)"
-              + (shown.isEmpty ? "" : " — latest: " + shown.joined(separator: ", "))
-              + (more > 0 ? ", and \(more) more (roqua achievements)" : ""))
+        print(
+            "Badges: \(profile.badges.count) of \(profile.achievementCount)"
+                + (shown.isEmpty ? "" : " — latest: " + shown.joined(separator: ", "))
+                + (more > 0 ? ", and \(more) more (roqua achievements)" : ""))
         guard let svg else { return }
         try OutputFile.write(Array(ProfileCard.svg(profile).utf8), to: svg)
         print("Wrote \(svg)")

@@ -19,8 +19,10 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write (default: standard output).", valueName: "FILE"))
     var output: String?
 
-    @Option(help: ArgumentHelp("With --format gpx: the kept fixes from this day (or time) on, one track per source.",
-                               valueName: "day"))
+    @Option(
+        help: ArgumentHelp(
+            "With --format gpx: the kept fixes from this day (or time) on, one track per source.",
+            valueName: "day"))
     var from: String?
 
     @Option(help: ArgumentHelp("With --from: to this day (included; a time is excluded).", valueName: "day"))

@@ -27,7 +27,8 @@ struct ExportBoundariesCommand: ParsableCommand {
     func run() throws {
         let summary = try BoundaryExporter.export(database: boundaryOptions.open(), format: format, output: output)
         let pieces = format == .geojson ? "" : " and \(summary.pieces) pieces"
-        RoquaProgram.note("exported \(summary.boundaries) boundaries\(pieces) as \(format.rawValue) to \(output == "-" ? "standard output" : output)")
+        RoquaProgram.note(
+            "exported \(summary.boundaries) boundaries\(pieces) as \(format.rawValue) to \(output == "-" ? "standard output" : output)")
     }
 }
 

@@ -25,19 +25,22 @@ struct HistoryCommand: ParsableCommand {
             print("No fixes kept yet.")
         } else if let first = history.first, let last = history.last {
             let perFix = Double(history.bytes) / Double(history.fixes)
-            print("\(history.fixes) fixes kept, \(Self.moment(first)) … \(Self.moment(last)) (UTC), "
-                  + "\(Self.size(history.bytes)) (\(String(format: "%.1f", perFix)) bytes a fix)")
+            print(
+                "\(history.fixes) fixes kept, \(Self.moment(first)) … \(Self.moment(last)) (UTC), "
+                    + "\(Self.size(history.bytes)) (\(String(format: "%.1f", perFix)) bytes a fix)")
             print("\(history.sources.count) source(s):")
             for source in history.sources { print("  \(source.name): \(source.fixes)") }
         }
         if history.importsBeforeHistory > 0 {
-            print("\(history.importsBeforeHistory) file(s) were imported before the store kept fixes: their regions stand, but "
-                  + "their fixes are not kept; import them again to keep them (nothing is counted twice).")
+            print(
+                "\(history.importsBeforeHistory) file(s) were imported before the store kept fixes: their regions stand, but "
+                    + "their fixes are not kept; import them again to keep them (nothing is counted twice).")
         }
     }
 
     static func moment(_ date: Date) -> String {
-        String(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).format(date).prefix(16)).replacingOccurrences(of: "T", with: " ")
+        String(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).format(date).prefix(16)).replacingOccurrences(
+            of: "T", with: " ")
     }
 
     static func size(_ bytes: Int) -> String {
@@ -67,12 +70,16 @@ struct BackupCommand: ParsableCommand {
 
 /// The settings a rebuild (or an import) derives with, as options: unset ones keep what the store remembers.
 struct DeriveOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A fix within this many metres of a region's centre joins it; a new region gets this radius.",
-                               valueName: "metres"))
+    @Option(
+        help: ArgumentHelp(
+            "A fix within this many metres of a region's centre joins it; a new region gets this radius.",
+            valueName: "metres"))
     var clusteringRadius: Int?
 
-    @Option(help: ArgumentHelp("The radius each region lights on the maps and in the explored area (default: its clustering radius).",
-                               valueName: "metres"))
+    @Option(
+        help: ArgumentHelp(
+            "The radius each region lights on the maps and in the explored area (default: its clustering radius).",
+            valueName: "metres"))
     var explorationRadius: Int?
 
     @Option(help: ArgumentHelp("No new region starts closer than this to a region's centre (0: off).", valueName: "metres"))
@@ -113,8 +120,9 @@ struct RebuildCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let settings = try derive.applied(to: try store.derivedWith())
-        let importer = try TrackImporter(store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
-                                         settings: settings.clustering, flights: settings.flights)
+        let importer = try TrackImporter(
+            store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
+            settings: settings.clustering, flights: settings.flights)
         let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
         let (summary, unlocks) = try store.write { db in
             let summary = try importer.rederive(db, discardingUnkept: discardUnkept)
@@ -125,14 +133,18 @@ struct RebuildCommand: ParsableCommand {
 
     static func report(_ summary: RebuildSummary, unlocks: Int, settings: DeriveSettings) -> String {
         let clustering = settings.clustering
-        var lines = ["Rebuilt from \(summary.fixes) kept fixes of \(summary.sources) source(s): \(summary.regionsBefore) → "
-                     + "\(summary.regions) regions, \(summary.flights) flight(s), \(unlocks) achievement(s) unlocked"]
-        lines.append("  settings: clustering radius \(clustering.radius) m, exploration radius "
-                     + "\(clustering.explorationRadius.map { "\($0) m" } ?? "the same"), minimum distance \(clustering.minDistance) m, "
-                     + "accuracy \(Int(clustering.maxAccuracy)) m")
+        var lines = [
+            "Rebuilt from \(summary.fixes) kept fixes of \(summary.sources) source(s): \(summary.regionsBefore) → "
+                + "\(summary.regions) regions, \(summary.flights) flight(s), \(unlocks) achievement(s) unlocked"
+        ]
+        lines.append(
+            "  settings: clustering radius \(clustering.radius) m, exploration radius "
+                + "\(clustering.explorationRadius.map { "\($0) m" } ?? "the same"), minimum distance \(clustering.minDistance) m, "
+                + "accuracy \(Int(clustering.maxAccuracy)) m")
         if summary.importsWithoutFixes > 0 {
-            lines.append("  \(summary.importsWithoutFixes) file(s) imported before the store kept fixes made no region now "
-                         + "(--discard-unkept); import them again to bring their places back")
+            lines.append(
+                "  \(summary.importsWithoutFixes) file(s) imported before the store kept fixes made no region now "
+                    + "(--discard-unkept); import them again to bring their places back")
         }
         return lines.joined(separator: "\n")
     }
@@ -153,8 +165,10 @@ struct ForgetCommand: ParsableCommand {
     @OptionGroup var boundaryOptions: BoundaryOptions
     @OptionGroup var achievementOptions: AchievementOptions
 
-    @Option(help: ArgumentHelp("The span's start: a date (2024-05-03) or a time (2024-05-03T14:00, 2024-05-03T14:00:00Z).",
-                               valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "The span's start: a date (2024-05-03) or a time (2024-05-03T14:00, 2024-05-03T14:00:00Z).",
+            valueName: "time"))
     var from: String
 
     @Option(help: ArgumentHelp("The span's end (excluded), as --from.", valueName: "time"))
@@ -177,21 +191,26 @@ struct ForgetCommand: ParsableCommand {
         let shown = "\(LocalTime.text(start, timeZone)) … \(LocalTime.text(end, timeZone))"
         let count = try store.fixes(from: start, to: end).count
         if !yes {
-            guard Terminal.isInteractive else { throw Failure("forgetting cannot be undone: pass --yes to forget \(count) fixes of \(shown)") }
-            FileHandle.standardError.write(Data("Forget \(count) fixes taken \(shown) and what only they made? This cannot be undone. [y/N] ".utf8))
+            guard Terminal.isInteractive else {
+                throw Failure("forgetting cannot be undone: pass --yes to forget \(count) fixes of \(shown)")
+            }
+            FileHandle.standardError.write(
+                Data("Forget \(count) fixes taken \(shown) and what only they made? This cannot be undone. [y/N] ".utf8))
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { throw Failure("nothing forgotten") }
         }
         let settings = try store.derivedWith()
-        let importer = try TrackImporter(store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
-                                         settings: settings.clustering, flights: settings.flights)
+        let importer = try TrackImporter(
+            store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
+            settings: settings.clustering, flights: settings.flights)
         let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
         let ms = { (date: Date) in Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
         let (summary, unlocks) = try store.writeScrubbing { db in
             let summary = try importer.forget(from: ms(start), to: ms(end), discardingUnkept: discardUnkept, db)
             return (summary, try tracker.rederived(db, stored: summary.rebuild.storedRegions ?? []))
         }
-        print("Forgot \(summary.fixes) fixes taken \(shown), \(summary.imports) import record(s) made then"
-              + (summary.sources > 0 ? " and \(summary.sources) source(s) left empty" : ""))
+        print(
+            "Forgot \(summary.fixes) fixes taken \(shown), \(summary.imports) import record(s) made then"
+                + (summary.sources > 0 ? " and \(summary.sources) source(s) left empty" : ""))
         print(RebuildCommand.report(summary.rebuild, unlocks: unlocks.count, settings: settings))
         print("The deleted bytes were overwritten and the write-ahead log emptied.")
     }
@@ -235,8 +254,9 @@ enum LocalTime {
         if values.count >= 5 { (components.hour, components.minute) = (values[3], values[4]) }
         if values.count == 6 { components.second = values[5] }
         guard let date = calendar.date(from: components),
-              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: values[0], month: values[1], day: values[2]),
-              (components.hour ?? 0) < 24, (components.minute ?? 0) < 60, (components.second ?? 0) < 60 else {
+            calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: values[0], month: values[1], day: values[2]),
+            (components.hour ?? 0) < 24, (components.minute ?? 0) < 60, (components.second ?? 0) < 60
+        else {
             return nil
         }
         return date

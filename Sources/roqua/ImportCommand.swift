@@ -4,8 +4,8 @@ import GRDB
 import RoquaBoundaries
 import RoquaCommandLine
 import RoquaCommandOptions
-import RoquaImport
 import RoquaIO
+import RoquaImport
 import RoquaRegions
 
 struct ImportCommand: ParsableCommand {
@@ -54,38 +54,54 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("name-en"), help: ArgumentHelp("The added layer's English name field.", valueName: "FIELD"))
     var nameEn: String?
 
-    @Option(name: .long, help: ArgumentHelp("The field holding each unit's parent code (default: inferred from where units lie).",
-                                            valueName: "FIELD"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The field holding each unit's parent code (default: inferred from where units lie).",
+            valueName: "FIELD"))
     var parent: String?
 
-    @Option(name: .long, help: ArgumentHelp("The added layer's CRS when it has no .prj, or a wrong one: EPSG:NNNN, a PROJ string, WKT or a .prj file.",
-                                            valueName: "CRS"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The added layer's CRS when it has no .prj, or a wrong one: EPSG:NNNN, a PROJ string, WKT or a .prj file.",
+            valueName: "CRS"))
     var crs: String?
 
-    @Option(name: .long, help: ArgumentHelp("The added layer's DBF text encoding, overriding .cpg and LDID (CP932, windows-1251, KOI8-R…).",
-                                            valueName: "NAME"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The added layer's DBF text encoding, overriding .cpg and LDID (CP932, windows-1251, KOI8-R…).",
+            valueName: "NAME"))
     var encoding: String?
 
-    @Option(name: .customLong("code-prefix"),
-            help: ArgumentHelp("Put this before every code of the added layer (when its codes collide with codes already imported).",
-                               valueName: "PREFIX"))
+    @Option(
+        name: .customLong("code-prefix"),
+        help: ArgumentHelp(
+            "Put this before every code of the added layer (when its codes collide with codes already imported).",
+            valueName: "PREFIX"))
     var codePrefix: String?
 
-    @Flag(name: .customLong("dry-run"),
-          help: "With --add: check the layer and say what would be added (features, fields, CRS, encoding, extent, parents); write nothing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "With --add: check the layer and say what would be added (features, fields, CRS, encoding, extent, parents); write nothing.")
     var dryRun = false
 
     @Flag(name: .long, help: "Replace a layer added before from a file of the same name.")
     var replace = false
 
-    @Option(name: .long, help: ArgumentHelp("With --add: the GeoPackage feature table to add, when the file has several.", valueName: "NAME"))
+    @Option(
+        name: .long, help: ArgumentHelp("With --add: the GeoPackage feature table to add, when the file has several.", valueName: "NAME"))
     var table: String?
 
-    @Flag(name: .customLong("allow-orphans"),
-          help: "With --add: keep units that lie in no unit of the level above under their country, instead of failing.")
+    @Flag(
+        name: .customLong("allow-orphans"),
+        help: "With --add: keep units that lie in no unit of the level above under their country, instead of failing.")
     var allowOrphans = false
 
-    @Option(name: .customLong("remove-layer"), help: ArgumentHelp("Take out a layer added before (its name as --add printed it).", valueName: "NAME"))
+    @Option(
+        name: .customLong("remove-layer"),
+        help: ArgumentHelp("Take out a layer added before (its name as --add printed it).", valueName: "NAME"))
     var removeLayer: String?
 
     @OptionGroup var storeOptions: StoreOptions
@@ -99,11 +115,15 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         if out != nil, boundaryOptions.boundaries != nil { throw ValidationError("--out is --boundaries: give one of them") }
         if add != nil {
-            guard let level, AdminLevel(name: level) != nil else { throw ValidationError("--add needs --level country, province or district") }
+            guard let level, AdminLevel(name: level) != nil else {
+                throw ValidationError("--add needs --level country, province or district")
+            }
             guard removeLayer == nil else { throw ValidationError("--add and --remove-layer go one at a time") }
         } else {
-            let stray = [("--level", level), ("--code", code), ("--name", name), ("--name-en", nameEn), ("--parent", parent),
-                         ("--crs", crs), ("--encoding", encoding), ("--code-prefix", codePrefix), ("--table", table)].first { $0.1 != nil }
+            let stray = [
+                ("--level", level), ("--code", code), ("--name", name), ("--name-en", nameEn), ("--parent", parent),
+                ("--crs", crs), ("--encoding", encoding), ("--code-prefix", codePrefix), ("--table", table),
+            ].first { $0.1 != nil }
             if let stray { throw ValidationError("\(stray.0) goes with --add FILE") }
             if replace || dryRun || allowOrphans { throw ValidationError("--replace, --dry-run and --allow-orphans go with --add FILE") }
         }
@@ -118,8 +138,9 @@ struct ImportCommand: ParsableCommand {
         var sources = from
         if sources.isEmpty {
             guard let bundled = RoquaPaths.bundledData() else {
-                throw Failure("the bundled boundary data was not found (looked beside the binary in ../share/roqua and in the "
-                    + "source tree's data/); set ROQUA_DATA or pass --from DIR")
+                throw Failure(
+                    "the bundled boundary data was not found (looked beside the binary in ../share/roqua and in the "
+                        + "source tree's data/); set ROQUA_DATA or pass --from DIR")
             }
             sources = [bundled]
         }
@@ -131,9 +152,11 @@ struct ImportCommand: ParsableCommand {
             let staged = try added.stage(request)
             if dryRun { return try dryRunAdd(staged, request: request, sources: sources + added.sources(adding: staged), added: added) }
             let parentNote = staged.fields.parent.map { ", parent \($0)" } ?? (adminLevel == .country ? "" : ", parents inferred")
-            let nameNote = staged.fields.name == staged.fields.code ? " (no name field: the codes are the names; --name FIELD picks one)" : ""
-            print("Adding \(staged.name) as \(adminLevel.plural): code \(staged.fields.code), "
-                + "name \(staged.fields.name)\(nameNote)\(parentNote)")
+            let nameNote =
+                staged.fields.name == staged.fields.code ? " (no name field: the codes are the names; --name FIELD picks one)" : ""
+            print(
+                "Adding \(staged.name) as \(adminLevel.plural): code \(staged.fields.code), "
+                    + "name \(staged.fields.name)\(nameNote)\(parentNote)")
             do {
                 try importAll(sources + added.sources(adding: staged), warningsOf: staged.name)
             } catch {
@@ -152,7 +175,9 @@ struct ImportCommand: ParsableCommand {
             let target = (added.directory as NSString).appendingPathComponent(removeLayer)
             guard !removeLayer.contains("/"), FileManager.default.fileExists(atPath: target) else {
                 let known = added.sources().map { ($0 as NSString).lastPathComponent }
-                throw Failure("no added layer named \(removeLayer)" + (known.isEmpty ? " (none was added)" : " (added: \(known.joined(separator: ", ")))"))
+                throw Failure(
+                    "no added layer named \(removeLayer)"
+                        + (known.isEmpty ? " (none was added)" : " (added: \(known.joined(separator: ", ")))"))
             }
             let aside = target + ".removing"
             try FileManager.default.moveItem(atPath: target, toPath: aside)
@@ -185,8 +210,10 @@ struct ImportCommand: ParsableCommand {
 
     /// `--add --dry-run`: the whole import into a temporary database, then what the layer would
     /// be; the temporary database and the staged layer go again whatever happens.
-    func dryRunAdd(_ staged: AddedLayers.Staged, request: AddedLayers.Request,
-                   sources: [String], added: AddedLayers) throws {
+    func dryRunAdd(
+        _ staged: AddedLayers.Staged, request: AddedLayers.Request,
+        sources: [String], added: AddedLayers
+    ) throws {
         let scratch = try ScratchDirectory(purpose: "dry-run")
         let temporary = scratch.file("boundaries.sqlite")
         defer {
@@ -196,19 +223,23 @@ struct ImportCommand: ParsableCommand {
         try importAll(sources, output: temporary, announce: false)
         // The staged copy: a GeoJSON, GeoPackage or zip was converted or unpacked into it.
         let layer = staged.name
-        let reader = try ShapefileReader(path: (staged.directory as NSString).appendingPathComponent(layer + ".shp"),
-                                         encoding: request.encoding, crs: staged.crs)
+        let reader = try ShapefileReader(
+            path: (staged.directory as NSString).appendingPathComponent(layer + ".shp"),
+            encoding: request.encoding, crs: staged.crs)
         let row = try BoundaryDatabase(path: temporary).read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
-                       MAX(b.max_x) AS x1, MAX(b.max_y) AS y1
-                FROM boundaries b JOIN sources s ON s.id = b.source_id WHERE s.layer = ?
-                """, arguments: [layer])
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
+                           MAX(b.max_x) AS x1, MAX(b.max_y) AS y1
+                    FROM boundaries b JOIN sources s ON s.id = b.source_id WHERE s.layer = ?
+                    """, arguments: [layer])
         }
         let features: Int = row?["n"] ?? 0
         let parents: Int = row?["parents"] ?? 0
         let x0: Double = row?["x0"] ?? 0, y0: Double = row?["y0"] ?? 0, x1: Double = row?["x1"] ?? 0, y1: Double = row?["y1"] ?? 0
-        var line = "Would add \(layer) as \(request.level.plural): \(features) feature\(features == 1 ? "" : "s"), code \(staged.fields.code), name \(staged.fields.name), "
+        var line =
+            "Would add \(layer) as \(request.level.plural): \(features) feature\(features == 1 ? "" : "s"), code \(staged.fields.code), name \(staged.fields.name), "
         line += "CRS \(reader.crsName ?? "WGS 84"), encoding \(reader.encoding.name), "
         line += String(format: "extent %.4f,%.4f – %.4f,%.4f", x0, y0, x1, y1)
         if let parentLevel = request.level.parent {
@@ -224,9 +255,10 @@ struct ImportCommand: ParsableCommand {
     /// bundled before had theirs shown when they came); the others are counted.
     func importAll(_ sources: [String], output: String? = nil, announce: Bool = true, warningsOf layer: String? = nil) throws {
         var hidden = 0
-        let options = ImportOptions(sources: sources,
-                                    output: output ?? self.output, maxPieceVertices: maxPieceVertices,
-                                    maxPieceDegrees: maxPieceDegrees)
+        let options = ImportOptions(
+            sources: sources,
+            output: output ?? self.output, maxPieceVertices: maxPieceVertices,
+            maxPieceDegrees: maxPieceDegrees)
         var layerLabel = ""
         let report: ImportReport
         do {

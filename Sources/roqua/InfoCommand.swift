@@ -14,8 +14,10 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print one JSON document.")
     var json = false
 
-    @Option(help: ArgumentHelp("List only these countries (ISO codes, comma-separated), with their provinces' district counts.",
-                               valueName: "CODES"))
+    @Option(
+        help: ArgumentHelp(
+            "List only these countries (ISO codes, comma-separated), with their provinces' district counts.",
+            valueName: "CODES"))
     var country: String?
 
     func run() throws {

@@ -35,8 +35,10 @@ struct MapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Picture width in pixels.", valueName: "PX"))
     var width = 1200
 
-    @Option(help: ArgumentHelp("Draw the unit's units at this level (country, province, district) instead of its children.",
-                               valueName: "LEVEL"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw the unit's units at this level (country, province, district) instead of its children.",
+            valueName: "LEVEL"))
     var level: String?
 
     @Option(help: ArgumentHelp("Time zone of the legend's dates (default: the system's).", valueName: "TZ"))
@@ -60,8 +62,9 @@ struct MapCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = MapOptions(width: Double(width), fog: fog, level: level.flatMap(AdminLevel.init(name:)),
-                                 timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        var options = MapOptions(
+            width: Double(width), fog: fog, level: level.flatMap(AdminLevel.init(name:)),
+            timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
         let store = try storeOptions.open(.readOnly)
         if tiles {
             let visited = try store.visitedTiles(zoom: tileZoom)
@@ -71,8 +74,11 @@ struct MapCommand: ParsableCommand {
         let map = try renderer.render(unit: unit, facts: try storeOptions.regionFacts(store), options: options)
         try OutputFile.write(Array(map.svg.utf8), to: out)
         let size = ByteCountFormatter.string(fromByteCount: Int64(map.svg.utf8.count), countStyle: .file)
-        print("\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"
-            + (fog ? ", \(map.fogCircles) regions lit" : "") + (tiles ? ", \(map.tilesDrawn) tile\(map.tilesDrawn == 1 ? "" : "s")" : "") + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
+        print(
+            "\(out): \(map.scope.name), \(map.visited)/\(map.total) \(map.scope.childLevel == "country" ? "countries" : map.scope.childLevel + "s") visited"
+                + (fog ? ", \(map.fogCircles) regions lit" : "")
+                + (tiles ? ", \(map.tilesDrawn) tile\(map.tilesDrawn == 1 ? "" : "s")" : "")
+                + " (\(Int(map.width))×\(Int(map.height)) px, \(size))")
         if png {
             let pngPath = PNGConverter.pngPath(for: out)
             try PNGConverter.convert(svg: out, to: pngPath)

@@ -18,8 +18,10 @@ struct RegionsCommand: ParsableCommand {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Option(help: ArgumentHelp("Only regions in this unit: a code (TR-34) or a name (istanbul, Kadıköy).",
-                                   valueName: "NAME|CODE"))
+        @Option(
+            help: ArgumentHelp(
+                "Only regions in this unit: a code (TR-34) or a name (istanbul, Kadıköy).",
+                valueName: "NAME|CODE"))
         var unit: String?
 
         @Flag(help: "Print JSON.")
@@ -34,7 +36,9 @@ struct RegionsCommand: ParsableCommand {
                 let town = r.locality.flatMap { $0 == r.district || $0 == r.province ? nil : $0 }
                 let place = [town, r.district, r.province, r.country].compactMap { $0 }.joined(separator: ", ")
                 let day = String(try StoreTime.text(r.timestampStart).prefix(10))
-                print("#\(r.id ?? 0)  \(day)  \(r.visitCount) visit(s)  \(r.radius) m  \(r.geohash)  \(place.isEmpty ? "(not enriched)" : place)")
+                print(
+                    "#\(r.id ?? 0)  \(day)  \(r.visitCount) visit(s)  \(r.radius) m  \(r.geohash)  \(place.isEmpty ? "(not enriched)" : place)"
+                )
             }
             print("\(regions.count) region(s)" + (unit.map { " in \($0)" } ?? ""))
         }

@@ -20,8 +20,10 @@ struct ResolveCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The point: LAT LON (40.9879 29.0281, latitude -90…90 first), \"LAT,LON\" as map apps copy it, "
-                                 + "or degrees, minutes and seconds (40°59'16\"N 29°01'41\"E).", valueName: "COORDINATE"))
+    @Argument(
+        help: ArgumentHelp(
+            "The point: LAT LON (40.9879 29.0281, latitude -90…90 first), \"LAT,LON\" as map apps copy it, "
+                + "or degrees, minutes and seconds (40°59'16\"N 29°01'41\"E).", valueName: "COORDINATE"))
     var coordinate: [String] = []
 
     @OptionGroup var boundaryOptions: BoundaryOptions
@@ -41,14 +43,23 @@ struct ResolveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where batch output goes (default: standard output).", valueName: "FILE|-"))
     var output: String?
 
-    @Flag(inversion: .prefixedNo,
-          help: "Each answer's locality (GeoNames town or city): the last part of one answer, a \"locality\" CSV column or JSON key in a batch. --no-locality leaves it out (a batch is then faster).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Each answer's locality (GeoNames town or city): the last part of one answer, a \"locality\" CSV column or JSON key in a batch. --no-locality leaves it out (a batch is then faster)."
+    )
     var locality = true
 
-    @Flag(help: "For --input: leave bad rows out of the output instead of keeping each in its place with empty answer columns and the reason in a last \"error\" column (or \"error\" key).")
+    @Flag(
+        help:
+            "For --input: leave bad rows out of the output instead of keeping each in its place with empty answer columns and the reason in a last \"error\" column (or \"error\" key)."
+    )
     var dropBadRows = false
 
-    @Option(help: "Fall back to the nearest boundary within this many metres, 0…50000 (0 turns it off; up to 1000 is answered from the precomputed cells).")
+    @Option(
+        help:
+            "Fall back to the nearest boundary within this many metres, 0…50000 (0 turns it off; up to 1000 is answered from the precomputed cells)."
+    )
     var fallbackMeters = OptionNumber<Double>(1000)
 
     @Option(help: "Worker threads for --input, 1…256; the default is one per core.")
@@ -62,7 +73,8 @@ struct ResolveCommand: ParsableCommand {
             throw ValidationError("--workers must be between 1 and \(BatchOptions.maxWorkers), not \(workers)")
         }
         guard fallbackMeters.value.isFinite, (0...BatchOptions.maxFallbackMeters).contains(fallbackMeters.value) else {
-            throw ValidationError("--fallback-meters must be a distance between 0 and \(Int(BatchOptions.maxFallbackMeters)) metres, not \(fallbackMeters)")
+            throw ValidationError(
+                "--fallback-meters must be a distance between 0 and \(Int(BatchOptions.maxFallbackMeters)) metres, not \(fallbackMeters)")
         }
     }
 
@@ -85,8 +97,9 @@ struct ResolveCommand: ParsableCommand {
     }
 
     private func runBatch(index: ResolverIndex, input: String) throws {
-        let options = BatchOptions(language: lang, output: format, workers: workers.value, fallbackMeters: fallbackMeters.value,
-                                   locality: locality, keepBadRows: !dropBadRows)
+        let options = BatchOptions(
+            language: lang, output: format, workers: workers.value, fallbackMeters: fallbackMeters.value,
+            locality: locality, keepBadRows: !dropBadRows)
         let summary: BatchSummary
         do {
             summary = try BatchRunner.run(index: index, input: input, output: output ?? "-", options: options) { event in

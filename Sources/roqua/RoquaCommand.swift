@@ -8,10 +8,12 @@ struct RoquaCommand: ParsableCommand {
         commandName: "roqua",
         abstract: "Offline reverse geocoder: coordinates → country / province / district, with no network.",
         version: Roqua.version,
-        subcommands: [ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self,
-                      StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
-                      ExportCommand.self, RestoreCommand.self, HistoryCommand.self, BackupCommand.self, ForgetCommand.self,
-                      RebuildCommand.self, ServeCommand.self, ExportBoundariesCommand.self]
+        subcommands: [
+            ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self,
+            StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
+            ExportCommand.self, RestoreCommand.self, HistoryCommand.self, BackupCommand.self, ForgetCommand.self,
+            RebuildCommand.self, ServeCommand.self, ExportBoundariesCommand.self,
+        ]
     )
 
     /// `roqua resolve -33.9 18.4` and `--radius -5` should both mean what they say, but a bare

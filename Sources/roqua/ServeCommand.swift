@@ -26,7 +26,8 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let path = Self.serverPath
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 roqua serve runs roqua-serve, which is not installed beside roqua (\(path)); build and install it with \
                 `swift build -c release --product roqua-serve && scripts/install.sh`
                 """)

@@ -62,7 +62,9 @@ struct Summary: ParsableCommand {
             if json { return try RoquaProgram.printJSON(progress, dates: zone) }
             print(progress.label + (progress.firstVisit.map { ", first visited \(StatsCommand.day($0, zone))" } ?? ""))
             print("Visited:")
-            for child in progress.visitedChildren { print("  \(child.name) (\(child.code)), since \(StatsCommand.day(child.firstVisit!, zone))") }
+            for child in progress.visitedChildren {
+                print("  \(child.name) (\(child.code)), since \(StatsCommand.day(child.firstVisit!, zone))")
+            }
             print("Not yet visited:")
             print("  " + (progress.notVisitedChildren.isEmpty ? "none" : progress.notVisitedChildren.map(\.name).joined(separator: ", ")))
             return
@@ -75,12 +77,15 @@ struct Summary: ParsableCommand {
         DispatchQueue.global().async(group: group) { travel.withLock { $0 = Result { try Travel(side, zone: zone) } } }
         // A big writable store's regions are read in two halves at once on one snapshot.
         let writable = storeOptions.writable(regions: try store.regionCount())
-        let report = try ProgressReport(store: store, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals),
-                                        memory: StoredFigures(store: writable ?? store),
-                                        together: try writable.map { (second: try storeOptions.open(.readOnly), lock: $0) })
+        let report = try ProgressReport(
+            store: store, hierarchy: hierarchy, options: .init(timeZone: zone, decimals: decimals),
+            memory: StoredFigures(store: writable ?? store),
+            together: try writable.map { (second: try storeOptions.open(.readOnly), lock: $0) })
         group.wait()
         let (flights, tiles, days) = try travel.withLock { try $0!.get() }.parts
-        if json { return try RoquaProgram.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone) }
+        if json {
+            return try RoquaProgram.printJSON(SummaryDocument(report: report, flights: flights, tiles: tiles, days: days), dates: zone)
+        }
         print(report.text)
         print(Self.flightLines(flights, zone: zone).joined(separator: "\n"))
         print(TilesCommand.line(tiles))
@@ -117,11 +122,12 @@ struct Summary: ParsableCommand {
         func encode(to encoder: any Encoder) throws {
             try report.encode(to: encoder)
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(flights.map { flight in
-                var flight = flight
-                flight.km = (flight.km * 10).rounded() / 10
-                return flight
-            }, forKey: .flights)
+            try container.encode(
+                flights.map { flight in
+                    var flight = flight
+                    flight.km = (flight.km * 10).rounded() / 10
+                    return flight
+                }, forKey: .flights)
             try container.encode(tiles, forKey: .tiles)
             try container.encode(days, forKey: .days)
         }
@@ -136,7 +142,9 @@ struct Summary: ParsableCommand {
         for flight in flights.suffix(shownFlights).reversed() {
             let from = flight.from.map { "\($0)\(flight.fromCode.map { " (\($0))" } ?? "")" } ?? "?"
             let to = flight.to.map { "\($0)\(flight.toCode.map { " (\($0))" } ?? "")" } ?? "?"
-            lines.append("  \(StatsCommand.day(flight.start, zone)) \(from) → \(to), \(Int(flight.km.rounded()).formatted(.number.grouping(.automatic))) km")
+            lines.append(
+                "  \(StatsCommand.day(flight.start, zone)) \(from) → \(to), \(Int(flight.km.rounded()).formatted(.number.grouping(.automatic))) km"
+            )
         }
         if flights.count > shownFlights { lines.append("  … and \(flights.count - shownFlights) earlier") }
         return lines
@@ -245,7 +253,8 @@ struct TilesCommand: ParsableCommand {
     }
 
     static func line(_ stats: TileStats) -> String {
-        var line = "Explorer tiles (zoom \(stats.zoom)): \(stats.tiles.formatted(.number.grouping(.automatic))) visited, "
+        var line =
+            "Explorer tiles (zoom \(stats.zoom)): \(stats.tiles.formatted(.number.grouping(.automatic))) visited, "
             + "max cluster \(stats.maxCluster), max square \(stats.maxSquare)×\(stats.maxSquare)"
         if let square = stats.square, square.size > 0 { line += " (top-left tile \(square.x),\(square.y))" }
         return line

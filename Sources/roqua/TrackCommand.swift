@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import RoquaBoundaries
 import RoquaAchievements
+import RoquaBoundaries
 import RoquaCommandLine
 import RoquaCommandOptions
 import RoquaIO
@@ -48,12 +48,16 @@ struct TrackCommand: ParsableCommand {
         @Option(help: "Minutes between fixes in one region that still make one visit (default: the store's, 30 at first).")
         var visitGap: Double?
 
-        @Option(help: ArgumentHelp("The time for points that have none (ISO 8601, e.g. 2024-05-01T10:00:00Z): a route you did walk.",
-                                   valueName: "time"))
+        @Option(
+            help: ArgumentHelp(
+                "The time for points that have none (ISO 8601, e.g. 2024-05-01T10:00:00Z): a route you did walk.",
+                valueName: "time"))
         var assumeTime: String?
 
-        @Option(help: ArgumentHelp("Ground speed above which a fix is in flight: it lights no region (km/h, 50–1000; default: "
-                                   + "the store's, 250 at first).", valueName: "km/h"))
+        @Option(
+            help: ArgumentHelp(
+                "Ground speed above which a fix is in flight: it lights no region (km/h, 50–1000; default: "
+                    + "the store's, 250 at first).", valueName: "km/h"))
         var flightSpeed: Double?
 
         @Flag(help: "Print one JSON document: per file, fixes read, skipped (by reason, first lines), dropped, new regions, unlocks.")
@@ -90,8 +94,9 @@ struct TrackCommand: ParsableCommand {
         func run() throws {
             let store = try storeOptions.open()
             let settings = settings(try store.derivedWith())
-            let importer = try TrackImporter(store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
-                                             settings: settings.clustering, flights: settings.flights)
+            let importer = try TrackImporter(
+                store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
+                settings: settings.clustering, flights: settings.flights)
             let session = try ImportSession(importer: importer, tracker: achievementOptions.tracker(boundaries: boundaryOptions))
             let inputs = TrackInputs.expand(files)
             var tally = ImportTally()
@@ -100,17 +105,20 @@ struct TrackCommand: ParsableCommand {
             var documents: [[String: Any]] = []
             var failures: [[String: Any]] = []
             let streaming = session.streaming(options: try readOptions(), progress: progress.fixes)
-            try session.run(inputs, importFile: { source, alongside in
-                progress.begin(source.name)
-                do {
-                    let result = try streaming(source, alongside)
-                    progress.end(fixes: result.summary.fixesRead)
-                    return result
-                } catch {
-                    progress.end(fixes: 0)
-                    throw error
+            try session.run(
+                inputs,
+                importFile: { source, alongside in
+                    progress.begin(source.name)
+                    do {
+                        let result = try streaming(source, alongside)
+                        progress.end(fixes: result.summary.fixesRead)
+                        return result
+                    } catch {
+                        progress.end(fixes: 0)
+                        throw error
+                    }
                 }
-            }) { step in
+            ) { step in
                 switch step {
                 case let .failed(name, error), let .unreadable(name, error):
                     tally.failed(name, error)
@@ -120,9 +128,12 @@ struct TrackCommand: ParsableCommand {
                 case let .imported(_, summary, events):
                     tally.add(summary)
                     if json {
-                        documents.append(Self.document(summary, unlocked: events.compactMap {
-                            if case let .unlocked(unlock) = $0 { unlock.id } else { nil }
-                        }))
+                        documents.append(
+                            Self.document(
+                                summary,
+                                unlocked: events.compactMap {
+                                    if case let .unlocked(unlock) = $0 { unlock.id } else { nil }
+                                }))
                         return
                     }
                     print(summary.report(maxAccuracy: settings.clustering.maxAccuracy))
@@ -139,7 +150,8 @@ struct TrackCommand: ParsableCommand {
             }
             if json {
                 let document: [String: Any] = ["files": documents, "failed": failures, "passed_over": tally.passedOver]
-                let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                let data = try JSONSerialization.data(
+                    withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                 print(String(decoding: data, as: UTF8.self))
             } else if let line = tally.summaryLine(named: files.count) {
                 print(line)
@@ -185,7 +197,7 @@ struct ImportTally {
 
     mutating func failed(_ name: String, _ error: any Error) {
         counts.failures += 1
-        fflush(nil) // the error lands after the reports of the files before it, even in a pipe
+        fflush(nil)  // the error lands after the reports of the files before it, even in a pipe
         let text = String(describing: error)
         RoquaProgram.error(text.hasPrefix(name) ? text : "\(name): \(text)")
     }

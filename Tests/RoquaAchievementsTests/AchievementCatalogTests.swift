@@ -1,9 +1,10 @@
 import Foundation
+import RoquaBoundaries
+import RoquaProgress
 import RoquaTestSupport
 import Testing
-import RoquaProgress
+
 @testable import RoquaAchievements
-import RoquaBoundaries
 
 @Suite struct AchievementCatalogTests {
     static let seedTargets: [String: Double] = [
@@ -23,7 +24,8 @@ import RoquaBoundaries
             #expect(catalog.definition(id)?.parameters.target == target, "\(id)")
         }
         let fatih = try #require(catalog.definition("fatih_madalyonu"))
-        #expect(fatih.title.tr == "Fatih Madalyonu" && fatih.calculator == "district" && fatih.parameters.unit == "TR-34"
+        #expect(
+            fatih.title.tr == "Fatih Madalyonu" && fatih.calculator == "district" && fatih.parameters.unit == "TR-34"
                 && fatih.parameters.target == 39)
         let anadolu = try #require(catalog.definition("anadolu_ustasi"))
         #expect(anadolu.title.tr == "Anadolu Ustası" && anadolu.parameters.unit == "TR" && anadolu.parameters.target == 81)
@@ -39,8 +41,10 @@ import RoquaBoundaries
         #expect(catalog.achievements.contains { $0.validFrom != nil })
     }
 
-    static func entry(_ id: String, _ overrides: String = "", calculator: String = "milestone",
-                      parameters: String = #"{"target": 5}"#) -> String {
+    static func entry(
+        _ id: String, _ overrides: String = "", calculator: String = "milestone",
+        parameters: String = #"{"target": 5}"#
+    ) -> String {
         var fields: [String: String] = [
             "id": "\"\(id)\"", "calculator": "\"\(calculator)\"", "parameters": parameters,
             "title": #"{"tr": "Başlık", "en": "Title"}"#, "description": #"{"tr": "Açıklama", "en": "Description"}"#,
@@ -50,7 +54,10 @@ import RoquaBoundaries
         if !overrides.isEmpty {
             let extra = try! JSONSerialization.jsonObject(with: Data("{\(overrides)}".utf8)) as! [String: Any]
             for (key, value) in extra {
-                if value is NSNull { fields[key] = nil; continue }
+                if value is NSNull {
+                    fields[key] = nil
+                    continue
+                }
                 let data = try! JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
                 fields[key] = String(decoding: data, as: UTF8.self)
             }
@@ -127,7 +134,9 @@ import RoquaBoundaries
         #expect(byKind[.invalidWindow] == ["f"])
         #expect(byKind[.missingID] == ["-"])
         #expect(problems.first { $0.kind == .missingID }?.message.contains("entry #8") == true)
-        #expect(throws: AchievementCatalogError.self) { try AchievementCatalog.load(data: Self.file([Self.entry("a", #""calculator": "nope""#)])) }
+        #expect(throws: AchievementCatalogError.self) {
+            try AchievementCatalog.load(data: Self.file([Self.entry("a", #""calculator": "nope""#)]))
+        }
     }
 
     @Test func malformedJSONReportsTheLine() {
@@ -140,8 +149,10 @@ import RoquaBoundaries
     }
 
     @Test func hiddenFlagAndWindowSurviveDecodingAndEncoding() throws {
-        let catalog = try AchievementCatalog.load(data: Self.file([
-            Self.entry("secret", #""hidden": true, "validFrom": "2025-06-01", "validUntil": "2025-06-30T21:00:00Z""#)]))
+        let catalog = try AchievementCatalog.load(
+            data: Self.file([
+                Self.entry("secret", #""hidden": true, "validFrom": "2025-06-01", "validUntil": "2025-06-30T21:00:00Z""#)
+            ]))
         let secret = try #require(catalog.definition("secret"))
         #expect(secret.hidden && secret.validFrom == "2025-06-01")
         let again = try JSONDecoder().decode(AchievementDefinition.self, from: JSONEncoder().encode(secret))

@@ -5,6 +5,7 @@ import RoquaProgress
 import RoquaRegions
 import RoquaTestSupport
 import Testing
+
 @testable import RoquaAchievements
 
 /// Unlocks kept in the store: once, and never again on re-import.
@@ -34,8 +35,9 @@ import Testing
             directory = try TempDirectory()
             store = try RegionStore(path: directory.file("regions.sqlite"), components: [AchievementStorage.component])
             importer = try TrackImporter(store: store, enricher: try RegionEnricher(boundaries: Bundled.path()))
-            tracker = AchievementTracker(catalog: try AchievementCatalog.bundled(),
-                                         hierarchy: try BoundaryHierarchy(database: Bundled.database()), timeZone: timeZone)
+            tracker = AchievementTracker(
+                catalog: try AchievementCatalog.bundled(),
+                hierarchy: try BoundaryHierarchy(database: Bundled.database()), timeZone: timeZone)
         }
 
         /// Imports `path` with the tracker in the import's transaction.
@@ -60,7 +62,8 @@ import Testing
         // another file, nor a full re-evaluation.
         let again = try setup.run(walk)
         #expect(again.summary.alreadyImported && again.summary.events.isEmpty && again.events.isEmpty)
-        try (try String(contentsOfFile: walk, encoding: .utf8) + "\n").write(toFile: setup.directory.file("again.csv"), atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: walk, encoding: .utf8) + "\n").write(
+            toFile: setup.directory.file("again.csv"), atomically: true, encoding: .utf8)
         #expect(try setup.run(setup.directory.file("again.csv")).events.isEmpty)
         #expect(try setup.tracker.board(store: setup.store).newUnlocks.isEmpty)
         #expect(try setup.unlocks().filter { $0.id == "fatih_madalyonu" }.count == 1)
@@ -73,8 +76,9 @@ import Testing
     }
 
     @Test func aRevisitOnlyMovesRevisitAndStreakAchievements() throws {
-        let tracker = AchievementTracker(catalog: try AchievementCatalog.bundled(),
-                                         hierarchy: try BoundaryHierarchy(database: Bundled.database()))
+        let tracker = AchievementTracker(
+            catalog: try AchievementCatalog.bundled(),
+            hierarchy: try BoundaryHierarchy(database: Bundled.database()))
         let region = RegionEvent.Touch(id: 1, latestVisit: Date())
         let revisitOnly = tracker.affected(by: [.revisit(region)], unlocked: [])
         let calculators = Set(revisitOnly.compactMap { tracker.catalog.definition($0)?.calculator })
@@ -101,7 +105,8 @@ import Testing
 
         // An export without unlocks, restored with --replace, leaves none behind.
         let empty = setup.directory.file("empty.json")
-        try #"{"format": "roqua-regions", "version": 1, "regions": [], "imports": []}"#.write(toFile: empty, atomically: true, encoding: .utf8)
+        try #"{"format": "roqua-regions", "version": 1, "regions": [], "imports": []}"#.write(
+            toFile: empty, atomically: true, encoding: .utf8)
         try other.restore(from: empty, replace: true)
         #expect(try other.read { db in try AchievementStorage.unlocks(db) }.isEmpty)
         #expect(try other.regionCount() == 0)
@@ -135,8 +140,9 @@ import Testing
     @Test func anImportIntoABigStoreCarriesTheRememberedFiguresForward() throws {
         let setup = try Setup()
         let first = setup.directory.file("first.csv"), second = setup.directory.file("second.csv")
-        try Self.gridWalk(ExploredFigures.rememberedFrom + 500, latitude: 40.8, longitude: 28.6, spacing: 0.004, start: 1_714_550_400,
-                          to: first)
+        try Self.gridWalk(
+            ExploredFigures.rememberedFrom + 500, latitude: 40.8, longitude: 28.6, spacing: 0.004, start: 1_714_550_400,
+            to: first)
         _ = try setup.importer.importFile(first)  // without the tracker: quicker
         func circles() throws -> [ExploredCircle] {
             try setup.store.allRegions().map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius)) }
@@ -151,8 +157,11 @@ import Testing
         // Thirty new regions in a row beyond the first file's, the first overlapping its last ones.
         try Self.gridWalk(30, latitude: 40.8 + 0.001, longitude: 28.6 + 0.5985, spacing: 0.003, start: 1_720_000_000, to: second)
         // A catalog of one achievement out of reach: the import's evaluation is quick in a debug build.
-        let tracker = AchievementTracker(catalog: try AchievementCatalog.load(data: AchievementCatalogTests.file([
-            AchievementCatalogTests.entry("far", parameters: #"{"target": 1000000}"#)])), hierarchy: setup.tracker.hierarchy)
+        let tracker = AchievementTracker(
+            catalog: try AchievementCatalog.load(
+                data: AchievementCatalogTests.file([
+                    AchievementCatalogTests.entry("far", parameters: #"{"target": 1000000}"#)
+                ])), hierarchy: setup.tracker.hierarchy)
         let (summary, _) = try setup.importer.importFile(second) { db, summary in try tracker.consume(db, events: summary.events) }
         #expect(summary.newRegions == 30)
 

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import RoquaBoundaries
 import RoquaRegions
 import RoquaTestSupport
+import Testing
+
 @testable import RoquaAchievements
 
 /// The search that dates an unlock: the first count whose prefix is done, for any monotone
@@ -14,7 +15,9 @@ import RoquaTestSupport
             let count = Int.random(in: 1...5000, using: &generator)
             // A monotone progress: steps of random size, some flat stretches.
             var progress = [0.0]
-            for _ in 0..<count { progress.append(progress.last! + (Bool.random(using: &generator) ? Double.random(in: 0...3, using: &generator) : 0)) }
+            for _ in 0..<count {
+                progress.append(progress.last! + (Bool.random(using: &generator) ? Double.random(in: 0...3, using: &generator) : 0))
+            }
             let target = Double.random(in: 0.01...max(0.02, progress[count]), using: &generator)
             guard progress[count] >= target else { continue }
             let expected = (1...count).first { progress[$0] >= target }!
@@ -58,13 +61,16 @@ import RoquaTestSupport
                 // Runs of days with a region or more each, broken now and then by a gap of days.
                 t += random(80) == 0 ? 86_400 * Double(2 + random(8)) : [3_600, 30_000, 86_400][random(3)]
                 let start = Date(timeIntervalSince1970: t)
-                regions.append(VisitedRegion(id: Int64(i + 1), latitude: 41, longitude: 29, radius: 150, timestampStart: start,
-                                             geohash: "sxk9", lastVisit: random(5) == 0 ? start.addingTimeInterval(86_400 * 2) : nil))
+                regions.append(
+                    VisitedRegion(
+                        id: Int64(i + 1), latitude: 41, longitude: 29, radius: 150, timestampStart: start,
+                        geohash: "sxk9", lastVisit: random(5) == 0 ? start.addingTimeInterval(86_400 * 2) : nil))
             }
             let now = Date(timeIntervalSince1970: t + 86_400 * 400)
             func times(swept: Bool) -> CompletionTimes {
-                CompletionTimes(catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
-                                latest: now, dating: ids, sweepsStreaks: swept)
+                CompletionTimes(
+                    catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
+                    latest: now, dating: ids, sweepsStreaks: swept)
             }
             let (swept, probed) = (times(swept: true), times(swept: false))
             let evaluator = AchievementEvaluator(catalog: catalog)

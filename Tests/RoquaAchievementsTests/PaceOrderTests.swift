@@ -1,9 +1,10 @@
 import Foundation
 import RoquaBoundaries
-@testable import RoquaAchievements
 import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaAchievements
 
 /// The pace calculator walks the context's regions in time order made once per context; it must
 /// count what walking a sorted copy of the regions counted (the way it did before), equal times
@@ -16,8 +17,9 @@ import Testing
         var path = [0.0], runStart = [0]
         for i in regions.indices.dropFirst() {
             let a = regions[i - 1], b = regions[i]
-            let hop = Geodesy.haversineMeters(Coordinate(latitude: a.latitude, longitude: a.longitude),
-                                              Coordinate(latitude: b.latitude, longitude: b.longitude))
+            let hop = Geodesy.haversineMeters(
+                Coordinate(latitude: a.latitude, longitude: a.longitude),
+                Coordinate(latitude: b.latitude, longitude: b.longitude))
             let seconds = b.timestampStart.timeIntervalSince(a.timestampStart)
             let tooFast = hop > 1000 && hop > 400 / 3.6 * max(seconds, 0)
             path.append(tooFast ? 0 : path[i - 1] + hop)
@@ -48,8 +50,10 @@ import Testing
             let jump = Int.random(in: 0..<200, using: &random) == 0
             latitude += jump ? 3 : Double.random(in: -0.004...0.004, using: &random)
             longitude += jump ? 3 : Double.random(in: -0.004...0.004, using: &random)
-            regions.append(VisitedRegion(latitude: latitude, longitude: longitude, radius: 150,
-                                         timestampStart: Date(timeIntervalSince1970: time), geohash: "sxk9byz"))
+            regions.append(
+                VisitedRegion(
+                    latitude: latitude, longitude: longitude, radius: 150,
+                    timestampStart: Date(timeIntervalSince1970: time), geohash: "sxk9byz"))
         }
         let settings: [(json: String, window: Double, speed: Double, distance: Double)] = [
             (#"{"target":5}"#, 3_600, 0, 0),
@@ -60,7 +64,8 @@ import Testing
             let parameters = try JSONDecoder().decode(AchievementParameters.self, from: Data(setting.json.utf8))
             let calculator = try RegionsPerHourCalculator(parameters: parameters)
             for slice in [regions[...], regions[1_234...], regions[17..<900], regions[5..<5]] {
-                let context = AchievementContext(slice: slice, hierarchy: nil, timeZone: TimeZone(identifier: "UTC")!, now: Date(), travel: nil)
+                let context = AchievementContext(
+                    slice: slice, hierarchy: nil, timeZone: TimeZone(identifier: "UTC")!, now: Date(), travel: nil)
                 let expected = Self.reference(slice, window: setting.window, minSpeed: setting.speed, minDistance: setting.distance)
                 #expect(Int(calculator.progress(context).current) == expected, "\(setting.json) \(slice.startIndex)..<\(slice.endIndex)")
                 #expect(expected > 1 || slice.isEmpty)

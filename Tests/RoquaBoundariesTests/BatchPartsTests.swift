@@ -64,7 +64,12 @@ import Testing
     }
 
     @Test func closingWithQueuedWorkReturns() {
-        let pipeline = OrderedPipeline<Int, Int>(workers: 2) { { job in usleep(2_000); return job } }
+        let pipeline = OrderedPipeline<Int, Int>(workers: 2) {
+            { job in
+                usleep(2_000)
+                return job
+            }
+        }
         for job in 0..<50 { pipeline.submit(job) }
         pipeline.close()  // returns once the jobs being worked on finish; the rest are dropped
         #expect(pipeline.inFlight == 50)

@@ -21,10 +21,12 @@ import Testing
 
     @Test func istanbulHasItsThirtyNineDistrictsWithProperNames() throws {
         let names = try Bundled.database().read { db in
-            try String.fetchAll(db, sql: """
-                SELECT d.name FROM boundaries d JOIN boundaries p ON d.parent_id = p.id
-                WHERE p.code = 'TR-34' AND d.level = 2 ORDER BY d.name
-                """)
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT d.name FROM boundaries d JOIN boundaries p ON d.parent_id = p.id
+                    WHERE p.code = 'TR-34' AND d.level = 2 ORDER BY d.name
+                    """)
         }
         #expect(names.count == 39)
         for expected in ["Kadıköy", "Şişli", "Eyüpsultan", "Ataşehir", "Beşiktaş", "Üsküdar", "Adalar", "Çatalca"] {
@@ -46,13 +48,15 @@ import Testing
 
     @Test func everyUnitHasAFullChainUpToItsCountry() throws {
         let broken = try Bundled.database().read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM boundaries b LEFT JOIN boundaries p ON b.parent_id = p.id
-                LEFT JOIN boundaries c ON p.parent_id = c.id
-                WHERE (b.level = 2 AND (p.level IS NOT 1 OR c.level IS NOT 0 OR c.code != b.country_code))
-                   OR (b.level = 1 AND (p.level IS NOT 0 OR p.code != b.country_code))
-                   OR (b.level = 0 AND b.parent_id IS NOT NULL)
-                """)
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM boundaries b LEFT JOIN boundaries p ON b.parent_id = p.id
+                    LEFT JOIN boundaries c ON p.parent_id = c.id
+                    WHERE (b.level = 2 AND (p.level IS NOT 1 OR c.level IS NOT 0 OR c.code != b.country_code))
+                       OR (b.level = 1 AND (p.level IS NOT 0 OR p.code != b.country_code))
+                       OR (b.level = 0 AND b.parent_id IS NOT NULL)
+                    """)
         }
         #expect(broken == 0)
     }
@@ -60,9 +64,11 @@ import Testing
     @Test func everyIndexBoxHoldsItsPiece() throws {
         let context = GEOSContext()
         let rows = try Bundled.database().read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.geometry, r.min_x, r.min_y, r.max_x, r.max_y FROM pieces p JOIN piece_index r ON r.id = p.id
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.geometry, r.min_x, r.min_y, r.max_x, r.max_y FROM pieces p JOIN piece_index r ON r.id = p.id
+                    """)
         }
         #expect(rows.count > 5000)
         var outside = 0
@@ -79,8 +85,9 @@ import Testing
         for code in ["TR-34", "TUR034023", "TR", "RU", "ID"] {
             let whole = try Bundled.geometry(code, in: context)
             let pieces = try Bundled.database().read { db in
-                try Data.fetchAll(db, sql: "SELECT p.geometry FROM pieces p JOIN boundaries b ON b.id = p.boundary_id WHERE b.code = ?",
-                                  arguments: [code])
+                try Data.fetchAll(
+                    db, sql: "SELECT p.geometry FROM pieces p JOIN boundaries b ON b.id = p.boundary_id WHERE b.code = ?",
+                    arguments: [code])
             }
             let area = try pieces.reduce(0.0) { $0 + (try context.geometry(wkb: $1).area()) }
             #expect(abs(area - (try whole.area())) <= 1e-9 * max(1, try whole.area()), "\(code)")
@@ -90,10 +97,12 @@ import Testing
     @Test func everyDistrictLiesWithinItsProvince() throws {
         let context = GEOSContext()
         let pairs = try Bundled.database().read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.code, d.geometry AS district, p.geometry AS province
-                FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE d.level = 2
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.code, d.geometry AS district, p.geometry AS province
+                    FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE d.level = 2
+                    """)
         }
         #expect(pairs.count == 973)
         var provinces: [Data: PreparedGeometry] = [:]

@@ -32,8 +32,9 @@ import Testing
         for c in points {
             let cells = try resolver.placement(c), geos = try resolver.geometryPlacement(c)
             if cells.unit != geos.unit || cells.approximate != geos.approximate {
-                mismatches.append("\(c.latitude),\(c.longitude): cells \(index.resolution(for: cells, at: c).text(language: .local)), "
-                                  + "GEOS \(index.resolution(for: geos, at: c).text(language: .local))")
+                mismatches.append(
+                    "\(c.latitude),\(c.longitude): cells \(index.resolution(for: cells, at: c).text(language: .local)), "
+                        + "GEOS \(index.resolution(for: geos, at: c).text(language: .local))")
             }
         }
         return mismatches
@@ -43,8 +44,9 @@ import Testing
     func randomPointsAgreeWithGEOS(_ region: Region) throws {
         var generator = SeededGenerator(state: UInt64(region.name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
         let points = (0..<region.count).map { _ in
-            Coordinate(latitude: Double.random(in: region.latitudes, using: &generator),
-                       longitude: Double.random(in: region.longitudes, using: &generator))
+            Coordinate(
+                latitude: Double.random(in: region.latitudes, using: &generator),
+                longitude: Double.random(in: region.longitudes, using: &generator))
         }
         let mismatches = try compare(points)
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(points.count): \(mismatches.prefix(5))")
@@ -76,7 +78,8 @@ import Testing
     func otherFallbackDistancesAgreeWithGEOS(_ meters: Double) throws {
         var generator = SeededGenerator(state: 99)
         let points = (0..<600).map { _ in
-            Coordinate(latitude: Double.random(in: 40.6...41.4, using: &generator), longitude: Double.random(in: 28.4...29.6, using: &generator))
+            Coordinate(
+                latitude: Double.random(in: 40.6...41.4, using: &generator), longitude: Double.random(in: 28.4...29.6, using: &generator))
         }
         let mismatches = try compare(points, fallbackMeters: meters)
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(points.count): \(mismatches.prefix(5))")
@@ -84,8 +87,10 @@ import Testing
 
     @Test func theIndexCoversTheWorldAndIsListedInTheDatabase() throws {
         let (fallback, tiles) = try Bundled.database().read { db in
-            (try Double.fetchOne(db, sql: "SELECT fallback_meters FROM cell_index"),
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM cell_tiles"))
+            (
+                try Double.fetchOne(db, sql: "SELECT fallback_meters FROM cell_index"),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM cell_tiles")
+            )
         }
         #expect(fallback == 1000)
         #expect(try Bundled.index().indexedFallbackMeters == 1000)

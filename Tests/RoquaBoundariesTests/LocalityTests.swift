@@ -86,12 +86,14 @@ import Testing
         var generator = SeededGenerator(state: 23)
         var named = 0
         for _ in 0..<3000 {
-            let c = Coordinate(latitude: Double.random(in: 35...55, using: &generator), longitude: Double.random(in: -5...45, using: &generator))
+            let c = Coordinate(
+                latitude: Double.random(in: 35...55, using: &generator), longitude: Double.random(in: -5...45, using: &generator))
             let a = try resolver.resolve(c)
             guard let country = a.country?.code else { continue }
             let loaded = table.locality(at: c, country: country, province: a.province?.code, district: a.district?.code)
-            let queried = try LocalityIndex.locality(in: index.database, at: c, country: country, province: a.province?.code,
-                                                     district: a.district?.code)
+            let queried = try LocalityIndex.locality(
+                in: index.database, at: c, country: country, province: a.province?.code,
+                district: a.district?.code)
             #expect(loaded == queried, "\(c)")
             if loaded != nil { named += 1 }
         }

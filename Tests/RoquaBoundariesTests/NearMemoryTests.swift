@@ -59,11 +59,15 @@ import Testing
         for (i, c) in points.enumerated() {
             let a = sequential[i]
             if a.approximate { approximate += 1 }
-            if a != shuffled[i] { differences.append("\(c.latitude),\(c.longitude): walking \(a), shuffled \(String(describing: shuffled[i]))") }
+            if a != shuffled[i] {
+                differences.append("\(c.latitude),\(c.longitude): walking \(a), shuffled \(String(describing: shuffled[i]))")
+            }
             // GEOS for every 12th point (it is slow): the same unit and flag.
             if i % 12 == 0 {
                 let geos = try walking.geometryPlacement(c)
-                if geos.unit != a.unit || geos.approximate != a.approximate { differences.append("\(c.latitude),\(c.longitude): GEOS \(geos), walking \(a)") }
+                if geos.unit != a.unit || geos.approximate != a.approximate {
+                    differences.append("\(c.latitude),\(c.longitude): GEOS \(geos), walking \(a)")
+                }
             }
         }
         #expect(differences.isEmpty, "\(differences.count) of \(points.count): \(differences.prefix(5))")

@@ -52,17 +52,18 @@ import Testing
     /// Lines across borders where the layers disagree: no answer mixes countries, and where
     /// some unit covers the point the country is the one the most precise covering layer gives
     /// (worked out here independently, with GEOS on the whole units).
-    @Test(arguments: [
-        ("Israel / West Bank", (31.70, 35.05), (31.90, 35.35)),
-        ("Czechia / Germany", (50.40, 12.90), (50.60, 13.20)),
-        ("Türkiye / Greece (Meriç)", (41.00, 26.20), (41.80, 26.70)),
-        ("Türkiye / Bulgaria", (41.70, 26.30), (42.20, 27.60)),
-        ("Türkiye / Syria", (36.60, 36.40), (37.20, 37.20)),
-        ("İstanbul across the Bosphorus", (41.00, 28.95), (41.10, 29.10)),
-        ("United States / Canada", (48.80, -100.20), (49.20, -99.80)),
-        ("France / Spain", (42.30, 1.20), (42.80, 2.00)),
-        ("Cyprus, across the buffer zone", (35.05, 33.20), (35.35, 33.50)),
-    ] as [(String, (Double, Double), (Double, Double))])
+    @Test(
+        arguments: [
+            ("Israel / West Bank", (31.70, 35.05), (31.90, 35.35)),
+            ("Czechia / Germany", (50.40, 12.90), (50.60, 13.20)),
+            ("Türkiye / Greece (Meriç)", (41.00, 26.20), (41.80, 26.70)),
+            ("Türkiye / Bulgaria", (41.70, 26.30), (42.20, 27.60)),
+            ("Türkiye / Syria", (36.60, 36.40), (37.20, 37.20)),
+            ("İstanbul across the Bosphorus", (41.00, 28.95), (41.10, 29.10)),
+            ("United States / Canada", (48.80, -100.20), (49.20, -99.80)),
+            ("France / Spain", (42.30, 1.20), (42.80, 2.00)),
+            ("Cyprus, across the buffer zone", (35.05, 33.20), (35.35, 33.50)),
+        ] as [(String, (Double, Double), (Double, Double))])
     func borderSweepsNeverMixCountries(_ name: String, _ from: (Double, Double), _ to: (Double, Double)) throws {
         let oracle = try PrecisionOracle()
         var problems: [String] = []
@@ -95,16 +96,20 @@ final class PrecisionOracle {
 
     func country(latitude: Double, longitude: Double) throws -> String? {
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT b.code, b.level, b.country_code, s.precision FROM boundaries b JOIN sources s ON s.id = b.source_id
-                WHERE b.min_x <= ? AND b.max_x >= ? AND b.min_y <= ? AND b.max_y >= ?
-                """, arguments: [longitude, longitude, latitude, latitude])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.code, b.level, b.country_code, s.precision FROM boundaries b JOIN sources s ON s.id = b.source_id
+                    WHERE b.min_x <= ? AND b.max_x >= ? AND b.min_y <= ? AND b.max_y >= ?
+                    """, arguments: [longitude, longitude, latitude, latitude])
         }
         let point = try context.point(x: longitude, y: latitude)
         var best: (precision: Int, level: Int, code: String, country: String)?
         for row in rows where try geometry(row["code"]).covers(point) {
-            let candidate = (precision: row["precision"] as Int, level: row["level"] as Int, code: row["code"] as String,
-                             country: row["country_code"] as String)
+            let candidate = (
+                precision: row["precision"] as Int, level: row["level"] as Int, code: row["code"] as String,
+                country: row["country_code"] as String
+            )
             if let b = best, (-b.precision, -b.level, b.code) <= (-candidate.precision, -candidate.level, candidate.code) { continue }
             best = candidate
         }

@@ -12,7 +12,13 @@ import Testing
 
     @Test(arguments: queries)
     func theQueryReadsOnlyACoveringIndex(_ sql: String) throws {
-        let queue = try DatabaseQueue(path: try Bundled.path(), configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try DatabaseQueue(
+            path: try Bundled.path(),
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
         let plan = try queue.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
         // The first step scans the table the geometry lives in; it must do so through an index that covers it.
         let scan = try #require(plan.first { $0.hasPrefix("SCAN") }, "\(plan)")
@@ -35,7 +41,8 @@ import Testing
         let points = (0..<1_500).map { i in
             i % 2 == 0
                 ? Coordinate(latitude: .random(in: 36...42, using: &random), longitude: .random(in: 26...45, using: &random))
-                : Coordinate(latitude: asin(.random(in: -1...1, using: &random)) * 180 / .pi, longitude: .random(in: -180..<180, using: &random))
+                : Coordinate(
+                    latitude: asin(.random(in: -1...1, using: &random)) * 180 / .pi, longitude: .random(in: -180..<180, using: &random))
         }
         var named = 0
         for point in points {

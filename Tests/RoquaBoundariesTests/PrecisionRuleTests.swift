@@ -10,20 +10,25 @@ import Testing
 /// while B's province PB starts only at x 11°.
 @Suite struct PrecisionRuleTests {
     private func fixture(precise: Int?, coarse: Int?, in directory: TempDirectory) throws -> Resolver {
-        var countries = FixtureLayer(file: "countries.shp", level: .country, units: [
-            FixtureUnit(code: "A", name: "Aland", rings: [Shapes.rectangle(minX: 0, minY: 0, maxX: 10, maxY: 10)]),
-            FixtureUnit(code: "B", name: "Bland", rings: [Shapes.rectangle(minX: 10, minY: 0, maxX: 20, maxY: 10)]),
-        ])
+        var countries = FixtureLayer(
+            file: "countries.shp", level: .country,
+            units: [
+                FixtureUnit(code: "A", name: "Aland", rings: [Shapes.rectangle(minX: 0, minY: 0, maxX: 10, maxY: 10)]),
+                FixtureUnit(code: "B", name: "Bland", rings: [Shapes.rectangle(minX: 10, minY: 0, maxX: 20, maxY: 10)]),
+            ])
         countries.source = "precise countries"
-        var provinces = FixtureLayer(file: "provinces.shp", level: .province, units: [
-            FixtureUnit(code: "PA", name: "A province", parent: "A", rings: [Shapes.rectangle(minX: 0, minY: 0, maxX: 11, maxY: 10)]),
-            FixtureUnit(code: "PB", name: "B province", parent: "B", rings: [Shapes.rectangle(minX: 11, minY: 0, maxX: 20, maxY: 10)]),
-        ])
+        var provinces = FixtureLayer(
+            file: "provinces.shp", level: .province,
+            units: [
+                FixtureUnit(code: "PA", name: "A province", parent: "A", rings: [Shapes.rectangle(minX: 0, minY: 0, maxX: 11, maxY: 10)]),
+                FixtureUnit(code: "PB", name: "B province", parent: "B", rings: [Shapes.rectangle(minX: 11, minY: 0, maxX: 20, maxY: 10)]),
+            ])
         provinces.source = "generalised provinces"
         try AdminFixture(layers: [countries, provinces]).write(in: directory.path)
         // Add the precision of each layer to the manifest the fixture wrote.
         let manifestPath = directory.file("manifest.json")
-        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
         var layers = try #require(manifest["layers"] as? [[String: Any]])
         for i in layers.indices {
             let precision = layers[i]["file"] as? String == "countries.shp" ? precise : coarse
@@ -67,7 +72,8 @@ import Testing
         let directory = try TempDirectory()
         let r = try fixture(precise: 5, coarse: nil, in: directory)
         let info = try r.index.database.read { db in
-            try [String: Int](uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT file, precision FROM sources").map { ($0["file"], $0["precision"]) })
+            try [String: Int](
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT file, precision FROM sources").map { ($0["file"], $0["precision"]) })
         }
         #expect(info == ["countries.shp": 5, "provinces.shp": 0])
     }

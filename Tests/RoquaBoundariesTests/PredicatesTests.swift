@@ -54,8 +54,9 @@ import Testing
         for (x, y) in points {
             let side = vertices.withUnsafeBufferPointer { v in
                 runs.withUnsafeBufferPointer { r in
-                    Predicates.side(qx: x, qy: y, rx: reference.x, ry: reference.y, rInside: true,
-                                    vertices: v.baseAddress!, runs: r.baseAddress!, runCount: 2)
+                    Predicates.side(
+                        qx: x, qy: y, rx: reference.x, ry: reference.y, rInside: true,
+                        vertices: v.baseAddress!, runs: r.baseAddress!, runCount: 2)
                 }
             }
             guard side != .uncertain else { continue }

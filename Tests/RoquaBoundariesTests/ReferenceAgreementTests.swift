@@ -20,7 +20,8 @@ import Testing
             let answer = try resolver.resolve(latitude: try #require(Double(row[0])), longitude: try #require(Double(row[1])))
             let got = [answer.country?.code ?? "", answer.province?.code ?? "", answer.district?.code ?? "", String(answer.approximate)]
             if got != Array(row[2...5]) {
-                disagreements.append("\(row[0]),\(row[1]): expected \(row[2...5].joined(separator: "/")), got \(got.joined(separator: "/"))")
+                disagreements.append(
+                    "\(row[0]),\(row[1]): expected \(row[2...5].joined(separator: "/")), got \(got.joined(separator: "/"))")
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.count) disagreements, first: \(disagreements.prefix(5))")

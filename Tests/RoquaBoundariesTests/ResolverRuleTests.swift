@@ -31,12 +31,18 @@ import Testing
         let directory = try TempDirectory()
         let outer = Shapes.square(x: 0, y: 0, size: 10)
         let hole = Shapes.square(x: 4, y: 4, size: 2, clockwise: false)
-        var countries = FixtureLayer(file: "countries.shp", level: .country, units: [
-            FixtureUnit(code: "XX", name: "Ring", rings: [outer, hole]),
-            FixtureUnit(code: "YY", name: "Enclave", rings: [Shapes.square(x: 4, y: 4, size: 2)]),
-            FixtureUnit(code: "ZZ", name: "Lake", rings: [Shapes.square(x: 20, y: 0, size: 10),
-                                                        Shapes.square(x: 24, y: 4, size: 2, clockwise: false)]),
-        ])
+        var countries = FixtureLayer(
+            file: "countries.shp", level: .country,
+            units: [
+                FixtureUnit(code: "XX", name: "Ring", rings: [outer, hole]),
+                FixtureUnit(code: "YY", name: "Enclave", rings: [Shapes.square(x: 4, y: 4, size: 2)]),
+                FixtureUnit(
+                    code: "ZZ", name: "Lake",
+                    rings: [
+                        Shapes.square(x: 20, y: 0, size: 10),
+                        Shapes.square(x: 24, y: 4, size: 2, clockwise: false),
+                    ]),
+            ])
         countries.source = "rules fixture"
         let r = try resolver(AdminFixture(layers: [countries]), in: directory)
         #expect(try r.resolve(latitude: 5, longitude: 5).country?.code == "YY")
@@ -52,10 +58,11 @@ import Testing
 
     @Test func fallbackDistanceIsConfigurable() throws {
         let directory = try TempDirectory()
-        let index = try ResolverIndex(path: {
-            _ = try resolver(.standard(), in: directory)
-            return directory.file("boundaries.sqlite")
-        }())
+        let index = try ResolverIndex(
+            path: {
+                _ = try resolver(.standard(), in: directory)
+                return directory.file("boundaries.sqlite")
+            }())
         // 0.02° east of the country's edge at the equator ≈ 2.2 km.
         let near = Coordinate(latitude: 5, longitude: 10.02)
         #expect(try Resolver(index: index).resolve(near).country == nil)

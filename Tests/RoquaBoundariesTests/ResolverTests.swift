@@ -20,10 +20,11 @@ import Testing
         #expect(answer.province?.name == "İstanbul")
         #expect(answer.district?.name == "Kadıköy")
         #expect(!answer.approximate)
-        #expect(answer.json(language: .local) == """
-            {"lat":40.9879,"lon":29.0281,"country":{"code":"TR","name":"Türkiye"},"province":{"code":"TR-34","name":"İstanbul"},\
-            "district":{"code":"TUR034023","name":"Kadıköy"},"approximate":false}
-            """)
+        #expect(
+            answer.json(language: .local) == """
+                {"lat":40.9879,"lon":29.0281,"country":{"code":"TR","name":"Türkiye"},"province":{"code":"TR-34","name":"İstanbul"},\
+                "district":{"code":"TUR034023","name":"Kadıköy"},"approximate":false}
+                """)
         #expect(answer.text(language: .local) == "Türkiye › İstanbul › Kadıköy")
         #expect(answer.text(language: .en) == "Türkiye › Istanbul › Kadıköy")
     }
@@ -42,9 +43,11 @@ import Testing
     @Test func aPointInsideEachIstanbulDistrictGetsThatDistrict() throws {
         let context = GEOSContext()
         let districts = try Bundled.database().read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.code, d.geometry FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE p.code = 'TR-34'
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.code, d.geometry FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE p.code = 'TR-34'
+                    """)
         }
         var answers = Set<String>()
         for row in districts {
@@ -127,9 +130,10 @@ import Testing
     }
 
     @Test func aBatchGivesTheSameAnswersInOrder() throws {
-        let points = (0..<2000).map { i in
-            Coordinate(latitude: 40.8 + Double(i % 50) * 0.01, longitude: 28.5 + Double(i / 50) * 0.03)
-        } + [Coordinate(latitude: .nan, longitude: 0)]
+        let points =
+            (0..<2000).map { i in
+                Coordinate(latitude: 40.8 + Double(i % 50) * 0.01, longitude: 28.5 + Double(i / 50) * 0.03)
+            } + [Coordinate(latitude: .nan, longitude: 0)]
         let batch = try BatchResolver(index: Bundled.index(), workers: 2)
         let answers = batch.resolve(points)
         #expect(answers.count == points.count)

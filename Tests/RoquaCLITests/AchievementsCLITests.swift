@@ -9,11 +9,13 @@ import Testing
     @Test func validateNamesTheAchievement() throws {
         let directory = try TempDirectory()
         let bad = directory.file("bad.json")
-        try #"{"version": 1, "achievements": [{"id": "broken_one", "calculator": "milestone"}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        try #"{"version": 1, "achievements": [{"id": "broken_one", "calculator": "milestone"}]}"#.write(
+            toFile: bad, atomically: true, encoding: .utf8)
         let result = try CommandRunner.run(roqua, ["achievements", "validate", bad])
         #expect(result.status != 0)
         #expect(result.stderr.contains("broken_one"), "\(result.stderr)")
-        let good = try CommandRunner.run(roqua, ["achievements", "validate", Repository.path("Sources/RoquaAchievements/achievements.json")])
+        let good = try CommandRunner.run(
+            roqua, ["achievements", "validate", Repository.path("Sources/RoquaAchievements/achievements.json")])
         #expect(good.status == 0 && good.stdout.contains("92 achievements, no problems"), "\(good.stderr)")
         let missing = try CommandRunner.run(roqua, ["achievements", "validate", directory.file("nope.json")])
         #expect(missing.status != 0 && missing.stderr.contains("nope.json") && !missing.stderr.contains("NSCocoaErrorDomain"))
@@ -21,9 +23,11 @@ import Testing
 
     @Test func hiddenAchievementsShowAsQuestionMarksUntilUnlocked() throws {
         let directory = try TempDirectory()
-        let result = try CommandRunner.run(roqua, [
-            "achievements", "--all", "--store", directory.file("regions.sqlite"), "--boundaries", Bundled.path(),
-        ])
+        let result = try CommandRunner.run(
+            roqua,
+            [
+                "achievements", "--all", "--store", directory.file("regions.sqlite"), "--boundaries", Bundled.path(),
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let catalog = try AchievementCatalog.bundled()
         let hidden = catalog.achievements.filter(\.hidden)

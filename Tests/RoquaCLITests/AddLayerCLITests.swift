@@ -34,23 +34,30 @@ import Testing
             let shinjuku: [UInt8] = [144, 86, 143, 104, 139, 230]  // 新宿区 in Shift-JIS
             let records = [
                 FixtureRecord(.polygon([mercator(Shapes.square(x: 1, y: 1, size: 3))]), ["JCODE": "13104", "WARD_JA": .bytes(shinjuku)]),
-                FixtureRecord(.polygon([mercator(Shapes.square(x: outsideUnit ? 20 : 6, y: 1, size: 3))]),
-                              ["JCODE": "13101", "WARD_JA": "Chiyoda"]),
+                FixtureRecord(
+                    .polygon([mercator(Shapes.square(x: outsideUnit ? 20 : 6, y: 1, size: 3))]),
+                    ["JCODE": "13101", "WARD_JA": "Chiyoda"]),
             ]
-            try FixtureWriter.write(base: String(wards.dropLast(4)), fields: ["JCODE", "WARD_JA"], records: records,
-                                    codePage: "LDID/19", projection: nil)
+            try FixtureWriter.write(
+                base: String(wards.dropLast(4)), fields: ["JCODE", "WARD_JA"], records: records,
+                codePage: "LDID/19", projection: nil)
         }
 
         func run(_ arguments: [String]) throws -> CommandResult {
-            try CommandRunner.run(ProductsDirectory.product("roqua"), ["import", "--from", base, "--out", out] + arguments,
-                                  environment: environment)
+            try CommandRunner.run(
+                ProductsDirectory.product("roqua"), ["import", "--from", base, "--out", out] + arguments,
+                environment: environment)
         }
 
         func units() throws -> [String: [String]] {
             try DatabaseQueue(path: out).read { db in
-                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
-                    SELECT b.code, b.name, COALESCE(p.code, '') AS parent FROM boundaries b LEFT JOIN boundaries p ON p.id = b.parent_id
-                    """).map { ($0["code"] as String, [$0["name"] as String, $0["parent"] as String]) })
+                Dictionary(
+                    uniqueKeysWithValues: try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT b.code, b.name, COALESCE(p.code, '') AS parent FROM boundaries b LEFT JOIN boundaries p ON p.id = b.parent_id
+                            """
+                    ).map { ($0["code"] as String, [$0["name"] as String, $0["parent"] as String]) })
             }
         }
     }
@@ -59,13 +66,19 @@ import Testing
         let s = try Setup()
         #expect(try s.run([]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: s.out))
-        let dry = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857", "--dry-run"])
+        let dry = try s.run([
+            "--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857", "--dry-run",
+        ])
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout.contains("Would add wards as districts: 2 features, code JCODE, name WARD_JA, CRS WGS 84 / Pseudo-Mercator, "
-            + "encoding CP932, extent 1.0000,1.0000 – 9.0000,4.0000, under 2 provinces (inferred)"), "\(dry.stdout)")
+        #expect(
+            dry.stdout.contains(
+                "Would add wards as districts: 2 features, code JCODE, name WARD_JA, CRS WGS 84 / Pseudo-Mercator, "
+                    + "encoding CP932, extent 1.0000,1.0000 – 9.0000,4.0000, under 2 provinces (inferred)"), "\(dry.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before, "--dry-run writes nothing")
-        let countries = try s.run(["--add", s.wards, "--level", "country", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
-                                   "--dry-run"])
+        let countries = try s.run([
+            "--add", s.wards, "--level", "country", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
+            "--dry-run",
+        ])
         #expect(countries.stdout.contains("Would add wards as countries: 2 features"), "\(countries.stdout) \(countries.stderr)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
         let added = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
@@ -84,8 +97,11 @@ import Testing
         // Added twice: refused without --replace, fine with it.
         let again = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"])
         #expect(again.status != 0 && again.stderr.contains("--replace"), "\(again.stderr)")
-        #expect(try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
-                           "--replace"]).status == 0)
+        #expect(
+            try s.run([
+                "--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857",
+                "--replace",
+            ]).status == 0)
         // Taken out again: the districts are gone.
         let removed = try s.run(["--remove-layer", "wards"])
         #expect(removed.status == 0 && removed.stdout.contains("Removed wards"), "\(removed.stderr)")
@@ -105,14 +121,18 @@ import Testing
             try CommandRunner.run(ProductsDirectory.product("roqua"), arguments, environment: environment)
         }
         #expect(try roqua(["import", "--from", s.base]).status == 0)
-        try "lat,lon,timestamp\n2.5,2.5,2024-05-01T10:00:00Z\n".write(toFile: s.directory.file("walk.csv"), atomically: true, encoding: .utf8)
+        try "lat,lon,timestamp\n2.5,2.5,2024-05-01T10:00:00Z\n".write(
+            toFile: s.directory.file("walk.csv"), atomically: true, encoding: .utf8)
         let walk = try roqua(["track", "import", s.directory.file("walk.csv")])
         #expect(walk.status == 0, "\(walk.stderr)")
         #expect(try roqua(["regions", "list"]).stdout.contains("West, Testland"))
-        let added = try roqua(["import", "--from", s.base, "--add", s.wards, "--level", "district", "--code", "JCODE",
-                               "--name", "WARD_JA", "--crs", "EPSG:3857"])
-        #expect(added.status == 0 && added.stdout.contains("Named 1 stored region(s) again from the new boundaries; 1 changed"),
-                "\(added.stdout) \(added.stderr)")
+        let added = try roqua([
+            "import", "--from", s.base, "--add", s.wards, "--level", "district", "--code", "JCODE",
+            "--name", "WARD_JA", "--crs", "EPSG:3857",
+        ])
+        #expect(
+            added.status == 0 && added.stdout.contains("Named 1 stored region(s) again from the new boundaries; 1 changed"),
+            "\(added.stdout) \(added.stderr)")
         let listed = try roqua(["regions", "list"]).stdout
         #expect(listed.contains("新宿区, West, Testland"), "\(listed)")
     }
@@ -140,9 +160,11 @@ import Testing
         let units = try s.units()
         #expect(units["JPN-ADM2-1"] == ["Shinjuku", "P1"] && units["JPN-ADM2-2"] == ["Ogasawara", "P2"], "\(units)")
         // A point is no boundary: named, nothing kept.
-        try geojson.replacingOccurrences(of: #"{"type":"Polygon","coordinates":[\#(ring(1, 1, 3))]}"#,
-                                         with: #"{"type":"Point","coordinates":[1,1]}"#)
-            .write(toFile: s.directory.file("user/points.geojson"), atomically: true, encoding: .utf8)
+        try geojson.replacingOccurrences(
+            of: #"{"type":"Polygon","coordinates":[\#(ring(1, 1, 3))]}"#,
+            with: #"{"type":"Point","coordinates":[1,1]}"#
+        )
+        .write(toFile: s.directory.file("user/points.geojson"), atomically: true, encoding: .utf8)
         let point = try s.run(["--add", s.directory.file("user/points.geojson"), "--level", "district"])
         #expect(point.status != 0 && point.stderr.contains("points.geojson: feature 1 is a Point"), "\(point.stderr)")
     }
@@ -156,16 +178,19 @@ import Testing
         let ring = "[" + zip(m.xs, m.ys).map { "[\($0),\($1)]" }.joined(separator: ",") + "]"
         let path = s.directory.file("user/kare.geojson")
         try """
-            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},
-             "geometry":{"type":"Polygon","coordinates":[\(ring)]}}]}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},
+         "geometry":{"type":"Polygon","coordinates":[\(ring)]}}]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let refused = try s.run(["--add", path, "--level", "district", "--code", "KOD", "--name", "AD"])
-        #expect(refused.status != 0 && refused.stderr.contains("\(path): coordinates are not longitude/latitude degrees"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("(--crs EPSG:NNNN)") && !refused.stderr.contains("roqua-add-") && !refused.stderr.contains("manifest"),
-                "\(refused.stderr)")
+        #expect(
+            refused.status != 0 && refused.stderr.contains("\(path): coordinates are not longitude/latitude degrees"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("(--crs EPSG:NNNN)") && !refused.stderr.contains("roqua-add-") && !refused.stderr.contains("manifest"),
+            "\(refused.stderr)")
         let dry = try s.run(["--add", path, "--level", "district", "--code", "KOD", "--name", "AD", "--crs", "EPSG:3857", "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout.contains("Would add kare as districts: 1 feature, code KOD, name AD, CRS WGS 84 / Pseudo-Mercator"), "\(dry.stdout)")
+        #expect(
+            dry.stdout.contains("Would add kare as districts: 1 feature, code KOD, name AD, CRS WGS 84 / Pseudo-Mercator"), "\(dry.stdout)")
         #expect(dry.stdout.contains("under 1 province (inferred)") && dry.stdout.contains("Nothing written (--dry-run)."), "\(dry.stdout)")
         #expect(!FileManager.default.fileExists(atPath: s.out), "a dry run wrote the database")
         let layers = (try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []
@@ -178,12 +203,15 @@ import Testing
         let zip = s.directory.file("user/wards.zip")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 for ext in ('shp', 'shx', 'dbf'): z.write(sys.argv[2] + '.' + ext, 'Wards/wards.' + ext)
                 z.writestr('__MACOSX/Wards/._wards.shp', b'junk')
-            """, zip, String(s.wards.dropLast(4))]
+            """, zip, String(s.wards.dropLast(4)),
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -197,8 +225,9 @@ import Testing
         let path = s.directory.file("user/municipalities.gpkg")
         try GeoPackageFixture.write(path)
         let added = try s.run(["--add", path, "--level", "district"])
-        #expect(added.status == 0 && added.stdout.contains("Adding municipalities as districts: code GID_2, name NAME_2"),
-                "\(added.stdout) \(added.stderr)")
+        #expect(
+            added.status == 0 && added.stdout.contains("Adding municipalities as districts: code GID_2, name NAME_2"),
+            "\(added.stdout) \(added.stderr)")
         let units = try s.units()
         #expect(units["JPN.1.1_1"] == ["Shinjuku", "P1"] && units["JPN.1.2_1"] == ["Chiyoda", "P2"], "\(units)")
         // Several feature tables (as GADM's ADM_0…ADM_5): the user chooses one, by a name that is there.
@@ -206,8 +235,9 @@ import Testing
             try db.execute(sql: "INSERT INTO gpkg_contents VALUES ('ADM_1', 'features', 'ADM_1', 3857)")
         }
         let several = try s.run(["--add", path, "--level", "district", "--replace"])
-        #expect(several.status != 0 && several.stderr.contains("2 feature tables (ADM_1, municipalities); choose one with --table NAME"),
-                "\(several.stderr)")
+        #expect(
+            several.status != 0 && several.stderr.contains("2 feature tables (ADM_1, municipalities); choose one with --table NAME"),
+            "\(several.stderr)")
         let missing = try s.run(["--add", path, "--level", "district", "--replace", "--table", "ADM_3"])
         #expect(missing.status != 0 && missing.stderr.contains("no feature table ADM_3"), "\(missing.stderr)")
         let chosen = try s.run(["--add", path, "--level", "district", "--replace", "--table", "municipalities"])
@@ -227,8 +257,9 @@ import Testing
             try FileManager.default.copyItem(atPath: String(s.wards.dropLast(3)) + ext, toPath: s.directory.file("user/older.\(ext)"))
         }
         let clash = try s.run(["--add", s.directory.file("user/older.shp")] + arguments)
-        #expect(clash.status != 0 && clash.stderr.contains("repeats code '13104'") && clash.stderr.contains("--code-prefix"),
-                "\(clash.stderr)")
+        #expect(
+            clash.status != 0 && clash.stderr.contains("repeats code '13104'") && clash.stderr.contains("--code-prefix"),
+            "\(clash.stderr)")
         let prefixed = try s.run(["--add", s.directory.file("user/older.shp"), "--code-prefix", "OLD-"] + arguments)
         #expect(prefixed.status == 0, "\(prefixed.stderr)")
         let units = try s.units()
@@ -271,8 +302,9 @@ import Testing
         // No fields named: JCODE is the obvious code; no name field, so the codes are the names, and said.
         let guessed = try s.run(["--add", s.wards, "--level", "district", "--crs", "EPSG:3857"])
         #expect(guessed.stdout.contains("code JCODE, name JCODE (no name field: the codes are the names"), "\(guessed.stdout)")
-        #expect(guessed.status != 0 && guessed.stderr.contains("record 2 (13101 13101)") && guessed.stderr.contains("--allow-orphans"),
-                "\(guessed.stderr)")
+        #expect(
+            guessed.status != 0 && guessed.stderr.contains("record 2 (13101 13101)") && guessed.stderr.contains("--allow-orphans"),
+            "\(guessed.stderr)")
         // --allow-orphans keeps a unit under its country, but this one lies in none either.
         let nowhere = try s.run(["--add", s.wards, "--level", "district", "--crs", "EPSG:3857", "--allow-orphans"])
         #expect(nowhere.status != 0 && nowhere.stderr.contains("record 2 (13101 13101)"), "\(nowhere.stderr)")

@@ -20,33 +20,33 @@ extension BatchFixtures {
 
     static var badCSV: String {
         [
-            "",                             // 1 skipped
-            "name,lat,lon",                 // 2 header
-            "kadikoy,40.9879,29.0281",      // 3
-            "letters,abc,29.0",             // 4 bad: not a number
-            "nan,NaN,29.0",                 // 5 bad: NaN
-            "",                             // 6 skipped
-            "   \t  ",                      // 7 skipped
-            "north,91,29.0",                // 8 bad: latitude 91
-            "west,40.0,-181",               // 9 bad: longitude -181
-            "short,40.0",                   // 10 bad: 2 columns
-            "long,40.0,29.0,extra",         // 11 bad: 4 columns
-            "cankaya,39.9208,32.8541",      // 12
-            "sea,0.0,-30.0",                // 13
-            "konak,38.4237,27.1428",        // 14
-            "",                             // 15 skipped
+            "",  // 1 skipped
+            "name,lat,lon",  // 2 header
+            "kadikoy,40.9879,29.0281",  // 3
+            "letters,abc,29.0",  // 4 bad: not a number
+            "nan,NaN,29.0",  // 5 bad: NaN
+            "",  // 6 skipped
+            "   \t  ",  // 7 skipped
+            "north,91,29.0",  // 8 bad: latitude 91
+            "west,40.0,-181",  // 9 bad: longitude -181
+            "short,40.0",  // 10 bad: 2 columns
+            "long,40.0,29.0,extra",  // 11 bad: 4 columns
+            "cankaya,39.9208,32.8541",  // 12
+            "sea,0.0,-30.0",  // 13
+            "konak,38.4237,27.1428",  // 14
+            "",  // 15 skipped
         ].joined(separator: "\n") + "\n"
     }
     static var badRows: [Int] { [4, 5, 8, 9, 10, 11] }
 
     static var ndjson: String {
         [
-            #"{"lat":40.9879,"lon":29.0281}"#,                                      // 1
-            #"{"latitude":39.9208,"longitude":32.8541,"name":"Çankaya"}"#,          // 2
-            #"{"lat":41.06,"lon":"#,                                                // 3 broken
-            "",                                                                     // 4 skipped
-            #"{"lat":0,"lon":-30}"#,                                                // 5 open sea
-            #"{"lon":29.0070,"lat":41.0430}"#,                                      // 6, no final newline
+            #"{"lat":40.9879,"lon":29.0281}"#,  // 1
+            #"{"latitude":39.9208,"longitude":32.8541,"name":"Çankaya"}"#,  // 2
+            #"{"lat":41.06,"lon":"#,  // 3 broken
+            "",  // 4 skipped
+            #"{"lat":0,"lon":-30}"#,  // 5 open sea
+            #"{"lon":29.0070,"lat":41.0430}"#,  // 6, no final newline
         ].joined(separator: "\n")
     }
 

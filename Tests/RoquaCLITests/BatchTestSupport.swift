@@ -12,8 +12,9 @@ enum BatchCLI {
 
     /// Runs `roqua resolve --boundaries DB arguments…`; stdin is empty, or the file `stdin`.
     static func resolve(_ arguments: [String], stdin: String? = nil) throws -> CLIResult {
-        try #require(FileManager.default.isExecutableFile(atPath: executable),
-                     "no roqua executable beside the test bundle at \(executable)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable),
+            "no roqua executable beside the test bundle at \(executable)")
         return try CommandRunner.run(executable, ["resolve", "--boundaries", try Bundled.path()] + arguments, stdin: stdin)
     }
 
@@ -75,7 +76,12 @@ func csvFields(_ line: String) -> [String] {
     while let ch = characters.popFirst() {
         if quoted {
             if ch == "\"" {
-                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+                if characters.first == "\"" {
+                    field.append("\"")
+                    characters.removeFirst()
+                } else {
+                    quoted = false
+                }
             } else {
                 field.append(ch)
             }

@@ -17,7 +17,8 @@ import Testing
         #expect(result.stderr.contains("exported 6 boundaries as geojson to standard output"))
         let output = try TempDirectory("roqua-export-cli")
         let sql = output.file("b.sql")
-        let file = try CommandRunner.run(roqua, ["export-boundaries", "--format", "postgis", "--output", sql, "--boundaries", fixture.path])
+        let file = try CommandRunner.run(
+            roqua, ["export-boundaries", "--format", "postgis", "--output", sql, "--boundaries", fixture.path])
         #expect(file.status == 0 && file.stdout.isEmpty, "\(file.stderr)")
         #expect(try String(contentsOfFile: sql, encoding: .utf8).contains("CREATE FUNCTION roqua_resolve("))
         #expect(try output.contents() == ["b.sql"])
@@ -39,8 +40,12 @@ import Testing
             #expect(result.status != 0 && result.stdout.isEmpty, "\(arguments)")
             for needle in needles { #expect(result.stderr.contains(needle), "\(arguments): \(result.stderr)") }
         }
-        let missing = try CommandRunner.run(roqua, ["export-boundaries", "--format", "postgis", "--output", output.file("b.sql"),
-                                                    "--boundaries", output.file("none.sqlite")])
+        let missing = try CommandRunner.run(
+            roqua,
+            [
+                "export-boundaries", "--format", "postgis", "--output", output.file("b.sql"),
+                "--boundaries", output.file("none.sqlite"),
+            ])
         #expect(missing.status != 0 && missing.stderr.contains("roqua import"))
         #expect(try output.contents() == [])
     }

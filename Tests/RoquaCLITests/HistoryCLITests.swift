@@ -50,8 +50,12 @@ import Testing
     func filled(_ bench: Bench) throws -> Bench {
         try PhoneHistory.csv(seed: 1, days: 3 * 365).write(toFile: bench.directory.file("phone.csv"), atomically: true, encoding: .utf8)
         let tracks = ["cerknicko-jezero.gpx.gz", "garmin-edge-820-bike.fit", "garmin-fenix-5-run.fit", "sample.tcx", "strava-export.zip"]
-        _ = try bench.ok(["track", "import"] + tracks.map { Repository.path("Tests/Fixtures/tracks/\($0)") }
-                         + [Repository.path("scripts/examples/istanbul-day.gpx"), bench.directory.file("phone.csv"), "--boundaries", try Bundled.path()])
+        _ = try bench.ok(
+            ["track", "import"] + tracks.map { Repository.path("Tests/Fixtures/tracks/\($0)") }
+                + [
+                    Repository.path("scripts/examples/istanbul-day.gpx"), bench.directory.file("phone.csv"), "--boundaries",
+                    try Bundled.path(),
+                ])
         return bench
     }
 
@@ -90,8 +94,22 @@ import Testing
         bomb += try Gzip.compress([UInt8](repeating: 0, count: 96 << 20))
         let cases: [(String, [UInt8], String)] = [
             ("cut short", Array(good.prefix(good.count - 40)), "checksum does not match"),
-            ("one bit flipped", { var b = good; b[good.count / 2] ^= 1; return b }(), "checksum does not match"),
-            ("its digest altered", { var b = good; b[good.count - 1] ^= 1; return b }(), "checksum does not match"),
+            (
+                "one bit flipped",
+                {
+                    var b = good
+                    b[good.count / 2] ^= 1
+                    return b
+                }(), "checksum does not match"
+            ),
+            (
+                "its digest altered",
+                {
+                    var b = good
+                    b[good.count - 1] ^= 1
+                    return b
+                }(), "checksum does not match"
+            ),
             ("another header", Array("ROQUA-BACKUP 9\n".utf8) + good.dropFirst(15), "header"),
             ("empty", [], "not a Roqua export"),
             ("a bomb with a valid digest", signed(bomb), "expands to more than"),
@@ -139,8 +157,11 @@ import Testing
         _ = try bench.ok(["restore", backup], store: restored)
         #expect(!(try bench.ok(["stats"] + boundaries, store: restored)).contains("Greece"))
         // A bad span is an error naming it; a time with an offset is taken as given.
-        #expect(try bench.run(["forget", "--from", "2024-05-13", "--to", "2024-05-12", "--yes"] + boundaries).stderr.contains("--to must be after"))
-        #expect(try bench.run(["forget", "--from", "2024-13-01", "--to", "2024-05-12", "--yes"] + boundaries).stderr.contains("is not a date"))
+        #expect(
+            try bench.run(["forget", "--from", "2024-05-13", "--to", "2024-05-12", "--yes"] + boundaries).stderr.contains(
+                "--to must be after"))
+        #expect(
+            try bench.run(["forget", "--from", "2024-13-01", "--to", "2024-05-12", "--yes"] + boundaries).stderr.contains("is not a date"))
         let sofia = try bench.ok(["forget", "--from", "2024-05-12T10:00:00Z", "--to", "2024-05-12T10:00:01Z", "--yes"] + boundaries)
         #expect(sofia.contains("Forgot 1 fixes"), "\(sofia)")
     }
@@ -165,7 +186,8 @@ import Testing
         // Remembered: the next import uses it, and `rebuild` alone keeps it.
         _ = try bench.ok(["rebuild", "--accuracy", "10", "--min-distance", "300", "--exploration-radius", "100"] + boundaries)
         let settings = try RegionStore(path: bench.store).derivedWith()
-        #expect(settings.clustering.maxAccuracy == 10 && settings.clustering.minDistance == 300 && settings.clustering.explorationRadius == 100)
+        #expect(
+            settings.clustering.maxAccuracy == 10 && settings.clustering.minDistance == 300 && settings.clustering.explorationRadius == 100)
         #expect(try RegionStore(path: bench.store).allRegions().allSatisfy { $0.radius == 100 })
         #expect(try bench.run(["rebuild", "--clustering-radius", "5"] + boundaries).stderr.contains("radius 5 m is outside"))
     }
@@ -175,8 +197,9 @@ import Testing
         let bench = try self.bench(), alone = try self.bench()
         let csv = PhoneHistory.csv(seed: 2, days: 30)
         let lines = csv.split(separator: "\n")
-        try (lines.prefix(lines.count / 2).joined(separator: "\n") + "\n").write(toFile: bench.directory.file("first-half.csv"),
-                                                                                 atomically: true, encoding: .utf8)
+        try (lines.prefix(lines.count / 2).joined(separator: "\n") + "\n").write(
+            toFile: bench.directory.file("first-half.csv"),
+            atomically: true, encoding: .utf8)
         try csv.write(toFile: bench.directory.file("all.csv"), atomically: true, encoding: .utf8)
         let boundaries = ["--boundaries", try Bundled.path()]
         _ = try bench.ok(["track", "import", bench.directory.file("first-half.csv")] + boundaries)

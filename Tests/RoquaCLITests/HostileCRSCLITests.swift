@@ -15,9 +15,9 @@ import Testing
         let coordinates = "[" + zip(ring.xs, ring.ys).map { "[\($0),\($1)]" }.joined(separator: ",") + "]"
         let path = s.directory.file("user/kare.geojson")
         try """
-            {"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"\(name)"}},"features":[
-             {"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},"geometry":{"type":"Polygon","coordinates":[\(coordinates)]}}]}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"\(name)"}},"features":[
+         {"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},"geometry":{"type":"Polygon","coordinates":[\(coordinates)]}}]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -57,8 +57,9 @@ import Testing
 
         let geojson = try Self.mercatorGeoJSON(s, crs: wkt)
         let named = try s.run(["--add", geojson, "--level", "district", "--code", "KOD", "--name", "AD"])
-        #expect(named.status != 0 && named.stderr.contains("kare.geojson") && named.stderr.contains("a file's path is not read"),
-                "\(named.stderr)")
+        #expect(
+            named.status != 0 && named.stderr.contains("kare.geojson") && named.stderr.contains("a file's path is not read"),
+            "\(named.stderr)")
 
         try "+init=\(initFile):merc".write(toFile: String(s.wards.dropLast(3)) + "prj", atomically: true, encoding: .utf8)
         let prj = try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA"])
@@ -77,15 +78,18 @@ import Testing
     /// A layer added by an older Roqua with a path for its CRS: the import that fails names the layer.
     @Test func aKeptPathNamesItsLayer() throws {
         let s = try Setup()
-        #expect(try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"]).status == 0)
+        #expect(
+            try s.run(["--add", s.wards, "--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"]).status == 0)
         let manifest = s.directory.file("xdg/roqua/layers/wards/manifest.json")
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
         var layers = try #require(object["layers"] as? [[String: Any]])
         layers[0]["crs"] = "/tmp/gone/crs2.wkt"
         object["layers"] = layers
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: manifest))
         let later = try s.run([])
-        #expect(later.status != 0 && later.stderr.contains("layers/wards/wards.shp") && later.stderr.contains("/tmp/gone/crs2.wkt"),
-                "\(later.stderr)")
+        #expect(
+            later.status != 0 && later.stderr.contains("layers/wards/wards.shp") && later.stderr.contains("/tmp/gone/crs2.wkt"),
+            "\(later.stderr)")
     }
 }

@@ -9,11 +9,14 @@ import Testing
 
     /// Runs `roqua import --from base --out b.sqlite ARGUMENTS`, killed after `seconds` (without
     /// its rule, each hostile input here runs for minutes), measuring its peak memory.
-    static func run(_ s: Setup, _ arguments: [String], environment extra: [String: String] = [:],
-                    killAfter seconds: Double = 60) throws -> (result: CommandResult, seconds: Double) {
+    static func run(
+        _ s: Setup, _ arguments: [String], environment extra: [String: String] = [:],
+        killAfter seconds: Double = 60
+    ) throws -> (result: CommandResult, seconds: Double) {
         let started = Date()
-        let command = try CommandRunner.start(ProductsDirectory.product("roqua"), ["import", "--from", s.base, "--out", s.out] + arguments,
-                                              environment: s.environment.merging(extra) { $1 })
+        let command = try CommandRunner.start(
+            ProductsDirectory.product("roqua"), ["import", "--from", s.base, "--out", s.out] + arguments,
+            environment: s.environment.merging(extra) { $1 })
         return (wait(command, killAfter: seconds), Date().timeIntervalSince(started))
     }
 
@@ -36,13 +39,14 @@ import Testing
         let points = zip(star.xs, star.ys).map { "[\($0),\($1)]" }.joined(separator: ",")
         let path = s.directory.file("user/stars.geojson")
         try """
-            {"type":"FeatureCollection","features":[
-             {"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},"geometry":{"type":"Polygon","coordinates":[[[6,1],[9,1],[9,4],[6,4],[6,1]]]}},
-             {"type":"Feature","properties":{"KOD":"S1","AD":"Star"},"geometry":{"type":"Polygon","coordinates":[[\(points)]]}}]}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","properties":{"KOD":"K1","AD":"Kare"},"geometry":{"type":"Polygon","coordinates":[[[6,1],[9,1],[9,4],[6,4],[6,1]]]}},
+         {"type":"Feature","properties":{"KOD":"S1","AD":"Star"},"geometry":{"type":"Polygon","coordinates":[[\(points)]]}}]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let (result, seconds) = try Self.run(s, ["--add", path, "--level", "district", "--code", "KOD", "--name", "AD"])
-        #expect(result.status == 1 && result.stderr.contains("\(path): record 2 (S1 Star): an invalid polygon that is not repaired"),
-                "\(result.stderr)")
+        #expect(
+            result.status == 1 && result.stderr.contains("\(path): record 2 (S1 Star): an invalid polygon that is not repaired"),
+            "\(result.stderr)")
         #expect(seconds < 20 && result.maxRSSKilobytes < 300_000, "\(seconds) s, \(result.maxRSSKilobytes) kB")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
@@ -54,7 +58,9 @@ import Testing
         let zip = s.directory.file("user/wards-\(prjBytes).zip")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import struct, sys, zipfile
             path, base, size, declared = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
             with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:
@@ -71,7 +77,8 @@ import Testing
                         if data[at + offset:at + offset + length] == b'wards.prj': struct.pack_into('<I', data, at + size_at, declared)
                         at = data.find(signature, at + 4)
                 open(path, 'wb').write(data)
-            """, zip, String(s.wards.dropLast(4)), String(prjBytes), String(declaring ?? -1)]
+            """, zip, String(s.wards.dropLast(4)), String(prjBytes), String(declaring ?? -1),
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -86,12 +93,17 @@ import Testing
         let arguments = ["--level", "district", "--code", "JCODE", "--name", "WARD_JA", "--crs", "EPSG:3857"]
         let large = try Self.zippedWards(s, prjBytes: 1 << 20)
         let declared = try Self.run(s, ["--add", large] + arguments, environment: ["TMPDIR": temporary.path])
-        #expect(declared.result.status == 1 && declared.result.stderr.contains("\(large):wards.prj: expands to 1 MiB; a .prj may be at most 64 KiB"),
-                "\(declared.result.stderr)")
+        #expect(
+            declared.result.status == 1
+                && declared.result.stderr.contains("\(large):wards.prj: expands to 1 MiB; a .prj may be at most 64 KiB"),
+            "\(declared.result.stderr)")
         let lying = try Self.zippedWards(s, prjBytes: 1 << 20, declaring: 100)
         let actual = try Self.run(s, ["--add", lying] + arguments, environment: ["TMPDIR": temporary.path])
-        #expect(actual.result.status == 1 && actual.result.stderr.contains(
-            "\(lying):wards.prj: expands to more than the 100 bytes its archive declares; a .prj may be at most 64 KiB"), "\(actual.result.stderr)")
+        #expect(
+            actual.result.status == 1
+                && actual.result.stderr.contains(
+                    "\(lying):wards.prj: expands to more than the 100 bytes its archive declares; a .prj may be at most 64 KiB"),
+            "\(actual.result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
@@ -107,10 +119,19 @@ import Testing
         }
         let fifo = s.directory.file("user/waiting.geojson")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let waiting = try CommandRunner.start(ProductsDirectory.product("roqua"), ["import", "--from", s.base, "--out", s.out,
-                                                                                 "--add", fifo, "--level", "district"], environment: environment)
+        let waiting = try CommandRunner.start(
+            ProductsDirectory.product("roqua"),
+            [
+                "import", "--from", s.base, "--out", s.out,
+                "--add", fifo, "--level", "district",
+            ], environment: environment)
         var ended = false
-        defer { if !ended { waiting.kill(); _ = waiting.wait() } }
+        defer {
+            if !ended {
+                waiting.kill()
+                _ = waiting.wait()
+            }
+        }
         var made: [String] = []
         for _ in 0..<500 where made.isEmpty {
             made = scratch()

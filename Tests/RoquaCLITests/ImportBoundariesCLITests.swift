@@ -12,8 +12,12 @@ import Testing
         let common = ["import", "--from", s.base, "--boundaries", s.out]
         let built = try CommandRunner.run(roqua, common, environment: s.environment)
         #expect(built.status == 0 && FileManager.default.fileExists(atPath: s.out), "\(built.stderr)")
-        let added = try CommandRunner.run(roqua, common + ["--add", s.wards, "--level", "district", "--code", "JCODE",
-                                                           "--name", "WARD_JA", "--crs", "EPSG:3857"], environment: s.environment)
+        let added = try CommandRunner.run(
+            roqua,
+            common + [
+                "--add", s.wards, "--level", "district", "--code", "JCODE",
+                "--name", "WARD_JA", "--crs", "EPSG:3857",
+            ], environment: s.environment)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try s.units()["13104"] != nil)
         let both = try CommandRunner.run(roqua, common + ["--out", s.out], environment: s.environment)

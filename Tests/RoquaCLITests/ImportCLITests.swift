@@ -8,8 +8,9 @@ import Testing
     let roqua = ProductsDirectory.product("roqua")
 
     private func run(_ s: Scenario) throws -> CommandResult {
-        try #require(FileManager.default.isExecutableFile(atPath: roqua),
-                     "no roqua executable beside the test bundle at \(roqua)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: roqua),
+            "no roqua executable beside the test bundle at \(roqua)")
         return try CommandRunner.run(roqua, ["import", "--from", s.source.path, "--out", s.existing.path])
     }
 

@@ -36,8 +36,9 @@ import Testing
         let root = try TempDirectory("roqua-prefix")
         try FileManager.default.createDirectory(atPath: root.file("bin"), withIntermediateDirectories: true)
         try CommandRunner.copyProgram(ProductsDirectory.product("roqua"), to: root.file("bin/roqua"))
-        let result = try CommandRunner.run(root.file("bin/roqua"), ["import", "--out", root.file("b.sqlite")],
-                                           environment: ["HOME": root.path, "PATH": "/usr/bin:/bin"])
+        let result = try CommandRunner.run(
+            root.file("bin/roqua"), ["import", "--out", root.file("b.sqlite")],
+            environment: ["HOME": root.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("ROQUA_DATA") && result.stderr.contains("share/roqua"), "\(result.stderr)")
     }

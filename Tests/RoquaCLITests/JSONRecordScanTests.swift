@@ -48,10 +48,14 @@ import Testing
     }
 
     @Test func featuresAgreeWithTheFullParseAndKeepTheirProperties() throws {
-        let canonical = [#"{"id":0}"#, #"{"name":"Kadıköy","tags":[1,2.5,-3,true,null,{}],"n":{"a":[]}}"#, "{}", "null",
-                         #"{"a":1,"a":2}"#, #""not an object""#, "[1,2]"]
-        let rewritten = [#"{ "id": 0 }"#, #"{"x":1.50}"#, #"{"x":1e3}"#, #"{"x":-0}"#, #"{"x":007}"#, #"{"x":1E-7}"#,
-                         #"{"x":"a\"b"}"#, #"{"x":"\u00e7\/"}"#, #"{"x":[ 1,2]}"#, #"{"x":1000000000000000}"#, "{\n\"x\":1}"]
+        let canonical = [
+            #"{"id":0}"#, #"{"name":"Kadıköy","tags":[1,2.5,-3,true,null,{}],"n":{"a":[]}}"#, "{}", "null",
+            #"{"a":1,"a":2}"#, #""not an object""#, "[1,2]",
+        ]
+        let rewritten = [
+            #"{ "id": 0 }"#, #"{"x":1.50}"#, #"{"x":1e3}"#, #"{"x":-0}"#, #"{"x":007}"#, #"{"x":1E-7}"#,
+            #"{"x":"a\"b"}"#, #"{"x":"\u00e7\/"}"#, #"{"x":[ 1,2]}"#, #"{"x":1000000000000000}"#, "{\n\"x\":1}",
+        ]
         for properties in canonical + rewritten {
             let text = Self.feature(properties: properties)
             let (fast, full) = BatchChunk.featureBothWays(Array(text.utf8))
@@ -60,16 +64,20 @@ import Testing
             #expect(fast == full, "\(text)")
         }
         // As written, or as jsonText rewrites it.
-        #expect(BatchChunk.featureBothWays(Array(Self.feature(properties: #"{ "x" : 1.50, "y":1e3 }"#).utf8)).fast?
-            .hasSuffix(#" | "x":1.5,"y":1000,"#) == true)
-        #expect(BatchChunk.featureBothWays(Array(Self.feature(properties: #"{"name":"Kadıköy"}"#).utf8)).fast?
-            .hasSuffix(#" | "name":"Kadıköy","#) == true)
+        #expect(
+            BatchChunk.featureBothWays(Array(Self.feature(properties: #"{ "x" : 1.50, "y":1e3 }"#).utf8)).fast?
+                .hasSuffix(#" | "x":1.5,"y":1000,"#) == true)
+        #expect(
+            BatchChunk.featureBothWays(Array(Self.feature(properties: #"{"name":"Kadıköy"}"#).utf8)).fast?
+                .hasSuffix(#" | "name":"Kadıköy","#) == true)
 
-        let geometries = [#"{"coordinates":[28.97,41.0,12],"type":"Point"}"#, #"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#,
-                          #"{"type":"Point","coordinates":[28.97]}"#, #"{"type":"Point","coordinates":["28.97",41]}"#,
-                          #"{"type":"Point","coordinates":[]}"#, "null", #"{"type":"Po\u0069nt","coordinates":[1,2]}"#,
-                          #"{"type":"Point","type":"Line","coordinates":[1,2]}"#, #"{"type":"Point","coordinates":[1,2],"coordinates":[3,4]}"#,
-                          #"{"type":"Point","coordinates":[200,2]}"#]
+        let geometries = [
+            #"{"coordinates":[28.97,41.0,12],"type":"Point"}"#, #"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#,
+            #"{"type":"Point","coordinates":[28.97]}"#, #"{"type":"Point","coordinates":["28.97",41]}"#,
+            #"{"type":"Point","coordinates":[]}"#, "null", #"{"type":"Po\u0069nt","coordinates":[1,2]}"#,
+            #"{"type":"Point","type":"Line","coordinates":[1,2]}"#, #"{"type":"Point","coordinates":[1,2],"coordinates":[3,4]}"#,
+            #"{"type":"Point","coordinates":[200,2]}"#,
+        ]
         for geometry in geometries {
             let text = Self.feature(properties: #"{"id":1}"#, geometry: geometry)
             let (fast, full) = BatchChunk.featureBothWays(Array(text.utf8))
@@ -87,13 +95,15 @@ import Testing
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
-        let members = [#""lat":41.5"#, #""lon":-29"#, #""latitude":"41.1""#, #""lng":29"#, #""longitude":1e1"#, #""lat":" 7 ""#,
-                       #""x":[1,{"a":null}]"#, #""s":"a\"b\/\u00e7""#, #""u":"\ud83d\ude00""#, #""type":"Feature""#,
-                       #""geometry":{"type":"Point","coordinates":[28.9,41.0]}"#, #""geometry":{"coordinates":[1,2,3],"type":"Point"}"#,
-                       #""geometry":{"type":"LineString","coordinates":[[1,2]]}"#, #""properties":{"id":1,"n":"ç"}"#,
-                       #""properties":null"#, #""properties":{ "sp" : 1.50 }"#, #""properties":{"e":1e3,"z":-0,"k":007}"#,
-                       #""properties":[1]"#, #""coordinates":[1,2]"#, #""lat":true"#, #""d":-0"#, #""big":123456789012345678"#,
-                       #""l\u0061t":5"#, #""lat":95"#, #""w":"\q""#]
+        let members = [
+            #""lat":41.5"#, #""lon":-29"#, #""latitude":"41.1""#, #""lng":29"#, #""longitude":1e1"#, #""lat":" 7 ""#,
+            #""x":[1,{"a":null}]"#, #""s":"a\"b\/\u00e7""#, #""u":"\ud83d\ude00""#, #""type":"Feature""#,
+            #""geometry":{"type":"Point","coordinates":[28.9,41.0]}"#, #""geometry":{"coordinates":[1,2,3],"type":"Point"}"#,
+            #""geometry":{"type":"LineString","coordinates":[[1,2]]}"#, #""properties":{"id":1,"n":"ç"}"#,
+            #""properties":null"#, #""properties":{ "sp" : 1.50 }"#, #""properties":{"e":1e3,"z":-0,"k":007}"#,
+            #""properties":[1]"#, #""coordinates":[1,2]"#, #""lat":true"#, #""d":-0"#, #""big":123456789012345678"#,
+            #""l\u0061t":5"#, #""lat":95"#, #""w":"\q""#,
+        ]
         let breakers = ["{", "}", "[", "]", ",", ":", " ", "\"", "\\", "\u{01}", "\n", "tru", "1.", "-", #""\u12""#]
         var answered = 0
         for _ in 0..<20_000 {

@@ -15,8 +15,12 @@ struct MapCommandTests {
         let directory = try TempDirectory("roqua-map")
         let store = try MapFixtures.store(in: directory)
         let out = directory.file("istanbul.svg")
-        let result = try CommandRunner.run(Self.roqua, ["map", "--unit", "istanbul", "--out", out, "--fog", "--png",
-                                                        "--store", store, "--boundaries", Bundled.path()])
+        let result = try CommandRunner.run(
+            Self.roqua,
+            [
+                "map", "--unit", "istanbul", "--out", out, "--fog", "--png",
+                "--store", store, "--boundaries", Bundled.path(),
+            ])
         let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].contains { FileManager.default.isExecutableFile(atPath: $0) }
         if rsvg {
             #expect(result.status == 0, "\(result.stderr)")
@@ -34,8 +38,12 @@ struct MapCommandTests {
         let directory = try TempDirectory("roqua-map")
         let store = try MapFixtures.store(in: directory)
         let out = directory.file("x.svg")
-        let result = try CommandRunner.run(Self.roqua, ["map", "--unit", "Istanbull", "--out", out,
-                                                        "--store", store, "--boundaries", Bundled.path()])
+        let result = try CommandRunner.run(
+            Self.roqua,
+            [
+                "map", "--unit", "Istanbull", "--out", out,
+                "--store", store, "--boundaries", Bundled.path(),
+            ])
         #expect(result.status != 0)
         #expect(result.stderr.contains("no unit called 'Istanbull'") && result.stderr.contains("İstanbul (TR-34)"))
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -74,7 +82,8 @@ struct MapCommandTests {
         #expect(svg.components(separatedBy: "<rect class=\"tile").count - 1 == tiles)
         #expect(svg.components(separatedBy: "<rect class=\"tile cluster\"").count - 1 == cluster)
         #expect(svg.contains("<rect class=\"square\" x=") && svg.contains("max cluster \(cluster)"))
-        let refused = try CommandRunner.run(Self.roqua, ["map", "--unit", "istanbul", "--tiles", "--tile-zoom", "15", "--out", out] + common)
+        let refused = try CommandRunner.run(
+            Self.roqua, ["map", "--unit", "istanbul", "--tiles", "--tile-zoom", "15", "--out", out] + common)
         #expect(refused.status != 0 && refused.stderr.contains("--tile-zoom must be 14 or 17"))
     }
 }

@@ -12,7 +12,8 @@ import Testing
         let directory = try TempDirectory()
         let store = ["--store", directory.file("regions.sqlite")]
         try Trip.csv.write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
-        let imported = try CommandRunner.run(roqua, ["track", "import", directory.file("trip.csv"), "--boundaries", try Bundled.path()] + store)
+        let imported = try CommandRunner.run(
+            roqua, ["track", "import", directory.file("trip.csv"), "--boundaries", try Bundled.path()] + store)
         #expect(imported.status == 0, "\(imported.stderr)")
         for verb in [["stats", "days", "--year", "2024", "--time-zone", "UTC"], ["stats", "tiles"]] {
             let plain = try CommandRunner.run(roqua, verb + store)
@@ -34,8 +35,9 @@ import Testing
         #expect((document["urls"] as? [String: String])?["owntracks"] == "http://192.168.1.20:8080/api/ingest/owntracks")
         #expect((document["links"] as? [String: String])?["overland"]?.hasPrefix("overland://setup?url=http%3A%2F%2F192.168.1.20") == true)
         // Printed by the programs' one encoder: pretty, keys sorted, slashes as they are.
-        #expect(added.stdout.hasPrefix("{\n  \"links\" : {") && added.stdout.contains("http://192.168.1.20:8080/api/ingest/owntracks"),
-                "\(added.stdout)")
+        #expect(
+            added.stdout.hasPrefix("{\n  \"links\" : {") && added.stdout.contains("http://192.168.1.20:8080/api/ingest/owntracks"),
+            "\(added.stdout)")
         let listed = try CommandRunner.run(serve, ["device", "list", "--json"] + store)
         let devices = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(devices.map { $0["name"] as? String } == ["phone"] && devices[0]["created_at"] is String, "\(listed.stdout)")
@@ -56,8 +58,12 @@ import Testing
         environment["ROQUA_ACHIEVEMENTS"] = directory.file("theirs.json")
         let byEnvironment = try CommandRunner.run(serve, common, environment: environment)
         #expect(byEnvironment.status == 1 && byEnvironment.stderr.contains("theirs.json"), "\(byEnvironment.stderr)")
-        let roquaToo = try CommandRunner.run(roqua, ["achievements", "--store", directory.file("regions.sqlite"), "--boundaries",
-                                                     try Bundled.path()], environment: environment)
+        let roquaToo = try CommandRunner.run(
+            roqua,
+            [
+                "achievements", "--store", directory.file("regions.sqlite"), "--boundaries",
+                try Bundled.path(),
+            ], environment: environment)
         #expect(roquaToo.status == 1 && roquaToo.stderr.contains("theirs.json"), "\(roquaToo.stderr)")
     }
 }

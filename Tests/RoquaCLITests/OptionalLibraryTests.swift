@@ -17,26 +17,36 @@ import Testing
             print("skipped: no mount namespace here (unshare -m refused)")
             return nil
         }
-        return try CommandRunner.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", """
-            set -e
-            for library in $(ldconfig -p | awk '/\(prefix)[.]so/ { print $NF }'); do mount --bind /dev/null "$(readlink -f "$library")"; done
-            "\(roqua)" --version
-            \(script)
-            """])
+        return try CommandRunner.run(
+            "/usr/bin/unshare",
+            [
+                "-m", "/bin/sh", "-c",
+                """
+                set -e
+                for library in $(ldconfig -p | awk '/\(prefix)[.]so/ { print $NF }'); do mount --bind /dev/null "$(readlink -f "$library")"; done
+                "\(roqua)" --version
+                \(script)
+                """,
+            ])
     }
 
     @Test func withoutPROJOnlyReprojectingFailsSayingWhatToInstall() throws {
         let s = try AddLayerCLITests.Setup()
         #expect(try s.run([]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: s.out))
-        guard let result = try withoutLibrary("libproj", """
-            XDG_DATA_HOME="\(s.directory.file("xdg"))" "\(roqua)" import --from "\(s.base)" --out "\(s.out)" --add "\(s.wards)" \\
-                --level district --code JCODE --name WARD_JA --crs EPSG:3857
-            """) else { return }
+        guard
+            let result = try withoutLibrary(
+                "libproj",
+                """
+                XDG_DATA_HOME="\(s.directory.file("xdg"))" "\(roqua)" import --from "\(s.base)" --out "\(s.out)" --add "\(s.wards)" \\
+                    --level district --code JCODE --name WARD_JA --crs EPSG:3857
+                """)
+        else { return }
         let version = try CommandRunner.run(roqua, ["--version"]).stdout
         #expect(!version.isEmpty && result.stdout == version, "every command starts without PROJ: \(result.stderr)")
-        #expect(result.status != 0 && result.stderr.contains("PROJ library (libproj.so.25) is not installed: apt-get install libproj25"),
-                "\(result.stderr)")
+        #expect(
+            result.status != 0 && result.stderr.contains("PROJ library (libproj.so.25) is not installed: apt-get install libproj25"),
+            "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.out)) == before)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: s.directory.file("xdg/roqua/layers"))) ?? []).isEmpty)
     }
@@ -47,18 +57,30 @@ import Testing
         try FileManager.default.copyItem(atPath: TrackImportCLITests.fixtures + "/strava-export.zip", toPath: directory.file("strava.zip"))
         try Trip.csv.write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
         let common = "--store \"\(store)\" --boundaries \"\(try Bundled.path())\""
-        guard let result = try withoutLibrary("libzip", """
-            "\(roqua)" track import "\(directory.file("trip.csv"))" \(common)
-            "\(roqua)" track import "\(directory.file("strava.zip"))" \(common)
-            """) else { return }
+        guard
+            let result = try withoutLibrary(
+                "libzip",
+                """
+                "\(roqua)" track import "\(directory.file("trip.csv"))" \(common)
+                "\(roqua)" track import "\(directory.file("strava.zip"))" \(common)
+                """)
+        else { return }
         #expect(result.stdout.contains("trip.csv (csv):"), "a plain track imports without libzip: \(result.stderr)")
-        #expect(result.status != 0 && result.stderr.contains(
-            "strava.zip: cannot read as a ZIP archive: the libzip library (libzip.so.4) is not installed: apt-get install libzip4"),
-                "\(result.stderr)")
+        #expect(
+            result.status != 0
+                && result.stderr.contains(
+                    "strava.zip: cannot read as a ZIP archive: the libzip library (libzip.so.4) is not installed: apt-get install libzip4"),
+            "\(result.stderr)")
         // The same regions as a store that only ever imported the plain track.
         let control = directory.file("control.sqlite")
-        #expect(try CommandRunner.run(roqua, ["track", "import", directory.file("trip.csv"), "--store", control,
-                                              "--boundaries", try Bundled.path()]).status == 0)
+        #expect(
+            try CommandRunner.run(
+                roqua,
+                [
+                    "track", "import", directory.file("trip.csv"), "--store", control,
+                    "--boundaries", try Bundled.path(),
+                ]
+            ).status == 0)
         let regions = try CommandRunner.run(roqua, ["regions", "--store", store]).stdout
         let expected = try CommandRunner.run(roqua, ["regions", "--store", control]).stdout
         #expect(!regions.isEmpty && regions == expected, "the archive added nothing: \(regions)")

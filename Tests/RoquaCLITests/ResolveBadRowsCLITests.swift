@@ -52,7 +52,9 @@ import Testing
         let collection = try #require(JSONSerialization.jsonObject(with: Data(geojson.stdout.utf8)) as? [String: Any])
         let features = try #require(collection["features"] as? [[String: Any]])
         #expect(features.count == 4 && features[1]["geometry"] is NSNull)
-        #expect(((features[1]["properties"] as? [String: Any])?["roqua"] as? [String: Any])?["error"] as? String == "latitude \"abc\" is not a number")
+        #expect(
+            ((features[1]["properties"] as? [String: Any])?["roqua"] as? [String: Any])?["error"] as? String
+                == "latitude \"abc\" is not a number")
     }
 
     @Test func dropBadRowsLeavesThemOut() throws {

@@ -34,9 +34,11 @@ import Testing
     /// The rows of a small text, numbered by hand from its lines: a header on line 1, blank
     /// and whitespace lines skipped, `\r\n` and a last line without a newline.
     static let mixed = "lat,lon\r\n41.01,28.97\r\n\r\n \t\n39.92,32.85\nnorth,1\r\n\n\n38.42,27.14\r\n-33.92,18.42"
-    static let mixedRows = [Row(number: 2, answer: "41.01,28.97"), Row(number: 5, answer: "39.92,32.85"),
-                            Row(number: 6, answer: "latitude \"north\" is not a number"),
-                            Row(number: 9, answer: "38.42,27.14"), Row(number: 10, answer: "-33.92,18.42")]
+    static let mixedRows = [
+        Row(number: 2, answer: "41.01,28.97"), Row(number: 5, answer: "39.92,32.85"),
+        Row(number: 6, answer: "latitude \"north\" is not a number"),
+        Row(number: 9, answer: "38.42,27.14"), Row(number: 10, answer: "-33.92,18.42"),
+    ]
 
     @Test func everyBlockSizeGivesTheSameRowsAndNumbers() throws {
         let scratch = try BatchScratch()
@@ -44,8 +46,10 @@ import Testing
         let lf = try scratch.write("mixed-lf.csv", Self.mixed.replacingOccurrences(of: "\r", with: "") + "\n")
         let ndjsonText = "{\"lat\":41.01,\"lon\":28.97}\r\n\n{\"lat\":39.92,\"lon\":32.85}\n  \n{\"lat\":\"x\",\"lon\":1}"
         let ndjson = try scratch.write("mixed.ndjson", ndjsonText)
-        let ndjsonRows = [Row(number: 1, answer: "41.01,28.97"), Row(number: 3, answer: "39.92,32.85"),
-                          Row(number: 5, answer: "latitude \"x\" is not a number")]
+        let ndjsonRows = [
+            Row(number: 1, answer: "41.01,28.97"), Row(number: 3, answer: "39.92,32.85"),
+            Row(number: 5, answer: "latitude \"x\" is not a number"),
+        ]
         // Block sizes from one byte (one line per block, read on its own) to the whole file.
         for blockBytes in [1, 2, 5, 11, 12, 13, 17, 29, 64, 512 << 10] {
             #expect(try Self.rows(csv, blockBytes: blockBytes) == Self.mixedRows, "CSV, blocks of \(blockBytes)")
@@ -121,7 +125,8 @@ import Testing
         let rows = Self.points(40_000)
         let long = String(repeating: "9", count: (1 << 20) + 10)
         // Line 1 header, rows on 2…20001, the long row on 20002, rows on 20003…, a bad row last.
-        let text = (["lat,lon,name"] + rows[..<20_000] + ["1," + long + ",x"] + rows[20_000...] + ["north,1,x"])
+        let text =
+            (["lat,lon,name"] + rows[..<20_000] + ["1," + long + ",x"] + rows[20_000...] + ["north,1,x"])
             .joined(separator: "\n") + "\n"
         let path = try scratch.write("long.csv", text)
         let run = try scratch.runLibrary(path, BatchOptions(workers: 2))
@@ -138,7 +143,8 @@ import Testing
     static func featureCollection(_ count: Int, notPoints: Set<Int> = [], broken: Int? = nil) -> String {
         let rows = points(count).enumerated().map { i, row -> String in
             let parts = row.split(separator: ",")
-            let geometry = notPoints.contains(i + 1)
+            let geometry =
+                notPoints.contains(i + 1)
                 ? #"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#
                 : #"{"type":"Point","coordinates":[\#(parts[1]),\#(i + 1 == broken ? "4x" : String(parts[0]))]}"#
             return #"{"type":"Feature","properties":{"name":"\#(parts[2]) \"q\" ]}","tags":[[1],{"a":"}"}]},"geometry":\#(geometry)}"#
@@ -154,7 +160,8 @@ import Testing
         #expect((size ?? 0) > 4 << 20, "\(size ?? 0) bytes: not several chunks and refills")
         let expected = Self.points(60_000).enumerated().map { i, row in
             let parts = row.split(separator: ",")
-            return notPoints.contains(i + 1) ? Row(number: i + 1, answer: "feature is not a Point with numeric coordinates")
+            return notPoints.contains(i + 1)
+                ? Row(number: i + 1, answer: "feature is not a Point with numeric coordinates")
                 : Row(number: i + 1, answer: "\(Double(parts[0])!),\(Double(parts[1])!)")
         }
         for blockBytes in [1, 1000, 64 << 10, 512 << 10] {
@@ -165,10 +172,12 @@ import Testing
         #expect(two.summary.rows == 60_000)
         #expect(try scratch.runLibrary(path, BatchOptions(workers: 1)).output == two.output)
         // The same points as NDJSON give the same answers, feature for line.
-        let ndjson = try scratch.write("big.ndjson", Self.points(60_000).map { row in
-            let parts = row.split(separator: ",")
-            return #"{"lat":\#(parts[0]),"lon":\#(parts[1])}"#
-        }.joined(separator: "\n"))
+        let ndjson = try scratch.write(
+            "big.ndjson",
+            Self.points(60_000).map { row in
+                let parts = row.split(separator: ",")
+                return #"{"lat":\#(parts[0]),"lon":\#(parts[1])}"#
+            }.joined(separator: "\n"))
         let lines = try scratch.runLibrary(ndjson, BatchOptions(output: .geojson, workers: 2))
         func answers(_ text: String) -> [String] {
             // From the answer on, without the comma that follows every feature but the last.
@@ -206,8 +215,12 @@ import Testing
         #expect(fromFile.status == 2, "some rows failed; stderr: \(fromFile.stderr)")
         let output = scratch.path("from-pipe.csv")
         // `cat … |` makes standard input a pipe, which delivers the file in small reads.
-        let piped = try CommandRunner.run("/bin/sh", ["-c", "cat \"$1\" | \"$2\" resolve --boundaries \"$3\" --input - --output \"$4\" --workers 2",
-                                                      "sh", file, BatchCLI.executable, try Bundled.path(), output])
+        let piped = try CommandRunner.run(
+            "/bin/sh",
+            [
+                "-c", "cat \"$1\" | \"$2\" resolve --boundaries \"$3\" --input - --output \"$4\" --workers 2",
+                "sh", file, BatchCLI.executable, try Bundled.path(), output,
+            ])
         #expect(piped.status == 2, "some rows failed; stderr: \(piped.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == fromFile.stdout)
         // Row errors on stderr, in file order, naming standard input.

@@ -36,8 +36,9 @@ import Testing
             #expect(output.hasPrefix(input + ","), "input columns not kept verbatim: \(output)")
             let inFields = csvFields(input), outFields = csvFields(output)
             #expect(outFields.count == inFields.count + 7)
-            let answer = try resolver.resolve(latitude: try #require(Double(inFields[1].trimmingCharacters(in: .whitespaces))),
-                                              longitude: try #require(Double(inFields[2].trimmingCharacters(in: .whitespaces))))
+            let answer = try resolver.resolve(
+                latitude: try #require(Double(inFields[1].trimmingCharacters(in: .whitespaces))),
+                longitude: try #require(Double(inFields[2].trimmingCharacters(in: .whitespaces))))
             #expect(Array(outFields.dropFirst(3)) == resultColumns(answer), "\(output)")
         }
         #expect(csvFields(lines[1])[0] == "Kadıköy, rıhtım \"eski\"")
@@ -88,21 +89,23 @@ import Testing
         let input = try scratch.write("reordered.csv", "id,longitude,latitude\n1,29.0281,40.9879\n2,32.8541,39.9208\n")
         let cli = try BatchCLI.resolvePlain(["--input", input])
         #expect(cli.status == 0, "stderr: \(cli.stderr)")
-        #expect(outputLines(cli.stdout) == [
-            "id,longitude,latitude," + Self.resultHeader,
-            "1,29.0281,40.9879," + Self.kadikoy,
-            "2,32.8541,39.9208," + resultColumns(try resolver.resolve(latitude: 39.9208, longitude: 32.8541)).joined(separator: ","),
-        ])
+        #expect(
+            outputLines(cli.stdout) == [
+                "id,longitude,latitude," + Self.resultHeader,
+                "1,29.0281,40.9879," + Self.kadikoy,
+                "2,32.8541,39.9208," + resultColumns(try resolver.resolve(latitude: 39.9208, longitude: 32.8541)).joined(separator: ","),
+            ])
         #expect(cli.stdout == (try scratch.runLibrary(input)).output)
 
         // Other names and case, with a column between them.
         let other = try scratch.write("other.csv", "Ref, Longitude ,note,LATITUDE\nA,29.0281,\"x, y\",40.9879\n")
         let library = try scratch.runLibrary(other)
         #expect(library.errors.isEmpty)
-        #expect(outputLines(library.output) == [
-            "Ref, Longitude ,note,LATITUDE," + Self.resultHeader,
-            "A,29.0281,\"x, y\",40.9879," + Self.kadikoy,
-        ])
+        #expect(
+            outputLines(library.output) == [
+                "Ref, Longitude ,note,LATITUDE," + Self.resultHeader,
+                "A,29.0281,\"x, y\",40.9879," + Self.kadikoy,
+            ])
     }
 
     /// Header-less CSV with more than two columns: the header the output invents must have as
@@ -116,16 +119,19 @@ import Testing
         try #require(lines.count == 3, "output:\n\(cli.stdout)")
         #expect(lines[1] == "40.9879,29.0281,pier," + Self.kadikoy)
         #expect(lines[0].hasPrefix("lat,lon,") && lines[0].hasSuffix("," + Self.resultHeader))
-        #expect(csvFields(lines[0]).count == csvFields(lines[1]).count,
-                "header has \(csvFields(lines[0]).count) columns, rows have \(csvFields(lines[1]).count): \(lines[0])")
+        #expect(
+            csvFields(lines[0]).count == csvFields(lines[1]).count,
+            "header has \(csvFields(lines[0]).count) columns, rows have \(csvFields(lines[1]).count): \(lines[0])")
     }
 
     /// A UTF-8 byte order mark (Excel's "CSV UTF-8") must not hide the `lat` header or the
     /// first number. (Fails today: `\u{FEFF}lat` is not recognised, the file is refused.)
     @Test func csvWithByteOrderMark() throws {
         let scratch = try BatchScratch()
-        for (name, text, firstRow) in [("bom-header.csv", "\u{FEFF}lat,lon\n40.9879,29.0281\n", 2),
-                                       ("bom-plain.csv", "\u{FEFF}40.9879,29.0281\n", 1)] {
+        for (name, text, firstRow) in [
+            ("bom-header.csv", "\u{FEFF}lat,lon\n40.9879,29.0281\n", 2),
+            ("bom-plain.csv", "\u{FEFF}40.9879,29.0281\n", 1),
+        ] {
             let input = try scratch.write(name, text)
             let cli = try BatchCLI.resolvePlain(["--input", input])
             #expect(cli.status == 0, "\(name): stderr: \(cli.stderr)")

@@ -25,8 +25,9 @@ import Testing
             #expect(fromStdin.stdout == fromFile.stdout, "\(name)")
             #expect(!fromStdin.stdout.isEmpty)
             // Errors name standard input, with the same rows as from the file.
-            #expect(fromStdin.stderr == fromFile.stderr.replacingOccurrences(of: file + ": ", with: "stdin: "),
-                    "\(name): stderr:\n\(fromStdin.stderr)")
+            #expect(
+                fromStdin.stderr == fromFile.stderr.replacingOccurrences(of: file + ": ", with: "stdin: "),
+                "\(name): stderr:\n\(fromStdin.stderr)")
         }
         let stdinRows = outputLines(try BatchCLI.resolvePlain(["--input", "-"], stdin: scratch.path("bad rows.csv")).stderr)
         #expect(stdinRows.filter { $0.hasPrefix("error: stdin: row ") }.count == Self.badRows.count)
@@ -87,7 +88,7 @@ import Testing
         let seas: [(lat: ClosedRange<Double>, lon: ClosedRange<Double>)] = [
             (42.6...43.4, 31.0...37.0),  // Black Sea
             (33.8...34.9, 28.5...32.0),  // Mediterranean, south of Antalya
-            (-20...20, -35 ... -20),     // Atlantic
+            (-20...20, -35 ... -20),  // Atlantic
         ]
         while lines.count < 50_001 {
             let sea = seas[lines.count % seas.count]

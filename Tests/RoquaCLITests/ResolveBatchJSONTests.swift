@@ -80,7 +80,9 @@ import Testing
     /// (Fails today: `{"lat":true,…}` is resolved at latitude 1, silently.)
     @Test func jsonBooleansAreNotCoordinates() throws {
         let scratch = try BatchScratch()
-        let ndjson = try scratch.write("bools.ndjson", """
+        let ndjson = try scratch.write(
+            "bools.ndjson",
+            """
             {"lat":40.9879,"lon":29.0281}
             {"lat":true,"lon":29.0281}
             {"lat":40.9879,"lon":false}
@@ -90,7 +92,9 @@ import Testing
         #expect(fromNDJSON.errors.map(\.row) == [2, 3], "output:\n\(fromNDJSON.output)")
         #expect(outputLines(fromNDJSON.output) == [Self.kadikoyJSON])
 
-        let geojson = try scratch.write("bools.geojson", """
+        let geojson = try scratch.write(
+            "bools.geojson",
+            """
             {"type":"FeatureCollection","features":[
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[29.0281,40.9879]}},
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[true,true]}}
@@ -154,7 +158,9 @@ import Testing
         #expect((sea["roqua"] as? [String: Any])?["country"] is NSNull)
 
         // On one line, and to NDJSON.
-        let oneLine = try scratch.write("one.geojson", """
+        let oneLine = try scratch.write(
+            "one.geojson",
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"k":"v"},\
             "geometry":{"type":"Point","coordinates":[29.0281,40.9879]}}]}
             """)
@@ -176,7 +182,8 @@ import Testing
 
     @Test func brokenGeoJSONIsAFileError() throws {
         let scratch = try BatchScratch()
-        let broken = try scratch.write("broken.geojson", "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n    {\"type\": \"Feature\",")
+        let broken = try scratch.write(
+            "broken.geojson", "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n    {\"type\": \"Feature\",")
         let noFeatures = try scratch.write("nofeatures.geojson", "{\n  \"type\": \"FeatureCollection\"\n}\n")
         for input in [broken, noFeatures] {
             #expect(throws: BatchError.self) { try scratch.runLibrary(input) }

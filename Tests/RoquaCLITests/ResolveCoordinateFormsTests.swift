@@ -21,12 +21,15 @@ import Testing
     @Test(arguments: [["-33.92", "18.42"], ["-33.92,18.42"], ["33°55'S", "18°25'E"], ["S33.92 E18.42"]])
     func southernAndWesternHemispheres(arguments: [String]) throws {
         let result = try BatchCLI.resolve(arguments)
-        #expect(result.status == 0 && result.stdout.hasPrefix("South Africa › Western Cape"), "\(arguments): \(result.stdout) \(result.stderr)")
+        #expect(
+            result.status == 0 && result.stdout.hasPrefix("South Africa › Western Cape"), "\(arguments): \(result.stdout) \(result.stderr)")
     }
 
     /// Anything else is refused naming the text and the forms that work; nothing is resolved.
-    @Test(arguments: [["41.0054"], ["41", "28", "30"], ["abc"], ["41N", "28N"], ["41°75'N 28°E"], ["-41N 28E"], ["41,0054", "28,9768"],
-                      ["İstanbul"]])
+    @Test(arguments: [
+        ["41.0054"], ["41", "28", "30"], ["abc"], ["41N", "28N"], ["41°75'N 28°E"], ["-41N 28E"], ["41,0054", "28,9768"],
+        ["İstanbul"],
+    ])
     func othersAreRefusedWithTheForms(arguments: [String]) throws {
         let result = try BatchCLI.resolve(arguments)
         #expect(result.status != 0 && result.stdout.isEmpty, "\(arguments): \(result.stdout)")

@@ -10,8 +10,9 @@ import Testing
         let result = try BatchCLI.resolve(["-33.9249", "18.4241", "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains(#""province":{"code":"ZA-WC","name":"Western Cape"}"#), "\(result.stdout)")
-        #expect(result.stdout.contains(#""locality":{"name":"Cape Town","geonameid":3369157,"population":4772846}}"#),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#""locality":{"name":"Cape Town","geonameid":3369157,"population":4772846}}"#),
+            "\(result.stdout)")
     }
 
     @Test func textNamesTheLocalityLast() throws {
@@ -39,7 +40,9 @@ import Testing
         let input = try scratch.write("p.csv", "name,lat,lon\nberlin,52.52,13.405\nsea,35.0,18.0\n")
         let plain = try BatchCLI.resolve(["--input", input, "--no-locality", "--drop-bad-rows"])
         #expect(plain.status == 0, "stderr: \(plain.stderr)")
-        #expect(outputLines(plain.stdout)[0] == "name,lat,lon," + "country_code,country,province_code,province,district_code,district,approximate")
+        #expect(
+            outputLines(plain.stdout)[0] == "name,lat,lon,"
+                + "country_code,country,province_code,province,district_code,district,approximate")
         let asked = try BatchCLI.resolve(["--input", input, "--drop-bad-rows"])
         #expect(asked.status == 0, "stderr: \(asked.stderr)")
         let lines = outputLines(asked.stdout)

@@ -44,8 +44,11 @@ import Testing
         var generator = SeededGenerator(state: 17)
         let points = (0..<6000).map { i in
             i % 3 == 0
-                ? Coordinate(latitude: Double.random(in: -60...75, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
-                : Coordinate(latitude: Double.random(in: 40.8...41.3, using: &generator), longitude: Double.random(in: 28.6...29.4, using: &generator))
+                ? Coordinate(
+                    latitude: Double.random(in: -60...75, using: &generator), longitude: Double.random(in: -180...180, using: &generator))
+                : Coordinate(
+                    latitude: Double.random(in: 40.8...41.3, using: &generator),
+                    longitude: Double.random(in: 28.6...29.4, using: &generator))
         }
         let input = try scratch.write("p.csv", "lat,lon\n" + points.map { "\($0.latitude),\($0.longitude)" }.joined(separator: "\n") + "\n")
         let run = try scratch.runLibrary(input, BatchOptions(language: .tr, output: BatchFormat(rawValue: format), workers: 5))

@@ -40,17 +40,21 @@ import Testing
         #expect(try CommandRunner.run(roqua, ["track", "import", directory.file("trip.csv")] + common).status == 0)
         let summary = try CommandRunner.run(roqua, ["stats", "--json"] + common)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
-        #expect(document["flights"] is [Any] && document["tiles"] is [String: Any] && document["days"] is [String: Any], "\(summary.stdout)")
-        let csv = try CommandRunner.run(roqua, ["stats", "days", "--level", "province", "--csv", "--year", "2024", "--time-zone", "UTC"] + store)
+        #expect(
+            document["flights"] is [Any] && document["tiles"] is [String: Any] && document["days"] is [String: Any], "\(summary.stdout)")
+        let csv = try CommandRunner.run(
+            roqua, ["stats", "days", "--level", "province", "--csv", "--year", "2024", "--time-zone", "UTC"] + store)
         #expect(csv.status == 0 && csv.stdout.hasPrefix("code,name,days\n") && csv.stdout.contains("TR-34,İstanbul,"), "\(csv.stdout)")
         let tiles = try CommandRunner.run(roqua, ["stats", "tiles", "--zoom", "17", "--json"] + store)
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(tiles.stdout.utf8)) as? [String: Any])
         #expect(figures["zoom"] as? Int == 17 && (figures["tiles"] as? Int ?? 0) > 0 && figures["max_square"] as? Int ?? 0 >= 1)
-        for (arguments, message) in [(["days", "--level", "city"], "--level must be country, province or district"),
-                                     (["days", "--time-zone", "Mars/Olympus"], "unknown time zone"),
-                                     (["days", "--year", "1900"], "--year must be between 1970 and 2099"),
-                                     (["days", "--json", "--csv"], "choose one"),
-                                     (["tiles", "--zoom", "15"], "--zoom must be 14 or 17")] {
+        for (arguments, message) in [
+            (["days", "--level", "city"], "--level must be country, province or district"),
+            (["days", "--time-zone", "Mars/Olympus"], "unknown time zone"),
+            (["days", "--year", "1900"], "--year must be between 1970 and 2099"),
+            (["days", "--json", "--csv"], "choose one"),
+            (["tiles", "--zoom", "15"], "--zoom must be 14 or 17"),
+        ] {
             let refused = try CommandRunner.run(roqua, ["stats"] + arguments + store)
             #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }

@@ -27,20 +27,25 @@ import Testing
         let imported = try regionStore.regionCount()
         #expect(imported > 1)
         try regionStore.write { db in
-            try db.execute(sql: """
-                INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
-                VALUES (41, 29, 150, '-99999999999', 'sxk9', '-99999999999'), (41.1, 29.1, 300000, '2024-01-01T00:00:00.000Z', 'sxk9', '2024-01-01T00:00:00.000Z')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
+                    VALUES (41, 29, 150, '-99999999999', 'sxk9', '-99999999999'), (41.1, 29.1, 300000, '2024-01-01T00:00:00.000Z', 'sxk9', '2024-01-01T00:00:00.000Z')
+                    """)
         }
         let store = ["--store", directory.file("regions.sqlite")]
-        for verb in [["regions"] + store, ["export"] + store, ["stats"] + common, ["achievements"] + common, ["profile"] + common,
-                     ["map", "--unit", "istanbul", "--out", directory.file("m.svg")] + common] {
+        for verb in [
+            ["regions"] + store, ["export"] + store, ["stats"] + common, ["achievements"] + common, ["profile"] + common,
+            ["map", "--unit", "istanbul", "--out", directory.file("m.svg")] + common,
+        ] {
             let result = try run(verb)
             #expect(result.status == 0, "\(verb): \(result.stderr)")
-            #expect(result.stderr.contains("2 stored region(s) cannot be read") && result.stderr.contains("roqua regions repair"),
-                    "\(verb): \(result.stderr)")
+            #expect(
+                result.stderr.contains("2 stored region(s) cannot be read") && result.stderr.contains("roqua regions repair"),
+                "\(verb): \(result.stderr)")
         }
-        try "lat,lon,timestamp\n39.92,32.85,2024-06-01T10:00:00Z\n".write(toFile: directory.file("more.csv"), atomically: true, encoding: .utf8)
+        try "lat,lon,timestamp\n39.92,32.85,2024-06-01T10:00:00Z\n".write(
+            toFile: directory.file("more.csv"), atomically: true, encoding: .utf8)
         let more = try run(["track", "import", directory.file("more.csv")] + common)
         #expect(more.status == 0 && more.stdout.contains("1 new region"), "\(more.stdout)\(more.stderr)")
 

@@ -10,10 +10,15 @@ import Testing
         let directory = try TempDirectory()
         let roqua = ProductsDirectory.product("roqua")
         let common = ["--store", directory.file("regions.sqlite"), "--boundaries", try Bundled.path()]
-        try Data([14, 0x20, 0, 0, 9, 0, 0, 0] + Array(".FIT".utf8) + [0, 0, 1, 2]).write(to: URL(fileURLWithPath: directory.file("bad.fit")))
+        try Data([14, 0x20, 0, 0, 9, 0, 0, 0] + Array(".FIT".utf8) + [0, 0, 1, 2]).write(
+            to: URL(fileURLWithPath: directory.file("bad.fit")))
         try Trip.csv.write(toFile: directory.file("trip.csv"), atomically: true, encoding: .utf8)
-        let result = try CommandRunner.run(roqua, ["track", "import", Self.fixtures + "/cerknicko-jezero.gpx", directory.file("bad.fit"),
-                                                   directory.file("trip.csv")] + common)
+        let result = try CommandRunner.run(
+            roqua,
+            [
+                "track", "import", Self.fixtures + "/cerknicko-jezero.gpx", directory.file("bad.fit"),
+                directory.file("trip.csv"),
+            ] + common)
         #expect(result.status == 1)
         #expect(result.stdout.contains("cerknicko-jezero.gpx (gpx): 297 fixes read, 6 untimed skipped"), "\(result.stdout)")
         #expect(result.stdout.contains("trip.csv (csv):"), "\(result.stdout)")
@@ -29,7 +34,8 @@ import Testing
         let common = ["--store", directory.file("regions.sqlite"), "--boundaries", try Bundled.path()]
         try "lat,lon,time\n40.9879,29.0281,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n41.0430,29.0070,2024-05-01T08:00:00Z\n"
             .write(toFile: directory.file("day.csv"), atomically: true, encoding: .utf8)
-        let result = try CommandRunner.run(roqua, ["track", "import", directory.file("day.csv"), directory.file("missing.gpx"), "--json"] + common)
+        let result = try CommandRunner.run(
+            roqua, ["track", "import", directory.file("day.csv"), directory.file("missing.gpx"), "--json"] + common)
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let file = try #require((document["files"] as? [[String: Any]])?.first)
@@ -52,8 +58,9 @@ import Testing
         #expect(result.stdout.contains("strava.zip:activities/1.fit (fit): 21 fixes read"), "\(result.stdout)")
         #expect(result.stdout.contains("strava.zip:activities/3.gpx.gz (gpx): 297 fixes read"), "\(result.stdout)")
         #expect(result.stdout.contains("Settings.json: passed over, not a track file"), "\(result.stdout)")
-        #expect(result.stdout.contains("5 files: 3 imported (324 fixes), 2 not track files, 0 failed; 1 other file passed over"),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains("5 files: 3 imported (324 fixes), 2 not track files, 0 failed; 1 other file passed over"),
+            "\(result.stdout)")
         let again = try CommandRunner.run(roqua, ["track", "import", export] + common)
         #expect(again.status == 0 && again.stdout.contains("3 imported before"), "\(again.stdout)")
     }

@@ -30,16 +30,25 @@ import Testing
         let directory = try TempDirectory()
         let storePath = directory.file("regions.sqlite")
         let roqua = ProductsDirectory.product("roqua")
-        try "lat,lon,timestamp\n40.9879,29.0281,2024-05-01T08:00:00Z\n".write(toFile: directory.file("first.csv"),
-                                                                              atomically: true, encoding: .utf8)
-        let first = try CommandRunner.run(roqua, ["track", "import", directory.file("first.csv"), "--store", storePath,
-                                                  "--boundaries", Bundled.path()])
+        try "lat,lon,timestamp\n40.9879,29.0281,2024-05-01T08:00:00Z\n".write(
+            toFile: directory.file("first.csv"),
+            atomically: true, encoding: .utf8)
+        let first = try CommandRunner.run(
+            roqua,
+            [
+                "track", "import", directory.file("first.csv"), "--store", storePath,
+                "--boundaries", Bundled.path(),
+            ])
         #expect(first.status == 0, "\(first.stderr)")
         let before = try RegionStore(path: storePath).export(.json)
 
         try Self.writeLongWalk(to: directory.file("long.csv"), count: 2_000_000)
-        let run = try CommandRunner.start(roqua, ["track", "import", directory.file("long.csv"), "--store", storePath,
-                                                  "--boundaries", Bundled.path()])
+        let run = try CommandRunner.start(
+            roqua,
+            [
+                "track", "import", directory.file("long.csv"), "--store", storePath,
+                "--boundaries", Bundled.path(),
+            ])
         usleep(1_500_000)
         run.kill()
         let result = run.wait()

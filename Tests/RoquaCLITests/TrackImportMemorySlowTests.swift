@@ -12,9 +12,11 @@ import Testing
         for megabytes in [5, 50] {
             let path = dir.file("Records-\(megabytes).json")
             _ = try RecordsFixture.write(path, megabytes: megabytes)
-            let result = try CommandRunner.run(ProductsDirectory.product("roqua"), [
-                "track", "import", path, "--store", dir.file("store-\(megabytes).sqlite"), "--boundaries", Bundled.path(),
-            ], measuringMemory: true)
+            let result = try CommandRunner.run(
+                ProductsDirectory.product("roqua"),
+                [
+                    "track", "import", path, "--store", dir.file("store-\(megabytes).sqlite"), "--boundaries", Bundled.path(),
+                ], measuringMemory: true)
             #expect(result.status == 0, "\(result.stderr)")
             peaks.append(result.maxRSSKilobytes)
         }

@@ -23,15 +23,21 @@ import Testing
         let record = #"{"latitudeE7": 409879000, "longitudeE7": 290281000, "timestamp": "2024-05-01T08:00:00Z"}"#
         let files = [
             ("Records.json", #"{"deviceSettings": ["#, "], \"locations\": [\(record)]}"),
-            ("Timeline.json", #"{"userLocationProfile": ["#,
-             #"], "rawSignals": [{"position": {"LatLng": "40.9879°, 29.0281°", "timestamp": "2024-05-01T08:00:00Z"}}]}"#),
-            ("track.geojson", #"{"type": "Feature", "properties": {"time": "2024-05-01T08:00:00Z", "junk": ["#,
-             #"]}, "geometry": {"type": "Point", "coordinates": [29.0281, 40.9879]}}"#),
+            (
+                "Timeline.json", #"{"userLocationProfile": ["#,
+                #"], "rawSignals": [{"position": {"LatLng": "40.9879°, 29.0281°", "timestamp": "2024-05-01T08:00:00Z"}}]}"#
+            ),
+            (
+                "track.geojson", #"{"type": "Feature", "properties": {"time": "2024-05-01T08:00:00Z", "junk": ["#,
+                #"]}, "geometry": {"type": "Point", "coordinates": [29.0281, 40.9879]}}"#
+            ),
         ]
         func importPeak(_ path: String, store: String) throws -> Int {
-            let result = try CommandRunner.run(ProductsDirectory.product("roqua"), [
-                "track", "import", path, "--store", dir.file(store), "--boundaries", Bundled.path(),
-            ], measuringMemory: true)
+            let result = try CommandRunner.run(
+                ProductsDirectory.product("roqua"),
+                [
+                    "track", "import", path, "--store", dir.file(store), "--boundaries", Bundled.path(),
+                ], measuringMemory: true)
             #expect(result.status == 0 && result.stdout.contains("1 fixes read"), "\(path): \(result.stderr)")
             return result.maxRSSKilobytes
         }

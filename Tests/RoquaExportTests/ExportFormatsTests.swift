@@ -35,7 +35,8 @@ import Testing
         let properties = try #require(d1["properties"] as? [String: Any])
         #expect(properties["name"] as? String == "Alpha" && properties["level"] as? String == "district")
         #expect(properties["parent"] as? String == "P1" && properties["country"] as? String == "XX")
-        #expect(properties["answer_country"] as? String == "XX" && properties["answer_province"] as? String == "P1"
+        #expect(
+            properties["answer_country"] as? String == "XX" && properties["answer_province"] as? String == "P1"
                 && properties["answer_district"] as? String == "D1")
         #expect(properties["layer"] as? String == "districts" && properties["layer_precision"] is Int)
         let testland = try #require(features.first { $0["id"] as? String == "XX" }?["properties"] as? [String: Any])
@@ -79,8 +80,10 @@ import Testing
         // 01 = little-endian, 03000020 = polygon with SRID, E6100000 = 4326.
         #expect(d1[14].hasPrefix("0103000020E6100000"))
         #expect(lines.filter { $0 == "\\." }.count == 2)
-        for needle in ["CREATE INDEX roqua_pieces_geom ON roqua_pieces USING gist (geom);", "CREATE FUNCTION roqua_resolve(",
-                       "ANALYZE roqua_pieces;", "COMMIT;"] {
+        for needle in [
+            "CREATE INDEX roqua_pieces_geom ON roqua_pieces USING gist (geom);", "CREATE FUNCTION roqua_resolve(",
+            "ANALYZE roqua_pieces;", "COMMIT;",
+        ] {
             #expect(text.contains(needle), "\(needle)")
         }
     }

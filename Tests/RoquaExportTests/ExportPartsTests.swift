@@ -1,7 +1,8 @@
 import Foundation
 import RoquaBoundaries
-@testable import RoquaExport
 import Testing
+
+@testable import RoquaExport
 
 @Suite struct ExportPartsTests {
     @Test("COPY text fields: NULL as \\N; backslash, tab, newline and carriage return escaped")

@@ -8,9 +8,12 @@ import Testing
 /// The PostGIS export of the bundled boundaries loaded into a real, throwaway PostGIS, and
 /// `roqua_resolve` asked about 10,000 seeded points: every answer must be Roqua's exact answer
 /// (the resolver without its nearest-boundary fallback, which the SQL leaves out).
-@Suite("PostGIS export agrees with Roqua", .tags(.slow),
-       .enabled(if: PostgresServer.isInstalled && PostgresServer.hasPostGIS,
-                "PostgreSQL with PostGIS is not installed (initdb/pg_ctl under /usr/lib/postgresql/*/bin or $ROQUA_PG_BIN, and postgis.control): apt-get install postgresql-15-postgis-3"))
+@Suite(
+    "PostGIS export agrees with Roqua", .tags(.slow),
+    .enabled(
+        if: PostgresServer.isInstalled && PostgresServer.hasPostGIS,
+        "PostgreSQL with PostGIS is not installed (initdb/pg_ctl under /usr/lib/postgresql/*/bin or $ROQUA_PG_BIN, and postgis.control): apt-get install postgresql-15-postgis-3"
+    ))
 struct PostGISAgreementSlowTests {
     @Test("10,000 seeded points (world, Türkiye, near and on borders, ±180): roqua_resolve == Roqua")
     func tenThousandPoints() throws {
@@ -22,7 +25,8 @@ struct PostGISAgreementSlowTests {
         defer { server.stop() }
         try server.createDatabase("roqua")
         try server.psql(database: "roqua", ["-f", script])
-        let counts = try server.psql(database: "roqua", ["-c", "SELECT (SELECT COUNT(*) FROM roqua_boundaries) || '|' || (SELECT COUNT(*) FROM roqua_pieces)"])
+        let counts = try server.psql(
+            database: "roqua", ["-c", "SELECT (SELECT COUNT(*) FROM roqua_boundaries) || '|' || (SELECT COUNT(*) FROM roqua_pieces)"])
         #expect(counts.trimmingCharacters(in: .whitespacesAndNewlines) == "\(summary.boundaries)|\(summary.pieces)")
 
         let points = try AgreementPoints.make(database: database, count: 10_000)
@@ -36,12 +40,21 @@ struct PostGISAgreementSlowTests {
         // Swift prints the shortest text that reads back as the same double, so PostgreSQL gets the exact point.
         try points.enumerated().map { "\($0.offset),\($0.element.lon),\($0.element.lat)" }.joined(separator: "\n")
             .write(toFile: csv, atomically: true, encoding: .utf8)
-        try server.psql(database: "roqua", ["-c", "CREATE TABLE points (id integer PRIMARY KEY, lon double precision, lat double precision)",
-                                            "-c", "\\copy points FROM '\(csv)' WITH (FORMAT csv)"])
-        let output = try server.psql(database: "roqua", ["-c", """
-            SELECT p.id, r.country_code, r.province_code, r.district_code
-            FROM points p, LATERAL roqua_resolve(p.lon, p.lat) r ORDER BY p.id
-            """])
+        try server.psql(
+            database: "roqua",
+            [
+                "-c", "CREATE TABLE points (id integer PRIMARY KEY, lon double precision, lat double precision)",
+                "-c", "\\copy points FROM '\(csv)' WITH (FORMAT csv)",
+            ])
+        let output = try server.psql(
+            database: "roqua",
+            [
+                "-c",
+                """
+                SELECT p.id, r.country_code, r.province_code, r.district_code
+                FROM points p, LATERAL roqua_resolve(p.lon, p.lat) r ORDER BY p.id
+                """,
+            ])
         var answers = [String?](repeating: nil, count: points.count)
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
@@ -49,7 +62,9 @@ struct PostGISAgreementSlowTests {
             answers[id] = String(fields[1])
         }
         let mismatches = points.indices.filter { answers[$0] != expected[$0] }
-        #expect(mismatches.isEmpty, """
+        #expect(
+            mismatches.isEmpty,
+            """
             \(mismatches.count) of \(points.count) differ; first: \(mismatches.prefix(8).map {
                 "\(points[$0].kind) (\(points[$0].lat), \(points[$0].lon)): Roqua \(expected[$0]), PostGIS \(answers[$0] ?? "none")"
             }.joined(separator: "; "))
@@ -78,15 +93,18 @@ enum AgreementPoints {
             points.append(Point(lat: asin(z) * 180 / .pi, lon: .random(in: -180...180, using: &random), kind: "world"))
         }
         for _ in 0..<2_500 {
-            points.append(Point(lat: .random(in: 35.8...42.2, using: &random), lon: .random(in: 25.6...44.9, using: &random), kind: "türkiye"))
+            points.append(
+                Point(lat: .random(in: 35.8...42.2, using: &random), lon: .random(in: 25.6...44.9, using: &random), kind: "türkiye"))
         }
         for lat in stride(from: -85.0, through: 85.0, by: 10.0) {
             points.append(Point(lat: lat, lon: 180, kind: "meridian"))
             points.append(Point(lat: lat, lon: -180, kind: "meridian"))
         }
         let (turkish, other) = try database.read { db in
-            (try String.fetchAll(db, sql: "SELECT code FROM boundaries WHERE level = 2 AND country_code = 'TR' ORDER BY code"),
-             try String.fetchAll(db, sql: "SELECT code FROM boundaries WHERE country_code <> 'TR' ORDER BY code"))
+            (
+                try String.fetchAll(db, sql: "SELECT code FROM boundaries WHERE level = 2 AND country_code = 'TR' ORDER BY code"),
+                try String.fetchAll(db, sql: "SELECT code FROM boundaries WHERE country_code <> 'TR' ORDER BY code")
+            )
         }
         let context = GEOSContext()
         // Vertices of random boundaries, a few per boundary so that each is read once.
@@ -106,9 +124,11 @@ enum AgreementPoints {
                     points.append(Point(lat: y, lon: x, kind: "vertex of \(code)"))
                 } else {
                     let reach = [1e-6, 1e-4, 1e-3][Int.random(in: 0..<3, using: &random)]
-                    points.append(Point(lat: max(-90, min(90, y + .random(in: -reach...reach, using: &random))),
-                                        lon: max(-180, min(180, x + .random(in: -reach...reach, using: &random))),
-                                        kind: "near \(code)"))
+                    points.append(
+                        Point(
+                            lat: max(-90, min(90, y + .random(in: -reach...reach, using: &random))),
+                            lon: max(-180, min(180, x + .random(in: -reach...reach, using: &random))),
+                            kind: "near \(code)"))
                 }
                 remaining -= 1
             }

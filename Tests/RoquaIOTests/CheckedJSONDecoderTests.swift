@@ -7,8 +7,10 @@ import Testing
 /// other text decodes exactly as Foundation decodes it.
 @Suite struct CheckedJSONDecoderTests {
     /// What crashed Foundation's decoder: the 513th opening bracket as the text's last byte.
-    @Test(arguments: [String(repeating: "[", count: 513), String(repeating: #"{"a":"#, count: 512) + "[",
-                      "\n" + String(repeating: "[", count: 600) + "]"])
+    @Test(arguments: [
+        String(repeating: "[", count: 513), String(repeating: #"{"a":"#, count: 512) + "[",
+        "\n" + String(repeating: "[", count: 600) + "]",
+    ])
     func nestingPastTheLimitIsADecodingError(text: String) throws {
         do {
             _ = try CheckedJSONDecoder().decode([Int].self, from: Data(text.utf8))
@@ -32,7 +34,10 @@ import Testing
     /// those nested past 512 (counted here independently) and otherwise agrees with Foundation.
     @Test func agreesWithFoundationBelowTheLimit() throws {
         var seed: UInt64 = 20261127
-        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
         let pieces = ["[", "]", "{", "}", "\"", "\\", ",", ":", "1", " ", "\n", #""k":"#, "[[[[[[[[", "]]]]]]]]", "null"]
         var refused = 0
         for round in 0..<3000 {
@@ -61,7 +66,9 @@ import Testing
             while let url = files?.nextObject() as? URL {
                 guard url.pathExtension == "swift", url.lastPathComponent != "CheckedJSONDecoder.swift" else { continue }
                 let text = try String(contentsOf: url, encoding: .utf8)
-                if text.range(of: #"(?<![A-Za-z])JSONDecoder\(|JWTKeyCollection\(\)|DefaultJWTParser\(\)"#, options: .regularExpression) != nil {
+                if text.range(of: #"(?<![A-Za-z])JSONDecoder\(|JWTKeyCollection\(\)|DefaultJWTParser\(\)"#, options: .regularExpression)
+                    != nil
+                {
                     offenders.append(url.path)
                 }
             }
@@ -77,7 +84,8 @@ import Testing
             } else if byte == 0x22 {
                 inString = true
             } else if byte == 0x5B || byte == 0x7B {
-                depth += 1; deepest = max(deepest, depth)
+                depth += 1
+                deepest = max(deepest, depth)
             } else if byte == 0x5D || byte == 0x7D {
                 depth = max(0, depth - 1)
             }
@@ -94,11 +102,20 @@ import Testing
                 while !items.isAtEnd { values.append(try items.decode(JSONAny.self)) }
                 self = .array(values)
             } else if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-                self = .object(try Dictionary(uniqueKeysWithValues: keyed.allKeys.map { ($0.stringValue, try keyed.decode(JSONAny.self, forKey: $0)) }))
+                self = .object(
+                    try Dictionary(uniqueKeysWithValues: keyed.allKeys.map { ($0.stringValue, try keyed.decode(JSONAny.self, forKey: $0)) })
+                )
             } else {
                 let single = try decoder.singleValueContainer()
-                if single.decodeNil() { self = .null } else if let b = try? single.decode(Bool.self) { self = .bool(b) }
-                else if let d = try? single.decode(Double.self) { self = .number(d) } else { self = .string(try single.decode(String.self)) }
+                if single.decodeNil() {
+                    self = .null
+                } else if let b = try? single.decode(Bool.self) {
+                    self = .bool(b)
+                } else if let d = try? single.decode(Double.self) {
+                    self = .number(d)
+                } else {
+                    self = .string(try single.decode(String.self))
+                }
             }
         }
     }

@@ -86,7 +86,10 @@ import Testing
         #expect(got.map(\.text) == ["{\"a\" 1}", "{\"b\":tru}", "[1 2]"])
         for (text, line) in got {
             let json = JSONScanner(stream: ByteStream(bytes: Array(text.utf8), name: "f.geojson", line: line))
-            #expect { _ = try json.readValue(); try json.expectEnd() } throws: { error in
+            #expect {
+                _ = try json.readValue()
+                try json.expectEnd()
+            } throws: { error in
                 (error as? InputError)?.line == line
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import RoquaTestSupport
 import Testing
+
 @testable import RoquaIO
 
 /// `readPlainValue` (one pass over the buffered bytes) gives what `readValue` gives — the same
@@ -12,14 +13,16 @@ struct JSONPlainValueTests {
     static let keys = ["latitudeE7", "longitudeE7", "timestamp", "accuracy", "velocity"]
 
     @Test func agreesWithReadValue() throws {
-        let pieces = [#""latitudeE7": 410000000"#, #""longitudeE7":-289999999"#, #""timestamp": "2024-05-01T10:00:00Z""#,
-                      #""accuracy": 12.5"#, #""velocity": null"#, #""activity": [1, {"a": 2}]"#, #""source": "W\"IFI""#,
-                      #""accuracy": true"#, #""x": "ä€""#, #""latitudeE7": 4.1e8"#, "\n", #""timestamp": "2024-\u00305""#,
-                      #""deviceTag": -7"#, #""heading": false"#,
-                      #""position": {"LatLng": "41.0000442\u00b0, 28.9499890\u00B0", "accuracyMeters": 20, "n": [1, -2.5e3, true, null, []]}"#,
-                      #""x": "a\nb\t\u00e9\u20ac\/\\ \"q\" \b\f\r""#, #""s": "\ud83d\ude00""#, #""q": "\q""#, #""lat\u0069tudeE7": 5"#,
-                      #""deep": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]"#, #""ok": [[[[[1, {"a": {}}]]]]]"#,
-                      #""sp": "\u0020\u0000""#, #""e": {}"#, #""u": "ä€""#, #""o": {"a": {"b": {"c": "d\u00b0"}}, "a": 2}"#]
+        let pieces = [
+            #""latitudeE7": 410000000"#, #""longitudeE7":-289999999"#, #""timestamp": "2024-05-01T10:00:00Z""#,
+            #""accuracy": 12.5"#, #""velocity": null"#, #""activity": [1, {"a": 2}]"#, #""source": "W\"IFI""#,
+            #""accuracy": true"#, #""x": "ä€""#, #""latitudeE7": 4.1e8"#, "\n", #""timestamp": "2024-\u00305""#,
+            #""deviceTag": -7"#, #""heading": false"#,
+            #""position": {"LatLng": "41.0000442\u00b0, 28.9499890\u00B0", "accuracyMeters": 20, "n": [1, -2.5e3, true, null, []]}"#,
+            #""x": "a\nb\t\u00e9\u20ac\/\\ \"q\" \b\f\r""#, #""s": "\ud83d\ude00""#, #""q": "\q""#, #""lat\u0069tudeE7": 5"#,
+            #""deep": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]"#, #""ok": [[[[[1, {"a": {}}]]]]]"#,
+            #""sp": "\u0020\u0000""#, #""e": {}"#, #""u": "ä€""#, #""o": {"a": {"b": {"c": "d\u00b0"}}, "a": 2}"#,
+        ]
         var state: UInt64 = 2026
         func random(_ n: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -32,8 +35,10 @@ struct JSONPlainValueTests {
         }
         for keeping in [Self.keys, nil] {
             // Broken last records: both must stop there, alike.
-            for broken in [#"{"accuracy": 5, "velocity": 1.2.3}"#, #"{"x": "\u12G4"}"#, "{\"x\": \"tab\there\"}", #"{"x": [1 2]}"#,
-                           #"{"timestamp": "a\qb"}"#, #"{"latitudeE7": "\ud800x"}"#] {
+            for broken in [
+                #"{"accuracy": 5, "velocity": 1.2.3}"#, #"{"x": "\u12G4"}"#, "{\"x\": \"tab\there\"}", #"{"x": [1 2]}"#,
+                #"{"timestamp": "a\qb"}"#, #"{"latitudeE7": "\ud800x"}"#,
+            ] {
                 try Self.compare(records + [broken], keeping: keeping, readable: records.count)
             }
         }
@@ -45,8 +50,10 @@ struct JSONPlainValueTests {
     @Test func skippingAgreesTokenByToken() throws {
         var generator = SeededGenerator(state: 34)
         func random(_ n: Int) -> Int { generator.below(n) }
-        let scalars = ["1", "-2.5e3", "true", "false", "null", #""x""#, #""a\"b\\""#, #""\u00e9\q""#, "\"\\\n\"", "0.1",
-                       "12345678901234567890", String(repeating: "7", count: 70), #""ä€""#, "\"tab\\\tok\""]
+        let scalars = [
+            "1", "-2.5e3", "true", "false", "null", #""x""#, #""a\"b\\""#, #""\u00e9\q""#, "\"\\\n\"", "0.1",
+            "12345678901234567890", String(repeating: "7", count: 70), #""ä€""#, "\"tab\\\tok\"",
+        ]
         func value(_ depth: Int) -> String {
             switch depth > 6 ? 0 : random(4) {
             case 0: return scalars[random(scalars.count)]
@@ -56,10 +63,12 @@ struct JSONPlainValueTests {
         }
         let values = (0..<2_000).map { _ in value(0) } + [String(repeating: "[", count: 40) + String(repeating: "]", count: 40)]
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        for broken in [#"{"a": [1}"#, #"{"a": tru}"#, "{\"a\": \"x\u{01}y\"}", #"[1, 2.3.4]"#, "[\"\\\u{01}\"]", deep, #"{"a": 1]"#,
-                       #"{"a": 1, , "b": [}"#, "[1, #]", #"{"a": "unterminated"#, #"[{"a": 1}"#, "[" + String(repeating: "9", count: 1100) + "]",
-                       // A word of 1,024 bytes is the longest read (here a valid number); one more is too long.
-                       "[0." + String(repeating: "0", count: 1022) + ", 0." + String(repeating: "0", count: 1023) + "]"] {
+        for broken in [
+            #"{"a": [1}"#, #"{"a": tru}"#, "{\"a\": \"x\u{01}y\"}", #"[1, 2.3.4]"#, "[\"\\\u{01}\"]", deep, #"{"a": 1]"#,
+            #"{"a": 1, , "b": [}"#, "[1, #]", #"{"a": "unterminated"#, #"[{"a": 1}"#, "[" + String(repeating: "9", count: 1100) + "]",
+            // A word of 1,024 bytes is the longest read (here a valid number); one more is too long.
+            "[0." + String(repeating: "0", count: 1022) + ", 0." + String(repeating: "0", count: 1023) + "]",
+        ] {
             let text = Array(("[\n" + (values + [broken]).joined(separator: ",\n") + "\n]").utf8)
             for chunk in [7, 64, 333, 1 << 20] {
                 let (runs, tokens) = JSONScanner.skipBothWays(text, chunkSize: chunk)

@@ -29,8 +29,9 @@ import Testing
     }
 
     @Test func synthesisedTypesKeepTheirDeclarationOrder() throws {
-        #expect(try text(Declared()) == #"{"zeta":1,"alpha":"a","mid":40.0,"present":7,"list":[0.1,1e-05,1e+21,-0.0],"#
-            + #""nested":{"small":-3,"wide":18446744073709551615,"id":-9007199254740993,"float":0.5,"empty":[]},"flags":[true,false]}"#)
+        #expect(
+            try text(Declared()) == #"{"zeta":1,"alpha":"a","mid":40.0,"present":7,"list":[0.1,1e-05,1e+21,-0.0],"#
+                + #""nested":{"small":-3,"wide":18446744073709551615,"id":-9007199254740993,"float":0.5,"empty":[]},"flags":[true,false]}"#)
     }
 
     /// Nested containers have no end call: each is closed when its parent writes on, or at the end.
@@ -106,12 +107,17 @@ import Testing
 
     @Test func stringsAreEscapedAsBefore() throws {
         var generator = SystemRandomNumberGenerator()
-        var samples = ["", "Kadıköy", "a/b", "quote \" and \\ back", "tab\tline\nreturn\r", "\u{0}\u{1}\u{8}\u{c}\u{1f}\u{7f}",
-                       "İstanbul › Kadıköy 🌍", "\u{2028}\u{2029}"]
+        var samples = [
+            "", "Kadıköy", "a/b", "quote \" and \\ back", "tab\tline\nreturn\r", "\u{0}\u{1}\u{8}\u{c}\u{1f}\u{7f}",
+            "İstanbul › Kadıköy 🌍", "\u{2028}\u{2029}",
+        ]
         for _ in 0..<200 {
-            samples.append(String(String.UnicodeScalarView((0..<12).compactMap { _ in
-                Unicode.Scalar([0x22, 0x5C, 0x0A, 0x01, 0x41, 0xE9, 0x131, 0x1F30D].randomElement(using: &generator) ?? 0x41)
-            })))
+            samples.append(
+                String(
+                    String.UnicodeScalarView(
+                        (0..<12).compactMap { _ in
+                            Unicode.Scalar([0x22, 0x5C, 0x0A, 0x01, 0x41, 0xE9, 0x131, 0x1F30D].randomElement(using: &generator) ?? 0x41)
+                        })))
         }
         for sample in samples {
             #expect(try text(sample) == Self.previousQuote(sample), "\(sample.debugDescription)")

@@ -58,8 +58,11 @@ import Testing
         var deadPID: Int32 = 999_999
         while kill(deadPID, 0) == 0 || errno != ESRCH { deadPID -= 1 }
         let alive = getppid()
-        let keep = [".out.csv.building-\(alive)", ".other.csv.building-\(deadPID)", "out.csv.building-\(deadPID)",
-                    ".out.csv.building-", ".out.csv.building-x\(deadPID)"] + (0..<3_000).map { "file-\($0).txt" }
+        let keep =
+            [
+                ".out.csv.building-\(alive)", ".other.csv.building-\(deadPID)", "out.csv.building-\(deadPID)",
+                ".out.csv.building-", ".out.csv.building-x\(deadPID)",
+            ] + (0..<3_000).map { "file-\($0).txt" }
         for name in keep + [".out.csv.building-\(deadPID)", ".out.csv.building-\(deadPID)-wal"] {
             #expect(FileManager.default.createFile(atPath: directory.file(name), contents: Data("x".utf8)))
         }

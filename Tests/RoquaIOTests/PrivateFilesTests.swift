@@ -1,7 +1,8 @@
 import Foundation
-@testable import RoquaIO
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaIO
 
 /// Files holding personal data are the owner's only, whatever the umask: each check below runs
 /// under umask 022 (the usual one), under which the system's defaults would give 0644 / 0755.

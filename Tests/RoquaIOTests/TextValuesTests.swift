@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RoquaIO
 
 struct TextValuesTests {
@@ -16,8 +17,9 @@ struct TextValuesTests {
                 text += pieces[Int(bits % UInt64(pieces.count))]
                 bits /= UInt64(pieces.count)
             }
-            #expect(TextValues.trimmedWhitespace(text) == text.trimmingCharacters(in: .whitespacesAndNewlines),
-                    "\(Array(text.unicodeScalars))")
+            #expect(
+                TextValues.trimmedWhitespace(text) == text.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(Array(text.unicodeScalars))")
         }
     }
 
@@ -43,7 +45,8 @@ struct TextValuesTests {
             } else {
                 bytes = (0..<(1 + random(18))).map { _ in alphabet[random(alphabet.count)] }
             }
-            let expected: Double? = bytes.allSatisfy(TextValues.isNumberByte)
+            let expected: Double? =
+                bytes.allSatisfy(TextValues.isNumberByte)
                 ? Double(String(decoding: bytes, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil } : nil
             let got = TextValues.number(bytes: bytes[...])
             let text = String(decoding: bytes, as: UTF8.self)
@@ -63,4 +66,3 @@ struct TextValuesTests {
         #expect(fast > 30_000)
     }
 }
-

@@ -29,14 +29,16 @@ import Testing
         let view = Self.refusal("ALTER TABLE municipalities RENAME TO rows; CREATE VIEW municipalities AS SELECT * FROM rows;")
         #expect(view.contains("layer.gpkg: feature table municipalities is a view"), "\(view)")
         // A metadata table as a recursive view: it could grow without end; bounded here.
-        let contents = Self.refusal("""
+        let contents = Self.refusal(
+            """
             ALTER TABLE gpkg_contents RENAME TO contents;
             CREATE VIEW gpkg_contents AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3)
               SELECT table_name, data_type, identifier, srs_id FROM contents, n WHERE i = 1;
             """)
         #expect(contents.contains("gpkg_contents is a view"), "\(contents)")
         // A virtual table runs its module's code on every read.
-        let virtual = Self.refusal("""
+        let virtual = Self.refusal(
+            """
             ALTER TABLE municipalities RENAME TO rows;
             CREATE VIRTUAL TABLE municipalities USING fts4(geom, GID_2, NAME_2);
             INSERT INTO municipalities SELECT geom, GID_2, NAME_2 FROM rows;
@@ -46,7 +48,8 @@ import Testing
 
     /// A column computed on every read (`GENERATED … VIRTUAL`) is not read; a stored one is.
     @Test func computedColumnsAreNotRead() throws {
-        let converted = try Self.convert("""
+        let converted = try Self.convert(
+            """
             ALTER TABLE municipalities ADD COLUMN junk TEXT GENERATED ALWAYS AS (printf('%.8c', NAME_2)) VIRTUAL;
             """)
         #expect(converted.fields["junk"] == nil && converted.fields["NAME_2"] != nil, "\(converted.fields)")

@@ -36,8 +36,10 @@ import Testing
         #expect(crossings(bowTie) == 1)
         // Touching and overlapping edges add no faces: a ring traced back over itself, a hole touching its shell.
         #expect(crossings(Ring(xs: [0, 2, 2, 1, 1, 2, 2, 0, 0], ys: [0, 0, 1, 1, 2, 1, 3, 3, 0])) == 0)
-        #expect(RingCrossings.count([PolygonRings(shell: Shapes.square(x: 0, y: 0, size: 4), holes: [Shapes.square(x: 0, y: 1, size: 1)])],
-                                    limit: 10, work: 1_000) == 0)
+        #expect(
+            RingCrossings.count(
+                [PolygonRings(shell: Shapes.square(x: 0, y: 0, size: 4), holes: [Shapes.square(x: 0, y: 1, size: 1)])],
+                limit: 10, work: 1_000) == 0)
     }
 
     /// 201 vertices ran for minutes, 801 passed 1.1 GB in a minute: both refused at once.
@@ -46,7 +48,9 @@ import Testing
             let s = try Self.scenario(star: n)
             let (error, seconds) = try Self.refusal(s)
             #expect(error.description.hasPrefix("\(s.path("districts.shp")): record 1 (D1 Alpha)"), "\(error)")
-            #expect(error.description.contains("cross each other more than 1000 times") && error.description.contains("fix or remove"), "\(error)")
+            #expect(
+                error.description.contains("cross each other more than 1000 times") && error.description.contains("fix or remove"),
+                "\(error)")
             #expect(seconds < 10, "\(n) vertices: \(seconds) s")
             try expectUntouched(s.existing)
         }
@@ -56,8 +60,9 @@ import Testing
     @Test func aRepairThatTakesTooLongIsStopped() throws {
         let s = try Self.scenario(star: 45)
         let (error, seconds) = try Self.refusal(s, repairSeconds: 0.001)
-        #expect(error.description.contains("record 1 (D1 Alpha)") && error.description.contains("its repair took longer than 0.001 s"),
-                "\(error)")
+        #expect(
+            error.description.contains("record 1 (D1 Alpha)") && error.description.contains("its repair took longer than 0.001 s"),
+            "\(error)")
         #expect(seconds < 10)
         try expectUntouched(s.existing)
         // Given its time, the same star is repaired.

@@ -1,7 +1,7 @@
 import Foundation
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 import RoquaTestSupport
 import Testing
 
@@ -66,7 +66,8 @@ import Testing
             fixture["districts.shp"].type = type
             for i in fixture["districts.shp"].units.indices {
                 let x = Double(i) + 1.5
-                fixture["districts.shp"].units[i].shape = type == .point
+                fixture["districts.shp"].units[i].shape =
+                    type == .point
                     ? .point(x: x, y: 2) : .line([Shapes.ring([(x, 1), (x, 3), (x + 0.5, 3)])])
             }
         }
@@ -96,8 +97,11 @@ import Testing
     @Test func duplicateCodeInOneLayer() throws {
         let s = try Scenario { $0["districts.shp"].units[2].code = "D1" }
         let error = try s.failure(ImportError.self)
-        #expect(error == .duplicateCode(file: s.path("districts.shp"), record: 3, code: "D1",
-                                        first: "districts.shp record 1"))
+        #expect(
+            error
+                == .duplicateCode(
+                    file: s.path("districts.shp"), record: 3, code: "D1",
+                    first: "districts.shp record 1"))
         #expect(error.description.contains("districts.shp"))
         #expect(error.description.contains("record 3"))
         try expectUntouched(s.existing)
@@ -106,16 +110,22 @@ import Testing
     @Test func duplicateCodeAcrossLayers() throws {
         let s = try Scenario { $0["districts.shp"].units[1].code = "P2" }
         let error = try s.failure(ImportError.self)
-        #expect(error == .duplicateCode(file: s.path("districts.shp"), record: 2, code: "P2",
-                                        first: "provinces.shp record 2"))
+        #expect(
+            error
+                == .duplicateCode(
+                    file: s.path("districts.shp"), record: 2, code: "P2",
+                    first: "provinces.shp record 2"))
         try expectUntouched(s.existing)
     }
 
     @Test func unknownParentCode() throws {
         let s = try Scenario { $0["districts.shp"].units[1].parent = "P9" }
         let error = try s.failure(ImportError.self)
-        #expect(error == .unknownParent(file: s.path("districts.shp"), record: 2, code: "D2", parent: "P9",
-                                        level: .province))
+        #expect(
+            error
+                == .unknownParent(
+                    file: s.path("districts.shp"), record: 2, code: "D2", parent: "P9",
+                    level: .province))
         #expect(error.description.contains("districts.shp"))
         #expect(error.description.contains("record 2"))
         try expectUntouched(s.existing)
@@ -125,8 +135,11 @@ import Testing
     @Test func parentAtTheWrongLevel() throws {
         let s = try Scenario { $0["districts.shp"].units[0].parent = "XX" }
         let error = try s.failure(ImportError.self)
-        #expect(error == .unknownParent(file: s.path("districts.shp"), record: 1, code: "D1", parent: "XX",
-                                        level: .province))
+        #expect(
+            error
+                == .unknownParent(
+                    file: s.path("districts.shp"), record: 1, code: "D1", parent: "XX",
+                    level: .province))
         try expectUntouched(s.existing)
     }
 
@@ -159,8 +172,9 @@ import Testing
             return
         }
         #expect(file == s.path("districts.shp") && record == 2)
-        #expect(error.description.contains("record 2") && error.description.contains(x.isNaN ? "nan" : "\(y == 6.5 ? x : y)"),
-                "\(error)")
+        #expect(
+            error.description.contains("record 2") && error.description.contains(x.isNaN ? "nan" : "\(y == 6.5 ? x : y)"),
+            "\(error)")
         try expectUntouched(s.existing)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 import RoquaTestSupport
 import Testing
 
@@ -29,14 +29,18 @@ struct ImportedFixture {
         fixture["districts.shp"].units[1].shape = .polygon([Shapes.square(x: 1, y: 6, size: 3, clockwise: false)])
         fixture["districts.shp"].units += [
             FixtureUnit(code: "D4", name: "Delta", parent: "P2", rings: [Shapes.bowTie(x: 6, y: 6, size: 2)]),
-            FixtureUnit(code: "D5", name: "Epsilon", parent: "P2", rings: [
-                Shapes.circle(centerX: 7.5, centerY: 5, radius: Self.circleRadius, vertices: Self.circleVertices),
-            ]),
+            FixtureUnit(
+                code: "D5", name: "Epsilon", parent: "P2",
+                rings: [
+                    Shapes.circle(centerX: 7.5, centerY: 5, radius: Self.circleRadius, vertices: Self.circleVertices)
+                ]),
         ]
         try fixture.write(in: source.path)
         self.fixture = fixture
-        report = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("boundaries.sqlite"),
-                                                        maxPieceVertices: Self.maxPieceVertices, maxPieceDegrees: 360))
+        report = try BoundaryImporter.run(
+            ImportOptions(
+                sources: [source.path], output: out.file("boundaries.sqlite"),
+                maxPieceVertices: Self.maxPieceVertices, maxPieceDegrees: 360))
         database = try BoundaryDatabase(path: out.file("boundaries.sqlite"))
     }
 
@@ -67,10 +71,12 @@ struct ImportedFixture {
 
     @Test func parentLinks() throws {
         let rows = try imported.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT b.code, b.level, b.country_code, p.code AS parent, p.level AS parent_level
-                FROM boundaries b LEFT JOIN boundaries p ON p.id = b.parent_id ORDER BY b.code
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.code, b.level, b.country_code, p.code AS parent, p.level AS parent_level
+                    FROM boundaries b LEFT JOIN boundaries p ON p.id = b.parent_id ORDER BY b.code
+                    """)
         }
         let parents = Dictionary(uniqueKeysWithValues: rows.map { ($0["code"] as String, $0["parent"] as String?) })
         #expect(parents == ["XX": nil, "P1": "XX", "P2": "XX", "D1": "P1", "D2": "P1", "D3": "P2", "D4": "P2", "D5": "P2"])
@@ -134,11 +140,13 @@ struct ImportedFixture {
     /// Every piece is in the R*Tree under its own id, with a box that holds the piece.
     @Test func rtreeBoxesContainTheirPieces() throws {
         let rows = try imported.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.id, p.min_x, p.min_y, p.max_x, p.max_y, p.vertex_count, p.geometry,
-                       i.min_x AS r_min_x, i.min_y AS r_min_y, i.max_x AS r_max_x, i.max_y AS r_max_y
-                FROM pieces p LEFT JOIN piece_index i ON i.id = p.id
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.min_x, p.min_y, p.max_x, p.max_y, p.vertex_count, p.geometry,
+                           i.min_x AS r_min_x, i.min_y AS r_min_y, i.max_x AS r_max_x, i.max_y AS r_max_y
+                    FROM pieces p LEFT JOIN piece_index i ON i.id = p.id
+                    """)
         }
         let indexed = try imported.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM piece_index") }
         #expect(rows.count == imported.report.pieces)
@@ -184,10 +192,13 @@ struct ImportedFixture {
 
     @Test func smallPolygonsAreOnePieceEach() throws {
         let counts = try imported.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT b.code, COUNT(p.id) AS n FROM boundaries b JOIN pieces p ON p.boundary_id = b.id
-                WHERE b.code != 'D5' GROUP BY b.code
-                """).map { ($0["code"] as String, $0["n"] as Int) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.code, COUNT(p.id) AS n FROM boundaries b JOIN pieces p ON p.boundary_id = b.id
+                    WHERE b.code != 'D5' GROUP BY b.code
+                    """
+            ).map { ($0["code"] as String, $0["n"] as Int) }
         }
         #expect(counts.count == 7)
         for (code, n) in counts { #expect(n == 1, "\(code) has \(n) pieces") }
@@ -200,10 +211,12 @@ struct ImportedFixture {
         _ = try BoundaryImporter.run(ImportOptions(sources: [directory.path], output: output, maxPieceDegrees: 4))
         let context = GEOSContext()
         let pieces = try BoundaryDatabase(path: output).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.geometry, p.max_x - p.min_x AS w, p.max_y - p.min_y AS h FROM pieces p
-                JOIN boundaries b ON b.id = p.boundary_id WHERE b.code = 'XX'
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.geometry, p.max_x - p.min_x AS w, p.max_y - p.min_y AS h FROM pieces p
+                    JOIN boundaries b ON b.id = p.boundary_id WHERE b.code = 'XX'
+                    """)
         }
         // The 10° country square: cut until no piece is wider or taller than 4°, nothing lost.
         #expect(pieces.count >= 9)
@@ -232,14 +245,18 @@ struct ImportedFixture {
             try Row.fetchAll(db, sql: "SELECT b.code, b.source_record, s.layer FROM boundaries b JOIN sources s ON s.id = b.source_id")
                 .map { "\($0["layer"] as String)#\($0["source_record"] as Int) \($0["code"] as String)" }
         }
-        #expect(Set(origins) == ["countries#1 XX", "provinces#1 P1", "provinces#2 P2", "districts#1 D1",
-                                 "districts#2 D2", "districts#3 D3", "districts#4 D4", "districts#5 D5"])
+        #expect(
+            Set(origins) == [
+                "countries#1 XX", "provinces#1 P1", "provinces#2 P2", "districts#1 D1",
+                "districts#2 D2", "districts#3 D3", "districts#4 D4", "districts#5 D5",
+            ])
     }
 
     @Test func meta() throws {
         let meta = try imported.database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
-                .map { ($0["key"] as String, $0["value"] as String) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
+                    .map { ($0["key"] as String, $0["value"] as String) })
         }
         #expect(meta["schema_version"] == "3")
         #expect(meta["piece_max_vertices"] == "\(ImportedFixture.maxPieceVertices)")

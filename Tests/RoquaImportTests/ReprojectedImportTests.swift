@@ -14,9 +14,10 @@ import Testing
 
     static func boxes(_ path: String) throws -> [String: [Double]] {
         try BoundaryDatabase(path: path).read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT code, min_x, min_y, max_x, max_y FROM boundaries").map {
-                ($0["code"] as String, [$0["min_x"], $0["min_y"], $0["max_x"], $0["max_y"]] as [Double])
-            })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT code, min_x, min_y, max_x, max_y FROM boundaries").map {
+                    ($0["code"] as String, [$0["min_x"], $0["min_y"], $0["max_x"], $0["max_y"]] as [Double])
+                })
         }
     }
 
@@ -39,8 +40,10 @@ import Testing
         try fixture.write(in: source.path)
         _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
         let boxes = try Self.boxes(out.file("b.sqlite"))
-        let expected: [String: [Double]] = ["XX": [0, 0, 10, 10], "P1": [0, 0, 5, 10], "P2": [5, 0, 10, 10],
-                                            "D1": [1, 1, 4, 4], "D2": [1, 6, 4, 9], "D3": [6, 1, 9, 4]]
+        let expected: [String: [Double]] = [
+            "XX": [0, 0, 10, 10], "P1": [0, 0, 5, 10], "P2": [5, 0, 10, 10],
+            "D1": [1, 1, 4, 4], "D2": [1, 6, 4, 9], "D3": [6, 1, 9, 4],
+        ]
         for (code, box) in expected {
             let stored = try #require(boxes[code], "\(code) missing")
             #expect(zip(stored, box).allSatisfy { abs($0 - $1) < 1e-7 }, "\(code): \(stored)")
@@ -76,9 +79,13 @@ import Testing
 @Suite struct ParentInferenceTests {
     static func parents(_ path: String) throws -> [String: String] {
         try BoundaryDatabase(path: path).read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
-                SELECT b.code, p.code AS parent FROM boundaries b JOIN boundaries p ON p.id = b.parent_id
-                """).map { ($0["code"] as String, $0["parent"] as String) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT b.code, p.code AS parent FROM boundaries b JOIN boundaries p ON p.id = b.parent_id
+                        """
+                ).map { ($0["code"] as String, $0["parent"] as String) })
         }
     }
 
@@ -132,8 +139,10 @@ import Testing
         // P2 now covers only the lower half of the east: D4 (6…9, 6…9) lies in the country, in no province.
         fixture["provinces.shp"].units[1].shape = .polygon([Shapes.rectangle(minX: 5, minY: 0, maxX: 10, maxY: 5)])
         fixture["districts.shp"].parentInManifest = false
-        fixture["districts.shp"].units.append(FixtureUnit(code: "D4", name: "Delta", parent: "P2",
-                                                          rings: [Shapes.square(x: 6, y: 6, size: 3)]))
+        fixture["districts.shp"].units.append(
+            FixtureUnit(
+                code: "D4", name: "Delta", parent: "P2",
+                rings: [Shapes.square(x: 6, y: 6, size: 3)]))
         try fixture.write(in: source.path)
         #expect(throws: ImportError.self) {
             try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("refused.sqlite")))
@@ -187,7 +196,9 @@ import Testing
         #expect(outcome.prefixLength == nil && outcome.settledByCode.isEmpty)
         #expect(outcome.parents == candidates.map { $0.first?.parent })
         // One parent for (nearly) all: nothing to learn from the codes, a minority unit keeps its own.
-        let single = (0..<20).map { [Candidate(parent: $0 == 5 ? "B" : "A", share: 1)] + ($0 == 5 ? [Candidate(parent: "A", share: 0)] : []) }
+        let single = (0..<20).map {
+            [Candidate(parent: $0 == 5 ? "B" : "A", share: 1)] + ($0 == 5 ? [Candidate(parent: "A", share: 0)] : [])
+        }
         let alone = ParentConsensus.settle(codes: codes, candidates: single)
         #expect(alone.parents[5] == "B" && alone.settledByCode.isEmpty)
     }
@@ -197,8 +208,9 @@ import Testing
         codes[19] = "11210"
         #expect(ParentConsensus.settle(codes: codes, candidates: candidates).parents[19] == nil)
         candidates[19] = [Candidate(parent: "JP-11", share: 0)]
-        #expect(ParentConsensus.settle(codes: codes, candidates: candidates).parents[19] == "JP-11",
-                "near its group's parent, with no area in any: settled")
+        #expect(
+            ParentConsensus.settle(codes: codes, candidates: candidates).parents[19] == "JP-11",
+            "near its group's parent, with no area in any: settled")
     }
 }
 

@@ -40,8 +40,11 @@ import Testing
         let holeInOther = Shapes.square(x: 21, y: 1, size: 1, clockwise: false)
         let holeInFirst = Shapes.square(x: 1, y: 1, size: 1, clockwise: false)
         let result = RingAssembler.assemble([shell, other, holeInOther, holeInFirst])
-        #expect(result.polygons == [PolygonRings(shell: shell, holes: [holeInFirst]),
-                                    PolygonRings(shell: other, holes: [holeInOther])])
+        #expect(
+            result.polygons == [
+                PolygonRings(shell: shell, holes: [holeInFirst]),
+                PolygonRings(shell: other, holes: [holeInOther]),
+            ])
     }
 
     /// A triangular hole whose corner is the shell's corner (0, 0).

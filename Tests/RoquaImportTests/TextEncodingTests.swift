@@ -27,13 +27,15 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
 
     /// Code pages beyond the built-in ones go through iconv: by language driver id (the whole
     /// dBASE/ArcGIS table), code page number, or any name iconv knows.
-    @Test(arguments: [
-        ("LDID/19", "CP932", [144, 86, 143, 104, 139, 230], "新宿区"), ("LDID/123", "CP932", [144, 86, 143, 104, 139, 230], "新宿区"),
-        ("SHIFT_JIS", "SHIFT-JIS", [144, 86, 143, 104, 139, 230], "新宿区"),
-        ("LDID/201", "CP1251", [204, 238, 241, 234, 226, 224], "Москва"), ("windows-1251", "CP1251", [204, 238, 241, 234, 226, 224], "Москва"),
-        ("936", "CP936", [177, 177, 190, 169], "北京"), ("KOI8-R", "KOI8-R", [237, 207, 211, 203, 215, 193], "Москва"),
-        ("BIG5", "BIG5", [187, 79, 165, 95], "臺北"), ("1253", "CP1253", [193, 232, 222, 237, 225], "Αθήνα"),
-    ] as [(String, String, [UInt8], String)])
+    @Test(
+        arguments: [
+            ("LDID/19", "CP932", [144, 86, 143, 104, 139, 230], "新宿区"), ("LDID/123", "CP932", [144, 86, 143, 104, 139, 230], "新宿区"),
+            ("SHIFT_JIS", "SHIFT-JIS", [144, 86, 143, 104, 139, 230], "新宿区"),
+            ("LDID/201", "CP1251", [204, 238, 241, 234, 226, 224], "Москва"),
+            ("windows-1251", "CP1251", [204, 238, 241, 234, 226, 224], "Москва"),
+            ("936", "CP936", [177, 177, 190, 169], "北京"), ("KOI8-R", "KOI8-R", [237, 207, 211, 203, 215, 193], "Москва"),
+            ("BIG5", "BIG5", [187, 79, 165, 95], "臺北"), ("1253", "CP1253", [193, 232, 222, 237, 225], "Αθήνα"),
+        ] as [(String, String, [UInt8], String)])
     func codePagesThroughIconv(codePage: String, name: String, bytes: [UInt8], text: String) throws {
         let encoding = try #require(DBFTextEncoding(codePage: codePage))
         #expect(encoding == .iconv(name) && encoding.name == name)
@@ -97,10 +99,14 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
 @Suite struct ShapefileTextTests {
     private func writeOne(_ dir: TempDirectory, name: FieldValue, codePage: String?) throws -> String {
         let base = dir.file("names")
-        try FixtureWriter.write(base: base, fields: ["CODE", "NAME"],
-                                records: [FixtureRecord(.polygon([Shapes.square(x: 0, y: 0, size: 1)]),
-                                                        ["CODE": "A", "NAME": name])],
-                                codePage: codePage)
+        try FixtureWriter.write(
+            base: base, fields: ["CODE", "NAME"],
+            records: [
+                FixtureRecord(
+                    .polygon([Shapes.square(x: 0, y: 0, size: 1)]),
+                    ["CODE": "A", "NAME": name])
+            ],
+            codePage: codePage)
         return base
     }
 
@@ -190,8 +196,9 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
 @Suite struct EncodedImportTests {
     private func names(_ path: String) throws -> [String: String] {
         try BoundaryDatabase(path: path).read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT code, name FROM boundaries")
-                .map { ($0["code"] as String, $0["name"] as String) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT code, name FROM boundaries")
+                    .map { ($0["code"] as String, $0["name"] as String) })
         }
     }
 

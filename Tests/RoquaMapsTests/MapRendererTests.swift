@@ -9,8 +9,9 @@ import Testing
 /// Maps drawn from the real bundled boundaries with the fixture's visits.
 @Suite struct MapRendererTests {
     @Test func istanbulHasOneShapePerDistrictWithTheVisitedMarked() throws {
-        let map = try MapFixtures.renderer().render(unit: "istanbul", regions: try MapFixtures.regions(),
-                                                    options: MapOptions(timeZone: TimeZone(identifier: "UTC")!))
+        let map = try MapFixtures.renderer().render(
+            unit: "istanbul", regions: try MapFixtures.regions(),
+            options: MapOptions(timeZone: TimeZone(identifier: "UTC")!))
         let document = try #require(SVGDocument.parse(map.svg), "the SVG is not well-formed XML")
         #expect(document.elements.first?.name == "svg")
         let units = document.units
@@ -51,9 +52,10 @@ import Testing
         let kadikoy = regions[5]
         let expected = Double(kadikoy.radius) * map.projection.pixelsPerMetre(atLatitude: kadikoy.latitude)
         let p = map.projection.point(longitude: kadikoy.longitude, latitude: kadikoy.latitude)
-        let circle = try #require(circles.first {
-            abs(Double($0.attributes["cx"] ?? "")! - p.x) < 0.06 && abs(Double($0.attributes["cy"] ?? "")! - p.y - map.mapTop) < 0.06
-        })
+        let circle = try #require(
+            circles.first {
+                abs(Double($0.attributes["cx"] ?? "")! - p.x) < 0.06 && abs(Double($0.attributes["cy"] ?? "")! - p.y - map.mapTop) < 0.06
+            })
         #expect(abs(Double(circle.attributes["r"] ?? "")! - expected) < 0.06)
         #expect(expected > 5)  // visible at 1200 px
         // On the world map every region is lit: inside a drawn circle, though regions closer than a
@@ -77,8 +79,10 @@ import Testing
         for i in 0..<20_000 {
             latitude += i % 7 == 0 ? 0.002 : -0.0007
             longitude += 0.0021
-            regions.append(VisitedRegion(latitude: latitude, longitude: longitude, radius: 150, timestampStart: Date(timeIntervalSince1970: 1e9),
-                                         geohash: "sxk9byz"))
+            regions.append(
+                VisitedRegion(
+                    latitude: latitude, longitude: longitude, radius: 150, timestampStart: Date(timeIntervalSince1970: 1e9),
+                    geohash: "sxk9byz"))
         }
         let world = try MapFixtures.renderer().render(unit: "world", regions: regions, options: MapOptions(fog: true))
         let dots = try #require(SVGDocument.parse(world.svg)).fogCircles
@@ -102,10 +106,12 @@ import Testing
         let provinces = try renderer.render(unit: "Türkiye", regions: regions)
         let provinceShapes = try #require(SVGDocument.parse(provinces.svg)).units
         #expect(provinceShapes.count == 81)
-        #expect(Set(provinceShapes.filter { $0.classes.contains("visited") }.compactMap { $0.attributes["data-code"] })
-            == ["TR-34", "TR-06"])
-        let districts = try renderer.render(unit: "TR", regions: regions,
-                                            options: MapOptions(width: 1600, fog: true, level: .district))
+        #expect(
+            Set(provinceShapes.filter { $0.classes.contains("visited") }.compactMap { $0.attributes["data-code"] })
+                == ["TR-34", "TR-06"])
+        let districts = try renderer.render(
+            unit: "TR", regions: regions,
+            options: MapOptions(width: 1600, fog: true, level: .district))
         #expect(districts.svg.utf8.count < 2_000_000)
         let document = try #require(SVGDocument.parse(districts.svg))
         #expect(document.units.count == 973)
@@ -164,7 +170,8 @@ import Testing
         let legend = document.elements.filter { $0.groups.contains("legend") && $0.name == "rect" }
         func fogged(_ state: String) -> [Bool] {
             legend.enumerated().filter { $0.element.classes.contains(state) }.map { i, swatch in
-                legend.indices.contains(i + 1) && legend[i + 1].classes == ["fog"] && legend[i + 1].attributes["x"] == swatch.attributes["x"]
+                legend.indices.contains(i + 1) && legend[i + 1].classes == ["fog"]
+                    && legend[i + 1].attributes["x"] == swatch.attributes["x"]
             }
         }
         #expect(fogged("visited") == [false, true])  // lit, then visited but unexplored

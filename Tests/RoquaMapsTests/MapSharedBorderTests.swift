@@ -18,15 +18,17 @@ import Testing
 
         let context = GEOSContext()
         func vertices(_ code: String) throws -> Set<[Double]> {
-            Set(try Bundled.geometry(code, in: context).polygonRings().flatMap { $0 }
-                .flatMap { ring in (0..<ring.count).map { [ring.xs[$0], ring.ys[$0]] } })
+            Set(
+                try Bundled.geometry(code, in: context).polygonRings().flatMap { $0 }
+                    .flatMap { ring in (0..<ring.count).map { [ring.xs[$0], ring.ys[$0]] } })
         }
         let common = try vertices("TUR034023").intersection(try vertices("TUR034038"))
         #expect(common.count >= 20, "the data should give Kadıköy and Üsküdar common vertices")
-        let border = Set(common.map { v -> HalfPixel in
-            let p = map.projection.point(longitude: v[0], latitude: v[1])
-            return HalfPixel(p.x, p.y + map.mapTop)
-        })
+        let border = Set(
+            common.map { v -> HalfPixel in
+                let p = map.projection.point(longitude: v[0], latitude: v[1])
+                return HalfPixel(p.x, p.y + map.mapTop)
+            })
 
         let verticesA = Set(drawnA.flatMap { $0 }.map { HalfPixel($0.x, $0.y) })
         let verticesB = Set(drawnB.flatMap { $0 }.map { HalfPixel($0.x, $0.y) })

@@ -8,7 +8,8 @@ import Testing
 /// to the earlier ones: cross them, lie inside one, swallow some, sit far away, or have no radius.
 @Suite struct ExploredAreaAddedTests {
     /// A walk of circles around `start`, each a few hundred metres from the one before.
-    static func walk(_ count: Int, from start: (Double, Double), seed: UInt64, radius: ClosedRange<Double> = 100...400) -> [ExploredCircle] {
+    static func walk(_ count: Int, from start: (Double, Double), seed: UInt64, radius: ClosedRange<Double> = 100...400) -> [ExploredCircle]
+    {
         var random = SeededGenerator(state: seed)
         var (latitude, longitude) = start
         return (0..<count).map { _ in
@@ -18,7 +19,8 @@ import Testing
         }
     }
 
-    static let earlier = walk(6_000, from: (41.0, 29.0), seed: 11) + walk(6_000, from: (-33.9, 18.4), seed: 12)
+    static let earlier =
+        walk(6_000, from: (41.0, 29.0), seed: 11) + walk(6_000, from: (-33.9, 18.4), seed: 12)
         + walk(3_000, from: (64.1, -21.9), seed: 13) + walk(500, from: (0.0, 179.99), seed: 14)
 
     static func relativeError(_ earlier: [ExploredCircle], _ added: [ExploredCircle]) throws -> Double {
@@ -49,8 +51,11 @@ import Testing
     @Test func theWorldShareAddedAgreesWithTheWholeCountedAgain() throws {
         // Lone circles 5 km apart, and points 30 m beyond each one's rim (north): outside it, in a
         // cell it touches or next to one.
-        let lone = (0..<100).map { ExploredCircle(latitude: 10 + Double($0 / 10) * 0.05, longitude: 10 + Double($0 % 10) * 0.05,
-                                                  radius: 100 + Double($0) * 2.3) }
+        let lone = (0..<100).map {
+            ExploredCircle(
+                latitude: 10 + Double($0 / 10) * 0.05, longitude: 10 + Double($0 % 10) * 0.05,
+                radius: 100 + Double($0) * 2.3)
+        }
         let earlier = Self.earlier + lone
         var added = Self.walk(150, from: (41.01, 29.01), seed: 31, radius: 0...300)
         added += lone.map { ExploredCircle(latitude: $0.latitude + ($0.radius + 30) / 111_195, longitude: $0.longitude, radius: 0) }
@@ -68,7 +73,8 @@ import Testing
         let count = ExploredArea.addedGroupLimit + 1
         let spread = (0..<count).map { i in
             let z = 1 - (Double(i) + 0.5) * 2 / Double(count), longitude = Double(i) * 137.507_764
-            return ExploredCircle(latitude: asin(z) * 180 / .pi, longitude: longitude.truncatingRemainder(dividingBy: 360) - 180, radius: 200)
+            return ExploredCircle(
+                latitude: asin(z) * 180 / .pi, longitude: longitude.truncatingRemainder(dividingBy: 360) - 180, radius: 200)
         }
         #expect(try ExploredArea.squareMetersAdded(by: spread[...], to: Self.earlier[...]) == nil)
         #expect(try ExploredArea.squareMetersAdded(by: spread.dropLast(), to: Self.earlier[...]) != nil)

@@ -6,7 +6,6 @@ import Testing
 
 private let sphereRadius = ExploredArea.sphereRadius
 
-
 /// A circle in a local plane, in metres.
 private struct PlaneCircle {
     var x, y, r: Double
@@ -26,8 +25,9 @@ private struct Placement {
         } else {
             east = SIMD3(-sin(λ), cos(λ), 0)
         }
-        north = SIMD3(centre.y * east.z - centre.z * east.y, centre.z * east.x - centre.x * east.z,
-                      centre.x * east.y - centre.y * east.x)
+        north = SIMD3(
+            centre.y * east.z - centre.z * east.y, centre.z * east.x - centre.x * east.z,
+            centre.x * east.y - centre.y * east.x)
     }
 
     func place(_ c: PlaneCircle) -> ExploredCircle {
@@ -124,9 +124,12 @@ struct ExploredAreaTests {
 
     @Test func disjointCirclesAdd() throws {
         let place = Placement(latitude: 41, longitude: 29)
-        let area = try ExploredArea.squareMeters(of: place.place([PlaneCircle(x: 0, y: 0, r: 150),
-                                                                  PlaneCircle(x: 301, y: 0, r: 150),
-                                                                  PlaneCircle(x: 0, y: 500, r: 80)]))
+        let area = try ExploredArea.squareMeters(
+            of: place.place([
+                PlaneCircle(x: 0, y: 0, r: 150),
+                PlaneCircle(x: 301, y: 0, r: 150),
+                PlaneCircle(x: 0, y: 500, r: 80),
+            ]))
         #expect(relativeError(area, .pi * (2 * 150 * 150 + 80 * 80)) < 1e-6)
     }
 
@@ -137,13 +140,17 @@ struct ExploredAreaTests {
             #expect(relativeError(area, .pi * 150 * 150) < 1e-6)
         }
         let place = Placement(latitude: 41, longitude: 29)
-        let nested = place.place([PlaneCircle(x: 10, y: 0, r: 50), PlaneCircle(x: 0, y: 0, r: 150),
-                                  PlaneCircle(x: -60, y: 30, r: 80), PlaneCircle(x: 0, y: 0, r: 150)])
+        let nested = place.place([
+            PlaneCircle(x: 10, y: 0, r: 50), PlaneCircle(x: 0, y: 0, r: 150),
+            PlaneCircle(x: -60, y: 30, r: 80), PlaneCircle(x: 0, y: 0, r: 150),
+        ])
         #expect(relativeError(try ExploredArea.squareMeters(of: nested), .pi * 150 * 150) < 1e-6)
     }
 
-    @Test(arguments: [(150.0, 150.0, 1.0), (150, 150, 30), (150, 150, 150), (150, 150, 299), (150, 80, 120),
-                      (1000, 20, 990)])
+    @Test(arguments: [
+        (150.0, 150.0, 1.0), (150, 150, 30), (150, 150, 150), (150, 150, 299), (150, 80, 120),
+        (1000, 20, 990),
+    ])
     func overlappingPairMatchesLensFormula(r1: Double, r2: Double, d: Double) throws {
         // Both centres on one great circle through the origin, so their distance is exactly d.
         let place = Placement(latitude: 41, longitude: 29)
@@ -174,8 +181,9 @@ struct ExploredAreaTests {
     @Test func agreesWithGEOSPolygonUnion() throws {
         var generator = SeededGenerator(state: 7)
         let scattered = (0..<300).map { _ in
-            PlaneCircle(x: .random(in: 0..<2000, using: &generator), y: .random(in: 0..<2000, using: &generator),
-                        r: .random(in: 20..<300, using: &generator))
+            PlaneCircle(
+                x: .random(in: 0..<2000, using: &generator), y: .random(in: 0..<2000, using: &generator),
+                r: .random(in: 20..<300, using: &generator))
         }
         for circles in [threeCircles, ringWithHole, scattered, halfTurn] {
             let area = try ExploredArea.squareMeters(of: Placement(latitude: 41, longitude: 29).place(circles))
@@ -195,8 +203,10 @@ struct ExploredAreaTests {
                 switch kind {
                 case 0: return PlaneCircle(x: 200 * Double(Int.random(in: 0..<5, using: &generator)), y: 200 * k, r: 100)
                 case 1: return PlaneCircle(x: 100 * cos(k * .pi / 3), y: 100 * sin(k * .pi / 3), r: 100)
-                case 2: return PlaneCircle(x: .random(in: 0..<1e-6, using: &generator), y: .random(in: 0..<1e-6, using: &generator),
-                                           r: 150 + .random(in: 0..<1e-6, using: &generator))
+                case 2:
+                    return PlaneCircle(
+                        x: .random(in: 0..<1e-6, using: &generator), y: .random(in: 0..<1e-6, using: &generator),
+                        r: 150 + .random(in: 0..<1e-6, using: &generator))
                 default: return PlaneCircle(x: 50 * k, y: 0, r: [10.0, 50, 100, 200, 400, 5000].randomElement(using: &generator)!)
                 }
             }
@@ -210,10 +220,12 @@ struct ExploredAreaTests {
 
     @Test func inputOrderDoesNotMatter() throws {
         var generator = SeededGenerator(state: 99)
-        let circles = Placement(latitude: -41.3, longitude: 174.8).place((0..<500).map { _ in
-            PlaneCircle(x: .random(in: 0..<3000, using: &generator), y: .random(in: 0..<3000, using: &generator),
-                        r: [100.0, 150, 200, 1000].randomElement(using: &generator)!)
-        })
+        let circles = Placement(latitude: -41.3, longitude: 174.8).place(
+            (0..<500).map { _ in
+                PlaneCircle(
+                    x: .random(in: 0..<3000, using: &generator), y: .random(in: 0..<3000, using: &generator),
+                    r: [100.0, 150, 200, 1000].randomElement(using: &generator)!)
+            })
         let area = try ExploredArea.squareMeters(of: circles)
         for _ in 0..<3 {
             let shuffled = try ExploredArea.squareMeters(of: circles.shuffled(using: &generator))
@@ -269,11 +281,13 @@ struct ExploredAreaTests {
 
     @Test func invalidCirclesAreRejectedByIndex() {
         let good = ExploredCircle(latitude: 41, longitude: 29, radius: 150)
-        let bad = [ExploredCircle(latitude: .nan, longitude: 29, radius: 150),
-                   ExploredCircle(latitude: 90.5, longitude: 29, radius: 150),
-                   ExploredCircle(latitude: 41, longitude: .infinity, radius: 150),
-                   ExploredCircle(latitude: 41, longitude: 29, radius: -1),
-                   ExploredCircle(latitude: 41, longitude: 29, radius: 2_000_000)]
+        let bad = [
+            ExploredCircle(latitude: .nan, longitude: 29, radius: 150),
+            ExploredCircle(latitude: 90.5, longitude: 29, radius: 150),
+            ExploredCircle(latitude: 41, longitude: .infinity, radius: 150),
+            ExploredCircle(latitude: 41, longitude: 29, radius: -1),
+            ExploredCircle(latitude: 41, longitude: 29, radius: 2_000_000),
+        ]
         for circle in bad {
             #expect {
                 try ExploredArea.squareMeters(of: [good, good, circle])

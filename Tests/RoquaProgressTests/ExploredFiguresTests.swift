@@ -56,7 +56,10 @@ import Testing
         let third = ExploredFigures(moved, memory: StoredFigures(store: store))
         #expect(third.fingerprint != first.fingerprint)
         #expect(try third.squareMeters() == ExploredArea.squareMeters(of: moved) && third.worldPercent() == WorldGrid.percentage(of: moved))
-        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT fingerprint FROM explored_figures") } == [third.fingerprint])
+        #expect(
+            try store.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT fingerprint FROM explored_figures") } == [
+                third.fingerprint
+            ])
         // The same circles in another order are other circles to the fingerprint.
         #expect(ExploredFigures(circles.reversed(), memory: nil).fingerprint != first.fingerprint)
         withExtendedLifetime(set) {}  // the store's directory lives to the end
@@ -115,7 +118,8 @@ import Testing
         let area = 1 + (try #require(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: earlier)))
         #expect(try rows() == ["explored_m2 \(all) \(area)"])
         // Then the share too.
-        StoredFigures(store: store).remember("world_percent", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 2)
+        StoredFigures(store: store).remember(
+            "world_percent", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 2)
         #expect(try rows() == ["explored_m2 \(all) \(area)", "world_percent \(before) 2.0"])
         let figures = ExploredFigures(circles, memory: StoredFigures(store: store))
         figures.rememberAfterAdding(10)
@@ -144,8 +148,10 @@ import Testing
             for name in names { StoredFigures(store: store).remember(name, fingerprint: before, value: 1) }
             ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(spread.count)
             return try store.read { db in
-                try Row.fetchAll(db, sql: "SELECT name, value FROM explored_figures WHERE fingerprint = ? ORDER BY name",
-                                 arguments: [all]).map { "\($0["name"] as String) \($0["value"] as Double)" }
+                try Row.fetchAll(
+                    db, sql: "SELECT name, value FROM explored_figures WHERE fingerprint = ? ORDER BY name",
+                    arguments: [all]
+                ).map { "\($0["name"] as String) \($0["value"] as Double)" }
             }
         }
         #expect(try after(remembering: []).isEmpty)
@@ -162,7 +168,8 @@ import Testing
         let figures = ExploredFigures(circles, memory: StoredFigures(store: store))
         #expect(try figures.squareMetersAndWorldPercent() == (area, share))
         let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT name, value FROM explored_figures ORDER BY name") }
-        #expect(rows.map { $0["name"] as String } == ["explored_m2", "world_percent"] && rows.map { $0["value"] as Double } == [area, share])
+        #expect(
+            rows.map { $0["name"] as String } == ["explored_m2", "world_percent"] && rows.map { $0["value"] as Double } == [area, share])
         // The share known (marked, to show it is taken), the area forgotten: the area measured again.
         try store.write { db in
             try db.execute(sql: "DELETE FROM explored_figures WHERE name = 'explored_m2'")

@@ -7,9 +7,10 @@ import Testing
 /// first visited; regions without a locality do not count.
 @Suite struct LocalityProgressTests {
     private func region(_ day: Double, _ country: String, _ locality: String?, _ id: Int64?) -> VisitedRegion {
-        VisitedRegion(latitude: 0, longitude: 0, radius: 150, timestampStart: Date(timeIntervalSince1970: day * 86_400),
-                      country: country == "DE" ? "Germany" : "United States", countryCode: country, geohash: "s000000",
-                      locality: locality, localityID: id)
+        VisitedRegion(
+            latitude: 0, longitude: 0, radius: 150, timestampStart: Date(timeIntervalSince1970: day * 86_400),
+            country: country == "DE" ? "Germany" : "United States", countryCode: country, geohash: "s000000",
+            locality: locality, localityID: id)
     }
 
     @Test func countsEachPlaceOncePerCountryInVisitOrder() {
@@ -31,7 +32,8 @@ import Testing
     /// A cut list says how many it leaves out.
     @Test func aLongListSaysHowManyMore() {
         let regions = (0..<13).map { region(Double($0), "DE", "Town \($0)", Int64($0)) }
-        #expect(CountryLocalities.of(regions)[0].label
+        #expect(
+            CountryLocalities.of(regions)[0].label
                 == "Germany: 13 localities (Town 0, Town 1, Town 2, Town 3, Town 4, Town 5, Town 6, Town 7, Town 8, Town 9, … and 3 more)")
     }
 

@@ -18,8 +18,9 @@ import Testing
         let directory = try TempDirectory()
         let store = try Self.store(in: directory)
         let now = try #require(ISO8601DateFormatter().date(from: "2024-05-12T12:00:00Z"))
-        let report = try ProgressReport(regions: store.allRegions(), hierarchy: BoundaryHierarchy(database: Bundled.database()),
-                                        options: .init(timeZone: TimeZone(identifier: "Europe/Istanbul")!, decimals: 6, now: now))
+        let report = try ProgressReport(
+            regions: store.allRegions(), hierarchy: BoundaryHierarchy(database: Bundled.database()),
+            options: .init(timeZone: TimeZone(identifier: "Europe/Istanbul")!, decimals: 6, now: now))
         #expect(report.regions == 12)  // the two Kadıköy fixes are ~170 m apart: two regions, overlapping
         #expect(report.countries.map(\.code) == ["TR", "GR", "BG"])
         #expect(report.units.contains { $0.label == "İstanbul 8/39 districts" })

@@ -1,9 +1,10 @@
 import Foundation
 import RoquaBoundaries
-@testable import RoquaProgress
 import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaProgress
 
 /// The report read from a store one region at a time (`ProgressReport(store:)`, what `roqua stats`
 /// and `/api/stats` use) against the report of the store's regions as an array, and both against
@@ -28,19 +29,22 @@ import Testing
             // Mostly forwards in time, sometimes back, sometimes the very same instant.
             let start = base + Double(index) * 1_700 - Double(random.next() % 4 == 0 ? random.next() % 400_000 : 0)
             let revisit = random.next() % 5 == 0 ? start + Double(random.next() % 2_000_000) : start
-            let locality: (Int64, String)? = switch random.next() % 6 {
-            case 0: nil
-            case 1: (100, "Same id, first name")
-            case 2: (100, "Same id, other name")
-            case 3: (200 + Int64(random.next() % 5), "Place")
-            default: (300, "Third")
-            }
-            regions.append(VisitedRegion(latitude: 39 + Double(index % 50) * 0.01, longitude: 30 + Double(index / 50) * 0.01, radius: 150,
-                                         timestampStart: Date(timeIntervalSince1970: start), country: place.country.map { "Name of \($0)" },
-                                         countryCode: place.country, provinceCode: place.province, districtCode: place.district,
-                                         geohash: "sxk9000", visitCount: revisit == start ? 1 : 2,
-                                         lastVisit: Date(timeIntervalSince1970: revisit),
-                                         locality: locality?.1, localityID: locality?.0))
+            let locality: (Int64, String)? =
+                switch random.next() % 6 {
+                case 0: nil
+                case 1: (100, "Same id, first name")
+                case 2: (100, "Same id, other name")
+                case 3: (200 + Int64(random.next() % 5), "Place")
+                default: (300, "Third")
+                }
+            regions.append(
+                VisitedRegion(
+                    latitude: 39 + Double(index % 50) * 0.01, longitude: 30 + Double(index / 50) * 0.01, radius: 150,
+                    timestampStart: Date(timeIntervalSince1970: start), country: place.country.map { "Name of \($0)" },
+                    countryCode: place.country, provinceCode: place.province, districtCode: place.district,
+                    geohash: "sxk9000", visitCount: revisit == start ? 1 : 2,
+                    lastVisit: Date(timeIntervalSince1970: revisit),
+                    locality: locality?.1, localityID: locality?.0))
         }
         let directory = try TempDirectory()
         let store = try RegionStore(path: directory.file("regions.sqlite"))
@@ -94,7 +98,8 @@ import Testing
                 #expect(place.name == region.locality && place.firstVisit == region.timestampStart)
             }
         }
-        #expect(fromStore.localities.contains { $0.localities.contains { $0.name == "Same id, other name" } }
+        #expect(
+            fromStore.localities.contains { $0.localities.contains { $0.name == "Same id, other name" } }
                 || fromStore.localities.contains { $0.localities.contains { $0.name == "Same id, first name" } })
         // Streak days, by definition: each start and latest visit up to now, in the zone's calendar.
         var calendar = Calendar(identifier: .gregorian)
@@ -114,8 +119,10 @@ import Testing
         func figures(_ tally: ProgressTally) throws -> Data {
             var tally = tally
             let (first, localities, days) = tally.finish()
-            return try encoder.encode(FiguresForTest(regions: tally.regions, circles: tally.circles.map { [$0.latitude, $0.longitude, $0.radius] },
-                                                     first: first, localities: localities, days: days.sorted()))
+            return try encoder.encode(
+                FiguresForTest(
+                    regions: tally.regions, circles: tally.circles.map { [$0.latitude, $0.longitude, $0.radius] },
+                    first: first, localities: localities, days: days.sorted()))
         }
         func tally(_ slice: ArraySlice<VisitedRegion>) -> ProgressTally {
             var tally = ProgressTally(timeZone: zone, now: now)
@@ -123,7 +130,9 @@ import Testing
             return tally
         }
         let whole = try figures(tally(readable[...]))
-        for cut in [0, 1, 17, readable.count / 2, readable.count - 1, readable.count] + (0..<20).map({ _ in Int(random.next() % UInt64(readable.count)) }) {
+        for cut in [0, 1, 17, readable.count / 2, readable.count - 1, readable.count]
+            + (0..<20).map({ _ in Int(random.next() % UInt64(readable.count)) })
+        {
             var joined = tally(readable[..<cut])
             joined.append(tally(readable[cut...]))
             #expect(try figures(joined) == whole, "cut at \(cut)")

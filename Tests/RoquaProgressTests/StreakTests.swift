@@ -1,7 +1,8 @@
 import Foundation
+import RoquaRegions
 import RoquaTestSupport
 import Testing
-import RoquaRegions
+
 @testable import RoquaProgress
 
 private func zone(_ id: String) -> TimeZone {
@@ -63,8 +64,10 @@ struct StreakDayTests {
 /// from them, and outside the years it computes itself.
 struct DayReckonerTests {
     @Test func agreesWithTheCalendar() {
-        let zones = ["UTC", "Europe/Istanbul", "America/New_York", "Asia/Kolkata", "Pacific/Auckland", "Australia/Lord_Howe",
-                     "Asia/Kathmandu", "Pacific/Chatham", "Pacific/Apia", "America/St_Johns", "Europe/Dublin"].map(zone)
+        let zones = [
+            "UTC", "Europe/Istanbul", "America/New_York", "Asia/Kolkata", "Pacific/Auckland", "Australia/Lord_Howe",
+            "Asia/Kathmandu", "Pacific/Chatham", "Pacific/Apia", "America/St_Johns", "Europe/Dublin",
+        ].map(zone)
         var state: UInt64 = 0x9E37_79B9
         func random(_ range: ClosedRange<Double>) -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -86,8 +89,9 @@ struct DayReckonerTests {
             for instant in instants {
                 let c = calendar.dateComponents([.year, .month, .day, .hour], from: instant)
                 let (day, hour) = reckoner.dayAndHour(of: instant)
-                #expect(day == StreakDay(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0) && hour == c.hour,
-                        "\(tz.identifier) \(instant.timeIntervalSince1970)")
+                #expect(
+                    day == StreakDay(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0) && hour == c.hour,
+                    "\(tz.identifier) \(instant.timeIntervalSince1970)")
             }
         }
     }
@@ -103,13 +107,16 @@ struct StreakTests {
     /// İstanbul is UTC+3 all year, so its midnight is 21:00Z.
     @Test func istanbulAndUTCCutDaysDifferently() {
         let evening = at(utc, 2024, 6, 1, 20, 30)  // 23:30 in İstanbul, 1 June
-        let night = at(utc, 2024, 6, 1, 21, 30)    // 00:30 in İstanbul, 2 June
+        let night = at(utc, 2024, 6, 1, 21, 30)  // 00:30 in İstanbul, 2 June
         let now = at(utc, 2024, 6, 2, 12)
         #expect(summary([evening, night], now: now, utc).activeDays == 1)
         let ist = summary([evening, night], now: now, istanbul)
         #expect(ist.activeDays == 2)
-        #expect(ist.longestDaily == StreakRun(length: 2, first: StreakDay(year: 2024, month: 6, day: 1),
-                                              last: StreakDay(year: 2024, month: 6, day: 2)))
+        #expect(
+            ist.longestDaily
+                == StreakRun(
+                    length: 2, first: StreakDay(year: 2024, month: 6, day: 1),
+                    last: StreakDay(year: 2024, month: 6, day: 2)))
         // The other way round: two UTC days that are one İstanbul day (02:30 and 03:30 local).
         let lateUTC = at(utc, 2024, 6, 1, 23, 30), earlyUTC = at(utc, 2024, 6, 2, 0, 30)
         #expect(summary([lateUTC, earlyUTC], now: now, utc).activeDays == 2)
@@ -159,8 +166,11 @@ struct StreakTests {
         let activity = noons(utc, 2024, 1, [1, 2, 3, 4, 5]) + noons(utc, 2024, 1, [20, 21, 22])
         let s = summary(activity, now: at(utc, 2024, 1, 22, 18), utc)
         #expect(s.currentDaily == 3)
-        #expect(s.longestDaily == StreakRun(length: 5, first: StreakDay(year: 2024, month: 1, day: 1),
-                                            last: StreakDay(year: 2024, month: 1, day: 5)))
+        #expect(
+            s.longestDaily
+                == StreakRun(
+                    length: 5, first: StreakDay(year: 2024, month: 1, day: 1),
+                    last: StreakDay(year: 2024, month: 1, day: 5)))
         #expect(s.activeDays == 8)
     }
 
@@ -254,8 +264,11 @@ struct WeekendStreakTests {
         let activity = noons(istanbul, 2024, 6, [1, 9, 15, 23])  // Sat, Sun, Sat, Sun
         let s = summary(activity, now: at(istanbul, 2024, 6, 26), istanbul)  // Wednesday
         #expect(s.currentWeekend == 4)
-        #expect(s.longestWeekend == StreakRun(length: 4, first: StreakDay(year: 2024, month: 6, day: 1),
-                                              last: StreakDay(year: 2024, month: 6, day: 23)))
+        #expect(
+            s.longestWeekend
+                == StreakRun(
+                    length: 4, first: StreakDay(year: 2024, month: 6, day: 1),
+                    last: StreakDay(year: 2024, month: 6, day: 23)))
         #expect(s.activeWeekends == 4)
     }
 
@@ -314,14 +327,16 @@ struct WeekendStreakTests {
     @Test func configurableWeekendDays() {
         // Friday–Saturday weekend: Fri 7 + Sat 8 are one weekend, Sun 9 is a working day, Fri 14 the next.
         let activity = noons(utc, 2024, 6, [7, 8, 9, 14])
-        let friSat = Streaks.summary(of: activity, now: at(utc, 2024, 6, 17), timeZone: utc,
-                                     weekendDays: [.friday, .saturday])
+        let friSat = Streaks.summary(
+            of: activity, now: at(utc, 2024, 6, 17), timeZone: utc,
+            weekendDays: [.friday, .saturday])
         #expect(friSat.activeWeekends == 2 && friSat.currentWeekend == 2)
         #expect(friSat.longestWeekend?.first.description == "2024-06-07")
         #expect(friSat.longestWeekend?.last.description == "2024-06-14")
         // A split weekend (Brunei: Friday and Sunday) is still one weekend per week.
-        let brunei = Streaks.summary(of: noons(utc, 2024, 6, [7, 9]), now: at(utc, 2024, 6, 12),
-                                     timeZone: utc, weekendDays: [.friday, .sunday])
+        let brunei = Streaks.summary(
+            of: noons(utc, 2024, 6, [7, 9]), now: at(utc, 2024, 6, 12),
+            timeZone: utc, weekendDays: [.friday, .sunday])
         #expect(brunei.activeWeekends == 1 && brunei.currentWeekend == 1)
         // No weekend days: no weekend streaks, daily streaks unaffected.
         let none = Streaks.summary(of: activity, now: at(utc, 2024, 6, 17), timeZone: utc, weekendDays: [])
@@ -359,18 +374,22 @@ struct WeekendStreakTests {
             }
             let regions = starts.enumerated().map { i, start in
                 // A latest visit: none, the start, later, exactly a later region's start, or (corrupt) before the start.
-                let last: Date? = [nil, start, start.addingTimeInterval(Double(random(40)) * 86_400 / 3),
-                                   starts[min(starts.count - 1, i + random(30))],
-                                   start.addingTimeInterval(-Double(random(5)) * 86_400)][random(5)]
+                let last: Date? = [
+                    nil, start, start.addingTimeInterval(Double(random(40)) * 86_400 / 3),
+                    starts[min(starts.count - 1, i + random(30))],
+                    start.addingTimeInterval(-Double(random(5)) * 86_400),
+                ][random(5)]
                 return VisitedRegion(latitude: 41, longitude: 29, radius: 150, timestampStart: start, geohash: "sxk9", lastVisit: last)
             }
             let swept = Streaks.longestByPrefix(of: regions, timeZone: tz)
             #expect(swept.count == regions.count)
             for k in 1...regions.count {
-                let summary = Streaks.summary(of: Streaks.activity(of: regions.prefix(k)), now: regions[k - 1].timestampStart,
-                                              timeZone: tz)
+                let summary = Streaks.summary(
+                    of: Streaks.activity(of: regions.prefix(k)), now: regions[k - 1].timestampStart,
+                    timeZone: tz)
                 guard swept[k - 1].daily == summary.longestDailyLength, swept[k - 1].weekend == summary.longestWeekendLength else {
-                    Issue.record("\(tz.identifier), count \(k): \(swept[k - 1]) ≠ \(summary.longestDailyLength), \(summary.longestWeekendLength)")
+                    Issue.record(
+                        "\(tz.identifier), count \(k): \(swept[k - 1]) ≠ \(summary.longestDailyLength), \(summary.longestWeekendLength)")
                     return
                 }
             }

@@ -13,8 +13,10 @@ import Testing
         let enricher = try RegionEnricher(boundaries: Bundled.path())
         let start = Date(timeIntervalSince1970: 1_714_550_400)
         let regions = try places.enumerated().map { i, p in
-            try enricher.enriched(VisitedRegion(latitude: p.0, longitude: p.1, radius: 150,
-                                                timestampStart: start.addingTimeInterval(Double(i) * 3600), geohash: ""))
+            try enricher.enriched(
+                VisitedRegion(
+                    latitude: p.0, longitude: p.1, radius: 150,
+                    timestampStart: start.addingTimeInterval(Double(i) * 3600), geohash: ""))
         }
         return ProgressCalculator(hierarchy: try BoundaryHierarchy(database: Bundled.database()), regions: regions)
     }
@@ -53,7 +55,10 @@ import Testing
             _ = try hierarchy.unit(named: "Istanbull")
             Issue.record("expected an error")
         } catch let error as BoundaryHierarchy.LookupError {
-            guard case let .unknown(_, suggestions) = error else { Issue.record("\(error)"); return }
+            guard case let .unknown(_, suggestions) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(suggestions.first == "İstanbul (TR-34)")
         }
         #expect(throws: BoundaryHierarchy.LookupError.self) { try hierarchy.unit(named: "Merkez") }

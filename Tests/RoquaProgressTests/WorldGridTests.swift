@@ -7,7 +7,6 @@ private let sphereRadius = 6_371_007.2
 private let earthArea = 4 * Double.pi * sphereRadius * sphereRadius
 private let columns: Int64 = 360_000
 
-
 /// The test's own cell geometry, from the key alone.
 private struct Cell {
     let row: Int64, column: Int64
@@ -85,8 +84,10 @@ struct WorldGridTests {
             circles.append(ExploredCircle(latitude: uniform(89.999...90), longitude: uniform(-180...180), radius: uniform(1...250)))
             circles.append(ExploredCircle(latitude: uniform(-90 ... -89.999), longitude: uniform(-540...540), radius: uniform(1...250)))
         }
-        circles += [ExploredCircle(latitude: 10, longitude: 10, radius: 6_000), ExploredCircle(latitude: .nan, longitude: 0, radius: 150),
-                    ExploredCircle(latitude: 95, longitude: 0, radius: 150), ExploredCircle(latitude: 0, longitude: 0, radius: -1)]
+        circles += [
+            ExploredCircle(latitude: 10, longitude: 10, radius: 6_000), ExploredCircle(latitude: .nan, longitude: 0, radius: 150),
+            ExploredCircle(latitude: 95, longitude: 0, radius: 150), ExploredCircle(latitude: 0, longitude: 0, radius: -1),
+        ]
         let byWords = WorldGrid.percentage(of: circles), bySet = WorldGrid.percentage(ofCells: WorldGrid.visitedCells(of: circles))
         #expect(byWords == bySet && byWords > 0, "\(byWords) \(bySet)")
         for prefix in [1, 2, 17, 1_000] {
@@ -105,8 +106,9 @@ struct WorldGridTests {
         var generator = SeededGenerator(state: 11)
         var total = 0
         for _ in 0..<200 {
-            let circle = ExploredCircle(latitude: latitude + .random(in: 0..<0.001, using: &generator),
-                                        longitude: 20 + .random(in: 0..<0.001, using: &generator), radius: r)
+            let circle = ExploredCircle(
+                latitude: latitude + .random(in: 0..<0.001, using: &generator),
+                longitude: 20 + .random(in: 0..<0.001, using: &generator), radius: r)
             let count = WorldGrid.visitedCells(of: [circle]).count
             // One placement is discrete: at the equator a centred circle touches 3 × 3 = 9 cells (−26 %).
             #expect(abs(Double(count) - expected) / expected < 0.35)
@@ -117,8 +119,10 @@ struct WorldGridTests {
 
     /// Every cell in a window around each circle is visited exactly when the documented distance rule
     /// says so (ties within a millimetre of the radius may go either way).
-    @Test(arguments: [(41.0123, 29.0456), (0.0003, 179.9997), (-0.0004, -179.9999), (70.1234, -20.5678),
-                      (-55.5555, 0.0001)])
+    @Test(arguments: [
+        (41.0123, 29.0456), (0.0003, 179.9997), (-0.0004, -179.9999), (70.1234, -20.5678),
+        (-55.5555, 0.0001),
+    ])
     func visitedCellsFollowTheDistanceRule(latitude: Double, longitude: Double) throws {
         let circle = ExploredCircle(latitude: latitude, longitude: longitude, radius: 150)
         let visited = WorldGrid.visitedCells(of: [circle])
@@ -162,9 +166,11 @@ struct WorldGridTests {
 
     @Test func invalidCirclesAreSkipped() {
         let good = ExploredCircle(latitude: 41.02, longitude: 29.01, radius: 150)
-        let bad = [ExploredCircle(latitude: .nan, longitude: 0, radius: 150),
-                   ExploredCircle(latitude: 95, longitude: 0, radius: 150),
-                   ExploredCircle(latitude: 0, longitude: 0, radius: -5)]
+        let bad = [
+            ExploredCircle(latitude: .nan, longitude: 0, radius: 150),
+            ExploredCircle(latitude: 95, longitude: 0, radius: 150),
+            ExploredCircle(latitude: 0, longitude: 0, radius: -5),
+        ]
         #expect(WorldGrid.visitedCells(of: bad + [good]) == WorldGrid.visitedCells(of: [good]))
         #expect(WorldGrid.percentage(of: []) == 0)
         #expect(WorldGrid.cell(latitude: .nan, longitude: 0) == nil)

@@ -3,6 +3,7 @@ import RoquaBoundaries
 import RoquaIO
 import Synchronization
 import Testing
+
 @testable import RoquaRegions
 
 /// A reader of `count` fixes that throws after `failAfter` of them (if given), counts the calls
@@ -27,8 +28,9 @@ private final class CountingReader: FixReader, @unchecked Sendable {
         guard produced < count else { return nil }
         produced += 1
         if produced == count { skipped.skip(TrackReadError(file: path, line: 7, message: "latitude \"x\" is not a number")) }
-        return Fix(coordinate: Coordinate(latitude: 41 + Double(produced) * 1e-6, longitude: 29),
-                   timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(produced)), position: produced)
+        return Fix(
+            coordinate: Coordinate(latitude: 41 + Double(produced) * 1e-6, longitude: 29),
+            timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(produced)), position: produced)
     }
 }
 

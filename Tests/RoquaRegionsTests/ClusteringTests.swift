@@ -2,6 +2,7 @@ import Foundation
 import RoquaBoundaries
 import RoquaTestSupport
 import Testing
+
 @testable import RoquaRegions
 
 private let t0 = Date(timeIntervalSince1970: 1_750_000_000)
@@ -10,8 +11,9 @@ private let metresPerDegree = Geodesy.earthRadius * .pi / 180
 
 /// A point `north` / `east` metres from `origin` (small offsets; good to well under a metre here).
 private func offset(_ origin: Coordinate, north: Double = 0, east: Double = 0) -> Coordinate {
-    Coordinate(latitude: origin.latitude + north / metresPerDegree,
-               longitude: origin.longitude + east / (metresPerDegree * cos(origin.latitude * .pi / 180)))
+    Coordinate(
+        latitude: origin.latitude + north / metresPerDegree,
+        longitude: origin.longitude + east / (metresPerDegree * cos(origin.latitude * .pi / 180)))
 }
 
 private func fix(_ c: Coordinate, minutes: Double, accuracy: Double? = nil, speed: Double? = nil) -> Fix {
@@ -19,7 +21,6 @@ private func fix(_ c: Coordinate, minutes: Double, accuracy: Double? = nil, spee
 }
 
 private func centre(_ r: VisitedRegion) -> Coordinate { Coordinate(latitude: r.latitude, longitude: r.longitude) }
-
 
 struct ClusteringTests {
     @Test func straightWalkMakesRegionsAboutARadiusApart() {
@@ -47,7 +48,10 @@ struct ClusteringTests {
         ])
         #expect(outcomes[1] == .sameVisit(index: 0))
         #expect(outcomes[2] == .sameVisit(index: 0))
-        guard case .newRegion(let draft, index: 1) = outcomes[3] else { Issue.record("B is new"); return }
+        guard case .newRegion(let draft, index: 1) = outcomes[3] else {
+            Issue.record("B is new")
+            return
+        }
         #expect(draft.geohash == Geohash.encode(latitude: b.latitude, longitude: b.longitude))
         // Back to A, which is not the last region: the index finds it.
         #expect(outcomes[4] == .revisit(index: 0))
@@ -71,7 +75,10 @@ struct ClusteringTests {
         #expect(engine.process(fix(kadikoy, minutes: 1, accuracy: -1)) == .dropped(.accuracy))
         #expect(engine.process(fix(kadikoy, minutes: 2, accuracy: .nan)) == .dropped(.accuracy))
         #expect(engine.regions.isEmpty)
-        guard case .newRegion = engine.process(fix(kadikoy, minutes: 3, accuracy: 50)) else { Issue.record("50 m is accepted"); return }
+        guard case .newRegion = engine.process(fix(kadikoy, minutes: 3, accuracy: 50)) else {
+            Issue.record("50 m is accepted")
+            return
+        }
         #expect(engine.process(fix(kadikoy, minutes: 4)) == .sameVisit(index: 0))  // nil accuracy is accepted
         var strict = ClusteringEngine(settings: ClusteringSettings(maxAccuracy: 10))
         #expect(strict.process(fix(kadikoy, minutes: 0, accuracy: 20)) == .dropped(.accuracy))
@@ -87,8 +94,9 @@ struct ClusteringTests {
         #expect(engine.process(fix(kadikoy, minutes: 1)) == .sameVisit(index: 0))
         #expect(engine.process(fix(Coordinate(latitude: 91, longitude: 0), minutes: 2)) == .dropped(.invalidCoordinate))
         #expect(engine.process(fix(Coordinate(latitude: .nan, longitude: 0), minutes: 2)) == .dropped(.invalidCoordinate))
-        #expect(engine.process(Fix(coordinate: kadikoy, timestamp: Date(timeIntervalSinceReferenceDate: .infinity)))
-            == .dropped(.invalidTimestamp))
+        #expect(
+            engine.process(Fix(coordinate: kadikoy, timestamp: Date(timeIntervalSinceReferenceDate: .infinity)))
+                == .dropped(.invalidTimestamp))
         #expect(engine.regions.count == 1)
     }
 
@@ -116,7 +124,8 @@ struct ClusteringTests {
     @Test func sameInputTwiceGivesIdenticalOutput() {
         var rng = SeededGenerator(state: 42)
         let fixes = (0..<2000).map { i in
-            fix(offset(kadikoy, north: Double.random(in: -3000...3000, using: &rng), east: Double.random(in: -3000...3000, using: &rng)),
+            fix(
+                offset(kadikoy, north: Double.random(in: -3000...3000, using: &rng), east: Double.random(in: -3000...3000, using: &rng)),
                 minutes: Double(i) * Double.random(in: 0.1...3, using: &rng), accuracy: Double.random(in: 0...70, using: &rng))
         }
         var first = ClusteringEngine(), second = ClusteringEngine()
@@ -128,8 +137,12 @@ struct ClusteringTests {
         // Two stays at one place: 09:00–10:00 and 12:00–12:30, a fix every 2 minutes, jittered within 40 m.
         var rng = SeededGenerator(state: 7)
         let minutes = Array(stride(from: 0.0, through: 60, by: 2)) + Array(stride(from: 180.0, through: 210, by: 2))
-        let stay = minutes.map { fix(offset(kadikoy, north: Double.random(in: -40...40, using: &rng),
-                                            east: Double.random(in: -40...40, using: &rng)), minutes: $0) }
+        let stay = minutes.map {
+            fix(
+                offset(
+                    kadikoy, north: Double.random(in: -40...40, using: &rng),
+                    east: Double.random(in: -40...40, using: &rng)), minutes: $0)
+        }
         var shuffled = stay
         shuffled.shuffle(using: &rng)
         var results: [VisitedRegion] = []
@@ -168,11 +181,13 @@ struct ClusteringTests {
     }
 
     @Test func storedRegionsAreMatchedAndOnlyChangesReported() {
-        let stored = VisitedRegion(id: 7, latitude: kadikoy.latitude, longitude: kadikoy.longitude, radius: 150,
-                                   timestampStart: t0, timestampEnd: t0.addingTimeInterval(30 * 60), province: "İstanbul",
-                                   geohash: "sxk9ht9", visitCount: 1)
-        let other = VisitedRegion(id: 8, latitude: kadikoy.latitude + 0.05, longitude: kadikoy.longitude, radius: 150,
-                                  timestampStart: t0, geohash: "x", visitCount: 1)
+        let stored = VisitedRegion(
+            id: 7, latitude: kadikoy.latitude, longitude: kadikoy.longitude, radius: 150,
+            timestampStart: t0, timestampEnd: t0.addingTimeInterval(30 * 60), province: "İstanbul",
+            geohash: "sxk9ht9", visitCount: 1)
+        let other = VisitedRegion(
+            id: 8, latitude: kadikoy.latitude + 0.05, longitude: kadikoy.longitude, radius: 150,
+            timestampStart: t0, geohash: "x", visitCount: 1)
         // Re-import of the track that made region 7: nothing new, nothing changed.
         var engine = ClusteringEngine(existingRegions: [stored, other])
         let outcomes = engine.process(stride(from: 0.0, through: 30, by: 5).map { fix(offset(kadikoy, east: $0), minutes: $0) })
@@ -187,9 +202,10 @@ struct ClusteringTests {
 
     @Test func storedMultiVisitRegionKeepsWhatItCannotRuleOut() {
         // Three visits: first from 09:00 (end unknown), one unknown between, latest 15:00–15:30.
-        let stored = VisitedRegion(id: 1, latitude: kadikoy.latitude, longitude: kadikoy.longitude, radius: 150,
-                                   timestampStart: t0, timestampEnd: t0.addingTimeInterval(390 * 60),
-                                   geohash: "sxk9ht9", visitCount: 3, lastVisit: t0.addingTimeInterval(360 * 60))
+        let stored = VisitedRegion(
+            id: 1, latitude: kadikoy.latitude, longitude: kadikoy.longitude, radius: 150,
+            timestampStart: t0, timestampEnd: t0.addingTimeInterval(390 * 60),
+            geohash: "sxk9ht9", visitCount: 3, lastVisit: t0.addingTimeInterval(360 * 60))
         var engine = ClusteringEngine(existingRegions: [stored])
         // Inside the stored span: may be one of the stored visits, so nothing changes.
         #expect(engine.process(fix(kadikoy, minutes: 180)) == .sameVisit(index: 0))
@@ -208,8 +224,11 @@ struct ClusteringTests {
 
     @Test func theOldestContainingRegionWins() {
         let a = kadikoy, b = offset(kadikoy, east: 200)
-        let regions = [a, b].map { VisitedRegion(latitude: $0.latitude, longitude: $0.longitude, radius: 150,
-                                                  timestampStart: t0, geohash: "") }
+        let regions = [a, b].map {
+            VisitedRegion(
+                latitude: $0.latitude, longitude: $0.longitude, radius: 150,
+                timestampStart: t0, geohash: "")
+        }
         var engine = ClusteringEngine(existingRegions: regions)
         #expect(engine.process(fix(offset(a, east: 90), minutes: 0)) == .sameVisit(index: 0))
         #expect(engine.process(fix(offset(a, east: 110), minutes: 1)) == .sameVisit(index: 0))  // in both: a is older
@@ -237,8 +256,9 @@ struct ClusteringTests {
             for i in 0..<1500 {
                 let lat = min(90, place.latitude + Double.random(in: -0.01...0.01, using: &rng))
                 let lon = Geohash.wrapLongitude(place.longitude + Double.random(in: -lonSpread...lonSpread, using: &rng))
-                let f = Fix(coordinate: Coordinate(latitude: lat, longitude: lon),
-                            timestamp: t0.addingTimeInterval(Double(i) * 60), speed: Double.random(in: 0...12, using: &rng))
+                let f = Fix(
+                    coordinate: Coordinate(latitude: lat, longitude: lon),
+                    timestamp: t0.addingTimeInterval(Double(i) * 60), speed: Double.random(in: 0...12, using: &rng))
                 let expected = bruteForceOldest(engine.regions, f.coordinate)
                 switch engine.process(f) {
                 case .newRegion: #expect(expected == nil, "\(place) fix \(i)")
@@ -257,13 +277,16 @@ struct ClusteringTests {
         for i in 0..<20_000 {
             let a = Coordinate(latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
             // Half near each other (where regions are), half anywhere.
-            let b = i % 2 == 0
-                ? Coordinate(latitude: max(-90, min(90, a.latitude + Double.random(in: -0.01...0.01, using: &rng))),
-                             longitude: a.longitude + Double.random(in: -0.01...0.01, using: &rng))
+            let b =
+                i % 2 == 0
+                ? Coordinate(
+                    latitude: max(-90, min(90, a.latitude + Double.random(in: -0.01...0.01, using: &rng))),
+                    longitude: a.longitude + Double.random(in: -0.01...0.01, using: &rng))
                 : Coordinate(latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
             let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
-            let fast = ClusteringEngine.haversineMeters(φ1: φ1, cosφ1: cos(φ1), φ2: φ2, cosφ2: cos(φ2),
-                                                        dλ: (b.longitude - a.longitude) * .pi / 180)
+            let fast = ClusteringEngine.haversineMeters(
+                φ1: φ1, cosφ1: cos(φ1), φ2: φ2, cosφ2: cos(φ2),
+                dλ: (b.longitude - a.longitude) * .pi / 180)
             #expect(fast.bitPattern == Geodesy.haversineMeters(a, b).bitPattern, "\(a) \(b)")
             // The latitude bound the engine rules candidates out with never exceeds the distance.
             #expect(Geodesy.earthRadius * abs(φ2 - φ1) <= fast * (1 + 1e-9) + 1e-6, "\(a) \(b)")
@@ -306,11 +329,13 @@ struct ClusteringTests {
         var generator = SeededGenerator(state: 5)
         func random(_ n: Int) -> Int { generator.below(n) }
         let base = Date(timeIntervalSince1970: 1_700_000_000)
-        let stored = VisitedRegion(latitude: 41, longitude: 29, radius: 150, timestampStart: base.addingTimeInterval(500_000),
-                                   timestampEnd: base.addingTimeInterval(600_000), geohash: "sxk9", visitCount: 4,
-                                   lastVisit: base.addingTimeInterval(590_000))
-        var timeline = VisitTimeline(start: stored.timestampStart, end: stored.timestampEnd, lastVisit: stored.lastVisit,
-                                     visitCount: stored.visitCount)
+        let stored = VisitedRegion(
+            latitude: 41, longitude: 29, radius: 150, timestampStart: base.addingTimeInterval(500_000),
+            timestampEnd: base.addingTimeInterval(600_000), geohash: "sxk9", visitCount: 4,
+            lastVisit: base.addingTimeInterval(590_000))
+        var timeline = VisitTimeline(
+            start: stored.timestampStart, end: stored.timestampEnd, lastVisit: stored.lastVisit,
+            visitCount: stored.visitCount)
         var changes: [VisitTimeline.Change: Int] = [:]
         for _ in 0..<5_000 {
             let change = timeline.insert(base.addingTimeInterval(Double(random(2_000_000))), gap: 1_800)

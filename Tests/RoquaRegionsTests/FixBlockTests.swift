@@ -1,9 +1,10 @@
 import Foundation
 import RoquaBoundaries
-@testable import RoquaRegions
 import RoquaIO
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// The kept fixes' block format (`FixBlock`) and their units (`KeptFix`).
 @Suite struct FixBlockTests {
@@ -17,8 +18,10 @@ import Testing
             let step = generator.below(20) == 0 ? 3000 : 150
             lat += Int32(generator.below(2 * step + 1) - step)
             lon += Int32(generator.below(2 * step + 1) - step)
-            fixes.append(KeptFix(time: time, latitude: lat, longitude: lon, accuracy: i % 7 == 0 ? -1 : Int32(30 + generator.below(100)),
-                                 speed: generator.below(3) == 0 ? -1 : Int32(generator.below(3000))))
+            fixes.append(
+                KeptFix(
+                    time: time, latitude: lat, longitude: lon, accuracy: i % 7 == 0 ? -1 : Int32(30 + generator.below(100)),
+                    speed: generator.below(3) == 0 ? -1 : Int32(generator.below(3000))))
         }
         return fixes
     }
@@ -30,10 +33,12 @@ import Testing
             #expect(try FixBlock.decode(FixBlock.encode(fixes)) == fixes)
         }
         // Extremes: before 1970, the poles and the antimeridian, no accuracy or speed, equal times.
-        let edges = [KeptFix(time: -2_208_988_800_000, latitude: -900_000_000, longitude: -1_800_000_000),
-                     KeptFix(time: -1, latitude: 900_000_000, longitude: 1_800_000_000, accuracy: Int32.max, speed: Int32.max),
-                     KeptFix(time: -1, latitude: 0, longitude: 0, accuracy: 0, speed: 0),
-                     KeptFix(time: 4_102_444_800_000, latitude: 1, longitude: -1)]
+        let edges = [
+            KeptFix(time: -2_208_988_800_000, latitude: -900_000_000, longitude: -1_800_000_000),
+            KeptFix(time: -1, latitude: 900_000_000, longitude: 1_800_000_000, accuracy: Int32.max, speed: Int32.max),
+            KeptFix(time: -1, latitude: 0, longitude: 0, accuracy: 0, speed: 0),
+            KeptFix(time: 4_102_444_800_000, latitude: 1, longitude: -1),
+        ]
         #expect(try FixBlock.decode(FixBlock.encode(edges)) == edges)
     }
 
@@ -81,8 +86,9 @@ import Testing
     }
 
     @Test func fixesAreKeptToAMillisecondAndACentimetre() throws {
-        let fix = Fix(coordinate: Coordinate(latitude: 40.98790004, longitude: -29.02810006),
-                      timestamp: Date(timeIntervalSince1970: 1_714_550_400.1234), accuracy: 4.26, speed: 1.234)
+        let fix = Fix(
+            coordinate: Coordinate(latitude: 40.98790004, longitude: -29.02810006),
+            timestamp: Date(timeIntervalSince1970: 1_714_550_400.1234), accuracy: 4.26, speed: 1.234)
         let kept = try #require(KeptFix(fix))
         #expect(kept == KeptFix(time: 1_714_550_400_123, latitude: 409_879_000, longitude: -290_281_001, accuracy: 43, speed: 123))
         let back = kept.fix

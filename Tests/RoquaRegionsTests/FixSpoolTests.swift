@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
-@testable import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// The server's two-step import (`prepare` into a spool of fixes while the store is free, then
 /// `commit`) against the CLI's one step: the same fixes bit for bit, the same store.
@@ -19,16 +20,21 @@ import Testing
         let directory = try TempDirectory("roqua-spool")
         var generator = SeededGenerator(state: 9)
         var fixes = [
-            Fix(coordinate: Coordinate(latitude: -0.0, longitude: .leastNonzeroMagnitude), timestamp: Date(timeIntervalSince1970: 0.1),
+            Fix(
+                coordinate: Coordinate(latitude: -0.0, longitude: .leastNonzeroMagnitude), timestamp: Date(timeIntervalSince1970: 0.1),
                 accuracy: 0, speed: nil, position: -5),
-            Fix(coordinate: Coordinate(latitude: 89.999999999, longitude: -179.5), timestamp: Date(timeIntervalSinceReferenceDate: -1e-9),
+            Fix(
+                coordinate: Coordinate(latitude: 89.999999999, longitude: -179.5), timestamp: Date(timeIntervalSinceReferenceDate: -1e-9),
                 accuracy: nil, speed: 0, position: Int.max),
         ]
         for index in 0..<20_000 {
-            fixes.append(Fix(coordinate: Coordinate(latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator)),
-                             timestamp: Date(timeIntervalSince1970: .random(in: 0...4e9, using: &generator)),
-                             accuracy: index % 3 == 0 ? nil : .random(in: 0...100, using: &generator),
-                             speed: index % 5 == 0 ? nil : .random(in: 0...50, using: &generator), position: index))
+            fixes.append(
+                Fix(
+                    coordinate: Coordinate(
+                        latitude: .random(in: -90...90, using: &generator), longitude: .random(in: -180...180, using: &generator)),
+                    timestamp: Date(timeIntervalSince1970: .random(in: 0...4e9, using: &generator)),
+                    accuracy: index % 3 == 0 ? nil : .random(in: 0...100, using: &generator),
+                    speed: index % 5 == 0 ? nil : .random(in: 0...50, using: &generator), position: index))
         }
         var reader: any FixReader = Fixes(fixes: fixes)
         var counts: [Int] = []
@@ -39,7 +45,8 @@ import Testing
         var back = try spool.reader()
         for fix in fixes {
             let read = try #require(try back.next())
-            #expect(read.coordinate.latitude.bitPattern == fix.coordinate.latitude.bitPattern
+            #expect(
+                read.coordinate.latitude.bitPattern == fix.coordinate.latitude.bitPattern
                     && read.coordinate.longitude.bitPattern == fix.coordinate.longitude.bitPattern
                     && read.timestamp == fix.timestamp && read.accuracy == fix.accuracy && read.speed == fix.speed
                     && read.position == fix.position)
@@ -51,7 +58,9 @@ import Testing
 
     @Test func prepareThenCommitStoresWhatOneStepStores() throws {
         let directory = try TempDirectory("roqua-spool")
-        let files = [Repository.path("scripts/examples/istanbul-day.gpx"), Repository.path("Tests/Fixtures/tracks/cerknicko-jezero.gpx.gz")]
+        let files = [
+            Repository.path("scripts/examples/istanbul-day.gpx"), Repository.path("Tests/Fixtures/tracks/cerknicko-jezero.gpx.gz"),
+        ]
         func rows(_ store: RegionStore) throws -> [Row] {
             try store.write { db in try Row.fetchAll(db, sql: "SELECT * FROM visited_regions ORDER BY id") }
         }

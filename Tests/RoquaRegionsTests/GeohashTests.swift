@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RoquaRegions
 
 /// Expected hashes and neighbour lists were produced by an independent implementation (the classic bit-by-bit
@@ -23,8 +24,10 @@ struct GeohashTests {
     }
 
     @Test func decodeOfEncodeContainsThePoint() throws {
-        let points: [(Double, Double)] = [(0, 0), (-33.8688, 151.2093), (64.1466, -21.9426), (-54.8019, -68.303),
-                                          (89.9999, 179.9999), (-90, -180), (90, 180), (40.9879, 29.0281)]
+        let points: [(Double, Double)] = [
+            (0, 0), (-33.8688, 151.2093), (64.1466, -21.9426), (-54.8019, -68.303),
+            (89.9999, 179.9999), (-90, -180), (90, 180), (40.9879, 29.0281),
+        ]
         for (lat, lon) in points {
             for precision in 1...12 {
                 let box = try #require(Geohash.decode(Geohash.encode(latitude: lat, longitude: lon, precision: precision)))
@@ -35,8 +38,7 @@ struct GeohashTests {
 
     @Test func neighboursMatchIndependentVectors() {
         #expect(Geohash.neighbours("ezs42") == ["ezs48", "ezs49", "ezs43", "ezs41", "ezs40", "ezefp", "ezefr", "ezefx"])
-        #expect(Geohash.neighbours("sxk9ht9") ==
-            ["sxk9htc", "sxk9htf", "sxk9htd", "sxk9ht6", "sxk9ht3", "sxk9ht2", "sxk9ht8", "sxk9htb"])
+        #expect(Geohash.neighbours("sxk9ht9") == ["sxk9htc", "sxk9htf", "sxk9htd", "sxk9ht6", "sxk9ht3", "sxk9ht2", "sxk9ht8", "sxk9htb"])
     }
 
     @Test func neighboursShareAnEdge() throws {

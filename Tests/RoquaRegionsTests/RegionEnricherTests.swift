@@ -15,9 +15,10 @@ import Testing
         let centres = [(41.02, 28.98), (52.52, 13.40), (-33.92, 18.42)]
         let regions = (0..<400).map { i -> VisitedRegion in
             let (lat, lon) = centres[i % centres.count]
-            return VisitedRegion(latitude: lat + Double.random(in: -0.15...0.15, using: &generator),
-                                 longitude: lon + Double.random(in: -0.15...0.15, using: &generator), radius: 150,
-                                 timestampStart: Date(timeIntervalSince1970: 1_700_000_000), geohash: "")
+            return VisitedRegion(
+                latitude: lat + Double.random(in: -0.15...0.15, using: &generator),
+                longitude: lon + Double.random(in: -0.15...0.15, using: &generator), radius: 150,
+                timestampStart: Date(timeIntervalSince1970: 1_700_000_000), geohash: "")
         }
         let switching = try RegionEnricher(boundaries: Bundled.path(), queriesBeforeLoading: 100)
         let enriched = try regions.map { try switching.enriched($0) }
@@ -27,8 +28,10 @@ import Testing
         for region in regions.suffix(300) {
             let queried = try querying.enriched(region)
             let loaded = try #require(enriched.first { $0.latitude == region.latitude && $0.longitude == region.longitude })
-            if queried.locality != loaded.locality || queried.localityID != loaded.localityID || queried.districtCode != loaded.districtCode {
-                differences.append("\(region.latitude),\(region.longitude): queried \(queried.locality ?? "-"), loaded \(loaded.locality ?? "-")")
+            if queried.locality != loaded.locality || queried.localityID != loaded.localityID || queried.districtCode != loaded.districtCode
+            {
+                differences.append(
+                    "\(region.latitude),\(region.longitude): queried \(queried.locality ?? "-"), loaded \(loaded.locality ?? "-")")
             }
         }
         #expect(differences.isEmpty, "\(differences.prefix(5))")
@@ -41,8 +44,9 @@ import Testing
     @Test func regionsOfOnePlaceShareTheirNamesAndStayValues() throws {
         let enricher = try RegionEnricher(boundaries: Bundled.path())
         func region(_ latitude: Double, _ longitude: Double) -> VisitedRegion {
-            VisitedRegion(latitude: latitude, longitude: longitude, radius: 150, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
-                          geohash: "")
+            VisitedRegion(
+                latitude: latitude, longitude: longitude, radius: 150, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
+                geohash: "")
         }
         // Kadıköy, Berlin-Mitte, Kadıköy again (not the last place named: found among those met).
         let first = try enricher.enriched(region(40.9910, 29.0270))

@@ -13,22 +13,23 @@ import Testing
     private func oldStore(at path: String) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('v1: visited regions and imports');
-                CREATE TABLE visited_regions (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, latitude REAL NOT NULL, longitude REAL NOT NULL,
-                    radius INTEGER NOT NULL, timestamp_start TEXT NOT NULL, timestamp_end TEXT, city TEXT, district TEXT,
-                    country TEXT, geohash TEXT NOT NULL, country_code TEXT, province_code TEXT, district_code TEXT,
-                    visit_count INTEGER NOT NULL DEFAULT 1, last_visit TEXT NOT NULL, enriched_with TEXT);
-                CREATE TABLE imports (checksum TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
-                    imported_at TEXT NOT NULL, fixes_read INTEGER NOT NULL, fixes_dropped INTEGER NOT NULL,
-                    new_regions INTEGER NOT NULL, revisits INTEGER NOT NULL);
-                INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, city, country, geohash,
-                    country_code, province_code, last_visit, enriched_with)
-                VALUES (-33.9249, 18.4241, 150, '2026-01-02T10:00:00.000Z', 'Western Cape', 'South Africa', 'k3vp4bp',
-                    'ZA', 'ZA-NE2254', '2026-01-02T10:00:00.000Z', '2026-01-01T00:00:00Z');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1: visited regions and imports');
+                    CREATE TABLE visited_regions (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, latitude REAL NOT NULL, longitude REAL NOT NULL,
+                        radius INTEGER NOT NULL, timestamp_start TEXT NOT NULL, timestamp_end TEXT, city TEXT, district TEXT,
+                        country TEXT, geohash TEXT NOT NULL, country_code TEXT, province_code TEXT, district_code TEXT,
+                        visit_count INTEGER NOT NULL DEFAULT 1, last_visit TEXT NOT NULL, enriched_with TEXT);
+                    CREATE TABLE imports (checksum TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL,
+                        imported_at TEXT NOT NULL, fixes_read INTEGER NOT NULL, fixes_dropped INTEGER NOT NULL,
+                        new_regions INTEGER NOT NULL, revisits INTEGER NOT NULL);
+                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, city, country, geohash,
+                        country_code, province_code, last_visit, enriched_with)
+                    VALUES (-33.9249, 18.4241, 150, '2026-01-02T10:00:00.000Z', 'Western Cape', 'South Africa', 'k3vp4bp',
+                        'ZA', 'ZA-NE2254', '2026-01-02T10:00:00.000Z', '2026-01-01T00:00:00Z');
+                    """)
         }
         try queue.close()
     }

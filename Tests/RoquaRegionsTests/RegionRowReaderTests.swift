@@ -36,16 +36,20 @@ import Testing
                 case 4: try db.execute(sql: "UPDATE visited_regions SET radius = 'wide' WHERE id = ?", arguments: [id])
                 case 5: try db.execute(sql: "UPDATE visited_regions SET district = X'4100FF42' WHERE id = ?", arguments: [id])
                 case 6: try db.execute(sql: "UPDATE visited_regions SET country = CAST(X'41004200' AS TEXT) WHERE id = ?", arguments: [id])
-                case 7: try db.execute(sql: "UPDATE visited_regions SET timestamp_start = '2024-02-30T00:00:00Z' WHERE id = ?", arguments: [id])
+                case 7:
+                    try db.execute(sql: "UPDATE visited_regions SET timestamp_start = '2024-02-30T00:00:00Z' WHERE id = ?", arguments: [id])
                 case 8: try db.execute(sql: "UPDATE visited_regions SET timestamp_end = 1700000000 WHERE id = ?", arguments: [id])
-                case 9: try db.execute(sql: "UPDATE visited_regions SET last_visit = ' 2024-01-01T00:00:00Z ' WHERE id = ?", arguments: [id])
+                case 9:
+                    try db.execute(sql: "UPDATE visited_regions SET last_visit = ' 2024-01-01T00:00:00Z ' WHERE id = ?", arguments: [id])
                 case 10: try db.execute(sql: "UPDATE visited_regions SET locality_id = 'x' WHERE id = ?", arguments: [id])
                 case 11: try db.execute(sql: "UPDATE visited_regions SET visit_count = 0 WHERE id = ?", arguments: [id])
                 case 12: try db.execute(sql: "UPDATE visited_regions SET radius = 900000 WHERE id = ?", arguments: [id])
                 case 13: try db.execute(sql: "UPDATE visited_regions SET province = X'C3BC' WHERE id = ?", arguments: [id])
                 case 14: try db.execute(sql: "UPDATE visited_regions SET locality = CAST(X'FF41' AS TEXT) WHERE id = ?", arguments: [id])
                 case 15: try db.execute(sql: "UPDATE visited_regions SET geohash = 7 WHERE id = ?", arguments: [id])
-                case 16: try db.execute(sql: "UPDATE visited_regions SET timestamp_start = '2024-01-01 10:00:00+03:00' WHERE id = ?", arguments: [id])
+                case 16:
+                    try db.execute(
+                        sql: "UPDATE visited_regions SET timestamp_start = '2024-01-01 10:00:00+03:00' WHERE id = ?", arguments: [id])
                 default: break
                 }
             }
@@ -64,7 +68,8 @@ import Testing
             }
         }
         let read = try store.allRegions()
-        #expect(read.count == expected.count && expectedUnreadable.count > 200, "\(read.count) \(expected.count) \(expectedUnreadable.count)")
+        #expect(
+            read.count == expected.count && expectedUnreadable.count > 200, "\(read.count) \(expected.count) \(expectedUnreadable.count)")
         for (a, b) in zip(read, expected) where a != b {
             Issue.record("region \(a.id ?? -1) read as \(a), the decoder makes \(b)")
             break
@@ -78,17 +83,21 @@ import Testing
         // (SQLite's own reading of the same rule).
         let circles = try store.circles()
         let valid = try store.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT latitude, longitude, radius FROM visited_regions
-                WHERE typeof(latitude) IN ('real', 'integer') AND typeof(longitude) IN ('real', 'integer')
-                  AND typeof(radius) = 'integer' AND abs(latitude) <= 90 AND abs(longitude) <= 180 AND radius BETWEEN 1 AND 5000
-                ORDER BY id
-                """).map { (latitude: $0[0] as Double, longitude: $0[1] as Double, radius: $0[2] as Int) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT latitude, longitude, radius FROM visited_regions
+                    WHERE typeof(latitude) IN ('real', 'integer') AND typeof(longitude) IN ('real', 'integer')
+                      AND typeof(radius) = 'integer' AND abs(latitude) <= 90 AND abs(longitude) <= 180 AND radius BETWEEN 1 AND 5000
+                    ORDER BY id
+                    """
+            ).map { (latitude: $0[0] as Double, longitude: $0[1] as Double, radius: $0[2] as Int) }
         }
         #expect(circles.count == valid.count && circles.count > read.count && circles.count < 3_000)
         #expect(zip(circles, valid).allSatisfy { $0.latitude == $1.latitude && $0.longitude == $1.longitude && $0.radius == $1.radius })
         // The rows the reader left to the decoder and the decoder read are among those compared.
-        #expect(expected.contains { $0.latitude == 41 } && expected.contains { $0.country == "A" } && expected.contains { $0.province == "ü" })
+        #expect(
+            expected.contains { $0.latitude == 41 } && expected.contains { $0.country == "A" } && expected.contains { $0.province == "ü" })
     }
 
     /// Rows in one place read back sharing one `RegionNames`; a row in another place gets its own,
@@ -96,12 +105,16 @@ import Testing
     @Test func neighbouringRowsShareTheirNames() throws {
         let directory = try TempDirectory()
         let store = try RegionStore(path: directory.file("regions.sqlite"))
-        let places: [(String, String)] = [("Kadıköy", "TUR034017"), ("Kadıköy", "TUR034017"), ("Beşiktaş", "TUR034007"), ("Kadıköy", "TUR034017")]
+        let places: [(String, String)] = [
+            ("Kadıköy", "TUR034017"), ("Kadıköy", "TUR034017"), ("Beşiktaş", "TUR034007"), ("Kadıköy", "TUR034017"),
+        ]
         try store.write { db in
             for (i, (district, code)) in places.enumerated() {
-                try VisitedRegion(latitude: 41, longitude: 29 + Double(i) / 100, radius: 100, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
-                                  province: "İstanbul", district: district, country: "Türkiye", countryCode: "TR", districtCode: code,
-                                  geohash: "sxk9", enrichedWith: "2026-11-27T05:41:09Z 29ade4d186b6").insert(db)
+                try VisitedRegion(
+                    latitude: 41, longitude: 29 + Double(i) / 100, radius: 100, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
+                    province: "İstanbul", district: district, country: "Türkiye", countryCode: "TR", districtCode: code,
+                    geohash: "sxk9", enrichedWith: "2026-11-27T05:41:09Z 29ade4d186b6"
+                ).insert(db)
             }
         }
         let read = try store.allRegions()
@@ -111,4 +124,3 @@ import Testing
         #expect(read[3].names == read[0].names && read[3] != read[0])
     }
 }
-

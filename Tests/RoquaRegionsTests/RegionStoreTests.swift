@@ -9,12 +9,14 @@ import Testing
     static func sampleRegions() -> [VisitedRegion] {
         let start = Date(timeIntervalSince1970: 1_700_000_000.123)
         return [
-            VisitedRegion(latitude: 40.9879, longitude: 29.0281, radius: 150, timestampStart: start,
-                          timestampEnd: start.addingTimeInterval(600), province: "İstanbul", district: "Kadıköy",
-                          country: "Türkiye", countryCode: "TR", provinceCode: "TR-34", districtCode: "TUR034023",
-                          geohash: "sxk9byz", visitCount: 2, lastVisit: start.addingTimeInterval(7200)),
-            VisitedRegion(latitude: -33.9249, longitude: 18.4241, radius: 200, timestampStart: start.addingTimeInterval(86_400),
-                          geohash: "k3vp4bp"),
+            VisitedRegion(
+                latitude: 40.9879, longitude: 29.0281, radius: 150, timestampStart: start,
+                timestampEnd: start.addingTimeInterval(600), province: "İstanbul", district: "Kadıköy",
+                country: "Türkiye", countryCode: "TR", provinceCode: "TR-34", districtCode: "TUR034023",
+                geohash: "sxk9byz", visitCount: 2, lastVisit: start.addingTimeInterval(7200)),
+            VisitedRegion(
+                latitude: -33.9249, longitude: 18.4241, radius: 200, timestampStart: start.addingTimeInterval(86_400),
+                geohash: "k3vp4bp"),
         ]
     }
 
@@ -23,14 +25,18 @@ import Testing
         try store.write { db in
             for region in sampleRegions() {
                 var row = region
-                try db.execute(sql: """
-                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
-                      country, geohash, country_code, province_code, district_code, visit_count, last_visit)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [row.latitude, row.longitude, row.radius, try StoreTime.text(row.timestampStart),
-                                     row.timestampEnd.map(StoreTime.text), row.province, row.district, row.country, row.geohash,
-                                     row.countryCode, row.provinceCode, row.districtCode, row.visitCount,
-                                     try StoreTime.text(row.lastVisit)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
+                          country, geohash, country_code, province_code, district_code, visit_count, last_visit)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        row.latitude, row.longitude, row.radius, try StoreTime.text(row.timestampStart),
+                        row.timestampEnd.map(StoreTime.text), row.province, row.district, row.country, row.geohash,
+                        row.countryCode, row.provinceCode, row.districtCode, row.visitCount,
+                        try StoreTime.text(row.lastVisit),
+                    ])
                 row.id = db.lastInsertedRowID
             }
         }
@@ -41,8 +47,10 @@ import Testing
         let directory = try TempDirectory()
         let store = try RegionStore(path: directory.file("sub/dir/regions.sqlite"))
         let (mode, indexes) = try store.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%'"))
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%'")
+            )
         }
         #expect(mode == "wal")
         #expect(Set(indexes).isSuperset(of: ["idx_regions_location", "idx_regions_geohash", "idx_regions_country"]))
@@ -112,8 +120,11 @@ import Testing
         var text = String(decoding: before, as: UTF8.self)
         text = text.replacingOccurrences(of: "\"latitude\" : -33.9249", with: "\"latitude\" : -133.9249")
         try Data(text.utf8).write(to: URL(fileURLWithPath: directory.file("bad.json")))
-        #expect(throws: ArchiveError.badRow(file: directory.file("bad.json"), section: "regions", index: 1,
-                                             reason: "coordinate -133.9249, 18.4241 is out of range")) {
+        #expect(
+            throws: ArchiveError.badRow(
+                file: directory.file("bad.json"), section: "regions", index: 1,
+                reason: "coordinate -133.9249, 18.4241 is out of range")
+        ) {
             try store.restore(from: directory.file("bad.json"), replace: true)
         }
         try Data("{\"regions\": 3}".utf8).write(to: URL(fileURLWithPath: directory.file("wrong.json")))

@@ -7,16 +7,19 @@ import Testing
 @Suite struct StoreErrorFieldsTests {
     @Test func storeErrorsWithAndWithoutTheirPath() {
         let path = "/home/a/.local/share/roqua/regions.sqlite"
-        let errors: [RegionStoreError] = [.cannotOpen(path: path, reason: "the disk is full"),
-                                          .notARegionStore(path: path, reason: "it holds the tables notes"),
-                                          .notEmpty(path: path, regions: 8), .cannotWrite(path: path, reason: "read-only")]
+        let errors: [RegionStoreError] = [
+            .cannotOpen(path: path, reason: "the disk is full"),
+            .notARegionStore(path: path, reason: "it holds the tables notes"),
+            .notEmpty(path: path, regions: 8), .cannotWrite(path: path, reason: "read-only"),
+        ]
         for error in errors {
             #expect(error.path == path)
             #expect(error.description == "\(path): \(error.message)")
             #expect(!error.message.contains(path) && !error.message.isEmpty)
         }
-        #expect(RegionStoreError.notEmpty(path: path, regions: 8).message
-            == "the store already holds 8 regions; restore into an empty store, or pass --replace")
+        #expect(
+            RegionStoreError.notEmpty(path: path, regions: 8).message
+                == "the store already holds 8 regions; restore into an empty store, or pass --replace")
     }
 
     @Test func anExportByTheNameItWasUploadedUnder() {

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
-@testable import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// Nothing silently empty: an import that read no fix fails and is not recorded, so the same
 /// file can still be imported later (fixed, or with an assumed time).

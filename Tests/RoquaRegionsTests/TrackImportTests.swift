@@ -13,10 +13,15 @@ import Testing
     static func eightDistrictWalk() throws -> String {
         let context = GEOSContext()
         let codes = try Bundled.database().read { db in
-            try Row.fetchAll(db, sql: "SELECT code, name FROM boundaries WHERE level = 2 AND country_code = 'TR' AND parent_id = (SELECT id FROM boundaries WHERE code = 'TR-34')")
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT code, name FROM boundaries WHERE level = 2 AND country_code = 'TR' AND parent_id = (SELECT id FROM boundaries WHERE code = 'TR-34')"
+            )
         }
         var time = Date(timeIntervalSince1970: 1_714_550_400)  // 2024-05-01T08:00:00Z
-        var gpx = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>walk</name>\n"
+        var gpx =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>walk</name>\n"
         for name in districts {
             let code: String = try #require(codes.first { $0["name"] == name }?["code"])
             let prepared = try Bundled.geometry(code, in: context).prepared()
@@ -110,7 +115,9 @@ import Testing
             #expect(read.count == (try s.store.allRegions().count) && summary.storedRegions == nil)
             return summary
         }
-        let first = try check("day.csv", """
+        let first = try check(
+            "day.csv",
+            """
             lat,lon,timestamp
             40.9879,29.0281,2024-05-01T08:00:00.123456Z
             40.9880,29.0282,2024-05-01T08:10:00.987654Z
@@ -119,7 +126,9 @@ import Testing
             39.9208,32.8541,2024-05-01T18:30:00.5005Z
             """)
         #expect(first.newRegions == 3 && first.revisits == 1)
-        let next = try check("next.csv", """
+        let next = try check(
+            "next.csv",
+            """
             lat,lon,timestamp
             40.9879,29.0281,2024-05-02T08:00:00.000001Z
             38.4237,27.1428,2024-05-02T11:00:00.666666Z
@@ -169,11 +178,14 @@ import Testing
         let summary = try s.importer.importFile(s.directory.file("glitch.kml"))
         #expect(summary.fixesRead == 1 && summary.newRegions == 1 && summary.untimedSkipped == 1)
         #expect(summary.skipped.count == 1 && summary.skipped.lines == [3])
-        #expect(summary.report(maxAccuracy: 100).contains("1 fixes read, 1 untimed skipped, 1 record(s) skipped (1 invalid coordinate; line 3)"),
-                "\(summary.report(maxAccuracy: 100))")
+        #expect(
+            summary.report(maxAccuracy: 100).contains(
+                "1 fixes read, 1 untimed skipped, 1 record(s) skipped (1 invalid coordinate; line 3)"),
+            "\(summary.report(maxAccuracy: 100))")
         let before = try s.store.export(.json)
         let bad = s.directory.file("bad.kml")
-        try "<kml><Placemark><TimeStamp><when>2024-05-02T08:00:00Z</when></TimeStamp>\n<Point><coordinates>29,95</coordinates></Point></Placemark></kml>"
+        try
+            "<kml><Placemark><TimeStamp><when>2024-05-02T08:00:00Z</when></TimeStamp>\n<Point><coordinates>29,95</coordinates></Point></Placemark></kml>"
             .write(toFile: bad, atomically: true, encoding: .utf8)
         do {
             _ = try s.importer.importFile(bad)
@@ -186,7 +198,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("truncated.gpx", "<?xml version=\"1.0\"?>\n<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkpt>\n<trkpt lat=\"41.0"),
+        (
+            "truncated.gpx",
+            "<?xml version=\"1.0\"?>\n<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkpt>\n<trkpt lat=\"41.0"
+        ),
         ("broken.gpx", "<gpx><trk><trkseg>\n<trkpt lat=\"41.0\" lon=\"29.0\"><time>2024-05-01T08:00:00Z</time></trkseg>\n</gpx>\n"),
         // Nothing readable (one good row among bad ones is imported: aBadRecordIsSkippedAndReported).
         ("bad-row.csv", "lat,lon,timestamp\n41.0,x29.0,2024-05-01T08:00:00Z\n41.1,abc,2024-05-01T08:01:00Z\n"),
@@ -195,7 +210,8 @@ import Testing
     ])
     func malformedFilesChangeNothing(name: String, content: String) throws {
         let s = try Self.setup()
-        try "lat,lon,timestamp\n40.9879,29.0281,2024-05-01T08:00:00Z\n".write(toFile: s.directory.file("ok.csv"), atomically: true, encoding: .utf8)
+        try "lat,lon,timestamp\n40.9879,29.0281,2024-05-01T08:00:00Z\n".write(
+            toFile: s.directory.file("ok.csv"), atomically: true, encoding: .utf8)
         _ = try s.importer.importFile(s.directory.file("ok.csv"))
         let before = try s.store.export(.json)
         let file = s.directory.file(name)
@@ -210,10 +226,11 @@ import Testing
     @Test func enrichFillsRegionsStoredWithoutNames() throws {
         let s = try Self.setup()
         try s.store.write { db in
-            try db.execute(sql: """
-                INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
-                VALUES (40.9879, 29.0281, 150, '2024-05-01T08:00:00.000Z', 'sxk9ht9', '2024-05-01T08:00:00.000Z')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
+                    VALUES (40.9879, 29.0281, 150, '2024-05-01T08:00:00.000Z', 'sxk9ht9', '2024-05-01T08:00:00.000Z')
+                    """)
         }
         let stale = try s.store.regionsNeedingEnrichment(current: s.importer.enricher.identity, all: false)
         #expect(stale.count == 1)

@@ -9,13 +9,14 @@ import Testing
 
     @Test func headerWithISOTimesCRLFAndBOM() throws {
         let dir = try TempDirectory()
-        let path = try F.write([
-            "Latitude,Longitude,Timestamp,Accuracy",
-            "41.0082,28.9784,2019-01-01T10:00:00Z,12.5",
-            "",
-            "41.0090,28.9790,2019-01-01T10:00:05.123Z,",
-            "-33.5,-70.25,2019-01-01 13:00:10+03:00,3",
-        ], "track.csv", in: dir, newline: "\r\n", bom: true)
+        let path = try F.write(
+            [
+                "Latitude,Longitude,Timestamp,Accuracy",
+                "41.0082,28.9784,2019-01-01T10:00:00Z,12.5",
+                "",
+                "41.0090,28.9790,2019-01-01T10:00:05.123Z,",
+                "-33.5,-70.25,2019-01-01 13:00:10+03:00,3",
+            ], "track.csv", in: dir, newline: "\r\n", bom: true)
         let fixes = try F.readAll(path: path)
         try #require(fixes.count == 3)
         F.check(fixes[0], 41.0082, 28.9784, t0, accuracy: 12.5, position: 2)
@@ -25,16 +26,17 @@ import Testing
 
     @Test func columnOrderComesFromTheHeader() throws {
         let dir = try TempDirectory()
-        let path = try F.write([
-            "time,name,lng,lat,acc,speed",
-            "1546336800,\"Home, sweet \"\"home\"\"\",29,41,5,0.5",
-            "1546336805123,plain,29.5,41.5,,",
-            "\"2019-01-01T10:00:10+00:00\",x,-0.1,51.5,7,2",
-        ], "ordered.csv", in: dir)
+        let path = try F.write(
+            [
+                "time,name,lng,lat,acc,speed",
+                "1546336800,\"Home, sweet \"\"home\"\"\",29,41,5,0.5",
+                "1546336805123,plain,29.5,41.5,,",
+                "\"2019-01-01T10:00:10+00:00\",x,-0.1,51.5,7,2",
+            ], "ordered.csv", in: dir)
         let fixes = try F.readAll(try CSVTrackReader(path: path))
         try #require(fixes.count == 3)
         F.check(fixes[0], 41, 29, t0, accuracy: 5, speed: 0.5, position: 2)
-        F.check(fixes[1], 41.5, 29.5, t0 + 5.123, position: 3) // epoch milliseconds
+        F.check(fixes[1], 41.5, 29.5, t0 + 5.123, position: 3)  // epoch milliseconds
         F.check(fixes[2], 51.5, -0.1, t0 + 10, accuracy: 7, speed: 2, position: 4)
     }
 
@@ -76,8 +78,9 @@ import Testing
 
     @Test func aBadRowCostsOnlyItself() throws {
         let dir = try TempDirectory()
-        let path = try F.write(["41,29,1546336800", "41,29,1546336801", "x,29,1546336802", "41,29,yesterday", "41,29,1546336804"],
-                               "partial.csv", in: dir)
+        let path = try F.write(
+            ["41,29,1546336800", "41,29,1546336801", "x,29,1546336802", "41,29,yesterday", "41,29,1546336804"],
+            "partial.csv", in: dir)
         let reader = try CSVTrackReader(path: path)
         #expect(try reader.next()?.position == 1)
         #expect(try reader.next()?.position == 2)

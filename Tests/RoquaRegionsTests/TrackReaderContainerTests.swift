@@ -1,8 +1,9 @@
 import Foundation
-@testable import RoquaRegions
 import RoquaIO
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// `.gz` files, ZIP archives (a Strava-style export) and folders.
 @Suite struct TrackReaderContainerTests {
@@ -91,7 +92,10 @@ import Testing
 
         let empty = dir.file("empty.zip")
         try Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)).write(to: URL(fileURLWithPath: empty))
-        guard case let .failed(_, error) = TrackInputs.expand([empty]).first else { Issue.record("an empty archive must fail"); return }
+        guard case let .failed(_, error) = TrackInputs.expand([empty]).first else {
+            Issue.record("an empty archive must fail")
+            return
+        }
         #expect("\(error)".contains("a ZIP archive with no supported file"))
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// FIT files written here byte by byte (so every header kind is covered), and real ones.
 @Suite struct TrackReaderFITTests {
@@ -12,8 +13,10 @@ import Testing
     struct FITWriter {
         var data: [UInt8] = []
 
-        mutating func define(local: UInt8, global: UInt16, fields: [(UInt8, UInt8, UInt8)], bigEndian: Bool = false,
-                             developer: [(UInt8, UInt8, UInt8)] = []) {
+        mutating func define(
+            local: UInt8, global: UInt16, fields: [(UInt8, UInt8, UInt8)], bigEndian: Bool = false,
+            developer: [(UInt8, UInt8, UInt8)] = []
+        ) {
             data.append(0x40 | (developer.isEmpty ? 0 : 0x20) | local)
             data += [0, bigEndian ? 1 : 0]
             data += bigEndian ? [UInt8(global >> 8), UInt8(global & 0xFF)] : [UInt8(global & 0xFF), UInt8(global >> 8)]
@@ -63,10 +66,13 @@ import Testing
         w.message(header: 0, FITWriter.le32(fitTime()))
         // record: timestamp, lat, lon, speed (mm/s), plus a 3-byte developer field to skip.
         w.define(local: 1, global: 20, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85), (6, 2, 0x84)], developer: [(0, 3, 0)])
-        w.message(header: 1, FITWriter.le32(fitTime()) + FITWriter.le32(FITWriter.semicircles(41)) + FITWriter.le32(FITWriter.semicircles(29))
-                  + [0xC4, 0x09] + [9, 9, 9])
+        w.message(
+            header: 1,
+            FITWriter.le32(fitTime()) + FITWriter.le32(FITWriter.semicircles(41)) + FITWriter.le32(FITWriter.semicircles(29))
+                + [0xC4, 0x09] + [9, 9, 9])
         // A record without position (indoors): passed over.
-        w.message(header: 1, FITWriter.le32(fitTime(1)) + FITWriter.le32(0x7FFF_FFFF) + FITWriter.le32(0x7FFF_FFFF) + [0xFF, 0xFF] + [0, 0, 0])
+        w.message(
+            header: 1, FITWriter.le32(fitTime(1)) + FITWriter.le32(0x7FFF_FFFF) + FITWriter.le32(0x7FFF_FFFF) + [0xFF, 0xFF] + [0, 0, 0])
         // Compressed timestamp header (local 2): lat/lon only, big-endian definition.
         w.define(local: 2, global: 20, fields: [(0, 4, 0x85), (1, 4, 0x85)], bigEndian: true)
         let offset = UInt8((fitTime(3)) & 0x1F)
@@ -97,7 +103,8 @@ import Testing
     @Test func corruptFilesNameTheOffset() throws {
         var w = FITWriter()
         w.define(local: 0, global: 20, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
-        w.message(header: 0, FITWriter.le32(fitTime()) + FITWriter.le32(FITWriter.semicircles(41)) + FITWriter.le32(FITWriter.semicircles(29)))
+        w.message(
+            header: 0, FITWriter.le32(fitTime()) + FITWriter.le32(FITWriter.semicircles(41)) + FITWriter.le32(FITWriter.semicircles(29)))
         let good = w.file()
         let dir = try TempDirectory()
         let truncated = try write(Array(good.prefix(good.count - 6)), "cut.fit", in: dir)
@@ -112,7 +119,8 @@ import Testing
         #expect(F.readError(noDefinition)?.message.contains("at byte 14: a data message for local type 3") == true)
         var future = FITWriter()
         future.define(local: 0, global: 20, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
-        future.message(header: 0, FITWriter.le32(0xFFFF_FFF0) + FITWriter.le32(FITWriter.semicircles(41)) + FITWriter.le32(FITWriter.semicircles(29)))
+        future.message(
+            header: 0, FITWriter.le32(0xFFFF_FFF0) + FITWriter.le32(FITWriter.semicircles(41)) + FITWriter.le32(FITWriter.semicircles(29)))
         let late = try write(future.file(), "late.fit", in: dir)
         #expect(F.readError(late)?.message.contains("outside 1970-01-01") == true)
     }
@@ -124,8 +132,10 @@ import Testing
         w.define(local: 0, global: 20, fields: [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85)])
         let points: [(UInt32, Double, Double)] = [(0, 41, 29), (10, 95, 29), (20, 41.01, 29.01), (30, 41.02, 29.02), (40, 41.03, 29.03)]
         for (offset, lat, lon) in points {
-            w.message(header: 0, FITWriter.le32(fitTime(offset)) + FITWriter.le32(FITWriter.semicircles(lat))
-                + FITWriter.le32(FITWriter.semicircles(lon)))
+            w.message(
+                header: 0,
+                FITWriter.le32(fitTime(offset)) + FITWriter.le32(FITWriter.semicircles(lat))
+                    + FITWriter.le32(FITWriter.semicircles(lon)))
         }
         let good = w.file()
         let dir = try TempDirectory()

@@ -1,8 +1,9 @@
 import Foundation
-@testable import RoquaRegions
-import RoquaTestSupport
 import RoquaIO
+import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 @Suite struct TrackReaderFormatTests {
     typealias F = TrackFixtures
@@ -88,9 +89,11 @@ import Testing
         let files = [
             try F.write("<gpx><wpt lat=\"41\" lon=\"29\"><time>2019-01-01T10:00:00Z</time></wpt></gpx>", "a.gpx", in: dir),
             try F.write("lat,lon,time\r\n41,29,2019-01-01T10:00:00Z\r\n", "a.csv", in: dir, bom: true),
-            try F.write(#"{"features": [{"type": "Feature", "properties": {"time": "2019-01-01T10:00:00Z"}, "geometry": {"type": "Point", "coordinates": [29, 41]}}]}"#,
-                        "a.json", in: dir),
-            try F.write(#"{"locations": [{"latitudeE7": 410000000, "longitudeE7": 290000000, "timestampMs": "1546336800000"}]}"#, "r.json", in: dir),
+            try F.write(
+                #"{"features": [{"type": "Feature", "properties": {"time": "2019-01-01T10:00:00Z"}, "geometry": {"type": "Point", "coordinates": [29, 41]}}]}"#,
+                "a.json", in: dir),
+            try F.write(
+                #"{"locations": [{"latitudeE7": 410000000, "longitudeE7": 290000000, "timestampMs": "1546336800000"}]}"#, "r.json", in: dir),
             try F.write(#"{"rawSignals": [{"position": {"LatLng": "41°, 29°", "timestamp": "2019-01-01T10:00:00Z"}}]}"#, "t.json", in: dir),
         ]
         for path in files {
@@ -120,9 +123,11 @@ import Testing
             let parsed = TimeText.iso8601(text)?.timeIntervalSince1970
             #expect(parsed.map { abs($0 - expected) < 1e-6 } == true, "\(text) → \(String(describing: parsed))")
         }
-        for bad in ["", "2019-01-01", "2019-13-01T00:00:00Z", "2019-02-29T00:00:00Z", "2019-01-01T24:00:00Z",
-                    "2019-01-01T10:00:00.Z", "2019-01-01T10:00:00Q", "2019-01-01T10:00:00+3", "19-01-01T10:00:00Z",
-                    "2019-01-01T10:00:00Zjunk", "1546336800"] {
+        for bad in [
+            "", "2019-01-01", "2019-13-01T00:00:00Z", "2019-02-29T00:00:00Z", "2019-01-01T24:00:00Z",
+            "2019-01-01T10:00:00.Z", "2019-01-01T10:00:00Q", "2019-01-01T10:00:00+3", "19-01-01T10:00:00Z",
+            "2019-01-01T10:00:00Zjunk", "1546336800",
+        ] {
             #expect(TimeText.iso8601(bad) == nil, "\(bad)")
         }
         // A string's own bytes (read in place), a substring's, an array's and a bridged string's

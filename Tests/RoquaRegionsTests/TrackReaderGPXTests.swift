@@ -8,25 +8,25 @@ import Testing
     let t0 = TrackFixtures.t0
 
     static let full = [
-        #"<?xml version="1.0" encoding="UTF-8" standalone="no" ?>"#,                            // 1
-        #"<!DOCTYPE gpx [ <!ENTITY x "y"> ]>"#,                                                    // 2
-        #"<gpx version="1.1" creator="test &amp; co" xmlns="http://www.topografix.com/GPX/1/1">"#, // 3
-        "  <metadata><time>2000-01-01T00:00:00Z</time></metadata>",                                // 4
-        "  <!-- a comment with <trkpt lat=\"1\" lon=\"1\"> inside --->",                          // 5
-        "  <wpt lat=\"41.5\" lon=\"29.5\"><name>untimed waypoint</name></wpt>",                    // 6
-        "  <trk><name>Walk &lt;1&gt;</name><trkseg>",                                              // 7
-        "    <trkpt lat=\"41.0082\" lon=\"28.9784\">",                                            // 8
-        "      <ele>39</ele><time>2019-01-01T10:00:00Z</time><hdop>3.5</hdop>",                    // 9
-        "    </trkpt>",                                                                            // 10
-        "    <trkpt lon='28.9790' lat='41.0090'><time>2019-01-01T10:00:05.123Z</time>",           // 11
-        "      <speed>1.5</speed>",                                                                // 12
-        "      <extensions><time>1999-01-01T00:00:00Z</time></extensions></trkpt>",                // 13
-        "    <trkpt lat=\"-33.5\" lon=\"-70.25\"><time><![CDATA[2019-01-01T13:00:10+03:00]]></time></trkpt>", // 14
-        "  </trkseg></trk>",                                                                       // 15
-        "  <wpt lat=\"40\" lon=\"30\"><time>2019-01-01T10:01:00+0100</time></wpt>",               // 16
-        "  <rte><rtept lat=\"40.5\" lon=\"30.5\"><time>2019-01-01T10:02:00</time></rtept>",        // 17
-        "  <rtept lat=\"40.6\" lon=\"30.6\"/></rte>",                                             // 18
-        "</gpx>",                                                                                  // 19
+        #"<?xml version="1.0" encoding="UTF-8" standalone="no" ?>"#,  // 1
+        #"<!DOCTYPE gpx [ <!ENTITY x "y"> ]>"#,  // 2
+        #"<gpx version="1.1" creator="test &amp; co" xmlns="http://www.topografix.com/GPX/1/1">"#,  // 3
+        "  <metadata><time>2000-01-01T00:00:00Z</time></metadata>",  // 4
+        "  <!-- a comment with <trkpt lat=\"1\" lon=\"1\"> inside --->",  // 5
+        "  <wpt lat=\"41.5\" lon=\"29.5\"><name>untimed waypoint</name></wpt>",  // 6
+        "  <trk><name>Walk &lt;1&gt;</name><trkseg>",  // 7
+        "    <trkpt lat=\"41.0082\" lon=\"28.9784\">",  // 8
+        "      <ele>39</ele><time>2019-01-01T10:00:00Z</time><hdop>3.5</hdop>",  // 9
+        "    </trkpt>",  // 10
+        "    <trkpt lon='28.9790' lat='41.0090'><time>2019-01-01T10:00:05.123Z</time>",  // 11
+        "      <speed>1.5</speed>",  // 12
+        "      <extensions><time>1999-01-01T00:00:00Z</time></extensions></trkpt>",  // 13
+        "    <trkpt lat=\"-33.5\" lon=\"-70.25\"><time><![CDATA[2019-01-01T13:00:10+03:00]]></time></trkpt>",  // 14
+        "  </trkseg></trk>",  // 15
+        "  <wpt lat=\"40\" lon=\"30\"><time>2019-01-01T10:01:00+0100</time></wpt>",  // 16
+        "  <rte><rtept lat=\"40.5\" lon=\"30.5\"><time>2019-01-01T10:02:00</time></rtept>",  // 17
+        "  <rtept lat=\"40.6\" lon=\"30.6\"/></rte>",  // 18
+        "</gpx>",  // 19
     ]
 
     @Test func readsTrackWaypointAndRoutePoints() throws {
@@ -37,7 +37,7 @@ import Testing
         F.check(fixes[1], 41.0090, 28.9790, t0 + 5.123, speed: 1.5, position: 11)
         F.check(fixes[2], -33.5, -70.25, t0 + 10, position: 14)
         F.check(fixes[3], 40, 30, t0 - 3600 + 60, position: 16)
-        F.check(fixes[4], 40.5, 30.5, t0 + 120, position: 17) // no zone: UTC
+        F.check(fixes[4], 40.5, 30.5, t0 + 120, position: 17)  // no zone: UTC
     }
 
     @Test func namespacePrefixesCRLFAndBOM() throws {
@@ -59,15 +59,18 @@ import Testing
 
     @Test func pointsWithoutTimeAreSkippedAndCounted() throws {
         let dir = try TempDirectory()
-        let lines = ["<gpx><trk><trkseg>",
-                     "<trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></trkpt>",
-                     "<trkpt lat=\"1\" lon=\"2\"><ele>5</ele></trkpt>",
-                     "</trkseg></trk></gpx>"]
+        let lines = [
+            "<gpx><trk><trkseg>",
+            "<trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></trkpt>",
+            "<trkpt lat=\"1\" lon=\"2\"><ele>5</ele></trkpt>",
+            "</trkseg></trk></gpx>",
+        ]
         let path = try F.write(lines, "untimed.gpx", in: dir)
         let reader = try GPXReader(path: path)
         #expect(try F.readAll(reader).map(\.position) == [2])
         #expect(reader.untimedPoints == 1)
-        let selfClosing = try F.write(["<gpx><trk><trkseg>", "", "<trkpt lat=\"1\" lon=\"2\"/>", "</trkseg></trk></gpx>"], "s.gpx", in: dir)
+        let selfClosing = try F.write(
+            ["<gpx><trk><trkseg>", "", "<trkpt lat=\"1\" lon=\"2\"/>", "</trkseg></trk></gpx>"], "s.gpx", in: dir)
         let assumed = try GPXReader(path: selfClosing, options: TrackReadOptions(assumedTime: Date(timeIntervalSince1970: t0)))
         let fixes = try F.readAll(assumed)
         try #require(fixes.count == 1)
@@ -86,8 +89,11 @@ import Testing
 
     @Test func brokenXMLNamesTheLine() throws {
         let dir = try TempDirectory()
-        let mismatched = try F.write(["<gpx>", "<trk><trkseg>", "<trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></trkpt>",
-                                      "</trk></trkseg>", "</gpx>"], "mismatched.gpx", in: dir)
+        let mismatched = try F.write(
+            [
+                "<gpx>", "<trk><trkseg>", "<trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></trkpt>",
+                "</trk></trkseg>", "</gpx>",
+            ], "mismatched.gpx", in: dir)
         F.check(F.readError(mismatched, { try GPXReader(path: $0) }), file: mismatched, line: 4, mentions: "does not match <trkseg>")
         let unquoted = try F.write(["<gpx>", "<wpt lat=1 lon=2/>", "</gpx>"], "unquoted.gpx", in: dir)
         F.check(F.readError(unquoted, { try GPXReader(path: $0) }), file: unquoted, line: 2, mentions: "not quoted")

@@ -1,23 +1,24 @@
 import Foundation
-@testable import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 @Suite struct TrackReaderGoogleTests {
     typealias F = TrackFixtures
     let t0 = TrackFixtures.t0
 
     static let records = [
-        #"{"deviceSettings": [{"a": "locations"}],"#,                                                          // 1
-        #"  "locations": [{"#,                                                                                  // 2
-        #"    "latitudeE7": 410082000, "longitudeE7": 289784000, "accuracy": 20, "velocity": 3,"#,             // 3
-        #"    "activity": [{"activity": [{"type": "STILL", "confidence": 100}], "timestamp": "x"}],"#,         // 4
-        #"    "timestamp": "2019-01-01T10:00:00.250Z""#,                                                       // 5
-        #"  }, {"timestampMs": "1546336805123", "latitudeE7": -335000000, "longitudeE7": -702500000},"#,        // 6
-        #"  {"timestampMs": 1546336806000, "latitudeE7": 4294867296, "longitudeE7": 4292467296, "accuracy": null},"#, // 7
-        #"  {"timestamp": "2019-01-01T10:00:07Z", "activity": []},"#,                                           // 8
-        #"  {"timestamp": "2019-01-01T13:00:08+03:00", "latitudeE7": 0, "longitudeE7": 0}"#,                     // 9
-        #"]}"#,                                                                                                  // 10
+        #"{"deviceSettings": [{"a": "locations"}],"#,  // 1
+        #"  "locations": [{"#,  // 2
+        #"    "latitudeE7": 410082000, "longitudeE7": 289784000, "accuracy": 20, "velocity": 3,"#,  // 3
+        #"    "activity": [{"activity": [{"type": "STILL", "confidence": 100}], "timestamp": "x"}],"#,  // 4
+        #"    "timestamp": "2019-01-01T10:00:00.250Z""#,  // 5
+        #"  }, {"timestampMs": "1546336805123", "latitudeE7": -335000000, "longitudeE7": -702500000},"#,  // 6
+        #"  {"timestampMs": 1546336806000, "latitudeE7": 4294867296, "longitudeE7": 4292467296, "accuracy": null},"#,  // 7
+        #"  {"timestamp": "2019-01-01T10:00:07Z", "activity": []},"#,  // 8
+        #"  {"timestamp": "2019-01-01T13:00:08+03:00", "latitudeE7": 0, "longitudeE7": 0}"#,  // 9
+        #"]}"#,  // 10
     ]
 
     @Test func readsRecordsJSON() throws {
@@ -26,8 +27,8 @@ import Testing
         try #require(fixes.count == 4)
         F.check(fixes[0], 41.0082, 28.9784, t0 + 0.25, accuracy: 20, speed: 3, position: 2)
         F.check(fixes[1], -33.5, -70.25, t0 + 5.123, position: 6)
-        F.check(fixes[2], -0.01, -0.25, t0 + 6, position: 7) // unsigned-overflow E7 values wrapped
-        F.check(fixes[3], 0, 0, t0 + 8, position: 9) // the activity-only record is skipped
+        F.check(fixes[2], -0.01, -0.25, t0 + 6, position: 7)  // unsigned-overflow E7 values wrapped
+        F.check(fixes[3], 0, 0, t0 + 8, position: 9)  // the activity-only record is skipped
     }
 
     @Test func recordsErrorsNameTheLine() throws {
@@ -35,8 +36,11 @@ import Testing
         func records(_ body: [String], _ name: String) throws -> String {
             try F.write([#"{"locations": ["#] + body + ["]}"], name, in: dir)
         }
-        let time = try records([#"{"latitudeE7": 1, "longitudeE7": 1, "timestamp": "2019-01-01T10:00:00Z"},"#,
-                                #"{"latitudeE7": 1, "longitudeE7": 1,"#, #" "timestamp": "01/01/2019"}"#], "time.json")
+        let time = try records(
+            [
+                #"{"latitudeE7": 1, "longitudeE7": 1, "timestamp": "2019-01-01T10:00:00Z"},"#,
+                #"{"latitudeE7": 1, "longitudeE7": 1,"#, #" "timestamp": "01/01/2019"}"#,
+            ], "time.json")
         F.check(F.readError(time, { try GoogleRecordsReader(path: $0) }), file: time, line: 4, mentions: "locations[1]: timestamp")
         // The record before the bad one was read: one bad record costs itself.
         let tolerant = try GoogleRecordsReader(path: time)
@@ -51,8 +55,9 @@ import Testing
         F.check(F.readError(range, { try GoogleRecordsReader(path: $0) }), file: range, line: 2, mentions: "longitude")
         let cut = try F.write(Array(Self.records.prefix(4)), "cut.json", in: dir)
         F.check(F.readError(cut, { try GoogleRecordsReader(path: $0) }), file: cut, line: 5, mentions: "truncated")
-        let unterminated = try F.write([#"{"locations": [{"timestamp": "2019-01-01T10:00:00Z}]}"#, "}]}"],
-                                       "string.json", in: dir)
+        let unterminated = try F.write(
+            [#"{"locations": [{"timestamp": "2019-01-01T10:00:00Z}]}"#, "}]}"],
+            "string.json", in: dir)
         F.check(F.readError(unterminated, { try GoogleRecordsReader(path: $0) }), file: unterminated, line: 1, mentions: "unterminated")
     }
 
@@ -60,29 +65,31 @@ import Testing
         let dir = try TempDirectory()
         for (name, text) in [("a.json", #"{"foo": 1}"#), ("b.json", "[]"), ("c.json", "")] {
             let path = try F.write(text, name, in: dir)
-            F.check(F.readError(path, { try GoogleRecordsReader(path: $0) }), file: path, line: nil, mentions: "not a Google Takeout Records.json")
+            F.check(
+                F.readError(path, { try GoogleRecordsReader(path: $0) }), file: path, line: nil,
+                mentions: "not a Google Takeout Records.json")
         }
         let element = try F.write(#"{"locations": [42]}"#, "element.json", in: dir)
         F.check(F.readError(element, { try GoogleRecordsReader(path: $0) }), file: element, line: 1, mentions: "expected an object")
     }
 
     static let timeline = [
-        #"{"semanticSegments": [{"#,                                                                            // 1
-        #"    "startTime": "2019-01-01T13:00:00.000+03:00", "endTime": "2019-01-01T14:00:00.000+03:00","#,     // 2
-        #"    "timelinePath": [{"point": "41.0082°, 28.9784°", "time": "2019-01-01T13:00:01.000+03:00"},"#,     // 3
-        #"      {"point": "41.0090°,28.9790°","#,                                                                // 4
-        #"       "time": "2019-01-01T10:00:02.500Z"}]"#,                                                         // 5
-        #"  }, {"startTime": "2019-01-01T10:10:00Z", "endTime": "2019-01-01T11:10:00Z", "startTimeTimezoneUtcOffsetMinutes": 180,"#, // 6
-        #"    "visit": {"hierarchyLevel": 0, "probability": 0.9, "topCandidate": {"placeId": "x", "semanticType": "HOME","#, // 7
-        #"      "placeLocation": {"latLng": "-33.5°, -70.25°"}}}},"#,                                            // 8
-        #"  {"startTime": "2019-01-01T11:10:00Z", "endTime": "2019-01-01T11:20:00Z","#,                         // 9
-        #"    "activity": {"start": {"latLng": "40.0°, 30.0°"}, "end": {"latLng": "40.5°, 30.5°"}, "distanceMeters": 900}},"#, // 10
-        #"  {"startTime": "2019-01-01T11:20:00Z", "endTime": "2019-01-01T11:30:00Z", "visit": {"topCandidate": {}}}"#, // 11
-        #"], "rawSignals": [{"activityRecord": {"probableActivities": []}},"#,                                   // 12
-        #"  {"wifiScan": {"deliveryTime": "2019-01-01T10:00:00Z", "devicesRecords": []}},"#,                     // 13
-        #"  {"position": {"LatLng": "51.5°, -0.1°", "accuracyMeters": 12, "altitudeMeters": 30, "source": "WIFI","#, // 14
-        #"    "timestamp": "2019-01-01T10:00:03.000Z", "speedMetersPerSecond": 0.75}}"#,                         // 15
-        #"], "userLocationProfile": {"frequentPlaces": [{"placeLocation": "1°, 2°"}]}}"#,                          // 16
+        #"{"semanticSegments": [{"#,  // 1
+        #"    "startTime": "2019-01-01T13:00:00.000+03:00", "endTime": "2019-01-01T14:00:00.000+03:00","#,  // 2
+        #"    "timelinePath": [{"point": "41.0082°, 28.9784°", "time": "2019-01-01T13:00:01.000+03:00"},"#,  // 3
+        #"      {"point": "41.0090°,28.9790°","#,  // 4
+        #"       "time": "2019-01-01T10:00:02.500Z"}]"#,  // 5
+        #"  }, {"startTime": "2019-01-01T10:10:00Z", "endTime": "2019-01-01T11:10:00Z", "startTimeTimezoneUtcOffsetMinutes": 180,"#,  // 6
+        #"    "visit": {"hierarchyLevel": 0, "probability": 0.9, "topCandidate": {"placeId": "x", "semanticType": "HOME","#,  // 7
+        #"      "placeLocation": {"latLng": "-33.5°, -70.25°"}}}},"#,  // 8
+        #"  {"startTime": "2019-01-01T11:10:00Z", "endTime": "2019-01-01T11:20:00Z","#,  // 9
+        #"    "activity": {"start": {"latLng": "40.0°, 30.0°"}, "end": {"latLng": "40.5°, 30.5°"}, "distanceMeters": 900}},"#,  // 10
+        #"  {"startTime": "2019-01-01T11:20:00Z", "endTime": "2019-01-01T11:30:00Z", "visit": {"topCandidate": {}}}"#,  // 11
+        #"], "rawSignals": [{"activityRecord": {"probableActivities": []}},"#,  // 12
+        #"  {"wifiScan": {"deliveryTime": "2019-01-01T10:00:00Z", "devicesRecords": []}},"#,  // 13
+        #"  {"position": {"LatLng": "51.5°, -0.1°", "accuracyMeters": 12, "altitudeMeters": 30, "source": "WIFI","#,  // 14
+        #"    "timestamp": "2019-01-01T10:00:03.000Z", "speedMetersPerSecond": 0.75}}"#,  // 15
+        #"], "userLocationProfile": {"frequentPlaces": [{"placeLocation": "1°, 2°"}]}}"#,  // 16
     ]
 
     @Test func readsTimelineJSON() throws {
@@ -91,10 +98,10 @@ import Testing
         try #require(fixes.count == 7)
         F.check(fixes[0], 41.0082, 28.9784, t0 + 1, position: 3)
         F.check(fixes[1], 41.0090, 28.9790, t0 + 2.5, position: 4)
-        F.check(fixes[2], -33.5, -70.25, t0 + 600, position: 8) // visit start
-        F.check(fixes[3], -33.5, -70.25, t0 + 4200, position: 8) // visit end
-        F.check(fixes[4], 40, 30, t0 + 4200, position: 10) // activity start
-        F.check(fixes[5], 40.5, 30.5, t0 + 4800, position: 10) // activity end
+        F.check(fixes[2], -33.5, -70.25, t0 + 600, position: 8)  // visit start
+        F.check(fixes[3], -33.5, -70.25, t0 + 4200, position: 8)  // visit end
+        F.check(fixes[4], 40, 30, t0 + 4200, position: 10)  // activity start
+        F.check(fixes[5], 40.5, 30.5, t0 + 4800, position: 10)  // activity end
         F.check(fixes[6], 51.5, -0.1, t0 + 3, accuracy: 12, speed: 0.75, position: 14)
     }
 
@@ -103,23 +110,33 @@ import Testing
         func segments(_ body: [String], _ name: String) throws -> String {
             try F.write([#"{"semanticSegments": ["#] + body + ["]}"], name, in: dir)
         }
-        let point = try segments([#"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": ["#,
-                                  #"{"point": "41.0 N, 29.0 E", "time": "2019-01-01T10:00:00Z"}]}"#], "point.json")
+        let point = try segments(
+            [
+                #"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": ["#,
+                #"{"point": "41.0 N, 29.0 E", "time": "2019-01-01T10:00:00Z"}]}"#,
+            ], "point.json")
         F.check(F.readError(point, { try GoogleTimelineReader(path: $0) }), file: point, line: 3, mentions: "41.0 N, 29.0 E")
-        let time = try segments([#"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": ["#,
-                                 #"{"point": "41.0°, 29.0°","#, #" "time": "2019-01-01T10:00:00 UTC"}]}"#], "time.json")
+        let time = try segments(
+            [
+                #"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": ["#,
+                #"{"point": "41.0°, 29.0°","#, #" "time": "2019-01-01T10:00:00 UTC"}]}"#,
+            ], "time.json")
         F.check(F.readError(time, { try GoogleTimelineReader(path: $0) }), file: time, line: 4, mentions: "not an ISO 8601")
         let start = try segments([#"{"startTime": "", "endTime": "2019-01-01T10:00:00Z"}"#], "start.json")
         F.check(F.readError(start, { try GoogleTimelineReader(path: $0) }), file: start, line: 2, mentions: "startTime")
-        let signal = try F.write([#"{"rawSignals": [{"position": {"LatLng": "91°, 0°","#, #""timestamp": "2019-01-01T10:00:00Z"}}]}"#],
-                                 "signal.json", in: dir)
+        let signal = try F.write(
+            [#"{"rawSignals": [{"position": {"LatLng": "91°, 0°","#, #""timestamp": "2019-01-01T10:00:00Z"}}]}"#],
+            "signal.json", in: dir)
         F.check(F.readError(signal, { try GoogleTimelineReader(path: $0) }), file: signal, line: 1, mentions: "latitude")
         let noTime = try segments([#"{"timelinePath": [{"point": "41.0°, 29.0°"}]}"#], "notime.json")
         F.check(F.readError(noTime, { try GoogleTimelineReader(path: $0) }), file: noTime, line: 2, mentions: "no time")
         // A bad segment costs itself: the segments after it are read.
-        let mixed = try segments([#"{"startTime": "", "endTime": "2019-01-01T10:00:00Z"},"#,
-                                  #"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": [{"point": "41.0°, 29.0°", "time": "2019-01-01T10:00:00Z"}]}"#],
-                                 "mixed.json")
+        let mixed = try segments(
+            [
+                #"{"startTime": "", "endTime": "2019-01-01T10:00:00Z"},"#,
+                #"{"startTime": "2019-01-01T10:00:00Z", "timelinePath": [{"point": "41.0°, 29.0°", "time": "2019-01-01T10:00:00Z"}]}"#,
+            ],
+            "mixed.json")
         let reader = try GoogleTimelineReader(path: mixed)
         #expect(try F.readAll(reader).count == 1 && reader.skipped.count == 1, "\(reader.skipped)")
     }
@@ -128,7 +145,8 @@ import Testing
         let dir = try TempDirectory()
         for (name, text) in [("a.json", #"{"foo": 1}"#), ("b.json", #""segments""#)] {
             let path = try F.write(text, name, in: dir)
-            F.check(F.readError(path, { try GoogleTimelineReader(path: $0) }), file: path, line: nil, mentions: "not a Google Timeline export")
+            F.check(
+                F.readError(path, { try GoogleTimelineReader(path: $0) }), file: path, line: nil, mentions: "not a Google Timeline export")
         }
         let segment = try F.write(#"{"semanticSegments": ["x"]}"#, "segment.json", in: dir)
         F.check(F.readError(segment, { try GoogleTimelineReader(path: $0) }), file: segment, line: 1, mentions: "not an object")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import RoquaRegions
 import RoquaIO
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// Regressions from hostile input: times outside 1970 … 2100, oversized attributes, content
 /// after the document.
@@ -14,25 +15,46 @@ import Testing
         let cases: [(String, [String], Int, String)] = [
             ("huge.csv", ["39.92,32.83,1e19"], 1, "timestamp"),
             ("early.csv", ["lat,lon,time", "39.92,32.83,1969-12-31T23:59:59Z"], 2, "1969-12-31"),
-            ("huge.geojson", [#"{"type": "Feature", "properties": {"time": 1e19},"#,
-                              #" "geometry": {"type": "Point", "coordinates": [32.83, 39.92]}}"#], 1, "outside"),
+            (
+                "huge.geojson",
+                [
+                    #"{"type": "Feature", "properties": {"time": 1e19},"#,
+                    #" "geometry": {"type": "Point", "coordinates": [32.83, 39.92]}}"#,
+                ], 1, "outside"
+            ),
             ("huge4th.geojson", [#"{"type": "LineString", "coordinates": ["#, "[32.83, 39.92, 0, 1e19]]}"], 2, "outside"),
-            ("Records.json", [#"{"locations": [{"latitudeE7": 399200000, "longitudeE7": 328300000,"#,
-                              #" "timestampMs": "1e19"}]}"#], 2, "timestampMs"),
-            ("Timeline.json", [#"{"semanticSegments": [{"startTime": "2024-01-01T10:00:00Z", "timelinePath": ["#,
-                               #"{"point": "39.92°, 32.83°", "durationMinutesOffsetFromStartTime": "1e17"}]}]}"#], 2,
-             "durationMinutesOffsetFromStartTime"),
+            (
+                "Records.json",
+                [
+                    #"{"locations": [{"latitudeE7": 399200000, "longitudeE7": 328300000,"#,
+                    #" "timestampMs": "1e19"}]}"#,
+                ], 2, "timestampMs"
+            ),
+            (
+                "Timeline.json",
+                [
+                    #"{"semanticSegments": [{"startTime": "2024-01-01T10:00:00Z", "timelinePath": ["#,
+                    #"{"point": "39.92°, 32.83°", "durationMinutesOffsetFromStartTime": "1e17"}]}]}"#,
+                ], 2,
+                "durationMinutesOffsetFromStartTime"
+            ),
             ("late.gpx", ["<gpx><wpt lat=\"1\" lon=\"2\">", "<time>2100-01-01T00:00:00Z</time></wpt></gpx>"], 2, "2100-01-01"),
-            ("semantic.json", [#"{"timelineObjects": [{"placeVisit": {"location": {"latitudeE7": 1, "longitudeE7": 1},"#,
-                               #""duration": {"startTimestampMs": "99999999999999999"}}}]}"#], 2, "startTimestampMs"),
+            (
+                "semantic.json",
+                [
+                    #"{"timelineObjects": [{"placeVisit": {"location": {"latitudeE7": 1, "longitudeE7": 1},"#,
+                    #""duration": {"startTimestampMs": "99999999999999999"}}}]}"#,
+                ], 2, "startTimestampMs"
+            ),
         ]
         for (name, lines, line, fragment) in cases {
             let path = try F.write(lines, name, in: dir)
             let error = F.readError(path)
             #expect(error?.file == path, "\(name)")
             #expect(error?.line == line, "\(name): \(String(describing: error))")
-            #expect(error?.message.contains(fragment) == true && error?.message.contains("outside 1970-01-01") == true,
-                    "\(name): \(String(describing: error))")
+            #expect(
+                error?.message.contains(fragment) == true && error?.message.contains("outside 1970-01-01") == true,
+                "\(name): \(String(describing: error))")
         }
     }
 
@@ -50,8 +72,9 @@ import Testing
 
     @Test func contentAfterTheRootIsAnError() throws {
         let dir = try TempDirectory()
-        let fine = try F.write(["<gpx><wpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></wpt></gpx>", "<!-- end -->", "  "],
-                               "fine.gpx", in: dir)
+        let fine = try F.write(
+            ["<gpx><wpt lat=\"1\" lon=\"2\"><time>2019-01-01T10:00:00Z</time></wpt></gpx>", "<!-- end -->", "  "],
+            "fine.gpx", in: dir)
         #expect(try F.readAll(path: fine).count == 1)
         let text = try F.write(["<gpx></gpx>", "trailing words"], "text.gpx", in: dir)
         F.check(F.readError(text), file: text, line: 2, mentions: "text after the end of the document (</gpx>)")
@@ -64,8 +87,9 @@ import Testing
         // `skipValue`, never turned into a tree (memory is measured in TrackImportMemorySlowTests).
         let dir = try TempDirectory()
         let filler = "[" + Array(repeating: "{\"a\": [1, 2, {\"b\": \"c\"}]}", count: 200_000).joined(separator: ",") + "]"
-        let path = try F.write(#"{"deviceSettings": \#(filler), "locations": [{"latitudeE7": 410000000, "longitudeE7": 290000000, "#
-                               + #""timestamp": "2019-01-01T10:00:00Z", "activity": \#(filler)}]}"#, "Records.json", in: dir)
+        let path = try F.write(
+            #"{"deviceSettings": \#(filler), "locations": [{"latitudeE7": 410000000, "longitudeE7": 290000000, "#
+                + #""timestamp": "2019-01-01T10:00:00Z", "activity": \#(filler)}]}"#, "Records.json", in: dir)
         #expect(try F.readAll(path: path).count == 1)
     }
 }

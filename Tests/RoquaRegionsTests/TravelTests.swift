@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-@testable import RoquaRegions
 import RoquaBoundaries
 import RoquaIO
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 /// Flights, days per place and explorer tiles, on generated tracks whose answers are known by
 /// construction.
@@ -39,22 +40,30 @@ import Testing
         if !phoneOffInTheAir {
             for i in 1..<minutes {
                 let f = Double(i) / Double(minutes)
-                rows.append((istanbulAirport.lat + (berlinAirport.lat - istanbulAirport.lat) * f,
-                             istanbulAirport.lon + (berlinAirport.lon - istanbulAirport.lon) * f, takeOff + Double(i) * 60))
+                rows.append(
+                    (
+                        istanbulAirport.lat + (berlinAirport.lat - istanbulAirport.lat) * f,
+                        istanbulAirport.lon + (berlinAirport.lon - istanbulAirport.lon) * f, takeOff + Double(i) * 60
+                    ))
             }
         }
         let landing = takeOff + Double(minutes) * 60
-        for i in 0..<30 { rows.append((berlinAirport.lat + Double(i) * 0.0003, berlinAirport.lon + Double(i) * 0.0003, landing + Double(i) * 60)) }
+        for i in 0..<30 {
+            rows.append((berlinAirport.lat + Double(i) * 0.0003, berlinAirport.lon + Double(i) * 0.0003, landing + Double(i) * 60))
+        }
         return rows
     }
 
-    static func importing(_ text: String, flightSpeed: Double = 250) throws -> (summary: TrackImportSummary, store: RegionStore, dir: TempDirectory) {
+    static func importing(
+        _ text: String, flightSpeed: Double = 250
+    ) throws -> (summary: TrackImportSummary, store: RegionStore, dir: TempDirectory) {
         let dir = try TempDirectory()
         let path = dir.file("track.csv")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let store = try RegionStore(path: dir.file("regions.sqlite"))
-        let importer = try TrackImporter(store: store, enricher: try RegionEnricher(boundaries: Bundled.path()),
-                                         flights: FlightSettings(speedKmh: flightSpeed))
+        let importer = try TrackImporter(
+            store: store, enricher: try RegionEnricher(boundaries: Bundled.path()),
+            flights: FlightSettings(speedKmh: flightSpeed))
         return (try importer.importFile(path), store, dir)
     }
 
@@ -101,7 +110,8 @@ import Testing
     /// Tiles a hand (or another program) wrote with values that are not integers are passed
     /// over, not counted as tile 0 or rounded: the store's other tiles count as before.
     @Test func tilesThatAreNotIntegersArePassedOver() throws {
-        let (_, store, directory) = try Self.importing(Self.csv([(lat: 41.0300, lon: 29.0300, time: Date(timeIntervalSince1970: 1_714_716_000))]))
+        let (_, store, directory) = try Self.importing(
+            Self.csv([(lat: 41.0300, lon: 29.0300, time: Date(timeIntervalSince1970: 1_714_716_000))]))
         defer { withExtendedLifetime(directory) {} }
         let good = try store.visitedTiles(zoom: 17)
         #expect(good.count == 1)
@@ -115,19 +125,24 @@ import Testing
     /// Quarter-hours a hand wrote that are not integers are passed over by every query of
     /// `presence` (days per place, days abroad, first and last time on the ground).
     @Test func presenceThatIsNotAnIntegerIsPassedOver() throws {
-        let (_, store, directory) = try Self.importing(Self.csv([(lat: 41.0300, lon: 29.0300, time: Date(timeIntervalSince1970: 1_714_716_000))]))
+        let (_, store, directory) = try Self.importing(
+            Self.csv([(lat: 41.0300, lon: 29.0300, time: Date(timeIntervalSince1970: 1_714_716_000))]))
         defer { withExtendedLifetime(directory) {} }
         let utc = TimeZone(identifier: "UTC")!
         func figures() throws -> [String] {
             let abroad = try store.read { db in try RegionStore.daysAbroad(db, zone: utc) }
-            return ["\(try store.days(year: 1970, level: .country, zone: utc).units)", "\(try store.days(year: 2024, level: .country, zone: utc).units)",
-                    "\(abroad)", "\(String(describing: try store.firstOnTheGround()))", "\(String(describing: try store.lastOnTheGround()))"]
+            return [
+                "\(try store.days(year: 1970, level: .country, zone: utc).units)",
+                "\(try store.days(year: 2024, level: .country, zone: utc).units)",
+                "\(abroad)", "\(String(describing: try store.firstOnTheGround()))", "\(String(describing: try store.lastOnTheGround()))",
+            ]
         }
         let before = try figures()
         try DatabaseQueue(path: store.path).write { db in
-            try db.execute(sql: """
-                INSERT INTO presence VALUES (3.7, 'JP', '', ''), ('abc', 'DE', '', ''), (X'00', 'FR', '', '')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO presence VALUES (3.7, 'JP', '', ''), ('abc', 'DE', '', ''), (X'00', 'FR', '', '')
+                    """)
         }
         #expect(try figures() == before)
     }
@@ -148,12 +163,13 @@ import Testing
             let date = try #require(calendar.date(from: DateComponents(year: 2024, month: 1, day: 1 + day)))
             let morning = date + 600, evening = try #require(calendar.date(bySettingHour: 23, minute: 50, second: 0, of: date))
             let month = calendar.component(.month, from: date), dayOfMonth = calendar.component(.day, from: date)
-            let (am, pm): ((lat: Double, lon: Double), (lat: Double, lon: Double)) = switch (month, dayOfMonth) {
-            case (3, 31): (istanbul, berlin)
-            case (10, 27): (berlin, istanbul)
-            case (4...9, _), (10, 1...26): (berlin, berlin)
-            default: (istanbul, istanbul)
-            }
+            let (am, pm): ((lat: Double, lon: Double), (lat: Double, lon: Double)) =
+                switch (month, dayOfMonth) {
+                case (3, 31): (istanbul, berlin)
+                case (10, 27): (berlin, istanbul)
+                case (4...9, _), (10, 1...26): (berlin, berlin)
+                default: (istanbul, istanbul)
+                }
             rows.append((am.lat, am.lon, morning))
             rows.append((pm.lat, pm.lon, evening))
             guard calendar.component(.year, from: date) == 2024 else { continue }
@@ -199,10 +215,11 @@ import Testing
             for (index, row) in rows.enumerated() where index % 5 == 0 || index < 31 || index >= rows.count - 30 {
                 let time = TimeText.iso8601Milliseconds(row.time) ?? ""
                 let country = row.lon < 14 ? "DE" : row.lon > 28 ? "TR" : "BG"
-                try db.execute(sql: """
-                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, geohash, last_visit, country_code)
-                    VALUES (?, ?, 150, ?, ?, 'x', ?, ?)
-                    """, arguments: [row.lat, row.lon, time, time, time, country])
+                try db.execute(
+                    sql: """
+                        INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, geohash, last_visit, country_code)
+                        VALUES (?, ?, 150, ?, ?, 'x', ?, ?)
+                        """, arguments: [row.lat, row.lon, time, time, time, country])
             }
         }
         try queue.close()

@@ -11,21 +11,25 @@ import Testing
 /// buffers of many sizes so points straddle every boundary.
 struct WholeOrEventsTests {
     /// Pieces a point is made of; `{t}` is replaced by a time.
-    static let attributes = [#"lat="41.0082" lon="28.9784""#, #"lon='28.97' lat='41.01'"#, #"lat=" 41.5 " lon="29""#,
-                             #"lat="41.1" lon="29.1" lat="41.2""#, #"lat="4&#49;.0" lon="29""#, #"lat="abc" lon="29""#,
-                             #"lat="91" lon="29""#, #"lon="29""#, "lat=\"41.3\"\n   lon=\"29.3\"", #"lat = "41.4"  lon= "29.4""#,
-                             #"lat="41.5" lon="29.5" x:ext="ä""#, #"lat="1e1" lon="-0""#]
-    static let children = ["<time>{t}</time>", "<time>{t}</time>", "<ele>12.5</ele>", "<time> {t}\n</time>", "<time></time>",
-                           "<time>   </time>", "<time>not a time</time>", "<time>2150-01-01T00:00:00Z</time>",
-                           "<time><![CDATA[{t}]]></time>", "<time>{t}<!-- c --></time>", "<speed>1.5</speed>", "<speed>-1</speed>",
-                           "<speed>n/a</speed>", "<extensions><hAcc>8</hAcc></extensions>",
-                           "<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>2.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>",
-                           "<extensions><time>1999-01-01T00:00:00Z</time></extensions>", "<extensions/>", "<name>Café</name>",
-                           "<name>a &amp; b</name>", "<!-- a comment -->", "<?pi x?>", "text beside", "<hdop>3.5</hdop>",
-                           "<gpx:time>{t}</gpx:time>", "<time>{t}</time><time>{t}</time>", "<hAcc><speed>3</speed></hAcc>",
-                           "<extensions><a><b><c><d><e><f><g><h>1</h></g></f></e></d></c></b></a></extensions>",
-                           "<sat>7</sat >", "<hAcc>12</hAcc>",
-                           "<time>{t}</time>\r\n"]
+    static let attributes = [
+        #"lat="41.0082" lon="28.9784""#, #"lon='28.97' lat='41.01'"#, #"lat=" 41.5 " lon="29""#,
+        #"lat="41.1" lon="29.1" lat="41.2""#, #"lat="4&#49;.0" lon="29""#, #"lat="abc" lon="29""#,
+        #"lat="91" lon="29""#, #"lon="29""#, "lat=\"41.3\"\n   lon=\"29.3\"", #"lat = "41.4"  lon= "29.4""#,
+        #"lat="41.5" lon="29.5" x:ext="ä""#, #"lat="1e1" lon="-0""#,
+    ]
+    static let children = [
+        "<time>{t}</time>", "<time>{t}</time>", "<ele>12.5</ele>", "<time> {t}\n</time>", "<time></time>",
+        "<time>   </time>", "<time>not a time</time>", "<time>2150-01-01T00:00:00Z</time>",
+        "<time><![CDATA[{t}]]></time>", "<time>{t}<!-- c --></time>", "<speed>1.5</speed>", "<speed>-1</speed>",
+        "<speed>n/a</speed>", "<extensions><hAcc>8</hAcc></extensions>",
+        "<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>2.5</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions>",
+        "<extensions><time>1999-01-01T00:00:00Z</time></extensions>", "<extensions/>", "<name>Café</name>",
+        "<name>a &amp; b</name>", "<!-- a comment -->", "<?pi x?>", "text beside", "<hdop>3.5</hdop>",
+        "<gpx:time>{t}</gpx:time>", "<time>{t}</time><time>{t}</time>", "<hAcc><speed>3</speed></hAcc>",
+        "<extensions><a><b><c><d><e><f><g><h>1</h></g></f></e></d></c></b></a></extensions>",
+        "<sat>7</sat >", "<hAcc>12</hAcc>",
+        "<time>{t}</time>\r\n",
+    ]
     static let kinds = ["trkpt", "trkpt", "trkpt", "wpt", "rtept", "gpx:trkpt"]
 
     @Test func wholeAndByEventsAgree() throws {
@@ -44,13 +48,17 @@ struct WholeOrEventsTests {
             second += 5
             let time = Self.time(second)
             // One in three points the plainest kind, as nearly every point of a real track is.
-            points.append(plain ? "<trkpt lat=\"41.\(second)\" lon=\"29.0\"><time>\(time)</time></trkpt>"
-                : "<\(kind) \(attributes)>" + inner.joined(separator: Bool.random(using: &random) ? "\n  " : "") + "</\(kind)>")
+            points.append(
+                plain
+                    ? "<trkpt lat=\"41.\(second)\" lon=\"29.0\"><time>\(time)</time></trkpt>"
+                    : "<\(kind) \(attributes)>" + inner.joined(separator: Bool.random(using: &random) ? "\n  " : "") + "</\(kind)>")
         }
-        let bodies = [points.joined(separator: "\n"),
-                      // Every point plain but the last, which is broken: both ways must stop there, alike.
-                      points.filter { $0.contains("lon=\"29.0\"") }.joined(separator: "\n") + "\n<trkpt lat=\"1\" lon=\"2\"><time>",
-                      points.filter { $0.contains("lon=\"29.0\"") }.joined(separator: " ")]
+        let bodies = [
+            points.joined(separator: "\n"),
+            // Every point plain but the last, which is broken: both ways must stop there, alike.
+            points.filter { $0.contains("lon=\"29.0\"") }.joined(separator: "\n") + "\n<trkpt lat=\"1\" lon=\"2\"><time>",
+            points.filter { $0.contains("lon=\"29.0\"") }.joined(separator: " "),
+        ]
         for (number, body) in bodies.enumerated() {
             let text = Array(("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"><trk><trkseg>\n" + body + "\n</trkseg></trk></gpx>\n").utf8)
             for chunk in [16, 61, 333, 4_096, 1 << 20] {
@@ -76,19 +84,22 @@ struct WholeOrEventsTests {
         return (e.count, taken)
     }
 
-    static let tcxChildren = ["<Time>{t}</Time>", "<Time>{t}</Time>", "<Time> {t}\n</Time>", "<Time></Time>", "<Time>no</Time>",
-                              "<Time>2150-01-01T00:00:00Z</Time>", "<Position><LatitudeDegrees>41.01</LatitudeDegrees>"
-                                + "<LongitudeDegrees>28.97</LongitudeDegrees></Position>",
-                              "<Position><LatitudeDegrees>41.02</LatitudeDegrees><LongitudeDegrees>28.98</LongitudeDegrees></Position>",
-                              "<Position><LatitudeDegrees>41.03</LatitudeDegrees></Position>",
-                              "<Position><LatitudeDegrees>91</LatitudeDegrees><LongitudeDegrees>28.98</LongitudeDegrees></Position>",
-                              "<Position><LatitudeDegrees>x</LatitudeDegrees><LongitudeDegrees>28.98</LongitudeDegrees></Position>",
-                              "<Position><LatitudeDegrees>4&#49;</LatitudeDegrees><LongitudeDegrees>28</LongitudeDegrees></Position>",
-                              "<AltitudeMeters>12</AltitudeMeters>", "<HeartRateBpm><Value>120</Value></HeartRateBpm>",
-                              "<Extensions><ns3:TPX><ns3:Speed>2.5</ns3:Speed></ns3:TPX></Extensions>",
-                              "<Extensions><ns3:TPX><ns3:Speed>-1</ns3:Speed></ns3:TPX></Extensions>",
-                              "<Extensions><ns3:TPX><ns3:Speed>n/a</ns3:Speed></ns3:TPX></Extensions>",
-                              "<!-- c -->", "<Time><![CDATA[{t}]]></Time>", "<Notes>Café</Notes>", "<Time>{t}\u{0B}</Time>"]
+    static let tcxChildren = [
+        "<Time>{t}</Time>", "<Time>{t}</Time>", "<Time> {t}\n</Time>", "<Time></Time>", "<Time>no</Time>",
+        "<Time>2150-01-01T00:00:00Z</Time>",
+        "<Position><LatitudeDegrees>41.01</LatitudeDegrees>"
+            + "<LongitudeDegrees>28.97</LongitudeDegrees></Position>",
+        "<Position><LatitudeDegrees>41.02</LatitudeDegrees><LongitudeDegrees>28.98</LongitudeDegrees></Position>",
+        "<Position><LatitudeDegrees>41.03</LatitudeDegrees></Position>",
+        "<Position><LatitudeDegrees>91</LatitudeDegrees><LongitudeDegrees>28.98</LongitudeDegrees></Position>",
+        "<Position><LatitudeDegrees>x</LatitudeDegrees><LongitudeDegrees>28.98</LongitudeDegrees></Position>",
+        "<Position><LatitudeDegrees>4&#49;</LatitudeDegrees><LongitudeDegrees>28</LongitudeDegrees></Position>",
+        "<AltitudeMeters>12</AltitudeMeters>", "<HeartRateBpm><Value>120</Value></HeartRateBpm>",
+        "<Extensions><ns3:TPX><ns3:Speed>2.5</ns3:Speed></ns3:TPX></Extensions>",
+        "<Extensions><ns3:TPX><ns3:Speed>-1</ns3:Speed></ns3:TPX></Extensions>",
+        "<Extensions><ns3:TPX><ns3:Speed>n/a</ns3:Speed></ns3:TPX></Extensions>",
+        "<!-- c -->", "<Time><![CDATA[{t}]]></Time>", "<Notes>Café</Notes>", "<Time>{t}\u{0B}</Time>",
+    ]
 
     @Test func tcxWholeAndByEventsAgree() {
         var random = SeededGenerator(state: 3)
@@ -99,13 +110,16 @@ struct WholeOrEventsTests {
                 return Self.tcxChildren.randomElement(using: &random)!.replacingOccurrences(of: "{t}", with: Self.time(second))
             }
             // Half the points the plainest kind, as nearly every point of a real activity is.
-            let plain = "<Time>\(Self.time(second))</Time><Position><LatitudeDegrees>41.\(second)</LatitudeDegrees>"
+            let plain =
+                "<Time>\(Self.time(second))</Time><Position><LatitudeDegrees>41.\(second)</LatitudeDegrees>"
                 + "<LongitudeDegrees>29.0</LongitudeDegrees></Position>"
-            points.append("<Trackpoint>" + (Bool.random(using: &random) ? plain : "")
-                + inner.joined(separator: Bool.random(using: &random) ? "\n" : "") + "</Trackpoint>")
+            points.append(
+                "<Trackpoint>" + (Bool.random(using: &random) ? plain : "")
+                    + inner.joined(separator: Bool.random(using: &random) ? "\n" : "") + "</Trackpoint>")
         }
-        let text = Array(("<?xml version=\"1.0\"?>\n<TrainingCenterDatabase><Activities><Activity><Lap><Track>\n"
-            + points.joined(separator: "\n") + "\n</Track></Lap></Activity></Activities></TrainingCenterDatabase>\n").utf8)
+        let text = Array(
+            ("<?xml version=\"1.0\"?>\n<TrainingCenterDatabase><Activities><Activity><Lap><Track>\n"
+                + points.joined(separator: "\n") + "\n</Track></Lap></Activity></Activities></TrainingCenterDatabase>\n").utf8)
         for chunk in [16, 61, 333, 4_096, 1 << 20] {
             let (lines, taken) = Self.agree(TCXReader.self, text, chunk: chunk, "TCX")
             #expect(lines > 1_000)
@@ -113,12 +127,14 @@ struct WholeOrEventsTests {
         }
     }
 
-    static let kmlElements = ["<when>{t}</when>", "<gx:coord>28.97 41.01 0</gx:coord>", "<when>{t}</when>", "<gx:coord>28.98 41.02</gx:coord>",
-                              "<when></when>", "<when>2024-05-01</when>", "<when>no</when>", "<when>2150-01-01T00:00:00Z</when>",
-                              "<gx:coord>28.9</gx:coord>", "<gx:coord>x 41</gx:coord>", "<gx:coord>28.9 91</gx:coord>",
-                              "<gx:coord>28.9\r\n41.1</gx:coord>", "<gx:coord> 28.9\t41.1 </gx:coord>", "<when>{t}<!-- c --></when>",
-                              "<gx:coord>2&#56;.9 41</gx:coord>", "<gx:angles>0 0 0</gx:angles>", "<when>\u{0C}{t}</when>",
-                              "<coord>29 41</coord>", "<gx:coord/>"]
+    static let kmlElements = [
+        "<when>{t}</when>", "<gx:coord>28.97 41.01 0</gx:coord>", "<when>{t}</when>", "<gx:coord>28.98 41.02</gx:coord>",
+        "<when></when>", "<when>2024-05-01</when>", "<when>no</when>", "<when>2150-01-01T00:00:00Z</when>",
+        "<gx:coord>28.9</gx:coord>", "<gx:coord>x 41</gx:coord>", "<gx:coord>28.9 91</gx:coord>",
+        "<gx:coord>28.9\r\n41.1</gx:coord>", "<gx:coord> 28.9\t41.1 </gx:coord>", "<when>{t}<!-- c --></when>",
+        "<gx:coord>2&#56;.9 41</gx:coord>", "<gx:angles>0 0 0</gx:angles>", "<when>\u{0C}{t}</when>",
+        "<coord>29 41</coord>", "<gx:coord/>",
+    ]
 
     @Test func kmlWholeAndByEventsAgree() {
         var random = SeededGenerator(state: 5)
@@ -130,9 +146,10 @@ struct WholeOrEventsTests {
             let piece = Int.random(in: 0..<3, using: &random) == 0 ? Self.kmlElements.randomElement(using: &random)! : plain
             elements.append(piece.replacingOccurrences(of: "{t}", with: Self.time(second)))
         }
-        let text = Array(("<?xml version=\"1.0\"?>\n<kml xmlns:gx=\"http://www.google.com/kml/ext/2.2\"><Document><Placemark><gx:Track>\n"
-            + elements.joined(separator: "\n") + "\n</gx:Track></Placemark>\n<Placemark><TimeStamp><when>2024-05-01T00:00:00Z</when>"
-            + "</TimeStamp><Point><coordinates>29,41</coordinates></Point></Placemark></Document></kml>\n").utf8)
+        let text = Array(
+            ("<?xml version=\"1.0\"?>\n<kml xmlns:gx=\"http://www.google.com/kml/ext/2.2\"><Document><Placemark><gx:Track>\n"
+                + elements.joined(separator: "\n") + "\n</gx:Track></Placemark>\n<Placemark><TimeStamp><when>2024-05-01T00:00:00Z</when>"
+                + "</TimeStamp><Point><coordinates>29,41</coordinates></Point></Placemark></Document></kml>\n").utf8)
         for chunk in [16, 61, 333, 4_096, 1 << 20] {
             let (lines, taken) = Self.agree(KMLReader.self, text, chunk: chunk, "KML")
             #expect(lines > 1_000)
@@ -164,23 +181,28 @@ struct WholeOrEventsTests {
     @Test func geoJSONWholeAndByEventsAgree() {
         // Features that cost the whole file (times that do not match the positions, a position
         // where a list was): only at the end.
-        let a = #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], [28.98, 41.02]]}, "properties": {"times": ["2019-01-01T00:00:00Z"]}}"#
+        let a =
+            #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], [28.98, 41.02]]}, "properties": {"times": ["2019-01-01T00:00:00Z"]}}"#
         let b = #"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[28.97, 41.01], 5]}}"#
         var random = SeededGenerator(state: 7)
         var features: [String] = [], second = 0
         for _ in 0..<3_000 {
             second += 5
-            let plain = "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [28.\(second), 41.0]}, "
+            let plain =
+                "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [28.\(second), 41.0]}, "
                 + "\"properties\": {\"time\": \"\(Self.time(second))\", \"accuracy\": 20}}"
             let piece = Bool.random(using: &random) ? plain : Self.features.randomElement(using: &random)!
-            features.append(piece.replacingOccurrences(of: "{t}", with: Self.time(second))
-                .replacingOccurrences(of: "{s}", with: "\(1_546_336_800 + second)"))
+            features.append(
+                piece.replacingOccurrences(of: "{t}", with: Self.time(second))
+                    .replacingOccurrences(of: "{s}", with: "\(1_546_336_800 + second)"))
         }
-        let bodies = [features.joined(separator: ",\n"),
-                      features.joined(separator: ",\n") + #", {"type": "Feature", "geometry": {"type": "Circle", "coordinates": [1, 2]}}"#,
-                      features.joined(separator: ",\n") + #", {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, "2"]}}"#,
-                      features.joined(separator: ",\n") + ", " + a.trimmingCharacters(in: .whitespaces),
-                      features.joined(separator: ",\n") + ", " + b.trimmingCharacters(in: .whitespaces)]
+        let bodies = [
+            features.joined(separator: ",\n"),
+            features.joined(separator: ",\n") + #", {"type": "Feature", "geometry": {"type": "Circle", "coordinates": [1, 2]}}"#,
+            features.joined(separator: ",\n") + #", {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, "2"]}}"#,
+            features.joined(separator: ",\n") + ", " + a.trimmingCharacters(in: .whitespaces),
+            features.joined(separator: ",\n") + ", " + b.trimmingCharacters(in: .whitespaces),
+        ]
         for (number, body) in bodies.enumerated() {
             let text = Array(("{\"type\": \"FeatureCollection\", \"features\": [\n" + body + "\n]}\n").utf8)
             for chunk in [16, 61, 333, 4_096, 1 << 20] {
@@ -211,7 +233,8 @@ struct WholeOrEventsTests {
             "<gpx><trkpt lat=\"1\"lon=\"2\"><time>2019-01-01T00:00:00Z</time></trkpt></gpx>",
             "<gpx><trkpt lat=\"1\" lon=\"2\"/ ><time>2019-01-01T00:00:00Z</time></trkpt></gpx>",
             "<gpx><trkpt lat=\"1\" lon=\"2\" lon=\"3\"><time>2019-01-01T00:00:00Z</time></trkpt></gpx>",
-            "<gpx>" + String(repeating: "<a>", count: 508) + "<trkpt lat=\"1\" lon=\"2\"><x><y><time>2019-01-01T00:00:00Z</time></y></x></trkpt>"
+            "<gpx>" + String(repeating: "<a>", count: 508)
+                + "<trkpt lat=\"1\" lon=\"2\"><x><y><time>2019-01-01T00:00:00Z</time></y></x></trkpt>"
                 + String(repeating: "</a>", count: 508) + "</gpx>",
             "<gpx><trkpt lat=\"1\" lon=\"2\"><time>2019-01-01T00:00:00Z</time>\u{0B}</trkpt></gpx>",
             "<gpx><trkpt lat=\"1\" lon=\"2\"><time>\u{0B}</time></trkpt></gpx>",

@@ -22,12 +22,13 @@ import Testing
     func sameRowsWhateverTheChunks(chunk: Int) {
         let text = "lon,lat\r\n29.03,40.99\n\n\"open,1\nabc,2\n13.4,52.5"
         let got = rows(text, chunk: chunk)
-        #expect(got == [
-            .point(row: 2, Coordinate(latitude: 40.99, longitude: 29.03), id: nil),
-            .failure(row: 4, message: "a quoted field is not closed on this line"),
-            .failure(row: 5, message: "longitude \"abc\" is not a number"),
-            .point(row: 6, Coordinate(latitude: 52.5, longitude: 13.4), id: nil),
-        ])
+        #expect(
+            got == [
+                .point(row: 2, Coordinate(latitude: 40.99, longitude: 29.03), id: nil),
+                .failure(row: 4, message: "a quoted field is not closed on this line"),
+                .failure(row: 5, message: "longitude \"abc\" is not a number"),
+                .point(row: 6, Coordinate(latitude: 52.5, longitude: 13.4), id: nil),
+            ])
     }
 
     @Test func ndjsonIdsKeptAndErrorsPerLine() {
@@ -43,9 +44,10 @@ import Testing
     @Test func longLineIsOneErrorAndTheNextLineStillCounts() {
         let text = String(repeating: "9", count: BatchLines.maxLineBytes + 10) + ",1\n1,2\n"
         let got = rows(text, format: .csv, chunk: 1000)
-        #expect(got == [
-            .failure(row: 1, message: "line longer than \(BatchLines.maxLineBytes) bytes"),
-            .point(row: 2, Coordinate(latitude: 1, longitude: 2), id: nil),
-        ])
+        #expect(
+            got == [
+                .failure(row: 1, message: "line longer than \(BatchLines.maxLineBytes) bytes"),
+                .point(row: 2, Coordinate(latitude: 1, longitude: 2), id: nil),
+            ])
     }
 }

@@ -19,8 +19,9 @@ import Testing
             {"id":"x","lat":95,"lon":0}
             {"lat":52.52,"lon":13.405}
             """
-        let reply = try await server.post("/reverse/batch?accept-language=en", body: Array(input.utf8),
-                                    headers: ["Content-Type": "application/x-ndjson"])
+        let reply = try await server.post(
+            "/reverse/batch?accept-language=en", body: Array(input.utf8),
+            headers: ["Content-Type": "application/x-ndjson"])
         #expect(reply.status == 200 && reply.headers["content-type"]?.hasPrefix("application/x-ndjson") == true)
         let rows = try lines(reply)
         #expect(rows.count == 5)
@@ -49,8 +50,9 @@ import Testing
     @Test func answersStreamBeforeTheUploadEnds() async throws {
         let server = try await SharedServer.get()
         let client = try LoopbackHTTP(port: server.port, timeout: 20)
-        try client.send("POST /reverse/batch HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/x-ndjson\r\n"
-                        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        try client.send(
+            "POST /reverse/batch HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/x-ndjson\r\n"
+                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
         let first = #"{"id":1,"lat":40.9879,"lon":29.0281}"# + "\n"
         try client.send(String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n")
         var received: [UInt8] = []

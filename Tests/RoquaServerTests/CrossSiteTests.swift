@@ -24,20 +24,33 @@ import Testing
     @Test func writesFromAnythingButThePageAreRefusedAndChangeNothing() async throws {
         let emptyExport = try await SharedServer.get().get("/api/export?format=json").body
         try await TestServer.with { server in
-            let imported = try await server.post("/api/tracks?name=day.gpx", body: Array(try Data(contentsOf: URL(fileURLWithPath: Self.gpx))))
+            let imported = try await server.post(
+                "/api/tracks?name=day.gpx", body: Array(try Data(contentsOf: URL(fileURLWithPath: Self.gpx))))
             #expect(imported.status == 200, "\(imported.text)")
             let before = Self.storeBytes(server)
             let attempts: [(String, [String: String], String)] = [
                 ("another site, text/plain", ["Origin": "http://evil.example", "Content-Type": "text/plain"], "cross-site"),
                 ("another site that somehow has the token", ["Origin": "http://evil.example", "X-Roqua-CSRF": server.csrf], "cross-site"),
-                ("another port of this machine", ["Origin": "http://127.0.0.1:\(server.port == 1 ? 2 : 1)", "X-Roqua-CSRF": server.csrf],
-                 "cross-site"),
-                ("a look-alike name", ["Origin": "http://127.0.0.1:\(server.port).evil.example", "X-Roqua-CSRF": server.csrf], "cross-site"),
+                (
+                    "another port of this machine",
+                    ["Origin": "http://127.0.0.1:\(server.port == 1 ? 2 : 1)", "X-Roqua-CSRF": server.csrf],
+                    "cross-site"
+                ),
+                (
+                    "a look-alike name", ["Origin": "http://127.0.0.1:\(server.port).evil.example", "X-Roqua-CSRF": server.csrf],
+                    "cross-site"
+                ),
                 ("an opaque origin (sandboxed frame, file://)", ["Origin": "null", "X-Roqua-CSRF": server.csrf], "cross-site"),
-                ("a foreign Referer and no Origin", ["Referer": "http://evil.example/page.html", "X-Roqua-CSRF": server.csrf], "cross-site"),
+                (
+                    "a foreign Referer and no Origin", ["Referer": "http://evil.example/page.html", "X-Roqua-CSRF": server.csrf],
+                    "cross-site"
+                ),
                 ("no Origin, no Referer, no token (curl)", [:], "Origin or Referer"),
                 ("the right origin without the page token", ["Origin": server.origin], "X-Roqua-CSRF"),
-                ("the right origin with a wrong token", ["Origin": server.origin, "X-Roqua-CSRF": String(server.csrf.reversed())], "X-Roqua-CSRF"),
+                (
+                    "the right origin with a wrong token", ["Origin": server.origin, "X-Roqua-CSRF": String(server.csrf.reversed())],
+                    "X-Roqua-CSRF"
+                ),
                 ("the token in a cookie only", ["Origin": server.origin, "Cookie": "X-Roqua-CSRF=\(server.csrf)"], "X-Roqua-CSRF"),
             ]
             for (what, headers, reason) in attempts {
@@ -52,12 +65,14 @@ import Testing
             #expect(try RegionStore(path: server.store).regionCount() == 8)
             // Refused on the head alone: the answer comes though not one byte of the declared body was sent.
             let client = try LoopbackHTTP(port: server.port, timeout: 5)
-            try client.send("POST /api/restore?replace=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://evil.example\r\n"
-                            + "Content-Length: 50000000\r\nConnection: close\r\n\r\n")
+            try client.send(
+                "POST /api/restore?replace=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://evil.example\r\n"
+                    + "Content-Length: 50000000\r\nConnection: close\r\n\r\n")
             #expect(try await LoopbackHTTP.parse(client.readAll()).status == 403)
             // The page's own requests work, with the Referer standing in for a missing Origin.
-            let viaReferer = try await server.post("/api/tracks?name=paris.csv", body: Self.paris,
-                                                   headers: ["Referer": server.origin + "/", "X-Roqua-CSRF": server.csrf], asPage: false)
+            let viaReferer = try await server.post(
+                "/api/tracks?name=paris.csv", body: Self.paris,
+                headers: ["Referer": server.origin + "/", "X-Roqua-CSRF": server.csrf], asPage: false)
             #expect(viaReferer.status == 200, "\(viaReferer.text)")
         }
     }
@@ -68,18 +83,24 @@ import Testing
         try await TestServer.with(fastPath: fastPath) { server in
             _ = try await server.post("/api/tracks?name=day.gpx", body: Array(try Data(contentsOf: URL(fileURLWithPath: Self.gpx))))
             let port = server.port
-            let targets = ["/", "/app.js", "/status", "/reverse?lat=40.9879&lon=29.0281", "/reverse?lat=40.9879&lon=29.0281&format=json",
-                           "/api/export?format=json", "/api/export?format=gpx", "/api/regions", "/api/stats", "/api/profile",
-                           "/api/visited", "/api/achievements", "/api/tracks/progress", "/api/fog?zoom=10&bbox=28,40,30,42"]
-            let hosts: [String?] = ["evil.example:\(port)", "evil.example", "127.0.0.1.nip.example:\(port)", "localhost.evil.example:\(port)",
-                                    "127.0.0.1:\(port == 65535 ? 1 : port + 1)", "localhost", "[::1]:1", "127.0.0.1:\(port)@evil.example",
-                                    "", nil]
+            let targets = [
+                "/", "/app.js", "/status", "/reverse?lat=40.9879&lon=29.0281", "/reverse?lat=40.9879&lon=29.0281&format=json",
+                "/api/export?format=json", "/api/export?format=gpx", "/api/regions", "/api/stats", "/api/profile",
+                "/api/visited", "/api/achievements", "/api/tracks/progress", "/api/fog?zoom=10&bbox=28,40,30,42",
+            ]
+            let hosts: [String?] = [
+                "evil.example:\(port)", "evil.example", "127.0.0.1.nip.example:\(port)", "localhost.evil.example:\(port)",
+                "127.0.0.1:\(port == 65535 ? 1 : port + 1)", "localhost", "[::1]:1", "127.0.0.1:\(port)@evil.example",
+                "", nil,
+            ]
             for target in targets {
                 for host in hosts {
                     let reply = try await LoopbackHTTP.request(port, "GET", target, host: .some(host))
-                    #expect(reply.status == 421 || (host == "" && reply.status == 400), "\(target) Host \(host ?? "(none)"): \(reply.status)")
-                    #expect(!reply.text.contains("Kadıköy") && !reply.text.contains("visit_count") && !reply.text.contains("<gpx")
-                           && !reply.text.contains("circles"))
+                    #expect(
+                        reply.status == 421 || (host == "" && reply.status == 400), "\(target) Host \(host ?? "(none)"): \(reply.status)")
+                    #expect(
+                        !reply.text.contains("Kadıköy") && !reply.text.contains("visit_count") && !reply.text.contains("<gpx")
+                            && !reply.text.contains("circles"))
                 }
             }
             for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LocalHost:\(port)", "[::1]:\(port)", "127.0.0.2:\(port)"] {
@@ -95,13 +116,15 @@ import Testing
         try await TestServer.with(allowHosts: ["roqua.example"]) { server in
             #expect(try await LoopbackHTTP.request(server.port, "GET", "/status", host: "roqua.example").status == 200)
             #expect(try await LoopbackHTTP.request(server.port, "GET", "/status", host: "other.example").status == 421)
-            let write = try await LoopbackHTTP.request(server.port, "POST", "/api/tracks?name=paris.csv",
-                                                       headers: ["Origin": "https://roqua.example", "X-Roqua-CSRF": server.csrf],
-                                                       body: Self.paris, host: "roqua.example")
+            let write = try await LoopbackHTTP.request(
+                server.port, "POST", "/api/tracks?name=paris.csv",
+                headers: ["Origin": "https://roqua.example", "X-Roqua-CSRF": server.csrf],
+                body: Self.paris, host: "roqua.example")
             #expect(write.status == 200, "\(write.text)")
-            let foreign = try await LoopbackHTTP.request(server.port, "POST", "/api/tracks?name=paris.csv",
-                                                         headers: ["Origin": "https://evil.example", "X-Roqua-CSRF": server.csrf],
-                                                         body: Self.paris, host: "roqua.example")
+            let foreign = try await LoopbackHTTP.request(
+                server.port, "POST", "/api/tracks?name=paris.csv",
+                headers: ["Origin": "https://evil.example", "X-Roqua-CSRF": server.csrf],
+                body: Self.paris, host: "roqua.example")
             #expect(foreign.status == 403)
         }
     }
@@ -115,19 +138,25 @@ import Testing
             #expect(try await server.post("/api/tracks?name=paris.csv", body: Self.paris, headers: bearer, asPage: false).status == 200)
             let foreign = bearer.merging(["Origin": "http://evil.example"]) { $1 }
             #expect(try await server.post("/api/tracks?name=paris.csv", body: Self.paris, headers: foreign, asPage: false).status == 403)
-            let login = try await server.post("/login", body: Array("token=\(token)".utf8),
-                                              headers: ["Content-Type": "application/x-www-form-urlencoded", "Origin": server.origin],
-                                              asPage: false)
+            let login = try await server.post(
+                "/login", body: Array("token=\(token)".utf8),
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Origin": server.origin],
+                asPage: false)
             let cookie = String((login.headers["set-cookie"] ?? "").split(separator: ";")[0])
             #expect(login.status == 303 && cookie.hasPrefix("roqua_session=") && !cookie.contains(token))
             // A cross-site form posting the token guess, or a cookie-carrying forged write: refused.
-            #expect(try await server.post("/login", body: Array("token=\(token)".utf8),
-                                          headers: ["Origin": "http://evil.example"], asPage: false).status == 403)
-            let forged = try await server.post("/api/restore?replace=1", body: Array("{}".utf8),
-                                               headers: ["Cookie": cookie, "Origin": "http://evil.example"], asPage: false)
+            #expect(
+                try await server.post(
+                    "/login", body: Array("token=\(token)".utf8),
+                    headers: ["Origin": "http://evil.example"], asPage: false
+                ).status == 403)
+            let forged = try await server.post(
+                "/api/restore?replace=1", body: Array("{}".utf8),
+                headers: ["Cookie": cookie, "Origin": "http://evil.example"], asPage: false)
             #expect(forged.status == 403)
-            let noToken = try await server.post("/api/restore?replace=1", body: Array("{}".utf8),
-                                                headers: ["Cookie": cookie, "Origin": server.origin], asPage: false)
+            let noToken = try await server.post(
+                "/api/restore?replace=1", body: Array("{}".utf8),
+                headers: ["Cookie": cookie, "Origin": server.origin], asPage: false)
             #expect(noToken.status == 403)
             #expect(try await server.post("/api/tracks?name=again.csv", body: Self.paris, headers: ["Cookie": cookie]).status == 200)
         }

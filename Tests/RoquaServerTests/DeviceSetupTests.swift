@@ -35,7 +35,10 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    struct TestFailure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
+    struct TestFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
 
     static let setup = try! DeviceSetup(name: "pixel-7", token: "AbC_dEf-0123456789abcdefghijklmn", base: "http://192.168.1.20:8080/")
 
@@ -95,16 +98,18 @@ import Testing
         for bad in ["ftp://host", "192.168.1.20:8080", "http://", "http://h/?a=1", "http://u:p@h/", ""] {
             #expect(throws: BadRequest.self, "\(bad)") { try DeviceSetup(name: "p", token: "t", base: bad) }
         }
-        #expect(try DeviceSetup(name: "p", token: "t", base: "https://roqua.example.org/roqua").ownTracksURL
-            == "https://roqua.example.org/roqua/api/ingest/owntracks")
+        #expect(
+            try DeviceSetup(name: "p", token: "t", base: "https://roqua.example.org/roqua").ownTracksURL
+                == "https://roqua.example.org/roqua/api/ingest/owntracks")
     }
 
     static func json(_ object: [String: Any]) -> [UInt8] { Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data()) }
 
     @Test func thePageAddsAPhoneWhoseSettingsWorkThenRevokesIt() async throws {
         try await TestServer.with { server in
-            let added = try await server.post("/api/devices", body: Self.json(["name": "pixel", "url": server.origin]),
-                                              headers: ["Content-Type": "application/json"])
+            let added = try await server.post(
+                "/api/devices", body: Self.json(["name": "pixel", "url": server.origin]),
+                headers: ["Content-Type": "application/json"])
             #expect(added.status == 201, "\(added.text)")
             #expect(added.headers["cache-control"] == "no-store")
             let answer = try added.object()
@@ -118,8 +123,9 @@ import Testing
             // What the Overland QR code configures posts and is stored.
             let overlandAddress = try #require(urls["overland"])
             let overlandURL = overlandAddress.replacingOccurrences(of: server.origin, with: "")
-            let posted = try await server.post(overlandURL, body: LiveIngestTests.overland([0], at: Date().addingTimeInterval(-300)),
-                                               headers: ["Content-Type": "application/json"], asPage: false)
+            let posted = try await server.post(
+                overlandURL, body: LiveIngestTests.overland([0], at: Date().addingTimeInterval(-300)),
+                headers: ["Content-Type": "application/json"], asPage: false)
             #expect(posted.status == 200 && posted.text == #"{"result":"ok"}"#, "\(posted.text)")
             let listing = try await server.get("/api/devices")
             #expect(listing.status == 200 && !listing.text.contains(token), "the list never shows a token")
@@ -128,8 +134,9 @@ import Testing
             #expect(try listing.object()["reachable_from_network"] as? Bool == false)
             // Revoked from the page: the token stops at once.
             #expect(try await server.post("/api/devices/pixel/revoke", body: []).status == 200)
-            let refused = try await server.post(overlandURL, body: LiveIngestTests.overland([1], at: Date().addingTimeInterval(-200)),
-                                                headers: ["Content-Type": "application/json"], asPage: false)
+            let refused = try await server.post(
+                overlandURL, body: LiveIngestTests.overland([1], at: Date().addingTimeInterval(-200)),
+                headers: ["Content-Type": "application/json"], asPage: false)
             #expect(refused.status == 401)
             #expect(try await server.post("/api/devices/pixel/revoke", body: []).status == 404)
             #expect(try RegionStore(path: server.store).allRegions().count == 1)
@@ -140,15 +147,18 @@ import Testing
         try await TestServer.with { server in
             let body = Self.json(["name": "evil", "url": "http://203.0.113.9:8080"])
             // A page of another site, and a page of this origin without the launch token.
-            for headers in [["Origin": "http://evil.example", "Content-Type": "application/json"],
-                            ["Origin": server.origin, "Content-Type": "application/json"],
-                            ["Content-Type": "text/plain"]] {
+            for headers in [
+                ["Origin": "http://evil.example", "Content-Type": "application/json"],
+                ["Origin": server.origin, "Content-Type": "application/json"],
+                ["Content-Type": "text/plain"],
+            ] {
                 let reply = try await server.post("/api/devices", body: body, headers: headers, asPage: false)
                 #expect(reply.status == 403, "\(headers): \(reply.status) \(reply.text)")
             }
             #expect(try RegionStore(path: server.store).devices().isEmpty, "nothing added by a refused request")
             let token = try RegionStore(path: server.store).addDevice("phone")
-            let revoke = try await server.post("/api/devices/phone/revoke", body: [], headers: ["Origin": "http://evil.example"], asPage: false)
+            let revoke = try await server.post(
+                "/api/devices/phone/revoke", body: [], headers: ["Origin": "http://evil.example"], asPage: false)
             #expect(revoke.status == 403)
             #expect(try RegionStore(path: server.store).device(forToken: token) == "phone", "still live")
         }
@@ -159,10 +169,12 @@ import Testing
                 #expect(try await server.get(target, headers: ["Authorization": "Bearer \(token)"]).status == 401)
             }
             // Writes: the origin guard runs first and sees neither the server's token nor the page's.
-            let added = try await server.post("/api/devices", body: Self.json(["name": "second", "url": "http://h:1"]),
-                                              headers: ["Authorization": "Bearer \(token)"], asPage: false)
+            let added = try await server.post(
+                "/api/devices", body: Self.json(["name": "second", "url": "http://h:1"]),
+                headers: ["Authorization": "Bearer \(token)"], asPage: false)
             #expect(added.status == 403)
-            let revoke = try await server.post("/api/devices/phone/revoke", body: [], headers: ["Authorization": "Bearer \(token)"], asPage: false)
+            let revoke = try await server.post(
+                "/api/devices/phone/revoke", body: [], headers: ["Authorization": "Bearer \(token)"], asPage: false)
             #expect(revoke.status == 403)
             #expect(try RegionStore(path: server.store).devices().map(\.name) == ["phone"])
         }

@@ -1,8 +1,9 @@
 import Foundation
 import RoquaAchievements
 import RoquaRegions
-@testable import RoquaServer
 import Testing
+
+@testable import RoquaServer
 
 @Suite struct ExplorationTests {
     func features(_ server: TestServer, _ code: String) async throws -> [[String: Any]] {
@@ -35,9 +36,10 @@ import Testing
     @Test func worldOutlinesAreSnappedInThePagesProjection() async throws {
         let collection = try await SharedServer.get().get("/api/units/world/children").object()
         let step = try #require(collection["step"] as? Double)
-        let greenland = try #require((collection["features"] as? [[String: Any]])?.first {
-            ($0["properties"] as? [String: Any])?["code"] as? String == "GL"
-        })
+        let greenland = try #require(
+            (collection["features"] as? [[String: Any]])?.first {
+                ($0["properties"] as? [String: Any])?["code"] as? String == "GL"
+            })
         let polygons = (greenland["geometry"] as? [String: Any])?["coordinates"] as? [[[[Double]]]] ?? []
         let latitudes = polygons.flatMap { $0.flatMap { $0.map { $0[1] } } }
         #expect(latitudes.count > 100)
@@ -46,7 +48,9 @@ import Testing
             let rows = ShapeSimplifier.mercatorY(latitude) / step
             #expect(abs(rows - rows.rounded()) < 0.15, "\(latitude)")
             // Rows at 75° N are a quarter of the step apart in degrees of latitude.
-            if latitude > 74, latitude < 76 { finest = min(finest, abs(ShapeSimplifier.latitude(mercatorY: (rows.rounded() + 1) * step) - latitude)) }
+            if latitude > 74, latitude < 76 {
+                finest = min(finest, abs(ShapeSimplifier.latitude(mercatorY: (rows.rounded() + 1) * step) - latitude))
+            }
         }
         #expect(finest < step / 3, "\(finest) vs \(step)")
     }
@@ -62,7 +66,8 @@ import Testing
             let istanbul = try await server.get("/api/view").object()
             #expect(istanbul["units"] as? [String] == ["TR", "TR-34"], "\(istanbul)")
             let box = try #require(istanbul["bounds"] as? [Double])
-            #expect(box.count == 4 && box[0] > 40.9 && box[2] < 41.1 && box[1] > 28.8 && box[3] < 29.2 && box[0] < box[2] && box[1] < box[3])
+            #expect(
+                box.count == 4 && box[0] > 40.9 && box[2] < 41.1 && box[1] > 28.8 && box[3] < 29.2 && box[0] < box[2] && box[1] < box[3])
             for region in try RegionStore(path: server.store).allRegions() {
                 #expect((box[0]...box[2]).contains(region.latitude) && (box[1]...box[3]).contains(region.longitude))
             }
@@ -88,7 +93,9 @@ import Testing
         }
         #expect(try await server.get("/api/achievements?lang=de").status == 400)
         let profile = try await server.get("/api/profile").object()
-        #expect((profile["level"] as? [String: Any])?["level"] as? Int == 1 && profile["achievement_count"] as? Int == catalog.achievements.count)
+        #expect(
+            (profile["level"] as? [String: Any])?["level"] as? Int == 1
+                && profile["achievement_count"] as? Int == catalog.achievements.count)
         #expect(try await server.get("/api/stats?tz=Mars/Olympus").status == 400)
     }
 }

@@ -3,9 +3,10 @@ import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
-@testable import RoquaServer
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaServer
 
 /// `GET /reverse` answered on the event loop (`ReverseFastPath`) against the same request through
 /// Hummingbird's router and middleware: the same status, headers (in order) and bytes.
@@ -59,15 +60,23 @@ import Testing
         let token = "fast-path-token-0123456789"
         let fast = try await TestServer.start(token: token)
         let slow = try await TestServer.start(token: token, fastPath: false)
-        defer { Task { await fast.stop(); await slow.stop() } }
+        defer {
+            Task {
+                await fast.stop()
+                await slow.stop()
+            }
+        }
         let point = "GET /reverse?lat=40.9879&lon=29.0281 HTTP/1.1"
         // The token itself in a cookie is no sign-in; a session's id is (each server its own).
         func requests(_ server: TestServer) async throws -> [String] {
-            let login = try await server.post("/login", body: Array("token=\(token)".utf8), headers: ["Origin": server.origin], asPage: false)
+            let login = try await server.post(
+                "/login", body: Array("token=\(token)".utf8), headers: ["Origin": server.origin], asPage: false)
             let session = String((login.headers["set-cookie"] ?? "").split(separator: ";")[0])
-            return [point, point + "\r\nAuthorization: Bearer \(token)", point + "\r\nAuthorization: Bearer wrong-token-0123456789xx",
-                    point + "\r\nAuthorization: bearer \(token)", point + "\r\nCookie: roqua_session=\(token)",
-                    point + "\r\nCookie: roqua_token=\(token)", point + "\r\nCookie: \(session)"]
+            return [
+                point, point + "\r\nAuthorization: Bearer \(token)", point + "\r\nAuthorization: Bearer wrong-token-0123456789xx",
+                point + "\r\nAuthorization: bearer \(token)", point + "\r\nCookie: roqua_session=\(token)",
+                point + "\r\nCookie: roqua_token=\(token)", point + "\r\nCookie: \(session)",
+            ]
         }
         let fastReplies = try await Self.answers(fast, try await requests(fast))
         let slowReplies = try await Self.answers(slow, try await requests(slow))
@@ -120,14 +129,18 @@ import Testing
         // The directory goes when it is released: keep it while the state uses it.
         defer { withExtendedLifetime(directory) {} }
         let answers = try Self.fastAnswers(token: "fast-path-token-0123456789", in: directory)
-        func status(_ path: String, method: HTTPRequest.Method = .get, authority: String? = "localhost:8080",
-                    fields: HTTPFields = [.authorization: "Bearer fast-path-token-0123456789"]) -> Int? {
-            answers.answer(HTTPRequest(method: method, scheme: nil, authority: authority, path: path, headerFields: fields),
-                           date: "Mon, 23 Nov 2026 07:30:00 GMT")?.0.status.code
+        func status(
+            _ path: String, method: HTTPRequest.Method = .get, authority: String? = "localhost:8080",
+            fields: HTTPFields = [.authorization: "Bearer fast-path-token-0123456789"]
+        ) -> Int? {
+            answers.answer(
+                HTTPRequest(method: method, scheme: nil, authority: authority, path: path, headerFields: fields),
+                date: "Mon, 23 Nov 2026 07:30:00 GMT")?.0.status.code
         }
         #expect(status("/reverse?lat=40.9879&lon=29.0281&format=geocodejson") == 200)
         #expect(status("/reverse?lat=0&lon=-30") == 200)  // "Unable to geocode" is a 200 answer
-        #expect(status("/reverse?lat=1&lon=1", fields: [.authorization: "Bearer fast-path-token-0123456789", .connection: "keep-alive"]) == 200)
+        #expect(
+            status("/reverse?lat=1&lon=1", fields: [.authorization: "Bearer fast-path-token-0123456789", .connection: "keep-alive"]) == 200)
         #expect(status("/reverse?lat=1&lon=1", fields: [:]) == 401)
         #expect(status("/reverse?lat=1&lon=1", fields: [.cookie: "roqua_token=fast-path-token-0123456789"]) == 401)
         // A foreign or missing Host (DNS rebinding) is refused as the middleware refuses it.

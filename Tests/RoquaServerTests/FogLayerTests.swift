@@ -1,9 +1,10 @@
 import Foundation
-@testable import RoquaServer
 import RoquaIO
 import RoquaServeInput
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaServer
 
 /// The page's fog layer: the circles of the view, thinned for the zoom, bounded whatever the store.
 @Suite struct FogLayerTests {
@@ -46,8 +47,9 @@ import Testing
         // Scattered, every circle its own pixel at the first grid.
         var random = SeededGenerator(state: 4)
         let circles = (0..<30_000).map { _ in
-            FogLayer.Circle(longitude: Double.random(in: -180...180, using: &random), latitude: Double.random(in: -80...80, using: &random),
-                            radius: 150)
+            FogLayer.Circle(
+                longitude: Double.random(in: -180...180, using: &random), latitude: Double.random(in: -80...80, using: &random),
+                radius: 150)
         }
         let layer = FogLayer(circles, view: .init(zoom: 6, west: -180, south: -90, east: 180, north: 90), maxCircles: 5_000)
         #expect(layer.circles.count <= 5_000 && layer.circles.count > 1_000 && layer.grid > 0.5, "\(layer.circles.count) \(layer.grid)")
@@ -55,16 +57,20 @@ import Testing
     }
 
     @Test func aViewAcrossTheAntimeridianHasBothSides() {
-        let circles = [FogLayer.Circle(longitude: 179.99, latitude: -17, radius: 150), FogLayer.Circle(longitude: -179.99, latitude: -17, radius: 150),
-                       FogLayer.Circle(longitude: 170, latitude: -17, radius: 150)]
+        let circles = [
+            FogLayer.Circle(longitude: 179.99, latitude: -17, radius: 150), FogLayer.Circle(longitude: -179.99, latitude: -17, radius: 150),
+            FogLayer.Circle(longitude: 170, latitude: -17, radius: 150),
+        ]
         let layer = FogLayer(circles, view: .init(zoom: 12, west: 179.9, south: -17.1, east: 180.1, north: -16.9))
         #expect(layer.circles == Array(circles.prefix(2)))
         #expect(layer.jsonText == #"{"grid":0.5,"regions_in_view":2,"circles":[[179.99000,-17.00000,150],[-179.99000,-17.00000,150]]}"#)
     }
 
     @Test func badViewsAreRefusedNamingTheParameter() throws {
-        for query in ["zoom=2", "bbox=0,0,1,1", "zoom=25&bbox=0,0,1,1", "zoom=x&bbox=0,0,1,1", "zoom=3&bbox=0,0,1", "zoom=3&bbox=0,1,1,0",
-                      "zoom=3&bbox=1,0,0,1", "zoom=3&bbox=0,-91,1,1", "zoom=3&bbox=nan,0,1,1", "zoom=3&bbox=0,0,1,inf"] {
+        for query in [
+            "zoom=2", "bbox=0,0,1,1", "zoom=25&bbox=0,0,1,1", "zoom=x&bbox=0,0,1,1", "zoom=3&bbox=0,0,1", "zoom=3&bbox=0,1,1,0",
+            "zoom=3&bbox=1,0,0,1", "zoom=3&bbox=0,-91,1,1", "zoom=3&bbox=nan,0,1,1", "zoom=3&bbox=0,0,1,inf",
+        ] {
             #expect(throws: APIError.self, "\(query)") { try FogLayer.View(try QueryParameters(query)) }
         }
         #expect(try FogLayer.View(try QueryParameters("zoom=3&bbox=-200.5,-90,200.5,90")).east == 200.5)

@@ -23,18 +23,22 @@ import Testing
             let phone = try Live.phone(server)
             let flood = Array(("[" + Array(repeating: "{}", count: (8 << 20) / 3).joined(separator: ",") + "]").utf8)
             // Refused on the head alone: the answer comes though not a byte of the declared body was sent.
-            for (target, expected) in [("/api/ingest/owntracks", 401), ("/api/ingest/overland?token=wrong", 401),
-                                       ("/api/ingest/traccar?token=wrong", 401), ("/api/ingest/traccar", 413)] {
+            for (target, expected) in [
+                ("/api/ingest/owntracks", 401), ("/api/ingest/overland?token=wrong", 401),
+                ("/api/ingest/traccar?token=wrong", 401), ("/api/ingest/traccar", 413),
+            ] {
                 let client = try LoopbackHTTP(port: server.port, timeout: 5)
-                try client.send("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: \(8 << 20)\r\n"
-                                + "Connection: close\r\n\r\n")
+                try client.send(
+                    "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: \(8 << 20)\r\n"
+                        + "Connection: close\r\n\r\n")
                 let reply = try LoopbackHTTP.parse(try await client.readAll())
                 #expect(reply.status == expected, "\(target): \(reply.status) \(reply.text)")
             }
             // Streamed without a length and without a token: refused once 64 kB have come, the rest unread.
             let client = try LoopbackHTTP(port: server.port, timeout: 10)
-            try client.send("POST /api/ingest/traccar HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n"
-                            + "Connection: close\r\n\r\n")
+            try client.send(
+                "POST /api/ingest/traccar HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n"
+                    + "Connection: close\r\n\r\n")
             let chunk = Array(flood.prefix(16 << 10))
             for _ in 0..<5 { try client.send(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8)) }
             let traccar = try LoopbackHTTP.parse(try await client.readAll())
@@ -42,7 +46,8 @@ import Testing
             // With the token in the URL (as `device add` prints it), a large catch-up is read.
             let now = Date().addingTimeInterval(-600)
             let p = Live.places[0]
-            let position = #"{"location":{"timestamp":"\#(Live.iso(now))","coords":{"latitude":\#(p.lat),"longitude":\#(p.lon),"accuracy":5}}}"#
+            let position =
+                #"{"location":{"timestamp":"\#(Live.iso(now))","coords":{"latitude":\#(p.lat),"longitude":\#(p.lon),"accuracy":5}}}"#
             let catchUp = "[" + Array(repeating: position, count: 800).joined(separator: ",") + "]"
             #expect(catchUp.utf8.count > 64 << 10)
             let ok = try await server.post("/api/ingest/traccar?token=\(phone.token)", body: Array(catchUp.utf8), asPage: false)
@@ -58,8 +63,9 @@ import Testing
             var held: [LoopbackHTTP] = []
             for _ in 0..<4 {
                 let client = try LoopbackHTTP(port: server.port, timeout: 10)
-                try client.send("POST /api/ingest/owntracks HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: \(phone.basic)\r\n"
-                                + "Content-Length: 1000\r\nConnection: close\r\n\r\n[")
+                try client.send(
+                    "POST /api/ingest/owntracks HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: \(phone.basic)\r\n"
+                        + "Content-Length: 1000\r\nConnection: close\r\n\r\n[")
                 held.append(client)
             }
             // The four are inside their slots once their heads are read; give the server a moment.
@@ -67,7 +73,8 @@ import Testing
             for _ in 0..<50 where status != 503 {
                 try await Task.sleep(for: .milliseconds(100))
                 let body = Array(#"{"_type":"transition"}"#.utf8)
-                status = try await server.post("/api/ingest/owntracks", body: body, headers: ["Authorization": phone.basic], asPage: false).status
+                status = try await server.post("/api/ingest/owntracks", body: body, headers: ["Authorization": phone.basic], asPage: false)
+                    .status
             }
             #expect(status == 503)
             for client in held { try client.send(String(repeating: " ", count: 998) + "]") }
@@ -75,8 +82,9 @@ import Testing
                 let reply = try LoopbackHTTP.parse(try await client.readAll())
                 #expect(reply.status == 200)
             }
-            let after = try await server.post("/api/ingest/owntracks", body: Array(#"{"_type":"transition"}"#.utf8),
-                                              headers: ["Authorization": phone.basic], asPage: false)
+            let after = try await server.post(
+                "/api/ingest/owntracks", body: Array(#"{"_type":"transition"}"#.utf8),
+                headers: ["Authorization": phone.basic], asPage: false)
             #expect(after.status == 200)
         }
     }
@@ -88,19 +96,24 @@ import Testing
             let phone = try Live.phone(server)
             let now = Date()
             for (offset, label) in [(-120.0 * 86_400, "four months ago"), (-8.0 * 86_400, "eight days ago"), (3600.0, "an hour ahead")] {
-                let reply = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Live.overland([0, 1, 2, 3, 4], at: now + offset),
-                                                  asPage: false)
+                let reply = try await server.post(
+                    "/api/ingest/overland?token=\(phone.token)", body: Live.overland([0, 1, 2, 3, 4], at: now + offset),
+                    asPage: false)
                 #expect(reply.status == 200, "\(label): \(reply.text)")
             }
             let epoch = #"{"_type":"location","lat":41.0082,"lon":28.9784,"tst":1,"acc":5}"#
-            #expect(try await server.post("/api/ingest/owntracks", body: Array(epoch.utf8), headers: ["Authorization": phone.basic],
-                                          asPage: false).status == 200)
+            #expect(
+                try await server.post(
+                    "/api/ingest/owntracks", body: Array(epoch.utf8), headers: ["Authorization": phone.basic],
+                    asPage: false
+                ).status == 200)
             #expect(try phone.districts().isEmpty)
             #expect(try Self.unlocks(server) == 0)
             let skipped = try RegionStore(path: server.store).devices().first?.fixesSkipped
             #expect(skipped == 16)
             // Six days back (a phone that was offline) and two minutes ahead (a fast clock) are kept.
-            _ = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Live.overland([0], at: now - 6 * 86_400), asPage: false)
+            _ = try await server.post(
+                "/api/ingest/overland?token=\(phone.token)", body: Live.overland([0], at: now - 6 * 86_400), asPage: false)
             _ = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Live.overland([1], at: now + 120), asPage: false)
             #expect(try phone.districts() == ["Beşiktaş", "Kadıköy"])
         }
@@ -111,11 +124,14 @@ import Testing
         try await TestServer.with { server in
             let phone = try Live.phone(server)
             let tst = Int(Date().timeIntervalSince1970) - 600
-            for (lat, lon) in [("true", "true"), (#""0x1.4p5""#, "29.0"), ("41.0", #""0x1d""#), (#""inf""#, "29.0"), (#""nan""#, "29.0"),
-                               ("[41]", "29.0"), (#"" 41.0082 x""#, "28.9784"), ("41.0082", "28.9784, \"acc\": true")] {
+            for (lat, lon) in [
+                ("true", "true"), (#""0x1.4p5""#, "29.0"), ("41.0", #""0x1d""#), (#""inf""#, "29.0"), (#""nan""#, "29.0"),
+                ("[41]", "29.0"), (#"" 41.0082 x""#, "28.9784"), ("41.0082", "28.9784, \"acc\": true"),
+            ] {
                 let body = #"{"_type":"location","lat":\#(lat),"lon":\#(lon),"tst":\#(tst)}"#
-                let reply = try await server.post("/api/ingest/owntracks", body: Array(body.utf8), headers: ["Authorization": phone.basic],
-                                                  asPage: false)
+                let reply = try await server.post(
+                    "/api/ingest/owntracks", body: Array(body.utf8), headers: ["Authorization": phone.basic],
+                    asPage: false)
                 #expect(reply.status == 200, "\(body): \(reply.text)")
             }
             #expect(try RegionStore(path: server.store).regionCount() == 0)
@@ -125,8 +141,11 @@ import Testing
             }
             // Decimal text where an app quotes its numbers is still read.
             let quoted = #"{"_type":"location","lat":"41.0082","lon":"28.9784","tst":"\#(tst)","acc":"5"}"#
-            #expect(try await server.post("/api/ingest/owntracks", body: Array(quoted.utf8), headers: ["Authorization": phone.basic],
-                                          asPage: false).status == 200)
+            #expect(
+                try await server.post(
+                    "/api/ingest/owntracks", body: Array(quoted.utf8), headers: ["Authorization": phone.basic],
+                    asPage: false
+                ).status == 200)
             #expect(try phone.districts() == ["Fatih"])
         }
     }
@@ -140,8 +159,10 @@ import Testing
             let time = Int(Date().timeIntervalSince1970) - 600
             let url = "/api/ingest/osmand?id=\(phone.token)&lat=\(p.lat)&lon=\(p.lon)&timestamp=\(time)"
             let gps = "/api/ingest/gpslogger?token=\(phone.token)&lat=\(p.lat)&lon=\(p.lon)&time=\(time)"
-            for headers in [["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"],
-                            ["Referer": "https://evil.example/page.html"], ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"]] {
+            for headers in [
+                ["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"],
+                ["Referer": "https://evil.example/page.html"], ["Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"],
+            ] {
                 for target in [url, gps] {
                     let reply = try await server.get(target, headers: headers)
                     #expect(reply.status == 403 && reply.text.contains("cross-site"), "\(headers) \(target): \(reply.status)")
@@ -161,9 +182,11 @@ import Testing
         for allowed in ["roqua.example", "https://roqua.example"] {
             try await TestServer.with(allowHosts: [allowed]) { server in
                 func write(_ origin: String) async throws -> Int {
-                    try await LoopbackHTTP.request(server.port, "POST", "/api/tracks?name=paris.csv",
-                                                   headers: ["Origin": origin, "X-Roqua-CSRF": server.csrf], body: CrossSiteTests.paris,
-                                                   host: "roqua.example").status
+                    try await LoopbackHTTP.request(
+                        server.port, "POST", "/api/tracks?name=paris.csv",
+                        headers: ["Origin": origin, "X-Roqua-CSRF": server.csrf], body: CrossSiteTests.paris,
+                        host: "roqua.example"
+                    ).status
                 }
                 for origin in ["http://roqua.example:9999", "https://roqua.example:8443", "http://roqua.example:443"] {
                     let status = try await write(origin)
@@ -185,17 +208,18 @@ import Testing
             let t0 = Int(Date().timeIntervalSince1970) - 3 * 3600
             func post(_ lat: Double, _ lon: Double, _ tst: Int) async throws {
                 let body = #"{"_type":"location","lat":\#(lat),"lon":\#(lon),"tst":\#(tst),"acc":10}"#
-                let reply = try await server.post("/api/ingest/owntracks", body: Array(body.utf8), headers: ["Authorization": phone.basic],
-                                                  asPage: false)
+                let reply = try await server.post(
+                    "/api/ingest/owntracks", body: Array(body.utf8), headers: ["Authorization": phone.basic],
+                    asPage: false)
                 #expect(reply.status == 200, "\(reply.text)")
             }
             func provinces() throws -> Set<String> { Set(try RegionStore(path: server.store).allRegions().compactMap(\.province)) }
-            try await post(40.9879, 29.0281, t0)                // Kadıköy, on the ground
-            try await post(40.7306, 31.6089, t0 + 35 * 60)      // over Bolu, 225 km in 35 min
+            try await post(40.9879, 29.0281, t0)  // Kadıköy, on the ground
+            try await post(40.7306, 31.6089, t0 + 35 * 60)  // over Bolu, 225 km in 35 min
             let first = try provinces()
             #expect(first == ["İstanbul"], "the fix in the air lit \(first)")
-            try await post(39.9208, 32.8541, t0 + 60 * 60)      // still fast: over Ankara
-            try await post(39.9225, 32.8560, t0 + 62 * 60)      // landed: slow from the last
+            try await post(39.9208, 32.8541, t0 + 60 * 60)  // still fast: over Ankara
+            try await post(39.9225, 32.8560, t0 + 62 * 60)  // landed: slow from the last
             try await post(39.9226, 32.8561, t0 + 63 * 60)
             let landed = try provinces()
             #expect(landed == ["Ankara", "İstanbul"], "\(landed)")
@@ -217,14 +241,16 @@ import Testing
                 .replacingOccurrences(of: "%LON", with: "\(p.lon)").replacingOccurrences(of: "%TIME", with: Live.iso(now))
                 .replacingOccurrences(of: "%ACC", with: "7").replacingOccurrences(of: "%SPD", with: "1.1")
             let form = "lat=\(p.lat)&lon=\(p.lon)&time=\(Live.iso(now))&acc=7&spd=1.1"
-            let reply = try await server.post(printed, body: Array(form.utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                              asPage: false)
+            let reply = try await server.post(
+                printed, body: Array(form.utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                asPage: false)
             #expect(reply.status == 200, "\(reply.text)")
             #expect(try phone.districts() == ["Beyoğlu"])
             // The token only in the body, and the body's field winning over the query's.
-            let both = try await server.post("/api/ingest/gpslogger?lat=1&lon=1",
-                                             body: Array("token=\(phone.token)&lat=\(q.lat)&lon=\(q.lon)&time=\(Live.iso(now + 60))".utf8),
-                                             asPage: false)
+            let both = try await server.post(
+                "/api/ingest/gpslogger?lat=1&lon=1",
+                body: Array("token=\(phone.token)&lat=\(q.lat)&lon=\(q.lon)&time=\(Live.iso(now + 60))".utf8),
+                asPage: false)
             #expect(both.status == 200, "\(both.text)")
             #expect(try phone.districts() == ["Beyoğlu", "Üsküdar"])
         }

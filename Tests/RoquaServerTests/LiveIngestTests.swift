@@ -20,7 +20,8 @@ import Testing
 
     static func ownTracks(_ place: Int, at time: Date, battery: Int = 80) -> [UInt8] {
         let p = places[place]
-        return Array("""
+        return Array(
+            """
             {"_type":"location","acc":12,"alt":42,"batt":\(battery),"bs":1,"conn":"w","created_at":\(Int(time.timeIntervalSince1970) + 2),\
             "lat":\(p.lat),"lon":\(p.lon),"tid":"ph","tst":\(Int(time.timeIntervalSince1970)),"vac":3,"vel":4,"topic":"owntracks/me/phone"}
             """.utf8)
@@ -63,27 +64,34 @@ import Testing
             let auth = ["Authorization": "Bearer \(Self.serverToken)"]
             let before = try await server.get("/api/changes", headers: auth).object()["mark"] as? String
             let now = Date().addingTimeInterval(-600)
-            let owntracks = try await server.post("/api/ingest/owntracks", body: Self.ownTracks(0, at: now),
-                                                  headers: ["Authorization": phone.basic, "Content-Type": "application/json"], asPage: false)
+            let owntracks = try await server.post(
+                "/api/ingest/owntracks", body: Self.ownTracks(0, at: now),
+                headers: ["Authorization": phone.basic, "Content-Type": "application/json"], asPage: false)
             #expect(owntracks.status == 200 && owntracks.text == "[]", "\(owntracks.text)")
-            let overland = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Self.overland([1], at: now + 60),
-                                                 headers: ["Content-Type": "application/json"], asPage: false)
+            let overland = try await server.post(
+                "/api/ingest/overland?token=\(phone.token)", body: Self.overland([1], at: now + 60),
+                headers: ["Content-Type": "application/json"], asPage: false)
             #expect(overland.status == 200 && overland.text == #"{"result":"ok"}"#, "\(overland.text)")
             let p = Self.places[2]
-            let traccar = try await server.post("/api/ingest/traccar", body: Array("""
-                {"location":{"timestamp":"\(Self.iso(now + 120))","coords":{"latitude":\(p.lat),"longitude":\(p.lon),"accuracy":5,\
-                "speed":0.5,"heading":90,"altitude":30},"is_moving":true,"odometer":0,"event":"motionchange","battery":{"level":0.7,\
-                "is_charging":false},"activity":{"type":"walking"}},"device_id":"\(phone.token)"}
-                """.utf8), headers: ["Content-Type": "application/json"], asPage: false)
+            let traccar = try await server.post(
+                "/api/ingest/traccar",
+                body: Array(
+                    """
+                    {"location":{"timestamp":"\(Self.iso(now + 120))","coords":{"latitude":\(p.lat),"longitude":\(p.lon),"accuracy":5,\
+                    "speed":0.5,"heading":90,"altitude":30},"is_moving":true,"odometer":0,"event":"motionchange","battery":{"level":0.7,\
+                    "is_charging":false},"activity":{"type":"walking"}},"device_id":"\(phone.token)"}
+                    """.utf8), headers: ["Content-Type": "application/json"], asPage: false)
             #expect(traccar.status == 200, "\(traccar.text)")
             let q = Self.places[3]
-            let osmand = try await server.get("/api/ingest/osmand?id=\(phone.token)&lat=\(q.lat)&lon=\(q.lon)"
-                + "&timestamp=\(Int(now.timeIntervalSince1970) + 180)&speed=2&bearing=0&altitude=20&accuracy=6&batt=70")
+            let osmand = try await server.get(
+                "/api/ingest/osmand?id=\(phone.token)&lat=\(q.lat)&lon=\(q.lon)"
+                    + "&timestamp=\(Int(now.timeIntervalSince1970) + 180)&speed=2&bearing=0&altitude=20&accuracy=6&batt=70")
             #expect(osmand.status == 200, "\(osmand.text)")
             let r = Self.places[4]
-            let gpslogger = try await server.post("/api/ingest/gpslogger",
-                                                  body: Array("token=\(phone.token)&lat=\(r.lat)&lon=\(r.lon)&time=\(Self.iso(now + 240))&acc=7&spd=1.1&alt=10".utf8),
-                                                  headers: ["Content-Type": "application/x-www-form-urlencoded"], asPage: false)
+            let gpslogger = try await server.post(
+                "/api/ingest/gpslogger",
+                body: Array("token=\(phone.token)&lat=\(r.lat)&lon=\(r.lon)&time=\(Self.iso(now + 240))&acc=7&spd=1.1&alt=10".utf8),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], asPage: false)
             #expect(gpslogger.status == 200, "\(gpslogger.text)")
             #expect(try phone.districts() == Self.places.map(\.district).sorted())
             // The page sees the change without a reload.
@@ -99,13 +107,15 @@ import Testing
             let phone = try Self.phone(server)
             let now = Date().addingTimeInterval(-600)
             for _ in 0..<3 {
-                let reply = try await server.post("/api/ingest/owntracks", body: Self.ownTracks(0, at: now),
-                                                  headers: ["Authorization": phone.basic], asPage: false)
+                let reply = try await server.post(
+                    "/api/ingest/owntracks", body: Self.ownTracks(0, at: now),
+                    headers: ["Authorization": phone.basic], asPage: false)
                 #expect(reply.status == 200)
             }
             // The same position resent with another battery level and created_at: still the same fix.
-            _ = try await server.post("/api/ingest/owntracks", body: Self.ownTracks(0, at: now, battery: 79),
-                                      headers: ["Authorization": phone.basic], asPage: false)
+            _ = try await server.post(
+                "/api/ingest/owntracks", body: Self.ownTracks(0, at: now, battery: 79),
+                headers: ["Authorization": phone.basic], asPage: false)
             #expect(try phone.imports() == 1)
             let batch = Self.overland([1, 2], at: now + 60)
             _ = try await server.post("/api/ingest/overland?token=\(phone.token)", body: batch, asPage: false)
@@ -148,30 +158,39 @@ import Testing
             let now = Date().addingTimeInterval(-600)
             let fix = Self.ownTracks(0, at: now)
             // No credentials, a wrong token, the server's own token, another device's name with this token.
-            for headers in [[:], ["Authorization": "Bearer wrong-token"], ["Authorization": "Bearer \(Self.serverToken)"],
-                            ["Authorization": "Basic " + Data("tablet:\(phone.token)".utf8).base64EncodedString()]] {
+            for headers in [
+                [:], ["Authorization": "Bearer wrong-token"], ["Authorization": "Bearer \(Self.serverToken)"],
+                ["Authorization": "Basic " + Data("tablet:\(phone.token)".utf8).base64EncodedString()],
+            ] {
                 let reply = try await server.post("/api/ingest/owntracks", body: fix, headers: headers, asPage: false)
                 #expect(reply.status == 401, "\(headers): \(reply.status)")
             }
             #expect(try await server.get("/api/ingest/osmand?id=nope&lat=41&lon=29&timestamp=1700000000").status == 401)
-            #expect(try await server.post("/api/ingest/traccar", body: Array(#"{"location":{"coords":{}},"device_id":"x"}"#.utf8),
-                                          asPage: false).status == 401)
+            #expect(
+                try await server.post(
+                    "/api/ingest/traccar", body: Array(#"{"location":{"coords":{}},"device_id":"x"}"#.utf8),
+                    asPage: false
+                ).status == 401)
             #expect(try phone.imports() == 0)
             // A device's token reads nothing: not the regions, the fog, the export, the stats or /reverse.
-            for target in ["/api/regions", "/api/fog?zoom=10&bbox=28,40,30,42", "/api/export?format=json", "/api/stats",
-                           "/reverse?lat=41&lon=29", "/api/changes", "/"] {
+            for target in [
+                "/api/regions", "/api/fog?zoom=10&bbox=28,40,30,42", "/api/export?format=json", "/api/stats",
+                "/reverse?lat=41&lon=29", "/api/changes", "/",
+            ] {
                 let reply = try await server.get(target, headers: ["Authorization": "Bearer \(phone.token)"])
                 #expect(reply.status == 401 || reply.status == 303, "\(target): \(reply.status)")
                 #expect(!reply.text.contains("Kadıköy") && !reply.text.contains("circles"))
             }
             // Another site's page cannot post for the phone even knowing the URL.
-            let foreign = try await server.post("/api/ingest/overland?token=\(phone.token)", body: Self.overland([0], at: now),
-                                                headers: ["Origin": "https://evil.example"], asPage: false)
+            let foreign = try await server.post(
+                "/api/ingest/overland?token=\(phone.token)", body: Self.overland([0], at: now),
+                headers: ["Origin": "https://evil.example"], asPage: false)
             #expect(foreign.status == 403)
             // Bodies are bounded: refused on the declared length, before a byte of it is read.
             let client = try LoopbackHTTP(port: server.port, timeout: 10)
-            try client.send("POST /api/ingest/overland?token=\(phone.token) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
-                            + "Content-Length: \(9 << 20)\r\nConnection: close\r\n\r\n")
+            try client.send(
+                "POST /api/ingest/overland?token=\(phone.token) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+                    + "Content-Length: \(9 << 20)\r\nConnection: close\r\n\r\n")
             #expect(try LoopbackHTTP.parse(try await client.readAll()).status == 413)
             // A revoked device is refused at once; the other keeps working.
             try RegionStore(path: server.store).revokeDevice("phone")
@@ -192,8 +211,12 @@ import Testing
             var answered = 0
             var limited: LoopbackHTTP.Reply?
             while answered < 1000 {
-                let reply = try await server.post("/api/ingest/owntracks", body: ignored, headers: ["Authorization": phone.basic], asPage: false)
-                if reply.status == 429 { limited = reply; break }
+                let reply = try await server.post(
+                    "/api/ingest/owntracks", body: ignored, headers: ["Authorization": phone.basic], asPage: false)
+                if reply.status == 429 {
+                    limited = reply
+                    break
+                }
                 #expect(reply.status == 200)
                 answered += 1
             }

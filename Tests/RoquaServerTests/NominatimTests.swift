@@ -17,8 +17,11 @@ enum SharedServer {
         #expect(reply.status == 200)
         #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
         let object = try reply.object()
-        #expect(address(object) == ["town": "Kadıköy", "province": "İstanbul", "ISO3166-2-lvl4": "TR-34",
-                                    "country": "Türkiye", "country_code": "tr"])
+        #expect(
+            address(object) == [
+                "town": "Kadıköy", "province": "İstanbul", "ISO3166-2-lvl4": "TR-34",
+                "country": "Türkiye", "country_code": "tr",
+            ])
         #expect(object["display_name"] as? String == "Kadıköy, İstanbul, Türkiye")
         #expect(object["name"] as? String == "Kadıköy")
         #expect(object["addresstype"] as? String == "town")

@@ -1,8 +1,9 @@
 import Foundation
 import NIOPosix
-@testable import RoquaServer
 import Synchronization
 import Testing
+
+@testable import RoquaServer
 
 /// `offloaded`: blocking work on `BlockingPool`, which imports waiting for the store's writer
 /// must not fill.

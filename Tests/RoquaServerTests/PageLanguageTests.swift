@@ -1,6 +1,7 @@
 import Foundation
 import RoquaRegions
 import Testing
+
 @testable import RoquaServer
 
 /// The page for a new user: its file picker offers every format the importer reads, and the

@@ -1,18 +1,22 @@
 import Foundation
-@testable import RoquaServer
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaServer
 
 /// The page's sign-in (`POST /login`, `PageSessions`, `LoginLimits`), attacked as a stranger
 /// would: the token must never travel in a cookie, a session must end, guesses are limited.
 @Suite struct PageSessionTests {
     static let token = "page-session-token-0123456789"
 
-    static func signIn(_ server: TestServer, origin: String? = nil, host: String? = nil,
-                       token: String = PageSessionTests.token) async throws -> LoopbackHTTP.Reply {
-        try await LoopbackHTTP.request(server.port, "POST", "/login",
-                                       headers: ["Origin": origin ?? server.origin, "Content-Type": "application/x-www-form-urlencoded"],
-                                       body: Array("token=\(token)".utf8), host: .some(host ?? "127.0.0.1:\(server.port)"))
+    static func signIn(
+        _ server: TestServer, origin: String? = nil, host: String? = nil,
+        token: String = PageSessionTests.token
+    ) async throws -> LoopbackHTTP.Reply {
+        try await LoopbackHTTP.request(
+            server.port, "POST", "/login",
+            headers: ["Origin": origin ?? server.origin, "Content-Type": "application/x-www-form-urlencoded"],
+            body: Array("token=\(token)".utf8), host: .some(host ?? "127.0.0.1:\(server.port)"))
     }
 
     /// `name=value` of a reply's `Set-Cookie`, and its attributes in lower case.
@@ -45,8 +49,12 @@ import Testing
             #expect(try await server.get("/api/stats", headers: ["Cookie": pair]).status == 401)
             #expect(try await server.get("/api/stats", headers: ["Cookie": Self.cookie(second).pair]).status == 200)
             // Another site cannot sign the user out (a form post from elsewhere).
-            let foreign = try await server.post("/logout", body: [], headers: ["Cookie": Self.cookie(second).pair,
-                                                                                "Origin": "http://evil.example"], asPage: false)
+            let foreign = try await server.post(
+                "/logout", body: [],
+                headers: [
+                    "Cookie": Self.cookie(second).pair,
+                    "Origin": "http://evil.example",
+                ], asPage: false)
             #expect(foreign.status == 403)
             #expect(try await server.get("/api/stats", headers: ["Cookie": Self.cookie(second).pair]).status == 200)
             // The page offers the button.
@@ -77,7 +85,10 @@ import Testing
             var failures = 0, limited: Date?
             for guess in 0..<40 {
                 let status = try await Self.signIn(server, token: "wrong-guess-\(guess)-0123456789").status
-                if status == 429 { limited = Date(); break }
+                if status == 429 {
+                    limited = Date()
+                    break
+                }
                 #expect(status == 303)
                 failures += 1
             }

@@ -25,8 +25,9 @@ import Testing
                 let box = (object["boundingbox"] as? [String])?.compactMap(Double.init) ?? []
                 #expect(box.count == 4, "\(lat),\(lon) zoom \(zoom): \(object)")
                 guard box.count == 4 else { continue }
-                #expect(box[0] <= lat + 1e-6 && lat - 1e-6 <= box[1] && box[2] <= lon + 1e-6 && lon - 1e-6 <= box[3],
-                        "\(lat),\(lon) zoom \(zoom): \(box)")
+                #expect(
+                    box[0] <= lat + 1e-6 && lat - 1e-6 <= box[1] && box[2] <= lon + 1e-6 && lon - 1e-6 <= box[3],
+                    "\(lat),\(lon) zoom \(zoom): \(box)")
             }
         }
         #expect(answered >= 4 * (Self.points.count - 1), "\(answered) answers")
@@ -39,14 +40,18 @@ import Testing
         let server = try await SharedServer.get()
         let esenyurt = try await server.get("/reverse?lat=41.0224&lon=28.6757&format=jsonv2").object()
         #expect(esenyurt["display_name"] as? String == "Esenyurt, İstanbul, Türkiye", "\(esenyurt)")
-        #expect(address(esenyurt) == ["town": "Esenyurt", "province": "İstanbul", "ISO3166-2-lvl4": "TR-34",
-                                      "country": "Türkiye", "country_code": "tr"])
+        #expect(
+            address(esenyurt) == [
+                "town": "Esenyurt", "province": "İstanbul", "ISO3166-2-lvl4": "TR-34",
+                "country": "Türkiye", "country_code": "tr",
+            ])
         let berlin = try await server.get("/reverse?lat=52.52&lon=13.405&format=json&accept-language=en").object()
         #expect(berlin["display_name"] as? String == "Berlin, Germany", "\(berlin)")
         #expect(address(berlin)["city"] == "Berlin" && address(berlin)["state"] == "Berlin", "\(berlin)")
         let zehlendorf = try await server.get("/reverse?lat=52.43&lon=13.23&format=json&accept-language=en").object()
         #expect(zehlendorf["display_name"] as? String == "Zehlendorf, Berlin, Germany", "\(zehlendorf)")
-        #expect(address(zehlendorf).contains { ["city", "town", "village"].contains($0.key) && $0.value == "Zehlendorf" },
-                "\(zehlendorf)")
+        #expect(
+            address(zehlendorf).contains { ["city", "town", "village"].contains($0.key) && $0.value == "Zehlendorf" },
+            "\(zehlendorf)")
     }
 }

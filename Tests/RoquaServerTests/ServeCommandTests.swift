@@ -23,10 +23,12 @@ import Testing
         let leaflet = try directory.subdirectory("leaflet")
         try "/* stand-in */".write(toFile: leaflet + "/leaflet.js", atomically: true, encoding: .utf8)
         let port = try Self.freePort()
-        let server = try CommandRunner.start(roqua, [
-            "serve", "--listen", "127.0.0.1:\(port)", "--boundaries", Bundled.path(), "--store", directory.file("r.sqlite"),
-            "--leaflet", leaflet,
-        ])
+        let server = try CommandRunner.start(
+            roqua,
+            [
+                "serve", "--listen", "127.0.0.1:\(port)", "--boundaries", Bundled.path(), "--store", directory.file("r.sqlite"),
+                "--leaflet", leaflet,
+            ])
         let pid = server.pid
         let watchdog = Task.detached {
             try await Task.sleep(for: .seconds(60))

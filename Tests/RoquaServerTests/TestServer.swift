@@ -17,15 +17,18 @@ final class TestServer: @unchecked Sendable {
     var store: String { directory.file("regions.sqlite") }
 
     /// `fastPath: false` answers `GET /reverse` through Hummingbird's router only.
-    static func start(token: String? = nil, maxUploadMegabytes: Int = 200, fastPath: Bool = true, allowHosts: [String] = [],
-                      limits: ConnectionLimits = ConnectionLimits()) async throws -> TestServer {
+    static func start(
+        token: String? = nil, maxUploadMegabytes: Int = 200, fastPath: Bool = true, allowHosts: [String] = [],
+        limits: ConnectionLimits = ConnectionLimits()
+    ) async throws -> TestServer {
         let directory = try TempDirectory("roqua-serve-test")
         let leaflet = try directory.subdirectory("leaflet")
         try "/* stand-in leaflet */".write(toFile: leaflet + "/leaflet.js", atomically: true, encoding: .utf8)
         try ".leaflet-container {}".write(toFile: leaflet + "/leaflet.css", atomically: true, encoding: .utf8)
-        var options = try ServerOptions(listen: ListenAddress(host: "127.0.0.1", port: 0), boundaries: Bundled.path(),
-                                        store: directory.file("regions.sqlite"), token: token,
-                                        maxUploadMegabytes: maxUploadMegabytes, leaflet: leaflet, allowHosts: allowHosts)
+        var options = try ServerOptions(
+            listen: ListenAddress(host: "127.0.0.1", port: 0), boundaries: Bundled.path(),
+            store: directory.file("regions.sqlite"), token: token,
+            maxUploadMegabytes: maxUploadMegabytes, leaflet: leaflet, allowHosts: allowHosts)
         options.reverseFastPath = fastPath
         options.connectionLimits = limits
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -48,14 +51,17 @@ final class TestServer: @unchecked Sendable {
     /// The token in the page's `<meta name="roqua-csrf" content="…">`.
     static func pageToken(_ page: String) throws -> String {
         guard let start = page.range(of: #"<meta name="roqua-csrf" content=""#),
-              let end = page[start.upperBound...].firstIndex(of: "\"") else {
+            let end = page[start.upperBound...].firstIndex(of: "\"")
+        else {
             throw LoopbackHTTP.LoopbackError("the page carries no roqua-csrf token")
         }
         return String(page[start.upperBound..<end])
     }
 
-    private init(port: Int, csrf: String, directory: TempDirectory, task: Task<Void, any Error>,
-                 stopping: AsyncStream<Void>.Continuation) {
+    private init(
+        port: Int, csrf: String, directory: TempDirectory, task: Task<Void, any Error>,
+        stopping: AsyncStream<Void>.Continuation
+    ) {
         self.port = port
         self.csrf = csrf
         self.directory = directory
@@ -93,11 +99,14 @@ final class TestServer: @unchecked Sendable {
 
 extension TestServer {
     /// A server of the test's own (it changes the store), always stopped afterwards.
-    static func with<T>(token: String? = nil, maxUploadMegabytes: Int = 200, fastPath: Bool = true, allowHosts: [String] = [],
-                        limits: ConnectionLimits = ConnectionLimits(),
-                        _ body: (TestServer) async throws -> T) async throws -> T {
-        let server = try await start(token: token, maxUploadMegabytes: maxUploadMegabytes, fastPath: fastPath,
-                                     allowHosts: allowHosts, limits: limits)
+    static func with<T>(
+        token: String? = nil, maxUploadMegabytes: Int = 200, fastPath: Bool = true, allowHosts: [String] = [],
+        limits: ConnectionLimits = ConnectionLimits(),
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let server = try await start(
+            token: token, maxUploadMegabytes: maxUploadMegabytes, fastPath: fastPath,
+            allowHosts: allowHosts, limits: limits)
         do {
             let result = try await body(server)
             await server.stop()

@@ -18,13 +18,15 @@ import Testing
             let districts = (summary["first_districts"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
             #expect(districts == ["Fatih", "Beyoğlu", "Şişli", "Beşiktaş", "Üsküdar", "Kadıköy", "Ataşehir", "Bakırköy"])
             let text = summary["text"] as? String ?? ""
-            #expect(text.hasPrefix("""
-                istanbul-day.gpx (gpx): 48 fixes read, 0 dropped
-                  8 new region(s), 0 revisit(s)
-                  first time in 8 districts: Fatih, Beyoğlu, Şişli, Beşiktaş, Üsküdar, Kadıköy, Ataşehir, Bakırköy
-                  first time in 1 provinces: İstanbul
-                  first time in 1 countries: Türkiye
-                """), "\(text)")
+            #expect(
+                text.hasPrefix(
+                    """
+                    istanbul-day.gpx (gpx): 48 fixes read, 0 dropped
+                      8 new region(s), 0 revisit(s)
+                      first time in 8 districts: Fatih, Beyoğlu, Şişli, Beşiktaş, Üsküdar, Kadıköy, Ataşehir, Bakırköy
+                      first time in 1 provinces: İstanbul
+                      first time in 1 countries: Türkiye
+                    """), "\(text)")
             #expect(text.contains("unlocked: Explorer Point +1 / Kaşif Puanı +1 (+10 XP)") && text.contains("level up: 1 → 5"))
 
             let stats = try await server.get("/api/stats?tz=Europe/Istanbul").object()
@@ -77,7 +79,8 @@ import Testing
     /// One bad row costs that row: the rest is imported and the answer says what was skipped.
     @Test func aBadRowIsSkippedAndReported() async throws {
         try await TestServer.with { server in
-            let csv = "lat,lon,time\n40.9879,29.0281,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n41.0430,29.0070,2024-05-01T08:00:00Z\n"
+            let csv =
+                "lat,lon,time\n40.9879,29.0281,2024-05-01T07:00:00Z\n41,abc,2024-05-01T07:01:00Z\n41.0430,29.0070,2024-05-01T08:00:00Z\n"
             let reply = try await server.post("/api/tracks?name=day.csv", body: Array(csv.utf8))
             #expect(reply.status == 200, "\(reply.text)")
             let file = try reply.object()
@@ -92,11 +95,13 @@ import Testing
             let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
             let image = try await server.post("/api/tracks?name=photo.png", body: png)
             #expect(image.status == 400 && image.text.contains("not a track file"))
-            let malformed = try await server.post("/api/tracks?name=bad.csv", body: Array("lat,lon,time\n41,29,noon\n41,abc,2024-05-01T07:01:00Z\n".utf8))
+            let malformed = try await server.post(
+                "/api/tracks?name=bad.csv", body: Array("lat,lon,time\n41,29,noon\n41,abc,2024-05-01T07:01:00Z\n".utf8))
             #expect(malformed.status == 422)
             let message = (try malformed.object()["error"] as? [String: Any])?["message"] as? String ?? ""
-            #expect(message.hasPrefix("bad.csv: line 2") && message.contains("nothing in the file could be read")
-                && !message.contains("roqua-upload"), "\(message)")
+            #expect(
+                message.hasPrefix("bad.csv: line 2") && message.contains("nothing in the file could be read")
+                    && !message.contains("roqua-upload"), "\(message)")
             #expect(try await server.post("/api/tracks?name=empty.gpx", body: []).status == 400)
             // Refused from Content-Length alone, before the body is read.
             let client = try LoopbackHTTP(port: server.port)
@@ -137,8 +142,9 @@ import Testing
             #expect(try second.status == 200 && second.object()["new_regions"] as? Int == 8, "\(second.text)")
             // The restore is refused by the store (not empty), not by the receiving upload.
             let restore = try await server.post("/api/restore", body: try await server.get("/api/export?format=json").body)
-            #expect(restore.status == 409 && restore.text.contains("already holds 8 regions") && !restore.text.contains(server.store),
-                    "\(restore.text)")
+            #expect(
+                restore.status == 409 && restore.text.contains("already holds 8 regions") && !restore.text.contains(server.store),
+                "\(restore.text)")
             try first.send(Array(bytes.dropFirst(100)))
             let done = try await LoopbackHTTP.parse(first.readAll())
             #expect(try done.status == 200 && done.object()["already_imported"] as? Bool == true, "\(done.text)")

@@ -37,10 +37,13 @@ import Testing
         try Data(content).write(to: URL(fileURLWithPath: directory.file("entry")))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z: z.write(sys.argv[2], sys.argv[3])
-            """, directory.file("out.zip"), directory.file("entry"), name]
+            """, directory.file("out.zip"), directory.file("entry"), name,
+        ]
         try process.run()
         process.waitUntilExit()
         return Array(try Data(contentsOf: URL(fileURLWithPath: directory.file("out.zip"))))
@@ -161,7 +164,8 @@ import Testing
         let server = try await TestServer.start()
         let big = Task { try await server.post("/api/tracks?name=years.csv", body: try await Self.years.value) }
         try await Self.wait(for: "reading", server)
-        let small = try await server.post("/api/tracks?name=day.gpx", body: Array(try Data(contentsOf: URL(fileURLWithPath: CrossSiteTests.gpx))))
+        let small = try await server.post(
+            "/api/tracks?name=day.gpx", body: Array(try Data(contentsOf: URL(fileURLWithPath: CrossSiteTests.gpx))))
         #expect(small.status == 200, "\(small.text)")
         #expect(try RegionStore(path: server.store).regionCount() == 8)
         await server.stop()

@@ -1,7 +1,7 @@
 import Foundation
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 
 /// One administrative unit of a fixture layer: a DBF row (CODE, NAME, NAME_EN, NAME_TR, PARENT)
 /// and its shape.
@@ -13,8 +13,10 @@ package struct FixtureUnit: Sendable {
     package var parent: FieldValue
     package var shape: FixtureShape
 
-    package init(code: String, name: FieldValue, parent: String? = nil, nameEn: FieldValue = .null,
-                nameTr: FieldValue = .null, shape: FixtureShape) {
+    package init(
+        code: String, name: FieldValue, parent: String? = nil, nameEn: FieldValue = .null,
+        nameTr: FieldValue = .null, shape: FixtureShape
+    ) {
         self.code = .text(code)
         self.name = name
         self.nameEn = nameEn
@@ -74,9 +76,10 @@ package struct FixtureLayer: Sendable {
     }
 
     package func write(in directory: String) throws {
-        try FixtureWriter.write(base: base(in: directory), type: type, fields: Self.fields,
-                                records: units.map { FixtureRecord($0.shape, $0.values) },
-                                codePage: codePage, projection: projection, dbfRecordLimit: dbfRecordLimit)
+        try FixtureWriter.write(
+            base: base(in: directory), type: type, fields: Self.fields,
+            records: units.map { FixtureRecord($0.shape, $0.values) },
+            codePage: codePage, projection: projection, dbfRecordLimit: dbfRecordLimit)
     }
 
     var manifestEntry: [String: Any] {
@@ -99,22 +102,31 @@ package struct AdminFixture: Sendable {
     /// Country XX (0…10°, 0…10°); provinces P1 (west half) and P2 (east half); districts D1 and
     /// D2 in P1 and D3 in P2, each a 3° square. Every ring is a clockwise shell.
     package static func standard() -> AdminFixture {
-        var country = FixtureLayer(file: "countries.shp", level: .country, units: [
-            FixtureUnit(code: "XX", name: "Testland", nameEn: "Testland", nameTr: "Test Ülkesi",
-                        shape: .polygon([Shapes.square(x: 0, y: 0, size: 10)])),
-        ])
+        var country = FixtureLayer(
+            file: "countries.shp", level: .country,
+            units: [
+                FixtureUnit(
+                    code: "XX", name: "Testland", nameEn: "Testland", nameTr: "Test Ülkesi",
+                    shape: .polygon([Shapes.square(x: 0, y: 0, size: 10)]))
+            ])
         country.source = "Hand-made test country"
-        let provinces = FixtureLayer(file: "provinces.shp", level: .province, units: [
-            FixtureUnit(code: "P1", name: "West", parent: "XX",
-                        rings: [Shapes.rectangle(minX: 0, minY: 0, maxX: 5, maxY: 10)]),
-            FixtureUnit(code: "P2", name: "East", parent: "XX",
-                        rings: [Shapes.rectangle(minX: 5, minY: 0, maxX: 10, maxY: 10)]),
-        ])
-        let districts = FixtureLayer(file: "districts.shp", level: .district, units: [
-            FixtureUnit(code: "D1", name: "Alpha", parent: "P1", rings: [Shapes.square(x: 1, y: 1, size: 3)]),
-            FixtureUnit(code: "D2", name: "Beta", parent: "P1", rings: [Shapes.square(x: 1, y: 6, size: 3)]),
-            FixtureUnit(code: "D3", name: "Gamma", parent: "P2", rings: [Shapes.square(x: 6, y: 1, size: 3)]),
-        ])
+        let provinces = FixtureLayer(
+            file: "provinces.shp", level: .province,
+            units: [
+                FixtureUnit(
+                    code: "P1", name: "West", parent: "XX",
+                    rings: [Shapes.rectangle(minX: 0, minY: 0, maxX: 5, maxY: 10)]),
+                FixtureUnit(
+                    code: "P2", name: "East", parent: "XX",
+                    rings: [Shapes.rectangle(minX: 5, minY: 0, maxX: 10, maxY: 10)]),
+            ])
+        let districts = FixtureLayer(
+            file: "districts.shp", level: .district,
+            units: [
+                FixtureUnit(code: "D1", name: "Alpha", parent: "P1", rings: [Shapes.square(x: 1, y: 1, size: 3)]),
+                FixtureUnit(code: "D2", name: "Beta", parent: "P1", rings: [Shapes.square(x: 1, y: 6, size: 3)]),
+                FixtureUnit(code: "D3", name: "Gamma", parent: "P2", rings: [Shapes.square(x: 6, y: 1, size: 3)]),
+            ])
         return AdminFixture(layers: [country, provinces, districts])
     }
 
@@ -127,8 +139,9 @@ package struct AdminFixture: Sendable {
     /// Writes every layer's files and `manifest.json` into `directory`.
     package func write(in directory: String) throws {
         for layer in layers { try layer.write(in: directory) }
-        try ManifestWriter.write(layers.filter(\.inManifest).map(\.manifestEntry),
-                                 to: (directory as NSString).appendingPathComponent("manifest.json"))
+        try ManifestWriter.write(
+            layers.filter(\.inManifest).map(\.manifestEntry),
+            to: (directory as NSString).appendingPathComponent("manifest.json"))
     }
 }
 

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 
 /// The boundary DB built from the bundled `data/` with the real importer, once per test process.
 package enum Bundled {
@@ -11,8 +11,11 @@ package enum Bundled {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = (directory as NSString).appendingPathComponent("boundaries.sqlite")
         _ = try BoundaryImporter.run(ImportOptions(sources: [Repository.data], output: output))
-        atexit { try? FileManager.default.removeItem(atPath: (NSTemporaryDirectory() as NSString)
-            .appendingPathComponent("roqua-bundled-\(getpid())")) }
+        atexit {
+            try? FileManager.default.removeItem(
+                atPath: (NSTemporaryDirectory() as NSString)
+                    .appendingPathComponent("roqua-bundled-\(getpid())"))
+        }
         return output
     }
     private static let loadedIndex: Result<ResolverIndex, any Error> = Result { try ResolverIndex(path: path()) }

@@ -1,7 +1,7 @@
 import Foundation
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 
 /// The bytes of a boundary DB built once from `AdminFixture.standard()`, shared by every test
 /// that needs "a valid database already at the output path".

@@ -1,8 +1,8 @@
 import CShapelib
 import Foundation
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 
 /// A DBF value: text (written as UTF-8 bytes), raw bytes (for legacy code pages), or NULL.
 package enum FieldValue: Sendable, Equatable, ExpressibleByStringLiteral {
@@ -47,9 +47,11 @@ package enum Projection: Sendable {
         }
     }
 
-    package static let wgs84WKT = #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
+    package static let wgs84WKT =
+        #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
 
-    package static let utm35NWKT = #"PROJCS["WGS_1984_UTM_Zone_35N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",27.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]"#
+    package static let utm35NWKT =
+        #"PROJCS["WGS_1984_UTM_Zone_35N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",27.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]"#
 }
 
 package enum FixtureShapeType: Sendable {
@@ -77,10 +79,12 @@ package enum FixtureWriter {
     /// - `codePage`: handed to `DBFCreateEx`: "UTF-8", "1254", … write a `.cpg`; "LDID/202" sets the
     ///   DBF's language driver byte instead; nil writes neither (readers then guess).
     /// - `dbfRecordLimit`: write only this many DBF records (to make .dbf and .shp disagree).
-    package static func write(base: String, type: FixtureShapeType = .polygon, fields: [String],
-                             records: [FixtureRecord], codePage: String? = "UTF-8",
-                             projection: Projection? = .wgs84, width: Int32 = 64,
-                             dbfRecordLimit: Int? = nil) throws {
+    package static func write(
+        base: String, type: FixtureShapeType = .polygon, fields: [String],
+        records: [FixtureRecord], codePage: String? = "UTF-8",
+        projection: Projection? = .wgs84, width: Int32 = 64,
+        dbfRecordLimit: Int? = nil
+    ) throws {
         try writeShapes(base: base, type: type, shapes: records.map(\.shape))
         let dbfRecords = Array(records.prefix(dbfRecordLimit ?? records.count)).map(\.values)
         try writeDBF(base: base, fields: fields, records: dbfRecords, codePage: codePage, width: width)
@@ -129,8 +133,10 @@ package enum FixtureWriter {
     }
 
     /// Writes `base.dbf` with string fields; values missing from a record's dictionary are NULL.
-    package static func writeDBF(base: String, fields: [String], records: [[String: FieldValue]],
-                                codePage: String? = "UTF-8", width: Int32 = 64) throws {
+    package static func writeDBF(
+        base: String, fields: [String], records: [[String: FieldValue]],
+        codePage: String? = "UTF-8", width: Int32 = 64
+    ) throws {
         guard let dbf = DBFCreateEx(base + ".dbf", codePage) else {
             throw FixtureError(description: "DBFCreateEx(\(base).dbf, \(codePage ?? "nil")) failed")
         }

@@ -5,12 +5,15 @@ import Testing
 
 /// The existing DB is byte-identical, still opens, and nothing (no `.boundaries.sqlite.building-PID`,
 /// no journal) was left beside it.
-package func expectUntouched(_ existing: ExistingDatabase, ignoring: Set<String> = [],
-                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+package func expectUntouched(
+    _ existing: ExistingDatabase, ignoring: Set<String> = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     #expect(try existing.currentBytes() == existing.original, "the existing DB changed", sourceLocation: sourceLocation)
     #expect(try existing.currentSHA256() == existing.originalSHA256, sourceLocation: sourceLocation)
-    #expect(try existing.leftovers().filter { !ignoring.contains($0) } == [], "files left beside the DB",
-            sourceLocation: sourceLocation)
+    #expect(
+        try existing.leftovers().filter { !ignoring.contains($0) } == [], "files left beside the DB",
+        sourceLocation: sourceLocation)
     _ = try BoundaryDatabase(path: existing.path)
 }
 
@@ -34,8 +37,10 @@ package struct Scenario {
     }
 
     /// Imports into the existing DB's path and returns the error, which must be an `E`.
-    package func failure<E: Error>(_ type: E.Type, sources: [String]? = nil,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> E {
+    package func failure<E: Error>(
+        _ type: E.Type, sources: [String]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> E {
         try #require(throws: type, sourceLocation: sourceLocation) {
             try BoundaryImporter.run(ImportOptions(sources: sources ?? [source.path], output: existing.path))
         }

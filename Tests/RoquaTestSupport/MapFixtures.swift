@@ -1,33 +1,39 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import GRDB
 import RoquaBoundaries
 import RoquaMaps
 import RoquaRegions
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Visits with known answers over the real bundled boundaries: 8 İstanbul districts (Kadıköy
 /// twice), one region in Ankara (outside İstanbul's map) and one in Athens.
 package enum MapFixtures {
     package static let places: [(latitude: Double, longitude: Double, radius: Int)] = [
         (41.0086, 28.9802, 900), (41.0256, 28.9742, 700), (41.0602, 28.9877, 800), (41.0430, 29.0070, 600),  // Fatih Beyoğlu Şişli Beşiktaş
-        (41.0255, 29.0156, 1200), (40.9879, 29.0281, 1500), (40.9923, 29.1244, 1000), (40.9800, 28.8720, 1300),  // Üsküdar Kadıköy Ataşehir Bakırköy
+        // Üsküdar Kadıköy Ataşehir Bakırköy
+        (41.0255, 29.0156, 1200), (40.9879, 29.0281, 1500), (40.9923, 29.1244, 1000), (40.9800, 28.8720, 1300),
         (40.9700, 29.0600, 800),  // Kadıköy again
         (39.9208, 32.8541, 700),  // Ankara, Çankaya
         (37.9838, 23.7275, 500),  // Athens
     ]
     package static let istanbulRegions = 9
-    package static let visitedIstanbulDistricts: Set<String> = ["TUR034020", "TUR034013", "TUR034035", "TUR034010",
-                                                        "TUR034038", "TUR034023", "TUR034003", "TUR034007"]
+    package static let visitedIstanbulDistricts: Set<String> = [
+        "TUR034020", "TUR034013", "TUR034035", "TUR034010",
+        "TUR034038", "TUR034023", "TUR034003", "TUR034007",
+    ]
     package static let start = Date(timeIntervalSince1970: 1_714_550_400)  // 2024-05-01T08:00:00Z
 
     /// The fixture's regions, enriched with the bundled boundaries, one day apart.
     package static func regions() throws -> [VisitedRegion] {
         let enricher = try RegionEnricher(boundaries: Bundled.path())
         return try places.enumerated().map { i, p in
-            try enricher.enriched(VisitedRegion(latitude: p.latitude, longitude: p.longitude, radius: p.radius,
-                                                timestampStart: start.addingTimeInterval(Double(i) * 86_400), geohash: ""))
+            try enricher.enriched(
+                VisitedRegion(
+                    latitude: p.latitude, longitude: p.longitude, radius: p.radius,
+                    timestampStart: start.addingTimeInterval(Double(i) * 86_400), geohash: ""))
         }
     }
 
@@ -38,13 +44,17 @@ package enum MapFixtures {
         let regions = try regions()
         try store.write { db in
             for r in regions {
-                try db.execute(sql: """
-                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, province, district, country,
-                        geohash, country_code, province_code, district_code, last_visit)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)
-                    """, arguments: [r.latitude, r.longitude, r.radius, try StoreTime.text(r.timestampStart), r.province,
-                                     r.district, r.country, r.countryCode, r.provinceCode, r.districtCode,
-                                     try StoreTime.text(r.lastVisit)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, province, district, country,
+                            geohash, country_code, province_code, district_code, last_visit)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        r.latitude, r.longitude, r.radius, try StoreTime.text(r.timestampStart), r.province,
+                        r.district, r.country, r.countryCode, r.provinceCode, r.districtCode,
+                        try StoreTime.text(r.lastVisit),
+                    ])
             }
         }
         return path
@@ -74,8 +84,10 @@ package final class SVGDocument: NSObject, XMLParserDelegate {
         return parser.parse() ? document : nil
     }
 
-    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    package func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append(SVGElement(name: name, attributes: attributes, groups: groups))
         open.append(name)
         if name == "g" { groups.append(attributes["id"] ?? attributes["class"] ?? "") }

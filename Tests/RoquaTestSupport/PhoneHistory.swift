@@ -18,8 +18,9 @@ package enum PhoneHistory {
         func fix(_ place: (Double, Double), _ time: Double, jitter: Double = 0.0004) {
             let lat = place.0 + (Double(generator.below(2001)) - 1000) / 1000 * jitter
             let lon = place.1 + (Double(generator.below(2001)) - 1000) / 1000 * jitter
-            lines.append(String(format: "%.6f,%.6f,", lat, lon) + format.format(Date(timeIntervalSince1970: time))
-                         + ",\(5 + generator.below(30))")
+            lines.append(
+                String(format: "%.6f,%.6f,", lat, lon) + format.format(Date(timeIntervalSince1970: time))
+                    + ",\(5 + generator.below(30))")
         }
         func stay(_ place: (Double, Double), from: Double, to: Double) {
             var time = from

@@ -1,13 +1,15 @@
 import Foundation
 import RoquaBoundaries
-import RoquaImport
 import RoquaIO
+import RoquaImport
 
 /// Rings for fixtures. Shapefile convention: clockwise rings are shells, counter-clockwise holes.
 package enum Shapes {
     /// A closed axis-aligned rectangle; clockwise (a shell) unless `clockwise` is false.
-    package static func rectangle(minX: Double, minY: Double, maxX: Double, maxY: Double,
-                                 clockwise: Bool = true) -> Ring {
+    package static func rectangle(
+        minX: Double, minY: Double, maxX: Double, maxY: Double,
+        clockwise: Bool = true
+    ) -> Ring {
         let ring = Ring(xs: [minX, minX, maxX, maxX, minX], ys: [minY, maxY, maxY, minY, minY])
         return clockwise ? ring : reversed(ring)
     }
@@ -19,8 +21,10 @@ package enum Shapes {
 
     /// A closed regular polygon with `vertices` distinct corners on a circle (area
     /// `vertices / 2 · r² · sin(2π / vertices)`).
-    package static func circle(centerX: Double, centerY: Double, radius: Double, vertices: Int,
-                              clockwise: Bool = true) -> Ring {
+    package static func circle(
+        centerX: Double, centerY: Double, radius: Double, vertices: Int,
+        clockwise: Bool = true
+    ) -> Ring {
         var xs: [Double] = [], ys: [Double] = []
         for i in 0..<vertices {
             // Clockwise: the angle decreases.

@@ -21,10 +21,12 @@ package final class GEOSContext {
 
     package init() {
         handle = GEOS_init_r()
-        GEOSContext_setErrorMessageHandler_r(handle, { message, user in
-            guard let message, let user else { return }
-            Unmanaged<MessageBox>.fromOpaque(user).takeUnretainedValue().last = String(cString: message)
-        }, Unmanaged.passUnretained(messages).toOpaque())
+        GEOSContext_setErrorMessageHandler_r(
+            handle,
+            { message, user in
+                guard let message, let user else { return }
+                Unmanaged<MessageBox>.fromOpaque(user).takeUnretainedValue().last = String(cString: message)
+            }, Unmanaged.passUnretained(messages).toOpaque())
     }
 
     deinit { GEOS_finish_r(handle) }
@@ -116,10 +118,11 @@ package final class GEOSContext {
     package func geometry(wkb: Data) throws -> Geometry {
         guard let reader = GEOSWKBReader_create_r(handle) else { throw failure("WKBReader") }
         defer { GEOSWKBReader_destroy_r(handle, reader) }
-        return try own(wkb.withUnsafeBytes {
-            GEOSWKBReader_read_r(handle, reader, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
-        },
-                       "WKB read")
+        return try own(
+            wkb.withUnsafeBytes {
+                GEOSWKBReader_read_r(handle, reader, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+            },
+            "WKB read")
     }
 }
 

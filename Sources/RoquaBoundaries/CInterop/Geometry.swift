@@ -64,7 +64,7 @@ package final class Geometry {
     package func bounds() throws -> BoundingBox {
         var box = BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         guard GEOSGeom_getXMin_r(handle, pointer, &box.minX) == 1, GEOSGeom_getYMin_r(handle, pointer, &box.minY) == 1,
-              GEOSGeom_getXMax_r(handle, pointer, &box.maxX) == 1, GEOSGeom_getYMax_r(handle, pointer, &box.maxY) == 1
+            GEOSGeom_getXMax_r(handle, pointer, &box.maxX) == 1, GEOSGeom_getYMax_r(handle, pointer, &box.maxY) == 1
         else { throw context.failure("bounds") }
         return box
     }

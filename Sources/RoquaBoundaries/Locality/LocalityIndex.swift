@@ -72,10 +72,12 @@ public final class LocalityIndex: Sendable {
             return id
         }
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, name, latitude, longitude, population, country_code, province_code, district_code, part_of
-                FROM localities ORDER BY id
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, name, latitude, longitude, population, country_code, province_code, district_code, part_of
+                    FROM localities ORDER BY id
+                    """)
             while let row = try rows.next() {
                 ids.append(row[0])
                 names.append(row[1])

@@ -41,12 +41,16 @@ public struct BoundingBox: Sendable, Equatable, Codable {
     public func halves() -> (BoundingBox, BoundingBox) {
         if width >= height {
             let mid = (minX + maxX) / 2
-            return (BoundingBox(minX: minX, minY: minY, maxX: mid, maxY: maxY),
-                    BoundingBox(minX: mid, minY: minY, maxX: maxX, maxY: maxY))
+            return (
+                BoundingBox(minX: minX, minY: minY, maxX: mid, maxY: maxY),
+                BoundingBox(minX: mid, minY: minY, maxX: maxX, maxY: maxY)
+            )
         }
         let mid = (minY + maxY) / 2
-        return (BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: mid),
-                BoundingBox(minX: minX, minY: mid, maxX: maxX, maxY: maxY))
+        return (
+            BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: mid),
+            BoundingBox(minX: minX, minY: mid, maxX: maxX, maxY: maxY)
+        )
     }
 }
 

@@ -12,8 +12,10 @@ public final class BatchResolver {
 
     /// A batch resolver with `workers` resolvers (clamped to 1…`maxWorkers`).
     /// - Throws: what `Resolver.init` throws.
-    public init(index: ResolverIndex, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                fallbackMeters: Double = 1000, cacheVertices: Int = Resolver.defaultCacheVertices) throws {
+    public init(
+        index: ResolverIndex, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        fallbackMeters: Double = 1000, cacheVertices: Int = Resolver.defaultCacheVertices
+    ) throws {
         self.index = index
         let count = min(max(workers, 1), Self.maxWorkers)
         self.workers = try (0..<count).map { _ in

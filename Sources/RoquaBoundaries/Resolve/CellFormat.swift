@@ -111,7 +111,8 @@ package struct CellTile {
         guard size >= 24, blob.load(as: UInt32.self) == CellFormat.magic else { return nil }
         let header = (1...4).map { Int(blob.load(fromByteOffset: 4 * $0, as: UInt32.self)) }
         guard let s = CellFormat.Sections(nodes: header[0], leaves: header[1], words: header[2], vertices: header[3]),
-              s.end == size else { return nil }
+            s.end == size
+        else { return nil }
         (nodeCount, leafCount, wordCount, vertexCount) = (header[0], header[1], header[2], header[3])
         nodes = (blob + s.nodes).assumingMemoryBound(to: UInt32.self)
         leafOffsets = (blob + s.leaves).assumingMemoryBound(to: UInt32.self)
@@ -146,7 +147,8 @@ package struct CellTile {
             guard let runs = word(), runs >= 0 else { return false }
             for _ in 0..<runs {
                 guard let start = word(), let count = word(), start >= 0, count >= 0,
-                      start + count < vertexCount || count == 0 else { return false }
+                    start + count < vertexCount || count == 0
+                else { return false }
             }
             return true
         }

@@ -29,11 +29,13 @@ package final class CellIndex: @unchecked Sendable {
         self.database = database
         self.unitCount = unitCount
         let row = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT format, fallback_meters, unit_count, grid, (SELECT MAX(id) FROM cell_tiles) AS tiles FROM cell_index")
+            try Row.fetchOne(
+                db, sql: "SELECT format, fallback_meters, unit_count, grid, (SELECT MAX(id) FROM cell_tiles) AS tiles FROM cell_index")
         }
         let cells = CellFormat.tileColumns * CellFormat.tileRows
         guard let row, let format: Int = row["format"], let meters: Double = row["fallback_meters"],
-              let units: Int = row["unit_count"], let blob: Data = row["grid"] else {
+            let units: Int = row["unit_count"], let blob: Data = row["grid"]
+        else {
             throw BoundaryDatabaseError.notABoundaryDatabase(path: database.path, reason: "no cell index; rebuild it with `roqua import`")
         }
         guard format == CellFormat.version, units == unitCount, blob.count == 4 * cells, meters >= 0 else {
@@ -117,8 +119,9 @@ package final class CellIndex: @unchecked Sendable {
             }
         }
         guard let base else { throw damaged("cell tile \(id) is missing") }
-        let (won, current) = slots[id].compareExchange(expected: 0, desired: Int(bitPattern: base),
-                                                        successOrdering: .releasing, failureOrdering: .acquiring)
+        let (won, current) = slots[id].compareExchange(
+            expected: 0, desired: Int(bitPattern: base),
+            successOrdering: .releasing, failureOrdering: .acquiring)
         if !won { base.deallocate() }
         guard let pointer = UnsafePointer<CellTile>(bitPattern: won ? Int(bitPattern: base) : current) else {
             throw damaged("cell tile \(id) is missing")

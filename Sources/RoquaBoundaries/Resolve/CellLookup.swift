@@ -84,8 +84,10 @@ struct CellLookup {
             if best >= 0, units.country[Int(unit)] != country || !units.isDeeper(unit, than: best) { continue }
             var covered = state & CellFormat.entryCoversAll != 0
             if !covered {
-                switch Predicates.side(qx: x, qy: y, rx: rx, ry: ry, rInside: state & CellFormat.entryReferenceInside != 0,
-                                       vertices: t.vertices, runs: runStart, runCount: runs) {
+                switch Predicates.side(
+                    qx: x, qy: y, rx: rx, ry: ry, rInside: state & CellFormat.entryReferenceInside != 0,
+                    vertices: t.vertices, runs: runStart, runCount: runs)
+                {
                 case .inside, .boundary: covered = true
                 case .outside: covered = false
                 case .uncertain: covered = try geosCovers(unit)
@@ -115,8 +117,9 @@ struct CellLookup {
         guard list >= 0 else { return nil }
         let count = Int(t.words[list])
         let px = c.longitude, py = c.latitude
-        memory.begin(NearMemory.Key(tile: tile, list: list, belowLevel: belowLevel, country: country, meters: meters),
-                     x: px, y: py, units: count)
+        memory.begin(
+            NearMemory.Key(tile: tile, list: list, belowLevel: belowLevel, country: country, meters: meters),
+            x: px, y: py, units: count)
         // A unit whose nearest point (in degrees) lies beyond this radius is farther than `meters`.
         let reach = Geodesy.searchRadiusDegrees(meters: meters, latitude: c.latitude)
         // Metres per degree can be no less than this within reach (longitude shrinks toward the
@@ -128,8 +131,9 @@ struct CellLookup {
             let unit = t.words[at], runs = Int(t.words[at + 1])
             let limit = best.map { min(reach, $0.meters / max(metresPerDegree, 1e-9)) } ?? reach
             guard memory.lowerBound(ordinal) < limit * (1 + 1e-9) else { return }
-            let found = NearestEdge.search(px, py, within: limit, seed: ordinal == first.ordinal ? first.edge : -1, tile: t,
-                                           runs: t.words + at + 2, runCount: runs)
+            let found = NearestEdge.search(
+                px, py, within: limit, seed: ordinal == first.ordinal ? first.edge : -1, tile: t,
+                runs: t.words + at + 2, runCount: runs)
             memory.measured(ordinal, found.floor)
             guard let point = found.point else { return }
             let distance = Geodesy.haversineMeters(c, Coordinate(latitude: point.y, longitude: point.x))
@@ -154,9 +158,10 @@ struct CellLookup {
             }
             if ordinal != first.ordinal { consider(ordinal, at) }
         }
-        memory.winner = best.map { b in
-            NearMemory.Winner(ordinal: b.ordinal, at: b.at, level: Int(units.level[Int(b.unit)]), edge: b.edge)
-        } ?? .none
+        memory.winner =
+            best.map { b in
+                NearMemory.Winner(ordinal: b.ordinal, at: b.at, level: Int(units.level[Int(b.unit)]), edge: b.edge)
+            } ?? .none
         return best.map { ($0.unit, $0.meters) }
     }
 }

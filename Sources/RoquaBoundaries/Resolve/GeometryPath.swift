@@ -26,8 +26,10 @@ final class GeometryPath {
         let units = index.table
         if let best = AnswerRule.best(of: covering, units: units) {
             guard !units.isComplete(best), fallbackMeters > 0 else { return .exact(best) }
-            if let (near, meters) = try nearest(c, deeperThan: Int(units.level[Int(best)]), country: units.country[Int(best)],
-                                                meters: fallbackMeters) {
+            if let (near, meters) = try nearest(
+                c, deeperThan: Int(units.level[Int(best)]), country: units.country[Int(best)],
+                meters: fallbackMeters)
+            {
                 return Placement(unit: UnitID(raw: near), approximate: true, distanceMeters: meters)
             }
             return .exact(best)
@@ -79,7 +81,9 @@ final class GeometryPath {
                 let point = try context.point(x: x, y: c.latitude)
                 for piece in pieces.grid.pieces(in: box) where pieces.pieceLevels[Int(piece)] == level {
                     let unit = pieces.pieceUnits[Int(piece)]
-                    guard pieces.pieceBoxes[Int(piece)].intersects(box), country < 0 || units.country[Int(unit)] == country else { continue }
+                    guard pieces.pieceBoxes[Int(piece)].intersects(box), country < 0 || units.country[Int(unit)] == country else {
+                        continue
+                    }
                     let degrees = try cache.piece(piece).geometry.distance(to: point)
                     if let known = nearestPiece[unit], known.degrees <= degrees { continue }
                     nearestPiece[unit] = (piece, x, degrees)

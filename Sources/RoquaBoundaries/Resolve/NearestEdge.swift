@@ -16,8 +16,10 @@ enum NearestEdge {
     /// at once, and any earlier edge at the same distance still wins, so the answer does not
     /// depend on it.
     @inline(__always)
-    static func search(_ px: Double, _ py: Double, within limit: Double, seed: Int = -1, tile t: CellTile,
-                       runs: UnsafePointer<Int32>, runCount: Int) -> Outcome {
+    static func search(
+        _ px: Double, _ py: Double, within limit: Double, seed: Int = -1, tile t: CellTile,
+        runs: UnsafePointer<Int32>, runCount: Int
+    ) -> Outcome {
         let ceiling = limit * (1 + 1e-9)
         var best = ceiling
         var bestEdge = -1
@@ -100,8 +102,10 @@ enum NearestEdge {
     }
 
     @inline(__always)
-    private static func scan(_ px: Double, _ py: Double, _ v: UnsafePointer<Double>, _ from: Int, _ to: Int,
-                             _ best: inout Double, _ bestEdge: inout Int, _ passed: inout Double) {
+    private static func scan(
+        _ px: Double, _ py: Double, _ v: UnsafePointer<Double>, _ from: Int, _ to: Int,
+        _ best: inout Double, _ bestEdge: inout Int, _ passed: inout Double
+    ) {
         for i in from..<to {
             let d = Predicates.segmentDistance(px, py, v[2 * i], v[2 * i + 1], v[2 * i + 2], v[2 * i + 3])
             if d < best || (d == best && i < bestEdge) { (best, bestEdge) = (d, i) } else { passed = min(passed, d) }

@@ -11,8 +11,10 @@ package enum Predicates {
     package static let uncertain = 2
 
     @inline(__always)
-    package static func orientation(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
-                                    _ cx: Double, _ cy: Double) -> Int {
+    package static func orientation(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+        _ cx: Double, _ cy: Double
+    ) -> Int {
         let left = (ax - cx) * (by - cy)
         let right = (ay - cy) * (bx - cx)
         let det = left - right
@@ -47,8 +49,10 @@ package enum Predicates {
     /// q on an edge is `boundary` (polygons cover their boundary, as GEOS `covers`). Every edge
     /// the segment can meet must be listed (all edges touching the cell that holds q and r).
     @inline(__always)
-    package static func side(qx: Double, qy: Double, rx: Double, ry: Double, rInside: Bool,
-                             vertices: UnsafePointer<Double>, runs: UnsafePointer<Int32>, runCount: Int) -> Side {
+    package static func side(
+        qx: Double, qy: Double, rx: Double, ry: Double, rInside: Bool,
+        vertices: UnsafePointer<Double>, runs: UnsafePointer<Int32>, runCount: Int
+    ) -> Side {
         var inside = rInside
         let minX = min(qx, rx), maxX = max(qx, rx), minY = min(qy, ry), maxY = max(qy, ry)
         for k in 0..<runCount {
@@ -83,8 +87,10 @@ package enum Predicates {
 
     /// GEOS `Distance::pointToSegment`: the planar distance in degrees from p to segment a–b.
     @inline(__always)
-    package static func segmentDistance(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
-                                        _ bx: Double, _ by: Double) -> Double {
+    package static func segmentDistance(
+        _ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
+        _ bx: Double, _ by: Double
+    ) -> Double {
         if ax == bx, ay == by { return ((px - ax) * (px - ax) + (py - ay) * (py - ay)).squareRoot() }
         let len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay)
         let r = ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / len2
@@ -96,8 +102,10 @@ package enum Predicates {
 
     /// GEOS `LineSegment::closestPoint`: the point of segment a–b nearest to p.
     @inline(__always)
-    package static func closestPoint(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
-                                     _ bx: Double, _ by: Double) -> (x: Double, y: Double) {
+    package static func closestPoint(
+        _ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
+        _ bx: Double, _ by: Double
+    ) -> (x: Double, y: Double) {
         var factor = Double.nan
         if px == ax, py == ay {
             factor = 0

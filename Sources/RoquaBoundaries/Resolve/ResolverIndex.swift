@@ -43,8 +43,10 @@ public final class ResolverIndex: Sendable {
             let rows = try Row.fetchCursor(db, sql: BoundarySchema.unitQuery)
             while let row = try rows.next() {
                 unitIndex[row[0]] = Int32(units.count)
-                units.append(Unit(reference: UnitReference(code: row[2], name: row[3], nameEn: row[4], nameTr: row[5]),
-                                  level: AdminLevel(rawValue: row[1]) ?? .country, parent: -1, country: row[7]))
+                units.append(
+                    Unit(
+                        reference: UnitReference(code: row[2], name: row[3], nameEn: row[4], nameTr: row[5]),
+                        level: AdminLevel(rawValue: row[1]) ?? .country, parent: -1, country: row[7]))
                 parentIDs.append(row[6])
                 precisions.append(row[8])
             }
@@ -67,8 +69,9 @@ public final class ResolverIndex: Sendable {
             }
             return answer
         }
-        table = UnitTable(levels: units.map(\.level), parents: units.map(\.parent), countryCodes: units.map(\.country),
-                          codes: units.map(\.reference.code), precisions: precisions)
+        table = UnitTable(
+            levels: units.map(\.level), parents: units.map(\.parent), countryCodes: units.map(\.country),
+            codes: units.map(\.reference.code), precisions: precisions)
         cells = try CellIndex(database: database, unitCount: units.count)
     }
 
@@ -143,8 +146,9 @@ public final class ResolverIndex: Sendable {
         if let loaded = localityTable.withLock({ $0 }) {
             answer.locality = loaded.locality(at: resolution.coordinate, country: country.code, province: province, district: district)
         } else {
-            answer.locality = try LocalityIndex.locality(in: database, at: resolution.coordinate, country: country.code,
-                                                         province: province, district: district)
+            answer.locality = try LocalityIndex.locality(
+                in: database, at: resolution.coordinate, country: country.code,
+                province: province, district: district)
         }
         return answer
     }
@@ -185,8 +189,9 @@ final class PieceTable: Sendable {
         var ids: [Int64] = [], owners: [Int32] = [], boxes: [BoundingBox] = [], vertices: [Int32] = [], levels: [AdminLevel] = []
         try database.read { db in
             // Units are numbered in boundary id order: the row number of `boundary_id`.
-            let unitOf = Dictionary(uniqueKeysWithValues: try Int64.fetchAll(db, sql: BoundarySchema.unitIDQuery)
-                .enumerated().map { ($1, Int32($0)) })
+            let unitOf = Dictionary(
+                uniqueKeysWithValues: try Int64.fetchAll(db, sql: BoundarySchema.unitIDQuery)
+                    .enumerated().map { ($1, Int32($0)) })
             let rows = try Row.fetchCursor(db, sql: BoundarySchema.pieceQuery)
             while let row = try rows.next() {
                 guard let unit = unitOf[row[1]] else { continue }

@@ -28,11 +28,13 @@ package final class UnitTable: @unchecked Sendable {
         for i in 0..<count {
             level[i] = UInt8(levels[i].rawValue)
             parent[i] = parents[i]
-            let id = countryIDs[countryCodes[i]] ?? {
-                countryIDs[countryCodes[i]] = Int32(deepest.count)
-                deepest.append(0)
-                return Int32(deepest.count - 1)
-            }()
+            let id =
+                countryIDs[countryCodes[i]]
+                ?? {
+                    countryIDs[countryCodes[i]] = Int32(deepest.count)
+                    deepest.append(0)
+                    return Int32(deepest.count - 1)
+                }()
             country[i] = id
             deepest[Int(id)] = max(deepest[Int(id)], level[i])
         }
@@ -83,8 +85,10 @@ package struct UnitColumns {
     package let codeRank: UnsafePointer<Int32>
     package let deepestLevel: UnsafePointer<UInt8>
 
-    init(level: UnsafeMutablePointer<UInt8>, country: UnsafeMutablePointer<Int32>, codeRank: UnsafeMutablePointer<Int32>,
-         deepestLevel: UnsafeMutablePointer<UInt8>) {
+    init(
+        level: UnsafeMutablePointer<UInt8>, country: UnsafeMutablePointer<Int32>, codeRank: UnsafeMutablePointer<Int32>,
+        deepestLevel: UnsafeMutablePointer<UInt8>
+    ) {
         (self.level, self.country, self.codeRank, self.deepestLevel) = (.init(level), .init(country), .init(codeRank), .init(deepestLevel))
     }
 

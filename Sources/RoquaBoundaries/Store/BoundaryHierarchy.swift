@@ -31,13 +31,16 @@ public struct BoundaryHierarchy: Sendable {
         var units: [String: Unit] = [:]
         var children: [String: [String]] = [:]
         try database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT b.code, b.name, b.level, p.code AS parent, b.country_code, b.continent
-                FROM boundaries b LEFT JOIN boundaries p ON b.parent_id = p.id ORDER BY b.code
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT b.code, b.name, b.level, p.code AS parent, b.country_code, b.continent
+                    FROM boundaries b LEFT JOIN boundaries p ON b.parent_id = p.id ORDER BY b.code
+                    """)
             for row in rows {
-                let unit = Unit(code: row["code"], name: row["name"], level: AdminLevel(rawValue: row["level"]) ?? .country,
-                                parent: row["parent"], country: row["country_code"], continent: row["continent"])
+                let unit = Unit(
+                    code: row["code"], name: row["name"], level: AdminLevel(rawValue: row["level"]) ?? .country,
+                    parent: row["parent"], country: row["country_code"], continent: row["continent"])
                 units[unit.code] = unit
                 if let parent = unit.parent { children[parent, default: []].append(unit.code) }
             }

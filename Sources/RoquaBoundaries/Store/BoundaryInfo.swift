@@ -92,32 +92,40 @@ extension BoundaryDatabase {
     /// - Throws: GRDB's `DatabaseError` when a table cannot be read (a DB that is not a boundary DB).
     public func info() throws -> BoundaryInfo {
         try read { db in
-            let meta = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
-                .map { ($0["key"] as String, $0["value"] as String) })
+            let meta = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
+                    .map { ($0["key"] as String, $0["value"] as String) })
             var levels: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT level, COUNT(*) AS n FROM boundaries GROUP BY level") {
                 levels[AdminLevel(rawValue: row["level"])?.description ?? "level-\(row["level"] as Int)"] = row["n"]
             }
-            let countries = try Row.fetchAll(db, sql: """
-                SELECT c.code, c.name,
-                  (SELECT COUNT(*) FROM boundaries p WHERE p.level = 1 AND p.country_code = c.code) AS provinces,
-                  (SELECT COUNT(*) FROM boundaries d WHERE d.level = 2 AND d.country_code = c.code) AS districts
-                FROM boundaries c WHERE c.level = 0 ORDER BY c.code
-                """).map {
+            let countries = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.code, c.name,
+                      (SELECT COUNT(*) FROM boundaries p WHERE p.level = 1 AND p.country_code = c.code) AS provinces,
+                      (SELECT COUNT(*) FROM boundaries d WHERE d.level = 2 AND d.country_code = c.code) AS districts
+                    FROM boundaries c WHERE c.level = 0 ORDER BY c.code
+                    """
+            ).map {
                 BoundaryInfo.CountryCounts(code: $0["code"], name: $0["name"], provinces: $0["provinces"], districts: $0["districts"])
             }
-            let provinces = try Row.fetchAll(db, sql: """
-                SELECT p.code, p.name, p.country_code, COUNT(*) AS districts
-                FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE d.level = 2
-                GROUP BY p.id ORDER BY p.code
-                """).map {
+            let provinces = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.code, p.name, p.country_code, COUNT(*) AS districts
+                    FROM boundaries d JOIN boundaries p ON d.parent_id = p.id WHERE d.level = 2
+                    GROUP BY p.id ORDER BY p.code
+                    """
+            ).map {
                 BoundaryInfo.ProvinceCounts(code: $0["code"], name: $0["name"], country: $0["country_code"], districts: $0["districts"])
             }
             let sources = try Row.fetchAll(db, sql: "SELECT * FROM sources ORDER BY id").map {
-                BoundaryInfo.Source(layer: $0["layer"], level: AdminLevel(rawValue: $0["level"])?.description ?? "?",
-                                    file: $0["file"], features: $0["features"], encoding: $0["encoding"],
-                                    shpSha256: $0["shp_sha256"], description: $0["description"], licence: $0["licence"],
-                                    crs: $0["crs"], fields: $0["fields"], addedAt: $0["added_at"])
+                BoundaryInfo.Source(
+                    layer: $0["layer"], level: AdminLevel(rawValue: $0["level"])?.description ?? "?",
+                    file: $0["file"], features: $0["features"], encoding: $0["encoding"],
+                    shpSha256: $0["shp_sha256"], description: $0["description"], licence: $0["licence"],
+                    crs: $0["crs"], fields: $0["fields"], addedAt: $0["added_at"])
             }
             return BoundaryInfo(
                 path: path, schemaVersion: Int(meta["schema_version"] ?? "") ?? 0, roquaVersion: meta["roqua_version"] ?? "?",
@@ -125,8 +133,9 @@ extension BoundaryDatabase {
                 pieces: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pieces") ?? 0,
                 countries: countries, provincesWithDistricts: provinces, sources: sources,
                 localities: meta["localities_source"].map {
-                    BoundaryInfo.Localities(count: Int(meta["localities_count"] ?? "") ?? 0, description: $0,
-                                            licence: meta["localities_licence"] ?? "?", sha256: meta["localities_sha256"] ?? "?")
+                    BoundaryInfo.Localities(
+                        count: Int(meta["localities_count"] ?? "") ?? 0, description: $0,
+                        licence: meta["localities_licence"] ?? "?", sha256: meta["localities_sha256"] ?? "?")
                 })
         }
     }

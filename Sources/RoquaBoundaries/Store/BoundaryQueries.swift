@@ -53,14 +53,18 @@ extension BoundaryDatabase {
     /// - Throws: GRDB's `DatabaseError` when the `boundaries` table cannot be read.
     public func records() throws -> [BoundaryRecord] {
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT code, level, name, name_en, name_tr, country_code, min_x, min_y, max_x, max_y FROM boundaries ORDER BY id
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT code, level, name, name_en, name_tr, country_code, min_x, min_y, max_x, max_y FROM boundaries ORDER BY id
+                    """)
             var records: [BoundaryRecord] = []
             while let row = try rows.next() {
-                records.append(BoundaryRecord(code: row[0], level: AdminLevel(rawValue: row[1]) ?? .country, name: row[2],
-                                              nameEn: row[3], nameTr: row[4], country: row[5],
-                                              box: BoundingBox(minX: row[6], minY: row[7], maxX: row[8], maxY: row[9])))
+                records.append(
+                    BoundaryRecord(
+                        code: row[0], level: AdminLevel(rawValue: row[1]) ?? .country, name: row[2],
+                        nameEn: row[3], nameTr: row[4], country: row[5],
+                        box: BoundingBox(minX: row[6], minY: row[7], maxX: row[8], maxY: row[9])))
             }
             return records
         }
@@ -84,8 +88,9 @@ extension BoundaryDatabase {
             let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
             let found = try read { db in
                 var found: [String: BoundaryGeometry] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT code, name, geometry FROM boundaries WHERE code IN (\(marks))",
-                                               arguments: StatementArguments(batch))
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT code, name, geometry FROM boundaries WHERE code IN (\(marks))",
+                    arguments: StatementArguments(batch))
                 while let row = try rows.next() {
                     let geometry = BoundaryGeometry(code: row[0], name: row[1], wkb: row[2])
                     found[geometry.code] = geometry
@@ -110,12 +115,16 @@ extension BoundaryDatabase {
             for start in stride(from: 0, to: ids.count, by: Self.codesPerQuery) {
                 let batch = Array(ids[start..<min(start + Self.codesPerQuery, ids.count)])
                 let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, name, latitude, longitude, population FROM localities WHERE id IN (\(marks))
-                    """, arguments: StatementArguments(batch))
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, name, latitude, longitude, population FROM localities WHERE id IN (\(marks))
+                        """, arguments: StatementArguments(batch))
                 while let row = try rows.next() {
-                    places.append(LocalityRecord(id: row[0], name: row[1], latitude: row[2], longitude: row[3],
-                                                 population: Int(clamping: row[4] as Int64)))
+                    places.append(
+                        LocalityRecord(
+                            id: row[0], name: row[1], latitude: row[2], longitude: row[3],
+                            population: Int(clamping: row[4] as Int64)))
                 }
             }
         }

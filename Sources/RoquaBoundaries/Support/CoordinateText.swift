@@ -15,8 +15,9 @@ public enum CoordinateText {
     public static func parse(_ text: String) throws(Failure) -> (latitude: Double, longitude: Double) {
         let parts = components(of: normalized(text))
         guard let parts, parts.count == 2 else {
-            throw Failure(description: "cannot read \"\(text.prefix(80))\" as a coordinate pair: give LAT LON (40.9879 29.0281), "
-                + "LAT,LON (40.9879,29.0281) or degrees, minutes and seconds (40°59'16\"N 29°01'41\"E)")
+            throw Failure(
+                description: "cannot read \"\(text.prefix(80))\" as a coordinate pair: give LAT LON (40.9879 29.0281), "
+                    + "LAT,LON (40.9879,29.0281) or degrees, minutes and seconds (40°59'16\"N 29°01'41\"E)")
         }
         var (first, second) = (parts[0], parts[1])
         if first.axis == .longitude || second.axis == .latitude { swap(&first, &second) }
@@ -87,10 +88,18 @@ public enum CoordinateText {
         mutating func hemisphere() -> (Axis, Double)? {
             guard at < bytes.count else { return nil }
             switch bytes[at] {
-            case UInt8(ascii: "N"): at += 1; return (.latitude, 1)
-            case UInt8(ascii: "S"): at += 1; return (.latitude, -1)
-            case UInt8(ascii: "E"): at += 1; return (.longitude, 1)
-            case UInt8(ascii: "W"): at += 1; return (.longitude, -1)
+            case UInt8(ascii: "N"):
+                at += 1
+                return (.latitude, 1)
+            case UInt8(ascii: "S"):
+                at += 1
+                return (.latitude, -1)
+            case UInt8(ascii: "E"):
+                at += 1
+                return (.longitude, 1)
+            case UInt8(ascii: "W"):
+                at += 1
+                return (.longitude, -1)
             default: return nil
             }
         }
@@ -100,7 +109,8 @@ public enum CoordinateText {
         mutating func number() -> Double? {
             let start = at
             while at < bytes.count, (0x30...0x39).contains(bytes[at]) || bytes[at] == UInt8(ascii: ".") { at += 1 }
-            guard at > start, at - start <= 32, let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)), value.isFinite else {
+            guard at > start, at - start <= 32, let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)), value.isFinite
+            else {
                 at = start
                 return nil
             }
@@ -118,7 +128,10 @@ public enum CoordinateText {
         mutating func component() -> Component? {
             var axis = Axis.either
             var sign = 1.0
-            if let (leading, s) = hemisphere() { (axis, sign) = (leading, s); skipSpaces() }
+            if let (leading, s) = hemisphere() {
+                (axis, sign) = (leading, s)
+                skipSpaces()
+            }
             if at < bytes.count, bytes[at] == UInt8(ascii: "-") || bytes[at] == UInt8(ascii: "+") {
                 if bytes[at] == UInt8(ascii: "-") { sign = -sign }
                 at += 1

@@ -61,7 +61,8 @@ package enum GeoPackageBinary {
             return value
         }
         let envelope = (0..<doubles).map { Double(bitPattern: integer(8 + 8 * $0, 8)) }
-        return Header(srid: Int32(truncatingIfNeeded: integer(4, 4)), envelope: envelope, isEmpty: flags & 0b1_0000 != 0,
-                      wkbOffset: offset)
+        return Header(
+            srid: Int32(truncatingIfNeeded: integer(4, 4)), envelope: envelope, isEmpty: flags & 0b1_0000 != 0,
+            wkbOffset: offset)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// Where Roqua finds its data by default; every path can be overridden by a flag or variable.
 public enum RoquaPaths {
     /// `$XDG_DATA_HOME/roqua` (default `~/.local/share/roqua`).
@@ -22,8 +21,10 @@ public enum RoquaPaths {
     /// `share/roqua` of the prefix the binary is installed in (`PREFIX/bin/roqua`); else the
     /// `data/` folder of the source tree the binary was built in (`.build/release/roqua` lies two
     /// levels below it). Nil when none exists.
-    package static func bundledData(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                    executable: String? = nil) -> String? {
+    package static func bundledData(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: String? = nil
+    ) -> String? {
         if let path = environment["ROQUA_DATA"], !path.isEmpty { return path }
         guard let binary = executable ?? runningExecutable() else { return nil }
         var directory = URL(fileURLWithPath: binary).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -107,7 +107,8 @@ public struct ClusteringEngine {
         grid = RegionGrid(cellMeters: Double(largest))
         centres = []
         centres.reserveCapacity(room)
-        centres.append(contentsOf: existingRegions.lazy.map { Centre($0.latitude, $0.longitude, radius: settings.joiningRadius($0.radius)) })
+        centres.append(
+            contentsOf: existingRegions.lazy.map { Centre($0.latitude, $0.longitude, radius: settings.joiningRadius($0.radius)) })
         for (index, region) in existingRegions.enumerated()
         where region.latitude.isFinite && region.longitude.isFinite {
             grid.insert(index, latitude: region.latitude, longitude: region.longitude)
@@ -130,8 +131,9 @@ public struct ClusteringEngine {
         if let accuracy = fix.accuracy, !(accuracy >= 0 && accuracy <= settings.maxAccuracy) {
             return .dropped(.accuracy)
         }
-        let key = FixKey(time: time.timeIntervalSinceReferenceDate, latitude: coordinate.latitude,
-                         longitude: coordinate.longitude)
+        let key = FixKey(
+            time: time.timeIntervalSinceReferenceDate, latitude: coordinate.latitude,
+            longitude: coordinate.longitude)
         guard !recentFixes.contains(key) else { return .dropped(.duplicate) }
         if recentFixes.count < Self.duplicateWindow {
             recentFixes.append(key)
@@ -154,8 +156,9 @@ public struct ClusteringEngine {
             change = timelines[slot].insert(time, gap: settings.visitGap)
             timeline = timelines[slot]
         } else {
-            var made = VisitTimeline(start: regions[index].timestampStart, end: regions[index].timestampEnd,
-                                     lastVisit: regions[index].lastVisit, visitCount: regions[index].visitCount)
+            var made = VisitTimeline(
+                start: regions[index].timestampStart, end: regions[index].timestampEnd,
+                lastVisit: regions[index].lastVisit, visitCount: regions[index].visitCount)
             change = made.insert(time, gap: settings.visitGap)
             if made.spanCount > 1 {
                 precondition(timelines.count < Int32.max, "more multi-visit regions than one import can hold")
@@ -179,9 +182,10 @@ public struct ClusteringEngine {
     /// the region's place, so that the caller keeps no second copy of every new region. Its
     /// centre, radius and visits must be the region's own.
     package mutating func adopt(_ named: VisitedRegion, at index: Int) {
-        precondition(named.latitude == regions[index].latitude && named.longitude == regions[index].longitude
-                     && named.radius == regions[index].radius && named.timestampStart == regions[index].timestampStart,
-                     "adopt: not the same region")
+        precondition(
+            named.latitude == regions[index].latitude && named.longitude == regions[index].longitude
+                && named.radius == regions[index].radius && named.timestampStart == regions[index].timestampStart,
+            "adopt: not the same region")
         regions[index] = named
     }
 
@@ -210,8 +214,9 @@ public struct ClusteringEngine {
             // A great circle is never shorter than its latitude difference: most candidates are
             // ruled out without trigonometry (the margin keeps rounding on the measuring side).
             guard Geodesy.earthRadius * abs(φ2 - φ1) <= radius * (1 + 1e-9) + 1e-6 else { return }
-            let distance = Self.haversineMeters(φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine,
-                                                dλ: (centre.longitude - point.longitude) * .pi / 180)
+            let distance = Self.haversineMeters(
+                φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine,
+                dλ: (centre.longitude - point.longitude) * .pi / 180)
             if distance <= radius { oldest = index }
         }
         return oldest

@@ -31,10 +31,12 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     public var minDistance: Int
 
     /// Creates settings; the defaults are the product's, and `validate()` checks any others.
-    public init(radius: Int = 150, speedBasedRadius: Bool = false, walkingRadius: Int = 100, vehicleRadius: Int = 200,
-                vehicleSpeedThreshold: Double = 6, speedDerivationMaxInterval: TimeInterval = 300,
-                maxAccuracy: Double = 50, visitGap: TimeInterval = 30 * 60, geohashPrecision: Int = 7,
-                explorationRadius: Int? = nil, minDistance: Int = 0) {
+    public init(
+        radius: Int = 150, speedBasedRadius: Bool = false, walkingRadius: Int = 100, vehicleRadius: Int = 200,
+        vehicleSpeedThreshold: Double = 6, speedDerivationMaxInterval: TimeInterval = 300,
+        maxAccuracy: Double = 50, visitGap: TimeInterval = 30 * 60, geohashPrecision: Int = 7,
+        explorationRadius: Int? = nil, minDistance: Int = 0
+    ) {
         self.radius = radius
         self.speedBasedRadius = speedBasedRadius
         self.walkingRadius = walkingRadius
@@ -62,8 +64,10 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
     /// Checks every value against its range, so nothing is stored that a later command refuses.
     /// - Throws: `ClusteringSettingsError` naming the setting, its value and its range.
     public func validate() throws(ClusteringSettingsError) {
-        for (name, value) in [("radius", radius), ("walking radius", walkingRadius), ("vehicle radius", vehicleRadius),
-                              ("exploration radius", explorationRadius ?? radius)]
+        for (name, value) in [
+            ("radius", radius), ("walking radius", walkingRadius), ("vehicle radius", vehicleRadius),
+            ("exploration radius", explorationRadius ?? radius),
+        ]
         where !Self.radiusRange.contains(value) {
             throw ClusteringSettingsError("\(name) \(value) m is outside \(Self.radiusRange.lowerBound)…\(Self.radiusRange.upperBound) m")
         }
@@ -77,7 +81,8 @@ public struct ClusteringSettings: Sendable, Equatable, Codable {
             throw ClusteringSettingsError("visit gap \(visitGap / 60) min is outside 1…10080 min")
         }
         guard vehicleSpeedThreshold.isFinite, vehicleSpeedThreshold > 0, speedDerivationMaxInterval.isFinite,
-              speedDerivationMaxInterval > 0 else {
+            speedDerivationMaxInterval > 0
+        else {
             throw ClusteringSettingsError("speed settings must be finite and positive")
         }
         guard (1...Geohash.maxPrecision).contains(geohashPrecision) else {

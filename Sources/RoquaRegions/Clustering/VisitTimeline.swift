@@ -78,9 +78,10 @@ struct VisitTimeline {
         switch (joinsPrevious, joinsNext) {
         case (true, true):
             let before = list[previous], after = list[next]
-            list[previous] = Span(start: before.start,
-                                   lastStart: after.count > 1 ? after.lastStart : before.lastStart,
-                                   end: after.end, count: before.count + after.count - 1)
+            list[previous] = Span(
+                start: before.start,
+                lastStart: after.count > 1 ? after.lastStart : before.lastStart,
+                end: after.end, count: before.count + after.count - 1)
             list.remove(at: next)
             visitCount -= 1
         case (true, false):

@@ -31,8 +31,9 @@ public struct DeriveSettings: Sendable, Equatable, Codable {
     /// What the store remembers, or the defaults for a store that never set any.
     static func remembered(_ db: Database) throws -> DeriveSettings {
         guard let text = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [key]),
-              let settings = try? CheckedJSONDecoder().decode(DeriveSettings.self, from: Data(text.utf8)),
-              (try? settings.validate()) != nil else {
+            let settings = try? CheckedJSONDecoder().decode(DeriveSettings.self, from: Data(text.utf8)),
+            (try? settings.validate()) != nil
+        else {
             return .default
         }
         return settings
@@ -42,8 +43,9 @@ public struct DeriveSettings: Sendable, Equatable, Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text = String(decoding: try encoder.encode(self), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                       arguments: [Self.key, text])
+        try db.execute(
+            sql: "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [Self.key, text])
     }
 }
 

@@ -70,13 +70,17 @@ package enum FixBlock {
             let value = unzigzag(token >> 1)
             let (delta, overflow) = token & 1 == 0 ? value.multipliedReportingOverflow(by: 1000) : (value, false)
             let (next, beyond) = time.addingReportingOverflow(delta)
-            guard !overflow, !beyond, abs(next) < 1_000_000_000_000_000 else { throw Damaged(description: "a fix block's time is out of range") }
+            guard !overflow, !beyond, abs(next) < 1_000_000_000_000_000 else {
+                throw Damaged(description: "a fix block's time is out of range")
+            }
             guard i == 0 || next >= time else { throw Damaged(description: "a fix block's times are out of order") }
             time = next
             fixes[i].time = time
         }
-        for (column, range) in [(\KeptFix.latitude, -900_000_000...900_000_000), (\.longitude, -1_800_000_000...1_800_000_000),
-                                (\.accuracy, -1...Int64(Int32.max)), (\.speed, -1...Int64(Int32.max))] as [(WritableKeyPath<KeptFix, Int32>, ClosedRange<Int64>)] {
+        for (column, range) in [
+            (\KeptFix.latitude, -900_000_000...900_000_000), (\.longitude, -1_800_000_000...1_800_000_000),
+            (\.accuracy, -1...Int64(Int32.max)), (\.speed, -1...Int64(Int32.max)),
+        ] as [(WritableKeyPath<KeptFix, Int32>, ClosedRange<Int64>)] {
             var value: Int64 = 0
             for i in fixes.indices {
                 let (next, overflow) = value.addingReportingOverflow(unzigzag(try reader.varint()))

@@ -35,14 +35,16 @@ extension RegionStore {
     /// - Throws: `RegionStoreError` when the store cannot be read.
     public func history() throws -> HistorySummary {
         try read { db in
-            let totals = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0), MIN(start_ms), MAX(end_ms), COALESCE(SUM(LENGTH(data)), 0) FROM fix_blocks")
+            let totals = try Row.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(count), 0), MIN(start_ms), MAX(end_ms), COALESCE(SUM(LENGTH(data)), 0) FROM fix_blocks")
             let sources = try Row.fetchAll(db, sql: "SELECT name, fixes FROM fix_sources WHERE fixes > 0 ORDER BY name").map {
                 HistorySummary.Source(name: $0[0], fixes: $0[1])
             }
             func date(_ ms: Int64?) -> Date? { ms.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
-            return HistorySummary(fixes: totals?[0] ?? 0, first: date(totals?[1]), last: date(totals?[2]), bytes: totals?[3] ?? 0,
-                                  sources: sources,
-                                  importsBeforeHistory: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM imports WHERE fixes_kept IS NULL") ?? 0)
+            return HistorySummary(
+                fixes: totals?[0] ?? 0, first: date(totals?[1]), last: date(totals?[2]), bytes: totals?[3] ?? 0,
+                sources: sources,
+                importsBeforeHistory: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM imports WHERE fixes_kept IS NULL") ?? 0)
         }
     }
 
@@ -50,8 +52,10 @@ extension RegionStore {
     /// - Throws: `RegionStoreError`, `FixBlock.Damaged`.
     public func fixes(from: Date, to: Date) throws -> [Fix] {
         try read { db in
-            try FixHistory.fixes(from: Int64((from.timeIntervalSince1970 * 1000).rounded(.down)),
-                                 to: Int64((to.timeIntervalSince1970 * 1000).rounded(.down)), db).map(\.fix)
+            try FixHistory.fixes(
+                from: Int64((from.timeIntervalSince1970 * 1000).rounded(.down)),
+                to: Int64((to.timeIntervalSince1970 * 1000).rounded(.down)), db
+            ).map(\.fix)
         }
     }
 
@@ -87,19 +91,23 @@ extension TrackImporter {
             if !remaining.isEmpty { _ = try FixHistory.insertBlock(remaining[...], source: block.source, db) }
         }
         for source in touched {
-            try db.execute(sql: """
-                UPDATE fix_sources SET (fixes, first_ms, last_ms) =
-                    (SELECT COALESCE(SUM(count), 0), MIN(start_ms), MAX(end_ms) FROM fix_blocks WHERE source = fix_sources.id)
-                WHERE id = ?
-                """, arguments: [source])
+            try db.execute(
+                sql: """
+                    UPDATE fix_sources SET (fixes, first_ms, last_ms) =
+                        (SELECT COALESCE(SUM(count), 0), MIN(start_ms), MAX(end_ms) FROM fix_blocks WHERE source = fix_sources.id)
+                    WHERE id = ?
+                    """, arguments: [source])
         }
         for source in touched {
             try db.execute(sql: "DELETE FROM fix_sources WHERE id = ? AND fixes = 0", arguments: [source])
             summary.sources += db.changesCount
         }
-        try db.execute(sql: "DELETE FROM imports WHERE imported_at >= ? AND imported_at < ?",
-                       arguments: [try StoreTime.text(Date(timeIntervalSince1970: Double(from) / 1000)),
-                                   try StoreTime.text(Date(timeIntervalSince1970: Double(to) / 1000))])
+        try db.execute(
+            sql: "DELETE FROM imports WHERE imported_at >= ? AND imported_at < ?",
+            arguments: [
+                try StoreTime.text(Date(timeIntervalSince1970: Double(from) / 1000)),
+                try StoreTime.text(Date(timeIntervalSince1970: Double(to) / 1000)),
+            ])
         summary.imports = db.changesCount
         summary.rebuild = try rederive(db, discardingUnkept: discardingUnkept)
         return summary
@@ -120,8 +128,13 @@ extension RegionStore {
             for block in try FixHistory.blocks(from: start, through: end - 1, longest: try FixHistory.longestSpan(db), db) {
                 fixes[block.source, default: []] += try FixHistory.fixes(ofBlock: block.id, db).filter { $0.time >= start && $0.time < end }
             }
-            let names = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM fix_sources").map { ($0[0] as Int64, $0[1] as String) })
-            return fixes.filter { !$0.value.isEmpty }.map { (names[$0.key] ?? "source \($0.key)", $0.value.inTimeOrder()) }.sorted { $0.0 < $1.0 }
+            let names = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM fix_sources").map {
+                    ($0[0] as Int64, $0[1] as String)
+                })
+            return fixes.filter { !$0.value.isEmpty }.map { (names[$0.key] ?? "source \($0.key)", $0.value.inTimeOrder()) }.sorted {
+                $0.0 < $1.0
+            }
         }
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         var out = """
@@ -133,7 +146,8 @@ extension RegionStore {
             out += "  <trk><name>\(XMLText.escape(name))</name><trkseg>\n"
             for kept in fixes {
                 let fix = kept.fix
-                out += "    <trkpt lat=\"\(fix.coordinate.latitude)\" lon=\"\(fix.coordinate.longitude)\"><time>\(style.format(fix.timestamp))</time>"
+                out +=
+                    "    <trkpt lat=\"\(fix.coordinate.latitude)\" lon=\"\(fix.coordinate.longitude)\"><time>\(style.format(fix.timestamp))</time>"
                 var extensions = ""
                 if let accuracy = fix.accuracy { extensions += "<accuracy>\(accuracy)</accuracy>" }
                 if let speed = fix.speed { extensions += "<speed>\(speed)</speed>" }

@@ -80,8 +80,9 @@ extension FixHistory {
     /// A source's fixes in time order, handed over a run at a time: blocks in the order they
     /// start, those whose spans overlap (a file that was not in time order) merged and sorted.
     static func forEachRun(ofSource source: Int64, _ db: Database, _ body: ([KeptFix]) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT start_ms, end_ms, data FROM fix_blocks WHERE source = ? ORDER BY start_ms, id",
-                                       arguments: [source])
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT start_ms, end_ms, data FROM fix_blocks WHERE source = ? ORDER BY start_ms, id",
+            arguments: [source])
         var run: [KeptFix] = [], runEnd = Int64.min
         while let row = try rows.next() {
             let start: Int64 = row[0], end: Int64 = row[1], data: Data = row[2]

@@ -25,8 +25,9 @@ package struct KeptFix: Sendable, Hashable, Comparable {
         guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { return nil }
         let milliseconds = (fix.timestamp.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return nil }
-        self.init(time: Int64(milliseconds), latitude: Int32((lat * 1e7).rounded()), longitude: Int32((lon * 1e7).rounded()),
-                  accuracy: Self.scaled(fix.accuracy, 10), speed: Self.scaled(fix.speed, 100))
+        self.init(
+            time: Int64(milliseconds), latitude: Int32((lat * 1e7).rounded()), longitude: Int32((lon * 1e7).rounded()),
+            accuracy: Self.scaled(fix.accuracy, 10), speed: Self.scaled(fix.speed, 100))
     }
 
     /// A non-negative value times `factor`, rounded; -1 for none, negative or not finite.
@@ -37,7 +38,8 @@ package struct KeptFix: Sendable, Hashable, Comparable {
 
     /// The fix the derive stages read.
     package var fix: Fix {
-        Fix(coordinate: Coordinate(latitude: Double(latitude) / 1e7, longitude: Double(longitude) / 1e7),
+        Fix(
+            coordinate: Coordinate(latitude: Double(latitude) / 1e7, longitude: Double(longitude) / 1e7),
             timestamp: Date(timeIntervalSince1970: Double(time) / 1000),
             accuracy: accuracy < 0 ? nil : Double(accuracy) / 10, speed: speed < 0 ? nil : Double(speed) / 100)
     }

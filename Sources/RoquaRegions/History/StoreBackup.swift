@@ -77,8 +77,10 @@ package enum StoreBackup {
         package func restore(into store: RegionStore, replace: Bool) throws {
             if !replace {
                 let (regions, fixes) = try store.read { db in
-                    (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0,
-                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix_blocks") ?? 0)
+                    (
+                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0,
+                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix_blocks") ?? 0
+                    )
                 }
                 if regions + fixes > 0 { throw RegionStoreError.notEmpty(path: store.path, regions: regions) }
             }
@@ -136,7 +138,9 @@ package enum StoreBackup {
                 let n = try gzip.read(into: buffer, name: path)
                 if n == 0 { break }
                 written += n
-                guard written <= limit else { throw Refused(file: path, reason: "it expands to more than \(maximumExpansion) times its size") }
+                guard written <= limit else {
+                    throw Refused(file: path, reason: "it expands to more than \(maximumExpansion) times its size")
+                }
                 try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             }
         } catch let error as InputError {
@@ -149,7 +153,9 @@ package enum StoreBackup {
     /// region store, and every migration it has run is one this Roqua knows.
     private static func check(_ db: Database, file: String, known: Set<String>) throws {
         let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-        guard integrity == ["ok"] else { throw Refused(file: file, reason: "the copy inside is damaged (\(integrity.prefix(2).joined(separator: "; ")))") }
+        guard integrity == ["ok"] else {
+            throw Refused(file: file, reason: "the copy inside is damaged (\(integrity.prefix(2).joined(separator: "; ")))")
+        }
         let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         guard tables.contains("grdb_migrations"), tables.contains("visited_regions") else {
             throw Refused(file: file, reason: "the copy inside is not a region store")

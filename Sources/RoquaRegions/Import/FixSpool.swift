@@ -113,11 +113,12 @@ private struct SpooledFixes: FixReader {
         return record.withUnsafeBytes { bytes in
             func word(_ index: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) }
             let flags = word(6)
-            return Fix(coordinate: Coordinate(latitude: Double(bitPattern: word(0)), longitude: Double(bitPattern: word(1))),
-                       timestamp: Date(timeIntervalSinceReferenceDate: Double(bitPattern: word(2))),
-                       accuracy: flags & 1 == 0 ? nil : Double(bitPattern: word(3)),
-                       speed: flags & 2 == 0 ? nil : Double(bitPattern: word(4)),
-                       position: Int(Int64(bitPattern: word(5))))
+            return Fix(
+                coordinate: Coordinate(latitude: Double(bitPattern: word(0)), longitude: Double(bitPattern: word(1))),
+                timestamp: Date(timeIntervalSinceReferenceDate: Double(bitPattern: word(2))),
+                accuracy: flags & 1 == 0 ? nil : Double(bitPattern: word(3)),
+                speed: flags & 2 == 0 ? nil : Double(bitPattern: word(4)),
+                position: Int(Int64(bitPattern: word(5))))
         }
     }
 }

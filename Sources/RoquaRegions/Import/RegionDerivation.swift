@@ -108,20 +108,26 @@ struct RegionDerivation {
             var region = try enricher.enriched(engine.regions[index])
             region.id = try region.insertRow(db)
             engine.adopt(region, at: index)
-            for (level, code, name) in [(AdminLevel.country, region.countryCode, region.country),
-                                        (.province, region.provinceCode, region.province),
-                                        (.district, region.districtCode, region.district)] {
+            for (level, code, name) in [
+                (AdminLevel.country, region.countryCode, region.country),
+                (.province, region.provinceCode, region.province),
+                (.district, region.districtCode, region.district),
+            ] {
                 guard let code, visited.insert(code).inserted else { continue }
                 firsts.append(FirstVisit(level: level, code: code, name: name ?? code))
             }
         }
         for index in engine.changedRegionIndices {
             let r = engine.regions[index]
-            try db.execute(sql: """
-                UPDATE visited_regions SET timestamp_start = ?, timestamp_end = ?, visit_count = ?, last_visit = ?
-                WHERE id = ?
-                """, arguments: [try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
-                                 try StoreTime.text(r.lastVisit), r.id])
+            try db.execute(
+                sql: """
+                    UPDATE visited_regions SET timestamp_start = ?, timestamp_end = ?, visit_count = ?, last_visit = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
+                    try StoreTime.text(r.lastVisit), r.id,
+                ])
         }
         let engine = engine
         try travel.write(db, region: { engine.regions[$0] }, place: enricher.place)

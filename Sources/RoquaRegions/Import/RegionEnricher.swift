@@ -72,10 +72,11 @@ public final class RegionEnricher {
         lookups += 1
         if lookups == queriesBeforeLoading { _ = try resolver.index.localities() }
         let answer = try resolver.index.withLocality(resolver.resolve(latitude: region.latitude, longitude: region.longitude))
-        region.names = names(RegionNames.Values(
-            province: answer.province?.name, district: answer.district?.name, country: answer.country?.name,
-            countryCode: answer.country?.code, provinceCode: answer.province?.code, districtCode: answer.district?.code,
-            enrichedWith: identity, locality: answer.locality?.name, localityID: answer.locality?.geonameID))
+        region.names = names(
+            RegionNames.Values(
+                province: answer.province?.name, district: answer.district?.name, country: answer.country?.name,
+                countryCode: answer.country?.code, provinceCode: answer.province?.code, districtCode: answer.district?.code,
+                enrichedWith: identity, locality: answer.locality?.name, localityID: answer.locality?.geonameID))
         return region
     }
 
@@ -102,7 +103,8 @@ public final class RegionEnricher {
     /// district, province or country): a flight's ends. Nils where the point is in none.
     public func place(_ point: Coordinate) -> (code: String?, name: String?) {
         guard let resolved = try? resolver.resolve(latitude: point.latitude, longitude: point.longitude),
-              let answer = try? resolver.index.withLocality(resolved) else { return (nil, nil) }
+            let answer = try? resolver.index.withLocality(resolved)
+        else { return (nil, nil) }
         return (answer.country?.code, answer.locality?.name ?? answer.district?.name ?? answer.province?.name ?? answer.country?.name)
     }
 }

@@ -76,8 +76,10 @@ public final class TrackImporter {
     public let flights: FlightSettings
 
     /// - Throws: `ClusteringSettingsError` for a setting outside its range (checked before anything is read).
-    public init(store: RegionStore, enricher: RegionEnricher, settings: ClusteringSettings = .default,
-                flights: FlightSettings = .default, events: RegionEventStream? = nil) throws {
+    public init(
+        store: RegionStore, enricher: RegionEnricher, settings: ClusteringSettings = .default,
+        flights: FlightSettings = .default, events: RegionEventStream? = nil
+    ) throws {
         try settings.validate()
         try flights.validate()
         self.store = store
@@ -97,23 +99,29 @@ public final class TrackImporter {
 
     /// As `importFile(_:)`, running `alongside` inside the same transaction after the regions are
     /// written, so what it writes (the achievements' unlocks) commits with them or not at all.
-    package func importFile<T>(_ path: String, alongside: (Database, TrackImportSummary) throws -> T)
-        throws -> (summary: TrackImportSummary, extra: T?) {
+    package func importFile<T>(
+        _ path: String, alongside: (Database, TrackImportSummary) throws -> T
+    )
+        throws -> (summary: TrackImportSummary, extra: T?)
+    {
         try importSource(TrackSource(file: path), alongside: alongside)
     }
 
     /// As `importFile(_:alongside:)` for any source (a file, a `.gz`, an archive entry).
     /// `progress` is called with the fixes read so far, every few thousand fixes; what it throws
     /// stops the import, and the transaction is rolled back (a server shutting down).
-    package func importSource<T>(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions(),
-                                 progress: ((Int) throws -> Void)? = nil,
-                                 alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+    package func importSource<T>(
+        _ source: TrackSource, options: TrackReadOptions = TrackReadOptions(),
+        progress: ((Int) throws -> Void)? = nil,
+        alongside: (Database, TrackImportSummary) throws -> T
+    ) throws -> (summary: TrackImportSummary, extra: T?) {
         switch try identify(source) {
         case let .finished(summary): return (summary, nil)
         case let .toRead(format, checksum):
             var reader: any FixReader = BackgroundFixReader(try format.open(source, options: options))
-            return try write(source, format: format, options: options, checksum: checksum, reader: &reader, progress: progress,
-                             alongside: alongside)
+            return try write(
+                source, format: format, options: options, checksum: checksum, reader: &reader, progress: progress,
+                alongside: alongside)
         }
     }
 
@@ -122,8 +130,10 @@ public final class TrackImporter {
     /// `commit` then clusters and writes them. Between the two the store is free for others.
     /// - Throws: `TrackReadError` for malformed input, `OutputError` when the spool cannot be
     ///   written, what `progress` throws.
-    package func prepare(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions(), spool: String,
-                         progress: ((Int) throws -> Void)? = nil) throws -> PreparedImport {
+    package func prepare(
+        _ source: TrackSource, options: TrackReadOptions = TrackReadOptions(), spool: String,
+        progress: ((Int) throws -> Void)? = nil
+    ) throws -> PreparedImport {
         switch try identify(source) {
         case let .finished(summary): return .finished(summary)
         case let .toRead(format, checksum):
@@ -136,12 +146,15 @@ public final class TrackImporter {
     /// The second half: `track`'s fixes clustered against the regions stored now and written
     /// in one transaction, as `importSource` does; the spool is removed either way.
     /// - Throws: as `importSource`.
-    package func commit<T>(_ track: PreparedTrack, progress: ((Int) throws -> Void)? = nil,
-                           alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+    package func commit<T>(
+        _ track: PreparedTrack, progress: ((Int) throws -> Void)? = nil,
+        alongside: (Database, TrackImportSummary) throws -> T
+    ) throws -> (summary: TrackImportSummary, extra: T?) {
         defer { track.fixes.remove() }
         var reader: any FixReader = BackgroundFixReader(try track.fixes.reader())
-        return try write(track.source, format: track.format, options: track.options, checksum: track.checksum, reader: &reader,
-                         progress: progress, alongside: alongside)
+        return try write(
+            track.source, format: track.format, options: track.options, checksum: track.checksum, reader: &reader,
+            progress: progress, alongside: alongside)
     }
 
     private enum Identity {
@@ -190,10 +203,12 @@ public final class TrackImporter {
         return .toRead(format, checksum: checksum)
     }
 
-    private func write<T>(_ source: TrackSource, format: TrackFormat, options: TrackReadOptions, checksum: String,
-                          reader: inout any FixReader,
-                          progress: ((Int) throws -> Void)?,
-                          alongside: (Database, TrackImportSummary) throws -> T) throws -> (summary: TrackImportSummary, extra: T?) {
+    private func write<T>(
+        _ source: TrackSource, format: TrackFormat, options: TrackReadOptions, checksum: String,
+        reader: inout any FixReader,
+        progress: ((Int) throws -> Void)?,
+        alongside: (Database, TrackImportSummary) throws -> T
+    ) throws -> (summary: TrackImportSummary, extra: T?) {
         var summary = TrackImportSummary(file: source.name, format: format.rawValue)
         let outcome = try store.write { db -> (TrackImportSummary, T?) in
             let state = try Self.importState(db, checksum: checksum)
@@ -202,9 +217,10 @@ public final class TrackImporter {
                 return (summary, nil)
             }
             summary.keptOnly = state == .beforeHistory
-            try record(&reader, name: source.name, historyName: source.historyName, format: format, options: options, checksum: checksum,
-                       into: &summary,
-                       progress: progress, db: db)
+            try record(
+                &reader, name: source.name, historyName: source.historyName, format: format, options: options, checksum: checksum,
+                into: &summary,
+                progress: progress, db: db)
             let extra = try alongside(db, summary)
             summary.storedRegions = nil
             return (summary, extra)
@@ -216,11 +232,14 @@ public final class TrackImporter {
     /// The import's stages inside the open transaction — read, keep (`FixKeeper`), derive
     /// (`RegionDerivation`: filter, cluster, travel), enrich and write, events — against the
     /// regions stored at this moment, under the write lock.
-    private func record(_ reader: inout any FixReader, name: String, historyName: String, format: TrackFormat, options: TrackReadOptions,
-                        checksum: String,
-                        into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database) throws {
-        var derivation = RegionDerivation(settings: settings, flights: flights, enricher: enricher,
-                                          existing: try store.readableRegions(db, growing: true))
+    private func record(
+        _ reader: inout any FixReader, name: String, historyName: String, format: TrackFormat, options: TrackReadOptions,
+        checksum: String,
+        into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database
+    ) throws {
+        var derivation = RegionDerivation(
+            settings: settings, flights: flights, enricher: enricher,
+            existing: try store.readableRegions(db, growing: true))
         // Keep, then derive what was newly kept (in time order within each block); a file
         // imported before the history only fills it.
         var keeper = try FixKeeper(source: historyName, db)
@@ -236,8 +255,9 @@ public final class TrackImporter {
             // Every reader checks this itself; checked again because nothing outside the window
             // may reach the store, whatever reader produced it.
             guard TrackValues.isInWindow(fix.timestamp) else {
-                throw TrackReadError(file: name, line: nil,
-                                     message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
+                throw TrackReadError(
+                    file: name, line: nil,
+                    message: "fix \(summary.fixesRead) has a time outside 1970-01-01 … 2100-01-01")
             }
             if summary.fixesRead % 8192 == 0 { try progress?(summary.fixesRead) }
             guard let kept = KeptFix(fix) else {
@@ -268,8 +288,10 @@ public final class TrackImporter {
         guard summary.fixesRead > 0 else {
             if let refusal = reader.skipped.refusal { throw refusal }
             if reader.untimedPoints > 0 {
-                throw TrackReadError(file: name, line: nil, message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
-                    + "and none with one (a planned route is not a visit; pass --assume-time TIME to import it as walked then)")
+                throw TrackReadError(
+                    file: name, line: nil,
+                    message: "no timestamps: \(reader.untimedPoints) point(s) without a time "
+                        + "and none with one (a planned route is not a visit; pass --assume-time TIME to import it as walked then)")
             }
             throw TrackReadError(file: name, line: nil, message: "no fixes: the file holds no positions with a time")
         }
@@ -282,11 +304,15 @@ public final class TrackImporter {
         if summary.keptOnly {
             try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
         } else {
-            try db.execute(sql: """
-                INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits, fixes_kept)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
-                                 summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits, summary.fixesKept])
+            try db.execute(
+                sql: """
+                    INSERT INTO imports (checksum, file, format, imported_at, fixes_read, fixes_dropped, new_regions, revisits, fixes_kept)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    checksum, (name as NSString).lastPathComponent, format.rawValue, try StoreTime.text(Date()),
+                    summary.fixesRead, summary.droppedTotal, summary.newRegions, summary.revisits, summary.fixesKept,
+                ])
         }
         (summary.events, summary.firsts, summary.storedRegions) = (written.events, written.firsts, written.stored)
     }

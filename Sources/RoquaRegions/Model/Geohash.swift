@@ -72,10 +72,22 @@ public enum Geohash {
         while result.count < length {
             if evenBit {
                 let mid = (lonRange.0 + lonRange.1) / 2
-                if lon >= mid { value = value << 1 | 1; lonRange.0 = mid } else { value <<= 1; lonRange.1 = mid }
+                if lon >= mid {
+                    value = value << 1 | 1
+                    lonRange.0 = mid
+                } else {
+                    value <<= 1
+                    lonRange.1 = mid
+                }
             } else {
                 let mid = (latRange.0 + latRange.1) / 2
-                if lat >= mid { value = value << 1 | 1; latRange.0 = mid } else { value <<= 1; latRange.1 = mid }
+                if lat >= mid {
+                    value = value << 1 | 1
+                    latRange.0 = mid
+                } else {
+                    value <<= 1
+                    latRange.1 = mid
+                }
             }
             evenBit.toggle()
             bitCount += 1
@@ -106,8 +118,9 @@ public enum Geohash {
                 evenBit.toggle()
             }
         }
-        return Box(latitude: (latRange.0 + latRange.1) / 2, longitude: (lonRange.0 + lonRange.1) / 2,
-                   latitudeError: (latRange.1 - latRange.0) / 2, longitudeError: (lonRange.1 - lonRange.0) / 2)
+        return Box(
+            latitude: (latRange.0 + latRange.1) / 2, longitude: (lonRange.0 + lonRange.1) / 2,
+            latitudeError: (latRange.1 - latRange.0) / 2, longitudeError: (lonRange.1 - lonRange.0) / 2)
     }
 
     /// True when every character is in the alphabet and the length is 1…12.

@@ -28,14 +28,17 @@ public struct RegionFacts: Sendable, Equatable {
 
     /// The facts of `region`.
     public init(_ region: VisitedRegion) {
-        self.init(latitude: region.latitude, longitude: region.longitude, radius: region.radius, start: region.timestampStart,
-                  lastVisit: region.lastVisit, end: region.timestampEnd, countryCode: region.countryCode, provinceCode: region.provinceCode,
-                  districtCode: region.districtCode, country: region.country, locality: region.locality, localityID: region.localityID)
+        self.init(
+            latitude: region.latitude, longitude: region.longitude, radius: region.radius, start: region.timestampStart,
+            lastVisit: region.lastVisit, end: region.timestampEnd, countryCode: region.countryCode, provinceCode: region.provinceCode,
+            districtCode: region.districtCode, country: region.country, locality: region.locality, localityID: region.localityID)
     }
 
     /// Facts from their values.
-    public init(latitude: Double, longitude: Double, radius: Int, start: Date, lastVisit: Date, end: Date? = nil, countryCode: String?,
-                provinceCode: String?, districtCode: String?, country: String?, locality: String?, localityID: Int64?) {
+    public init(
+        latitude: Double, longitude: Double, radius: Int, start: Date, lastVisit: Date, end: Date? = nil, countryCode: String?,
+        provinceCode: String?, districtCode: String?, country: String?, locality: String?, localityID: Int64?
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius

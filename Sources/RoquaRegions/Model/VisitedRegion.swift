@@ -86,22 +86,28 @@ public struct VisitedRegion: Sendable, Equatable {
     }
 
     /// Creates a region; `lastVisit` defaults to `timestampStart`. Nothing is validated (see `validate()`).
-    public init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
-                timestampEnd: Date? = nil, province: String? = nil, district: String? = nil, country: String? = nil,
-                countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
-                geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil,
-                locality: String? = nil, localityID: Int64? = nil) {
-        let names = RegionNames.Values(province: province, district: district, country: country, countryCode: countryCode,
-                                       provinceCode: provinceCode, districtCode: districtCode, enrichedWith: enrichedWith,
-                                       locality: locality, localityID: localityID)
-        self.init(id: id, latitude: latitude, longitude: longitude, radius: radius, timestampStart: timestampStart,
-                  timestampEnd: timestampEnd, names: RegionNames.of(names), geohash: geohash, visitCount: visitCount,
-                  lastVisit: lastVisit)
+    public init(
+        id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
+        timestampEnd: Date? = nil, province: String? = nil, district: String? = nil, country: String? = nil,
+        countryCode: String? = nil, provinceCode: String? = nil, districtCode: String? = nil,
+        geohash: String, visitCount: Int = 1, lastVisit: Date? = nil, enrichedWith: String? = nil,
+        locality: String? = nil, localityID: Int64? = nil
+    ) {
+        let names = RegionNames.Values(
+            province: province, district: district, country: country, countryCode: countryCode,
+            provinceCode: provinceCode, districtCode: districtCode, enrichedWith: enrichedWith,
+            locality: locality, localityID: localityID)
+        self.init(
+            id: id, latitude: latitude, longitude: longitude, radius: radius, timestampStart: timestampStart,
+            timestampEnd: timestampEnd, names: RegionNames.of(names), geohash: geohash, visitCount: visitCount,
+            lastVisit: lastVisit)
     }
 
     /// Creates a region whose names are `names` (shared, not copied).
-    init(id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
-         timestampEnd: Date? = nil, names: RegionNames, geohash: String, visitCount: Int = 1, lastVisit: Date? = nil) {
+    init(
+        id: Int64? = nil, latitude: Double, longitude: Double, radius: Int, timestampStart: Date,
+        timestampEnd: Date? = nil, names: RegionNames, geohash: String, visitCount: Int = 1, lastVisit: Date? = nil
+    ) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -171,25 +177,26 @@ extension VisitedRegion: Codable {
             return date
         }
         let end = try c.decodeIfPresent(String.self, forKey: .timestampEnd) == nil ? nil : try time(.timestampEnd)
-        self.init(id: try c.decodeIfPresent(Int64.self, forKey: .id),
-                  latitude: try c.decode(Double.self, forKey: .latitude),
-                  longitude: try c.decode(Double.self, forKey: .longitude),
-                  radius: try c.decode(Int.self, forKey: .radius),
-                  timestampStart: try time(.timestampStart),
-                  timestampEnd: end,
-                  province: try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince),
-                  district: try c.decodeIfPresent(String.self, forKey: .district),
-                  country: try c.decodeIfPresent(String.self, forKey: .country),
-                  countryCode: try c.decodeIfPresent(String.self, forKey: .countryCode),
-                  provinceCode: try c.decodeIfPresent(String.self, forKey: .provinceCode),
-                  districtCode: try c.decodeIfPresent(String.self, forKey: .districtCode),
-                  geohash: try c.decode(String.self, forKey: .geohash),
-                  visitCount: try c.decode(Int.self, forKey: .visitCount),
-                  lastVisit: try time(.lastVisit),
-                  enrichedWith: try c.decodeIfPresent(String.self, forKey: .enrichedWith),
-                  // Absent in archives written before localities existed: the region is then re-enriched.
-                  locality: try c.decodeIfPresent(String.self, forKey: .locality),
-                  localityID: try c.decodeIfPresent(Int64.self, forKey: .localityID))
+        self.init(
+            id: try c.decodeIfPresent(Int64.self, forKey: .id),
+            latitude: try c.decode(Double.self, forKey: .latitude),
+            longitude: try c.decode(Double.self, forKey: .longitude),
+            radius: try c.decode(Int.self, forKey: .radius),
+            timestampStart: try time(.timestampStart),
+            timestampEnd: end,
+            province: try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince),
+            district: try c.decodeIfPresent(String.self, forKey: .district),
+            country: try c.decodeIfPresent(String.self, forKey: .country),
+            countryCode: try c.decodeIfPresent(String.self, forKey: .countryCode),
+            provinceCode: try c.decodeIfPresent(String.self, forKey: .provinceCode),
+            districtCode: try c.decodeIfPresent(String.self, forKey: .districtCode),
+            geohash: try c.decode(String.self, forKey: .geohash),
+            visitCount: try c.decode(Int.self, forKey: .visitCount),
+            lastVisit: try time(.lastVisit),
+            enrichedWith: try c.decodeIfPresent(String.self, forKey: .enrichedWith),
+            // Absent in archives written before localities existed: the region is then re-enriched.
+            locality: try c.decodeIfPresent(String.self, forKey: .locality),
+            localityID: try c.decodeIfPresent(Int64.self, forKey: .localityID))
     }
 
     /// Encodes the region in its row form, times as ISO 8601 text with milliseconds.

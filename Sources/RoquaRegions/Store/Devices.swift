@@ -25,7 +25,8 @@ extension RegionStore {
     /// Names: 1–40 letters, digits, `-`, `_`, `.` (they appear in URLs and in Basic auth).
     public static func checkDeviceName(_ name: String) throws {
         guard (1...40).contains(name.count),
-              name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) }) else {
+            name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) })
+        else {
             throw DeviceError(description: "device name \(name.debugDescription): use 1–40 letters, digits, '-', '_' or '.'")
         }
     }
@@ -46,8 +47,9 @@ extension RegionStore {
                 }
                 try db.execute(sql: "DELETE FROM devices WHERE name = ?", arguments: [name])
             }
-            try db.execute(sql: "INSERT INTO devices(name, token_sha256, created_at) VALUES (?, ?, ?)",
-                           arguments: [name, Self.tokenHash(token), try StoreTime.text(Date())])
+            try db.execute(
+                sql: "INSERT INTO devices(name, token_sha256, created_at) VALUES (?, ?, ?)",
+                arguments: [name, Self.tokenHash(token), try StoreTime.text(Date())])
         }
         return token
     }
@@ -55,13 +57,17 @@ extension RegionStore {
     /// Every device, in name order.
     public func devices() throws -> [Device] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT name, created_at, revoked_at, last_seen, fixes_posted, fixes_skipped FROM devices ORDER BY name
-                """).map { row in
-                Device(name: row["name"], createdAt: StoreTime.date(row["created_at"]) ?? .distantPast,
-                       revokedAt: (row["revoked_at"] as String?).flatMap(StoreTime.date),
-                       lastSeen: (row["last_seen"] as String?).flatMap(StoreTime.date),
-                       fixesPosted: row["fixes_posted"], fixesSkipped: row["fixes_skipped"])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, created_at, revoked_at, last_seen, fixes_posted, fixes_skipped FROM devices ORDER BY name
+                    """
+            ).map { row in
+                Device(
+                    name: row["name"], createdAt: StoreTime.date(row["created_at"]) ?? .distantPast,
+                    revokedAt: (row["revoked_at"] as String?).flatMap(StoreTime.date),
+                    lastSeen: (row["last_seen"] as String?).flatMap(StoreTime.date),
+                    fixesPosted: row["fixes_posted"], fixesSkipped: row["fixes_skipped"])
             }
         }
     }
@@ -70,9 +76,12 @@ extension RegionStore {
     /// - Throws: `DeviceError` when there is no such live device.
     public func revokeDevice(_ name: String) throws {
         try write { db in
-            try db.execute(sql: "UPDATE devices SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-                           arguments: [try StoreTime.text(Date()), name])
-            guard db.changesCount == 1 else { throw DeviceError(description: "no device named \(name) (roqua serve device list shows them)") }
+            try db.execute(
+                sql: "UPDATE devices SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+                arguments: [try StoreTime.text(Date()), name])
+            guard db.changesCount == 1 else {
+                throw DeviceError(description: "no device named \(name) (roqua serve device list shows them)")
+            }
         }
     }
 
@@ -80,8 +89,9 @@ extension RegionStore {
     package func device(forToken token: String) throws -> String? {
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
         return try read { db in
-            try String.fetchOne(db, sql: "SELECT name FROM devices WHERE token_sha256 = ? AND revoked_at IS NULL",
-                                arguments: [Self.tokenHash(token)])
+            try String.fetchOne(
+                db, sql: "SELECT name FROM devices WHERE token_sha256 = ? AND revoked_at IS NULL",
+                arguments: [Self.tokenHash(token)])
         }
     }
 
@@ -89,9 +99,10 @@ extension RegionStore {
     /// `device list`).
     package func deviceSeen(_ name: String, posted: Int = 0, skipped: Int = 0, at date: Date = Date()) throws {
         try write { db in
-            try db.execute(sql: """
-                UPDATE devices SET last_seen = ?, fixes_posted = fixes_posted + ?, fixes_skipped = fixes_skipped + ? WHERE name = ?
-                """, arguments: [try StoreTime.text(date), posted, skipped, name])
+            try db.execute(
+                sql: """
+                    UPDATE devices SET last_seen = ?, fixes_posted = fixes_posted + ?, fixes_skipped = fixes_skipped + ? WHERE name = ?
+                    """, arguments: [try StoreTime.text(date), posted, skipped, name])
         }
     }
 
@@ -99,4 +110,3 @@ extension RegionStore {
         SHA256.hex(of: Array(token.utf8))
     }
 }
-

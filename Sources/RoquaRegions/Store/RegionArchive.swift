@@ -116,8 +116,9 @@ extension RegionStore {
                     Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, ArchiveValue.fromDatabaseValue(row[$0]) ?? .null) })
                 }
             }
-            return Archive(regions: regions, imports: try ImportRow.fetchAll(db, sql: "SELECT * FROM imports ORDER BY imported_at, checksum"),
-                           tables: tables)
+            return Archive(
+                regions: regions, imports: try ImportRow.fetchAll(db, sql: "SELECT * FROM imports ORDER BY imported_at, checksum"),
+                tables: tables)
         }
     }
 
@@ -169,8 +170,10 @@ extension RegionStore {
                         throw ArchiveError.badRow(file: file, section: table.key, index: index, reason: "unknown column '\(unknown)'")
                     }
                     let columns = row.keys.sorted()
-                    try db.execute(sql: "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                                   arguments: StatementArguments(columns.map { row[$0]! }))
+                    try db.execute(
+                        sql:
+                            "INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                        arguments: StatementArguments(columns.map { row[$0]! }))
                 }
             }
             return archive.regions.count

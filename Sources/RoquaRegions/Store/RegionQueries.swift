@@ -7,10 +7,12 @@ extension RegionStore {
     /// restore changes the store: the page polls it to redraw without a reload.
     package func changeMark() throws -> String {
         try read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM imports) AS imports, (SELECT IFNULL(MAX(id), 0) FROM visited_regions) AS last,
-                       (SELECT COUNT(*) FROM visited_regions) AS regions
-                """)
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM imports) AS imports, (SELECT IFNULL(MAX(id), 0) FROM visited_regions) AS last,
+                           (SELECT COUNT(*) FROM visited_regions) AS regions
+                    """)
             return "\(row?["imports"] as Int? ?? 0)-\(row?["last"] as Int? ?? 0)-\(row?["regions"] as Int? ?? 0)"
         }
     }

@@ -29,22 +29,25 @@ struct RegionRowReader {
         guard let (facts, rest) = read(s, whole: true), let rest else { return nil }
         // Compared field by field, not as a `Values` made first: that copy is a retain and a
         // release per name, per row, most of them for names equal to the row before's.
-        let same = lastNames.map { names in
-            names.values.province == rest.province && names.values.district == rest.district
-                && names.values.country == facts.country && names.values.countryCode == facts.countryCode
-                && names.values.provinceCode == facts.provinceCode && names.values.districtCode == facts.districtCode
-                && names.values.enrichedWith == rest.enrichedWith && names.values.locality == facts.locality
-                && names.values.localityID == facts.localityID
-        } ?? false
+        let same =
+            lastNames.map { names in
+                names.values.province == rest.province && names.values.district == rest.district
+                    && names.values.country == facts.country && names.values.countryCode == facts.countryCode
+                    && names.values.provinceCode == facts.provinceCode && names.values.districtCode == facts.districtCode
+                    && names.values.enrichedWith == rest.enrichedWith && names.values.locality == facts.locality
+                    && names.values.localityID == facts.localityID
+            } ?? false
         if !same {
-            lastNames = RegionNames.of(RegionNames.Values(
-                province: rest.province, district: rest.district, country: facts.country, countryCode: facts.countryCode,
-                provinceCode: facts.provinceCode, districtCode: facts.districtCode, enrichedWith: rest.enrichedWith,
-                locality: facts.locality, localityID: facts.localityID))
+            lastNames = RegionNames.of(
+                RegionNames.Values(
+                    province: rest.province, district: rest.district, country: facts.country, countryCode: facts.countryCode,
+                    provinceCode: facts.provinceCode, districtCode: facts.districtCode, enrichedWith: rest.enrichedWith,
+                    locality: facts.locality, localityID: facts.localityID))
         }
-        return VisitedRegion(id: rest.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
-                             timestampStart: facts.start, timestampEnd: facts.end, names: lastNames ?? .none,
-                             geohash: rest.geohash, visitCount: rest.visitCount, lastVisit: facts.lastVisit)
+        return VisitedRegion(
+            id: rest.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
+            timestampStart: facts.start, timestampEnd: facts.end, names: lastNames ?? .none,
+            geohash: rest.geohash, visitCount: rest.visitCount, lastVisit: facts.lastVisit)
     }
 
     /// The facts of the region in the statement's current row when `region(_:)` would read it and
@@ -52,8 +55,10 @@ struct RegionRowReader {
     /// columns are checked as `region(_:)` checks them, not made into values.
     mutating func facts(_ s: SQLiteStatement) -> RegionFacts? {
         guard let (facts, _) = read(s, whole: false),
-              VisitedRegion.isValid(latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
-                                    visitCount: Int(sqlite3_column_int64(s, 13))) else { return nil }
+            VisitedRegion.isValid(
+                latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
+                visitCount: Int(sqlite3_column_int64(s, 13)))
+        else { return nil }
         return facts
     }
 
@@ -64,26 +69,32 @@ struct RegionRowReader {
     /// Every column checked; the columns outside the facts made into values only when `whole`.
     private mutating func read(_ s: SQLiteStatement, whole: Bool) -> (RegionFacts, Rest?)? {
         guard sqlite3_column_type(s, 0) == SQLITE_INTEGER,
-              let latitude = real(s, 1), let longitude = real(s, 2),
-              sqlite3_column_type(s, 3) == SQLITE_INTEGER, sqlite3_column_type(s, 13) == SQLITE_INTEGER,
-              let start = time(s, 4), let end = optionalTime(s, 5), let lastVisit = time(s, 14, sameAs: 4, start),
-              let country = text(s, 8), let countryCode = text(s, 10), let provinceCode = text(s, 11),
-              let districtCode = text(s, 12), let locality = text(s, 16)
+            let latitude = real(s, 1), let longitude = real(s, 2),
+            sqlite3_column_type(s, 3) == SQLITE_INTEGER, sqlite3_column_type(s, 13) == SQLITE_INTEGER,
+            let start = time(s, 4), let end = optionalTime(s, 5), let lastVisit = time(s, 14, sameAs: 4, start),
+            let country = text(s, 8), let countryCode = text(s, 10), let provinceCode = text(s, 11),
+            let districtCode = text(s, 12), let locality = text(s, 16)
         else { return nil }
         let localityType = sqlite3_column_type(s, 17)
         guard localityType == SQLITE_NULL || localityType == SQLITE_INTEGER else { return nil }
-        let facts = RegionFacts(latitude: latitude, longitude: longitude, radius: Int(sqlite3_column_int64(s, 3)),
-                                start: start, lastVisit: lastVisit, end: end, countryCode: countryCode, provinceCode: provinceCode,
-                                districtCode: districtCode, country: country, locality: locality,
-                                localityID: localityType == SQLITE_NULL ? nil : sqlite3_column_int64(s, 17))
+        let facts = RegionFacts(
+            latitude: latitude, longitude: longitude, radius: Int(sqlite3_column_int64(s, 3)),
+            start: start, lastVisit: lastVisit, end: end, countryCode: countryCode, provinceCode: provinceCode,
+            districtCode: districtCode, country: country, locality: locality,
+            localityID: localityType == SQLITE_NULL ? nil : sqlite3_column_int64(s, 17))
         guard whole else {
             guard Self.isText(s, 6), Self.isText(s, 7), Self.isText(s, 9, orNull: false), Self.isText(s, 15) else { return nil }
             return (facts, nil)
         }
         guard let province = text(s, 6), let district = text(s, 7), let geohash = text(s, 9) ?? nil,
-              let enrichedWith = text(s, 15) else { return nil }
-        return (facts, Rest(id: sqlite3_column_int64(s, 0), province: province, district: district, geohash: geohash,
-                            visitCount: Int(sqlite3_column_int64(s, 13)), enrichedWith: enrichedWith))
+            let enrichedWith = text(s, 15)
+        else { return nil }
+        return (
+            facts,
+            Rest(
+                id: sqlite3_column_int64(s, 0), province: province, district: district, geohash: geohash,
+                visitCount: Int(sqlite3_column_int64(s, 13)), enrichedWith: enrichedWith)
+        )
     }
 
     /// Whether `text(_:_:)` would read the column (a text without NUL, or NULL when `orNull`).
@@ -126,8 +137,9 @@ struct RegionRowReader {
     /// region visited once has its latest visit's text equal to its start's).
     private mutating func time(_ s: SQLiteStatement, _ column: Int32, sameAs other: Int32, _ value: Date) -> Date? {
         if sqlite3_column_type(s, column) == SQLITE_TEXT, sqlite3_column_type(s, other) == SQLITE_TEXT,
-           let text = Self.bytes(s, column), let known = Self.bytes(s, other), text.count == known.count,
-           text.isEmpty || memcmp(text.baseAddress!, known.baseAddress!, text.count) == 0 {
+            let text = Self.bytes(s, column), let known = Self.bytes(s, other), text.count == known.count,
+            text.isEmpty || memcmp(text.baseAddress!, known.baseAddress!, text.count) == 0
+        {
             return value
         }
         return time(s, column)
@@ -168,11 +180,13 @@ extension RegionStore {
             let numbers: Set<Int32> = [SQLITE_FLOAT, SQLITE_INTEGER]
             while try rows.next() != nil {
                 guard numbers.contains(sqlite3_column_type(s, 0)), numbers.contains(sqlite3_column_type(s, 1)),
-                      sqlite3_column_type(s, 2) == SQLITE_INTEGER else { continue }
+                    sqlite3_column_type(s, 2) == SQLITE_INTEGER
+                else { continue }
                 let latitude = sqlite3_column_double(s, 0), longitude = sqlite3_column_double(s, 1)
                 let radius = sqlite3_column_int64(s, 2)
                 guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
-                      (1...Int64(ClusteringSettings.radiusRange.upperBound)).contains(radius) else { continue }
+                    (1...Int64(ClusteringSettings.radiusRange.upperBound)).contains(radius)
+                else { continue }
                 circles.append((latitude, longitude, Int(radius)))
             }
             return circles

@@ -86,8 +86,10 @@ public final class RegionStore: Sendable {
     /// - Throws: `RegionStoreError` when the file cannot be opened, is another kind of SQLite
     ///   database (a boundary database, say), or cannot be migrated.
     /// - Parameter unreadable: called with the rows a read had to skip (see `unreadableRegions`).
-    public init(path: String, components: [StoreComponent] = [], access: Access = .readWrite,
-                unreadable: (@Sendable ([UnreadableRegion]) -> Void)? = nil) throws {
+    public init(
+        path: String, components: [StoreComponent] = [], access: Access = .readWrite,
+        unreadable: (@Sendable ([UnreadableRegion]) -> Void)? = nil
+    ) throws {
         self.path = path
         self.components = components
         unreadableHandler = unreadable
@@ -109,7 +111,9 @@ public final class RegionStore: Sendable {
                 try probe.read { db in try Self.checkIdentity(db, path: path) }
                 // A store from an older Roqua is upgraded by the first command that opens it,
                 // reading or not (the upgrade re-evaluates what it holds: see `RegionSchema`).
-                if try !probe.read({ db in try Self.migrator(components).hasCompletedMigrations(db) }), FileManager.default.isWritableFile(atPath: path) {
+                if try !probe.read({ db in try Self.migrator(components).hasCompletedMigrations(db) }),
+                    FileManager.default.isWritableFile(atPath: path)
+                {
                     try probe.close()
                     try Self.openWritable(path, config, components).close()
                     queue = try Self.openReadOnly(path, readOnly)
@@ -141,10 +145,13 @@ public final class RegionStore: Sendable {
         } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode.primaryResultCode) {
             var info = stat()
             if stat(path + "-wal", &info) == 0, info.st_size > 0 {
-                throw RegionStoreError.cannotOpen(path: path, reason: "it is on read-only media and its -wal file holds changes not "
-                    + "yet in the main file; copy both to writable storage and open the copy")
+                throw RegionStoreError.cannotOpen(
+                    path: path,
+                    reason: "it is on read-only media and its -wal file holds changes not "
+                        + "yet in the main file; copy both to writable storage and open the copy")
             }
-            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
+            let encoded =
+                path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
             return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: config)
         }
     }
@@ -182,8 +189,10 @@ public final class RegionStore: Sendable {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         guard !tables.isEmpty, tables != ["grdb_migrations"] else { return }  // new, or being made by another process
         guard tables.contains("grdb_migrations"),
-              try Bool.fetchOne(db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?",
-                                arguments: [RegionSchema.first]) == true else {
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM grdb_migrations WHERE identifier = ?",
+                arguments: [RegionSchema.first]) == true
+        else {
             let shown = tables.sorted().prefix(4).joined(separator: ", ")
             throw RegionStoreError.notARegionStore(path: path, reason: "it holds the tables \(shown)\(tables.count > 4 ? ", …" : "")")
         }
@@ -255,10 +264,13 @@ public final class RegionStore: Sendable {
     }
 
     static func visitedCodes(_ db: Database) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: """
-            SELECT country_code FROM visited_regions WHERE country_code IS NOT NULL
-            UNION SELECT province_code FROM visited_regions WHERE province_code IS NOT NULL
-            UNION SELECT district_code FROM visited_regions WHERE district_code IS NOT NULL
-            """))
+        Set(
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT country_code FROM visited_regions WHERE country_code IS NOT NULL
+                    UNION SELECT province_code FROM visited_regions WHERE province_code IS NOT NULL
+                    UNION SELECT district_code FROM visited_regions WHERE district_code IS NOT NULL
+                    """))
     }
 }

@@ -55,9 +55,11 @@ extension RegionStore {
     /// (`readTogether`), each half tallied into its own value from `start(expected count)`; the
     /// unreadable rows of both reported together. nil, having read nothing, when the ids span
     /// fewer than `minimumIDs` or a writer is at work.
-    package func tallyFactsInHalves<T: Sendable>(second: RegionStore, lock: RegionStore, minimumIDs: Int64,
-                                                 start: @escaping @Sendable (Int) -> T,
-                                                 add: @escaping @Sendable (inout T, RegionFacts) -> Void) throws -> (T, T)? {
+    package func tallyFactsInHalves<T: Sendable>(
+        second: RegionStore, lock: RegionStore, minimumIDs: Int64,
+        start: @escaping @Sendable (Int) -> T,
+        add: @escaping @Sendable (inout T, RegionFacts) -> Void
+    ) throws -> (T, T)? {
         guard let ids = try idRange(), ids.upperBound - ids.lowerBound >= minimumIDs else { return nil }
         let middle = ids.lowerBound + (ids.upperBound - ids.lowerBound) / 2
         @Sendable func half(_ range: ClosedRange<Int64>) -> @Sendable (Database) throws -> (T, [UnreadableRegion]) {
@@ -67,8 +69,11 @@ extension RegionStore {
                 return (value, unreadable)
             }
         }
-        guard let (first, later) = try Self.readTogether(self, second, lock: lock, half(ids.lowerBound...middle),
-                                                          half((middle + 1)...ids.upperBound)) else { return nil }
+        guard
+            let (first, later) = try Self.readTogether(
+                self, second, lock: lock, half(ids.lowerBound...middle),
+                half((middle + 1)...ids.upperBound))
+        else { return nil }
         report(unreadable: first.1 + later.1)
         return (first.0, later.0)
     }

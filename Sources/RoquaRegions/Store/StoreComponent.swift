@@ -32,8 +32,10 @@ public struct StoreComponent: Sendable {
         public var validate: @Sendable ([String: ArchiveValue]) throws(ArchiveRowProblem) -> Void
 
         /// Creates an archived table: exported under `key`, ordered by `order`, each restored row checked by `validate`.
-        public init(key: String, table: String, order: String,
-                    validate: @escaping @Sendable ([String: ArchiveValue]) throws(ArchiveRowProblem) -> Void) {
+        public init(
+            key: String, table: String, order: String,
+            validate: @escaping @Sendable ([String: ArchiveValue]) throws(ArchiveRowProblem) -> Void
+        ) {
             self.key = key
             self.table = table
             self.order = order
@@ -84,7 +86,11 @@ public enum ArchiveValue: Codable, Equatable, Sendable, DatabaseValueConvertible
     /// - Throws: `DecodingError` when the value is none of them (an array or object).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null } else if let i = try? c.decode(Int64.self) { self = .integer(i) } else if let d = try? c.decode(Double.self) {
+        if c.decodeNil() {
+            self = .null
+        } else if let i = try? c.decode(Int64.self) {
+            self = .integer(i)
+        } else if let d = try? c.decode(Double.self) {
             self = .real(d)
         } else {
             self = .text(try c.decode(String.self))

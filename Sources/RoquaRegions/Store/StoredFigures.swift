@@ -30,8 +30,9 @@ public final class StoredFigures: FigureMemory {
 
     public func figure(_ name: String, fingerprint: String) -> Double? {
         let read = { (db: Database) throws -> Double? in
-            try Double.fetchOne(db, sql: "SELECT value FROM explored_figures WHERE name = ? AND fingerprint = ?",
-                                arguments: [name, fingerprint])
+            try Double.fetchOne(
+                db, sql: "SELECT value FROM explored_figures WHERE name = ? AND fingerprint = ?",
+                arguments: [name, fingerprint])
         }
         // A store too old for the table (opened read-only, not migrated) remembers nothing.
         switch access {
@@ -43,8 +44,9 @@ public final class StoredFigures: FigureMemory {
     public func remember(_ name: String, fingerprint: String, value: Double) {
         guard value.isFinite else { return }
         let write = { (db: Database) throws in
-            try db.execute(sql: "INSERT OR REPLACE INTO explored_figures (name, fingerprint, value) VALUES (?, ?, ?)",
-                           arguments: [name, fingerprint, value])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO explored_figures (name, fingerprint, value) VALUES (?, ?, ?)",
+                arguments: [name, fingerprint, value])
         }
         switch access {
         case let .store(store): try? store.write(write)

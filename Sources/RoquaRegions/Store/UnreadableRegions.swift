@@ -41,16 +41,20 @@ extension RegionStore {
     /// `growing`: room for a sixteenth more (at least 1,024) — the clustering appends an import's
     /// new regions, and one more region in an array of a million regions' exact size copied all
     /// of them into one of twice the size.
-    package static func regions(_ db: Database, where condition: String = "1", arguments: StatementArguments = [],
-                                growing: Bool = false) throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
+    package static func regions(
+        _ db: Database, where condition: String = "1", arguments: StatementArguments = [],
+        growing: Bool = false
+    ) throws -> (readable: [VisitedRegion], unreadable: [UnreadableRegion]) {
         var readable: [VisitedRegion] = []
         if condition == "1" {  // every row: room for them at once (growing by doubling copied a million regions ~20 times)
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
             readable.reserveCapacity(growing ? Self.roomToGrow(count) : count)
         }
-        let unreadable = try eachReadable(db, where: condition, arguments: arguments,
-                                          fast: { reader, s in reader.region(s).flatMap { (try? $0.validate()) != nil ? $0 : nil } },
-                                          general: { $0 }) { readable.append($0) }
+        let unreadable = try eachReadable(
+            db, where: condition, arguments: arguments,
+            fast: { reader, s in reader.region(s).flatMap { (try? $0.validate()) != nil ? $0 : nil } },
+            general: { $0 }
+        ) { readable.append($0) }
         return (readable, unreadable)
     }
 
@@ -64,11 +68,14 @@ extension RegionStore {
 
     /// The facts of the readable regions with ids in `ids` (all when nil), in id order, inside an
     /// open transaction; the rows that cannot be read returned, not reported.
-    package static func eachRegionFacts(_ db: Database, ids: ClosedRange<Int64>? = nil,
-                                        _ body: (RegionFacts) throws -> Void) throws -> [UnreadableRegion] {
-        try eachReadable(db, where: ids == nil ? "1" : "id BETWEEN ? AND ?",
-                         arguments: ids.map { [$0.lowerBound, $0.upperBound] } ?? [],
-                         fast: { reader, s in reader.facts(s) }, general: RegionFacts.init, body: body)
+    package static func eachRegionFacts(
+        _ db: Database, ids: ClosedRange<Int64>? = nil,
+        _ body: (RegionFacts) throws -> Void
+    ) throws -> [UnreadableRegion] {
+        try eachReadable(
+            db, where: ids == nil ? "1" : "id BETWEEN ? AND ?",
+            arguments: ids.map { [$0.lowerBound, $0.upperBound] } ?? [],
+            fast: { reader, s in reader.facts(s) }, general: RegionFacts.init, body: body)
     }
 
     /// Tells the store's handler about rows a read skipped (nothing when there are none).
@@ -92,9 +99,11 @@ extension RegionStore {
 
     /// Each row's value by the fast reader, or else from the `Codable` form; the rows neither can
     /// read (or that fail `validate()`) returned.
-    private static func eachReadable<T>(_ db: Database, where condition: String = "1", arguments: StatementArguments = [],
-                                        fast: (inout RegionRowReader, SQLiteStatement) -> T?,
-                                        general: (VisitedRegion) -> T, body: (T) throws -> Void) throws -> [UnreadableRegion] {
+    private static func eachReadable<T>(
+        _ db: Database, where condition: String = "1", arguments: StatementArguments = [],
+        fast: (inout RegionRowReader, SQLiteStatement) -> T?,
+        general: (VisitedRegion) -> T, body: (T) throws -> Void
+    ) throws -> [UnreadableRegion] {
         var unreadable: [UnreadableRegion] = []
         let statement = try db.makeStatement(
             sql: "SELECT \(RegionRowReader.columns) FROM visited_regions WHERE \(condition) ORDER BY id")
@@ -165,16 +174,18 @@ extension VisitedRegion {
     /// those `encode(to:)` writes.
     /// - Throws: `StoreTimeError` for a time that cannot be stored; GRDB's `DatabaseError`.
     func insertRow(_ db: Database) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
-                country, country_code, province_code, district_code, geohash, visit_count, last_visit, enriched_with,
-                locality, locality_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
+                    country, country_code, province_code, district_code, geohash, visit_count, last_visit, enriched_with,
+                    locality, locality_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         try statement.execute(arguments: [
             latitude, longitude, radius, try StoreTime.text(timestampStart), try timestampEnd.map(StoreTime.text), province, district,
             country, countryCode, provinceCode, districtCode, geohash, visitCount, try StoreTime.text(lastVisit), enrichedWith,
-            locality, localityID])
+            locality, localityID,
+        ])
         return db.lastInsertedRowID
     }
 }

@@ -82,8 +82,7 @@ public final class CSVTrackReader: FixReader {
     /// that line is a header (false: it is data in the default order).
     private func readHeader() throws -> Bool {
         if !line.contains(UInt8(ascii: ",")) {
-            if line.contains(UInt8(ascii: ";")) { delimiter = UInt8(ascii: ";") }
-            else if line.contains(0x09) { delimiter = 0x09 }
+            if line.contains(UInt8(ascii: ";")) { delimiter = UInt8(ascii: ";") } else if line.contains(0x09) { delimiter = 0x09 }
         }
         let fields = try split(line)
         if let first = fields.first, TextValues.number(bytes: first) != nil {
@@ -104,7 +103,7 @@ public final class CSVTrackReader: FixReader {
         guard found.latitude >= 0, found.longitude >= 0 else {
             throw error("the first line is neither data nor a header naming latitude and longitude columns")
         }
-        columns = found // without a time column every row is untimed: skipped, or given the assumed time
+        columns = found  // without a time column every row is untimed: skipped, or given the assumed time
         return true
     }
 
@@ -139,9 +138,10 @@ public final class CSVTrackReader: FixReader {
             }
             timestamp = try TrackValues.time(parsed, file: path, line: lineNumber, what: "timestamp")
         }
-        return Fix(coordinate: coordinate, timestamp: timestamp,
-                   accuracy: try optional(columns.accuracy, "accuracy"), speed: try optional(columns.speed, "speed"),
-                   position: lineNumber)
+        return Fix(
+            coordinate: coordinate, timestamp: timestamp,
+            accuracy: try optional(columns.accuracy, "accuracy"), speed: try optional(columns.speed, "speed"),
+            position: lineNumber)
     }
 
     private func split(_ bytes: [UInt8]) throws -> [ArraySlice<UInt8>] {

@@ -81,8 +81,9 @@ public final class FITReader: FixReader {
                     let expected = crc
                     let stored = try take(2, "the file CRC")
                     if UInt16(stored[0]) | UInt16(stored[1]) << 8 != expected {
-                        skipped.skip(error("CRC mismatch at the end of the data: corrupt bytes somewhere in the file", at: stream.offset - 2),
-                                     reason: "file CRC mismatch")
+                        skipped.skip(
+                            error("CRC mismatch at the end of the data: corrupt bytes somewhere in the file", at: stream.offset - 2),
+                            reason: "file CRC mismatch")
                     }
                     inFile = false
                     continue
@@ -188,14 +189,16 @@ public final class FITReader: FixReader {
         let coordinate: Coordinate
         do {
             if let time {
-                date = try TrackValues.time(Date(timeIntervalSince1970: Self.epochOffset + TimeInterval(time)), file: path, line: nil,
-                                            what: "record at byte \(start): time")
+                date = try TrackValues.time(
+                    Date(timeIntervalSince1970: Self.epochOffset + TimeInterval(time)), file: path, line: nil,
+                    what: "record at byte \(start): time")
             } else {
                 guard let assumed = untimed.time() else { return nil }
                 date = assumed
             }
-            coordinate = try TrackValues.coordinate(latitude: Double(Int32(bitPattern: lat)) * Self.semicircle,
-                                                    longitude: Double(Int32(bitPattern: lon)) * Self.semicircle, file: path, line: nil)
+            coordinate = try TrackValues.coordinate(
+                latitude: Double(Int32(bitPattern: lat)) * Self.semicircle,
+                longitude: Double(Int32(bitPattern: lon)) * Self.semicircle, file: path, line: nil)
         } catch {
             // One impossible value costs its point; the next record is framed as usual.
             var failure = error
@@ -225,8 +228,10 @@ public final class FITReader: FixReader {
         return bytes
     }
 
-    private static let crcTable: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
-                                             0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
+    private static let crcTable: [UInt16] = [
+        0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+        0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
+    ]
 
     /// FIT's CRC-16, one byte at a time (low nibble, then high).
     static func crc(_ crc: UInt16, _ byte: UInt8) -> UInt16 {

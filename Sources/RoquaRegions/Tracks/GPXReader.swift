@@ -1,6 +1,6 @@
 import Foundation
-import RoquaIO
 import RoquaBoundaries
+import RoquaIO
 
 /// Streams fixes out of a GPX file (1.1, and 1.0 which differs only in ways ignored here).
 ///
@@ -105,7 +105,8 @@ public final class GPXReader: FixReader, WholeOrEvents {
                     }
                     point = startPoint(kind: name, attributes: attributes, line: line, depth: depth)
                 } else if let point, capture == nil, Self.isCaptured(name),
-                          depth == point.depth + 1 || name != "time" {
+                    depth == point.depth + 1 || name != "time"
+                {
                     capture = Capture(name: name, line: line, depth: depth)
                     xml.keepText = true
                 }
@@ -134,17 +135,21 @@ public final class GPXReader: FixReader, WholeOrEvents {
     /// nothing consumed, for anything else — the events then read it and report what is wrong.
     private func takePlainPoint() -> PendingPoint? {
         var point: PendingPoint?
-        return whole.attempt { xml.takeElement(wanted: Self.isPoint) { tree in
-            point = plainPoint(tree)
-            return point != nil
-        } } ? point : nil
+        return whole.attempt {
+            xml.takeElement(wanted: Self.isPoint) { tree in
+                point = plainPoint(tree)
+                return point != nil
+            }
+        } ? point : nil
     }
 
     private static func isPoint(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
         switch name.count {
-        case 3: bytes[name.lowerBound] == UInt8(ascii: "w") && bytes[name.lowerBound + 1] == UInt8(ascii: "p")
-            && bytes[name.lowerBound + 2] == UInt8(ascii: "t")
-        case 5: memcmp(bytes.baseAddress! + name.lowerBound, "trkpt", 5) == 0 || memcmp(bytes.baseAddress! + name.lowerBound, "rtept", 5) == 0
+        case 3:
+            bytes[name.lowerBound] == UInt8(ascii: "w") && bytes[name.lowerBound + 1] == UInt8(ascii: "p")
+                && bytes[name.lowerBound + 2] == UInt8(ascii: "t")
+        case 5:
+            memcmp(bytes.baseAddress! + name.lowerBound, "trkpt", 5) == 0 || memcmp(bytes.baseAddress! + name.lowerBound, "rtept", 5) == 0
         default: false
         }
     }
@@ -152,9 +157,10 @@ public final class GPXReader: FixReader, WholeOrEvents {
     private func plainPoint(_ tree: XMLSubtree) -> PendingPoint? {
         let root = tree.nodes[0]
         guard let lat = tree.attribute("lat", of: root), let lon = tree.attribute("lon", of: root),
-              let latitude = TextValues.number(bytes: TextValues.trimmed(tree.slice(lat))),
-              let longitude = TextValues.number(bytes: TextValues.trimmed(tree.slice(lon))),
-              (try? TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: tree.line)) != nil else { return nil }
+            let latitude = TextValues.number(bytes: TextValues.trimmed(tree.slice(lat))),
+            let longitude = TextValues.number(bytes: TextValues.trimmed(tree.slice(lon))),
+            (try? TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: tree.line)) != nil
+        else { return nil }
         let kind = tree.equals(root.local, "trkpt") ? "trkpt" : tree.equals(root.local, "rtept") ? "rtept" : "wpt"
         var point = PendingPoint(kind: kind, latitude: latitude, longitude: longitude, line: tree.line, depth: 0)
         for node in tree.nodes.dropFirst() {
@@ -167,7 +173,8 @@ public final class GPXReader: FixReader, WholeOrEvents {
                 // Blank (as `TextValues.trimmedWhitespace` sees ASCII): no time, as `finish` takes it.
                 guard bytes.contains(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { continue }
                 guard let date = TimeText.iso8601(bytes: bytes),
-                      let time = try? TrackValues.time(date, file: path, line: tree.line) else { return nil }
+                    let time = try? TrackValues.time(date, file: path, line: tree.line)
+                else { return nil }
                 point.time = time
             } else if let value = TextValues.number(bytes: TextValues.trimmed(bytes)), value >= 0 {
                 if isSpeed { point.speed = value } else { point.accuracy = value }
@@ -222,7 +229,7 @@ public final class GPXReader: FixReader, WholeOrEvents {
 
     private func makeFix(_ point: PendingPoint) throws -> Fix? {
         guard !point.bad else { return nil }
-        guard let time = point.time ?? untimed.time() else { return nil } // counted: see the type's rules
+        guard let time = point.time ?? untimed.time() else { return nil }  // counted: see the type's rules
         let coordinate = try TrackValues.coordinate(latitude: point.latitude, longitude: point.longitude, file: path, line: point.line)
         return Fix(coordinate: coordinate, timestamp: time, accuracy: point.accuracy, speed: point.speed, position: point.line)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import RoquaIO
 import RoquaBoundaries
+import RoquaIO
 
 /// Streams fixes out of a GeoJSON file, one feature at a time (coordinates are read straight
 /// into a compact list, so a feature costs ~40 bytes a point rather than a generic JSON tree).
@@ -109,8 +109,9 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
     /// Overland batch.
     package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions(), featureArray: String = "features") {
         path = stream.path
-        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: [featureArray],
-                              expected: "a usable GeoJSON track (a FeatureCollection, a Feature or a geometry)")
+        walker = JSONTopLevel(
+            JSONScanner(stream: stream), streaming: [featureArray],
+            expected: "a usable GeoJSON track (a FeatureCollection, a Feature or a geometry)")
         untimed = UntimedPoints(options)
     }
 
@@ -140,7 +141,8 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
         case "type":
             let value = try json.readValue()
             guard let type = value.string,
-                  type == "FeatureCollection" || type == "Feature" || Self.geometryNesting(type) != nil || Self.isSkippedGeometry(type) else {
+                type == "FeatureCollection" || type == "Feature" || Self.geometryNesting(type) != nil || Self.isSkippedGeometry(type)
+            else {
                 throw shapeError("\"type\" is \(GoogleRecordsReader.show(value)), not a GeoJSON type")
             }
             topType = type
@@ -166,9 +168,10 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
         case "Feature":
             try appendFixes(geometry: topGeometry, properties: topProperties)
         case let type? where topCoordinates != nil:
-            try appendFixes(geometry: Geometry(type: type, line: topCoordinates?.line ?? 1, coordinates: topCoordinates), properties: topProperties)
+            try appendFixes(
+                geometry: Geometry(type: type, line: topCoordinates?.line ?? 1, coordinates: topCoordinates), properties: topProperties)
         case nil where sawFeatures:
-            return // a "features" array without a "type": lenient, it is plainly a collection
+            return  // a "features" array without a "type": lenient, it is plainly a collection
         default:
             throw shapeError("expected a FeatureCollection, a Feature or a point/line geometry")
         }
@@ -176,12 +179,14 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
 
     private func readFeature() throws {
         var plain: (type: JSONValue?, geometry: Geometry?, properties: Properties)?
-        if readsPlainPointsWhole, whole.attempt({
-            json.readPlainValue(keeping: ["type", "geometry", "properties"]) { value in
-                plain = plainFeature(value)
-                return plain != nil
-            } != nil
-        }), let plain {
+        if readsPlainPointsWhole,
+            whole.attempt({
+                json.readPlainValue(keeping: ["type", "geometry", "properties"]) { value in
+                    plain = plainFeature(value)
+                    return plain != nil
+                } != nil
+            }), let plain
+        {
             return try finishFeature(type: plain.type, geometry: plain.geometry, properties: plain.properties)
         }
         json.beginRecord()
@@ -255,7 +260,8 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
             var nesting = 0
             for element in elements {
                 guard let inner = plainCoordinates(element, into: &positions, depth: depth + 1).map({ $0 + 1 }),
-                      nesting == 0 || inner == nesting else { return nil }
+                    nesting == 0 || inner == nesting
+                else { return nil }
                 nesting = inner
             }
             return nesting
@@ -263,7 +269,8 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
         guard elements.allSatisfy({ $0.number != nil }) else { return nil }
         if elements.isEmpty { return 2 }  // `[]`: an empty list of positions
         guard elements.count >= 2, let longitude = elements[0].number, let latitude = elements[1].number else { return nil }
-        positions.append(Position(longitude: longitude, latitude: latitude, fourth: elements.count > 3 ? elements[3].number : nil, line: line))
+        positions.append(
+            Position(longitude: longitude, latitude: latitude, fourth: elements.count > 3 ? elements[3].number : nil, line: line))
         return 1
     }
 
@@ -311,7 +318,10 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
     }
 
     private func readGeometry() throws -> Geometry? {
-        if try json.peekToken() == UInt8(ascii: "n") { _ = try json.readValue(depth: 1); return nil } // null geometry
+        if try json.peekToken() == UInt8(ascii: "n") {
+            _ = try json.readValue(depth: 1)
+            return nil
+        }  // null geometry
         var geometry = Geometry(type: nil, line: try json.tokenLine(), coordinates: nil)
         try json.beginObject("a GeoJSON geometry")
         while let key = try json.nextKey() {
@@ -354,7 +364,7 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
             guard let number = value.number else { throw error("a coordinate is \(value.kind), not a number", value.line) }
             if values.count < 4 { values.append(number) }
         }
-        if values.isEmpty { return 2 } // `[]`: an empty list of positions
+        if values.isEmpty { return 2 }  // `[]`: an empty list of positions
         guard values.count >= 2 else { throw error("a position needs at least longitude and latitude", line) }
         positions.append(Position(longitude: values[0], latitude: values[1], fourth: values.count > 3 ? values[3] : nil, line: line))
         return 1
@@ -362,7 +372,10 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
 
     private func readProperties() throws -> Properties {
         var properties = Properties()
-        if try json.peekToken() == UInt8(ascii: "n") { _ = try json.readValue(depth: 1); return properties }
+        if try json.peekToken() == UInt8(ascii: "n") {
+            _ = try json.readValue(depth: 1)
+            return properties
+        }
         try json.beginObject("GeoJSON properties")
         while let key = try json.nextKey() {
             switch key {
@@ -391,7 +404,10 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
             guard depth < 16 else { throw error("times nested too deeply", json.stream.line) }
             try json.beginArray("a times array")
             while try json.nextElement() {
-                if try json.peekToken() == UInt8(ascii: "[") { try level(depth + 1); continue }
+                if try json.peekToken() == UInt8(ascii: "[") {
+                    try level(depth + 1)
+                    continue
+                }
                 let value = try json.readValue(depth: 1)
                 entries.append(TimeEntry(date: try time(value), line: value.line))
             }
@@ -409,7 +425,7 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
     }
 
     private func appendFixes(geometry: Geometry?, properties: Properties) throws {
-        guard let geometry else { return } // null geometry: a feature with no place
+        guard let geometry else { return }  // null geometry: a feature with no place
         guard let type = geometry.type else { throw error("geometry has no type", geometry.line) }
         if Self.isSkippedGeometry(type) { return }
         guard let nesting = Self.geometryNesting(type) else { throw error("unsupported geometry type \"\(type)\"", geometry.line) }
@@ -442,10 +458,11 @@ public final class GeoJSONTrackReader: FixReader, WholeOrEvents {
                 } else if let assumed = untimed.time() {
                     timestamp = assumed
                 } else {
-                    continue // counted by `untimed`: a position without a time is a place, not a visit
+                    continue  // counted by `untimed`: a position without a time is a place, not a visit
                 }
-                let coordinate = try TrackValues.coordinate(latitude: position.latitude, longitude: position.longitude,
-                                                            file: path, line: position.line)
+                let coordinate = try TrackValues.coordinate(
+                    latitude: position.latitude, longitude: position.longitude,
+                    file: path, line: position.line)
                 var fix = Fix(coordinate: coordinate, timestamp: timestamp, position: position.line)
                 if type == "Point" {
                     fix.accuracy = try metric(properties.accuracy, "accuracy")

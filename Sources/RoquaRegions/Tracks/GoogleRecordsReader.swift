@@ -1,6 +1,6 @@
 import Foundation
-import RoquaIO
 import RoquaBoundaries
+import RoquaIO
 
 /// Streams fixes out of a classic Google Takeout `Records.json` (Location History), element by
 /// element of its `locations` array; other top-level members are skipped unread.
@@ -35,8 +35,9 @@ public final class GoogleRecordsReader: FixReader {
 
     package init(stream: ByteStream) {
         path = stream.path
-        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: ["locations"],
-                              expected: "a Google Takeout Records.json (a JSON object with a \"locations\" array)")
+        walker = JSONTopLevel(
+            JSONScanner(stream: stream), streaming: ["locations"],
+            expected: "a Google Takeout Records.json (a JSON object with a \"locations\" array)")
     }
 
     /// Records passed over for an impossible value.
@@ -73,7 +74,7 @@ public final class GoogleRecordsReader: FixReader {
         }
         guard case .object = record else { throw fail("expected an object, found \(record.kind)") }
         let latE7 = record["latitudeE7"], lonE7 = record["longitudeE7"]
-        if latE7 == nil, lonE7 == nil { return nil } // activity-only record: no position to report
+        if latE7 == nil, lonE7 == nil { return nil }  // activity-only record: no position to report
         guard let latE7, let lonE7 else { throw fail("has only one of latitudeE7 / longitudeE7") }
         guard let latitudeE7 = latE7.number else { throw fail("latitudeE7 is \(latE7.kind), not a number", at: latE7) }
         guard let longitudeE7 = lonE7.number else { throw fail("longitudeE7 is \(lonE7.kind), not a number", at: lonE7) }
@@ -92,19 +93,23 @@ public final class GoogleRecordsReader: FixReader {
             guard let ms = value.number ?? value.string.flatMap({ TextValues.number($0) }) else {
                 throw fail("timestampMs \(Self.show(value)) is not a number of milliseconds", at: value)
             }
-            timestamp = try TrackValues.time(Date(timeIntervalSince1970: ms / 1000), file: path, line: value.line,
-                                             what: "locations[\(index - 1)]: timestampMs")
+            timestamp = try TrackValues.time(
+                Date(timeIntervalSince1970: ms / 1000), file: path, line: value.line,
+                what: "locations[\(index - 1)]: timestampMs")
         } else {
             throw fail("has no timestamp or timestampMs")
         }
 
         func metric(_ key: String) throws -> Double? {
             guard let value = record[key], !value.isNull else { return nil }
-            guard let number = value.number, number >= 0 else { throw fail("\(key) \(Self.show(value)) is not a non-negative number", at: value) }
+            guard let number = value.number, number >= 0 else {
+                throw fail("\(key) \(Self.show(value)) is not a non-negative number", at: value)
+            }
             return number
         }
-        return Fix(coordinate: coordinate, timestamp: timestamp, accuracy: try metric("accuracy"),
-                   speed: try metric("velocity"), position: line)
+        return Fix(
+            coordinate: coordinate, timestamp: timestamp, accuracy: try metric("accuracy"),
+            speed: try metric("velocity"), position: line)
     }
 
     /// Old exports stored some E7 values as unsigned 32-bit: past the limit, subtract 2^32.
@@ -119,8 +124,9 @@ public final class GoogleRecordsReader: FixReader {
     }
 
     private func shapeError() -> TrackReadError {
-        TrackReadError(file: path, line: nil,
-                       message: "not a Google Takeout Records.json: expected a JSON object with a \"locations\" array")
+        TrackReadError(
+            file: path, line: nil,
+            message: "not a Google Takeout Records.json: expected a JSON object with a \"locations\" array")
     }
 
     /// Old exports stored some E7 values as unsigned 32-bit: past the limit, subtract 2^32.

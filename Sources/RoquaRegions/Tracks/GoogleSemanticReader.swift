@@ -36,8 +36,9 @@ public final class GoogleSemanticReader: FixReader {
 
     package init(stream: ByteStream, options: TrackReadOptions = TrackReadOptions()) {
         path = stream.path
-        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: ["timelineObjects"],
-                              expected: "a Semantic Location History file (a JSON object with \"timelineObjects\")")
+        walker = JSONTopLevel(
+            JSONScanner(stream: stream), streaming: ["timelineObjects"],
+            expected: "a Semantic Location History file (a JSON object with \"timelineObjects\")")
         untimed = UntimedPoints(options)
     }
 
@@ -64,7 +65,8 @@ public final class GoogleSemanticReader: FixReader {
                 }
             case .end:
                 guard walker.seen.contains("timelineObjects") else {
-                    throw TrackReadError(file: path, line: nil, message: "not a Semantic Location History file: no \"timelineObjects\" array")
+                    throw TrackReadError(
+                        file: path, line: nil, message: "not a Semantic Location History file: no \"timelineObjects\" array")
                 }
                 return nil
             }
@@ -89,8 +91,10 @@ public final class GoogleSemanticReader: FixReader {
             pending.append(Fix(coordinate: point, timestamp: start, position: location.line))
         }
         try readRawPath(segment["simplifiedRawPath"])
-        for (container, list, lat, lng) in [("waypointPath", "waypoints", "latE7", "lngE7"),
-                                            ("transitPath", "transitStops", "latitudeE7", "longitudeE7")] {
+        for (container, list, lat, lng) in [
+            ("waypointPath", "waypoints", "latE7", "lngE7"),
+            ("transitPath", "transitStops", "latitudeE7", "longitudeE7"),
+        ] {
             for point in segment[container]?[list]?.array ?? [] {
                 guard let coordinate = try coordinate(point, lat, lng) else { continue }
                 if let time = untimed.time() { pending.append(Fix(coordinate: coordinate, timestamp: time, position: point.line)) }
@@ -105,8 +109,10 @@ public final class GoogleSemanticReader: FixReader {
         for point in path?["points"]?.array ?? [] {
             guard let coordinate = try coordinate(point, "latE7", "lngE7") else { continue }
             guard let stamp = try time(point, "timestamp") else { throw error("a simplifiedRawPath point has no timestamp", point.line) }
-            pending.append(Fix(coordinate: coordinate, timestamp: stamp,
-                               accuracy: try metric(point["accuracyMeters"], "accuracyMeters"), position: point.line))
+            pending.append(
+                Fix(
+                    coordinate: coordinate, timestamp: stamp,
+                    accuracy: try metric(point["accuracyMeters"], "accuracyMeters"), position: point.line))
         }
     }
 
@@ -137,9 +143,10 @@ public final class GoogleSemanticReader: FixReader {
         guard let latitude = latValue.number, let longitude = lngValue.number else {
             throw error("\(lat)/\(lng) are not numbers", object.line)
         }
-        return try TrackValues.coordinate(latitude: GoogleRecordsReader.degrees(e7: latitude, limit: 90),
-                                          longitude: GoogleRecordsReader.degrees(e7: longitude, limit: 180),
-                                          file: path, line: latValue.line)
+        return try TrackValues.coordinate(
+            latitude: GoogleRecordsReader.degrees(e7: latitude, limit: 90),
+            longitude: GoogleRecordsReader.degrees(e7: longitude, limit: 180),
+            file: path, line: latValue.line)
     }
 
     private func metric(_ value: JSONValue?, _ name: String) throws -> Double? {

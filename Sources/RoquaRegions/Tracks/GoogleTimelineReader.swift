@@ -1,6 +1,6 @@
 import Foundation
-import RoquaIO
 import RoquaBoundaries
+import RoquaIO
 
 /// Streams fixes out of the on-device Google Maps Timeline exports (2024 on), one segment or
 /// signal at a time; other members are skipped unread: Android's `Timeline.json` (an object
@@ -41,9 +41,10 @@ public final class GoogleTimelineReader: FixReader {
 
     package init(stream: ByteStream) {
         path = stream.path
-        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: ["semanticSegments", "rawSignals"], topLevelArray: true,
-                              expected: "a Google Timeline export (a JSON object with \"semanticSegments\" or \"rawSignals\", "
-                                  + "or the iOS array of segments)")
+        walker = JSONTopLevel(
+            JSONScanner(stream: stream), streaming: ["semanticSegments", "rawSignals"], topLevelArray: true,
+            expected: "a Google Timeline export (a JSON object with \"semanticSegments\" or \"rawSignals\", "
+                + "or the iOS array of segments)")
     }
 
     /// Segments and signals passed over for an impossible value.
@@ -85,9 +86,11 @@ public final class GoogleTimelineReader: FixReader {
                 if let value = entry["time"] {
                     timestamp = try time(value, "time")
                 } else if let offset = entry["durationMinutesOffsetFromStartTime"], let start,
-                          let minutes = offset.number ?? offset.string.flatMap({ TextValues.number($0) }) {
-                    timestamp = try TrackValues.time(start.addingTimeInterval(minutes * 60), file: self.path, line: offset.line,
-                                                     what: "startTime + durationMinutesOffsetFromStartTime")
+                    let minutes = offset.number ?? offset.string.flatMap({ TextValues.number($0) })
+                {
+                    timestamp = try TrackValues.time(
+                        start.addingTimeInterval(minutes * 60), file: self.path, line: offset.line,
+                        what: "startTime + durationMinutesOffsetFromStartTime")
                 } else {
                     throw error("timelinePath point has no time", point.line)
                 }
@@ -102,8 +105,9 @@ public final class GoogleTimelineReader: FixReader {
             }
         }
         if let activity = segment["activity"] {
-            try appendStartAndEnd(activity["start"]?["latLng"] ?? activity["start"],
-                                  activity["end"]?["latLng"] ?? activity["end"], start: start, end: end, what: "activity")
+            try appendStartAndEnd(
+                activity["start"]?["latLng"] ?? activity["start"],
+                activity["end"]?["latLng"] ?? activity["end"], start: start, end: end, what: "activity")
         }
     }
 
@@ -119,7 +123,7 @@ public final class GoogleTimelineReader: FixReader {
     }
 
     private func readSignal(_ signal: JSONValue) throws {
-        guard let position = signal["position"] else { return } // a Wi-Fi scan or activity record
+        guard let position = signal["position"] else { return }  // a Wi-Fi scan or activity record
         guard let point = position["LatLng"] ?? position["latLng"] else {
             throw error("rawSignals position has no LatLng", position.line)
         }
@@ -176,8 +180,9 @@ public final class GoogleTimelineReader: FixReader {
         while let last = body.last, last == 0x20 || last == 0x09 { body.removeLast() }
         if body.starts(with: Self.geoScheme) { body = body.dropFirst(4) }
         guard let comma = body.firstIndex(of: UInt8(ascii: ",")), !body[(comma + 1)...].contains(UInt8(ascii: ",")),
-              let latitude = TextValues.number(bytes: TextValues.trimmed(body[..<comma])),
-              let longitude = TextValues.number(bytes: TextValues.trimmed(body[(comma + 1)...])) else { return nil }
+            let latitude = TextValues.number(bytes: TextValues.trimmed(body[..<comma])),
+            let longitude = TextValues.number(bytes: TextValues.trimmed(body[(comma + 1)...]))
+        else { return nil }
         return (latitude, longitude)
     }
 
@@ -199,7 +204,8 @@ public final class GoogleTimelineReader: FixReader {
     }
 
     private func shapeError() -> TrackReadError {
-        TrackReadError(file: path, line: nil,
-                       message: "not a Google Timeline export: expected a JSON object with \"semanticSegments\" or \"rawSignals\"")
+        TrackReadError(
+            file: path, line: nil,
+            message: "not a Google Timeline export: expected a JSON object with \"semanticSegments\" or \"rawSignals\"")
     }
 }

@@ -126,11 +126,11 @@ public final class KMLReader: FixReader, WholeOrEvents {
         case "Polygon":
             if polygonDepth == nil { polygonDepth = depth }
         case "when" where track != nil && parent == "Track",
-             "coord" where track != nil && parent == "Track",
-             "when" where placemark != nil && parent == "TimeStamp",
-             "begin" where placemark != nil && parent == "TimeSpan",
-             "end" where placemark != nil && parent == "TimeSpan",
-             "coordinates" where placemark != nil && polygonDepth == nil:
+            "coord" where track != nil && parent == "Track",
+            "when" where placemark != nil && parent == "TimeStamp",
+            "begin" where placemark != nil && parent == "TimeSpan",
+            "end" where placemark != nil && parent == "TimeSpan",
+            "coordinates" where placemark != nil && polygonDepth == nil:
             capture = (name, line, depth, "")
             xml.keepText = true
         default:
@@ -163,8 +163,10 @@ public final class KMLReader: FixReader, WholeOrEvents {
             if parts.count >= 2, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1]) {
                 track?.coords.append(Point(longitude: lon, latitude: lat, line: line))
             } else {
-                skipped.skip(error("<gx:coord>\(Echo.cut(TextValues.trimmedWhitespace(text)))</gx:coord> is not \"lon lat [alt]\"",
-                                   line), reason: "invalid coordinate")
+                skipped.skip(
+                    error(
+                        "<gx:coord>\(Echo.cut(TextValues.trimmedWhitespace(text)))</gx:coord> is not \"lon lat [alt]\"",
+                        line), reason: "invalid coordinate")
                 track?.coords.append(nil)
             }
             try pairTrack()
@@ -192,29 +194,34 @@ public final class KMLReader: FixReader, WholeOrEvents {
     /// events, which also count what is wrong with it.
     private func takePlainTrackElement() throws -> Bool {
         var taken: (point: Point?, when: When?)
-        let took = whole.attempt { xml.takeElement(wanted: Self.isTrackChild) { tree in
-            guard tree.nodes.count == 1, let text = tree.nodes[0].text else { return false }
-            let bytes = tree.slice(text)
-            // Vertical tab and form feed: the events' trimming takes them, the byte parsers do not.
-            guard !bytes.contains(0x0B), !bytes.contains(0x0C) else { return false }
-            if tree.nodes[0].local.count == 5 {  // coord: "lon lat [alt]"
-                guard !bytes.contains(0x0D) else { return false }  // "\r\n" is one Character to the events' split
-                let parts = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-                guard parts.count >= 2, let lon = TextValues.number(bytes: parts[0]), let lat = TextValues.number(bytes: parts[1])
+        let took = whole.attempt {
+            xml.takeElement(wanted: Self.isTrackChild) { tree in
+                guard tree.nodes.count == 1, let text = tree.nodes[0].text else { return false }
+                let bytes = tree.slice(text)
+                // Vertical tab and form feed: the events' trimming takes them, the byte parsers do not.
+                guard !bytes.contains(0x0B), !bytes.contains(0x0C) else { return false }
+                if tree.nodes[0].local.count == 5 {  // coord: "lon lat [alt]"
+                    guard !bytes.contains(0x0D) else { return false }  // "\r\n" is one Character to the events' split
+                    let parts = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                    guard parts.count >= 2, let lon = TextValues.number(bytes: parts[0]), let lat = TextValues.number(bytes: parts[1])
+                    else { return false }
+                    taken.point = Point(longitude: lon, latitude: lat, line: tree.line)
+                    return true
+                }
+                let trimmed = TextValues.trimmed(bytes)
+                guard !trimmed.isEmpty else {
+                    taken.when = When.none  // an empty <when>: its coordinate untimed
+                    return true
+                }
+                guard
+                    let date = trimmed.count == 10
+                        ? TimeText.iso8601(bytes: trimmed + Array("T00:00:00Z".utf8)) : TimeText.iso8601(bytes: trimmed),
+                    let time = try? TrackValues.time(date, file: path, line: tree.line)
                 else { return false }
-                taken.point = Point(longitude: lon, latitude: lat, line: tree.line)
+                taken.when = .time(time)
                 return true
             }
-            let trimmed = TextValues.trimmed(bytes)
-            guard !trimmed.isEmpty else {
-                taken.when = When.none  // an empty <when>: its coordinate untimed
-                return true
-            }
-            guard let date = trimmed.count == 10 ? TimeText.iso8601(bytes: trimmed + Array("T00:00:00Z".utf8)) : TimeText.iso8601(bytes: trimmed),
-                  let time = try? TrackValues.time(date, file: path, line: tree.line) else { return false }
-            taken.when = .time(time)
-            return true
-        } }
+        }
         guard took else { return false }
         if let when = taken.when { track?.whens.append(when) } else { track?.coords.append(taken.point) }
         try pairTrack()
@@ -300,9 +307,11 @@ public final class KMLReader: FixReader, WholeOrEvents {
         for piece in text.split(separator: "\n", omittingEmptySubsequences: false) {
             for tuple in piece.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) {
                 let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
-                guard parts.count >= 2, parts.count <= 3, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1]) else {
-                    skipped.skip(InputError(file: file, line: current, message: "coordinates \(Echo.quoted(tuple)) are not \"lon,lat[,alt]\""),
-                                 reason: "invalid coordinate")
+                guard parts.count >= 2, parts.count <= 3, let lon = TextValues.number(parts[0]), let lat = TextValues.number(parts[1])
+                else {
+                    skipped.skip(
+                        InputError(file: file, line: current, message: "coordinates \(Echo.quoted(tuple)) are not \"lon,lat[,alt]\""),
+                        reason: "invalid coordinate")
                     continue
                 }
                 points.append(Point(longitude: lon, latitude: lat, line: current))

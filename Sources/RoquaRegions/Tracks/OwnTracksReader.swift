@@ -54,7 +54,8 @@ public final class OwnTracksReader: FixReader {
     /// The current line's fix; nil for a message that is no location.
     private func record() throws -> Fix? {
         guard let firstTab = line.firstIndex(of: 0x09),
-              let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09) else {
+            let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09)
+        else {
             throw error("expected TIME<TAB>TOPIC<TAB>{json}")
         }
         let payload = line[(secondTab + 1)...]
@@ -74,10 +75,11 @@ public final class OwnTracksReader: FixReader {
             time = stamp
         }
         let coordinate = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: lineNumber)
-        return Fix(coordinate: coordinate, timestamp: try TrackValues.time(time, file: path, line: lineNumber),
-                   accuracy: try TrackValues.metric(message["acc"]?.number, "acc", file: path, line: lineNumber),
-                   speed: try TrackValues.metric(message["vel"]?.number.map { $0 / 3.6 }, "vel", file: path, line: lineNumber),
-                   position: lineNumber)
+        return Fix(
+            coordinate: coordinate, timestamp: try TrackValues.time(time, file: path, line: lineNumber),
+            accuracy: try TrackValues.metric(message["acc"]?.number, "acc", file: path, line: lineNumber),
+            speed: try TrackValues.metric(message["vel"]?.number.map { $0 / 3.6 }, "vel", file: path, line: lineNumber),
+            position: lineNumber)
     }
 
     private func error(_ message: String) -> TrackReadError {

@@ -53,7 +53,10 @@ public struct SkippedRecords: Sendable, Equatable {
         guard count > 0 else { return nil }
         let reasons = byReason.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
         var text = "\(count) record(s) skipped (\(reasons.joined(separator: ", "))"
-        if !lines.isEmpty { text += "; line\(lines.count > 1 ? "s" : "") " + lines.map(String.init).joined(separator: ", ") + (count > lines.count ? ", …" : "") }
+        if !lines.isEmpty {
+            text +=
+                "; line\(lines.count > 1 ? "s" : "") " + lines.map(String.init).joined(separator: ", ") + (count > lines.count ? ", …" : "")
+        }
         return text + ")"
     }
 }

@@ -114,10 +114,12 @@ public final class TCXReader: FixReader, WholeOrEvents {
     /// with nothing consumed, for anything else — the events then read it and say what is wrong.
     private func takePlainPoint() -> Pending? {
         var point: Pending?
-        return whole.attempt { xml.takeElement(wanted: { $1.count == 10 && memcmp($0.baseAddress! + $1.lowerBound, "Trackpoint", 10) == 0 }) {
-            point = plainPoint($0)
-            return point != nil
-        } } ? point : nil
+        return whole.attempt {
+            xml.takeElement(wanted: { $1.count == 10 && memcmp($0.baseAddress! + $1.lowerBound, "Trackpoint", 10) == 0 }) {
+                point = plainPoint($0)
+                return point != nil
+            }
+        } ? point : nil
     }
 
     private func plainPoint(_ tree: XMLSubtree) -> Pending? {
@@ -136,7 +138,8 @@ public final class TCXReader: FixReader, WholeOrEvents {
             if isTime {
                 guard !trimmed.isEmpty else { continue }  // an empty <Time>: untimed
                 guard let date = TimeText.iso8601(bytes: trimmed),
-                      let time = try? TrackValues.time(date, file: path, line: tree.line) else { return nil }
+                    let time = try? TrackValues.time(date, file: path, line: tree.line)
+                else { return nil }
                 point.time = time
             } else if let value = TextValues.number(bytes: trimmed) {
                 if isLatitude {
@@ -153,7 +156,7 @@ public final class TCXReader: FixReader, WholeOrEvents {
         // A Position with one of its two numbers, or off the globe: skipped, counted by the events.
         if point.latitude != nil || point.longitude != nil {
             guard let latitude = point.latitude, let longitude = point.longitude,
-                  (try? TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: tree.line)) != nil
+                (try? TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: tree.line)) != nil
             else { return nil }
         }
         return point
@@ -173,7 +176,9 @@ public final class TCXReader: FixReader, WholeOrEvents {
         let trimmed = TextValues.trimmedWhitespace(text)
         if name == "Time" {
             guard !trimmed.isEmpty else { return }  // an empty <Time>: untimed
-            guard let date = TimeText.iso8601(trimmed) else { throw error("<Time>\(Echo.cut(trimmed))</Time> is not an ISO 8601 date-time", line) }
+            guard let date = TimeText.iso8601(trimmed) else {
+                throw error("<Time>\(Echo.cut(trimmed))</Time> is not an ISO 8601 date-time", line)
+            }
             point?.time = try TrackValues.time(date, file: path, line: line)
             return
         }
@@ -187,7 +192,7 @@ public final class TCXReader: FixReader, WholeOrEvents {
 
     private func makeFix(_ point: Pending) throws(InputError) -> Fix? {
         guard !point.bad else { return nil }
-        guard point.latitude != nil || point.longitude != nil else { return nil } // no Position: not a place
+        guard point.latitude != nil || point.longitude != nil else { return nil }  // no Position: not a place
         guard let latitude = point.latitude, let longitude = point.longitude else {
             throw error("Trackpoint Position needs both LatitudeDegrees and LongitudeDegrees", point.line)
         }

@@ -25,7 +25,8 @@ enum TrackDetection {
         case notATrack(String)
     }
 
-    static let expectedFormats = "GPX, KML, TCX, FIT, CSV, GeoJSON, Overland, OwnTracks .rec, Google Records.json, "
+    static let expectedFormats =
+        "GPX, KML, TCX, FIT, CSV, GeoJSON, Overland, OwnTracks .rec, Google Records.json, "
         + "Timeline or Semantic Location History"
 
     static func detect(_ stream: ByteStream, name: String) throws(InputError) -> Result {
@@ -89,7 +90,8 @@ enum TrackDetection {
             case "gpx": return .format(.gpx)
             case "kml": return .format(.kml)
             case "TrainingCenterDatabase": return .format(.tcx)
-            default: return .notATrack("XML with root element <\(Echo.cut(name))> is not a supported track format (expected GPX, KML or TCX)")
+            default:
+                return .notATrack("XML with root element <\(Echo.cut(name))> is not a supported track format (expected GPX, KML or TCX)")
             }
         }
         return .notATrack("XML file without elements")
@@ -113,8 +115,10 @@ enum TrackDetection {
             if seen.count < 6 { seen.append(key) }
         }
         let keys = seen.isEmpty ? "an empty object" : "keys " + seen.map { Echo.quoted($0) }.joined(separator: ", ")
-        return .notATrack("JSON object with \(keys) is not a known track format (expected GeoJSON \"features\", "
-            + "Records.json or Overland \"locations\", Timeline \"semanticSegments\"/\"rawSignals\" or Semantic Location History \"timelineObjects\")")
+        return .notATrack(
+            "JSON object with \(keys) is not a known track format (expected GeoJSON \"features\", "
+                + "Records.json or Overland \"locations\", Timeline \"semanticSegments\"/\"rawSignals\" or Semantic Location History \"timelineObjects\")"
+        )
     }
 
     /// After the key `locations`: Records.json and Overland batches share it; the first element tells.
@@ -123,12 +127,13 @@ enum TrackDetection {
             return .notATrack("\"locations\" is not an array (expected Records.json or an Overland batch)")
         }
         try json.beginArray("the \"locations\" array")
-        guard try json.nextElement() else { return .format(.googleRecords) } // empty: read as nothing, reported upstream
+        guard try json.nextElement() else { return .format(.googleRecords) }  // empty: read as nothing, reported upstream
         let first = try json.readValue(keeping: ["latitudeE7", "longitudeE7", "timestampMs", "timestamp", "type"])
         if first["latitudeE7"] != nil || first["timestampMs"] != nil || first["timestamp"] != nil { return .format(.googleRecords) }
         if first["type"]?.string == "Feature" { return .format(.overland) }
-        return .notATrack("a \"locations\" array whose first element (line \(first.line)) is neither a Records.json location "
-            + "(latitudeE7, longitudeE7, timestamp) nor an Overland GeoJSON Feature")
+        return .notATrack(
+            "a \"locations\" array whose first element (line \(first.line)) is neither a Records.json location "
+                + "(latitudeE7, longitudeE7, timestamp) nor an Overland GeoJSON Feature")
     }
 
     private static func jsonArray(_ json: JSONScanner) throws(InputError) -> Result {
@@ -136,8 +141,9 @@ enum TrackDetection {
         try json.beginArray("a JSON array")
         guard try json.nextElement() else { return .notATrack("an empty JSON array: no track in it") }
         guard try json.peekToken() == UInt8(ascii: "{") else {
-            return .notATrack("a top-level JSON array whose first element is \(try json.readValue().kind) is not a supported track format "
-                + "(expected the iOS Timeline location-history.json: an array of segments)")
+            return .notATrack(
+                "a top-level JSON array whose first element is \(try json.readValue().kind) is not a supported track format "
+                    + "(expected the iOS Timeline location-history.json: an array of segments)")
         }
         try json.beginObject("an array element")
         var seen: [String] = []
@@ -147,8 +153,10 @@ enum TrackDetection {
             if seen.count < 6 { seen.append(key) }
         }
         let keys = seen.isEmpty ? "empty objects" : "objects with keys " + seen.map { Echo.quoted($0) }.joined(separator: ", ")
-        return .notATrack("a top-level JSON array of \(keys) is not a supported track format "
-            + "(expected the iOS Timeline location-history.json: segments with \"startTime\", \"visit\", \"activity\" or \"timelinePath\")")
+        return .notATrack(
+            "a top-level JSON array of \(keys) is not a supported track format "
+                + "(expected the iOS Timeline location-history.json: segments with \"startTime\", \"visit\", \"activity\" or \"timelinePath\")"
+        )
     }
 
     /// `2019-04-06T13:39:27Z<TAB>` at the start of a line: the OwnTracks recorder's layout.

@@ -90,13 +90,19 @@ public enum TrackInputs {
         for entry in entries where isTrackName(entry.name) && !isHidden(entry.name) {
             // Gzip by name here: deciding by content would mean opening every entry twice.
             let gzip = fileExtension(entry.name) == "gz"
-            inputs.append(.source(TrackSource(name: "\(path):\(entry.name)", file: path, gzip: gzip, foundByWalking: true,
-                                              archive: archive, entry: entry, historyName: "\(historyName):\(entry.name)")))
+            inputs.append(
+                .source(
+                    TrackSource(
+                        name: "\(path):\(entry.name)", file: path, gzip: gzip, foundByWalking: true,
+                        archive: archive, entry: entry, historyName: "\(historyName):\(entry.name)")))
             found += 1
         }
         guard found > 0 else {
-            throw InputError(file: path, line: nil, message: "a ZIP archive with no supported file (\(entries.count) entries; "
-                + "expected names ending in " + trackExtensions.sorted().map { ".\($0)" }.joined(separator: ", ") + ", or .gz of those)")
+            throw InputError(
+                file: path, line: nil,
+                message: "a ZIP archive with no supported file (\(entries.count) entries; "
+                    + "expected names ending in " + trackExtensions.sorted().map { ".\($0)" }.joined(separator: ", ") + ", or .gz of those)"
+            )
         }
         if entries.count > found { inputs.append(.skipped(path: path, count: entries.count - found)) }
     }

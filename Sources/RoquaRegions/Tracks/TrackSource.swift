@@ -29,8 +29,9 @@ public final class TrackSource {
             throw TrackReadError(file: file, line: nil, message: "tracks cannot be read from standard input: save it to a file first")
         }
         let magic = try ByteStream(path: file).lookahead(2)
-        self.init(name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil,
-                  historyName: historyName ?? (file as NSString).lastPathComponent)
+        self.init(
+            name: file, file: file, gzip: magic == Self.gzipMagic, foundByWalking: foundByWalking, archive: nil, entry: nil,
+            historyName: historyName ?? (file as NSString).lastPathComponent)
     }
 
     /// A file on disk that messages and the import record call `name` (positions posted live,
@@ -41,7 +42,8 @@ public final class TrackSource {
         self.init(name: name, file: file, gzip: magic == Self.gzipMagic, foundByWalking: false, archive: nil, entry: nil, historyName: name)
     }
 
-    init(name: String, file: String, gzip: Bool, foundByWalking: Bool, archive: ZipArchive?, entry: ZipArchive.Entry?, historyName: String) {
+    init(name: String, file: String, gzip: Bool, foundByWalking: Bool, archive: ZipArchive?, entry: ZipArchive.Entry?, historyName: String)
+    {
         self.name = name
         self.historyName = historyName
         self.file = file
@@ -84,7 +86,8 @@ public final class TrackSource {
         defer { buffer.deallocate() }
         var total = 0
         do {
-            var source: any ByteSource = try archive.flatMap { archive in try entry.map { try archive.open($0) } }
+            var source: any ByteSource =
+                try archive.flatMap { archive in try entry.map { try archive.open($0) } }
                 ?? FileSource(path: file)
             if gzip { source = try GzipSource(inner: source, name: name) }
             while true {

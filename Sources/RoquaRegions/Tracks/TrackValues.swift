@@ -82,7 +82,8 @@ public enum TrackValues {
     static func metric(_ value: JSONValue?, _ name: String, file: String) throws(InputError) -> Double? {
         guard let value, !value.isNull else { return nil }
         guard let number = value.number, number >= 0 else {
-            throw InputError(file: file, line: value.line, message: "\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number")
+            throw InputError(
+                file: file, line: value.line, message: "\(name) \(GoogleRecordsReader.show(value)) is not a non-negative number")
         }
         return number
     }

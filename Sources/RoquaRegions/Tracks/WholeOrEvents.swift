@@ -24,23 +24,26 @@ extension WholeOrEvents {
             var lines: [String] = []
             var reader: Self?
             do {
-                let opened = Self(stream: try ByteStream(source: MemorySource(bytes), name: "both", chunkSize: chunkSize),
-                                  options: TrackReadOptions())
+                let opened = Self(
+                    stream: try ByteStream(source: MemorySource(bytes), name: "both", chunkSize: chunkSize),
+                    options: TrackReadOptions())
                 opened.readsPlainPointsWhole = whole
                 reader = opened
                 var next = opened
                 while let fix = try next.next() {
-                    lines.append("\(fix.coordinate.latitude) \(fix.coordinate.longitude) \(fix.timestamp.timeIntervalSinceReferenceDate) "
-                        + "\(fix.accuracy.map { "\($0)" } ?? "-") \(fix.speed.map { "\($0)" } ?? "-") @\(fix.position)")
+                    lines.append(
+                        "\(fix.coordinate.latitude) \(fix.coordinate.longitude) \(fix.timestamp.timeIntervalSinceReferenceDate) "
+                            + "\(fix.accuracy.map { "\($0)" } ?? "-") \(fix.speed.map { "\($0)" } ?? "-") @\(fix.position)")
                 }
             } catch {
                 lines.append("error: \(error)")
             }
             if let reader {
                 let skipped = reader.skipped
-                lines.append("untimed \(reader.untimedPoints), skipped \(skipped.count) "
-                    + "\(skipped.byReason.sorted { $0.key < $1.key }) \(skipped.lines) \(skipped.first.map { "\($0)" } ?? "-"), "
-                    + "line \(reader.lineReached)")
+                lines.append(
+                    "untimed \(reader.untimedPoints), skipped \(skipped.count) "
+                        + "\(skipped.byReason.sorted { $0.key < $1.key }) \(skipped.lines) \(skipped.first.map { "\($0)" } ?? "-"), "
+                        + "line \(reader.lineReached)")
             }
             return (lines.joined(separator: "\n"), reader?.pointsTakenWhole ?? 0)
         }

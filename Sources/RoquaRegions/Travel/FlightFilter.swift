@@ -110,7 +110,8 @@ public struct FlightFilter {
         // Most fixes are a few metres from the last: within 0.006° both ways is under 1 km (a
         // degree is at most 111.32 km), no trigonometry needed.
         if minimumDistance >= 1_000, abs(fix.coordinate.latitude - reference.coordinate.latitude) < 0.006,
-           abs(fix.coordinate.longitude - reference.coordinate.longitude) < 0.006 {
+            abs(fix.coordinate.longitude - reference.coordinate.longitude) < 0.006
+        {
             return false
         }
         let distance = Geodesy.haversineMeters(reference.coordinate, fix.coordinate)
@@ -177,8 +178,10 @@ public struct FlightFilter {
             }
             // Landed: the phone was off in the air (or the suspect is the touchdown itself).
             let flown = suspect.speed.map { $0.isFinite && $0 > settings.speed } ?? false
-            let flight = flown ? Flight(departure: lastGround, fixes: [suspect], arrival: fix)
-                               : Flight(departure: lastGround, fixes: [], arrival: suspect)
+            let flight =
+                flown
+                ? Flight(departure: lastGround, fixes: [suspect], arrival: fix)
+                : Flight(departure: lastGround, fixes: [], arrival: suspect)
             lastGround = fix
             if flown {
                 emit(.flight(flight))

@@ -31,8 +31,11 @@ public struct TileStats: Sendable, Equatable, Encodable {
         side.reserveCapacity(visited.count)
         var best: Square?
         for tile in visited.sorted() {
-            let n = 1 + min(side[Tile(x: tile.x - 1, y: tile.y)] ?? 0, side[Tile(x: tile.x, y: tile.y - 1)] ?? 0,
-                            side[Tile(x: tile.x - 1, y: tile.y - 1)] ?? 0)
+            let n =
+                1
+                + min(
+                    side[Tile(x: tile.x - 1, y: tile.y)] ?? 0, side[Tile(x: tile.x, y: tile.y - 1)] ?? 0,
+                    side[Tile(x: tile.x - 1, y: tile.y - 1)] ?? 0)
             side[tile] = n
             let candidate = Square(x: tile.x - n + 1, y: tile.y - n + 1, size: n)
             if let current = best {

@@ -37,9 +37,10 @@ extension RegionStore {
     public func flights() throws -> [FlightRecord] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM flights ORDER BY start, id").map { row in
-                FlightRecord(from: row["from_name"], fromCode: row["from_code"], to: row["to_name"], toCode: row["to_code"],
-                             start: StoreTime.date(row["start"]) ?? .distantPast, end: StoreTime.date(row["end"]) ?? .distantPast,
-                             km: row["km"], fixes: row["fixes"])
+                FlightRecord(
+                    from: row["from_name"], fromCode: row["from_code"], to: row["to_name"], toCode: row["to_code"],
+                    start: StoreTime.date(row["start"]) ?? .distantPast, end: StoreTime.date(row["end"]) ?? .distantPast,
+                    km: row["km"], fixes: row["fixes"])
             }
         }
     }
@@ -82,7 +83,8 @@ extension RegionStore {
     public static func daysAbroad(_ db: Database, zone: TimeZone) throws -> Int {
         var days: [String: Set<Int>] = [:]
         var offsets: [Int: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT DISTINCT bucket, country_code FROM presence WHERE \(Self.integerBucket) AND country_code <> ''")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT DISTINCT bucket, country_code FROM presence WHERE \(Self.integerBucket) AND country_code <> ''")
         while let row = try rows.next() {
             let bucket: Int = row[0], code: String = row[1]
             days[code, default: []].insert(localDay(bucket: bucket, zone: zone, offsets: &offsets))
@@ -96,11 +98,13 @@ extension RegionStore {
     static func localDay(bucket: Int, zone: TimeZone, offsets: inout [Int: Int]) -> Int {
         let seconds = Double(bucket) * TravelRecorder.bucketSeconds
         let hour = Int(seconds / 3600)
-        let offset = offsets[hour] ?? {
-            let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
-            offsets[hour] = value
-            return value
-        }()
+        let offset =
+            offsets[hour]
+            ?? {
+                let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+                offsets[hour] = value
+                return value
+            }()
         return Int(((seconds + Double(offset)) / 86_400).rounded(.down))
     }
 
@@ -110,22 +114,26 @@ extension RegionStore {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         guard let first = calendar.date(from: DateComponents(year: year, month: 1, day: 1)),
-              let after = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) else {
+            let after = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))
+        else {
             return DaysReport(year: year, level: level.description, timeZone: zone.identifier, units: [])
         }
-        let column = switch level {
-        case .country: "country_code"
-        case .province: "province_code"
-        case .district: "district_code"
-        }
+        let column =
+            switch level {
+            case .country: "country_code"
+            case .province: "province_code"
+            case .district: "district_code"
+            }
         let low = TravelRecorder.bucket(first), high = TravelRecorder.bucket(after) - 1
         return try read { db in
             var days: [String: Set<Int>] = [:]
             // Each quarter-hour lies in one local day.
             var offsets: [Int: Int] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT DISTINCT bucket, \(column) FROM presence WHERE \(Self.integerBucket) AND bucket BETWEEN ? AND ? AND \(column) <> ''
-                """, arguments: [low, high])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT DISTINCT bucket, \(column) FROM presence WHERE \(Self.integerBucket) AND bucket BETWEEN ? AND ? AND \(column) <> ''
+                    """, arguments: [low, high])
             while let row = try rows.next() {
                 let bucket: Int = row[0], code: String = row[1]
                 days[code, default: []].insert(Self.localDay(bucket: bucket, zone: zone, offsets: &offsets))
@@ -141,19 +149,23 @@ extension RegionStore {
     /// through the codes index from each unit's country, province and district in `presence`
     /// (a scan of every region for its names took 0.2 s at a million regions).
     static func unitNames(_ db: Database, level: AdminLevel, codes: Set<String>, buckets: ClosedRange<Int>) throws -> [String: String] {
-        let (code, name) = switch level {
-        case .country: ("country_code", "country")
-        case .province: ("province_code", "province")
-        case .district: ("district_code", "district")
-        }
+        let (code, name) =
+            switch level {
+            case .country: ("country_code", "country")
+            case .province: ("province_code", "province")
+            case .district: ("district_code", "district")
+            }
         var names: [String: String] = [:]
-        let units = try Row.fetchCursor(db, sql: """
-            SELECT DISTINCT country_code, province_code, district_code FROM presence WHERE \(Self.integerBucket) AND bucket BETWEEN ? AND ?
-            """, arguments: [buckets.lowerBound, buckets.upperBound])
+        let units = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT DISTINCT country_code, province_code, district_code FROM presence WHERE \(Self.integerBucket) AND bucket BETWEEN ? AND ?
+                """, arguments: [buckets.lowerBound, buckets.upperBound])
         let path = ["country_code", "province_code", "district_code"].prefix { $0 != code } + [code]
-        let lookup = try db.makeStatement(sql: """
-            SELECT \(name) FROM visited_regions WHERE \(path.map { "\($0) IS ?" }.joined(separator: " AND ")) AND \(name) IS NOT NULL LIMIT 1
-            """)
+        let lookup = try db.makeStatement(
+            sql: """
+                SELECT \(name) FROM visited_regions WHERE \(path.map { "\($0) IS ?" }.joined(separator: " AND ")) AND \(name) IS NOT NULL LIMIT 1
+                """)
         while let row = try units.next() {
             let codes3: [String] = [row[0], row[1], row[2]]
             let unit = codes3[path.count - 1]
@@ -169,14 +181,18 @@ extension RegionStore {
     /// When the last ground fix was (to its quarter-hour), or nil when none is recorded.
     public func lastOnTheGround() throws -> Date? {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT MAX(bucket) FROM presence WHERE \(Self.integerBucket)").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
+            try Int.fetchOne(db, sql: "SELECT MAX(bucket) FROM presence WHERE \(Self.integerBucket)").map {
+                Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds)
+            }
         }
     }
 
     /// When the first ground fix was (to its quarter-hour), or nil when none is recorded.
     public func firstOnTheGround() throws -> Date? {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT MIN(bucket) FROM presence WHERE \(Self.integerBucket)").map { Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds) }
+            try Int.fetchOne(db, sql: "SELECT MIN(bucket) FROM presence WHERE \(Self.integerBucket)").map {
+                Date(timeIntervalSince1970: Double($0) * TravelRecorder.bucketSeconds)
+            }
         }
     }
 

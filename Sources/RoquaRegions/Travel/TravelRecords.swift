@@ -103,9 +103,10 @@ struct TravelRecorder {
     /// Writes what was recorded; `region(i)` gives the (enriched) region at engine index `i`,
     /// `place` names a point (country code, place name) for the flights' ends.
     func write(_ db: Database, region: (Int) -> VisitedRegion, place: (Coordinate) -> (code: String?, name: String?)) throws {
-        let presenceStatement = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)
-            """)
+        let presenceStatement = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)
+                """)
         // Many regions of one district share a quarter hour: each row is written once. Rows are
         // packed like `presence`, with the index of the region's units in `places`.
         struct Units: Hashable {
@@ -117,11 +118,13 @@ struct TravelRecorder {
             if let known = placeOfRegion[index] { return entry & ~0xFFFF_FFFF | known }
             let r = region(Int(index))
             let units = Units(country: r.countryCode ?? "", province: r.provinceCode ?? "", district: r.districtCode ?? "")
-            let place = placeIndex[units] ?? {
-                places.append(units)
-                placeIndex[units] = Int64(places.count - 1)
-                return Int64(places.count - 1)
-            }()
+            let place =
+                placeIndex[units]
+                ?? {
+                    places.append(units)
+                    placeIndex[units] = Int64(places.count - 1)
+                    return Int64(places.count - 1)
+                }()
             placeOfRegion[index] = place
             return entry & ~0xFFFF_FFFF | place
         }
@@ -140,13 +143,17 @@ struct TravelRecorder {
         guard let first = path.first, let last = path.last else { return }
         let from = place(first.coordinate), to = place(last.coordinate)
         let points = path.map { "[\($0.coordinate.longitude),\($0.coordinate.latitude),\(Int($0.timestamp.timeIntervalSince1970))]" }
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO flights (start, end, from_latitude, from_longitude, to_latitude, to_longitude,
-                                           from_code, from_name, to_code, to_name, km, fixes, path)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [try StoreTime.text(flight.start), try StoreTime.text(flight.end),
-                             first.coordinate.latitude, first.coordinate.longitude, last.coordinate.latitude, last.coordinate.longitude,
-                             from.code, from.name, to.code, to.name, flight.kilometres, flight.fixCount,
-                             "[" + points.joined(separator: ",") + "]"])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO flights (start, end, from_latitude, from_longitude, to_latitude, to_longitude,
+                                               from_code, from_name, to_code, to_name, km, fixes, path)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                try StoreTime.text(flight.start), try StoreTime.text(flight.end),
+                first.coordinate.latitude, first.coordinate.longitude, last.coordinate.latitude, last.coordinate.longitude,
+                from.code, from.name, to.code, to.name, flight.kilometres, flight.fixCount,
+                "[" + points.joined(separator: ",") + "]",
+            ])
     }
 }

@@ -15,9 +15,10 @@ enum ArchiveRoutes {
             }
             let data = try await offloaded { try state.store.export(format) }
             let type = format == .gpx ? "application/gpx+xml" : format == .geojson ? "application/geo+json" : "application/json"
-            return Response(status: .ok,
-                            headers: [.contentType: type, .contentDisposition: "attachment; filename=\"roqua-export.\(format.rawValue)\""],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            return Response(
+                status: .ok,
+                headers: [.contentType: type, .contentDisposition: "attachment; filename=\"roqua-export.\(format.rawValue)\""],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
         router.post("/api/restore") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
@@ -28,8 +29,10 @@ enum ArchiveRoutes {
             var failure: String? = "interrupted"
             defer { state.imports.end(ticket, failure: failure) }
             do {
-                let spool = try await UploadSpool.receive(request.body, name: "restore.json", limit: state.options.maxUploadBytes,
-                                                          declaredLength: length) { state.imports.received(ticket, bytes: $0) }
+                let spool = try await UploadSpool.receive(
+                    request.body, name: "restore.json", limit: state.options.maxUploadBytes,
+                    declaredLength: length
+                ) { state.imports.received(ticket, bytes: $0) }
                 defer { spool.remove() }
                 // Restoring reads and checks the whole archive before its one transaction: it
                 // holds the store's writer throughout, as any import's writing does.

@@ -37,8 +37,10 @@ struct RegionsGeoJSON: OrderedJSON {
             try properties.encode(r.visitCount, forKey: "visit_count")
             try properties.encode(style.format(r.timestampStart), forKey: "first_visit")
             try properties.encode(style.format(r.lastVisit), forKey: "last_visit")
-            for (key, value) in [("country", r.country), ("country_code", r.countryCode), ("province", r.province),
-                                 ("province_code", r.provinceCode), ("district", r.district), ("district_code", r.districtCode)] {
+            for (key, value) in [
+                ("country", r.country), ("country_code", r.countryCode), ("province", r.province),
+                ("province_code", r.provinceCode), ("district", r.district), ("district_code", r.districtCode),
+            ] {
                 try properties.encodeIfPresent(value, forKey: JSONKey(key))
             }
             var geometry = feature.nestedContainer(keyedBy: JSONKey.self, forKey: "geometry")
@@ -81,12 +83,13 @@ struct AchievementList: OrderedJSON {
             guard let definition = catalog.definition(status.id) else { return nil }
             let unlock = board.unlock(status.id)
             let secret = definition.hidden && unlock == nil
-            return Item(id: secret ? "hidden" : status.id, title: secret ? "???" : definition.title.text(language: language),
-                        description: secret ? "???" : definition.description.text(language: language),
-                        icon: secret ? "?" : definition.icon, rarity: definition.rarity.rawValue,
-                        category: definition.category.rawValue, hidden: secret, xp: definition.xp, unlocked: unlock != nil,
-                        progress: secret ? 0 : (status.fraction * 1000).rounded() / 1000,
-                        unlockedAt: unlock.map { style.format($0.unlockedAt) })
+            return Item(
+                id: secret ? "hidden" : status.id, title: secret ? "???" : definition.title.text(language: language),
+                description: secret ? "???" : definition.description.text(language: language),
+                icon: secret ? "?" : definition.icon, rarity: definition.rarity.rawValue,
+                category: definition.category.rawValue, hidden: secret, xp: definition.xp, unlocked: unlock != nil,
+                progress: secret ? 0 : (status.fraction * 1000).rounded() / 1000,
+                unlockedAt: unlock.map { style.format($0.unlockedAt) })
         }
     }
 }

@@ -14,10 +14,11 @@ enum ExplorationRoutes {
         router.get("/api/stats") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
             let zone = try timeZone(query["tz"])
-            let decimals = try query["decimals"].map { text throws(APIError) -> Int in
-                guard let value = Int(text), (4...9).contains(value) else { throw .badRequest("decimals must be 4…9") }
-                return value
-            } ?? 5
+            let decimals =
+                try query["decimals"].map { text throws(APIError) -> Int in
+                    guard let value = Int(text), (4...9).contains(value) else { throw .badRequest("decimals must be 4…9") }
+                    return value
+                } ?? 5
             if let unit = query["unit"] {
                 let found: BoundaryHierarchy.Unit
                 do { found = try state.hierarchy.unit(named: unit) } catch let error as BoundaryHierarchy.LookupError {
@@ -30,8 +31,9 @@ enum ExplorationRoutes {
                 return try JSONBody.encoded(progress, timeZone: zone)
             }
             let report = try await offloaded {
-                try ProgressReport(store: state.store, hierarchy: state.hierarchy,
-                                   options: .init(timeZone: zone, decimals: decimals), memory: StoredFigures(store: state.store))
+                try ProgressReport(
+                    store: state.store, hierarchy: state.hierarchy,
+                    options: .init(timeZone: zone, decimals: decimals), memory: StoredFigures(store: state.store))
             }
             return try JSONBody.encoded(report, timeZone: zone)
         }

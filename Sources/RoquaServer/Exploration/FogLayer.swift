@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import RoquaIO
 import RoquaRegions
 import RoquaServeInput
+import Synchronization
 
 /// What the page's fog needs for the part of the map it shows: the visited regions' circles in
 /// the view, thinned to what can be seen at its zoom, so a store of a million regions sends a few
@@ -68,8 +68,12 @@ package struct FogLayer: OrderedJSON, Sendable {
         while true {
             var seen = Set<SIMD3<Int64>>()
             var kept: [Circle] = []
-            for item in inView where seen.insert(SIMD3(Int64((item.x / grid).rounded(.down)), Int64((item.y / grid).rounded(.down)),
-                                                       Int64(item.size))).inserted {
+            for item in inView
+            where seen.insert(
+                SIMD3(
+                    Int64((item.x / grid).rounded(.down)), Int64((item.y / grid).rounded(.down)),
+                    Int64(item.size))
+            ).inserted {
                 kept.append(item.circle)
                 if kept.count > maxCircles { break }
             }
@@ -116,7 +120,8 @@ extension FogLayer.View {
         }
         let parts = (query["bbox"] ?? "").split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
         guard parts.count == 4, parts.allSatisfy(\.isFinite), parts[1] <= parts[3], parts[0] <= parts[2],
-              (-90...90).contains(parts[1]), (-90...90).contains(parts[3]) else {
+            (-90...90).contains(parts[1]), (-90...90).contains(parts[3])
+        else {
             throw .badRequest("bbox must be west,south,east,north in degrees (south ≤ north, west ≤ east)")
         }
         self.init(zoom: zoom, west: parts[0], south: parts[1], east: parts[2], north: parts[3])

@@ -31,8 +31,13 @@ final class ImportGate: Sendable {
 
     static let maximumUploads = 8
 
-    private let state = Mutex((newest: 0, uploads: 0, progress: Progress(phase: "idle", file: nil, receivedBytes: 0,
-                                                                         totalBytes: nil, fixesRead: nil, message: nil)))
+    private let state = Mutex(
+        (
+            newest: 0, uploads: 0,
+            progress: Progress(
+                phase: "idle", file: nil, receivedBytes: 0,
+                totalBytes: nil, fixesRead: nil, message: nil)
+        ))
     private let writer = DispatchSemaphore(value: 1)
 
     /// Starts an upload's progress; nil when `maximumUploads` are already being handled.
@@ -41,8 +46,9 @@ final class ImportGate: Sendable {
             guard state.uploads < Self.maximumUploads else { return nil }
             state.uploads += 1
             state.newest += 1
-            state.progress = Progress(phase: "receiving", file: file, receivedBytes: 0, totalBytes: totalBytes, fixesRead: nil,
-                                      message: nil)
+            state.progress = Progress(
+                phase: "receiving", file: file, receivedBytes: 0, totalBytes: totalBytes, fixesRead: nil,
+                message: nil)
             return Ticket(number: state.newest)
         }
     }

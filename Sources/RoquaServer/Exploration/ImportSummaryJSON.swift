@@ -6,8 +6,10 @@ import RoquaRegions
 
 /// The answer to a track upload: what `roqua track import` prints, as fields and as its text.
 enum ImportSummaryJSON {
-    static func document(_ summary: TrackImportSummary, events: [AchievementEvent], name: String,
-                         catalog: AchievementCatalog) -> String {
+    static func document(
+        _ summary: TrackImportSummary, events: [AchievementEvent], name: String,
+        catalog: AchievementCatalog
+    ) -> String {
         var unlocked: [String] = []
         var levelUp = "null"
         for event in events {
@@ -15,14 +17,16 @@ enum ImportSummaryJSON {
             case let .unlocked(unlock):
                 let title = catalog.definition(unlock.id)?.title
                 let en = title?.en ?? unlock.id, tr = title?.tr ?? unlock.id
-                unlocked.append("{\"id\":\(JSONText.quote(unlock.id)),\"title\":{\"en\":\(JSONText.quote(en)),\"tr\":\(JSONText.quote(tr))},"
-                                + "\"xp\":\(unlock.xp)}")
+                unlocked.append(
+                    "{\"id\":\(JSONText.quote(unlock.id)),\"title\":{\"en\":\(JSONText.quote(en)),\"tr\":\(JSONText.quote(tr))},"
+                        + "\"xp\":\(unlock.xp)}")
             case let .levelUp(from, to):
                 levelUp = "{\"from\":\(from),\"to\":\(to)}"
             }
         }
         func firsts(_ level: AdminLevel) -> String {
-            "[" + summary.firsts.filter { $0.level == level }
+            "["
+                + summary.firsts.filter { $0.level == level }
                 .map { "{\"code\":\(JSONText.quote($0.code)),\"name\":\(JSONText.quote($0.name))}" }.joined(separator: ",") + "]"
         }
         let dropped = summary.dropped.map { ("\($0.key)", $0.value) }.sorted { $0.0 < $1.0 }
@@ -89,7 +93,8 @@ struct UploadOutcome {
         for entry in summaries { tally.add(entry.summary) }
         tally.failures = failures.count
         tally.passedOver = passedOver
-        let lines = summaries.map { ImportSummaryJSON.text($0.summary, events: $0.events, name: $0.name, catalog: catalog) }
+        let lines =
+            summaries.map { ImportSummaryJSON.text($0.summary, events: $0.events, name: $0.name, catalog: catalog) }
             + failures.map { "error: \($0.message)" } + [tally.summaryLine(named: 1)].compactMap { $0 }
         return "{\"file\":\(JSONText.quote(name)),\"format\":\"archive\",\"new_regions\":\(newRegions),"
             + "\"first_districts\":[\(firstDistricts.joined(separator: ","))],\"files\":[\(documents.joined(separator: ","))],"

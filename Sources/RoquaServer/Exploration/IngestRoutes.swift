@@ -49,12 +49,15 @@ enum IngestRoutes {
             if let given {
                 // Authenticated by a header or the URL before a byte of the body is read.
                 owner = try authenticate(request, state: state, credentials: given)
-                batch = try await state.ingestLimits.reading { try LiveFixes.traccar(try await body(request, upTo: maxBody), window: window).batch }
+                batch = try await state.ingestLimits.reading {
+                    try LiveFixes.traccar(try await body(request, upTo: maxBody), window: window).batch
+                }
             } else {
                 // By the body's `device_id`: a small body only, parsed in well under a millisecond
                 // (no reading slot is taken, so strangers cannot hold the slots).
-                let (parsed, deviceID) = try LiveFixes.traccar(try await body(request, upTo: unauthenticatedBody, unauthenticated: true),
-                                                               window: window)
+                let (parsed, deviceID) = try LiveFixes.traccar(
+                    try await body(request, upTo: unauthenticatedBody, unauthenticated: true),
+                    window: window)
                 owner = try authenticate(request, state: state, credentials: Credentials(token: deviceID, user: nil))
                 batch = parsed
             }
@@ -73,10 +76,12 @@ enum IngestRoutes {
                     if body.readableBytes > 0 { parameters = parameters.merging(try QueryParameters(String(buffer: body))) }
                 }
                 let token = parameters[app == .osmAnd ? "id" : "token"]
-                let device = try authenticate(request, state: state,
-                                              credentials: try credentials(request) ?? Credentials(token: token, user: nil))
+                let device = try authenticate(
+                    request, state: state,
+                    credentials: try credentials(request) ?? Credentials(token: token, user: nil))
                 let window = state.liveWindow()
-                let batch = try app == .osmAnd ? LiveFixes.osmAnd(parameters, window: window) : LiveFixes.gpsLogger(parameters, window: window)
+                let batch =
+                    try app == .osmAnd ? LiveFixes.osmAnd(parameters, window: window) : LiveFixes.gpsLogger(parameters, window: window)
                 try await store(batch, device: device, app: app, state: state)
                 return Response(status: .ok)
             }
@@ -97,8 +102,9 @@ enum IngestRoutes {
         if let header = request.headers[.authorization] {
             if header.hasPrefix("Bearer ") { return Credentials(token: String(header.dropFirst(7)), user: nil) }
             if basicAuth, header.hasPrefix("Basic "),
-               let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
-               let colon = decoded.firstIndex(of: ":") {
+                let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
+                let colon = decoded.firstIndex(of: ":")
+            {
                 return Credentials(token: String(decoded[decoded.index(after: colon)...]), user: String(decoded[..<colon]))
             }
         }
@@ -109,16 +115,21 @@ enum IngestRoutes {
     /// The device `credentials` belong to.
     /// - Throws: 401 for none or a wrong, revoked or unknown token; 429 past the device's rate.
     static func authenticate(_ request: Request, state: ServerState, credentials: Credentials?) throws -> String {
-        let challenge: HTTPFields = request.uri.path.hasSuffix("/owntracks") ? [.wwwAuthenticate: "Basic realm=\"roqua\""]
+        let challenge: HTTPFields =
+            request.uri.path.hasSuffix("/owntracks")
+            ? [.wwwAuthenticate: "Basic realm=\"roqua\""]
             : [.wwwAuthenticate: "Bearer"]
         guard let token = credentials?.token, let device = try state.store.device(forToken: token),
-              credentials?.user == nil || credentials?.user == device else {
-            throw APIError(.unauthorized, "this endpoint needs a device's token (roqua serve device add NAME prints one)",
-                           headers: challenge)
+            credentials?.user == nil || credentials?.user == device
+        else {
+            throw APIError(
+                .unauthorized, "this endpoint needs a device's token (roqua serve device add NAME prints one)",
+                headers: challenge)
         }
         guard state.ingestLimits.admit(device) else {
-            throw APIError(.tooManyRequests, "device \(device) is posting faster than \(IngestLimits.perSecond) requests a second",
-                           headers: [.retryAfter: "1"])
+            throw APIError(
+                .tooManyRequests, "device \(device) is posting faster than \(IngestLimits.perSecond) requests a second",
+                headers: [.retryAfter: "1"])
         }
         return device
     }
@@ -126,9 +137,11 @@ enum IngestRoutes {
     /// A request's body, at most `limit` bytes: 413 past it, and before a byte is read when
     /// `Content-Length` says so.
     static func body(_ request: Request, upTo limit: Int, unauthenticated: Bool = false) async throws -> Data {
-        let tooLarge = APIError(.contentTooLarge, unauthenticated
-            ? "a body over \(limit >> 10) kB needs the device's token in the URL first (…/api/ingest/traccar?token=TOKEN)"
-            : "the body is larger than \(limit >> 20) MB")
+        let tooLarge = APIError(
+            .contentTooLarge,
+            unauthenticated
+                ? "a body over \(limit >> 10) kB needs the device's token in the URL first (…/api/ingest/traccar?token=TOKEN)"
+                : "the body is larger than \(limit >> 20) MB")
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit { throw tooLarge }
         var request = request
         do { return Data(buffer: try await request.collectBody(upTo: limit)) } catch is NIOTooManyBytesError {
@@ -140,19 +153,27 @@ enum IngestRoutes {
     /// and logs what was skipped (the counts, never a coordinate).
     static func store(_ batch: LiveBatch, device: String, app: LiveProtocol, state: ServerState) async throws {
         if batch.skippedCount > 0 {
-            state.logger.notice("live fixes skipped", metadata: ["device": "\(device)", "app": "\(app.rawValue)",
-                                                                 "skipped": "\(batch.skipped)"])
+            state.logger.notice(
+                "live fixes skipped",
+                metadata: [
+                    "device": "\(device)", "app": "\(app.rawValue)",
+                    "skipped": "\(batch.skipped)",
+                ])
         }
         try await offloaded {
             try state.store.deviceSeen(device, posted: batch.fixes.count, skipped: batch.skippedCount)
             guard !batch.fixes.isEmpty else { return }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roqua-live-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
             defer { try? FileManager.default.removeItem(at: directory) }
             let file = directory.appendingPathComponent("fixes.csv").path
-            guard FileManager.default.createFile(atPath: file, contents: Data(canonicalCSV(batch.fixes).utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: file, contents: Data(canonicalCSV(batch.fixes).utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else {
                 throw APIError(.internalServerError, "the fixes could not be written for import")
             }
             let importer = try state.importer()
@@ -162,9 +183,13 @@ enum IngestRoutes {
             let (summary, _) = try importer.importSource(source, options: TrackReadOptions(continuing: true)) { db, summary in
                 try tracker.consume(db, events: summary.events, stored: summary.storedRegions)
             }
-            state.logger.info("live fixes stored", metadata: ["device": "\(device)", "app": "\(app.rawValue)",
-                                                              "fixes": "\(summary.fixesRead)", "new_regions": "\(summary.newRegions)",
-                                                              "repeated": "\(summary.alreadyImported)"])
+            state.logger.info(
+                "live fixes stored",
+                metadata: [
+                    "device": "\(device)", "app": "\(app.rawValue)",
+                    "fixes": "\(summary.fixesRead)", "new_regions": "\(summary.newRegions)",
+                    "repeated": "\(summary.alreadyImported)",
+                ])
         }
     }
 
@@ -194,7 +219,10 @@ final class IngestLimits: Sendable {
             var bucket = state.buckets[device] ?? (Self.burst, now)
             bucket.tokens = min(Self.burst, bucket.tokens + now.timeIntervalSince(bucket.at) * Self.perSecond)
             bucket.at = now
-            guard bucket.tokens >= 1 else { state.buckets[device] = bucket; return false }
+            guard bucket.tokens >= 1 else {
+                state.buckets[device] = bucket
+                return false
+            }
             bucket.tokens -= 1
             state.buckets[device] = bucket
             return true
@@ -210,8 +238,9 @@ final class IngestLimits: Sendable {
             return true
         }
         guard admitted else {
-            throw APIError(.serviceUnavailable, "\(Self.maximumBodies) position batches are being read already; try again",
-                           headers: [.retryAfter: "1"])
+            throw APIError(
+                .serviceUnavailable, "\(Self.maximumBodies) position batches are being read already; try again",
+                headers: [.retryAfter: "1"])
         }
         defer { state.withLock { $0.bodies -= 1 } }
         return try await body()

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import RoquaAchievements
 import RoquaRegions
+import Synchronization
 
 /// The achievement board as the store is now, evaluated once for the routes that ask for it at
 /// the same time: the page asks `/api/profile` and `/api/achievements` together on every load and

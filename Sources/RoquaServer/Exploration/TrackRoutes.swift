@@ -22,14 +22,20 @@ enum TrackRoutes {
             var failure: String? = "interrupted"
             defer { state.imports.end(ticket, failure: failure) }
             do {
-                let spool = try await UploadSpool.receive(request.body, name: name, limit: state.options.maxUploadBytes,
-                                                          declaredLength: length) { state.imports.received(ticket, bytes: $0) }
+                let spool = try await UploadSpool.receive(
+                    request.body, name: name, limit: state.options.maxUploadBytes,
+                    declaredLength: length
+                ) { state.imports.received(ticket, bytes: $0) }
                 defer { spool.remove() }
                 let outcome = try await offloaded { try importUpload(spool, name: name, state: state, ticket: ticket) }
                 state.imports.fixes(ticket, count: outcome.summaries.reduce(0) { $0 + $1.summary.fixesRead })
                 failure = nil
-                state.logger.info("track imported", metadata: ["files": "\(outcome.summaries.count)",
-                                                                "new_regions": "\(outcome.newRegions)"])
+                state.logger.info(
+                    "track imported",
+                    metadata: [
+                        "files": "\(outcome.summaries.count)",
+                        "new_regions": "\(outcome.newRegions)",
+                    ])
                 return JSONBody.response(outcome.document(name: name, catalog: state.tracker.catalog))
             } catch {
                 // Messages name the upload, never the temporary file.
@@ -70,17 +76,22 @@ enum TrackRoutes {
             try state.stopping.check()
         }
         // Read into the upload's private folder first; only the writing waits for the store.
-        try session.run(inputs, importFile: { source, alongside in
-            state.imports.reading(ticket)
-            switch try session.importer.prepare(source, spool: spool.directory.appendingPathComponent(".fixes").path, progress: progress) {
-            case let .finished(summary):
-                return (summary, nil)
-            case let .ready(track):
-                return try state.imports.writing(ticket, check: state.stopping.check) {
-                    try session.importer.commit(track, progress: progress, alongside: alongside)
+        try session.run(
+            inputs,
+            importFile: { source, alongside in
+                state.imports.reading(ticket)
+                switch try session.importer.prepare(
+                    source, spool: spool.directory.appendingPathComponent(".fixes").path, progress: progress)
+                {
+                case let .finished(summary):
+                    return (summary, nil)
+                case let .ready(track):
+                    return try state.imports.writing(ticket, check: state.stopping.check) {
+                        try session.importer.commit(track, progress: progress, alongside: alongside)
+                    }
                 }
             }
-        }) { step in
+        ) { step in
             switch step {
             case let .unreadable(_, error):
                 let message = UploadOutcome.uploadName(error, path: path, name: name)
@@ -89,8 +100,11 @@ enum TrackRoutes {
             case let .failed(entry, error):
                 // The one file of an upload that fails is its answer; a cancelled import is never kept.
                 guard inputs.count > 1 || entry != path, !(error is ImportCancelled) else { throw error }
-                outcome.failures.append((InputFileName.renamed(entry, from: path, to: name),
-                                         UploadOutcome.uploadName(error, path: path, name: name)))
+                outcome.failures.append(
+                    (
+                        InputFileName.renamed(entry, from: path, to: name),
+                        UploadOutcome.uploadName(error, path: path, name: name)
+                    ))
             case let .passedOver(count):
                 outcome.passedOver += count
             case let .imported(entry, summary, events):

@@ -45,10 +45,12 @@ enum TravelRoutes {
                 let visited = try store.visitedTiles(zoom: 14)
                 let stats = TileStats(zoom: 14, visited: visited)
                 let sent = visited.sorted().prefix(maxTiles).map { [$0.x, $0.y] }
-                return Travel(timeZone: zone.identifier, years: years,
-                              tiles: TileLayer(stats: stats, tiles: sent, cluster: stats.cluster.map { [$0.x, $0.y] },
-                                               truncated: visited.count > maxTiles),
-                              flights: try store.flights())
+                return Travel(
+                    timeZone: zone.identifier, years: years,
+                    tiles: TileLayer(
+                        stats: stats, tiles: sent, cluster: stats.cluster.map { [$0.x, $0.y] },
+                        truncated: visited.count > maxTiles),
+                    flights: try store.flights())
             }
             return try JSONBody.encoded(travel, timeZone: zone)
         }

@@ -41,8 +41,9 @@ final class UnitShapes: Sendable {
         let records = codes.compactMap { catalog.records[$0] }
         guard let first = records.first else { return UnitCollection(parent: parent, step: nil, features: []) }
         let box = records.dropFirst().reduce(first.box) {
-            BoundingBox(minX: min($0.minX, $1.box.minX), minY: min($0.minY, $1.box.minY),
-                        maxX: max($0.maxX, $1.box.maxX), maxY: max($0.maxY, $1.box.maxY))
+            BoundingBox(
+                minX: min($0.minX, $1.box.minX), minY: min($0.minY, $1.box.minY),
+                maxX: max($0.maxX, $1.box.maxX), maxY: max($0.maxY, $1.box.maxY))
         }
         let simplifier = ShapeSimplifier(fitting: box)
         let context = GEOSContext()
@@ -50,8 +51,10 @@ final class UnitShapes: Sendable {
         try catalog.database.forEachGeometry(of: records.map(\.code)) { row in
             guard let record = catalog.records[row.code] else { return }
             let polygons = try context.geometry(wkb: row.wkb).polygonRings()
-            features.append(UnitFeature(record: record, hasChildren: !(hierarchy.children[record.code] ?? []).isEmpty,
-                                        coordinates: simplifier.multiPolygonCoordinates(polygons) ?? simplifier.marker(record.box)))
+            features.append(
+                UnitFeature(
+                    record: record, hasChildren: !(hierarchy.children[record.code] ?? []).isEmpty,
+                    coordinates: simplifier.multiPolygonCoordinates(polygons) ?? simplifier.marker(record.box)))
         }
         return UnitCollection(parent: parent, step: simplifier.step, features: features)
     }

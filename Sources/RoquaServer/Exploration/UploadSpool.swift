@@ -14,19 +14,23 @@ struct UploadSpool {
     /// A file name safe to put in a path: the last component, letters, digits, `.-_` only.
     static func safeName(_ raw: String?) -> String {
         let last = (raw ?? "").split(separator: "/").last.map(String.init) ?? ""
-        let cleaned = String(last.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) }
-            .prefix(100).map(Character.init))
+        let cleaned = String(
+            last.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0) }
+                .prefix(100).map(Character.init))
         return cleaned.isEmpty || cleaned.hasPrefix(".") ? "upload" + cleaned : cleaned
     }
 
     /// - Throws: `APIError` 413 (too large), 400 (empty, or not text a track reader could read),
     ///   500 when the temporary file cannot be written.
-    static func receive(_ body: RequestBody, name: String, limit: Int, declaredLength: Int?,
-                        progress: (Int) -> Void) async throws -> UploadSpool {
+    static func receive(
+        _ body: RequestBody, name: String, limit: Int, declaredLength: Int?,
+        progress: (Int) -> Void
+    ) async throws -> UploadSpool {
         if let declaredLength, declaredLength > limit { throw tooLarge(limit) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roqua-upload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         let spool = UploadSpool(directory: directory, file: directory.appendingPathComponent(name))
         do {
             guard FileManager.default.createFile(atPath: spool.file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
@@ -76,13 +80,16 @@ struct UploadSpool {
     }
 
     static func expandsTooFar(_ limit: Int) -> APIError {
-        APIError(.contentTooLarge, "the upload expands (decompressed) to more than the server's limit of \(limit >> 20) MB "
-            + "(roqua serve --max-upload MB)")
+        APIError(
+            .contentTooLarge,
+            "the upload expands (decompressed) to more than the server's limit of \(limit >> 20) MB "
+                + "(roqua serve --max-upload MB)")
     }
 
     static var busy: APIError {
-        APIError(.serviceUnavailable, "\(ImportGate.maximumUploads) uploads are already being received; try again when one has finished",
-                 headers: [.retryAfter: "5"])
+        APIError(
+            .serviceUnavailable, "\(ImportGate.maximumUploads) uploads are already being received; try again when one has finished",
+            headers: [.retryAfter: "5"])
     }
 
     /// What an upload's failure tells the client and the progress route: the upload's name, never
@@ -95,8 +102,11 @@ struct UploadSpool {
         case let error as ImportCancelled: APIError(.serviceUnavailable, error.description)
         case let error as ConnectionGuard.SlowClient: APIError(.requestTimeout, "the upload was cut off: \(error.description)")
         case let error as RegionStoreError:
-            if case .notEmpty = error { APIError(.conflict, error.message + " (POST /api/restore?replace=1)") }
-            else { APIError(.internalServerError, error.message) }
+            if case .notEmpty = error {
+                APIError(.conflict, error.message + " (POST /api/restore?replace=1)")
+            } else {
+                APIError(.internalServerError, error.message)
+            }
         default: APIError(.internalServerError, "the upload failed (\(String(describing: type(of: error))))")
         }
     }

@@ -135,8 +135,10 @@ enum JSONBody {
 
     /// `value` as its type says (see above).
     /// - Throws: `EncodingError` for a value that cannot be encoded (a non-finite number).
-    static func encoded<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], contentType: String = json,
-                                      timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) throws -> Response {
+    static func encoded<T: Encodable>(
+        _ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], contentType: String = json,
+        timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+    ) throws -> Response {
         // Decided here, not by overloads: which overload a call picks depends on its defaulted
         // arguments, and a type's order must not.
         if let ordered = value as? any OrderedJSON {
@@ -157,8 +159,10 @@ enum JSONBody {
 
     /// An `OrderedJSON` answer, before it is a `Response`.
     /// - Throws: `EncodingError` for a value that cannot be encoded (a non-finite number).
-    static func reply<T: OrderedJSON>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
-                                      contentType: String = json) throws -> JSONReply {
+    static func reply<T: OrderedJSON>(
+        _ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
+        contentType: String = json
+    ) throws -> JSONReply {
         var fields = headers
         fields[.contentType] = contentType
         return try reply(value, status: status, fields: fields)
@@ -190,8 +194,10 @@ enum JSONBody {
 
     /// Text the track import routes still write themselves (their summary is being rewritten
     /// with the import pipeline).
-    static func response(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
-                         contentType: String = json) -> Response {
+    static func response(
+        _ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
+        contentType: String = json
+    ) -> Response {
         var fields = headers
         fields[.contentType] = contentType
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

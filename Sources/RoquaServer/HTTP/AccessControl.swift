@@ -35,8 +35,9 @@ enum AccessControl {
     }
 
     static var unauthorised: APIError {
-        APIError(.unauthorized, "this server needs its token: send 'Authorization: Bearer TOKEN' or sign in at /login",
-                 headers: [.wwwAuthenticate: "Bearer"])
+        APIError(
+            .unauthorized, "this server needs its token: send 'Authorization: Bearer TOKEN' or sign in at /login",
+            headers: [.wwwAuthenticate: "Bearer"])
     }
 }
 
@@ -55,8 +56,10 @@ enum BearerToken {
 /// `GET /login` shows the form; `POST /login` with `token=…` opens a session (`PageSessions`)
 /// and goes to the page; `POST /logout` ends it. Failed sign-ins are limited (`LoginLimits`).
 enum LoginRoutes {
-    static func add(to router: Router<ServeRequestContext>, token: String?, assets: StaticAssets, sessions: PageSessions,
-                    limits: LoginLimits) {
+    static func add(
+        to router: Router<ServeRequestContext>, token: String?, assets: StaticAssets, sessions: PageSessions,
+        limits: LoginLimits
+    ) {
         router.get("/login") { request, _ in
             let language = StaticAssets.PageLanguage.preferred(request.headers[.acceptLanguage])
             var response = assets.response(for: language == .tr ? "login.tr.html" : "login.html") ?? Response(status: .notFound)
@@ -88,6 +91,7 @@ enum LoginRoutes {
     /// Whether the browser posted from an https page (behind a TLS proxy): the form's `Origin`,
     /// which `OriginGuardMiddleware` has already checked is this server's.
     static func overHTTPS(_ request: Request) -> Bool {
-        (request.headers[.origin] ?? request.headers[.referer].flatMap(OriginPolicy.origin(ofURL:)))?.lowercased().hasPrefix("https://") ?? false
+        (request.headers[.origin] ?? request.headers[.referer].flatMap(OriginPolicy.origin(ofURL:)))?.lowercased().hasPrefix("https://")
+            ?? false
     }
 }

@@ -23,9 +23,11 @@ enum SecurityHeaders {
     }
 
     /// Made once: a field checks its value's characters when it is made (the policy is 200 bytes).
-    private static let prepared = (policy: [HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy)],
-                                   noSniff: [HTTPField(name: .xContentTypeOptions, value: noSniff)],
-                                   noStore: [HTTPField(name: .cacheControl, value: noStore)])
+    private static let prepared = (
+        policy: [HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy)],
+        noSniff: [HTTPField(name: .xContentTypeOptions, value: noSniff)],
+        noStore: [HTTPField(name: .cacheControl, value: noStore)]
+    )
 }
 
 /// Adds `SecurityHeaders` to every response.

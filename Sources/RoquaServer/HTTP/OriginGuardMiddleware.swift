@@ -1,5 +1,5 @@
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import RoquaIO
 import RoquaServeInput
 
@@ -23,8 +23,10 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         // Phones post GET too (OsmAnd, GPSLogger): with a leaked URL any page could, through an `<img>`.
         if path.hasPrefix(IngestRoutes.prefix) {
-            if let reason = policy.refusesIngestion(origin: origin, referer: referer, fetchSite: request.headers[OriginGuard.fetchSite],
-                                                    authority: authority) {
+            if let reason = policy.refusesIngestion(
+                origin: origin, referer: referer, fetchSite: request.headers[OriginGuard.fetchSite],
+                authority: authority)
+            {
                 throw APIError(.forbidden, reason)
             }
             return try await next(request, context)
@@ -39,8 +41,9 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         } else if Self.formPosts.contains(path) {
             reason = policy.refusesOrigin(origin: origin, referer: referer, authority: authority, required: true)
         } else {
-            reason = policy.refusesWrite(origin: origin, referer: referer, authority: authority,
-                                         token: request.headers[OriginGuard.tokenField])
+            reason = policy.refusesWrite(
+                origin: origin, referer: referer, authority: authority,
+                token: request.headers[OriginGuard.tokenField])
         }
         if let reason { throw APIError(.forbidden, reason) }
         return try await next(request, context)
@@ -53,9 +56,11 @@ enum OriginGuard {
     /// The 421 for a request to a `Host` this server does not answer for (DNS rebinding), or nil.
     static func hostRefusal(_ policy: OriginPolicy, authority: String?) -> APIError? {
         guard !policy.allowsHost(authority) else { return nil }
-        return APIError(.misdirectedRequest, "this server does not answer for host "
-            + Echo.quoted(String((authority ?? "(none)").prefix(80)))
-            + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
+        return APIError(
+            .misdirectedRequest,
+            "this server does not answer for host "
+                + Echo.quoted(String((authority ?? "(none)").prefix(80)))
+                + "; open it as http://localhost:PORT/ or http://127.0.0.1:PORT/, or start it with --allow-host NAME")
     }
 
     static let tokenField = HTTPField.Name(OriginPolicy.tokenHeader) ?? .authorization  // a valid name: never the fallback

@@ -78,8 +78,9 @@ final class LoginLimits: Sendable {
     func mayTry(_ address: String, now: Date = Date()) -> Bool {
         state.withLock { state in
             let server = Self.refilled(state.server, burst: Self.serverBurst, interval: Self.serverInterval, now: now)
-            let own = Self.refilled(state.addresses[address] ?? Bucket(tokens: Self.perAddressBurst, at: now),
-                                    burst: Self.perAddressBurst, interval: Self.perAddressInterval, now: now)
+            let own = Self.refilled(
+                state.addresses[address] ?? Bucket(tokens: Self.perAddressBurst, at: now),
+                burst: Self.perAddressBurst, interval: Self.perAddressInterval, now: now)
             return server.tokens >= 1 && own.tokens >= 1
         }
     }
@@ -90,8 +91,9 @@ final class LoginLimits: Sendable {
             state.server = Self.refilled(state.server, burst: Self.serverBurst, interval: Self.serverInterval, now: now)
             state.server.tokens -= 1
             if state.addresses[address] == nil, state.addresses.count >= Self.maximumAddresses { state.addresses.removeAll() }
-            var own = Self.refilled(state.addresses[address] ?? Bucket(tokens: Self.perAddressBurst, at: now),
-                                    burst: Self.perAddressBurst, interval: Self.perAddressInterval, now: now)
+            var own = Self.refilled(
+                state.addresses[address] ?? Bucket(tokens: Self.perAddressBurst, at: now),
+                burst: Self.perAddressBurst, interval: Self.perAddressInterval, now: now)
             own.tokens -= 1
             state.addresses[address] = own
         }

@@ -40,11 +40,14 @@ struct RoquaHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 extension HTTPServerBuilder {
     /// `.http1(configuration:)` with `GET /reverse` answered by `fastPath` when given, and every
     /// connection's time limits kept by `ConnectionGuard`.
-    static func roquaHTTP1(configuration: HTTP1Channel.Configuration, fastPath: ReverseFastAnswers?,
-                           stopping: ServerStopping, limits: ConnectionLimits) -> HTTPServerBuilder {
+    static func roquaHTTP1(
+        configuration: HTTP1Channel.Configuration, fastPath: ReverseFastAnswers?,
+        stopping: ServerStopping, limits: ConnectionLimits
+    ) -> HTTPServerBuilder {
         .init { responder in
-            RoquaHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), fastPath: fastPath,
-                              stopping: stopping, limits: limits)
+            RoquaHTTP1Channel(
+                base: HTTP1Channel(responder: responder, configuration: configuration), fastPath: fastPath,
+                stopping: stopping, limits: limits)
         }
     }
 }

@@ -82,8 +82,9 @@ private struct BatchAnswers {
         } catch {
             // Only a non-finite number could fail, and a resolved answer has none: say so in the row's place.
             output.removeSubrange(start...)
-            try? OrderedJSONEncoder().encode(BatchAnswerLine(row: line.row, id: nil, outcome: .failure("the answer cannot be written as JSON")),
-                                             appendingTo: &output)
+            try? OrderedJSONEncoder().encode(
+                BatchAnswerLine(row: line.row, id: nil, outcome: .failure("the answer cannot be written as JSON")),
+                appendingTo: &output)
         }
         output.append(UInt8(ascii: "\n"))
     }

@@ -34,9 +34,11 @@ struct NominatimFormatter {
         // Every answer has a box (geopy and Ruby's geocoder read `boundingbox` unchecked): the
         // unit's, or the point's own should the catalog not know the unit.
         let here = resolution.coordinate
-        let box = catalog.records[place.code]?.box
+        let box =
+            catalog.records[place.code]?.box
             ?? BoundingBox(minX: here.longitude, minY: here.latitude, maxX: here.longitude, maxY: here.latitude)
-        let address = request.addressDetails && request.format != .geocodejson
+        let address =
+            request.addressDetails && request.format != .geocodejson
             ? addressFields(units, locality: locality, country: country, language: request.language) : nil
         let summary = NominatimAnswer.Summary(
             placeID: Self.placeID(place.code), licence: Self.licence(country: country),
@@ -45,8 +47,10 @@ struct NominatimFormatter {
             latitude: Self.degrees(point.latitude), longitude: Self.degrees(point.longitude))
         switch request.format {
         case .json, .jsonv2:
-            return .place(.init(summary: summary, categoryKey: request.format == .json ? "class" : "category",
-                                boundingBox: [box.minY, box.maxY, box.minX, box.maxX].map(Self.degrees)))
+            return .place(
+                .init(
+                    summary: summary, categoryKey: request.format == .json ? "class" : "category",
+                    boundingBox: [box.minY, box.maxY, box.minX, box.maxX].map(Self.degrees)))
         case .geojson:
             return .geoJSON(.init(summary: summary, bbox: [box.minX, box.minY, box.maxX, box.maxY]))
         case .geocodejson:
@@ -61,11 +65,15 @@ struct NominatimFormatter {
                     fields.append("country", c.name(language: request.language))
                     fields.append("country_code", c.code.lowercased())
                 }
-                for (level, unit) in units.reversed() { levels.append("level\(2 * (level.rawValue + 1))", unit.name(language: request.language)) }
+                for (level, unit) in units.reversed() {
+                    levels.append("level\(2 * (level.rawValue + 1))", unit.name(language: request.language))
+                }
                 (details, admin) = (fields, levels)
             }
-            return .geocodeJSON(.init(summary: summary, query: "\(here.latitude),\(here.longitude)", type: Self.geocodeJSONType(level),
-                                      details: details, admin: admin))
+            return .geocodeJSON(
+                .init(
+                    summary: summary, query: "\(here.latitude),\(here.longitude)", type: Self.geocodeJSONType(level),
+                    details: details, admin: admin))
         }
     }
 
@@ -73,8 +81,10 @@ struct NominatimFormatter {
     /// `county` and `state`; `ISO3166-2-lvl4` for provinces with an ISO 3166-2 code; `country`
     /// and `country_code` in lower case;
     /// and the locality as Nominatim names a place by its size (`city`, `town`, `village`).
-    func addressFields(_ units: [(AdminLevel, UnitReference)], locality: Locality?, country: String,
-                       language: Language) -> OrderedFields {
+    func addressFields(
+        _ units: [(AdminLevel, UnitReference)], locality: Locality?, country: String,
+        language: Language
+    ) -> OrderedFields {
         var fields = OrderedFields()
         if let locality { fields.append(Self.localityKey(locality, country: country), locality.name) }
         for (level, unit) in units {

@@ -45,7 +45,8 @@ final class ReverseFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case let .head(head):
             if unanswered == 0, context.channel.isWritable,
-               let (response, body) = answers.answer(head, date: date.now()) {
+                let (response, body) = answers.answer(head, date: date.now())
+            {
                 current = .answering(response, body)
                 return
             }
@@ -114,8 +115,11 @@ struct ReverseFastAnswers: Sendable {
         var reply: JSONReply
         do {
             if let refusal = OriginGuard.hostRefusal(state.origins, authority: head.authority) { throw refusal }
-            guard AccessControl.admits(path: Self.route, headers: head.headerFields, token: state.options.token,
-                                       sessions: state.sessions) else { throw AccessControl.unauthorised }
+            guard
+                AccessControl.admits(
+                    path: Self.route, headers: head.headerFields, token: state.options.token,
+                    sessions: state.sessions)
+            else { throw AccessControl.unauthorised }
             reply = try endpoint.reply(query: query, acceptLanguage: head.headerFields[.acceptLanguage])
         } catch {
             reply = APIError.reply(for: error, path: Self.route, logger: state.logger)
@@ -125,8 +129,9 @@ struct ReverseFastAnswers: Sendable {
         SecurityHeaders.add(to: &response.headerFields)
         response.headerFields.append(HTTPField(name: .date, value: date))
         if let serverName { response.headerFields.append(HTTPField(name: .server, value: serverName)) }
-        RequestLog.record(state.logger, level: RoquaServer.requestLogLevel, method: .get, route: Self.route,
-                          status: response.status.code, since: start)
+        RequestLog.record(
+            state.logger, level: RoquaServer.requestLogLevel, method: .get, route: Self.route,
+            status: response.status.code, since: start)
         return (response, reply.body)
     }
 

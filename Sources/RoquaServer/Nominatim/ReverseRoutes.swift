@@ -16,8 +16,9 @@ enum ReverseRoutes {
             let query = try QueryParameters(request.uri.query)
             switch query["format"] ?? "text" {
             case "text":
-                return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: "OK")))
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "OK")))
             case "json":
                 return try JSONBody.encoded(NominatimStatus(dataUpdated: state.boundariesImportedAt, databaseVersion: state.boundarySchema))
             case let other:
@@ -66,10 +67,16 @@ struct ReverseEndpoint: Sendable {
     }
 
     /// Made once (a field checks its value when it is made), in the order `JSONBody` gives them.
-    private static let headers = (json: HTTPFields([HTTPField(name: .accessControlAllowOrigin, value: "*"),
-                                                    HTTPField(name: .contentType, value: JSONBody.json)]),
-                                  geoJSON: HTTPFields([HTTPField(name: .accessControlAllowOrigin, value: "*"),
-                                                       HTTPField(name: .contentType, value: JSONBody.geoJSON)]))
+    private static let headers = (
+        json: HTTPFields([
+            HTTPField(name: .accessControlAllowOrigin, value: "*"),
+            HTTPField(name: .contentType, value: JSONBody.json),
+        ]),
+        geoJSON: HTTPFields([
+            HTTPField(name: .accessControlAllowOrigin, value: "*"),
+            HTTPField(name: .contentType, value: JSONBody.geoJSON),
+        ])
+    )
 }
 
 /// The answer to a `/reverse` query and its content type.

@@ -21,8 +21,9 @@ struct StaticAssets: Sendable {
         var candidates: [String] = []
         if let path = environment["ROQUA_LEAFLET"], !path.isEmpty { candidates.append(path) }
         let binary = Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        candidates.append(binary.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share/roqua/leaflet").path)
+        candidates.append(
+            binary.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("share/roqua/leaflet").path)
         candidates.append("/usr/share/javascript/leaflet")
         return candidates
     }
@@ -34,9 +35,11 @@ struct StaticAssets: Sendable {
     /// `signOut`: the page shows a sign-out button (a server with a token).
     init(leaflet: String?, csrfToken: String, signOut: Bool) throws {
         let candidates = leaflet.map { [$0] } ?? Self.leafletCandidates()
-        guard let directory = candidates.first(where: {
-            FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("leaflet.js"))
-        }) else { throw ServerError.leafletMissing(searched: candidates) }
+        guard
+            let directory = candidates.first(where: {
+                FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("leaflet.js"))
+            })
+        else { throw ServerError.leafletMissing(searched: candidates) }
         leafletDirectory = directory
         var files: [String: Asset] = [
             "index.html": Self.index(.en, csrfToken: csrfToken, signOut: signOut),
@@ -47,7 +50,8 @@ struct StaticAssets: Sendable {
             "app.css": Asset(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8", cacheControl: "no-cache"),
         ]
         // Leaflet's marker images are optional (the page draws no markers): no folder, no images.
-        let leafletFiles = ["leaflet.js", "leaflet.css"]
+        let leafletFiles =
+            ["leaflet.js", "leaflet.css"]
             + ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/images")) ?? []).sorted().map { "images/" + $0 }
         for name in leafletFiles where Self.contentType(name) != nil {
             let path = (directory as NSString).appendingPathComponent(name)
@@ -84,7 +88,8 @@ struct StaticAssets: Sendable {
 
     /// The page for a browser preferring `language`.
     static func index(_ language: PageLanguage, csrfToken: String, signOut: Bool) -> Asset {
-        let form = #"<form method="post" action="/logout"><button type="submit" data-i18n="signOut">"#
+        let form =
+            #"<form method="post" action="/logout"><button type="submit" data-i18n="signOut">"#
             + (language == .tr ? "Çıkış" : "Sign out") + "</button></form>"
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
             .replacingOccurrences(of: "{{signOut}}", with: signOut ? form : "")
@@ -96,11 +101,16 @@ struct StaticAssets: Sendable {
 
     /// The sign-in form in `language`.
     static func login(_ language: PageLanguage) -> Asset {
-        let texts: [String: String] = language == .tr
-            ? ["lang": "tr", "signIn": "Giriş", "token": "Anahtar",
-               "needsToken": "Bu sunucu anahtarını istiyor (<code>roqua serve --token</code> ile verilen)."]
-            : ["lang": "en", "signIn": "Sign in", "token": "Token",
-               "needsToken": "This server needs its token (the one given to <code>roqua serve --token</code>)."]
+        let texts: [String: String] =
+            language == .tr
+            ? [
+                "lang": "tr", "signIn": "Giriş", "token": "Anahtar",
+                "needsToken": "Bu sunucu anahtarını istiyor (<code>roqua serve --token</code> ile verilen).",
+            ]
+            : [
+                "lang": "en", "signIn": "Sign in", "token": "Token",
+                "needsToken": "This server needs its token (the one given to <code>roqua serve --token</code>).",
+            ]
         var page = String(decoding: PackageResources.login_html, as: UTF8.self)
         for (key, value) in texts { page = page.replacingOccurrences(of: "{{\(key)}}", with: value) }
         return Asset(bytes: Array(page.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
@@ -118,8 +128,9 @@ struct StaticAssets: Sendable {
 
     func response(for name: String) -> Response? {
         guard let asset = files[name] else { return nil }
-        return Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: asset.cacheControl],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        return Response(
+            status: .ok, headers: [.contentType: asset.contentType, .cacheControl: asset.cacheControl],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
     }
 
     static func add<Context: RequestContext>(to router: Router<Context>, assets: StaticAssets) {

@@ -76,7 +76,8 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
 @_silgen_name("LLVMFuzzerRunDriver")
 private func runFuzzerDriver(
     _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+) -> Int32
 #endif
 
 /// Inputs become files in one scratch directory per process (in memory where /dev/shm exists).
@@ -84,7 +85,8 @@ public enum Scratch {
     public static let directory: String = {
         let root = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let path = (root as NSString).appendingPathComponent("roqua-fuzz-\(getpid())")
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)  // an unusable directory fails at the first write
+        // An unusable directory fails at the first write.
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
 

@@ -44,7 +44,7 @@ public final class RunningCommand {
     /// What the child has written to stderr so far (it may still be running), e.g. to learn
     /// the port a server chose.
     public var stderrSoFar: String {
-        (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? ""   // "": not written yet
+        (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? ""  // "": not written yet
     }
 
     /// Waits for the child to end and collects what it printed. With `measuringMemory`, the
@@ -64,16 +64,18 @@ public final class RunningCommand {
             }
         }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return CommandResult(status: exitStatus,
-                             stdout: (try? String(contentsOfFile: directory.file("stdout"), encoding: .utf8)) ?? "",
-                             stderr: (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? "",
-                             maxRSSKilobytes: peak)
+        return CommandResult(
+            status: exitStatus,
+            stdout: (try? String(contentsOfFile: directory.file("stdout"), encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: directory.file("stderr"), encoding: .utf8)) ?? "",
+            maxRSSKilobytes: peak)
     }
 
     /// VmHWM of a running process in kB; 0 when it cannot be read (the process is exiting).
     private static func highWaterKilobytes(_ pid: pid_t) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
         return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
     }
 }
@@ -101,8 +103,10 @@ public enum CommandRunner {
     /// Starts `executable` with `arguments`; stdin is the file `stdin` (or empty), stdout and
     /// stderr go to temporary files. posix_spawn rather than Foundation's Process, whose pipes and
     /// exit notification can hang when parallel tests spawn children at the same time.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                             stdin: String? = nil) throws -> RunningCommand {
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdin: String? = nil
+    ) throws -> RunningCommand {
         let directory = try TempDirectory("roqua-run")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -133,8 +137,10 @@ public enum CommandRunner {
     }
 
     /// Runs `executable` to its end (see `start`); `measuringMemory` fills `maxRSSKilobytes`.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           stdin: String? = nil, measuringMemory: Bool = false) throws -> CommandResult {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdin: String? = nil, measuringMemory: Bool = false
+    ) throws -> CommandResult {
         try start(executable, arguments, environment: environment, stdin: stdin).wait(measuringMemory: measuringMemory)
     }
 }

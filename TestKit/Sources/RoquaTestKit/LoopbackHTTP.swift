@@ -38,7 +38,10 @@ public final class LoopbackHTTP: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(socket); throw LoopbackError("cannot connect to 127.0.0.1:\(port)") }
+        guard connected == 0 else {
+            close(socket)
+            throw LoopbackError("cannot connect to 127.0.0.1:\(port)")
+        }
     }
 
     deinit { close(socket) }
@@ -121,8 +124,10 @@ public final class LoopbackHTTP: @unchecked Sendable {
 
     /// One request on a fresh connection. `host`: the `Host` header (nil: none; default: the
     /// server's own address).
-    public static func request(_ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
-                        body: [UInt8] = [], host: String?? = .none) async throws -> Reply {
+    public static func request(
+        _ port: Int, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
+        body: [UInt8] = [], host: String?? = .none
+    ) async throws -> Reply {
         let client = try LoopbackHTTP(port: port)
         var head = "\(method) \(target) HTTP/1.1\r\nConnection: close\r\n"
         switch host {

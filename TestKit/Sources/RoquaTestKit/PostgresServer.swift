@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,9 @@ public final class PostgresServer: Sendable {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []  // no directory: not installed
         return versions.compactMap(Int.init).sorted().reversed().map { "\(root)/\($0)/bin" }
-            .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
+            .first {
+                FileManager.default.isExecutableFile(atPath: $0 + "/initdb") && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl")
+            }
     }
 
     public static var isInstalled: Bool { binaryDirectory != nil }
@@ -36,10 +39,12 @@ public final class PostgresServer: Sendable {
     public static var hasPostGIS: Bool {
         guard let binaries = binaryDirectory else { return false }
         let version = ((binaries as NSString).deletingLastPathComponent as NSString).lastPathComponent
-        return ["/usr/share/postgresql/\(version)/extension/postgis.control",
-                (binaries as NSString).deletingLastPathComponent + "/share/extension/postgis.control",
-                (binaries as NSString).deletingLastPathComponent + "/share/postgresql/extension/postgis.control"]
-            .contains { FileManager.default.fileExists(atPath: $0) }
+        return [
+            "/usr/share/postgresql/\(version)/extension/postgis.control",
+            (binaries as NSString).deletingLastPathComponent + "/share/extension/postgis.control",
+            (binaries as NSString).deletingLastPathComponent + "/share/postgresql/extension/postgis.control",
+        ]
+        .contains { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Starts a server; `label` names its temporary directory.
@@ -48,16 +53,22 @@ public final class PostgresServer: Sendable {
         guard let binaries = binaryDirectory else { throw PostgresServerError("PostgreSQL binaries not found") }
         let runAs: String? = getuid() == 0 ? "postgres" : nil
         let directory = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         if let runAs { try run("/bin/chown", [runAs, directory]) }
         let port = try freePort()
         let server = PostgresServer(port: port, directory: directory, binaries: binaries, runAs: runAs)
         do {
             try server.pg("initdb", ["-D", directory + "/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
-            try server.pg("pg_ctl", ["-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60",
-                                     "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
-                                     "start"])
+            try server.pg(
+                "pg_ctl",
+                [
+                    "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60",
+                    "-o",
+                    "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+                    "start",
+                ])
         } catch {
             // The log is only a diagnostic: without it the error still says what failed.
             let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
@@ -86,8 +97,12 @@ public final class PostgresServer: Sendable {
     /// - Throws: `PostgresServerError` with psql's output when it fails.
     @discardableResult
     public func psql(database: String, _ arguments: [String]) throws -> String {
-        try Self.run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)",
-                                          "-U", "postgres", "-d", database] + arguments)
+        try Self.run(
+            binaries + "/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)",
+                "-U", "postgres", "-d", database,
+            ] + arguments)
     }
 
     public func stop() {
@@ -133,7 +148,8 @@ public final class PostgresServer: Sendable {
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""  // no output file: nothing printed
         let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
         guard exited && code == 0 else {
-            throw PostgresServerError("\(executable) \(arguments.prefix(12).joined(separator: " ")) failed (status \(status)): \(text.suffix(2000))")
+            throw PostgresServerError(
+                "\(executable) \(arguments.prefix(12).joined(separator: " ")) failed (status \(status)): \(text.suffix(2000))")
         }
         return text
     }

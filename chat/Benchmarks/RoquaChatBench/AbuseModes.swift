@@ -6,18 +6,22 @@ import RoquaChatCore
 /// A guide, a group and `count` members who accepted their invites; member i signs in from
 /// address `prefix` + i (nil: no address).
 func tourGroup(_ client: BenchClient, outbox: String, count: Int, prefix: String?) async throws -> (AuthTokens, GroupInfo, [AuthTokens]) {
-    let guide = try await client.signIn(try PhoneNumber("+905550000001"), outbox: outbox, device: "bench-guide",
-                                        from: prefix.map { $0 + "250" })
-    let group = try await client.send(.POST, "/v1/groups", body: CreateGroupBody(name: "Load test"), token: guide.accessToken,
-                                      expect: 201, as: GroupInfo.self)
+    let guide = try await client.signIn(
+        try PhoneNumber("+905550000001"), outbox: outbox, device: "bench-guide",
+        from: prefix.map { $0 + "250" })
+    let group = try await client.send(
+        .POST, "/v1/groups", body: CreateGroupBody(name: "Load test"), token: guide.accessToken,
+        expect: 201, as: GroupInfo.self)
     var members: [AuthTokens] = []
     for index in 0..<count {
         let phone = try PhoneNumber("+90555" + String(format: "%07d", 2_000_000 + index))
-        let invite = try await client.send(.POST, "/v1/groups/\(group.id)/invites", body: CreateInviteBody(phone: phone),
-                                           token: guide.accessToken, expect: 201, as: InviteInfo.self)
+        let invite = try await client.send(
+            .POST, "/v1/groups/\(group.id)/invites", body: CreateInviteBody(phone: phone),
+            token: guide.accessToken, expect: 201, as: InviteInfo.self)
         let member = try await client.signIn(phone, outbox: outbox, device: "bench-\(index)", from: prefix.map { $0 + "\(index)" })
-        _ = try await client.send(.POST, "/v1/invites/\(invite.code)/accept", body: String?.none,
-                                  token: member.accessToken, expect: 200, as: GroupInfo.self)
+        _ = try await client.send(
+            .POST, "/v1/invites/\(invite.code)/accept", body: String?.none,
+            token: member.accessToken, expect: 200, as: GroupInfo.self)
         members.append(member)
     }
     return (guide, group, members)
@@ -30,8 +34,9 @@ func milliseconds(_ duration: Duration) -> Double {
 /// Resident memory of a process, in MB (`VmRSS`, or `VmHWM` for the peak the kernel saw).
 func residentMB(pid: Int, field: String = "VmRSS") -> Double {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "") else { return 0 }
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty }.map(String.init) ?? "")
+    else { return 0 }
     return kilobytes / 1024
 }
 
@@ -49,9 +54,11 @@ func memoryRun() async throws {
     // 64 KiB of content per message, every fourth character one that JSON escapes as \u0001.
     let content = String((0..<65_000).map { $0 % 4 == 0 ? Character("\u{01}") : Character("k") })
     let bodies = try members.map { _ in
-        try ChatJSON.encoder().encode(PushBody(messages: (0..<100).map { _ in
-            PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .text, content: content, sentAt: Date())
-        }))
+        try ChatJSON.encoder().encode(
+            PushBody(
+                messages: (0..<100).map { _ in
+                    PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .text, content: content, sentAt: Date())
+                }))
     }
     try await Task.sleep(for: .milliseconds(500))
     var idle: [Double] = []
@@ -115,8 +122,9 @@ func abuseRun() async throws {
     guard put == 201 || put == 200 else { throw BenchError("blob upload: HTTP \(put)") }
     var image = PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .image, content: "sealed", sentAt: Date())
     image.metadata = .object(["blobs": .array([.string(digest)])])
-    _ = try await client.send(.POST, "/v1/sync/push", body: PushBody(messages: [image]), token: members[0].accessToken,
-                              expect: 200, as: PushResult.self, from: "10.1.0.0")
+    _ = try await client.send(
+        .POST, "/v1/sync/push", body: PushBody(messages: [image]), token: members[0].accessToken,
+        expect: 200, as: PushResult.self, from: "10.1.0.0")
     let stranger = try await client.signIn(try PhoneNumber("+905557000000"), outbox: outbox, device: "stranger", from: "10.2.0.1")
 
     let tally = Tally()
@@ -126,11 +134,13 @@ func abuseRun() async throws {
         for (index, member) in members.enumerated() {
             tasks.addTask {
                 while ContinuousClock.now < deadline {
-                    let body = PushBody(messages: (0..<20).map { _ in
-                        PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .text, content: "yükleme testi", sentAt: Date())
-                    })
-                    let result = try await client.send(.POST, "/v1/sync/push", body: body, token: member.accessToken, expect: 200,
-                                                       as: PushResult.self, from: "10.1.0.\(index)")
+                    let body = PushBody(
+                        messages: (0..<20).map { _ in
+                            PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .text, content: "yükleme testi", sentAt: Date())
+                        })
+                    let result = try await client.send(
+                        .POST, "/v1/sync/push", body: body, token: member.accessToken, expect: 200,
+                        as: PushResult.self, from: "10.1.0.\(index)")
                     await tally.add("pushed", result.synced.count)
                 }
             }
@@ -155,7 +165,8 @@ func abuseRun() async throws {
         // The stranger asks for the attachment again and again.
         tasks.addTask {
             while ContinuousClock.now < deadline {
-                let (status, _) = try await client.raw(.GET, "/v1/blobs/\(digest)", body: nil, token: stranger.accessToken, from: "10.2.0.1")
+                let (status, _) = try await client.raw(
+                    .GET, "/v1/blobs/\(digest)", body: nil, token: stranger.accessToken, from: "10.2.0.1")
                 await tally.add("stranger_\(status)")
             }
         }
@@ -170,8 +181,10 @@ func abuseRun() async throws {
                     let body = try ChatJSON.encoder().encode(OTPRequestBody(phone: try PhoneNumber(phone)))
                     let (status, _) = try await client.raw(.POST, "/v1/auth/otp/request", body: body, token: nil, from: address)
                     await tally.add("flood_\(status)")
-                    let guess = try ChatJSON.encoder().encode(OTPVerifyBody(phone: try PhoneNumber(phone), requestID: "sr_guess",
-                                                                            code: String(format: "%06d", count % 1_000_000), deviceID: "x"))
+                    let guess = try ChatJSON.encoder().encode(
+                        OTPVerifyBody(
+                            phone: try PhoneNumber(phone), requestID: "sr_guess",
+                            code: String(format: "%06d", count % 1_000_000), deviceID: "x"))
                     let (checked, _) = try await client.raw(.POST, "/v1/auth/otp/verify", body: guess, token: nil, from: address)
                     await tally.add("guess_\(checked)")
                     count += 1
@@ -183,17 +196,21 @@ func abuseRun() async throws {
     let elapsed = milliseconds(ContinuousClock.now - start) / 1000
     let counts = await tally.counts
     let latencies = await tally.latencies.sorted()
-    let floodSent = (try? String(contentsOfFile: outbox, encoding: .utf8))?.split(separator: "\n").filter { $0.contains("\"+90559") }.count ?? 0
+    let floodSent =
+        (try? String(contentsOfFile: outbox, encoding: .utf8))?.split(separator: "\n").filter { $0.contains("\"+90559") }.count ?? 0
     func sum(_ prefix: String) -> Int { counts.filter { $0.key.hasPrefix(prefix) }.map(\.value).reduce(0, +) }
     var fields: [String: Any] = [
         "bench": "chat-abuse", "seconds": (elapsed * 10).rounded() / 10, "flood_tasks": flood, "clients": clients,
         "msgs_per_s": (Double(counts["pushed"] ?? 0) / elapsed).rounded(),
         "signins": counts["signins"] ?? 0, "signin_failures": counts["signin_failures"] ?? 0,
-        "signin_p50_ms": (percentile(latencies, 0.5) * 10).rounded() / 10, "signin_p99_ms": (percentile(latencies, 0.99) * 10).rounded() / 10,
+        "signin_p50_ms": (percentile(latencies, 0.5) * 10).rounded() / 10,
+        "signin_p99_ms": (percentile(latencies, 0.99) * 10).rounded() / 10,
         "flood_requests": sum("flood_"), "flood_sms_sent": floodSent, "guesses": sum("guess_"),
         "stranger_downloads": sum("stranger_"), "stranger_200": counts["stranger_200"] ?? 0,
     ]
-    for (key, value) in counts where key.hasPrefix("flood_") || key.hasPrefix("guess_") || key.hasPrefix("stranger_") { fields[key] = value }
+    for (key, value) in counts where key.hasPrefix("flood_") || key.hasPrefix("guess_") || key.hasPrefix("stranger_") {
+        fields[key] = value
+    }
     try printJSON(fields)
     try await client.http.shutdown()
 }

@@ -21,9 +21,12 @@ struct BenchClient: Sendable {
         return BenchClient(baseURL: baseURL, http: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
     }
 
-    func send<Response: Decodable>(_ method: HTTPMethod, _ path: String, body: (some Encodable)?, token: String?,
-                                   expect status: Int, as _: Response.Type, from address: String? = nil) async throws -> Response {
-        let (code, data) = try await raw(method, path, body: try body.map { try ChatJSON.encoder().encode($0) }, token: token, from: address)
+    func send<Response: Decodable>(
+        _ method: HTTPMethod, _ path: String, body: (some Encodable)?, token: String?,
+        expect status: Int, as _: Response.Type, from address: String? = nil
+    ) async throws -> Response {
+        let (code, data) = try await raw(
+            method, path, body: try body.map { try ChatJSON.encoder().encode($0) }, token: token, from: address)
         guard code == status else {
             throw BenchError("\(method) \(path): HTTP \(code) \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
@@ -47,18 +50,26 @@ struct BenchClient: Sendable {
     /// Signs a phone in, reading its code from the development SMS outbox.
     /// (Servers before sign-in requests had ids answer without one; they ignore the id sent back.)
     func signIn(_ phone: PhoneNumber, outbox: String, device: String, from address: String? = nil) async throws -> AuthTokens {
-        struct Accepted: Decodable { var requestID: String?; enum CodingKeys: String, CodingKey { case requestID = "request_id" } }
-        let accepted = try await send(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: phone), token: nil, expect: 202,
-                                      as: Accepted.self, from: address)
+        struct Accepted: Decodable {
+            var requestID: String?
+            enum CodingKeys: String, CodingKey { case requestID = "request_id" }
+        }
+        let accepted = try await send(
+            .POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: phone), token: nil, expect: 202,
+            as: Accepted.self, from: address)
         let code = try await Self.code(for: phone, outbox: outbox)
-        return try await send(.POST, "/v1/auth/otp/verify",
-                              body: OTPVerifyBody(phone: phone, requestID: accepted.requestID ?? "none", code: code, deviceID: device),
-                              token: nil, expect: 200, as: AuthTokens.self, from: address)
+        return try await send(
+            .POST, "/v1/auth/otp/verify",
+            body: OTPVerifyBody(phone: phone, requestID: accepted.requestID ?? "none", code: code, deviceID: device),
+            token: nil, expect: 200, as: AuthTokens.self, from: address)
     }
 
     /// The newest code for `phone` in the outbox, waiting up to 10 s for it to appear.
     static func code(for phone: PhoneNumber, outbox: String) async throws -> String {
-        struct Line: Decodable { var phone: String; var code: String }
+        struct Line: Decodable {
+            var phone: String
+            var code: String
+        }
         for _ in 0..<200 {
             if let text = try? String(contentsOfFile: outbox, encoding: .utf8) {
                 let lines = text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }

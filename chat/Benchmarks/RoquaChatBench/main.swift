@@ -47,17 +47,20 @@ func pushRun() async throws {
 
     // Setup: a guide, a group, members who accepted their invites.
     let guide = try await client.signIn(try PhoneNumber("+905550000001"), outbox: outbox, device: "bench-guide")
-    let group = try await client.send(.POST, "/v1/groups", body: CreateGroupBody(name: "Load test"), token: guide.accessToken,
-                                      expect: 201, as: GroupInfo.self)
+    let group = try await client.send(
+        .POST, "/v1/groups", body: CreateGroupBody(name: "Load test"), token: guide.accessToken,
+        expect: 201, as: GroupInfo.self)
     let members = try await withThrowingTaskGroup(of: AuthTokens.self) { tasks in
         for index in 0..<clients {
             tasks.addTask {
                 let phone = try PhoneNumber("+90555" + String(format: "%07d", 2_000_000 + index))
-                let invite = try await client.send(.POST, "/v1/groups/\(group.id)/invites", body: CreateInviteBody(phone: phone),
-                                                   token: guide.accessToken, expect: 201, as: InviteInfo.self)
+                let invite = try await client.send(
+                    .POST, "/v1/groups/\(group.id)/invites", body: CreateInviteBody(phone: phone),
+                    token: guide.accessToken, expect: 201, as: InviteInfo.self)
                 let member = try await client.signIn(phone, outbox: outbox, device: "bench-\(index)")
-                _ = try await client.send(.POST, "/v1/invites/\(invite.code)/accept", body: String?.none,
-                                          token: member.accessToken, expect: 200, as: GroupInfo.self)
+                _ = try await client.send(
+                    .POST, "/v1/invites/\(invite.code)/accept", body: String?.none,
+                    token: member.accessToken, expect: 200, as: GroupInfo.self)
                 return member
             }
         }
@@ -71,14 +74,17 @@ func pushRun() async throws {
             tasks.addTask {
                 var latencies: [Double] = []
                 for round in 0..<(messages / batch) {
-                    let body = PushBody(messages: (0..<batch).map { index in
-                        PushMessage(localID: UUIDv7.make(), groupID: group.id, type: .text,
-                                    content: "load test \(round)-\(index) Kadıköy'de buluşalım", sentAt: Date())
-                    })
+                    let body = PushBody(
+                        messages: (0..<batch).map { index in
+                            PushMessage(
+                                localID: UUIDv7.make(), groupID: group.id, type: .text,
+                                content: "load test \(round)-\(index) Kadıköy'de buluşalım", sentAt: Date())
+                        })
                     for attempt in 0..<(round % replayEvery == 0 ? 2 : 1) {
                         let sent = ContinuousClock.now
-                        let result = try await client.send(.POST, "/v1/sync/push", body: body, token: member.accessToken,
-                                                           expect: 200, as: PushResult.self)
+                        let result = try await client.send(
+                            .POST, "/v1/sync/push", body: body, token: member.accessToken,
+                            expect: 200, as: PushResult.self)
                         let elapsed = ContinuousClock.now - sent
                         latencies.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
                         guard result.synced.count == batch, result.rejected.isEmpty else {
@@ -99,8 +105,9 @@ func pushRun() async throws {
     var localIDs: [String] = []
     var seqs: [Int64] = []
     while true {
-        let page = try await client.send(.GET, "/v1/sync/pull?group=\(group.id)&since=\(since)&limit=500", body: String?.none,
-                                         token: guide.accessToken, expect: 200, as: PullResult.self)
+        let page = try await client.send(
+            .GET, "/v1/sync/pull?group=\(group.id)&since=\(since)&limit=500", body: String?.none,
+            token: guide.accessToken, expect: 200, as: PullResult.self)
         localIDs += page.messages.map(\.localID)
         seqs += page.messages.map(\.seq)
         since = page.nextSince

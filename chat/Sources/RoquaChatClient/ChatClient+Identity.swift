@@ -13,16 +13,21 @@ extension ChatClient {
         if !state.members.values.contains(where: { $0.userID == member }), let phone = try? PhoneNumber(member).e164 {
             userID = try await group(groupID).members?.first { $0.phone == phone }?.userID ?? member
         }
-        guard let device = state.members.values.filter({ $0.userID == userID }).map(\.device).max(by: { $0.record.created < $1.record.created })
+        guard
+            let device = state.members.values.filter({ $0.userID == userID }).map(\.device).max(by: {
+                $0.record.created < $1.record.created
+            })
         else {
-            throw ChatClientError.invalidInput(field: "member", value: member,
-                                               reason: "not a member in this device's log of group \(groupID) (give the user id that group show lists)")
+            throw ChatClientError.invalidInput(
+                field: "member", value: member,
+                reason: "not a member in this device's log of group \(groupID) (give the user id that group show lists)")
         }
         let key = device.record.identityKey
-        return MemberIdentity(userID: userID, identityKey: key,
-                              safetyNumber: SafetyNumber.between((me.id, identity.signingPublicKey), (userID, key)),
-                              confirmed: try store.isConfirmed(userID: userID, identityKey: key),
-                              changed: (state.identityKeys[userID]?.count ?? 0) > 1)
+        return MemberIdentity(
+            userID: userID, identityKey: key,
+            safetyNumber: SafetyNumber.between((me.id, identity.signingPublicKey), (userID, key)),
+            confirmed: try store.isConfirmed(userID: userID, identityKey: key),
+            changed: (state.identityKeys[userID]?.count ?? 0) > 1)
     }
 
     /// Records that the user compared the safety number with `member` and it matched.
@@ -52,8 +57,9 @@ extension ChatClient {
     func unconfirmedKeyChanges(_ state: GroupLogState) throws -> [String] {
         try state.identityKeys.keys.sorted().filter { userID in
             guard let keys = state.identityKeys[userID], keys.count > 1, let newest = keys.last,
-                  keys.last != identity.signingPublicKey,
-                  state.members.values.contains(where: { $0.userID == userID }) else { return false }
+                keys.last != identity.signingPublicKey,
+                state.members.values.contains(where: { $0.userID == userID })
+            else { return false }
             return try !store.isConfirmed(userID: userID, identityKey: newest)
         }
     }

@@ -11,11 +11,13 @@ extension ChatClient {
         let named = try store.groupIDs(named: reference)
         if named.count == 1 { return named[0] }
         if named.isEmpty {
-            throw ChatClientError.invalidInput(field: "group", value: reference,
-                                               reason: "no such group on this device (give a group id or the name of a group created or joined here)")
+            throw ChatClientError.invalidInput(
+                field: "group", value: reference,
+                reason: "no such group on this device (give a group id or the name of a group created or joined here)")
         }
-        throw ChatClientError.invalidInput(field: "group", value: reference,
-                                           reason: "\(named.count) groups have this name; give the group id instead")
+        throw ChatClientError.invalidInput(
+            field: "group", value: reference,
+            reason: "\(named.count) groups have this name; give the group id instead")
     }
 
     /// The groups held here that were made before group logs (an old home's): they can only be
@@ -33,9 +35,10 @@ extension ChatClient {
     public func setRole(groupID: String, member: String, role: MemberRole) async throws -> String {
         let user = try await user()
         let state = try store.logState(groupID: groupID)
-        let phone = try? PhoneNumber(member).e164   // nil: not a phone number, so it must be a user id
+        let phone = try? PhoneNumber(member).e164  // nil: not a phone number, so it must be a user id
         let viaPhone = phone == nil ? nil : try await group(groupID).members?.first { $0.phone == phone }?.userID
-        guard let userID = [member, viaPhone].compactMap({ $0 }).first(where: { id in state.members.values.contains { $0.userID == id } }) else {
+        guard let userID = [member, viaPhone].compactMap({ $0 }).first(where: { id in state.members.values.contains { $0.userID == id } })
+        else {
             throw ChatClientError.invalidInput(field: "member", value: member, reason: "not a member of the group's log on this device")
         }
         do {
@@ -53,7 +56,7 @@ extension ChatClient {
     @discardableResult
     public func removeMember(groupID: String, member: String) async throws -> String {
         let members = try await group(groupID).members ?? []
-        let phone = try? PhoneNumber(member).e164   // nil: not a phone number, so it must be a user id
+        let phone = try? PhoneNumber(member).e164  // nil: not a phone number, so it must be a user id
         guard let match = members.first(where: { $0.userID == member || $0.phone == phone }) else {
             throw ChatClientError.invalidInput(field: "member", value: member, reason: "not a member of group \(groupID)")
         }

@@ -53,7 +53,8 @@ public struct SenderLabels: Sendable {
         var owners: [String: Set<String>] = [:]
         for (userID, name) in valid { owners[name.skeleton, default: []].insert(userID) }
         // What no name may look like: "me", and any known member's short id.
-        let taken = Set(["me"] + (Set(valid.keys).union(others).union(guides).union([selfID])).map { DisplayName.skeleton(Self.shortID($0)) })
+        let taken = Set(
+            ["me"] + (Set(valid.keys).union(others).union(guides).union([selfID])).map { DisplayName.skeleton(Self.shortID($0)) })
         ambiguous = Set(valid.filter { userID, name in (owners[name.skeleton]?.count ?? 0) > 1 || taken.contains(name.skeleton) }.keys)
     }
 

@@ -36,9 +36,11 @@ public final class ChatClient: Sendable {
 
     /// Opens (creating if needed) the home at `home`.
     /// - Throws: `ChatClientError.store` / `.secretFile` naming the file at fault.
-    public init(home: String, clock: HybridLogicalClock = HybridLogicalClock(), policy: RetryPolicy = RetryPolicy(),
-                http: HTTPClient = .shared,
-                sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) throws {
+    public init(
+        home: String, clock: HybridLogicalClock = HybridLogicalClock(), policy: RetryPolicy = RetryPolicy(),
+        http: HTTPClient = .shared,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) throws {
         self.home = home
         do {
             try PrivateFiles.makeDirectory(home)
@@ -76,8 +78,9 @@ public final class ChatClient: Sendable {
         state.serverKey = await session.state?.serverKey
         state.serverCA = trusted
         try await session.save(state)
-        let accepted: OTPRequestAccepted = try await api.call(.POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: number),
-                                                              authorized: false)
+        let accepted: OTPRequestAccepted = try await api.call(
+            .POST, "/v1/auth/otp/request", body: OTPRequestBody(phone: number),
+            authorized: false)
         state.signInRequest = accepted.requestID
         try await session.save(state)
     }
@@ -87,8 +90,9 @@ public final class ChatClient: Sendable {
     /// - Throws: `notSignedIn` without a prior `requestCode`; `serverError` for a wrong code.
     public func verify(code: String) async throws -> UserInfo {
         guard let state = await session.state, let request = state.signInRequest else { throw ChatClientError.notSignedIn(home: home) }
-        let body = OTPVerifyBody(phone: try PhoneNumber(state.phone), requestID: request, code: code, deviceID: identity.deviceID,
-                                 devicePublicKey: identity.signingPublicKey)
+        let body = OTPVerifyBody(
+            phone: try PhoneNumber(state.phone), requestID: request, code: code, deviceID: identity.deviceID,
+            devicePublicKey: identity.signingPublicKey)
         let tokens: AuthTokens = try await api.call(.POST, "/v1/auth/otp/verify", body: body, authorized: false)
         try await session.store(tokens)
         try await api.checkServerIdentity()
@@ -101,9 +105,10 @@ public final class ChatClient: Sendable {
     /// - Throws: `notSignedIn`; `noInternet`, `serverError`.
     public func logout(allDevices: Bool = false) async throws -> Int {
         guard let refreshToken = await session.state?.refreshToken else { throw ChatClientError.notSignedIn(home: home) }
-        let result: LogoutResult = try await api.call(.POST, "/v1/auth/logout",
-                                                      body: RefreshBody(refreshToken: refreshToken, allDevices: allDevices ? true : nil),
-                                                      authorized: false)
+        let result: LogoutResult = try await api.call(
+            .POST, "/v1/auth/logout",
+            body: RefreshBody(refreshToken: refreshToken, allDevices: allDevices ? true : nil),
+            authorized: false)
         try await session.signedOut()
         return result.signInsEnded
     }
@@ -144,7 +149,8 @@ public final class ChatClient: Sendable {
     /// newcomer's join request must prove before this device adds it to the group's log.
     /// - Throws: `ChatClientError` from the server.
     public func invite(groupID: String, phone: String) async throws -> InviteInfo {
-        var invite: InviteInfo = try await api.call(.POST, "/v1/groups/\(groupID)/invites", body: CreateInviteBody(phone: try PhoneNumber(phone)))
+        var invite: InviteInfo = try await api.call(
+            .POST, "/v1/groups/\(groupID)/invites", body: CreateInviteBody(phone: try PhoneNumber(phone)))
         let secret = InviteSecret.random()
         try store.saveInviteMade(secret, groupID: groupID)
         invite.code += "-" + secret.text
@@ -158,8 +164,9 @@ public final class ChatClient: Sendable {
     public func join(code: String) async throws -> GroupInfo {
         let characters = code.filter { $0 != "-" && $0 != " " }
         guard characters.count == 28, let secret = InviteSecret(text: characters.suffix(16)) else {
-            throw ChatClientError.invalidInput(field: "invite code", value: code,
-                                               reason: "expected the whole code the guide's device printed (7 groups of 4 characters)")
+            throw ChatClientError.invalidInput(
+                field: "invite code", value: code,
+                reason: "expected the whole code the guide's device printed (7 groups of 4 characters)")
         }
         let user = try await user()
         let group: GroupInfo = try await api.call(.POST, "/v1/invites/\(characters.prefix(12))/accept")
@@ -199,13 +206,17 @@ public final class ChatClient: Sendable {
         guard state.member(device: identity.deviceID)?.role == .guide else {
             throw ChatClientError.invalidInput(field: "group", value: groupID, reason: "only a guide's device may start a new epoch")
         }
-        try keeper.append(groupID: groupID, selfID: user.id, [{ state, db in
-            // `append` adds the rekey itself when the log asks for one; an explicit one needs a nudge.
-            var statement = self.keeper.base(.rekey, groupID: groupID, selfID: user.id, now: Date())
-            statement.epoch = state.epoch + 1
-            statement.sealed = try self.keeper.sealed(state, epoch: state.epoch + 1, in: db)
-            return statement
-        }])
+        try keeper.append(
+            groupID: groupID, selfID: user.id,
+            [
+                { state, db in
+                    // `append` adds the rekey itself when the log asks for one; an explicit one needs a nudge.
+                    var statement = self.keeper.base(.rekey, groupID: groupID, selfID: user.id, now: Date())
+                    statement.epoch = state.epoch + 1
+                    statement.sealed = try self.keeper.sealed(state, epoch: state.epoch + 1, in: db)
+                    return statement
+                }
+            ])
         await engine.trigger()
         return state.epoch + 1
     }
@@ -228,8 +239,9 @@ public final class ChatClient: Sendable {
     @discardableResult
     public func send(groupID: String, location: LocationBody) async throws -> ClientMessage {
         guard (-90...90).contains(location.latitude), (-180...180).contains(location.longitude) else {
-            throw ChatClientError.invalidInput(field: "location", value: "\(location.latitude) \(location.longitude)",
-                                               reason: "latitude must lie in -90…90 and longitude in -180…180")
+            throw ChatClientError.invalidInput(
+                field: "location", value: "\(location.latitude) \(location.longitude)",
+                reason: "latitude must lie in -90…90 and longitude in -180…180")
         }
         let body = String(decoding: try JSONEncoder().encode(location), as: UTF8.self)
         return try await send(groupID: groupID, type: .location, body: body)
@@ -248,10 +260,11 @@ public final class ChatClient: Sendable {
             throw ChatClientError.invalidInput(field: "file", value: path, reason: reason)
         }
         let (body, blob) = try AttachmentBody.seal(Data(data), name: (path as NSString).lastPathComponent)
-        _ = try await user()   // nothing is kept for a home that cannot send
+        _ = try await user()  // nothing is kept for a home that cannot send
         try blobs.keep(blob, as: body.sha256)
-        return try await send(groupID: groupID, type: body.type, body: String(decoding: try JSONEncoder().encode(body), as: UTF8.self),
-                              blobs: [body.sha256])
+        return try await send(
+            groupID: groupID, type: body.type, body: String(decoding: try JSONEncoder().encode(body), as: UTF8.self),
+            blobs: [body.sha256])
     }
 
     /// An image or file message's attachment and, when its blob is here, the file.
@@ -259,7 +272,8 @@ public final class ChatClient: Sendable {
     ///   `rejectedMessage` when the blob does not open.
     public func attachment(groupID: String, localID: String) throws -> (body: AttachmentBody, file: Data?) {
         guard let body = try store.message(groupID: groupID, localID: localID)?.attachment else {
-            throw ChatClientError.invalidInput(field: "message", value: localID, reason: "no readable image or file message with this id in the group")
+            throw ChatClientError.invalidInput(
+                field: "message", value: localID, reason: "no readable image or file message with this id in the group")
         }
         return (body, try blobs.read(body.sha256).map { try body.open($0) })
     }
@@ -291,16 +305,20 @@ public final class ChatClient: Sendable {
                 throw ChatClientError.noGroupKey(group: groupID, epoch: state.epoch)
             }
             let counter = try ClientStore.nextCounter(groupID: groupID, senderID: user.id, deviceID: deviceID, in: db)
-            let record = try codec.outgoing(type: type, body: body, groupID: groupID, epoch: state.epoch, index: index, key: key,
-                                            senderID: user.id, counter: counter, now: now, blobs: blobs)
-            guard try ClientStore.insert(record, into: db) else { throw ChatClientError.store(path: "messages", reason: "duplicate local_id") }
+            let record = try codec.outgoing(
+                type: type, body: body, groupID: groupID, epoch: state.epoch, index: index, key: key,
+                senderID: user.id, counter: counter, now: now, blobs: blobs)
+            guard try ClientStore.insert(record, into: db) else {
+                throw ChatClientError.store(path: "messages", reason: "duplicate local_id")
+            }
             try ClientStore.enqueue(record, in: db, now: now)
             return record
         }
         await engine.trigger()
-        return ClientMessage(localID: record.wire.localID, groupID: groupID, senderID: user.id, deviceID: identity.deviceID,
-                             type: type, body: body, sentAt: record.wire.sentAt, hlc: record.hlc.description, keyEpoch: state.epoch,
-                             status: .pending, seq: nil, syncedAt: nil, failure: nil)
+        return ClientMessage(
+            localID: record.wire.localID, groupID: groupID, senderID: user.id, deviceID: identity.deviceID,
+            type: type, body: body, sentAt: record.wire.sentAt, hlc: record.hlc.description, keyEpoch: state.epoch,
+            status: .pending, seq: nil, syncedAt: nil, failure: nil)
     }
 
     /// A group's messages in order.

@@ -45,17 +45,20 @@ package final class PostgresChatStore: ChatStore {
     }
 
     package func user(phone: PhoneNumber) async throws -> UserRecord? {
-        try await PostgresRows.first(try await client.query("SELECT * FROM users WHERE phone = \(phone.e164)", logger: logger),
-                                     PostgresRows.user)
+        try await PostgresRows.first(
+            try await client.query("SELECT * FROM users WHERE phone = \(phone.e164)", logger: logger),
+            PostgresRows.user)
     }
 
     func ensureUser(_ connection: PostgresConnection, phone: PhoneNumber, role: Role, now: Date) async throws -> UserRecord {
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO users (id, phone, role, created_at) VALUES (\(UUIDv7.make(at: now)), \(phone.e164), \(role.rawValue),
                 \(PostgresRows.ms(now))) ON CONFLICT (phone) DO NOTHING
             """, logger: logger)
-        guard let user = try await PostgresRows.first(
-            try await connection.query("SELECT * FROM users WHERE phone = \(phone.e164) FOR UPDATE", logger: logger), PostgresRows.user)
+        guard
+            let user = try await PostgresRows.first(
+                try await connection.query("SELECT * FROM users WHERE phone = \(phone.e164) FOR UPDATE", logger: logger), PostgresRows.user)
         else { throw ChatStoreError.corruptRow(table: "users", reason: "the user just inserted is missing") }
         return user
     }
@@ -63,7 +66,8 @@ package final class PostgresChatStore: ChatStore {
     package func signIn(phone: PhoneNumber, deviceID: String, publicKey: Data?, now: Date) async throws -> UserRecord {
         try await transaction { connection in
             let user = try await ensureUser(connection, phone: phone, role: .user, now: now)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO devices (user_id, device_id, public_key, created_at, last_sign_in_at)
                 VALUES (\(user.id), \(deviceID), \(publicKey), \(PostgresRows.ms(now)), \(PostgresRows.ms(now)))
                 ON CONFLICT (user_id, device_id) DO UPDATE SET
@@ -97,7 +101,8 @@ package final class PostgresChatStore: ChatStore {
     package func deviceKeys(_ devices: Set<DeviceRef>) async throws -> [DeviceRef: Data] {
         var keys: [DeviceRef: Data] = [:]
         for device in devices {
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT public_key FROM devices WHERE user_id = \(device.userID) AND device_id = \(device.deviceID)
                 """, logger: logger)
             for try await key in rows.decode(Data?.self) { keys[device] = key }
@@ -107,13 +112,18 @@ package final class PostgresChatStore: ChatStore {
 
     // MARK: Sign-in codes
 
-    package func updateOTP<Result: Sendable>(phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result) async throws -> Result {
+    package func updateOTP<Result: Sendable>(
+        phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result
+    ) async throws -> Result {
         try await transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO otp_states (phone, state) VALUES (\(phone.e164), '{"codes":[],"sends":[]}') ON CONFLICT (phone) DO NOTHING
                 """, logger: logger)
-            var state = try await PostgresRows.first(
-                try await connection.query("SELECT state FROM otp_states WHERE phone = \(phone.e164) FOR UPDATE", logger: logger)) {
+            var state =
+                try await PostgresRows.first(
+                    try await connection.query("SELECT state FROM otp_states WHERE phone = \(phone.e164) FOR UPDATE", logger: logger)
+                ) {
                     try PostgresRows.otpState(try $0["state"].decode(String.self))
                 } ?? OTPState()
             let result = body(&state)
@@ -126,7 +136,8 @@ package final class PostgresChatStore: ChatStore {
 
     package func createRefreshFamily(_ family: RefreshFamilyRecord, firstToken: RefreshTokenRecord) async throws {
         try await transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO refresh_families (id, user_id, device_id, created_at)
                 VALUES (\(family.id), \(family.userID), \(family.deviceID), \(PostgresRows.ms(family.createdAt)))
                 """, logger: logger)
@@ -135,37 +146,47 @@ package final class PostgresChatStore: ChatStore {
     }
 
     func insert(_ connection: PostgresConnection, token: RefreshTokenRecord) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at)
             VALUES (\(token.tokenHash), \(token.familyID), \(PostgresRows.ms(token.issuedAt)), \(PostgresRows.ms(token.expiresAt)))
             """, logger: logger)
     }
 
-    package func rotateRefreshToken(presentedHash: String, successorHash: String, now: Date,
-                                    settings: ChatSettings) async throws -> RefreshDecision {
+    package func rotateRefreshToken(
+        presentedHash: String, successorHash: String, now: Date,
+        settings: ChatSettings
+    ) async throws -> RefreshDecision {
         try await transaction { connection in
             func token(_ hash: String) async throws -> RefreshTokenRecord? {
-                try await PostgresRows.first(try await connection.query(
-                    "SELECT * FROM refresh_tokens WHERE token_hash = \(hash) FOR UPDATE", logger: logger), PostgresRows.refreshToken)
+                try await PostgresRows.first(
+                    try await connection.query(
+                        "SELECT * FROM refresh_tokens WHERE token_hash = \(hash) FOR UPDATE", logger: logger), PostgresRows.refreshToken)
             }
             let presented = try await token(presentedHash)
             var family: RefreshFamilyRecord?
             if let presented {
-                family = try await PostgresRows.first(try await connection.query(
-                    "SELECT * FROM refresh_families WHERE id = \(presented.familyID) FOR UPDATE", logger: logger), PostgresRows.refreshFamily)
+                family = try await PostgresRows.first(
+                    try await connection.query(
+                        "SELECT * FROM refresh_families WHERE id = \(presented.familyID) FOR UPDATE", logger: logger),
+                    PostgresRows.refreshFamily)
             }
             let lookup = RefreshLookup(token: presented, family: family, successor: try await token(successorHash))
             let decision = RefreshRules.decide(lookup, now: now, settings: settings)
             switch decision {
             case .rotate(let family):
-                try await connection.query("UPDATE refresh_tokens SET used_at = \(PostgresRows.ms(now)) WHERE token_hash = \(presentedHash)",
-                                           logger: logger)
-                try await insert(connection, token: RefreshTokenRecord(
-                    tokenHash: successorHash, familyID: family.id, issuedAt: now,
-                    expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
+                try await connection.query(
+                    "UPDATE refresh_tokens SET used_at = \(PostgresRows.ms(now)) WHERE token_hash = \(presentedHash)",
+                    logger: logger)
+                try await insert(
+                    connection,
+                    token: RefreshTokenRecord(
+                        tokenHash: successorHash, familyID: family.id, issuedAt: now,
+                        expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
             case .reused(let familyID):
-                try await connection.query("UPDATE refresh_families SET revoked_at = \(PostgresRows.ms(now)) WHERE id = \(familyID)",
-                                           logger: logger)
+                try await connection.query(
+                    "UPDATE refresh_families SET revoked_at = \(PostgresRows.ms(now)) WHERE id = \(familyID)",
+                    logger: logger)
             case .repeatWithinGrace, .superseded, .expired, .invalid:
                 break
             }
@@ -174,25 +195,31 @@ package final class PostgresChatStore: ChatStore {
     }
 
     package func refreshFamily(tokenHash: String) async throws -> RefreshFamilyRecord? {
-        try await PostgresRows.first(try await client.query("""
-            SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = \(tokenHash)
-            """, logger: logger), PostgresRows.refreshFamily)
+        try await PostgresRows.first(
+            try await client.query(
+                """
+                SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = \(tokenHash)
+                """, logger: logger), PostgresRows.refreshFamily)
     }
 
     package func refreshFamily(id: String) async throws -> RefreshFamilyRecord? {
-        try await PostgresRows.first(try await client.query("SELECT * FROM refresh_families WHERE id = \(id)", logger: logger),
-                                     PostgresRows.refreshFamily)
+        try await PostgresRows.first(
+            try await client.query("SELECT * FROM refresh_families WHERE id = \(id)", logger: logger),
+            PostgresRows.refreshFamily)
     }
 
     package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> RefreshFamilyRecord? {
-        try await PostgresRows.first(try await client.query("""
-            UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, \(PostgresRows.ms(now)))
-            WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(tokenHash)) RETURNING *
-            """, logger: logger), PostgresRows.refreshFamily)
+        try await PostgresRows.first(
+            try await client.query(
+                """
+                UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, \(PostgresRows.ms(now)))
+                WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(tokenHash)) RETURNING *
+                """, logger: logger), PostgresRows.refreshFamily)
     }
 
     package func revokeRefreshFamilies(userID: String, now: Date) async throws -> [String] {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             UPDATE refresh_families SET revoked_at = \(PostgresRows.ms(now)) WHERE user_id = \(userID) AND revoked_at IS NULL RETURNING id
             """, logger: logger)
         var ids: [String] = []

@@ -19,8 +19,9 @@ package enum PostgresURL {
         let query = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         let port = url.port ?? 5432
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
-            return PostgresClient.Configuration(unixSocketPath: socketDirectory + "/.s.PGSQL.\(port)", username: user,
-                                                password: password, database: database)
+            return PostgresClient.Configuration(
+                unixSocketPath: socketDirectory + "/.s.PGSQL.\(port)", username: user,
+                password: password, database: database)
         }
         guard let host = url.host, !host.isEmpty else { throw PostgresURLError.invalid(redacted(text), "no host") }
         let tls: PostgresClient.Configuration.TLS

@@ -19,8 +19,10 @@ package struct ChatServer: Sendable {
     let logger: Logger
 
     /// Builds the services over `store`.
-    package init(store: any ChatStore, sms: any SMSProvider, secret: ServerSecret, clock: any ChatClock = SystemClock(),
-                 settings: ChatSettings = ChatSettings(), logger: Logger = Logger(label: "roqua.chat")) async {
+    package init(
+        store: any ChatStore, sms: any SMSProvider, secret: ServerSecret, clock: any ChatClock = SystemClock(),
+        settings: ChatSettings = ChatSettings(), logger: Logger = Logger(label: "roqua.chat")
+    ) async {
         self.store = store
         self.settings = settings
         self.logger = logger
@@ -40,9 +42,11 @@ package struct ChatServer: Sendable {
     /// Every connection keeps `settings.connectionLimits` (`ConnectionGuard`): a head within a
     /// minute, bodies at a minimum rate, each request in within its deadline.
     /// - Throws: NIOSSL's error for a TLS configuration it cannot use.
-    package func application(host: String, port: Int, tls: TLSConfiguration? = nil, services: [any Service] = [],
-                             beforeStart: [@Sendable () async throws -> Void] = [],
-                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+    package func application(
+        host: String, port: Int, tls: TLSConfiguration? = nil, services: [any Service] = [],
+        beforeStart: [@Sendable () async throws -> Void] = [],
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
         let router = Router(context: ChatRequestContext.self)
         routes.register(on: router)
         let logger = logger
@@ -51,8 +55,9 @@ package struct ChatServer: Sendable {
         decoder.maxHeaderListSize = 32 * 1024
         decoder.maxHeaderFieldCount = 100
         // Idle connections (a client that connects and says nothing) are closed after a minute.
-        let http = HTTPServerBuilder.guardedHTTP1(configuration: .init(idleTimeout: .seconds(60), httpDecoderConfiguration: decoder),
-                                                  stopping: stopping, limits: settings.connectionLimits)
+        let http = HTTPServerBuilder.guardedHTTP1(
+            configuration: .init(idleTimeout: .seconds(60), httpDecoderConfiguration: decoder),
+            stopping: stopping, limits: settings.connectionLimits)
         var application = Application(
             router: router,
             server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,

@@ -13,7 +13,9 @@ enum ChatFuzzTargets {
         "phone": { data in
             // Normalizing is idempotent: a normalized number reads back as itself.
             guard let number = try? PhoneNumber(String(decoding: data, as: UTF8.self)) else { return }
-            guard let again = try? PhoneNumber(number.e164), again == number else { fatalError("\(number.e164) does not read back as itself") }
+            guard let again = try? PhoneNumber(number.e164), again == number else {
+                fatalError("\(number.e164) does not read back as itself")
+            }
         },
     ]
 
@@ -36,7 +38,9 @@ enum ChatFuzzTargets {
         }
         let whole = split(step: max(bytes.count, 1))
         let pieces = split(step: Int(bytes.first ?? 1) % 7 + 1)
-        guard whole == pieces else { fatalError("fed in pieces, the splitter finds \(String(describing: pieces)), not \(String(describing: whole))") }
+        guard whole == pieces else {
+            fatalError("fed in pieces, the splitter finds \(String(describing: pieces)), not \(String(describing: whole))")
+        }
         guard (try? JSONSerialization.jsonObject(with: data)) != nil else { return }
         let decoded = try? ChatJSON.decoder().decode(PushBody.self, from: data)
         let streamed = whole.flatMap { ranges in
@@ -100,19 +104,22 @@ struct PeerWireKeys: Sendable {
     static let session: (PeerHandshake, PeerHandshakePending, PeerOpener)? = {
         let keys = PeerWireKeys()
         guard let initiator = try? keys.handshake(.initiator), let responder = try? keys.handshake(.responder),
-              let (identity, waiting) = try? initiator.answer(responder.hello),
-              let (_, pending) = try? responder.answer(initiator.hello),
-              let opener = try? pending.finish(identity).opener else { return nil }
+            let (identity, waiting) = try? initiator.answer(responder.hello),
+            let (_, pending) = try? responder.answer(initiator.hello),
+            let opener = try? pending.finish(identity).opener
+        else { return nil }
         return (responder, waiting, opener)
     }()
     let device = Curve25519.Signing.PrivateKey()
     let lanKey = Data(repeating: 7, count: 32)
 
     func handshake(_ role: PeerHandshake.Role) throws -> PeerHandshake {
-        let record = DeviceRecord(userID: "fuzz", deviceID: "fuzz", identityKey: device.publicKey.rawRepresentation.base64EncodedString(),
-                                  agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
-                                  created: 0)
-        return try PeerHandshake(role: role, device: try SignedDeviceRecord.sign(record, with: device), signingKey: device, lanKeys: [lanKey])
+        let record = DeviceRecord(
+            userID: "fuzz", deviceID: "fuzz", identityKey: device.publicKey.rawRepresentation.base64EncodedString(),
+            agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
+            created: 0)
+        return try PeerHandshake(
+            role: role, device: try SignedDeviceRecord.sign(record, with: device), signingKey: device, lanKeys: [lanKey])
     }
 }
 
@@ -128,12 +135,15 @@ struct GroupLogFixture: Sendable {
     init() throws {
         let key = try Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 1, count: 32))
         func record(_ user: String, _ signing: Curve25519.Signing.PrivateKey) throws -> SignedDeviceRecord {
-            try SignedDeviceRecord.sign(DeviceRecord(userID: user, deviceID: "device-\(user)", identityKey: signing.publicKey.rawRepresentation.base64EncodedString(),
-                                                     agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
-                                                     created: 1), with: signing)
+            try SignedDeviceRecord.sign(
+                DeviceRecord(
+                    userID: user, deviceID: "device-\(user)", identityKey: signing.publicKey.rawRepresentation.base64EncodedString(),
+                    agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
+                    created: 1), with: signing)
         }
         creator = try record("guide", key)
-        var create = GroupStatement(groupID: "g", seq: 1, prev: "", kind: .create, actorUser: "guide", actorDevice: "device-guide", created: 1)
+        var create = GroupStatement(
+            groupID: "g", seq: 1, prev: "", kind: .create, actorUser: "guide", actorDevice: "device-guide", created: 1)
         create.name = "Kapadokya"
         create.device = creator
         var state = GroupLogState(groupID: "g")

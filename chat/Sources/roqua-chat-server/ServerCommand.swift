@@ -16,21 +16,27 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to listen; loopback unless you mean otherwise.", valueName: "HOST:PORT"))
     var listen = "127.0.0.1:8080"
 
-    @Option(name: .customLong("sms-outbox"), help: ArgumentHelp("Development SMS provider: sign-in codes are appended to this file as JSON lines.",
-                                                               valueName: "FILE"))
+    @Option(
+        name: .customLong("sms-outbox"),
+        help: ArgumentHelp(
+            "Development SMS provider: sign-in codes are appended to this file as JSON lines.",
+            valueName: "FILE"))
     var smsOutbox: String
 
-    @Option(name: .customLong("jwt-secret-file"),
-            help: ArgumentHelp("The server secret (≥ 32 bytes; e.g. openssl rand -hex 32). Default with --db: PATH.secret, created when missing; with --postgres: random per process.",
-                               valueName: "FILE"))
+    @Option(
+        name: .customLong("jwt-secret-file"),
+        help: ArgumentHelp(
+            "The server secret (≥ 32 bytes; e.g. openssl rand -hex 32). Default with --db: PATH.secret, created when missing; with --postgres: random per process.",
+            valueName: "FILE"))
     var jwtSecretFile: String?
 
     @Option(name: .customLong("max-blob-bytes"), help: "The largest blob accepted.")
     var maxBlobBytes = 10 * 1024 * 1024
 
     // Defaults from `ChatSettings`, where each number's reason is written.
-    @Option(name: .customLong("code-requests-per-address"),
-            help: "Sign-in code requests per client address (IPv6: per /64) per minute (loopback exempt).")
+    @Option(
+        name: .customLong("code-requests-per-address"),
+        help: "Sign-in code requests per client address (IPv6: per /64) per minute (loopback exempt).")
     var codeRequestsPerAddress = ChatSettings().codeRequestsPerAddress
 
     @Option(name: .customLong("code-requests-per-server"), help: "Sign-in code requests per minute for the whole server (SMS pumping).")
@@ -45,9 +51,11 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("code-checks-per-server"), help: "Sign-in code checks per minute for the whole server.")
     var codeChecksPerServer = ChatSettings().codeChecksPerServer
 
-    @Option(name: .customLong("trusted-proxy"),
-            help: ArgumentHelp("A reverse proxy's address whose X-Forwarded-For names the client (repeatable); limits then count clients, not the proxy. A proxy on this machine that is not named here gets 503 on sign-in.",
-                               valueName: "ADDRESS"))
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy's address whose X-Forwarded-For names the client (repeatable); limits then count clients, not the proxy. A proxy on this machine that is not named here gets 503 on sign-in.",
+            valueName: "ADDRESS"))
     var trustedProxies: [String] = []
 
     @Option(name: .customLong("blob-quota-per-user"), help: "Attachment bytes one user may have uploaded (1 GiB by default).")
@@ -56,7 +64,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("blob-quota-per-group"), help: "Attachment bytes one group's messages may name (4 GiB by default).")
     var blobQuotaPerGroup: Int64 = 4 << 30
 
-    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "FILE"))
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "FILE"))
     var tlsCert: String?
 
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert; must be 0600.", valueName: "FILE"))
@@ -72,9 +82,13 @@ struct ServerCommand: AsyncParsableCommand {
         guard blobQuotaPerUser > 0, blobQuotaPerGroup > 0 else {
             throw ValidationError("--blob-quota-per-user and --blob-quota-per-group must be positive.")
         }
-        guard [codeRequestsPerAddress, codeRequestsPerServer, codeRequestsPerHour, codeChecksPerAddress, codeChecksPerServer]
-            .allSatisfy({ $0 > 0 }) else {
-            throw ValidationError("--code-requests-per-address, --code-requests-per-server, --code-requests-per-hour, --code-checks-per-address and --code-checks-per-server must be at least 1.")
+        guard
+            [codeRequestsPerAddress, codeRequestsPerServer, codeRequestsPerHour, codeChecksPerAddress, codeChecksPerServer]
+                .allSatisfy({ $0 > 0 })
+        else {
+            throw ValidationError(
+                "--code-requests-per-address, --code-requests-per-server, --code-requests-per-hour, --code-checks-per-address and --code-checks-per-server must be at least 1."
+            )
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together.") }
     }
@@ -109,8 +123,9 @@ struct ServerCommand: AsyncParsableCommand {
         settings.codeRequestsPerHour = codeRequestsPerHour
         settings.codeChecksPerAddress = codeChecksPerAddress
         settings.codeChecksPerServer = codeChecksPerServer
-        let server = await ChatServer(store: opened.store, sms: FileOutboxSMSProvider(path: smsOutbox), secret: secret,
-                                      settings: settings, logger: logger)
+        let server = await ChatServer(
+            store: opened.store, sms: FileOutboxSMSProvider(path: smsOutbox), secret: secret,
+            settings: settings, logger: logger)
         let application = try failing {
             try server.application(host: host, port: port, tls: tls, services: opened.services, beforeStart: opened.prepare)
         }

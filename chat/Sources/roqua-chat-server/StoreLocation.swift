@@ -10,8 +10,11 @@ struct StoreLocation: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The SQLite store (created when missing).", valueName: "PATH"))
     var db: String?
 
-    @Option(name: .long, help: ArgumentHelp("A PostgreSQL store instead: postgres://USER:PASSWORD@HOST:PORT/DB[?sslmode=disable|prefer|require].",
-                                            valueName: "URL"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A PostgreSQL store instead: postgres://USER:PASSWORD@HOST:PORT/DB[?sslmode=disable|prefer|require].",
+            valueName: "URL"))
     var postgres: String?
 
     func validate() throws {
@@ -38,7 +41,12 @@ struct StoreLocation: ParsableArguments {
     func withStore<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (any ChatStore) async throws -> T) async throws -> T {
         let opened = try open(logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { tasks in
-            for service in opened.services { tasks.addTask { try await service.run(); return nil } }
+            for service in opened.services {
+                tasks.addTask {
+                    try await service.run()
+                    return nil
+                }
+            }
             for step in opened.prepare { try await step() }
             let result = try await body(opened.store)
             tasks.cancelAll()

@@ -17,7 +17,9 @@ struct AuthRequestCommand: AsyncParsableCommand {
 
     @OptionGroup var home: HomeOptions
 
-    @Option(help: ArgumentHelp("The sync server: https://HOST[:PORT], or http:// on this machine (e.g. http://127.0.0.1:8080).", valueName: "URL"))
+    @Option(
+        help: ArgumentHelp(
+            "The sync server: https://HOST[:PORT], or http:// on this machine (e.g. http://127.0.0.1:8080).", valueName: "URL"))
     var server: String
 
     @Flag(help: "Allow plain http:// to another machine (anyone on the network can then read and change the traffic).")
@@ -26,9 +28,11 @@ struct AuthRequestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Your phone number in international form, e.g. +905551234567.", valueName: "PHONE"))
     var phone: String
 
-    @Option(name: .customLong("ca-cert"),
-            help: ArgumentHelp("Trust the certificates in this PEM file for the server (a private CA or a self-signed server) instead of the system's.",
-                               valueName: "FILE"))
+    @Option(
+        name: .customLong("ca-cert"),
+        help: ArgumentHelp(
+            "Trust the certificates in this PEM file for the server (a private CA or a self-signed server) instead of the system's.",
+            valueName: "FILE"))
     var caCert: String?
 
     func run() async throws {
@@ -40,15 +44,18 @@ struct AuthRequestCommand: AsyncParsableCommand {
 
 /// `auth verify --code C`.
 struct AuthVerifyCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "verify", abstract: "Trade the SMS code for a session and register this device.")
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: "Trade the SMS code for a session and register this device.")
 
     @OptionGroup var home: HomeOptions
 
     @Option(help: ArgumentHelp("The code from the SMS.", valueName: "CODE"))
     var code: String
 
-    @Option(help: ArgumentHelp("The name the members of your groups see (1–\(DisplayName.maxCharacters) characters; no : ( ) [ ] … or control characters).",
-                               valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "The name the members of your groups see (1–\(DisplayName.maxCharacters) characters; no : ( ) [ ] … or control characters).",
+            valueName: "NAME"))
     var name: String?
 
     func run() async throws {
@@ -61,7 +68,9 @@ struct AuthVerifyCommand: AsyncParsableCommand {
         if let shown = user.displayName {
             print("your groups see you as \(shown)")
         } else {
-            print("your groups see you as \(SenderLabels.shortID(user.id)); to give them a name, run: \(ChatHint.command("profile", "set-name", "NAME"))")
+            print(
+                "your groups see you as \(SenderLabels.shortID(user.id)); to give them a name, run: \(ChatHint.command("profile", "set-name", "NAME"))"
+            )
         }
     }
 }

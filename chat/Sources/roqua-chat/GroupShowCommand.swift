@@ -22,13 +22,17 @@ struct GroupShowCommand: AsyncParsableCommand {
         // The server's list says who may use the mailbox; the verified log says who reads and speaks.
         let log = try client.log(groupID: info.id)
         for member in info.members ?? [] {
-            let inLog = log.members.values.first { $0.userID == member.userID }.map { "in the log as \($0.role.rawValue)" } ?? "not in the log yet"
+            let inLog =
+                log.members.values.first { $0.userID == member.userID }.map { "in the log as \($0.role.rawValue)" } ?? "not in the log yet"
             // A name is shown only as it would be beside a message (a server's invalid one not at all).
             let name = member.displayName.flatMap { try? DisplayName($0) }.map { "  \($0.text)" } ?? ""
-            print("  \(member.phone)  \(member.role.rawValue)\(name)  user \(member.userID)  joined \(ChatTime.format(member.joinedAt))  \(inLog)")
+            print(
+                "  \(member.phone)  \(member.role.rawValue)\(name)  user \(member.userID)  joined \(ChatTime.format(member.joinedAt))  \(inLog)"
+            )
         }
-        print("log: \(log.seq) entries, epoch \(log.epoch), \(log.members.count) member device(s)"
-              + (log.needsRekey ? ", waiting for a guide's new epoch" : ""))
+        print(
+            "log: \(log.seq) entries, epoch \(log.epoch), \(log.members.count) member device(s)"
+                + (log.needsRekey ? ", waiting for a guide's new epoch" : ""))
     }
 }
 

@@ -2,13 +2,16 @@ import ArgumentParser
 import Foundation
 import RoquaBoundaries
 import RoquaChatClient
-import RoquaCommandLine
 import RoquaChatCore
+import RoquaCommandLine
 
 /// `--home DIR`: the device the client verbs act as (its keys, sign-in and message store).
 struct HomeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("This device's directory (default: $ROQUA_CHAT_HOME or chat/ in the Roqua data home).",
-                                            valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "This device's directory (default: $ROQUA_CHAT_HOME or chat/ in the Roqua data home).",
+            valueName: "DIR"))
     var home: String?
 
     var path: String {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import RoquaChatClient
-import RoquaCommandLine
 import RoquaChatCore
+import RoquaCommandLine
 
 /// `messages GROUP [--json]`: the group's messages as this device holds them (offline).
 struct MessagesCommand: AsyncParsableCommand {
@@ -29,11 +29,14 @@ struct MessagesCommand: AsyncParsableCommand {
         }
         let messages = try client.messages(groupID: groupID)
         let labels = try await client.senderLabels(groupID: groupID, senders: Set(messages.map(\.senderID)))
-        if json { return print(try ChatOutput.json(messages.map { MessageRow($0, client: client, senderName: labels.name(of: $0.senderID)) })) }
+        if json {
+            return print(try ChatOutput.json(messages.map { MessageRow($0, client: client, senderName: labels.name(of: $0.senderID)) }))
+        }
         for message in messages {
             let synced = message.syncedAt.map { " synced \(ChatTime.format($0))" } ?? ""
-            print("\(ChatTime.format(message.sentAt))  \(message.status.rawValue)\(synced)  "
-                  + "\(labels.label(of: message.senderID)): \(MessageRow(message, client: client, senderName: nil).summary)")
+            print(
+                "\(ChatTime.format(message.sentAt))  \(message.status.rawValue)\(synced)  "
+                    + "\(labels.label(of: message.senderID)): \(MessageRow(message, client: client, senderName: nil).summary)")
         }
     }
 }
@@ -66,7 +69,9 @@ struct MessageRow: Encodable {
         type = message.type
         location = message.location
         text = message.type == .text ? message.body : nil
-        attachment = message.attachment.map { AttachmentRow(name: $0.name, mime: $0.mime, size: $0.size, sha256: $0.sha256, here: client.holdsFile($0)) }
+        attachment = message.attachment.map {
+            AttachmentRow(name: $0.name, mime: $0.mime, size: $0.size, sha256: $0.sha256, here: client.holdsFile($0))
+        }
         sentAt = message.sentAt
         hlc = message.hlc
         status = message.status
@@ -83,7 +88,8 @@ struct MessageRow: Encodable {
                 + " — " + (location.address ?? "no address (outside every boundary)")
         }
         if let attachment {
-            return "\(type.rawValue) \(attachment.name) (\(attachment.mime), \(attachment.size) bytes)" + (attachment.here ? "" : " — not on this device yet")
+            return "\(type.rawValue) \(attachment.name) (\(attachment.mime), \(attachment.size) bytes)"
+                + (attachment.here ? "" : " — not on this device yet")
         }
         return text ?? ""
     }

@@ -42,7 +42,8 @@ struct PeerCommand: AsyncParsableCommand {
 
     private func address() throws -> (host: String, port: Int) {
         guard let colon = listen.lastIndex(of: ":"), colon > listen.startIndex,
-              let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port)
+        else {
             throw ValidationError("--listen must be HOST:PORT (e.g. 127.0.0.1:0), not \"\(listen.prefix(80))\"")
         }
         return (String(listen[..<colon]), port)
@@ -59,11 +60,15 @@ struct PeerCommand: AsyncParsableCommand {
         }
         let stats = report.stats
         if json {
-            print(try ChatOutput.json(Answer(peers: report.peers, sessions: report.sessions, refused: report.refused,
-                                             received: stats.stored, duplicates: stats.duplicates, rejected: stats.rejected)))
+            print(
+                try ChatOutput.json(
+                    Answer(
+                        peers: report.peers, sessions: report.sessions, refused: report.refused,
+                        received: stats.stored, duplicates: stats.duplicates, rejected: stats.rejected)))
         } else {
-            print("met \(report.peers) peer(s) in \(report.sessions) session(s), \(report.refused) refused; "
-                + "received \(stats.stored) new message(s), \(stats.duplicates) duplicate(s), \(stats.rejected) rejected")
+            print(
+                "met \(report.peers) peer(s) in \(report.sessions) session(s), \(report.refused) refused; "
+                    + "received \(stats.stored) new message(s), \(stats.duplicates) duplicate(s), \(stats.rejected) rejected")
         }
     }
 

@@ -35,7 +35,8 @@ struct ProfileSetNameCommand: AsyncParsableCommand {
 
 /// `profile clear-name`.
 struct ProfileClearNameCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clear-name", abstract: "Remove your name: your groups see the end of your user id.")
+    static let configuration = CommandConfiguration(
+        commandName: "clear-name", abstract: "Remove your name: your groups see the end of your user id.")
 
     @OptionGroup var home: HomeOptions
 

@@ -9,8 +9,10 @@ struct RoquaChatCommand: AsyncParsableCommand {
         commandName: "roqua-chat",
         abstract: "Tour groups: the client of one device (--home DIR); the server is roqua-chat-server.",
         version: Roqua.version,
-        subcommands: [AuthCommand.self, GroupCommand.self, SendCommand.self,
-                      MessagesCommand.self, SyncCommand.self, PeerCommand.self, SaveCommand.self, VerifyCommand.self, ProfileCommand.self]
+        subcommands: [
+            AuthCommand.self, GroupCommand.self, SendCommand.self,
+            MessagesCommand.self, SyncCommand.self, PeerCommand.self, SaveCommand.self, VerifyCommand.self, ProfileCommand.self,
+        ]
     )
 
     /// Parses and runs, with two adjustments. `--home DIR` may come before the verb

@@ -24,8 +24,11 @@ struct SaveCommand: AsyncParsableCommand {
         let client = try home.client()
         let (attachment, file) = try client.attachment(groupID: try client.groupID(group), localID: localID)
         guard let file else {
-            throw ChatClientError.invalidInput(field: "message", value: localID,
-                                               reason: "its file \(attachment.name) has not reached this device yet: run `\(ChatHint.command("sync"))` (or peer) and try again")
+            throw ChatClientError.invalidInput(
+                field: "message", value: localID,
+                reason:
+                    "its file \(attachment.name) has not reached this device yet: run `\(ChatHint.command("sync"))` (or peer) and try again"
+            )
         }
         try OutputFile.write(file, to: output)
         if output != "-" {

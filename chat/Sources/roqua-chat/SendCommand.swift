@@ -33,14 +33,18 @@ struct SendCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let file {
-            guard !location, values.isEmpty, boundaries == nil else { throw ValidationError("--file takes no text, --location or --boundaries") }
+            guard !location, values.isEmpty, boundaries == nil else {
+                throw ValidationError("--file takes no text, --location or --boundaries")
+            }
             guard !file.isEmpty else { throw ValidationError("--file needs a path") }
         } else if location {
             guard values.count == 2, Degrees(argument: values[0]) != nil, Degrees(argument: values[1]) != nil else {
                 throw ValidationError("--location takes two numbers: LAT LON (e.g. 40.9903 29.0295)")
             }
         } else {
-            guard values.count == 1, !values[0].isEmpty else { throw ValidationError("give the text as one argument (quote it), or --location LAT LON") }
+            guard values.count == 1, !values[0].isEmpty else {
+                throw ValidationError("give the text as one argument (quote it), or --location LAT LON")
+            }
             guard boundaries == nil else { throw ValidationError("--boundaries only applies with --location") }
         }
     }
@@ -55,7 +59,8 @@ struct SendCommand: AsyncParsableCommand {
             print("queued \(message.type.rawValue) \(message.localID)\(attachment)")
         } else if location, let latitude = Degrees(argument: values[0])?.value, let longitude = Degrees(argument: values[1])?.value {
             let address = try LocationAddress.resolve(latitude: latitude, longitude: longitude, boundaries: boundaries)
-            message = try await client.send(groupID: groupID, location: LocationBody(latitude: latitude, longitude: longitude, address: address))
+            message = try await client.send(
+                groupID: groupID, location: LocationBody(latitude: latitude, longitude: longitude, address: address))
             print("queued location \(message.localID)" + (address.map { " (\($0))" } ?? " (no address: outside every boundary)"))
         } else {
             message = try await client.send(groupID: groupID, text: values[0])

@@ -28,8 +28,9 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Option(name: .customLong("retry-for"),
-            help: ArgumentHelp("Keep retrying an unreachable or busy server for up to this many seconds (0: try once).", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("retry-for"),
+        help: ArgumentHelp("Keep retrying an unreachable or busy server for up to this many seconds (0: try once).", valueName: "SECONDS"))
     var retryFor: Double = 10
 
     func validate() throws {
@@ -53,17 +54,21 @@ struct SyncCommand: AsyncParsableCommand {
             guard case .noInternet = error else { throw error }
             let pending = try client.pendingCount()
             let spent = ContinuousClock.now - started
-            RoquaProgram.error("\(error); gave up after \(Self.seconds(Double(spent.components.seconds))); "
-                              + "\(pending) message(s) stay pending, run `\(ChatHint.command("sync"))` again later")
+            RoquaProgram.error(
+                "\(error); gave up after \(Self.seconds(Double(spent.components.seconds))); "
+                    + "\(pending) message(s) stay pending, run `\(ChatHint.command("sync"))` again later")
             throw ExitCode(Self.unreachable)
         }
         if json {
             print(try ChatOutput.json(Answer(report)))
         } else {
-            let files = [(report.blobsUp, "up"), (report.blobsDown, "down"), (report.blobsSkipped, "skipped")].filter { $0.0 > 0 }.map { ", files \($0.1) \($0.0)" }.joined()
-            print("pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)"
-                  + (report.logEntries > 0 ? ", group log \(report.logEntries)" : "")
-                  + (report.dropped > 0 ? ", dropped \(report.dropped) not signed by a member" : ""))
+            let files = [(report.blobsUp, "up"), (report.blobsDown, "down"), (report.blobsSkipped, "skipped")].filter { $0.0 > 0 }.map {
+                ", files \($0.1) \($0.0)"
+            }.joined()
+            print(
+                "pushed \(report.pushed), pulled \(report.pulled), rejected \(report.rejected), pending \(report.pending)\(files)"
+                    + (report.logEntries > 0 ? ", group log \(report.logEntries)" : "")
+                    + (report.dropped > 0 ? ", dropped \(report.dropped) not signed by a member" : ""))
         }
         for group in report.groupsBeforeLog {
             RoquaProgram.warn("\(ChatClientError.groupBeforeLog(group: group.id, name: group.name))")
@@ -103,5 +108,10 @@ struct SyncCommand: AsyncParsableCommand {
 /// True the first time only (the retry callback runs on the engine, possibly more than once).
 private final class WarnedOnce: Sendable {
     private let done = Mutex(false)
-    func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+    func first() -> Bool {
+        done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
 }

@@ -43,8 +43,11 @@ struct VerifyCommand: AsyncParsableCommand {
         if let scan, try !found.matches(scanned: scan) { throw ChatClientError.safetyNumberMismatch(userID: found.userID) }
         if confirm { found = try await client.confirmIdentity(groupID: groupID, member: found.userID) }
         if json {
-            return print(try ChatOutput.json(VerifyAnswer(userID: found.userID, identityKey: found.identityKey, safetyNumber: found.safetyNumber,
-                                                          scanText: found.scanText, confirmed: found.confirmed, changed: found.changed)))
+            return print(
+                try ChatOutput.json(
+                    VerifyAnswer(
+                        userID: found.userID, identityKey: found.identityKey, safetyNumber: found.safetyNumber,
+                        scanText: found.scanText, confirmed: found.confirmed, changed: found.changed)))
         }
         if qr {
             for line in try QRCode(found.scanText).terminalLines() { print(line) }
@@ -52,10 +55,14 @@ struct VerifyCommand: AsyncParsableCommand {
         if scan != nil { print("the scanned code matches your safety number with user \(found.userID)") }
         print("safety number with user \(found.userID):")
         let groups = found.safetyNumber.split(separator: " ")
-        for row in stride(from: 0, to: groups.count, by: 4) { print("  " + groups[row..<min(row + 4, groups.count)].joined(separator: " ")) }
+        for row in stride(from: 0, to: groups.count, by: 4) {
+            print("  " + groups[row..<min(row + 4, groups.count)].joined(separator: " "))
+        }
         if found.changed { print("their identity key changed since they were first added to this group") }
-        print(found.confirmed ? "confirmed: you compared this number with them"
-                              : "not confirmed: compare in person; once it matched, run: \(ChatHint.command("verify", group, member, "--confirm"))")
+        print(
+            found.confirmed
+                ? "confirmed: you compared this number with them"
+                : "not confirmed: compare in person; once it matched, run: \(ChatHint.command("verify", group, member, "--confirm"))")
     }
 }
 

@@ -11,8 +11,11 @@ enum Bundled {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = (directory as NSString).appendingPathComponent("boundaries.sqlite")
         _ = try BoundaryImporter.run(ImportOptions(sources: [repository.appendingPathComponent("data").path], output: output))
-        atexit { try? FileManager.default.removeItem(atPath: (NSTemporaryDirectory() as NSString)
-            .appendingPathComponent("roqua-chat-boundaries-\(getpid())")) }
+        atexit {
+            try? FileManager.default.removeItem(
+                atPath: (NSTemporaryDirectory() as NSString)
+                    .appendingPathComponent("roqua-chat-boundaries-\(getpid())"))
+        }
         return output
     }
 

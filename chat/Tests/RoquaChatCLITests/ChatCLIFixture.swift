@@ -1,9 +1,10 @@
 import Foundation
+import RoquaTestKit
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RoquaTestKit
-import Testing
 
 /// A `roqua-chat-server` child on 127.0.0.1 (SQLite store, dev SMS outbox in a temp directory)
 /// and helpers that run the built `roqua-chat` client verbs against it, one home per device.
@@ -32,14 +33,21 @@ final class ChatCLIFixture {
     func startServer(tls: (certificate: String, key: String)? = nil) throws {
         let tlsArguments = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
         scheme = tls == nil ? "http" : "https"
-        let running = try CommandRunner.start(serverBinary, ["--db", database, "--sms-outbox", outbox,
-                                                       "--listen", "127.0.0.1:\(port)", "--log-level", "info"] + tlsArguments)
+        let running = try CommandRunner.start(
+            serverBinary,
+            [
+                "--db", database, "--sms-outbox", outbox,
+                "--listen", "127.0.0.1:\(port)", "--log-level", "info",
+            ] + tlsArguments)
         server = running
         for _ in 0..<600 {
             let log = running.stderrSoFar
             if let range = log.range(of: "listening on 127.0.0.1:") {
                 let digits = log[range.upperBound...].prefix { $0.isNumber }
-                if let chosen = Int(digits) { port = chosen; return }
+                if let chosen = Int(digits) {
+                    port = chosen
+                    return
+                }
             }
             usleep(100_000)
         }

@@ -77,15 +77,19 @@ import Testing
         #expect(first < .seconds(1), "first line after \(first)")
         #expect(total > .seconds(3.5) && total < .seconds(12), "first line after \(first), exit after \(total)")
         #expect(lines.count == 2, "\(offline.stderr)")
-        #expect(lines.first?.hasPrefix("warning: cannot reach the server \"\(fixture.url)\"") == true
+        #expect(
+            lines.first?.hasPrefix("warning: cannot reach the server \"\(fixture.url)\"") == true
                 && lines.first?.hasSuffix("retrying for up to 4 s (Ctrl-C stops)") == true, "\(offline.stderr)")
         #expect(offline.status == 3, "\(offline.stdout)\(offline.stderr)")
-        #expect(lines.last?.hasPrefix("error: cannot reach the server") == true && offline.stderr.contains("1 message(s) stay pending")
+        #expect(
+            lines.last?.hasPrefix("error: cannot reach the server") == true && offline.stderr.contains("1 message(s) stay pending")
                 && offline.stderr.contains("run `roqua-chat --home \(fixture.home("guide")) sync` again later"), "\(offline.stderr)")
         #expect(try fixture.messages("guide", group: "Kapadokya").map { $0["status"] as? String } == ["pending"])
         // --retry-for 0: one attempt, the final line alone.
         let once = try fixture.run("guide", ["sync", "--retry-for", "0"])
-        #expect(once.status == 3 && once.stderr.split(separator: "\n").count == 1 && once.stderr.hasPrefix("error: cannot reach"), "\(once.stderr)")
+        #expect(
+            once.status == 3 && once.stderr.split(separator: "\n").count == 1 && once.stderr.hasPrefix("error: cannot reach"),
+            "\(once.stderr)")
 
         try fixture.startServer()
         #expect(try fixture.ok("guide", ["sync"]) == "pushed 1, pulled 0, rejected 0, pending 0")
@@ -133,8 +137,10 @@ import Testing
         #expect(latitude.status != 0 && latitude.stderr.contains("latitude outside -90…90"), "\(latitude.stderr)")
         let notNumbers = try fixture.run("guide", ["send", "Kapadokya", "--location", "north", "29"])
         #expect(notNumbers.status != 0 && notNumbers.stderr.contains("--location takes two numbers"), "\(notNumbers.stderr)")
-        let noDatabase = try fixture.run("guide", ["send", "Kapadokya", "--location", "-33.92", "18.42", "--boundaries", "/nonexistent/b.sqlite"])
-        #expect(noDatabase.status != 0 && noDatabase.stderr.contains("/nonexistent/b.sqlite")
+        let noDatabase = try fixture.run(
+            "guide", ["send", "Kapadokya", "--location", "-33.92", "18.42", "--boundaries", "/nonexistent/b.sqlite"])
+        #expect(
+            noDatabase.status != 0 && noDatabase.stderr.contains("/nonexistent/b.sqlite")
                 && noDatabase.stderr.contains("roqua import"), "\(noDatabase.stderr)")
         let phone = try fixture.run("other", ["auth", "request", "--server", fixture.url, "--phone", "0555 12"])
         #expect(phone.status != 0 && phone.stderr.contains("phone \"0555 12\""), "\(phone.stderr)")
@@ -173,7 +179,8 @@ import Testing
         #expect(FileManager.default.contents(atPath: fixture.directory.file("saved.png")) == image)
 
         let missing = try fixture.run("guide", ["send", "Kapadokya", "--file", fixture.directory.file("nothing.png")])
-        #expect(missing.status != 0 && missing.stderr.contains("nothing.png") && missing.stderr.contains("cannot be read"), "\(missing.stderr)")
+        #expect(
+            missing.status != 0 && missing.stderr.contains("nothing.png") && missing.stderr.contains("cannot be read"), "\(missing.stderr)")
         let unknown = try fixture.run("traveller", ["save", "Kapadokya", "01a2-no-such", "--output", fixture.directory.file("x")])
         #expect(unknown.status != 0 && unknown.stderr.contains("no readable image or file message"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: fixture.directory.file("x")))
@@ -210,15 +217,19 @@ import Testing
         #expect(matched.hasPrefix("the scanned code matches") && matched.hasSuffix("confirmed: you compared this number with them"))
         // One digit off: exit 1, nothing confirmed.
         let last = try #require(scanText.last?.wholeNumberValue)
-        let wrong = try fixture.run("traveller", ["verify", "Kapadokya", guideID, "--scan", String(scanText.dropLast()) + String((last + 1) % 10), "--confirm"])
+        let wrong = try fixture.run(
+            "traveller", ["verify", "Kapadokya", guideID, "--scan", String(scanText.dropLast()) + String((last + 1) % 10), "--confirm"])
         #expect(wrong.status == 1 && wrong.stderr.contains("is not your safety number"), "\(wrong.stderr)")
         #expect(try json("traveller", ["verify", "Kapadokya", guideID, "--json"])["confirmed"] as? Bool == false)
         // Roles live in the log: a member cannot change one; the guide makes the traveller a guide.
         let refused = try fixture.run("traveller", ["group", "role", "Kapadokya", "--phone", guideID, "member"])
         #expect(refused.status == 1 && refused.stderr.contains("only a guide"), "\(refused.stderr)")
-        #expect(try fixture.ok("guide", ["group", "role", "Kapadokya", "--phone", Self.travellerPhone, "guide"]).contains("is now a guide"))
+        #expect(
+            try fixture.ok("guide", ["group", "role", "Kapadokya", "--phone", Self.travellerPhone, "guide"]).contains("is now a guide"))
         try fixture.ok("traveller", ["sync"])
-        let line = try fixture.ok("traveller", ["group", "show", "Kapadokya"]).split(separator: "\n").first { $0.contains(Self.travellerPhone) }
+        let line = try fixture.ok("traveller", ["group", "show", "Kapadokya"]).split(separator: "\n").first {
+            $0.contains(Self.travellerPhone)
+        }
         #expect(line?.hasSuffix("in the log as guide") == true, "\(line ?? "")")
     }
 }

@@ -28,23 +28,29 @@ import Testing
     @Test func everySuggestedCommandCarriesTheHomeAndWorksWhenPasted() throws {
         let fixture = try ChatCLIFixture()
         try fixture.startServer()
-        #expect(try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"]).status == 0)
+        #expect(
+            try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"]).status == 0)
         // A home whose path needs quoting, given before the verb; the guide's given after it.
         let trip = fixture.home("trip home, it's mine")
         let requested = try fixture.ok("guide", ["auth", "request", "--server", fixture.url, "--phone", Self.guidePhone])
-        let verified = try paste(try suggestion(in: requested).replacingOccurrences(of: "CODE", with: try fixture.lastCode(for: Self.guidePhone)))
+        let verified = try paste(
+            try suggestion(in: requested).replacingOccurrences(of: "CODE", with: try fixture.lastCode(for: Self.guidePhone)))
         #expect(verified.hasPrefix("signed in as \(Self.guidePhone)"), "\(verified)")
-        let named = try paste(try suggestion(in: verified.components(separatedBy: "\n").last ?? "").replacingOccurrences(of: "NAME", with: "Ahmet"))
+        let named = try paste(
+            try suggestion(in: verified.components(separatedBy: "\n").last ?? "").replacingOccurrences(of: "NAME", with: "Ahmet"))
         #expect(named.hasPrefix("your groups see you as Ahmet"), "\(named)")
         let created = try fixture.ok("guide", ["group", "create", "Kapadokya Turu"])
         let invite = try suggestion(in: created)
         #expect(invite.contains("--home \(fixture.home("guide")) group invite 'Kapadokya Turu' --phone PHONE"), "\(invite)")
         let code = try paste(invite.replacingOccurrences(of: "PHONE", with: Self.travellerPhone))
 
-        let request = try CommandRunner.run(fixture.binary, ["--home", trip, "auth", "request", "--server", fixture.url, "--phone", Self.travellerPhone])
+        let request = try CommandRunner.run(
+            fixture.binary, ["--home", trip, "auth", "request", "--server", fixture.url, "--phone", Self.travellerPhone])
         let hint = try suggestion(in: request.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(hint == "roqua-chat --home '\(fixture.home("trip home, it"))'\\''s mine' auth verify --code CODE", "\(hint)")
-        #expect(try paste(hint.replacingOccurrences(of: "CODE", with: try fixture.lastCode(for: Self.travellerPhone))).hasPrefix("signed in as"))
+        #expect(
+            try paste(hint.replacingOccurrences(of: "CODE", with: try fixture.lastCode(for: Self.travellerPhone))).hasPrefix("signed in as")
+        )
         let joined = try CommandRunner.run(fixture.binary, ["--home", trip, "group", "join", code]).stdout
         let sync = try suggestion(in: joined.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(sync.hasSuffix("' sync"), "\(sync)")
@@ -59,24 +65,31 @@ import Testing
         #expect(offline.status == 3 && offline.stderr.hasPrefix("error: "), "\(offline.stderr)")
         #expect(try suggestion(in: offline.stderr) == sync, "\(offline.stderr)")
         let stranger = try CommandRunner.run(fixture.binary, ["group", "create", "X", "--home", fixture.home("new one")])
-        #expect(stranger.status == 1 && stranger.stderr.hasPrefix("error: ")
-                && stranger.stderr.contains("`roqua-chat --home '\(fixture.home("new one"))' auth request --server URL --phone PHONE`"), "\(stranger.stderr)")
+        #expect(
+            stranger.status == 1 && stranger.stderr.hasPrefix("error: ")
+                && stranger.stderr.contains("`roqua-chat --home '\(fixture.home("new one"))' auth request --server URL --phone PHONE`"),
+            "\(stranger.stderr)")
     }
 
     @Test func sendersShowByTheirNamesWithTheIdWhereNamesCouldBeConfused() throws {
         let fixture = try ChatCLIFixture()
         try fixture.startServer()
-        #expect(try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"]).status == 0)
+        #expect(
+            try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.guidePhone, "guide"]).status == 0)
         try fixture.ok("guide", ["auth", "request", "--server", fixture.url, "--phone", Self.guidePhone])
-        let guide = try fixture.ok("guide", ["auth", "verify", "--code", try fixture.lastCode(for: Self.guidePhone), "--name", "  Ahmet   Bey "])
+        let guide = try fixture.ok(
+            "guide", ["auth", "verify", "--code", try fixture.lastCode(for: Self.guidePhone), "--name", "  Ahmet   Bey "])
         #expect(guide.hasSuffix("your groups see you as Ahmet Bey"), "\(guide)")
         // A refused name spends no code: the same code then signs in.
         try fixture.ok("traveller", ["auth", "request", "--server", fixture.url, "--phone", Self.travellerPhone])
         let code = try fixture.lastCode(for: Self.travellerPhone)
         let forged = try fixture.run("traveller", ["auth", "verify", "--code", code, "--name", "Ahmet Bey (guide)"])
-        #expect(forged.status == 1 && forged.stderr.hasPrefix("error: name \"Ahmet Bey (guide)\": a display name may not hold ("), "\(forged.stderr)")
+        #expect(
+            forged.status == 1 && forged.stderr.hasPrefix("error: name \"Ahmet Bey (guide)\": a display name may not hold ("),
+            "\(forged.stderr)")
         let escape = try fixture.run("traveller", ["auth", "verify", "--code", code, "--name", "A\u{1B}[2Jb"])
-        #expect(escape.status == 1 && escape.stderr.contains(#"A\u{1B}[2Jb"#) && !escape.stderr.contains("\u{1B}")
+        #expect(
+            escape.status == 1 && escape.stderr.contains(#"A\u{1B}[2Jb"#) && !escape.stderr.contains("\u{1B}")
                 && escape.stderr.contains("control, format or invisible characters"), "\(escape.stderr)")
         let long = try fixture.run("traveller", ["auth", "verify", "--code", code, "--name", String(repeating: "x", count: 41)])
         #expect(long.status == 1 && long.stderr.contains("at most 40 characters"), "\(long.stderr)")
@@ -110,7 +123,9 @@ import Testing
         #expect(try fixture.ok("traveller", ["profile", "set-name", "АHMЕТ bey"]).hasPrefix("your groups see you as"))
         try fixture.ok("traveller", ["sync"])
         let confused = try fixture.ok("traveller", ["messages", "Kapadokya"]).components(separatedBy: "\n")
-        #expect(confused.last?.range(of: #"  Ahmet Bey \(guide, …[0-9a-f]{6}\): Sekizde\.$"#, options: .regularExpression) != nil, "\(confused)")
+        #expect(
+            confused.last?.range(of: #"  Ahmet Bey \(guide, …[0-9a-f]{6}\): Sekizde\.$"#, options: .regularExpression) != nil, "\(confused)"
+        )
         try fixture.ok("guide", ["sync"])
         let seen = try fixture.ok("guide", ["messages", "Kapadokya"]).components(separatedBy: "\n")
         #expect(seen.first?.range(of: #"  АHMЕТ bey \(…[0-9a-f]{6}\): Otobüs kaçta\?$"#, options: .regularExpression) != nil, "\(seen)")

@@ -14,12 +14,14 @@ import Testing
     @Test func messagesTravelPeerToPeerWithoutTheServerThroughARelayAndEndUpIdenticalEverywhere() throws {
         let fixture = try ChatCLIFixture()
         try fixture.startServer()
-        let promoted = try CommandRunner.run(fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.phones["guide"]!, "guide"])
+        let promoted = try CommandRunner.run(
+            fixture.serverBinary, ["admin", "--db", fixture.database, "role", Self.phones["guide"]!, "guide"])
         #expect(promoted.status == 0, "\(promoted.stderr)")
         for name in ["guide", "ayse", "mehmet"] { try fixture.signIn(name, phone: Self.phones[name]!) }
         try fixture.ok("guide", ["group", "create", "Kapadokya"])
         for name in ["ayse", "mehmet"] {
-            try fixture.ok(name, ["group", "join", try fixture.ok("guide", ["group", "invite", "Kapadokya", "--phone", Self.phones[name]!])])
+            try fixture.ok(
+                name, ["group", "join", try fixture.ok("guide", ["group", "invite", "Kapadokya", "--phone", Self.phones[name]!])])
         }
         // The guide's sync adds both devices to the group's log and seals an epoch to them; each traveller's sync fetches it.
         for name in ["guide", "ayse", "mehmet"] { try fixture.ok(name, ["sync"]) }
@@ -32,13 +34,16 @@ import Testing
         try fixture.ok("mehmet", ["send", "Kapadokya", "Tamam, lobideyim."])
         let beaconPort = String(Int.random(in: 40_000..<60_000))
         let first = try ["guide", "ayse", "mehmet"].map { name in
-            try CommandRunner.start(fixture.binary, ["--home", fixture.home(name), "peer", "--for", "6", "--beacon-port", beaconPort, "--json"])
+            try CommandRunner.start(
+                fixture.binary, ["--home", fixture.home(name), "peer", "--for", "6", "--beacon-port", beaconPort, "--json"])
         }
         for (name, run) in zip(["guide", "ayse", "mehmet"], first) {
             let result = run.wait()
             #expect(result.status == 0, "\(name): \(result.stderr)")
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Int], "\(result.stdout)")
-            #expect(report["peers"] == 2 && report["received"] == 2 && report["rejected"] == 0 && report["refused"] == 0, "\(name): \(report)")
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Int], "\(result.stdout)")
+            #expect(
+                report["peers"] == 2 && report["received"] == 2 && report["rejected"] == 0 && report["refused"] == 0, "\(name): \(report)")
         }
         for name in ["guide", "ayse", "mehmet"] { #expect(try Self.held(fixture, name).count == 3, "\(name)") }
 
@@ -47,7 +52,8 @@ import Testing
         try fixture.ok("mehmet", ["send", "Kapadokya", "Ben de geliyorum."])
         for name in ["guide", "ayse", "mehmet"] { try Data().write(to: URL(fileURLWithPath: fixture.home("\(name).peers"))) }
         let second = try ["guide", "ayse", "mehmet"].map { name in
-            try CommandRunner.start(fixture.binary, ["--home", fixture.home(name), "peer", "--for", "8", "--peers", fixture.home("\(name).peers"), "--json"])
+            try CommandRunner.start(
+                fixture.binary, ["--home", fixture.home(name), "peer", "--for", "8", "--peers", fixture.home("\(name).peers"), "--json"])
         }
         let ports = try second.map { try Self.port(of: $0) }
         try "127.0.0.1:\(ports[1])\n".write(toFile: fixture.home("guide.peers"), atomically: true, encoding: .utf8)
@@ -67,12 +73,15 @@ import Testing
         try fixture.startServer()
         for _ in 0..<2 { for name in ["guide", "ayse", "mehmet"] { try fixture.ok(name, ["sync"]) } }
         let serverSet = try DatabaseQueue(path: fixture.database).read { db in
-            try Row.fetchAll(db, sql: "SELECT sender_id, local_id FROM messages WHERE type != 'control'").map { "\($0["sender_id"] as String)/\($0["local_id"] as String)" }
+            try Row.fetchAll(db, sql: "SELECT sender_id, local_id FROM messages WHERE type != 'control'").map {
+                "\($0["sender_id"] as String)/\($0["local_id"] as String)"
+            }
         }
         #expect(serverSet.count == 5 && Set(serverSet).count == 5, "\(serverSet)")
         for name in ["guide", "ayse", "mehmet"] {
             let messages = try Self.held(fixture, name)
-            #expect(Set(messages.map { "\($0["sender_id"] as? String ?? "")/\($0["local_id"] as? String ?? "")" }) == Set(serverSet), "\(name)")
+            #expect(
+                Set(messages.map { "\($0["sender_id"] as? String ?? "")/\($0["local_id"] as? String ?? "")" }) == Set(serverSet), "\(name)")
             #expect(messages.count == 5, "\(name) holds a duplicate")
             #expect(messages.allSatisfy { ["sent", "delivered", "read"].contains($0["status"] as? String) }, "\(name): \(messages)")
             let location = messages.compactMap { $0["location"] as? [String: Any] }

@@ -37,8 +37,11 @@ import X509
         let paths = (ca: directory.file("ca.pem"), certificate: directory.file("server.pem"), key: directory.file("server.key"))
         try ca.serializeAsPEM().pemString.write(toFile: paths.ca, atomically: true, encoding: .utf8)
         try server.serializeAsPEM().pemString.write(toFile: paths.certificate, atomically: true, encoding: .utf8)
-        guard FileManager.default.createFile(atPath: paths.key, contents: Data(serverKey.pemRepresentation.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else { throw CocoaError(.fileWriteUnknown) }
+        guard
+            FileManager.default.createFile(
+                atPath: paths.key, contents: Data(serverKey.pemRepresentation.utf8),
+                attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteUnknown) }
         return paths
     }
 
@@ -57,23 +60,32 @@ import X509
         let untrusted = try fixture.run("other", ["auth", "request", "--server", fixture.url, "--phone", "+905553330001"])
         #expect(untrusted.status != 0 && untrusted.stderr.contains("TLS certificate is not trusted here"), "\(untrusted.stderr)")
         // Plain HTTP to the TLS port gets no answer.
-        let plain = try fixture.run("other", ["auth", "request", "--server", "http://127.0.0.1:\(fixture.port)", "--phone", "+905553330001"])
+        let plain = try fixture.run(
+            "other", ["auth", "request", "--server", "http://127.0.0.1:\(fixture.port)", "--phone", "+905553330001"])
         #expect(plain.status != 0, "\(plain.stdout)")
         // A file that is no certificate is named.
-        let notPEM = try fixture.run("other", ["auth", "request", "--server", fixture.url, "--phone", "+905553330001", "--ca-cert", files.key])
-        #expect(notPEM.status != 0 && notPEM.stderr.contains("server.key") && notPEM.stderr.contains("no PEM certificate"), "\(notPEM.stderr)")
+        let notPEM = try fixture.run(
+            "other", ["auth", "request", "--server", fixture.url, "--phone", "+905553330001", "--ca-cert", files.key])
+        #expect(
+            notPEM.status != 0 && notPEM.stderr.contains("server.key") && notPEM.stderr.contains("no PEM certificate"), "\(notPEM.stderr)")
     }
 
     @Test func aTLSKeyOthersCanReadIsRefused() throws {
         let directory = try TempDirectory("roqua-chat-tls")
         let files = try Self.certificates(in: directory)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: files.key)
-        let result = try CommandRunner.run(ProductsDirectory.product("roqua-chat-server"), [
-            "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--listen", "127.0.0.1:0",
-            "--tls-cert", files.certificate, "--tls-key", files.key])
+        let result = try CommandRunner.run(
+            ProductsDirectory.product("roqua-chat-server"),
+            [
+                "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--listen", "127.0.0.1:0",
+                "--tls-cert", files.certificate, "--tls-key", files.key,
+            ])
         #expect(result.status != 0 && result.stderr.contains("server.key") && result.stderr.contains("chmod 600"), "\(result.stderr)")
-        let alone = try CommandRunner.run(ProductsDirectory.product("roqua-chat-server"), [
-            "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--tls-cert", files.certificate])
+        let alone = try CommandRunner.run(
+            ProductsDirectory.product("roqua-chat-server"),
+            [
+                "--db", directory.file("s.sqlite"), "--sms-outbox", directory.file("o.jsonl"), "--tls-cert", files.certificate,
+            ])
         #expect(alone.status != 0 && alone.stderr.contains("--tls-cert and --tls-key go together"), "\(alone.stderr)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import RoquaChatCore
 import RoquaChatClient
+import RoquaChatCore
 import Synchronization
 import Testing
 
@@ -53,7 +53,9 @@ struct ClockAndRetryTests {
 
     @Test("timestamps round-trip through their text, whose order is their order")
     func text() {
-        let stamps = [HLCTimestamp(wall: 9, counter: 10), HLCTimestamp(wall: 10, counter: 2), HLCTimestamp(wall: 1_746_000_000_000, counter: 0)]
+        let stamps = [
+            HLCTimestamp(wall: 9, counter: 10), HLCTimestamp(wall: 10, counter: 2), HLCTimestamp(wall: 1_746_000_000_000, counter: 0),
+        ]
         #expect(stamps.map { HLCTimestamp($0.description) } == stamps)
         #expect(stamps.map(\.description).sorted() == stamps.sorted().map(\.description))
         #expect(HLCTimestamp("12.3") == nil && HLCTimestamp("x") == nil && HLCTimestamp("000000000000000a.0001") == nil)

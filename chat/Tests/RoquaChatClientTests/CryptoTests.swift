@@ -1,14 +1,16 @@
 import Crypto
 import Foundation
 import RoquaChatCore
-@testable import RoquaChatClient
 import Testing
+
+@testable import RoquaChatClient
 
 @Suite("Client crypto: bodies, epoch secrets, chains, invites, safety numbers, key files")
 struct CryptoTests {
     let key = Data(repeating: 9, count: 32)
-    let context = BodyContext(groupID: "group-a", epoch: 3, senderID: "alice", deviceID: "phone-a", chainIndex: 5, localID: "id-1",
-                              type: .text, sentAtMilliseconds: 1_700_000_000_000)
+    let context = BodyContext(
+        groupID: "group-a", epoch: 3, senderID: "alice", deviceID: "phone-a", chainIndex: 5, localID: "id-1",
+        type: .text, sentAtMilliseconds: 1_700_000_000_000)
 
     @Test("a body opens only with the same key, group, epoch, author, device, chain index, id, type and time")
     func associatedData() throws {
@@ -40,8 +42,10 @@ struct CryptoTests {
     @Test("an epoch secret sealed with HPKE opens only on its device, for its group and epoch, and only unaltered")
     func epochSecret() throws {
         let device = Curve25519.Signing.PrivateKey(), agreement = Curve25519.KeyAgreement.PrivateKey()
-        let record = try SignedDeviceRecord.sign(DeviceRecord(userID: "u", deviceID: "device-1", identityKey: device.publicKey.rawRepresentation.base64EncodedString(),
-                                                              agreementKey: agreement.publicKey.rawRepresentation.base64EncodedString(), created: 1), with: device)
+        let record = try SignedDeviceRecord.sign(
+            DeviceRecord(
+                userID: "u", deviceID: "device-1", identityKey: device.publicKey.rawRepresentation.base64EncodedString(),
+                agreementKey: agreement.publicKey.rawRepresentation.base64EncodedString(), created: 1), with: device)
         let secret = EpochCrypto.newSecret()
         let sealed = try EpochCrypto.seal(secret, to: record, group: "g", epoch: 2)
         #expect(try EpochCrypto.open(sealed, with: agreement, group: "g", epoch: 2, device: "device-1") == secret)
@@ -51,7 +55,9 @@ struct CryptoTests {
         #expect(throws: ChatClientError.self) { try EpochCrypto.open(sealed, with: agreement, group: "g", epoch: 2, device: "device-2") }
         var bytes = try #require(Data(base64Encoded: sealed))
         bytes[bytes.count - 1] ^= 1
-        #expect(throws: ChatClientError.self) { try EpochCrypto.open(bytes.base64EncodedString(), with: agreement, group: "g", epoch: 2, device: "device-1") }
+        #expect(throws: ChatClientError.self) {
+            try EpochCrypto.open(bytes.base64EncodedString(), with: agreement, group: "g", epoch: 2, device: "device-1")
+        }
         // The record's self-signature binds the X25519 key to the identity key: swapping it breaks the record.
         var swapped = record
         swapped.record.agreementKey = Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString()
@@ -104,13 +110,16 @@ struct CryptoTests {
 
     @Test("a safety number is the same on both sides, 12 groups of 5 digits, and changes with either key")
     func safetyNumbers() throws {
-        let (a, b) = (("alice", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()),
-                      ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()))
+        let (a, b) = (
+            ("alice", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()),
+            ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString())
+        )
         let number = SafetyNumber.between(a, b)
         #expect(number == SafetyNumber.between(b, a))
         let groups = number.split(separator: " ")
         #expect(groups.count == 12 && groups.allSatisfy { $0.count == 5 && $0.allSatisfy(\.isNumber) })
-        #expect(number != SafetyNumber.between(a, ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString())))
+        #expect(
+            number != SafetyNumber.between(a, ("bob", Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString())))
         // Its QR code's text: scanned, or read out and typed with any spacing, it matches; nothing else does.
         let seen = MemberIdentity(userID: "bob", identityKey: b.1, safetyNumber: number, confirmed: false, changed: false)
         #expect(seen.scanText == "ROQUA-SN1:" + number.filter { $0 != " " })

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatClient
 @testable import RoquaChatServer
-import Testing
 
 /// What a server operator (or anyone who can write to its database) can do: keys of its own, and
 /// rows stored under any user's name without the service's checks.
@@ -14,15 +15,20 @@ struct Operator {
     let server: LiveServer
 
     func record(claiming userID: String) throws -> SignedDeviceRecord {
-        try SignedDeviceRecord.sign(DeviceRecord(userID: userID, deviceID: deviceID, identityKey: key.publicKey.rawRepresentation.base64EncodedString(),
-                                                 agreementKey: agreement.publicKey.rawRepresentation.base64EncodedString(), created: 1), with: key)
+        try SignedDeviceRecord.sign(
+            DeviceRecord(
+                userID: userID, deviceID: deviceID, identityKey: key.publicKey.rawRepresentation.base64EncodedString(),
+                agreementKey: agreement.publicKey.rawRepresentation.base64EncodedString(), created: 1), with: key)
     }
 
     /// A message as `userID` from `device`, signed by the operator's key (or not at all).
-    func message(group: String, as userID: String, device: String, type: MessageType = .text, content: String,
-                 epoch: Int?, signed: Bool = true) throws -> PushMessage {
-        var message = PushMessage(localID: UUIDv7.make(), groupID: group, type: type, content: content, sentAt: ChatTime.rounded(Date()),
-                                  metadata: .object(["n": .number(1), "ci": .number(0)]), senderID: userID, deviceID: device, keyEpoch: epoch)
+    func message(
+        group: String, as userID: String, device: String, type: MessageType = .text, content: String,
+        epoch: Int?, signed: Bool = true
+    ) throws -> PushMessage {
+        var message = PushMessage(
+            localID: UUIDv7.make(), groupID: group, type: type, content: content, sentAt: ChatTime.rounded(Date()),
+            metadata: .object(["n": .number(1), "ci": .number(0)]), senderID: userID, deviceID: device, keyEpoch: epoch)
         if signed { message.signature = try DeviceSignature.sign(try MessageSigningFields(message, senderID: userID), with: key) }
         return message
     }
@@ -30,15 +36,17 @@ struct Operator {
     /// Stores `message` in the server's database as `authorID`'s, past every check of the service.
     func inject(_ message: PushMessage, as authorID: String) async throws {
         let digest = try MessageSigningFields(message, senderID: authorID).digest
-        let result = try await server.store.push([PreparedPush(message: message, authorID: authorID, digest: digest, precheck: nil)],
-                                                 uploader: Actor(userID: authorID, role: .admin, deviceID: message.deviceID ?? deviceID), now: Date())
+        let result = try await server.store.push(
+            [PreparedPush(message: message, authorID: authorID, digest: digest, precheck: nil)],
+            uploader: Actor(userID: authorID, role: .admin, deviceID: message.deviceID ?? deviceID), now: Date())
         guard result.synced.count == 1 else { throw TestFailure("the store refused the injected row: \(result.rejected)") }
     }
 
     /// A control message carrying `statement` signed by the operator's key.
     func control(_ statement: GroupStatement) throws -> PushMessage {
-        try message(group: statement.groupID, as: statement.actorUser, device: statement.actorDevice, type: .control,
-                    content: try SignedStatement.sign(statement, with: key).content(), epoch: nil)
+        try message(
+            group: statement.groupID, as: statement.actorUser, device: statement.actorDevice, type: .control,
+            content: try SignedStatement.sign(statement, with: key).content(), epoch: nil)
     }
 }
 
@@ -60,8 +68,9 @@ func opens(_ row: ChatMessage, with material: [Data], steps: Int = 64) -> Bool {
 }
 
 func wireOf(_ row: ChatMessage) -> PushMessage {
-    PushMessage(localID: row.localID, groupID: row.groupID, type: row.type, content: row.content, sentAt: row.sentAt, metadata: row.metadata,
-                senderID: row.senderID, deviceID: row.deviceID, keyEpoch: row.keyEpoch, signature: row.signature)
+    PushMessage(
+        localID: row.localID, groupID: row.groupID, type: row.type, content: row.content, sentAt: row.sentAt, metadata: row.metadata,
+        senderID: row.senderID, deviceID: row.deviceID, keyEpoch: row.keyEpoch, signature: row.signature)
 }
 
 extension TourParty {
@@ -88,7 +97,9 @@ extension LiveServer {
 
 @Suite("End to end: what the server, a removed member and a late joiner cannot do")
 struct EndToEndAttackTests {
-    @Test("rows the server writes as the guide (unsigned, signed by another key, from a device the server added) are dropped, counted, never shown")
+    @Test(
+        "rows the server writes as the guide (unsigned, signed by another key, from a device the server added) are dropped, counted, never shown"
+    )
     func forgedServerRows() async throws {
         try await TourParty.run { server, party, scratch in
             let (guide, traveller, group) = (party.guide, party.travellers[0], party.group.id)
@@ -96,11 +107,15 @@ struct EndToEndAttackTests {
             let epoch = try traveller.log(groupID: group).epoch
             let op = Operator(server: server)
             // The server may even register a device key for the guide's account: its own checks then pass.
-            _ = try await server.store.signIn(phone: try PhoneNumber("+905550000001"), deviceID: op.deviceID,
-                                              publicKey: op.key.publicKey.rawRepresentation, now: Date())
+            _ = try await server.store.signIn(
+                phone: try PhoneNumber("+905550000001"), deviceID: op.deviceID,
+                publicKey: op.key.publicKey.rawRepresentation, now: Date())
             let content = Data("Toplantı iptal, otelde kalın".utf8).base64EncodedString()
-            try await op.inject(try op.message(group: group, as: guideID, device: guide.identity.deviceID, content: content, epoch: epoch, signed: false), as: guideID)
-            try await op.inject(try op.message(group: group, as: guideID, device: guide.identity.deviceID, content: content, epoch: epoch), as: guideID)
+            try await op.inject(
+                try op.message(group: group, as: guideID, device: guide.identity.deviceID, content: content, epoch: epoch, signed: false),
+                as: guideID)
+            try await op.inject(
+                try op.message(group: group, as: guideID, device: guide.identity.deviceID, content: content, epoch: epoch), as: guideID)
             try await op.inject(try op.message(group: group, as: guideID, device: op.deviceID, content: content, epoch: epoch), as: guideID)
             let report = try await traveller.engine.sync()
             #expect(report.dropped == 3 && report.pulled == 0, "\(report)")
@@ -121,17 +136,21 @@ struct EndToEndAttackTests {
             let before = try traveller.log(groupID: group)
             let op = Operator(server: server)
             // An `add` of the operator's device "by the guide", then a rekey sealed to it and to every real member.
-            var add = GroupStatement(groupID: group, seq: before.seq + 1, prev: before.head, kind: .add, actorUser: guideID,
-                                     actorDevice: op.deviceID, created: 1)
+            var add = GroupStatement(
+                groupID: group, seq: before.seq + 1, prev: before.head, kind: .add, actorUser: guideID,
+                actorDevice: op.deviceID, created: 1)
             add.device = try op.record(claiming: guideID)
             add.role = .guide
             let addHash = try SignedStatement.sign(add, with: op.key).decoded().hash
-            var rekey = GroupStatement(groupID: group, seq: before.seq + 2, prev: addHash, kind: .rekey, actorUser: guideID,
-                                       actorDevice: op.deviceID, created: 1)
+            var rekey = GroupStatement(
+                groupID: group, seq: before.seq + 2, prev: addHash, kind: .rekey, actorUser: guideID,
+                actorDevice: op.deviceID, created: 1)
             let stolen = EpochCrypto.newSecret()
             rekey.epoch = before.epoch + 1
             var sealed: [String: String] = [:]
-            for (device, member) in before.members { sealed[device] = try EpochCrypto.seal(stolen, to: member.device, group: group, epoch: before.epoch + 1) }
+            for (device, member) in before.members {
+                sealed[device] = try EpochCrypto.seal(stolen, to: member.device, group: group, epoch: before.epoch + 1)
+            }
             sealed[op.deviceID] = try EpochCrypto.seal(stolen, to: try op.record(claiming: guideID), group: group, epoch: before.epoch + 1)
             rekey.sealed = sealed
             try await op.inject(try op.control(add), as: guideID)
@@ -142,14 +161,17 @@ struct EndToEndAttackTests {
             asGuide.prev = before.head
             asGuide.actorDevice = guide.identity.deviceID
             asGuide.sealed = sealed.filter { $0.key != op.deviceID }
-            try await op.inject(try op.message(group: group, as: guideID, device: guide.identity.deviceID, type: .control,
-                                               content: try SignedStatement.sign(asGuide, with: op.key).content(), epoch: nil), as: guideID)
+            try await op.inject(
+                try op.message(
+                    group: group, as: guideID, device: guide.identity.deviceID, type: .control,
+                    content: try SignedStatement.sign(asGuide, with: op.key).content(), epoch: nil), as: guideID)
             // A server admin invites themselves through the API: the server admits them to the mailbox,
             // but without the invite's secret their join request proves nothing to the guide's device.
             let admin = try ChatClient(home: scratch.file("admin"))
             try await server.signIn(admin, phone: "+905559999999", role: .admin)
-            let invite: InviteInfo = try await admin.api.call(.POST, "/v1/groups/\(group)/invites",
-                                                              body: CreateInviteBody(phone: try PhoneNumber("+905559999999")))
+            let invite: InviteInfo = try await admin.api.call(
+                .POST, "/v1/groups/\(group)/invites",
+                body: CreateInviteBody(phone: try PhoneNumber("+905559999999")))
             _ = try await admin.join(code: invite.code + "-" + InviteSecret.random().text)
 
             for client in [guide, traveller] {
@@ -177,7 +199,9 @@ struct EndToEndAttackTests {
         }
     }
 
-    @Test("a removed member: its token is refused at once, peers that saw the removal refuse it, and nothing sent afterwards opens with its keys")
+    @Test(
+        "a removed member: its token is refused at once, peers that saw the removal refuse it, and nothing sent afterwards opens with its keys"
+    )
     func removedMember() async throws {
         try await TourParty.run { server, party, scratch in
             let (guide, stays, leaves, group) = (party.guide, party.travellers[0], party.travellers[1], party.group.id)
@@ -187,7 +211,8 @@ struct EndToEndAttackTests {
             let oldEpoch = try stays.log(groupID: group).epoch
             try await guide.removeMember(groupID: group, userID: try await leaves.user().id)
             // Its very next request for the group, with the same token, is refused.
-            await #expect { let _: PullResult = try await leaves.api.call(.GET, "/v1/sync/pull?group=\(group)&since=0&limit=10") } throws: { error in
+            await #expect { let _: PullResult = try await leaves.api.call(.GET, "/v1/sync/pull?group=\(group)&since=0&limit=10") } throws: {
+                error in
                 guard case ChatClientError.serverError(let status, _, _, _) = error else { return false }
                 return status == 403 || status == 404
             }
@@ -200,16 +225,19 @@ struct EndToEndAttackTests {
             #expect(try await guideNode.receive(.summary(PeerSummary(groupID: group, unbroken: [:])), from: "leaves").isEmpty)
             #expect(await guideNode.stats.rejected == 1)
             // The removed member still knows its invite's secret: a fresh join request with it, relayed
-        // by a member, does not get it added again (an invite admits once).
-        let leavesID = try await leaves.user().id
-        try leaves.keeper.requestJoin(groupID: group, selfID: leavesID, secret: try #require(try leaves.store.read { db in
-            try ClientStore.inviteJoined(groupID: group, in: db)
-        }))
-        let rejoin = try #require(try leaves.store.pendingBatch(limit: 100).last { $0.type == .control })
-        _ = try await guideNode.receive(.hello(try stays.identity.record(userID: try await stays.user().id)), from: "stays")
-        _ = try await guideNode.receive(.messages([PeerEnvelope(message: rejoin, hops: 1)]), from: "stays")
-        #expect(try guide.log(groupID: group).members.values.allSatisfy { $0.userID != leavesID })
-        // A member who has not synced since learns of the removal from the guide over peer, and
+            // by a member, does not get it added again (an invite admits once).
+            let leavesID = try await leaves.user().id
+            try leaves.keeper.requestJoin(
+                groupID: group, selfID: leavesID,
+                secret: try #require(
+                    try leaves.store.read { db in
+                        try ClientStore.inviteJoined(groupID: group, in: db)
+                    }))
+            let rejoin = try #require(try leaves.store.pendingBatch(limit: 100).last { $0.type == .control })
+            _ = try await guideNode.receive(.hello(try stays.identity.record(userID: try await stays.user().id)), from: "stays")
+            _ = try await guideNode.receive(.messages([PeerEnvelope(message: rejoin, hops: 1)]), from: "stays")
+            #expect(try guide.log(groupID: group).members.values.allSatisfy { $0.userID != leavesID })
+            // A member who has not synced since learns of the removal from the guide over peer, and
             // sends under the new epoch only.
             await server.stop()
             let hub = InMemoryHub(seed: 1)
@@ -245,7 +273,7 @@ struct EndToEndAttackTests {
             try await server.signIn(late, phone: "+905551000003")
             _ = try await late.join(code: try await guide.invite(groupID: group, phone: "+905551000003").code)
             await #expect(throws: ChatClientError.notYetAdded(group: group)) { try await late.send(groupID: group, text: "erken") }
-            _ = try await guide.engine.sync()   // sees the join request, adds the device, seals a new epoch
+            _ = try await guide.engine.sync()  // sees the join request, adds the device, seals a new epoch
             _ = try await late.engine.sync()
             let welcome = try await guide.send(groupID: group, text: "Hoş geldin")
             _ = try await guide.engine.sync()
@@ -253,8 +281,9 @@ struct EndToEndAttackTests {
             #expect(try late.messages(groupID: group).filter { $0.body != nil }.map(\.body) == ["Hoş geldin"])
             #expect(try late.messages(groupID: group).allSatisfy { $0.localID != before.localID || $0.body == nil })
             #expect(!opens(try await server.row(before.localID, in: group), with: try late.store.keyMaterial(groupID: group)))
-            #expect(opens(try await server.row(welcome.localID, in: group), with: try late.store.keyMaterial(groupID: group)) == false,
-                    "read messages' keys are gone too")
+            #expect(
+                opens(try await server.row(welcome.localID, in: group), with: try late.store.keyMaterial(groupID: group)) == false,
+                "read messages' keys are gone too")
             try await late.send(groupID: group, text: "Teşekkürler")
             _ = try await late.engine.sync()
             _ = try await guide.engine.sync()
@@ -280,9 +309,14 @@ struct EndToEndAttackTests {
             // Nor do any 32-byte blobs left anywhere in the file's pages.
             let bytes = try Data(contentsOf: URL(fileURLWithPath: traveller.home + "/chat.sqlite"))
             let windows = stride(from: 0, to: bytes.count - 32, by: 1).lazy.map { bytes[$0..<$0 + 32] }
-            #expect(!windows.contains { (try? BodyCipher.open(row.content, key: Data($0),
-                                                              context: MessageIntake.bodyContext(of: wireOf(row), sender: row.senderID,
-                                                                                                 index: MessageIntake.chainIndex(wireOf(row)) ?? 0))) != nil })
+            #expect(
+                !windows.contains {
+                    (try? BodyCipher.open(
+                        row.content, key: Data($0),
+                        context: MessageIntake.bodyContext(
+                            of: wireOf(row), sender: row.senderID,
+                            index: MessageIntake.chainIndex(wireOf(row)) ?? 0))) != nil
+                })
         }
     }
 
@@ -321,7 +355,7 @@ struct EndToEndAttackTests {
             try await guide.removeMember(groupID: group, userID: userID)
             // The same person (same number, same user id) on a new phone: a new identity key.
             let newPhone = try ChatClient(home: scratch.file("new-phone"))
-            server.clock.advance(by: 120)   // past the number's minimum interval between codes
+            server.clock.advance(by: 120)  // past the number's minimum interval between codes
             try await server.signIn(newPhone, phone: "+905551000002")
             _ = try await newPhone.join(code: try await guide.invite(groupID: group, phone: "+905551000002").code)
             _ = try await guide.engine.sync()

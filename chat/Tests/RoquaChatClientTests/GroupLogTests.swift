@@ -1,12 +1,15 @@
 import Foundation
 import RoquaChatCore
-@testable import RoquaChatClient
 import Testing
+
+@testable import RoquaChatClient
 
 /// Issue 52 (3a, 3c): roles in the group's log, and the log following the server's member list down.
 @Suite("Group log: roles, and members the server dropped")
 struct GroupLogRoleTests {
-    @Test("a guide promotes and demotes a member in the log, checked by every member; a member's own role entry is dropped; the last guide stays one")
+    @Test(
+        "a guide promotes and demotes a member in the log, checked by every member; a member's own role entry is dropped; the last guide stays one"
+    )
     func roles() async throws {
         try await TourParty.run { _, party, _ in
             let (guide, promoted, other, group) = (party.guide, party.travellers[0], party.travellers[1], party.group.id)
@@ -20,8 +23,9 @@ struct GroupLogRoleTests {
                 "\(error)".contains("only a guide")
             }
             let before = try other.log(groupID: group)
-            var selfPromotion = GroupStatement(groupID: group, seq: before.seq + 1, prev: before.head, kind: .role, actorUser: otherID,
-                                               actorDevice: other.identity.deviceID, created: ChatTime.milliseconds(Date()))
+            var selfPromotion = GroupStatement(
+                groupID: group, seq: before.seq + 1, prev: before.head, kind: .role, actorUser: otherID,
+                actorDevice: other.identity.deviceID, created: ChatTime.milliseconds(Date()))
             selfPromotion.userID = otherID
             selfPromotion.role = .guide
             let signed = try SignedStatement.sign(selfPromotion, with: other.identity.signingKey)
@@ -79,7 +83,8 @@ struct GroupLogRoleTests {
 /// Issue 52 (3d): an old home's groups are named, not failed on.
 @Suite("Groups from before the log")
 struct GroupsBeforeLogTests {
-    @Test("an old home's group with messages and no log is named as needing re-creating: send says so, sync passes it by; new groups are not")
+    @Test(
+        "an old home's group with messages and no log is named as needing re-creating: send says so, sync passes it by; new groups are not")
     func oldGroups() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -90,11 +95,12 @@ struct GroupsBeforeLogTests {
         let old: GroupInfo = try await guide.api.call(.POST, "/v1/groups", body: CreateGroupBody(name: "Efes 2025"))
         try guide.store.saveGroups([old])
         try guide.store.write { db in
-            try db.execute(sql: """
-                INSERT INTO messages (sender_id, local_id, device_id, group_id, type, body, content, signature, sent_at, hlc,
-                                      key_epoch, status, status_rank)
-                VALUES (?, ?, ?, ?, 'text', 'Yarın Efes', 'old ciphertext', '', 1700000000000, '1700000000000-0', 1, 'read', 3)
-                """, arguments: [guideID, UUIDv7.make(), guide.identity.deviceID, old.id])
+            try db.execute(
+                sql: """
+                    INSERT INTO messages (sender_id, local_id, device_id, group_id, type, body, content, signature, sent_at, hlc,
+                                          key_epoch, status, status_rank)
+                    VALUES (?, ?, ?, ?, 'text', 'Yarın Efes', 'old ciphertext', '', 1700000000000, '1700000000000-0', 1, 'read', 3)
+                    """, arguments: [guideID, UUIDv7.make(), guide.identity.deviceID, old.id])
         }
         let fresh = try await guide.createGroup(name: "Kapadokya")
         #expect(try guide.groupsBeforeLog() == [GroupBeforeLog(id: old.id, name: "Efes 2025")])

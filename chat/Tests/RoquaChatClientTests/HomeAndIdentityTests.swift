@@ -1,13 +1,16 @@
 import Crypto
 import Foundation
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatClient
 @testable import RoquaChatServer
-import Testing
 
 @Suite("The server's identity")
 struct ServerIdentityTests {
-    @Test("sign-in pins the server's key (0600); an answer copied from another exchange, or signed by another key under the pinned one's name, is refused")
+    @Test(
+        "sign-in pins the server's key (0600); an answer copied from another exchange, or signed by another key under the pinned one's name, is refused"
+    )
     func pinnedAndChecked() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -16,7 +19,8 @@ struct ServerIdentityTests {
         _ = try await server.signIn(traveller, phone: "+905551000001")
         let key = ServerIdentityService(secret: server.secret).signingKey.publicKey.rawRepresentation.base64EncodedString()
         #expect(await traveller.serverKey == key)
-        let mode = try #require(try FileManager.default.attributesOfItem(atPath: traveller.home + "/session.json")[.posixPermissions] as? Int)
+        let mode = try #require(
+            try FileManager.default.attributesOfItem(atPath: traveller.home + "/session.json")[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         let session = traveller.api.session
         let earlier = ServerIdentityChallenge()
@@ -76,7 +80,8 @@ struct HomePrivacyTests {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: home)) ?? []).filter { $0 != "blobs" }
         #expect(files.contains("chat.sqlite") && files.contains("device.json"), "\(files)")
         for name in files {
-            #expect(stat(home + "/" + name, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(
+                stat(home + "/" + name, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
         }
     }
 }

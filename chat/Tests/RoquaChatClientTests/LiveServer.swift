@@ -4,9 +4,10 @@ import Logging
 import NIOCore
 import RoquaChatClient
 import RoquaChatCore
-@testable import RoquaChatServer
 import ServiceLifecycle
 import Synchronization
+
+@testable import RoquaChatServer
 
 /// A temporary directory removed by `remove()`.
 struct Scratch: Sendable {
@@ -53,8 +54,10 @@ final class LiveServer: Sendable {
     /// Starts on a port of its own, below the kernel's ephemeral range: a port-0 server would get
     /// an ephemeral port, which any outgoing connection or port-0 listener of a parallel test may
     /// take while this server is stopped, and `restart()` would then find it in use.
-    private static func launchOnOwnPort(store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret,
-                                        clock: ManualClock) async throws -> (Task<Void, any Error>, Int) {
+    private static func launchOnOwnPort(
+        store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret,
+        clock: ManualClock
+    ) async throws -> (Task<Void, any Error>, Int) {
         let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
         let ephemeralStart = range?.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
         let candidates = 20_000..<max(20_001, min(ephemeralStart, 32_768))
@@ -64,14 +67,16 @@ final class LiveServer: Sendable {
             do {
                 return try await launch(store: store, sms: sms, secret: secret, clock: clock, port: port)
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
-                continue   // held by something else: leave it reserved, try another
+                continue  // held by something else: leave it reserved, try another
             }
         }
         throw TestFailure("no free port found for the live server in \(candidates)")
     }
 
-    private static func launch(store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret, clock: ManualClock,
-                               port: Int) async throws -> (Task<Void, any Error>, Int) {
+    private static func launch(
+        store: SQLiteChatStore, sms: CapturingSMSProvider, secret: ServerSecret, clock: ManualClock,
+        port: Int
+    ) async throws -> (Task<Void, any Error>, Int) {
         var logger = Logger(label: "roqua.chat.client-test")
         logger.logLevel = .critical
         let server = await ChatServer(store: store, sms: sms, secret: secret, clock: clock, logger: logger)
@@ -95,7 +100,7 @@ final class LiveServer: Sendable {
             return task
         }
         running?.cancel()
-        _ = try? await running?.value   // cancellation is how it stops; its error says nothing
+        _ = try? await running?.value  // cancellation is how it stops; its error says nothing
     }
 
     /// Starts again on the same port; waits up to 5 s for the old listener's socket to go.
@@ -140,8 +145,10 @@ struct TourParty {
     let group: GroupInfo
     var everyone: [ChatClient] { [guide] + travellers }
 
-    static func make(_ server: LiveServer, in scratch: Scratch, sleeps: RecordedSleeps = RecordedSleeps(),
-                     confirmKeyChanges: Bool = false) async throws -> TourParty {
+    static func make(
+        _ server: LiveServer, in scratch: Scratch, sleeps: RecordedSleeps = RecordedSleeps(),
+        confirmKeyChanges: Bool = false
+    ) async throws -> TourParty {
         func client(_ name: String) throws -> ChatClient {
             try ChatClient(home: scratch.file(name), policy: RetryPolicy(maxAttempts: 3, seed: 7), sleep: sleeps.sleep)
         }

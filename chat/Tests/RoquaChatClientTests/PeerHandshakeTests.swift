@@ -2,9 +2,10 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOPosix
-@testable import RoquaChatClient
 import RoquaChatCore
 import Testing
+
+@testable import RoquaChatClient
 
 @Suite("Peer session handshake, sealed frames and beacons")
 struct PeerHandshakeTests {
@@ -14,10 +15,12 @@ struct PeerHandshakeTests {
         let record: SignedDeviceRecord
 
         init(_ user: String) throws {
-            record = try SignedDeviceRecord.sign(DeviceRecord(userID: user, deviceID: "device-\(user)",
-                                                              identityKey: key.publicKey.rawRepresentation.base64EncodedString(),
-                                                              agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
-                                                              created: 1), with: key)
+            record = try SignedDeviceRecord.sign(
+                DeviceRecord(
+                    userID: user, deviceID: "device-\(user)",
+                    identityKey: key.publicKey.rawRepresentation.base64EncodedString(),
+                    agreementKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString(),
+                    created: 1), with: key)
         }
 
         func handshake(_ role: PeerHandshake.Role, _ lanKeys: [Data]) throws -> PeerHandshake {
@@ -42,7 +45,7 @@ struct PeerHandshakeTests {
 
         let frames = try (0..<3).map { try aliceSealer.seal(Data("frame \($0)".utf8)) }
         #expect(try bobOpener.open(frames[0]) == Data("frame 0".utf8))
-        #expect(throws: PeerWireError.sealed(counter: 2)) { try bobOpener.open(frames[2]) }   // skipped one
+        #expect(throws: PeerWireError.sealed(counter: 2)) { try bobOpener.open(frames[2]) }  // skipped one
         var replaying = bobOpener
         #expect(throws: PeerWireError.sealed(counter: 2)) { try replaying.open(frames[0]) }  // replayed
         var altered = frames[1]
@@ -62,7 +65,8 @@ struct PeerHandshakeTests {
         let stranger = try bob.handshake(.initiator, [otherKey])
         #expect(throws: PeerWireError.hello("no group epoch in common")) { try responder.answer(stranger.hello) }
         // Bob's record presented by someone holding the LAN key but not Bob's identity key.
-        let impostor = try PeerHandshake(role: .initiator, device: bob.record, signingKey: Curve25519.Signing.PrivateKey(), lanKeys: [groupKey])
+        let impostor = try PeerHandshake(
+            role: .initiator, device: bob.record, signingKey: Curve25519.Signing.PrivateKey(), lanKeys: [groupKey])
         let (impostorIdentity, _) = try impostor.answer(responder.hello)
         let (_, pending) = try responder.answer(impostor.hello)
         #expect(throws: PeerWireError.proof) { try pending.finish(impostorIdentity) }
@@ -90,8 +94,10 @@ struct PeerHandshakeTests {
         let (bobIdentity, _) = try responder.answer(initiator.hello)
         let beacon = PeerBeacon(port: 40123, nonce: 7, lanKeys: [groupKey], now: Date()).datagram
         let heard = [initiator.hello, responder.hello, aliceIdentity, bobIdentity, beacon]
-        let secrets = ["ayse-user-id", "mehmet-user-id", "device-ayse", "device-mehmet", "guide", "member", "group",
-                       alice.record.record.identityKey, bob.record.record.identityKey]
+        let secrets = [
+            "ayse-user-id", "mehmet-user-id", "device-ayse", "device-mehmet", "guide", "member", "group",
+            alice.record.record.identityKey, bob.record.record.identityKey,
+        ]
         for bytes in heard {
             let text = String(decoding: bytes, as: UTF8.self)
             for secret in secrets { #expect(!text.contains(secret), "\(secret) is readable on the wire") }
@@ -120,8 +126,10 @@ struct PeerHandshakeTests {
         #expect(!moved.isRecognised(by: [groupKey], now: now), "a tag does not vouch for another port")
         let fake = PeerBeacon(port: 40123, nonce: 1, lanKeys: [], now: now)
         #expect(!fake.isRecognised(by: [groupKey], now: now))
-        for bad in ["roqua-peer/2 0 1 0011223344556677", "roqua-peer/2 70000 1 0011223344556677", "roqua-peer/2 80 zz 0011223344556677",
-                    "roqua-peer/1 80 1", "roqua-peer/2 80 1", "roqua-peer/2 80 1 00", "roqua-peer/2 3 e9 72f,\u{2FE}", ""] {
+        for bad in [
+            "roqua-peer/2 0 1 0011223344556677", "roqua-peer/2 70000 1 0011223344556677", "roqua-peer/2 80 zz 0011223344556677",
+            "roqua-peer/1 80 1", "roqua-peer/2 80 1", "roqua-peer/2 80 1 00", "roqua-peer/2 3 e9 72f,\u{2FE}", "",
+        ] {
             #expect(throws: PeerWireError.self) { try PeerBeacon(datagram: Data(bad.utf8)) }
         }
     }
@@ -133,8 +141,12 @@ struct PeerHandshakeTests {
         try "# peers\n127.0.0.1:4000\n\n  localhost:4001  # me\n".write(toFile: scratch.file("ok"), atomically: true, encoding: .utf8)
         #expect(try PeerDiscovery.addresses(scratch.file("ok")).map { "\($0.0):\($0.1)" } == ["127.0.0.1:4000", "localhost:4001"])
         try "127.0.0.1:4000\n127.0.0.1\n".write(toFile: scratch.file("bad"), atomically: true, encoding: .utf8)
-        #expect { try PeerDiscovery.addresses(scratch.file("bad")) } throws: { "\($0)".hasSuffix("bad:2: expected host:port, found \"127.0.0.1\"") }
-        #expect { try PeerDiscovery.addresses("/dev/zero") } throws: { "\($0)".contains("/dev/zero: cannot read it: is over the 1048576-byte limit") }
+        #expect { try PeerDiscovery.addresses(scratch.file("bad")) } throws: {
+            "\($0)".hasSuffix("bad:2: expected host:port, found \"127.0.0.1\"")
+        }
+        #expect { try PeerDiscovery.addresses("/dev/zero") } throws: {
+            "\($0)".contains("/dev/zero: cannot read it: is over the 1048576-byte limit")
+        }
     }
 
     @Test("over TCP, a stranger without the group's epoch is refused at the hello, and a removed member at the identity")
@@ -158,7 +170,9 @@ struct PeerHandshakeTests {
 
         func attempt(_ handshake: PeerHandshake) async throws -> [ByteBuffer] {
             let connection = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
-                .connect(host: "127.0.0.1", port: port) { channel in channel.eventLoop.makeCompletedFuture { try PeerNetwork.framed(channel) } }
+                .connect(host: "127.0.0.1", port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture { try PeerNetwork.framed(channel) }
+                }
             return try await connection.executeThenClose { inbound, outbound in
                 try await outbound.write(ByteBuffer(bytes: handshake.hello))
                 var frames: [ByteBuffer] = []
@@ -179,8 +193,10 @@ struct PeerHandshakeTests {
         // The removed member still holds the old epoch's LAN key (the guide accepts one epoch back, so
         // members who missed the removal can still be reached) and its real identity: refused as a non-member.
         let removedRecord = try removed.identity.record(userID: try await removed.user().id)
-        let removedFrames = try await attempt(try PeerHandshake(role: .initiator, device: removedRecord,
-                                                                signingKey: removed.identity.signingKey, lanKeys: oldKeys))
+        let removedFrames = try await attempt(
+            try PeerHandshake(
+                role: .initiator, device: removedRecord,
+                signingKey: removed.identity.signingKey, lanKeys: oldKeys))
         #expect(removedFrames.count == 2, "hello and the guide's sealed identity, then the guide closes")
         run.cancel()
         let report = try await run.value
@@ -195,7 +211,10 @@ struct PeerHandshakeTests {
         let lonely = try ChatClient(home: scratch.file("lonely"))
         try await server.signIn(lonely, phone: "+905551000009")
         try Data().write(to: URL(fileURLWithPath: scratch.file("none.peers")))
-        await #expect { _ = try await PeerNetwork(client: lonely, options: PeerNetworkOptions(peersFile: scratch.file("none.peers"))).run(for: .seconds(1)) } throws: {
+        await #expect {
+            _ = try await PeerNetwork(client: lonely, options: PeerNetworkOptions(peersFile: scratch.file("none.peers"))).run(
+                for: .seconds(1))
+        } throws: {
             "\($0)".contains("no key for group")
         }
         await server.stop()

@@ -1,7 +1,8 @@
 import Foundation
 import RoquaChatCore
-@testable import RoquaChatClient
 import Testing
+
+@testable import RoquaChatClient
 
 @Suite("Peer protocol on the in-memory hub")
 struct PeerProtocolTests {
@@ -10,7 +11,9 @@ struct PeerProtocolTests {
         Dictionary(uniqueKeysWithValues: try client.messages(groupID: group).map { ("\($0.senderID)/\($0.localID)", $0.body) })
     }
 
-    @Test("with loss, duplication, reordering and a partition bridged by a relay, 20 seeded runs all converge; then the server gets everything")
+    @Test(
+        "with loss, duplication, reordering and a partition bridged by a relay, 20 seeded runs all converge; then the server gets everything"
+    )
     func converges() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -27,9 +30,12 @@ struct PeerProtocolTests {
             // The guide and Mehmet never hear each other: Ayşe relays.
             hub.partition("guide", "mehmet")
             for (index, client) in party.everyone.enumerated() {
-                for count in 0..<(Int(seed) % 3 + 1) { try await client.send(groupID: group, text: "run \(seed) from \(names[index]) #\(count)") }
+                for count in 0..<(Int(seed) % 3 + 1) {
+                    try await client.send(groupID: group, text: "run \(seed) from \(names[index]) #\(count)")
+                }
             }
-            try await party.travellers[1].send(groupID: group, location: LocationBody(latitude: 38.64, longitude: 34.83, address: "Nevşehir Merkez, Nevşehir, Türkiye"))
+            try await party.travellers[1].send(
+                groupID: group, location: LocationBody(latitude: 38.64, longitude: 34.83, address: "Nevşehir Merkez, Nevşehir, Türkiye"))
             var round = 0
             while round < 60 {
                 try await hub.round()
@@ -82,12 +88,15 @@ struct PeerProtocolTests {
         bytes[bytes.count - 1] ^= 1
         altered.content = bytes.base64EncodedString()
         var impersonated = genuine
-        impersonated.signature = try DeviceSignature.sign(try MessageSigningFields(genuine, senderID: genuine.senderID ?? ""),
-                                                          with: attacker.identity.signingKey)
+        impersonated.signature = try DeviceSignature.sign(
+            try MessageSigningFields(genuine, senderID: genuine.senderID ?? ""),
+            with: attacker.identity.signingKey)
         var unsigned = genuine
         unsigned.signature = nil
-        for envelope in [PeerEnvelope(message: altered, hops: 0), PeerEnvelope(message: impersonated, hops: 0),
-                         PeerEnvelope(message: unsigned, hops: 0), PeerEnvelope(message: genuine, hops: 3)] {
+        for envelope in [
+            PeerEnvelope(message: altered, hops: 0), PeerEnvelope(message: impersonated, hops: 0),
+            PeerEnvelope(message: unsigned, hops: 0), PeerEnvelope(message: genuine, hops: 3),
+        ] {
             #expect(try await node.receive(.messages([envelope]), from: "attacker").isEmpty)
         }
         // A device record the guide's key did not sign (the attacker's keys under the guide's name) is refused at hello.
@@ -99,7 +108,8 @@ struct PeerProtocolTests {
         #expect(stats.rejected == 5 && stats.stored == 0)
         #expect(try victim.messages(groupID: group).isEmpty)
         // The genuine one passes.
-        #expect(try await node.receive(.messages([PeerEnvelope(message: genuine, hops: 0)]), from: "attacker")
+        #expect(
+            try await node.receive(.messages([PeerEnvelope(message: genuine, hops: 0)]), from: "attacker")
                 == [.ack(["\(genuine.senderID ?? "")/\(genuine.localID)"])])
         #expect(try victim.messages(groupID: group).map(\.body) == ["Toplanma yeri: Göreme otogarı"])
         // The server refuses the same forgeries when the attacker uploads them.

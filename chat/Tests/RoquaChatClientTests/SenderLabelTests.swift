@@ -9,8 +9,9 @@ import Testing
     static let other = "01a20000-0000-7000-8000-000000dddddd"
 
     @Test func namesAloneWhenNothingCouldBeMistakenForThem() {
-        let labels = SenderLabels(selfID: Self.me, names: [Self.me: "Ahmet", Self.guide: "Rehber Can", Self.ayse: "Ayşe"], guides: [Self.guide],
-                                  others: [Self.other])
+        let labels = SenderLabels(
+            selfID: Self.me, names: [Self.me: "Ahmet", Self.guide: "Rehber Can", Self.ayse: "Ayşe"], guides: [Self.guide],
+            others: [Self.other])
         #expect(labels.label(of: Self.me) == "me")
         #expect(labels.label(of: Self.guide) == "Rehber Can (guide)")
         #expect(labels.label(of: Self.ayse) == "Ayşe")
@@ -19,8 +20,9 @@ import Testing
     }
 
     @Test func confusableNamesMeAndShortIDsCarryTheID() {
-        let labels = SenderLabels(selfID: Self.me, names: [Self.me: "ayse", Self.guide: "Can", Self.ayse: "AYŞE", Self.other: "ME"],
-                                  guides: [Self.guide])
+        let labels = SenderLabels(
+            selfID: Self.me, names: [Self.me: "ayse", Self.guide: "Can", Self.ayse: "AYŞE", Self.other: "ME"],
+            guides: [Self.guide])
         #expect(labels.label(of: Self.ayse) == "AYŞE (…cccccc)", "the same name as mine")
         #expect(labels.label(of: Self.other) == "ME (…dddddd)", "a name that reads as me")
         let mimic = SenderLabels(selfID: Self.me, names: [Self.ayse: "bbbbbb", Self.other: "Ay\u{1B}se"], guides: [Self.guide])

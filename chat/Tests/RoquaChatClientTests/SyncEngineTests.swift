@@ -1,8 +1,9 @@
 import Foundation
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatClient
 @testable import RoquaChatServer
-import Testing
 
 @Suite("Sync engine against the real server on 127.0.0.1")
 struct SyncEngineTests {
@@ -15,8 +16,9 @@ struct SyncEngineTests {
         let party = try await TourParty.make(server, in: scratch)
         try await party.guide.send(groupID: party.group.id, text: "Sabah 8'de otelin önünde")
         try await party.travellers[0].send(groupID: party.group.id, text: "Tamam")
-        try await party.travellers[1].send(groupID: party.group.id,
-                                           location: LocationBody(latitude: 40.99, longitude: 29.03, address: "Kadıköy, İstanbul, Türkiye"))
+        try await party.travellers[1].send(
+            groupID: party.group.id,
+            location: LocationBody(latitude: 40.99, longitude: 29.03, address: "Kadıköy, İstanbul, Türkiye"))
         for client in party.everyone { _ = try await client.engine.sync() }
         for client in party.everyone { _ = try await client.engine.sync() }
         let views = try party.everyone.map { try $0.messages(groupID: party.group.id) }
@@ -28,7 +30,9 @@ struct SyncEngineTests {
         }
         // The server holds ciphertext only: neither the words nor the coordinates.
         // (Besides them it holds the group's signed log entries and join requests, which are not messages.)
-        let stored = try await server.store.messages(groupID: party.group.id, after: 0, upTo: nil, limit: 100).filter { $0.type != .control }
+        let stored = try await server.store.messages(groupID: party.group.id, after: 0, upTo: nil, limit: 100).filter {
+            $0.type != .control
+        }
         let epoch = try party.guide.log(groupID: party.group.id).epoch
         #expect(stored.count == 3)
         #expect(stored.allSatisfy { !$0.content.contains("Sabah") && !$0.content.contains("40.99") && $0.keyEpoch == epoch })
@@ -140,7 +144,9 @@ struct SyncEngineTests {
         }
         await guide.engine.stop()
         #expect(try guide.pendingCount() == 0)
-        #expect(try await server.store.messages(groupID: party.group.id, after: 0, upTo: nil, limit: 100).filter { $0.type != .control }.count == 1)
+        #expect(
+            try await server.store.messages(groupID: party.group.id, after: 0, upTo: nil, limit: 100).filter { $0.type != .control }.count
+                == 1)
         await server.stop()
     }
 }

@@ -3,12 +3,16 @@ import Logging
 import RoquaChatCore
 import RoquaChatPostgres
 import Testing
+
 @testable import RoquaChatServer
 
 /// The same scenarios against a real, throwaway PostgreSQL, plus what only a shared database
 /// allows: several server instances at once. Skipped with a reason when PostgreSQL is not installed.
-@Suite("Chat server over HTTP, PostgreSQL store",
-       .enabled(if: PostgresFixture.isInstalled, "PostgreSQL is not installed (no initdb/pg_ctl under /usr/lib/postgresql/*/bin or $ROQUA_PG_BIN): apt-get install postgresql"))
+@Suite(
+    "Chat server over HTTP, PostgreSQL store",
+    .enabled(
+        if: PostgresFixture.isInstalled,
+        "PostgreSQL is not installed (no initdb/pg_ctl under /usr/lib/postgresql/*/bin or $ROQUA_PG_BIN): apt-get install postgresql"))
 struct PostgresScenarioTests {
     @Test("every scenario, each on a fresh database; two instances sharing one database")
     func everything() async throws {
@@ -34,7 +38,8 @@ struct PostgresScenarioTests {
         let client = Task { await store.client.run() }
         defer { client.cancel() }
         try await store.migrate(upTo: 5)
-        _ = try fixture.psql(database: "upgrade", ["-c", "INSERT INTO users (id, phone, role, created_at) VALUES ('old', '+905551234567', 'user', 0)"])
+        _ = try fixture.psql(
+            database: "upgrade", ["-c", "INSERT INTO users (id, phone, role, created_at) VALUES ('old', '+905551234567', 'user', 0)"])
         try await store.migrate()
         let old = try await store.user(id: "old")
         #expect(old?.phone.e164 == "+905551234567" && old?.displayName == nil)

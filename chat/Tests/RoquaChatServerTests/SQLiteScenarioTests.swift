@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatServer
 
 /// Every scenario against the embedded SQLite store, each on a fresh file.

@@ -25,15 +25,17 @@ public struct AttachmentBody: Codable, Sendable, Equatable {
     /// - Throws: `invalidInput` for an empty or oversize file.
     static func seal(_ data: Data, name: String) throws -> (body: AttachmentBody, blob: Data) {
         guard !data.isEmpty, data.count <= maxBytes else {
-            throw ChatClientError.invalidInput(field: "file", value: name,
-                                               reason: data.isEmpty ? "the file is empty" : "\(data.count) bytes is over the \(maxBytes)-byte limit")
+            throw ChatClientError.invalidInput(
+                field: "file", value: name,
+                reason: data.isEmpty ? "the file is empty" : "\(data.count) bytes is over the \(maxBytes)-byte limit")
         }
         let key = SymmetricKey(size: .bits256)
         guard let blob = try AES.GCM.seal(data, using: key).combined else {
             throw ChatClientError.invalidInput(field: "file", value: name, reason: "it cannot be sealed")
         }
-        let body = AttachmentBody(name: name, mime: Self.mime(of: data), size: data.count, sha256: Self.digest(blob),
-                                  key: key.withUnsafeBytes { Data($0) }.base64EncodedString())
+        let body = AttachmentBody(
+            name: name, mime: Self.mime(of: data), size: data.count, sha256: Self.digest(blob),
+            key: key.withUnsafeBytes { Data($0) }.base64EncodedString())
         return (body, blob)
     }
 
@@ -41,8 +43,9 @@ public struct AttachmentBody: Codable, Sendable, Equatable {
     /// - Throws: `rejectedMessage` when the blob is not this body's (digest) or does not open.
     func open(_ blob: Data) throws -> Data {
         guard Self.digest(blob) == sha256, let keyBytes = Data(base64Encoded: key), keyBytes.count == 32,
-              let box = try? AES.GCM.SealedBox(combined: blob),
-              let data = try? AES.GCM.open(box, using: SymmetricKey(data: keyBytes)) else {
+            let box = try? AES.GCM.SealedBox(combined: blob),
+            let data = try? AES.GCM.open(box, using: SymmetricKey(data: keyBytes))
+        else {
             throw ChatClientError.rejectedMessage(localID: sha256, reason: "the attachment's blob does not open with its key")
         }
         return data
@@ -63,7 +66,9 @@ public struct AttachmentBody: Codable, Sendable, Equatable {
         if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if starts(Array("GIF8".utf8)) { return "image/gif" }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
-        if starts(Array("ftyp".utf8), at: 4) && (starts(Array("heic".utf8), at: 8) || starts(Array("heix".utf8), at: 8)) { return "image/heic" }
+        if starts(Array("ftyp".utf8), at: 4) && (starts(Array("heic".utf8), at: 8) || starts(Array("heix".utf8), at: 8)) {
+            return "image/heic"
+        }
         if starts(Array("%PDF-".utf8)) { return "application/pdf" }
         return "application/octet-stream"
     }

@@ -36,16 +36,18 @@ public struct DeviceIdentity: Sendable {
         if let data = try SecretFile.read(path) {
             do {
                 let stored = try CheckedJSONDecoder().decode(Stored.self, from: data)
-                return DeviceIdentity(deviceID: stored.deviceID,
-                                      signingKey: try .init(rawRepresentation: stored.signingKey),
-                                      agreementKey: try .init(rawRepresentation: stored.agreementKey))
+                return DeviceIdentity(
+                    deviceID: stored.deviceID,
+                    signingKey: try .init(rawRepresentation: stored.signingKey),
+                    agreementKey: try .init(rawRepresentation: stored.agreementKey))
             } catch {
                 throw ChatClientError.secretFile(path: path, reason: "not a device key file: \(error)")
             }
         }
         let identity = DeviceIdentity(deviceID: UUIDv7.make(), signingKey: .init(), agreementKey: .init())
-        let stored = Stored(deviceID: identity.deviceID, signingKey: identity.signingKey.rawRepresentation,
-                            agreementKey: identity.agreementKey.rawRepresentation)
+        let stored = Stored(
+            deviceID: identity.deviceID, signingKey: identity.signingKey.rawRepresentation,
+            agreementKey: identity.agreementKey.rawRepresentation)
         try SecretFile.write(try JSONEncoder().encode(stored), to: path)
         return identity
     }
@@ -56,8 +58,9 @@ extension DeviceIdentity {
     /// - Throws: `CryptoKitError`.
     public func record(userID: String) throws -> SignedDeviceRecord {
         let hex = deviceID.replacingOccurrences(of: "-", with: "").prefix(12)
-        let record = DeviceRecord(userID: userID, deviceID: deviceID, identityKey: signingPublicKey, agreementKey: agreementPublicKey,
-                                  created: Int64(hex, radix: 16) ?? 0)
+        let record = DeviceRecord(
+            userID: userID, deviceID: deviceID, identityKey: signingPublicKey, agreementKey: agreementPublicKey,
+            created: Int64(hex, radix: 16) ?? 0)
         return try SignedDeviceRecord.sign(record, with: signingKey)
     }
 }

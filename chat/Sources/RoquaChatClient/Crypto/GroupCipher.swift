@@ -25,23 +25,28 @@ enum EpochCrypto {
         guard let key = record.agreementKey else {
             throw ChatClientError.invalidInput(field: "device", value: record.record.deviceID, reason: "its record carries no X25519 key")
         }
-        var sender = try HPKE.Sender(recipientKey: key, ciphersuite: suite, info: info(group: group, epoch: epoch, device: record.record.deviceID))
+        var sender = try HPKE.Sender(
+            recipientKey: key, ciphersuite: suite, info: info(group: group, epoch: epoch, device: record.record.deviceID))
         let sealed = try secret.withUnsafeBytes { try sender.seal(Data($0)) }
         return (sender.encapsulatedKey + sealed).base64EncodedString()
     }
 
     /// Opens an epoch secret sealed to this device.
     /// - Throws: `rejectedMessage` when it is not for this device or was altered.
-    static func open(_ sealed: String, with key: Curve25519.KeyAgreement.PrivateKey, group: String, epoch: Int, device: String) throws -> SymmetricKey {
+    static func open(
+        _ sealed: String, with key: Curve25519.KeyAgreement.PrivateKey, group: String, epoch: Int, device: String
+    ) throws -> SymmetricKey {
         do {
             guard let bytes = Data(base64Encoded: sealed), bytes.count > 32 + 16 else { throw CryptoKitError.incorrectParameterSize }
-            var recipient = try HPKE.Recipient(privateKey: key, ciphersuite: suite, info: info(group: group, epoch: epoch, device: device),
-                                               encapsulatedKey: bytes.prefix(32))
+            var recipient = try HPKE.Recipient(
+                privateKey: key, ciphersuite: suite, info: info(group: group, epoch: epoch, device: device),
+                encapsulatedKey: bytes.prefix(32))
             let secret = try recipient.open(bytes.dropFirst(32))
             guard secret.count == 32 else { throw CryptoKitError.incorrectKeySize }
             return SymmetricKey(data: secret)
         } catch {
-            throw ChatClientError.rejectedMessage(localID: "epoch:\(group)#\(epoch)", reason: "the epoch secret does not open on this device")
+            throw ChatClientError.rejectedMessage(
+                localID: "epoch:\(group)#\(epoch)", reason: "the epoch secret does not open on this device")
         }
     }
 
@@ -79,8 +84,10 @@ struct BodyContext: Sendable {
     var sentAtMilliseconds: Int64
 
     var associatedData: Data {
-        SignedBytes.encode(["roqua-chat/body/v2", groupID, String(epoch), senderID, deviceID, String(chainIndex), localID,
-                            type.rawValue, String(sentAtMilliseconds)])
+        SignedBytes.encode([
+            "roqua-chat/body/v2", groupID, String(epoch), senderID, deviceID, String(chainIndex), localID,
+            type.rawValue, String(sentAtMilliseconds),
+        ])
     }
 }
 
@@ -91,15 +98,17 @@ struct BodyContext: Sendable {
 enum BodyCipher {
     /// - Throws: `CryptoKitError`.
     static func seal(_ plaintext: Data, key: Data, context: BodyContext) throws -> String {
-        try ChaChaPoly.seal(plaintext, using: SymmetricKey(data: key), authenticating: context.associatedData).combined.base64EncodedString()
+        try ChaChaPoly.seal(plaintext, using: SymmetricKey(data: key), authenticating: context.associatedData).combined
+            .base64EncodedString()
     }
 
     /// - Throws: `ChatClientError.rejectedMessage` when the body is not base64 or does not open.
     static func open(_ content: String, key: Data, context: BodyContext) throws -> Data {
         do {
             guard let combined = Data(base64Encoded: content) else { throw CryptoKitError.incorrectParameterSize }
-            return try ChaChaPoly.open(try ChaChaPoly.SealedBox(combined: combined), using: SymmetricKey(data: key),
-                                       authenticating: context.associatedData)
+            return try ChaChaPoly.open(
+                try ChaChaPoly.SealedBox(combined: combined), using: SymmetricKey(data: key),
+                authenticating: context.associatedData)
         } catch {
             throw ChatClientError.rejectedMessage(localID: context.localID, reason: "the body does not decrypt with its message key")
         }

@@ -56,48 +56,64 @@ struct GroupKeeper: Sendable {
     }
 
     func base(_ kind: GroupStatement.Kind, groupID: String, selfID: String, now: Date) -> GroupStatement {
-        GroupStatement(groupID: groupID, seq: 0, prev: "", kind: kind, actorUser: selfID, actorDevice: identity.deviceID,
-                       created: ChatTime.milliseconds(now))
+        GroupStatement(
+            groupID: groupID, seq: 0, prev: "", kind: kind, actorUser: selfID, actorDevice: identity.deviceID,
+            created: ChatTime.milliseconds(now))
     }
 
     /// The `create` of a new group.
     func create(groupID: String, name: String, selfID: String, confirmKeyChanges: Bool = false) throws {
         let record = try identity.record(userID: selfID)
-        try append(groupID: groupID, selfID: selfID, [{ _, _ in
-            var statement = base(.create, groupID: groupID, selfID: selfID, now: Date())
-            statement.name = name
-            statement.device = record
-            if confirmKeyChanges { statement.confirmKeyChanges = true }
-            return statement
-        }])
+        try append(
+            groupID: groupID, selfID: selfID,
+            [
+                { _, _ in
+                    var statement = base(.create, groupID: groupID, selfID: selfID, now: Date())
+                    statement.name = name
+                    statement.device = record
+                    if confirmKeyChanges { statement.confirmKeyChanges = true }
+                    return statement
+                }
+            ])
     }
 
     /// `add`s for join requests that proved an invite this device made (each invite once).
     func admit(_ joins: [GroupStatement], groupID: String, selfID: String) throws {
         let actorIdentity = identity.signingPublicKey
-        try append(groupID: groupID, selfID: selfID, joins.map { join in { state, db in
-            guard let device = join.device, state.member(device: device.record.deviceID) == nil, let inviteID = join.inviteID,
-                  let (secret, usedBy) = try ClientStore.inviteMade(id: inviteID, groupID: groupID, in: db), usedBy == nil else { return nil }
-            try db.execute(sql: "UPDATE invites_made SET used_by = ? WHERE invite_id = ?", arguments: [device.record.deviceID, inviteID])
-            var statement = base(.add, groupID: groupID, selfID: selfID, now: Date())
-            statement.device = device
-            statement.role = .member
-            statement.inviteID = inviteID
-            statement.inviteProof = secret.addProof(group: groupID, record: device.record, actorIdentity: actorIdentity)
-            return statement
-        } })
+        try append(
+            groupID: groupID, selfID: selfID,
+            joins.map { join in
+                { state, db in
+                    guard let device = join.device, state.member(device: device.record.deviceID) == nil, let inviteID = join.inviteID,
+                        let (secret, usedBy) = try ClientStore.inviteMade(id: inviteID, groupID: groupID, in: db), usedBy == nil
+                    else { return nil }
+                    try db.execute(
+                        sql: "UPDATE invites_made SET used_by = ? WHERE invite_id = ?", arguments: [device.record.deviceID, inviteID])
+                    var statement = base(.add, groupID: groupID, selfID: selfID, now: Date())
+                    statement.device = device
+                    statement.role = .member
+                    statement.inviteID = inviteID
+                    statement.inviteProof = secret.addProof(group: groupID, record: device.record, actorIdentity: actorIdentity)
+                    return statement
+                }
+            })
     }
 
     /// The `remove` of `userID` (then, as a guide, the new epoch).
     func remove(userID: String, groupID: String, selfID: String) throws {
-        try append(groupID: groupID, selfID: selfID, [{ state, _ in
-            guard state.members.values.contains(where: { $0.userID == userID }) else {
-                throw ChatClientError.invalidInput(field: "member", value: userID, reason: "not a member of the group's log on this device")
-            }
-            var statement = base(.remove, groupID: groupID, selfID: selfID, now: Date())
-            statement.userID = userID
-            return statement
-        }])
+        try append(
+            groupID: groupID, selfID: selfID,
+            [
+                { state, _ in
+                    guard state.members.values.contains(where: { $0.userID == userID }) else {
+                        throw ChatClientError.invalidInput(
+                            field: "member", value: userID, reason: "not a member of the group's log on this device")
+                    }
+                    var statement = base(.remove, groupID: groupID, selfID: selfID, now: Date())
+                    statement.userID = userID
+                    return statement
+                }
+            ])
     }
 
     /// `remove`s, by a guide's device, of the log's members the server no longer lists in the
@@ -109,22 +125,30 @@ struct GroupKeeper: Sendable {
         let state = try store.logState(groupID: groupID)
         guard state.member(device: identity.deviceID)?.role == .guide else { return 0 }
         let gone = Set(state.members.values.map(\.userID)).subtracting(listed).subtracting([selfID]).sorted()
-        return try append(groupID: groupID, selfID: selfID, gone.map { user in { state, _ in
-            guard state.members.values.contains(where: { $0.userID == user }) else { return nil }
-            var statement = base(.remove, groupID: groupID, selfID: selfID, now: Date())
-            statement.userID = user
-            return statement
-        } })
+        return try append(
+            groupID: groupID, selfID: selfID,
+            gone.map { user in
+                { state, _ in
+                    guard state.members.values.contains(where: { $0.userID == user }) else { return nil }
+                    var statement = base(.remove, groupID: groupID, selfID: selfID, now: Date())
+                    statement.userID = user
+                    return statement
+                }
+            })
     }
 
     /// The `role` statement making `userID` a `role` (a guide's device; checked like anyone's).
     func setRole(_ role: MemberRole, userID: String, groupID: String, selfID: String) throws {
-        try append(groupID: groupID, selfID: selfID, [{ _, _ in
-            var statement = base(.role, groupID: groupID, selfID: selfID, now: Date())
-            statement.userID = userID
-            statement.role = role
-            return statement
-        }])
+        try append(
+            groupID: groupID, selfID: selfID,
+            [
+                { _, _ in
+                    var statement = base(.role, groupID: groupID, selfID: selfID, now: Date())
+                    statement.userID = userID
+                    statement.role = role
+                    return statement
+                }
+            ])
     }
 
     /// A `rekey` sealing a new secret to exactly the member devices; this device keeps its chains.

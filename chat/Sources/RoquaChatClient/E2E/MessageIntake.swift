@@ -39,8 +39,12 @@ enum MessageIntake {
     /// server when `queue` (a peer's relay).
     static func take(_ record: StoredRecord, queue: Bool, context: inout IntakeContext, in db: Database) throws -> Outcome {
         let wire = record.wire
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE sender_id = ? AND local_id = ?)",
-                             arguments: [record.senderID, wire.localID]) == true { return .duplicate }
+        if try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE sender_id = ? AND local_id = ?)",
+            arguments: [record.senderID, wire.localID]) == true
+        {
+            return .duplicate
+        }
         var state = try context.state(wire.groupID, in: db)
         let verdict: Result<StoredRecord?, Refusal>
         do {
@@ -65,17 +69,21 @@ enum MessageIntake {
     struct Refusal: Error { let reason: String }
 
     /// The record to store (its body opened when possible), nil for a statement held already.
-    private static func check(_ record: StoredRecord, state: inout GroupLogState, context: inout IntakeContext,
-                              in db: Database) throws -> StoredRecord? {
+    private static func check(
+        _ record: StoredRecord, state: inout GroupLogState, context: inout IntakeContext,
+        in db: Database
+    ) throws -> StoredRecord? {
         let wire = record.wire
         guard let device = wire.deviceID, let signature = wire.signature, wire.senderID == nil || wire.senderID == record.senderID,
-              let fields = try? MessageSigningFields(wire, senderID: record.senderID) else {
+            let fields = try? MessageSigningFields(wire, senderID: record.senderID)
+        else {
             throw Refusal(reason: "unsigned, or it names no device")
         }
         func verify(_ signer: SignedDeviceRecord) throws {
             guard signer.record.userID == record.senderID, signer.record.deviceID == device,
-                  let key = signer.verifiedIdentityKey,
-                  DeviceSignature.verify(signature, of: fields, publicKey: key.rawRepresentation) else {
+                let key = signer.verifiedIdentityKey,
+                DeviceSignature.verify(signature, of: fields, publicKey: key.rawRepresentation)
+            else {
                 throw Refusal(reason: "its signature does not verify with device \(device)'s identity key in the group log")
             }
         }
@@ -89,8 +97,12 @@ enum MessageIntake {
         guard let index = chainIndex(wire) else { throw Refusal(reason: "it carries no chain index") }
         var accepted = record
         if let key = try ClientStore.takeReceivingKey(groupID: wire.groupID, epoch: epoch, deviceID: device, index: index, in: db) {
-            accepted.body = try? String(decoding: BodyCipher.open(wire.content, key: key, context: bodyContext(of: wire, sender: record.senderID,
-                                                                                                           index: index)), as: UTF8.self)
+            accepted.body = try? String(
+                decoding: BodyCipher.open(
+                    wire.content, key: key,
+                    context: bodyContext(
+                        of: wire, sender: record.senderID,
+                        index: index)), as: UTF8.self)
         }
         return accepted
     }
@@ -100,12 +112,15 @@ enum MessageIntake {
     }
 
     static func bodyContext(of wire: PushMessage, sender: String, index: Int64) -> BodyContext {
-        BodyContext(groupID: wire.groupID, epoch: wire.keyEpoch ?? 0, senderID: sender, deviceID: wire.deviceID ?? "", chainIndex: index,
-                    localID: wire.localID, type: wire.type, sentAtMilliseconds: ChatTime.milliseconds(wire.sentAt))
+        BodyContext(
+            groupID: wire.groupID, epoch: wire.keyEpoch ?? 0, senderID: sender, deviceID: wire.deviceID ?? "", chainIndex: index,
+            localID: wire.localID, type: wire.type, sentAtMilliseconds: ChatTime.milliseconds(wire.sentAt))
     }
 
-    private static func control(_ record: StoredRecord, device: String, verify: (SignedDeviceRecord) throws -> Void,
-                                state: inout GroupLogState, context: inout IntakeContext, in db: Database) throws -> StoredRecord? {
+    private static func control(
+        _ record: StoredRecord, device: String, verify: (SignedDeviceRecord) throws -> Void,
+        state: inout GroupLogState, context: inout IntakeContext, in db: Database
+    ) throws -> StoredRecord? {
         let signed: SignedStatement
         let statement: GroupStatement
         let hash: String
@@ -127,10 +142,11 @@ enum MessageIntake {
             return record
         }
         if statement.seq <= state.seq {
-            let held = try String.fetchOne(db, sql: "SELECT hash FROM group_log WHERE group_id = ? AND seq = ?",
-                                           arguments: [statement.groupID, statement.seq])
+            let held = try String.fetchOne(
+                db, sql: "SELECT hash FROM group_log WHERE group_id = ? AND seq = ?",
+                arguments: [statement.groupID, statement.seq])
             guard held == hash else { throw Refusal(reason: "it conflicts with entry \(statement.seq) of the group log held here") }
-            return record   // the same entry again: keep the message for relaying
+            return record  // the same entry again: keep the message for relaying
         }
         guard let signer = statement.kind == .create ? statement.device : state.member(device: device)?.device else {
             throw Refusal(reason: "device \(device) is not a member of the group log")
@@ -144,8 +160,9 @@ enum MessageIntake {
         }
         try ClientStore.appendLog(signed, seq: statement.seq, hash: hash, groupID: statement.groupID, in: db)
         if statement.kind == .rekey, let epoch = statement.epoch, let sealed = statement.sealed?[context.identity.deviceID] {
-            let secret = try EpochCrypto.open(sealed, with: context.identity.agreementKey, group: statement.groupID, epoch: epoch,
-                                              device: context.identity.deviceID)
+            let secret = try EpochCrypto.open(
+                sealed, with: context.identity.agreementKey, group: statement.groupID, epoch: epoch,
+                device: context.identity.deviceID)
             try ClientStore.saveEpoch(secret, groupID: statement.groupID, epoch: epoch, devices: state.epochDevices[epoch] ?? [], in: db)
             try openWaiting(groupID: statement.groupID, in: db)
         }
@@ -155,29 +172,37 @@ enum MessageIntake {
     /// A join request that carries the proof of an unused invite this device made, to a group
     /// where this device is a guide, is queued for an `add`. An invite admits once: a removed
     /// member who still knows its secret cannot join again with a fresh request.
-    private static func noteJoin(_ statement: GroupStatement, requester: SignedDeviceRecord, state: GroupLogState,
-                                 context: inout IntakeContext, in db: Database) throws {
+    private static func noteJoin(
+        _ statement: GroupStatement, requester: SignedDeviceRecord, state: GroupLogState,
+        context: inout IntakeContext, in db: Database
+    ) throws {
         guard state.member(device: context.identity.deviceID)?.role == .guide, state.member(device: requester.record.deviceID) == nil,
-              let inviteID = statement.inviteID,
-              let (secret, usedBy) = try ClientStore.inviteMade(id: inviteID, groupID: statement.groupID, in: db),
-              usedBy == nil,
-              secret.isJoinProof(statement.inviteProof, group: statement.groupID, record: requester.record) else { return }
+            let inviteID = statement.inviteID,
+            let (secret, usedBy) = try ClientStore.inviteMade(id: inviteID, groupID: statement.groupID, in: db),
+            usedBy == nil,
+            secret.isJoinProof(statement.inviteProof, group: statement.groupID, record: requester.record)
+        else { return }
         context.joins[statement.groupID, default: []].append(statement)
     }
 
     /// Opens the stored bodies of the group that were waiting for their epoch's keys.
     static func openWaiting(groupID: String, in db: Database) throws {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT * FROM messages WHERE group_id = ? AND body IS NULL AND type != 'control' AND key_epoch > 0 ORDER BY device_id, hlc
-            """, arguments: [groupID])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM messages WHERE group_id = ? AND body IS NULL AND type != 'control' AND key_epoch > 0 ORDER BY device_id, hlc
+                """, arguments: [groupID])
         for row in rows {
             let wire = try ClientStore.wire(row)
             let sender: String = row["sender_id"]
             guard let epoch = wire.keyEpoch, let index = chainIndex(wire),
-                  let key = try ClientStore.takeReceivingKey(groupID: groupID, epoch: epoch, deviceID: wire.deviceID ?? "", index: index, in: db),
-                  let plain = try? BodyCipher.open(wire.content, key: key, context: bodyContext(of: wire, sender: sender, index: index)) else { continue }
-            try db.execute(sql: "UPDATE messages SET body = ? WHERE sender_id = ? AND local_id = ?",
-                           arguments: [String(decoding: plain, as: UTF8.self), sender, wire.localID])
+                let key = try ClientStore.takeReceivingKey(
+                    groupID: groupID, epoch: epoch, deviceID: wire.deviceID ?? "", index: index, in: db),
+                let plain = try? BodyCipher.open(wire.content, key: key, context: bodyContext(of: wire, sender: sender, index: index))
+            else { continue }
+            try db.execute(
+                sql: "UPDATE messages SET body = ? WHERE sender_id = ? AND local_id = ?",
+                arguments: [String(decoding: plain, as: UTF8.self), sender, wire.localID])
         }
     }
 }

@@ -76,7 +76,8 @@ public struct MemberIdentity: Sendable, Equatable {
     /// - Throws: `invalidInput` for text that is no safety number.
     public func matches(scanned text: String) throws -> Bool {
         guard let digits = SafetyNumber.digits(scanned: text) else {
-            throw ChatClientError.invalidInput(field: "scan", value: text, reason: "not a Roqua safety number (its QR code holds ROQUA-SN1: and 60 digits)")
+            throw ChatClientError.invalidInput(
+                field: "scan", value: text, reason: "not a Roqua safety number (its QR code holds ROQUA-SN1: and 60 digits)")
         }
         return digits == safetyNumber.filter(\.isASCIIDigit)
     }

@@ -91,7 +91,7 @@ public actor PeerNode {
     public func receive(_ frame: PeerFrame, from peer: String) async throws -> [PeerFrame] {
         switch frame {
         case .hello(let record):
-            guard try admits(record) else {   // counted; the peer simply gets nothing
+            guard try admits(record) else {  // counted; the peer simply gets nothing
                 stats.rejected += 1
                 sessions[peer] = nil
                 return []
@@ -115,7 +115,8 @@ public actor PeerNode {
         case .blob(let blob):
             // Kept only if a message held here names it and it hashes to that name.
             guard sessions[peer] != nil, try client.store.attachments().contains(where: { $0.body.sha256 == blob.sha256 }),
-                  !client.blobs.holds(blob.sha256), try client.blobs.keep(blob.data, as: blob.sha256) else { return [] }
+                !client.blobs.holds(blob.sha256), try client.blobs.keep(blob.data, as: blob.sha256)
+            else { return [] }
             stats.blobs += 1
             return []
         }
@@ -132,7 +133,8 @@ public actor PeerNode {
         var frames: [PeerFrame] = []
         var sent: Set<String> = []
         for held in try client.store.attachments() where digests.contains(held.body.sha256) && !sent.contains(held.body.sha256) {
-            guard try serves(record, groupID: held.groupID), let data = try client.blobs.read(held.body.sha256), data.count <= PeerBlob.maxBytes
+            guard try serves(record, groupID: held.groupID), let data = try client.blobs.read(held.body.sha256),
+                data.count <= PeerBlob.maxBytes
             else { continue }
             sent.insert(held.body.sha256)
             frames.append(.blob(PeerBlob(sha256: held.body.sha256, data: data)))
@@ -158,7 +160,7 @@ public actor PeerNode {
     private func accept(_ envelopes: [PeerEnvelope], from peer: SignedDeviceRecord) async throws -> [String] {
         var records: [StoredRecord] = []
         var refused = 0
-        var served: [String: Bool] = [:]   // one log replay per group per frame
+        var served: [String: Bool] = [:]  // one log replay per group per frame
         for envelope in envelopes {
             let message = envelope.message
             let allowed = try served[message.groupID] ?? serves(peer, groupID: message.groupID)

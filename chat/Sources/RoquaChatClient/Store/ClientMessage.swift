@@ -83,12 +83,12 @@ public struct ClientMessage: Codable, Sendable, Equatable {
     /// The location, for location messages whose body was decrypted.
     public var location: LocationBody? {
         guard type == .location, let body else { return nil }
-        return try? CheckedJSONDecoder().decode(LocationBody.self, from: Data(body.utf8))   // nil: not a location body
+        return try? CheckedJSONDecoder().decode(LocationBody.self, from: Data(body.utf8))  // nil: not a location body
     }
 
     /// An image's or file's attachment, when the body is readable.
     public var attachment: AttachmentBody? {
         guard type == .image || type == .file, let body else { return nil }
-        return try? CheckedJSONDecoder().decode(AttachmentBody.self, from: Data(body.utf8))   // nil: not an attachment body
+        return try? CheckedJSONDecoder().decode(AttachmentBody.self, from: Data(body.utf8))  // nil: not an attachment body
     }
 }

@@ -15,12 +15,16 @@ extension ClientStore {
     /// a sender's bug — is skipped: there is no file to fetch for it).
     func attachments() throws -> [HeldAttachment] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT group_id, status, body FROM messages WHERE type IN ('image', 'file') AND body IS NOT NULL
-                """).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT group_id, status, body FROM messages WHERE type IN ('image', 'file') AND body IS NOT NULL
+                    """
+            ).compactMap { row in
                 let text: String = row["body"]
                 guard let body = try? CheckedJSONDecoder().decode(AttachmentBody.self, from: Data(text.utf8)) else { return nil }
-                return HeldAttachment(groupID: row["group_id"], pending: (row["status"] as String) == MessageStatus.pending.rawValue, body: body)
+                return HeldAttachment(
+                    groupID: row["group_id"], pending: (row["status"] as String) == MessageStatus.pending.rawValue, body: body)
             }
         }
     }

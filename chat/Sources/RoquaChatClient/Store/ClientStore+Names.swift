@@ -9,10 +9,11 @@ extension ClientStore {
         try write { db in
             for member in members {
                 let name = member.displayName.flatMap { try? DisplayName($0) }?.text
-                try db.execute(sql: """
-                    INSERT INTO member_names (group_id, user_id, display_name) VALUES (?, ?, ?)
-                    ON CONFLICT (group_id, user_id) DO UPDATE SET display_name = excluded.display_name
-                    """, arguments: [groupID, member.userID, name])
+                try db.execute(
+                    sql: """
+                        INSERT INTO member_names (group_id, user_id, display_name) VALUES (?, ?, ?)
+                        ON CONFLICT (group_id, user_id) DO UPDATE SET display_name = excluded.display_name
+                        """, arguments: [groupID, member.userID, name])
             }
         }
     }
@@ -21,8 +22,10 @@ extension ClientStore {
     func memberNames(groupID: String) throws -> [String: String] {
         try read { db in
             var names: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT user_id, display_name FROM member_names WHERE group_id = ? AND display_name IS NOT NULL",
-                                        arguments: [groupID]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT user_id, display_name FROM member_names WHERE group_id = ? AND display_name IS NOT NULL",
+                arguments: [groupID])
+            {
                 names[row["user_id"]] = row["display_name"]
             }
             return names

@@ -7,10 +7,13 @@ extension ClientStore {
     func summary(groupID: String) throws -> [String: Int64] {
         try read { db in
             var counters: [String: [Int64]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT sender_id, device_id, counter FROM messages WHERE group_id = ? AND counter IS NOT NULL
-                ORDER BY sender_id, device_id, counter
-                """, arguments: [groupID]) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT sender_id, device_id, counter FROM messages WHERE group_id = ? AND counter IS NOT NULL
+                    ORDER BY sender_id, device_id, counter
+                    """, arguments: [groupID])
+            {
                 let key = (row["sender_id"] as String) + "/" + (row["device_id"] as String)
                 counters[key, default: []].append(row["counter"])
             }
@@ -26,9 +29,12 @@ extension ClientStore {
     /// still be relayed (`hops` below `maxHops`), oldest first.
     func messages(groupID: String, above unbroken: [String: Int64], maxHops: Int) throws -> [(wire: PushMessage, hops: Int)] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM messages WHERE group_id = ? AND counter IS NOT NULL AND hops < ? ORDER BY sender_id, device_id, counter
-                """, arguments: [groupID, maxHops]).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM messages WHERE group_id = ? AND counter IS NOT NULL AND hops < ? ORDER BY sender_id, device_id, counter
+                    """, arguments: [groupID, maxHops]
+            ).compactMap { row in
                 let key = (row["sender_id"] as String) + "/" + (row["device_id"] as String)
                 guard (row["counter"] as Int64) > (unbroken[key] ?? 0) else { return nil }
                 return (try Self.wire(row), row["hops"])
@@ -38,8 +44,9 @@ extension ClientStore {
 
     func holds(senderID: String, localID: String) throws -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE sender_id = ? AND local_id = ?)",
-                              arguments: [senderID, localID]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE sender_id = ? AND local_id = ?)",
+                arguments: [senderID, localID]) ?? false
         }
     }
 }

@@ -64,15 +64,19 @@ final class ClientStore: Sendable {
     static func insert(_ record: StoredRecord, into db: Database) throws -> Bool {
         let wire = record.wire
         let metadata = try wire.metadata.map { String(decoding: try $0.canonicalData(), as: UTF8.self) }
-        try db.execute(sql: """
-            INSERT INTO messages (sender_id, local_id, device_id, group_id, type, body, content, metadata, signature,
-                                  sent_at, hlc, key_epoch, status, status_rank, server_id, seq, synced_at, counter, hops)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (sender_id, local_id) DO NOTHING
-            """, arguments: [record.senderID, wire.localID, wire.deviceID ?? "", wire.groupID, wire.type.rawValue,
-                             record.body, wire.content, metadata, wire.signature ?? "", ChatTime.milliseconds(wire.sentAt),
-                             record.hlc.description, wire.keyEpoch ?? 0, record.status.rawValue, record.status.rank,
-                             record.serverID, record.seq, record.syncedAt.map(ChatTime.milliseconds), record.counter, record.hops])
+        try db.execute(
+            sql: """
+                INSERT INTO messages (sender_id, local_id, device_id, group_id, type, body, content, metadata, signature,
+                                      sent_at, hlc, key_epoch, status, status_rank, server_id, seq, synced_at, counter, hops)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (sender_id, local_id) DO NOTHING
+                """,
+            arguments: [
+                record.senderID, wire.localID, wire.deviceID ?? "", wire.groupID, wire.type.rawValue,
+                record.body, wire.content, metadata, wire.signature ?? "", ChatTime.milliseconds(wire.sentAt),
+                record.hlc.description, wire.keyEpoch ?? 0, record.status.rawValue, record.status.rank,
+                record.serverID, record.seq, record.syncedAt.map(ChatTime.milliseconds), record.counter, record.hops,
+            ])
         return db.changesCount > 0
     }
 
@@ -90,14 +94,16 @@ final class ClientStore: Sendable {
 
     /// Queues a stored message for the server.
     static func enqueue(_ record: StoredRecord, in db: Database, now: Date = Date()) throws {
-        try db.execute(sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
-                       arguments: [record.senderID, record.wire.localID, ChatTime.milliseconds(now)])
+        try db.execute(
+            sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
+            arguments: [record.senderID, record.wire.localID, ChatTime.milliseconds(now)])
     }
 
     /// The next counter of this device in the group, inside a transaction.
     static func nextCounter(groupID: String, senderID: String, deviceID: String, in db: Database) throws -> Int64 {
-        (try Int64.fetchOne(db, sql: "SELECT MAX(counter) FROM messages WHERE group_id = ? AND sender_id = ? AND device_id = ?",
-                            arguments: [groupID, senderID, deviceID]) ?? 0) + 1
+        (try Int64.fetchOne(
+            db, sql: "SELECT MAX(counter) FROM messages WHERE group_id = ? AND sender_id = ? AND device_id = ?",
+            arguments: [groupID, senderID, deviceID]) ?? 0) + 1
     }
 
     /// The next counter of this device in the group (1 for its first message there).
@@ -108,10 +114,13 @@ final class ClientStore: Sendable {
     /// Up to `limit` queued messages, oldest first, as they go on the wire.
     func pendingBatch(limit: Int) throws -> [PushMessage] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT m.* FROM outbox o JOIN messages m ON m.sender_id = o.sender_id AND m.local_id = o.local_id
-                ORDER BY o.enqueued_at, m.hlc LIMIT ?
-                """, arguments: [limit]).map(Self.wire)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.* FROM outbox o JOIN messages m ON m.sender_id = o.sender_id AND m.local_id = o.local_id
+                    ORDER BY o.enqueued_at, m.hlc LIMIT ?
+                    """, arguments: [limit]
+            ).map(Self.wire)
         }
     }
 
@@ -125,17 +134,19 @@ final class ClientStore: Sendable {
             let senders = Dictionary(pushed.map { ($0.localID, $0.senderID ?? "") }, uniquingKeysWith: { first, _ in first })
             for synced in result.synced {
                 let sender = senders[synced.localID] ?? ""
-                try db.execute(sql: """
-                    UPDATE messages SET server_id = ?, seq = ?, synced_at = ?,
-                        status = CASE WHEN status_rank < 1 THEN 'sent' ELSE status END, status_rank = MAX(status_rank, 1)
-                    WHERE sender_id = ? AND local_id = ?
-                    """, arguments: [synced.serverID, synced.seq, ChatTime.milliseconds(result.syncTime), sender, synced.localID])
+                try db.execute(
+                    sql: """
+                        UPDATE messages SET server_id = ?, seq = ?, synced_at = ?,
+                            status = CASE WHEN status_rank < 1 THEN 'sent' ELSE status END, status_rank = MAX(status_rank, 1)
+                        WHERE sender_id = ? AND local_id = ?
+                        """, arguments: [synced.serverID, synced.seq, ChatTime.milliseconds(result.syncTime), sender, synced.localID])
                 try db.execute(sql: "DELETE FROM outbox WHERE sender_id = ? AND local_id = ?", arguments: [sender, synced.localID])
             }
             for rejected in result.rejected {
                 let sender = senders[rejected.localID] ?? ""
-                try db.execute(sql: "UPDATE messages SET status = 'failed', failure = ? WHERE sender_id = ? AND local_id = ? AND status = 'pending'",
-                               arguments: [rejected.reason.rawValue, sender, rejected.localID])
+                try db.execute(
+                    sql: "UPDATE messages SET status = 'failed', failure = ? WHERE sender_id = ? AND local_id = ? AND status = 'pending'",
+                    arguments: [rejected.reason.rawValue, sender, rejected.localID])
                 try db.execute(sql: "DELETE FROM outbox WHERE sender_id = ? AND local_id = ?", arguments: [sender, rejected.localID])
             }
         }
@@ -150,11 +161,13 @@ final class ClientStore: Sendable {
     /// - Returns: whether there was such a message.
     func retry(senderID: String, localID: String, now: Date) throws -> Bool {
         try write { db in
-            try db.execute(sql: "UPDATE messages SET status = 'pending', failure = NULL WHERE sender_id = ? AND local_id = ? AND status = 'failed'",
-                           arguments: [senderID, localID])
+            try db.execute(
+                sql: "UPDATE messages SET status = 'pending', failure = NULL WHERE sender_id = ? AND local_id = ? AND status = 'failed'",
+                arguments: [senderID, localID])
             guard db.changesCount > 0 else { return false }
-            try db.execute(sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
-                           arguments: [senderID, localID, ChatTime.milliseconds(now)])
+            try db.execute(
+                sql: "INSERT INTO outbox (sender_id, local_id, enqueued_at) VALUES (?, ?, ?)",
+                arguments: [senderID, localID, ChatTime.milliseconds(now)])
             return true
         }
     }
@@ -162,16 +175,20 @@ final class ClientStore: Sendable {
     /// A group's messages in hybrid-logical-clock order (ties: author, then id).
     func messages(groupID: String) throws -> [ClientMessage] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? AND type != 'control' ORDER BY hlc, sender_id, local_id",
-                             arguments: [groupID]).map(Self.message)
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM messages WHERE group_id = ? AND type != 'control' ORDER BY hlc, sender_id, local_id",
+                arguments: [groupID]
+            ).map(Self.message)
         }
     }
 
     /// One message of a group by its `local_id`.
     func message(groupID: String, localID: String) throws -> ClientMessage? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE group_id = ? AND local_id = ? AND type != 'control' ORDER BY hlc, sender_id LIMIT 1",
-                             arguments: [groupID, localID]).map(Self.message)
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM messages WHERE group_id = ? AND local_id = ? AND type != 'control' ORDER BY hlc, sender_id LIMIT 1",
+                arguments: [groupID, localID]
+            ).map(Self.message)
         }
     }
 
@@ -179,10 +196,11 @@ final class ClientStore: Sendable {
         let metadataText: String? = row["metadata"]
         let metadata = try metadataText.map { try CheckedJSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         let deviceID: String = row["device_id"]
-        return PushMessage(localID: row["local_id"], groupID: row["group_id"],
-                           type: MessageType(rawValue: row["type"]) ?? .text, content: row["content"],
-                           sentAt: ChatTime.date(milliseconds: row["sent_at"]), metadata: metadata, senderID: row["sender_id"],
-                           deviceID: deviceID, keyEpoch: epoch(row), signature: row["signature"])
+        return PushMessage(
+            localID: row["local_id"], groupID: row["group_id"],
+            type: MessageType(rawValue: row["type"]) ?? .text, content: row["content"],
+            sentAt: ChatTime.date(milliseconds: row["sent_at"]), metadata: metadata, senderID: row["sender_id"],
+            deviceID: deviceID, keyEpoch: epoch(row), signature: row["signature"])
     }
 
     /// A control message has no epoch; the column stores it as 0 (epochs start at 1).
@@ -193,10 +211,11 @@ final class ClientStore: Sendable {
 
     static func message(_ row: Row) -> ClientMessage {
         let synced: Int64? = row["synced_at"]
-        return ClientMessage(localID: row["local_id"], groupID: row["group_id"], senderID: row["sender_id"], deviceID: row["device_id"],
-                             type: MessageType(rawValue: row["type"]) ?? .text, body: row["body"],
-                             sentAt: ChatTime.date(milliseconds: row["sent_at"]), hlc: row["hlc"], keyEpoch: row["key_epoch"],
-                             status: MessageStatus(rawValue: row["status"]) ?? .pending, seq: row["seq"],
-                             syncedAt: synced.map { ChatTime.date(milliseconds: $0) }, failure: row["failure"])
+        return ClientMessage(
+            localID: row["local_id"], groupID: row["group_id"], senderID: row["sender_id"], deviceID: row["device_id"],
+            type: MessageType(rawValue: row["type"]) ?? .text, body: row["body"],
+            sentAt: ChatTime.date(milliseconds: row["sent_at"]), hlc: row["hlc"], keyEpoch: row["key_epoch"],
+            status: MessageStatus(rawValue: row["status"]) ?? .pending, seq: row["seq"],
+            syncedAt: synced.map { ChatTime.date(milliseconds: $0) }, failure: row["failure"])
     }
 }

@@ -19,7 +19,8 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 16, parts[1].count == 4,
-              let wall = Int64(parts[0]), let counter = Int(parts[1]), wall >= 0, counter >= 0 else { return nil }
+            let wall = Int64(parts[0]), let counter = Int(parts[1]), wall >= 0, counter >= 0
+        else { return nil }
         self.init(wall: wall, counter: counter)
     }
 
@@ -46,8 +47,10 @@ public final class HybridLogicalClock: Sendable {
     private let maxDrift: Int64
 
     /// A clock reading `physical` (milliseconds since 1970; the system clock by default).
-    public init(maxDriftMilliseconds: Int64 = 7 * 24 * 3_600_000,
-                physical: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }) {
+    public init(
+        maxDriftMilliseconds: Int64 = 7 * 24 * 3_600_000,
+        physical: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    ) {
         self.physical = physical
         self.maxDrift = maxDriftMilliseconds
         state = Mutex(HLCTimestamp(wall: 0, counter: 0))

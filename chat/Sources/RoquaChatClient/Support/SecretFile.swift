@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,8 @@ enum SecretFile {
             throw ChatClientError.secretFile(path: path, reason: String(cString: strerror(errno)))
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw ChatClientError.secretFile(path: path, reason: "readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+            throw ChatClientError.secretFile(
+                path: path, reason: "readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ChatClientError.secretFile(path: path, reason: "cannot be read")

@@ -16,8 +16,10 @@ struct ChatAPI: Sendable {
     let signingKey: Curve25519.Signing.PrivateKey
     var timeout: TimeAmount = .seconds(10)
 
-    func call<Response: Decodable & Sendable>(_ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<Int>.none,
-                                              authorized: Bool = true, as type: Response.Type = Response.self) async throws -> Response {
+    func call<Response: Decodable & Sendable>(
+        _ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<Int>.none,
+        authorized: Bool = true, as type: Response.Type = Response.self
+    ) async throws -> Response {
         let data = try await send(method, path, body: body.map { try ChatJSON.encoder().encode($0) }, authorized: authorized)
         do {
             return try ChatJSON.decoder().decode(Response.self, from: data)
@@ -68,8 +70,10 @@ struct ChatAPI: Sendable {
         }
     }
 
-    private func exchange(_ state: SessionState, _ method: HTTPMethod, _ path: String, body: Data?,
-                          token: String?) async throws -> (Int, HTTPHeaders, Data) {
+    private func exchange(
+        _ state: SessionState, _ method: HTTPMethod, _ path: String, body: Data?,
+        token: String?
+    ) async throws -> (Int, HTTPHeaders, Data) {
         let server = state.server
         var request = HTTPClientRequest(url: server + path)
         request.method = method
@@ -100,9 +104,10 @@ struct ChatAPI: Sendable {
     }
 
     static func error(status: Int, headers: HTTPHeaders, body: Data) -> ChatClientError {
-        let detail = try? ChatJSON.decoder().decode(APIErrorBody.self, from: body)   // nil: not an error body (a proxy's page)
-        return .serverError(status: status, code: detail?.error.code,
-                            message: detail?.error.message ?? String(decoding: body.prefix(200), as: UTF8.self),
-                            retryAfter: headers.first(name: "Retry-After").flatMap { TimeInterval($0) })
+        let detail = try? ChatJSON.decoder().decode(APIErrorBody.self, from: body)  // nil: not an error body (a proxy's page)
+        return .serverError(
+            status: status, code: detail?.error.code,
+            message: detail?.error.message ?? String(decoding: body.prefix(200), as: UTF8.self),
+            retryAfter: headers.first(name: "Retry-After").flatMap { TimeInterval($0) })
     }
 }

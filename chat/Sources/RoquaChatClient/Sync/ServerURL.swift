@@ -8,12 +8,17 @@ enum ServerURL {
     /// - Throws: `ChatClientError.invalidInput` naming the URL and the rule.
     static func check(_ text: String, insecure: Bool) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
-              ["http", "https"].contains(scheme) else {
-            throw ChatClientError.invalidInput(field: "server", value: text, reason: "expected https://HOST[:PORT] (or http:// to this machine)")
+            ["http", "https"].contains(scheme)
+        else {
+            throw ChatClientError.invalidInput(
+                field: "server", value: text, reason: "expected https://HOST[:PORT] (or http:// to this machine)")
         }
         guard scheme == "http", !insecure, !isLoopback(host) else { return }
-        throw ChatClientError.invalidInput(field: "server", value: text,
-                                           reason: "plain http:// to another machine lets anyone on the network read and change what is sent; use https://, or --insecure to accept that")
+        throw ChatClientError.invalidInput(
+            field: "server", value: text,
+            reason:
+                "plain http:// to another machine lets anyone on the network read and change what is sent; use https://, or --insecure to accept that"
+        )
     }
 
     /// The certificates of a PEM file the user trusts for this server (a private CA or the

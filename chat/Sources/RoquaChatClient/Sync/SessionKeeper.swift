@@ -77,7 +77,8 @@ actor SessionKeeper {
         let pinned = next.serverKey ?? proof.serverKey
         guard pinned == proof.serverKey else { throw ChatClientError.serverIdentityChanged(pinned: pinned, offered: proof.serverKey) }
         guard let key = Data(base64Encoded: pinned), proof.verifies(nonce: nonce, trusted: key) else {
-            throw ChatClientError.authenticationError(reason: "the server's identity proof is not its key's signature over this request's nonce")
+            throw ChatClientError.authenticationError(
+                reason: "the server's identity proof is not its key's signature over this request's nonce")
         }
         guard next.serverKey == nil else { return }
         next.serverKey = pinned

@@ -48,8 +48,10 @@ public actor SyncEngine {
     /// The outcome of the last background sync (nil before the first).
     public private(set) var lastResult: Result<SyncReport, ChatClientError>?
 
-    init(store: ClientStore, api: ChatAPI, codec: MessageCodec, keeper: GroupKeeper, blobs: BlobFolder, policy: RetryPolicy,
-         sleep: @escaping @Sendable (TimeInterval) async throws -> Void) {
+    init(
+        store: ClientStore, api: ChatAPI, codec: MessageCodec, keeper: GroupKeeper, blobs: BlobFolder, policy: RetryPolicy,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void
+    ) {
         self.store = store
         self.api = api
         self.codec = codec
@@ -76,8 +78,10 @@ public actor SyncEngine {
     /// beyond them), so it returns within that time plus one attempt. `retrying` hears of each
     /// failure that will be retried, with the wait before the next attempt.
     /// - Throws: the last `ChatClientError` when every attempt failed or one was not transient.
-    public func sync(giveUpAfter limit: TimeInterval? = nil,
-                     retrying: (@Sendable (_ error: ChatClientError, _ wait: TimeInterval) -> Void)? = nil) async throws -> SyncReport {
+    public func sync(
+        giveUpAfter limit: TimeInterval? = nil,
+        retrying: (@Sendable (_ error: ChatClientError, _ wait: TimeInterval) -> Void)? = nil
+    ) async throws -> SyncReport {
         let start = ContinuousClock.now
         var attempt = 0
         while true {
@@ -212,21 +216,25 @@ public actor SyncEngine {
         var since = try store.cursor(groupID: groupID)
         var added = 0
         while true {
-            let page: PullResult = try await api.call(.GET, "/v1/sync/pull?group=\(groupID)&since=\(since)&limit=\(ChatLimits.maxPullLimit)")
+            let page: PullResult = try await api.call(
+                .GET, "/v1/sync/pull?group=\(groupID)&since=\(since)&limit=\(ChatLimits.maxPullLimit)")
             let records = page.messages.map { message in
-                var record = codec.received(PushMessage(localID: message.localID, groupID: message.groupID, type: message.type,
-                                                        content: message.content, sentAt: message.sentAt, metadata: message.metadata,
-                                                        senderID: message.senderID, deviceID: message.deviceID,
-                                                        keyEpoch: message.keyEpoch, signature: message.signature),
-                                            senderID: message.senderID)
+                var record = codec.received(
+                    PushMessage(
+                        localID: message.localID, groupID: message.groupID, type: message.type,
+                        content: message.content, sentAt: message.sentAt, metadata: message.metadata,
+                        senderID: message.senderID, deviceID: message.deviceID,
+                        keyEpoch: message.keyEpoch, signature: message.signature),
+                    senderID: message.senderID)
                 record.status = .sent
                 record.serverID = message.serverID
                 record.seq = message.seq
                 record.syncedAt = message.receivedAt
                 return record
             }
-            let (count, intake) = try store.applyPull(groupID: groupID, records: records, receipts: page.receipts,
-                                                      nextSince: page.nextSince, selfID: selfID, identity: codec.identity)
+            let (count, intake) = try store.applyPull(
+                groupID: groupID, records: records, receipts: page.receipts,
+                nextSince: page.nextSince, selfID: selfID, identity: codec.identity)
             added += count
             report.logEntries += intake.logEntries
             report.dropped += intake.dropped.count
@@ -245,7 +253,7 @@ extension SyncEngine {
         var uploaded = 0
         var seen: Set<String> = []
         for held in try store.attachments() where held.pending && seen.insert(held.body.sha256).inserted {
-            guard let blob = try blobs.read(held.body.sha256) else { continue }   // a relay without the file: its author uploads it
+            guard let blob = try blobs.read(held.body.sha256) else { continue }  // a relay without the file: its author uploads it
             _ = try await api.send(.PUT, "/v1/blobs/\(held.body.sha256)", body: blob, authorized: true)
             uploaded += 1
         }
@@ -264,7 +272,9 @@ extension SyncEngine {
                 continue
             }
             let blob: Data
-            do { blob = try await api.send(.GET, "/v1/blobs/\(sha256)", body: nil, authorized: true) } catch ChatClientError.serverError(404, _, _, _) {
+            do { blob = try await api.send(.GET, "/v1/blobs/\(sha256)", body: nil, authorized: true) } catch ChatClientError.serverError(
+                404, _, _, _)
+            {
                 continue
             } catch let error as ChatClientError {
                 guard case .serverError = error, !error.isTransient else { throw error }

@@ -65,10 +65,12 @@ public struct SignedDeviceRecord: Codable, Sendable, Equatable, Hashable {
     /// The record's Ed25519 key, when the record is well formed and signed by it; else nil.
     public var verifiedIdentityKey: Curve25519.Signing.PublicKey? {
         guard record.userID.utf8.count <= ChatLimits.maxIdentifierLength, record.deviceID.utf8.count <= ChatLimits.maxIdentifierLength,
-              let identity = Data(base64Encoded: record.identityKey), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: identity),
-              let agreement = Data(base64Encoded: record.agreementKey), agreement.count == 32,
-              (try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: agreement)) != nil,
-              let signature = Data(base64Encoded: signature), key.isValidSignature(signature, for: record.payload) else { return nil }
+            let identity = Data(base64Encoded: record.identityKey),
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: identity),
+            let agreement = Data(base64Encoded: record.agreementKey), agreement.count == 32,
+            (try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: agreement)) != nil,
+            let signature = Data(base64Encoded: signature), key.isValidSignature(signature, for: record.payload)
+        else { return nil }
         return key
     }
 

@@ -25,8 +25,10 @@ public struct MessageSigningFields: Sendable, Equatable {
     public var canonicalMetadata: Data?
 
     /// Creates the value from its parts.
-    public init(groupID: String, senderID: String, deviceID: String?, localID: String, type: MessageType,
-                sentAtMilliseconds: Int64, keyEpoch: Int?, content: String, canonicalMetadata: Data?) {
+    public init(
+        groupID: String, senderID: String, deviceID: String?, localID: String, type: MessageType,
+        sentAtMilliseconds: Int64, keyEpoch: Int?, content: String, canonicalMetadata: Data?
+    ) {
         self.groupID = groupID
         self.senderID = senderID
         self.deviceID = deviceID
@@ -41,18 +43,22 @@ public struct MessageSigningFields: Sendable, Equatable {
     /// The fields of `message` as pushed by (or relayed for) `senderID`.
     /// - Throws: `EncodingError` when the metadata cannot be written as JSON.
     public init(_ message: PushMessage, senderID: String) throws {
-        self.init(groupID: message.groupID, senderID: senderID, deviceID: message.deviceID,
-                  localID: message.localID, type: message.type,
-                  sentAtMilliseconds: ChatTime.milliseconds(message.sentAt), keyEpoch: message.keyEpoch,
-                  content: message.content, canonicalMetadata: try message.metadata?.canonicalData())
+        self.init(
+            groupID: message.groupID, senderID: senderID, deviceID: message.deviceID,
+            localID: message.localID, type: message.type,
+            sentAtMilliseconds: ChatTime.milliseconds(message.sentAt), keyEpoch: message.keyEpoch,
+            content: message.content, canonicalMetadata: try message.metadata?.canonicalData())
     }
 
     static let domainTag = "roqua-chat/message/v1"
 
     /// The bytes to sign.
     public var payload: Data {
-        SignedBytes.encode([Self.domainTag, groupID, senderID, deviceID ?? "", localID, type.rawValue, String(sentAtMilliseconds),
-                            keyEpoch.map(String.init) ?? "", content].map { Data($0.utf8) } + [canonicalMetadata ?? Data()])
+        SignedBytes.encode(
+            [
+                Self.domainTag, groupID, senderID, deviceID ?? "", localID, type.rawValue, String(sentAtMilliseconds),
+                keyEpoch.map(String.init) ?? "", content,
+            ].map { Data($0.utf8) } + [canonicalMetadata ?? Data()])
     }
 
     /// SHA-256 of `payload`: two pushes of the same (author, `local_id`) are the same message
@@ -82,14 +88,16 @@ public enum DeviceSignature {
     /// Whether `signature` (base64) is `publicKey`'s signature over `payload`.
     public static func verify(_ signature: String, of payload: Data, publicKey: Data) -> Bool {
         guard let signatureBytes = Data(base64Encoded: signature),
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey)
+        else { return false }
         return key.isValidSignature(signatureBytes, for: payload)
     }
 
     /// Decodes a base64 Ed25519 public key; nil unless it is 32 bytes that form a key.
     public static func publicKey(base64 text: String) -> Data? {
         guard let data = Data(base64Encoded: text), data.count == 32,
-              (try? Curve25519.Signing.PublicKey(rawRepresentation: data)) != nil else { return nil }
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: data)) != nil
+        else { return nil }
         return data
     }
 }

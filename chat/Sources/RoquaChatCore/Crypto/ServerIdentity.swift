@@ -50,14 +50,16 @@ public struct ServerIdentityProof: Codable, Sendable, Equatable {
     /// The server's answer to `nonce`.
     /// - Throws: `CryptoKitError`.
     public static func sign(nonce: Data, key: Curve25519.Signing.PrivateKey) throws -> ServerIdentityProof {
-        ServerIdentityProof(serverKey: key.publicKey.rawRepresentation.base64EncodedString(),
-                            signature: try key.signature(for: payload(nonce: nonce)).base64EncodedString())
+        ServerIdentityProof(
+            serverKey: key.publicKey.rawRepresentation.base64EncodedString(),
+            signature: try key.signature(for: payload(nonce: nonce)).base64EncodedString())
     }
 
     /// Whether `trusted` (the pinned key, not the one in the answer) signed `nonce`.
     public func verifies(nonce: Data, trusted: Data) -> Bool {
         guard let signatureBytes = Data(base64Encoded: signature),
-              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: trusted) else { return false }
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: trusted)
+        else { return false }
         return key.isValidSignature(signatureBytes, for: Self.payload(nonce: nonce))
     }
 }

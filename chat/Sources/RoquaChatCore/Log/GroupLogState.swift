@@ -52,15 +52,19 @@ public struct GroupLogState: Sendable {
     /// - Returns: the statement and its hash.
     /// - Throws: `GroupLogError`.
     @discardableResult
-    public mutating func apply(_ signed: SignedStatement, checkSignatures: Bool = true,
-                               ownInvite: (deviceID: String, secret: InviteSecret)? = nil) throws -> (statement: GroupStatement, hash: String) {
+    public mutating func apply(
+        _ signed: SignedStatement, checkSignatures: Bool = true,
+        ownInvite: (deviceID: String, secret: InviteSecret)? = nil
+    ) throws -> (statement: GroupStatement, hash: String) {
         let (statement, hash) = try signed.decoded()
         guard statement.groupID == groupID else { throw GroupLogError.malformed("it belongs to another group") }
         guard statement.kind != .join else { throw GroupLogError.malformed("a join request is not a log entry") }
         guard statement.seq == seq + 1, statement.prev == head else { throw GroupLogError.outOfOrder(seq: statement.seq, head: seq) }
         let actorRecord: SignedDeviceRecord
         if statement.kind == .create {
-            guard seq == 0, let device = statement.device else { throw GroupLogError.malformed("a create must come first and name its device") }
+            guard seq == 0, let device = statement.device else {
+                throw GroupLogError.malformed("a create must come first and name its device")
+            }
             actorRecord = device
         } else {
             guard let actor = members[statement.actorDevice] else {
@@ -84,24 +88,36 @@ public struct GroupLogState: Sendable {
         return (statement, hash)
     }
 
-    private mutating func change(_ statement: GroupStatement, actor: SignedDeviceRecord, checkSignatures: Bool,
-                                 ownInvite: (deviceID: String, secret: InviteSecret)?) throws {
+    private mutating func change(
+        _ statement: GroupStatement, actor: SignedDeviceRecord, checkSignatures: Bool,
+        ownInvite: (deviceID: String, secret: InviteSecret)?
+    ) throws {
         let actorIsGuide = members[statement.actorDevice]?.role == .guide
         switch statement.kind {
         case .create:
             guard let name = statement.name, !name.isEmpty else { throw GroupLogError.malformed("a create needs the group's name") }
-            if checkSignatures && actor.verifiedIdentityKey == nil { throw GroupLogError.notAllowed("the creator's device record is not self-signed") }
+            if checkSignatures && actor.verifiedIdentityKey == nil {
+                throw GroupLogError.notAllowed("the creator's device record is not self-signed")
+            }
             self.name = name
             confirmKeyChanges = statement.confirmKeyChanges ?? false
             admit(actor, role: .guide)
         case .add:
             guard actorIsGuide else { throw GroupLogError.notAllowed("only a guide of the group may add") }
-            guard let device = statement.device, let role = statement.role else { throw GroupLogError.malformed("an add needs a device and a role") }
-            if checkSignatures && device.verifiedIdentityKey == nil { throw GroupLogError.notAllowed("the new device's record is not self-signed") }
-            guard members[device.record.deviceID] == nil else { throw GroupLogError.notAllowed("device \(device.record.deviceID) is already a member") }
+            guard let device = statement.device, let role = statement.role else {
+                throw GroupLogError.malformed("an add needs a device and a role")
+            }
+            if checkSignatures && device.verifiedIdentityKey == nil {
+                throw GroupLogError.notAllowed("the new device's record is not self-signed")
+            }
+            guard members[device.record.deviceID] == nil else {
+                throw GroupLogError.notAllowed("device \(device.record.deviceID) is already a member")
+            }
             if let ownInvite, ownInvite.deviceID == device.record.deviceID,
-               !ownInvite.secret.isAddProof(statement.inviteProof, group: groupID, record: device.record,
-                                            actorIdentity: actor.record.identityKey) {
+                !ownInvite.secret.isAddProof(
+                    statement.inviteProof, group: groupID, record: device.record,
+                    actorIdentity: actor.record.identityKey)
+            {
                 throw GroupLogError.notAllowed("this device's add does not carry the proof of the invite it accepted")
             }
             admit(device, role: role)
@@ -110,7 +126,9 @@ public struct GroupLogState: Sendable {
             guard let user = statement.userID, members.values.contains(where: { $0.userID == user }) else {
                 throw GroupLogError.malformed("a remove must name a member")
             }
-            guard actorIsGuide || user == statement.actorUser else { throw GroupLogError.notAllowed("only a guide may remove someone else") }
+            guard actorIsGuide || user == statement.actorUser else {
+                throw GroupLogError.notAllowed("only a guide may remove someone else")
+            }
             let guidesLeft = Set(members.values.filter { $0.role == .guide && $0.userID != user }.map(\.userID))
             guard !guidesLeft.isEmpty else { throw GroupLogError.notAllowed("the last guide cannot leave") }
             members = members.filter { $0.value.userID != user }
@@ -118,7 +136,8 @@ public struct GroupLogState: Sendable {
         case .role:
             guard actorIsGuide else { throw GroupLogError.notAllowed("only a guide may change a member's role") }
             guard let user = statement.userID, let role = statement.role,
-                  let current = members.values.first(where: { $0.userID == user })?.role else {
+                let current = members.values.first(where: { $0.userID == user })?.role
+            else {
                 throw GroupLogError.malformed("a role change must name a member and a role")
             }
             guard current != role else { throw GroupLogError.malformed("user \(user) is a \(role.rawValue) already") }

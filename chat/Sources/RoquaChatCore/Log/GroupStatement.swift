@@ -92,8 +92,9 @@ public struct SignedStatement: Codable, Sendable, Equatable {
     /// - Throws: `EncodingError`, `CryptoKitError`.
     public static func sign(_ statement: GroupStatement, with key: Curve25519.Signing.PrivateKey) throws -> SignedStatement {
         let bytes = try ChatJSON.encoder().encode(statement)
-        return SignedStatement(statement: bytes.base64EncodedString(),
-                               signature: try key.signature(for: SignedBytes.encode([domainTag, bytes])).base64EncodedString())
+        return SignedStatement(
+            statement: bytes.base64EncodedString(),
+            signature: try key.signature(for: SignedBytes.encode([domainTag, bytes])).base64EncodedString())
     }
 
     /// The statement and its hash (hex SHA-256 of the signed bytes), before any signature check.
@@ -181,11 +182,12 @@ public struct InviteSecret: Sendable, Equatable {
         var bytes = Data()
         var count = 0
         for character in text.uppercased() {
-            let canonical: Character = switch character {
-            case "O": "0"
-            case "I", "L": "1"
-            default: character
-            }
+            let canonical: Character =
+                switch character {
+                case "O": "0"
+                case "I", "L": "1"
+                default: character
+                }
             if canonical == "-" || canonical == " " { continue }
             guard let digit = Self.alphabet.firstIndex(of: canonical) else { return nil }
             value = (value << 5 | digit) & 0xFFFF

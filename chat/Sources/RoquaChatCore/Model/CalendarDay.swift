@@ -1,4 +1,5 @@
 import RoquaIO
+
 /// A calendar day without a time zone (`YYYY-MM-DD`), for a group's active window.
 public struct CalendarDay: ValidatedText, Hashable, Comparable, CustomStringConvertible {
     /// The year.
@@ -13,8 +14,9 @@ public struct CalendarDay: ValidatedText, Hashable, Comparable, CustomStringConv
     public init(_ text: String) throws {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...CalendarDay.days(inMonth: month, year: year)).contains(day) else {
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...CalendarDay.days(inMonth: month, year: year)).contains(day)
+        else {
             throw CalendarDayError.invalid(text)
         }
         self.year = year

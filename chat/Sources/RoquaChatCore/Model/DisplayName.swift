@@ -48,7 +48,10 @@ public struct DisplayName: ValidatedText, Hashable, CustomStringConvertible {
         var result = String.UnicodeScalarView()
         for scalar in folded.unicodeScalars {
             if scalar.properties.isWhitespace || CharacterSet.punctuationCharacters.contains(scalar)
-                || CharacterSet.symbols.contains(scalar) { continue }
+                || CharacterSet.symbols.contains(scalar)
+            {
+                continue
+            }
             result.append(lookalikes[scalar] ?? scalar)
         }
         return String(result)
@@ -59,7 +62,11 @@ public struct DisplayName: ValidatedText, Hashable, CustomStringConvertible {
     public static func visible(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            if isForbidden(scalar) { result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" } else { result.unicodeScalars.append(scalar) }
+            if isForbidden(scalar) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
         }
         return result
     }

@@ -65,7 +65,8 @@ public struct PeerBeacon: Sendable, Equatable {
         }
         let fields = text.dropFirst(Self.prefix.count).split(separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 3, let port = Int(fields[0]), (1...65535).contains(port),
-              let nonce = UInt64(fields[1], radix: 16) else {
+            let nonce = UInt64(fields[1], radix: 16)
+        else {
             throw PeerWireError.beacon("expected a port (1-65535), a hex nonce and tags")
         }
         let tags = fields[2].split(separator: ",").compactMap { Self.bytes(hex: $0) }.filter { $0.count == 8 }

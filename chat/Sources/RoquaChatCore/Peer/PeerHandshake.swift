@@ -92,8 +92,10 @@ public struct PeerHandshake: Sendable {
         let ephemeralBytes = ephemeral.publicKey.rawRepresentation
         var selectors = self.lanKeys.map { Self.selector($0, ephemeralBytes) }
         while selectors.count < PeerHello.minSelectors { selectors.append(SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }) }
-        hello = try ChatJSON.encoder().encode(PeerHello(ephemeral: ephemeralBytes.base64EncodedString(),
-                                                        selectors: selectors.shuffled().map { $0.base64EncodedString() }))
+        hello = try ChatJSON.encoder().encode(
+            PeerHello(
+                ephemeral: ephemeralBytes.base64EncodedString(),
+                selectors: selectors.shuffled().map { $0.base64EncodedString() }))
     }
 
     static func selector(_ lanKey: Data, _ ephemeral: Data) -> Data {
@@ -111,7 +113,8 @@ public struct PeerHandshake: Sendable {
         }
         guard theirs.version == 2 else { throw PeerWireError.hello("version \(theirs.version) is not 2") }
         guard theirs.selectors.count <= PeerHello.maxSelectors, let ephemeralBytes = Data(base64Encoded: theirs.ephemeral),
-              let theirEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeralBytes) else {
+            let theirEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeralBytes)
+        else {
             throw PeerWireError.hello("its ephemeral key is not an X25519 key")
         }
         let offered = Set(theirs.selectors.compactMap { Data(base64Encoded: $0) })
@@ -125,10 +128,15 @@ public struct PeerHandshake: Sendable {
         let material = secret.withUnsafeBytes { Data($0) } + shared.reduce(Data(), +)
         let other: Role = role == .initiator ? .responder : .initiator
         var sealer = PeerSealer(key: Self.key(material, transcript, role))
-        let identity = PeerIdentity(device: device, proof: try signingKey.signature(for: Self.signed(role, transcript)).base64EncodedString())
+        let identity = PeerIdentity(
+            device: device, proof: try signingKey.signature(for: Self.signed(role, transcript)).base64EncodedString())
         let sealed = try sealer.seal(try ChatJSON.encoder().encode(identity))
-        return (sealed, PeerHandshakePending(theirRole: other, transcript: transcript, sealer: sealer,
-                                             opener: PeerOpener(key: Self.key(material, transcript, other))))
+        return (
+            sealed,
+            PeerHandshakePending(
+                theirRole: other, transcript: transcript, sealer: sealer,
+                opener: PeerOpener(key: Self.key(material, transcript, other)))
+        )
     }
 
     static func transcript(_ initiator: Data, _ responder: Data) -> Data {
@@ -140,8 +148,9 @@ public struct PeerHandshake: Sendable {
     }
 
     static func key(_ material: Data, _ transcript: Data, _ sender: Role) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: material), salt: transcript,
-                               info: label + Data(" \(sender.rawValue) frames".utf8), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: material), salt: transcript,
+            info: label + Data(" \(sender.rawValue) frames".utf8), outputByteCount: 32)
     }
 }
 
@@ -158,8 +167,9 @@ public struct PeerHandshakePending: Sendable {
         var opener = opener
         let plaintext = try opener.open(theirIdentity)
         guard let identity = try? ChatJSON.decoder().decode(PeerIdentity.self, from: plaintext),
-              let key = identity.device.verifiedIdentityKey, let proof = Data(base64Encoded: identity.proof),
-              key.isValidSignature(proof, for: PeerHandshake.signed(theirRole, transcript)) else { throw PeerWireError.proof }
+            let key = identity.device.verifiedIdentityKey, let proof = Data(base64Encoded: identity.proof),
+            key.isValidSignature(proof, for: PeerHandshake.signed(theirRole, transcript))
+        else { throw PeerWireError.proof }
         return (identity.device, sealer, opener)
     }
 }
@@ -188,8 +198,9 @@ public struct PeerOpener: Sendable {
     /// - Throws: `PeerWireError.sealed` when it does not open as the next frame.
     public mutating func open(_ sealed: Data) throws -> Data {
         guard sealed.count >= 16,
-              let box = try? AES.GCM.SealedBox(nonce: try Self.nonce(counter), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16)),
-              let plaintext = try? AES.GCM.open(box, using: key) else { throw PeerWireError.sealed(counter: counter) }
+            let box = try? AES.GCM.SealedBox(nonce: try Self.nonce(counter), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16)),
+            let plaintext = try? AES.GCM.open(box, using: key)
+        else { throw PeerWireError.sealed(counter: counter) }
         counter += 1
         return plaintext
     }

@@ -77,8 +77,10 @@ public struct GroupInfo: Codable, Sendable, Equatable {
     public var members: [GroupMemberInfo]?
 
     /// Creates the value from its parts.
-    public init(id: String, name: String, guideID: String, startDate: CalendarDay?, endDate: CalendarDay?,
-                isActive: Bool, createdAt: Date, lastSeq: Int64, members: [GroupMemberInfo]?) {
+    public init(
+        id: String, name: String, guideID: String, startDate: CalendarDay?, endDate: CalendarDay?,
+        isActive: Bool, createdAt: Date, lastSeq: Int64, members: [GroupMemberInfo]?
+    ) {
         self.id = id
         self.name = name
         self.guideID = guideID

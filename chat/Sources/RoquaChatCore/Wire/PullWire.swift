@@ -34,9 +34,11 @@ public struct ChatMessage: Codable, Sendable, Equatable {
     public var signature: String?
 
     /// Creates the value from its parts.
-    public init(serverID: String, seq: Int64, groupID: String, senderID: String, deviceID: String?,
-                localID: String, type: MessageType, content: String, metadata: JSONValue?, sentAt: Date,
-                orderAt: Date, receivedAt: Date, keyEpoch: Int?, signature: String?) {
+    public init(
+        serverID: String, seq: Int64, groupID: String, senderID: String, deviceID: String?,
+        localID: String, type: MessageType, content: String, metadata: JSONValue?, sentAt: Date,
+        orderAt: Date, receivedAt: Date, keyEpoch: Int?, signature: String?
+    ) {
         self.serverID = serverID
         self.seq = seq
         self.groupID = groupID

@@ -202,7 +202,8 @@ package struct PushBodySplitter {
     /// A key's text; escapes are resolved by the JSON decoder, as for the rest of the body.
     private static func keyText(_ bytes: [UInt8], at offset: Int) throws(Malformed) -> String {
         guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
-        guard let text = try? CheckedJSONDecoder().decode(String.self, from: Data([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")])) else {
+        guard let text = try? CheckedJSONDecoder().decode(String.self, from: Data([UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")]))
+        else {
             throw Malformed(description: "a key is not a JSON string (at byte \(offset))")
         }
         return text

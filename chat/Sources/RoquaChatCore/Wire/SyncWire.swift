@@ -26,9 +26,11 @@ public struct PushMessage: Codable, Sendable, Equatable {
     public var signature: String?
 
     /// Creates the value from its parts.
-    public init(localID: String, groupID: String, type: MessageType, content: String, sentAt: Date,
-                metadata: JSONValue? = nil, senderID: String? = nil, deviceID: String? = nil,
-                keyEpoch: Int? = nil, signature: String? = nil) {
+    public init(
+        localID: String, groupID: String, type: MessageType, content: String, sentAt: Date,
+        metadata: JSONValue? = nil, senderID: String? = nil, deviceID: String? = nil,
+        keyEpoch: Int? = nil, signature: String? = nil
+    ) {
         self.localID = localID
         self.groupID = groupID
         self.type = type

@@ -49,8 +49,10 @@ package enum ChatAction: Sendable, Equatable, CustomStringConvertible {
 /// | set role | – | – | ✓ |
 package enum Policy {
     /// Whether `actor` may do `action`; `group` and `membership` (the actor's) for group actions.
-    package static func allows(_ action: ChatAction, actor: Actor, group: GroupRecord? = nil,
-                               membership: MembershipRecord? = nil) -> Bool {
+    package static func allows(
+        _ action: ChatAction, actor: Actor, group: GroupRecord? = nil,
+        membership: MembershipRecord? = nil
+    ) -> Bool {
         if actor.role == .admin { return true }
         let isActiveMember = membership?.isActive == true && membership?.userID == actor.userID
         let ownsGroup = actor.role == .guide && group?.guideID == actor.userID
@@ -76,8 +78,10 @@ package enum Policy {
 
     /// Throws `forbidden` unless `allows`.
     /// - Throws: `ChatServerError.forbidden` naming the action.
-    package static func require(_ action: ChatAction, actor: Actor, group: GroupRecord? = nil,
-                                membership: MembershipRecord? = nil) throws {
+    package static func require(
+        _ action: ChatAction, actor: Actor, group: GroupRecord? = nil,
+        membership: MembershipRecord? = nil
+    ) throws {
         guard allows(action, actor: actor, group: group, membership: membership) else {
             throw ChatServerError.forbidden(action.description)
         }

@@ -61,10 +61,11 @@ package struct AccessTokens: Sendable {
     package func claims(userID: String, deviceID: String, session: String) -> AccessClaims {
         // Whole seconds, as JWT numeric dates usually are.
         let now = Date(timeIntervalSince1970: clock.now().timeIntervalSince1970.rounded(.down))
-        return AccessClaims(sub: .init(value: userID), did: deviceID, sid: session, typ: Self.type,
-                            aud: .init(value: Self.audience), iss: .init(value: Self.issuer),
-                            jti: .init(value: SecureRandom.token(prefix: "")), iat: .init(value: now),
-                            exp: .init(value: now.addingTimeInterval(lifetime)))
+        return AccessClaims(
+            sub: .init(value: userID), did: deviceID, sid: session, typ: Self.type,
+            aud: .init(value: Self.audience), iss: .init(value: Self.issuer),
+            jti: .init(value: SecureRandom.token(prefix: "")), iat: .init(value: now),
+            exp: .init(value: now.addingTimeInterval(lifetime)))
     }
 
     /// A signed token with `claims`.

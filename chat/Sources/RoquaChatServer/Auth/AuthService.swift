@@ -70,7 +70,8 @@ package struct AuthService: EnvironmentService {
             throw ChatServerError.invalidField(field: "code", reason: "'\(body.code)' is not six digits")
         }
         guard ClientIdentifier.isValid(body.deviceID) else {
-            throw ChatServerError.invalidField(field: "device_id", reason: "'\(body.deviceID)' must be 1–64 characters of A–Z a–z 0–9 - _ .")
+            throw ChatServerError.invalidField(
+                field: "device_id", reason: "'\(body.deviceID)' must be 1–64 characters of A–Z a–z 0–9 - _ .")
         }
         var publicKey: Data?
         if let text = body.devicePublicKey {
@@ -104,9 +105,11 @@ package struct AuthService: EnvironmentService {
         let user = try await store.signIn(phone: body.phone, deviceID: body.deviceID, publicKey: publicKey, now: now)
         let refreshToken = SecureRandom.token(prefix: "rt_")
         let family = RefreshFamilyRecord(id: UUIDv7.make(at: now), userID: user.id, deviceID: body.deviceID, createdAt: now)
-        try await store.createRefreshFamily(family, firstToken: RefreshTokenRecord(
-            tokenHash: TokenHash.sha256Hex(refreshToken), familyID: family.id, issuedAt: now,
-            expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
+        try await store.createRefreshFamily(
+            family,
+            firstToken: RefreshTokenRecord(
+                tokenHash: TokenHash.sha256Hex(refreshToken), familyID: family.id, issuedAt: now,
+                expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
         logger.info("signed in", metadata: ["user": "\(user.id)"])
         return try await issueTokens(for: user, family: family, refreshToken: refreshToken)
     }
@@ -129,7 +132,8 @@ package struct AuthService: EnvironmentService {
         if let family = try await store.refreshFamily(tokenHash: hash), family.revokedAt == nil {
             let device = DeviceRef(userID: family.userID, deviceID: family.deviceID)
             if let key = try await store.deviceKeys([device])[device],
-               !(body.proof.map { DeviceSignature.verify($0, of: RefreshBody.proofPayload(token), publicKey: key) } ?? false) {
+                !(body.proof.map { DeviceSignature.verify($0, of: RefreshBody.proofPayload(token), publicKey: key) } ?? false)
+            {
                 if let revoked = try await store.revokeRefreshFamily(tokenHash: hash, now: clock.now()) {
                     await sessions.revoke([revoked.id])
                 }
@@ -189,7 +193,8 @@ package struct AuthService: EnvironmentService {
     }
 
     func issueTokens(for user: UserRecord, family: RefreshFamilyRecord, refreshToken: String) async throws -> AuthTokens {
-        AuthTokens(accessToken: try await tokens.issue(userID: user.id, deviceID: family.deviceID, session: family.id),
-                   refreshToken: refreshToken, expiresIn: Int(settings.accessTokenLifetime), user: user.info)
+        AuthTokens(
+            accessToken: try await tokens.issue(userID: user.id, deviceID: family.deviceID, session: family.id),
+            refreshToken: refreshToken, expiresIn: Int(settings.accessTokenLifetime), user: user.info)
     }
 }

@@ -82,8 +82,10 @@ package enum OTPRules {
     /// A new code with MAC `codeMAC` for the request `request` from `requester`, unless the
     /// send limits forbid it. Live codes stay live: several at once cost no guesses, since every
     /// code is a send and the sends of an hour are capped (`sendsPerHour × guessesPerCode`).
-    package static func request(_ state: inout OTPState, request: String, requester: String, codeMAC: Data,
-                                now: Date, settings: ChatSettings) -> RequestOutcome {
+    package static func request(
+        _ state: inout OTPState, request: String, requester: String, codeMAC: Data,
+        now: Date, settings: ChatSettings
+    ) -> RequestOutcome {
         prune(&state, now: now)
         let mine = state.sends.filter { $0.requester == requester }.map(\.at)
         if let last = mine.max(), now.timeIntervalSince(last) < settings.resendInterval {
@@ -96,16 +98,20 @@ package enum OTPRules {
             return .throttled(until: oldest.addingTimeInterval(3600))
         }
         state.sends.append(OTPState.Send(at: now, requester: requester))
-        state.codes.append(OTPState.Code(request: request, requester: requester, mac: codeMAC,
-                                         expiresAt: now.addingTimeInterval(settings.codeLifetime),
-                                         attemptsLeft: settings.guessesPerCode, failures: 0, blockedUntil: nil))
+        state.codes.append(
+            OTPState.Code(
+                request: request, requester: requester, mac: codeMAC,
+                expiresAt: now.addingTimeInterval(settings.codeLifetime),
+                attemptsLeft: settings.guessesPerCode, failures: 0, blockedUntil: nil))
         return .send
     }
 
     /// Checks a guess on the code of request `request`; `matches` compares it with the code's
     /// MAC in constant time. Success ends every live code of the number (it is signed in).
-    package static func verify(_ state: inout OTPState, request: String, now: Date, settings: ChatSettings,
-                               matches: (Data) -> Bool) -> VerifyOutcome {
+    package static func verify(
+        _ state: inout OTPState, request: String, now: Date, settings: ChatSettings,
+        matches: (Data) -> Bool
+    ) -> VerifyOutcome {
         guard let index = state.codes.firstIndex(where: { $0.request == request }) else {
             prune(&state, now: now)
             return .noCode

@@ -22,10 +22,14 @@ package struct GroupService: EnvironmentService {
             throw ChatServerError.invalidField(field: "end_date", reason: "\(end) is before the start date \(start)")
         }
         let now = clock.now()
-        let group = GroupRecord(id: UUIDv7.make(at: now), name: name, guideID: actor.userID,
-                                startDate: body.startDate, endDate: body.endDate, createdAt: now)
-        try await store.createGroup(group, guideMembership: MembershipRecord(groupID: group.id, userID: actor.userID,
-                                                                             role: .guide, joinedAt: now))
+        let group = GroupRecord(
+            id: UUIDv7.make(at: now), name: name, guideID: actor.userID,
+            startDate: body.startDate, endDate: body.endDate, createdAt: now)
+        try await store.createGroup(
+            group,
+            guideMembership: MembershipRecord(
+                groupID: group.id, userID: actor.userID,
+                role: .guide, joinedAt: now))
         logger.info("group created", metadata: ["group": "\(group.id)", "user": "\(actor.userID)"])
         return try await details(groupID: group.id, actor: actor)
     }
@@ -43,9 +47,10 @@ package struct GroupService: EnvironmentService {
         try Policy.require(.readGroup, actor: actor, group: group, membership: membership)
         let manages = Policy.allows(.invite, actor: actor, group: group, membership: membership)
         let members = try await store.members(groupID: groupID).filter(\.membership.isActive).map { row in
-            GroupMemberInfo(userID: row.membership.userID,
-                            phone: manages || row.membership.userID == actor.userID ? row.phone.e164 : row.phone.redacted,
-                            role: row.membership.role, joinedAt: row.membership.joinedAt, displayName: row.displayName)
+            GroupMemberInfo(
+                userID: row.membership.userID,
+                phone: manages || row.membership.userID == actor.userID ? row.phone.e164 : row.phone.redacted,
+                role: row.membership.role, joinedAt: row.membership.joinedAt, displayName: row.displayName)
         }
         return info(group, members: members)
     }
@@ -61,8 +66,9 @@ package struct GroupService: EnvironmentService {
         }
         let now = clock.now()
         let code = SecureRandom.inviteCode()
-        let invite = InviteRecord(codeHash: Self.codeHash(code), groupID: groupID, phone: body.phone, createdBy: actor.userID,
-                                  createdAt: now, expiresAt: now.addingTimeInterval(Double(hours) * 3600))
+        let invite = InviteRecord(
+            codeHash: Self.codeHash(code), groupID: groupID, phone: body.phone, createdBy: actor.userID,
+            createdAt: now, expiresAt: now.addingTimeInterval(Double(hours) * 3600))
         try await store.createInvite(invite)
         logger.info("invite created", metadata: ["group": "\(groupID)", "user": "\(actor.userID)"])
         return InviteInfo(code: code, groupID: groupID, expiresAt: invite.expiresAt)
@@ -106,9 +112,10 @@ package struct GroupService: EnvironmentService {
     func info(_ group: GroupRecord, members: [GroupMemberInfo]?) -> GroupInfo {
         let today = CalendarDay(utcSecondsSince1970: clock.now().timeIntervalSince1970)
         let active = (group.startDate.map { $0 <= today } ?? true) && (group.endDate.map { today <= $0 } ?? true)
-        return GroupInfo(id: group.id, name: group.name, guideID: group.guideID, startDate: group.startDate,
-                         endDate: group.endDate, isActive: active, createdAt: group.createdAt, lastSeq: group.lastSeq,
-                         members: members)
+        return GroupInfo(
+            id: group.id, name: group.name, guideID: group.guideID, startDate: group.startDate,
+            endDate: group.endDate, isActive: active, createdAt: group.createdAt, lastSeq: group.lastSeq,
+            members: members)
     }
 
     /// Codes are compared in Crockford form: case, dashes and spaces ignored, O read as 0, I and L as 1.

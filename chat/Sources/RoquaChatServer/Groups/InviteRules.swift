@@ -11,8 +11,10 @@ package enum InviteDecision: Sendable, Equatable {
 
 /// Single use, expiry, and the phone the invite was made for.
 package enum InviteRules {
-    package static func decide(invite: InviteRecord?, group: GroupRecord?, user: UserRecord,
-                               membership: MembershipRecord?, now: Date) -> InviteDecision {
+    package static func decide(
+        invite: InviteRecord?, group: GroupRecord?, user: UserRecord,
+        membership: MembershipRecord?, now: Date
+    ) -> InviteDecision {
         guard let invite, let group else { return .failed(.inviteNotFound) }
         guard invite.acceptedAt == nil else { return .failed(.inviteUsed) }
         guard now < invite.expiresAt else { return .failed(.inviteExpired) }

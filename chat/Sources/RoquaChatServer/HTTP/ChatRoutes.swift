@@ -35,8 +35,9 @@ struct ChatRoutes: Sendable {
 
     func registerAuth(on routes: RouterGroup<ChatRequestContext>) {
         routes.post("/otp/request") { request, context in
-            let client = try await signInLimits.admit(.codeRequest, peer: context.clientAddress, headers: request.headers,
-                                                      logger: context.logger)
+            let client = try await signInLimits.admit(
+                .codeRequest, peer: context.clientAddress, headers: request.headers,
+                logger: context.logger)
             let body = try await ChatBody.decode(OTPRequestBody.self, from: request, limit: settings.maxJSONBodyBytes)
             let requestID = try await auth.requestCode(phone: body.phone, from: client.key)
             return JSONResponse.make(OTPRequestAccepted(requestID: requestID), status: .accepted)
@@ -105,8 +106,9 @@ struct ChatRoutes: Sendable {
             JSONResponse.make(try await groups.accept(code: try context.parameters.require("code"), actor: try context.requireActor()))
         }
         api.delete("/groups/:id/members/:user") { _, context in
-            try await groups.remove(userID: try context.parameters.require("user"), from: try context.parameters.require("id"),
-                                    actor: try context.requireActor())
+            try await groups.remove(
+                userID: try context.parameters.require("user"), from: try context.parameters.require("id"),
+                actor: try context.requireActor())
             return Response(status: .noContent)
         }
     }
@@ -116,8 +118,10 @@ struct ChatRoutes: Sendable {
             if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maxPushBodyBytes {
                 throw ChatServerError.bodyTooLarge(limit: settings.maxPushBodyBytes)
             }
-            return JSONResponse.make(try await sync.push(streaming: request.body, limit: settings.maxPushBodyBytes,
-                                                         actor: try context.requireActor()))
+            return JSONResponse.make(
+                try await sync.push(
+                    streaming: request.body, limit: settings.maxPushBodyBytes,
+                    actor: try context.requireActor()))
         }
         api.get("/sync/pull") { request, context in
             let query = request.uri.queryParameters
@@ -134,14 +138,16 @@ struct ChatRoutes: Sendable {
         }
         api.put("/blobs/:sha256") { request, context in
             let actor = try context.requireActor()
-            let stored = try await blobs.put(sha256: try context.parameters.require("sha256"), streaming: request.body,
-                                             length: request.headers[.contentLength].flatMap(Int.init), actor: actor)
+            let stored = try await blobs.put(
+                sha256: try context.parameters.require("sha256"), streaming: request.body,
+                length: request.headers[.contentLength].flatMap(Int.init), actor: actor)
             return JSONResponse.make(stored, status: stored.created ? .created : .ok)
         }
         api.get("/blobs/:sha256") { _, context in
             let data = try await blobs.get(sha256: try context.parameters.require("sha256"), actor: try context.requireActor())
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
     }
 
@@ -155,7 +161,9 @@ struct ChatRoutes: Sendable {
 
     static func integer(_ text: String?, name: String) throws -> Int64? {
         guard let text else { return nil }
-        guard let value = Int64(text) else { throw ChatServerError.invalidField(field: name, reason: "'\(text.prefix(40))' is not a whole number") }
+        guard let value = Int64(text) else {
+            throw ChatServerError.invalidField(field: name, reason: "'\(text.prefix(40))' is not a whole number")
+        }
         return value
     }
 }

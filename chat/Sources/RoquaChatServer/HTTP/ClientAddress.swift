@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +32,8 @@ package struct ClientAddress: Sendable, Equatable {
     ///   refuse loudly, not to serve.
     package static func resolve(peer: String, headers: HTTPFields, trustedProxies: Set<String>) throws -> ClientAddress {
         let peerAddress = IPAddress(peer)
-        let trusted = trustedProxies.contains(peer)
+        let trusted =
+            trustedProxies.contains(peer)
             || (peerAddress.map { address in trustedProxies.contains { IPAddress($0) == address } } ?? false)
         if trusted {
             let forwarded = headers[values: forwardedFor].last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)

@@ -11,7 +11,8 @@ extension ChatServerError {
         case .malformedBody, .invalidField, .digestMismatch: .badRequest
         case .bodyTooLarge, .quotaExceeded: .contentTooLarge
         case .missingToken, .invalidToken, .tokenExpired, .invalidCode, .codeExpired,
-             .refreshTokenInvalid, .refreshTokenExpired, .refreshTokenReused: .unauthorized
+            .refreshTokenInvalid, .refreshTokenExpired, .refreshTokenReused:
+            .unauthorized
         case .tooManyAttempts, .rateLimited: .tooManyRequests
         case .forbidden, .inviteForAnotherPhone: .forbidden
         case .groupNotFound, .userNotFound, .inviteNotFound, .blobNotFound, .routeNotFound: .notFound
@@ -79,8 +80,9 @@ package enum JSONResponse {
             return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         } catch {
             // Only non-finite numbers fail to encode, and no response holds any.
-            return Response(status: .internalServerError, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"error":{"code":"internal_error","message":"response encoding failed"}}"#)))
+            return Response(
+                status: .internalServerError, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: #"{"error":{"code":"internal_error","message":"response encoding failed"}}"#)))
         }
     }
 }

@@ -21,8 +21,9 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge: return ChatServerError.bodyTooLarge(limit: context.maxUploadSize).response
             case .methodNotAllowed: return ChatServerError.methodNotAllowed(request.uri.path.prefix(200).description).response
             default:
-                let body = APIErrorBody(code: error.status.code >= 500 ? .internalError : .invalidRequest,
-                                        message: error.body ?? error.status.reasonPhrase)
+                let body = APIErrorBody(
+                    code: error.status.code >= 500 ? .internalError : .invalidRequest,
+                    message: error.body ?? error.status.reasonPhrase)
                 return JSONResponse.make(body, status: error.status)
             }
         } catch {

@@ -30,16 +30,20 @@ struct SignInLimits: Sendable {
             client = try ClientAddress.resolve(peer: peer, headers: headers, trustedProxies: settings.trustedProxies)
         } catch let error as ChatServerError {
             if await server.admit("untrusted proxy logged", limit: 1, now: now) == nil {
-                logger.error("sign-in refused: requests from \(peer) carry X-Forwarded-For (or Forwarded, X-Real-IP) but \(peer) is no trusted proxy, so every client would count as this machine; start roqua-chat-server with --trusted-proxy \(peer)")
+                logger.error(
+                    "sign-in refused: requests from \(peer) carry X-Forwarded-For (or Forwarded, X-Real-IP) but \(peer) is no trusted proxy, so every client would count as this machine; start roqua-chat-server with --trusted-proxy \(peer)"
+                )
             }
             throw error
         }
-        let (perAddress, perMinute, perHour): (Int, Int, Int?) = switch route {
-        case .codeRequest: (settings.codeRequestsPerAddress, settings.codeRequestsPerServer, settings.codeRequestsPerHour)
-        case .codeCheck: (settings.codeChecksPerAddress, settings.codeChecksPerServer, nil)
-        }
+        let (perAddress, perMinute, perHour): (Int, Int, Int?) =
+            switch route {
+            case .codeRequest: (settings.codeRequestsPerAddress, settings.codeRequestsPerServer, settings.codeRequestsPerHour)
+            case .codeCheck: (settings.codeChecksPerAddress, settings.codeChecksPerServer, nil)
+            }
         if settings.limitLoopback || !client.isLocal,
-           let wait = await addresses.admit("\(route.rawValue) \(client.key)", limit: perAddress, now: now) {
+            let wait = await addresses.admit("\(route.rawValue) \(client.key)", limit: perAddress, now: now)
+        {
             throw ChatServerError.rateLimited(what: "\(route.rawValue) from this address", retryAfterSeconds: wait)
         }
         if let wait = await server.admit(route.rawValue, limit: perMinute, now: now) {

@@ -60,12 +60,14 @@ package final class SQLiteChatStore: ChatStore {
     package func signIn(phone: PhoneNumber, deviceID: String, publicKey: Data?, now: Date) async throws -> UserRecord {
         try await pool.write { db in
             let user = try Self.ensureUser(db, phone: phone, role: .user, now: now)
-            try db.cachedStatement(sql: """
-                INSERT INTO devices (user_id, device_id, public_key, created_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, device_id) DO UPDATE SET
-                    public_key = COALESCE(excluded.public_key, devices.public_key),
-                    last_sign_in_at = excluded.last_sign_in_at
-                """).execute(arguments: [user.id, deviceID, publicKey, SQLiteRows.ms(now), SQLiteRows.ms(now)])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO devices (user_id, device_id, public_key, created_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id, device_id) DO UPDATE SET
+                        public_key = COALESCE(excluded.public_key, devices.public_key),
+                        last_sign_in_at = excluded.last_sign_in_at
+                    """
+            ).execute(arguments: [user.id, deviceID, publicKey, SQLiteRows.ms(now), SQLiteRows.ms(now)])
             return user
         }
     }
@@ -98,8 +100,10 @@ package final class SQLiteChatStore: ChatStore {
         return try await pool.read { db in
             var keys: [DeviceRef: Data] = [:]
             for device in devices {
-                if let key = try Data.fetchOne(db.cachedStatement(sql: "SELECT public_key FROM devices WHERE user_id = ? AND device_id = ?"),
-                                               arguments: [device.userID, device.deviceID]) {
+                if let key = try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT public_key FROM devices WHERE user_id = ? AND device_id = ?"),
+                    arguments: [device.userID, device.deviceID])
+                {
                     keys[device] = key
                 }
             }
@@ -109,9 +113,12 @@ package final class SQLiteChatStore: ChatStore {
 
     // MARK: Sign-in codes
 
-    package func updateOTP<Result: Sendable>(phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result) async throws -> Result {
+    package func updateOTP<Result: Sendable>(
+        phone: PhoneNumber, _ body: @escaping @Sendable (inout OTPState) -> Result
+    ) async throws -> Result {
         try await pool.write { db in
-            var state = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM otp_states WHERE phone = ?"), arguments: [phone.e164])
+            var state =
+                try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM otp_states WHERE phone = ?"), arguments: [phone.e164])
                 .map(SQLiteRows.otpState) ?? OTPState()
             let result = body(&state)
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO otp_states (phone, state) VALUES (?, ?)").execute(
@@ -131,12 +138,15 @@ package final class SQLiteChatStore: ChatStore {
     }
 
     static func insert(_ db: Database, token: RefreshTokenRecord) throws {
-        try db.cachedStatement(sql: "INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)").execute(
-            arguments: [token.tokenHash, token.familyID, SQLiteRows.ms(token.issuedAt), SQLiteRows.ms(token.expiresAt)])
+        try db.cachedStatement(sql: "INSERT INTO refresh_tokens (token_hash, family_id, issued_at, expires_at) VALUES (?, ?, ?, ?)")
+            .execute(
+                arguments: [token.tokenHash, token.familyID, SQLiteRows.ms(token.issuedAt), SQLiteRows.ms(token.expiresAt)])
     }
 
-    package func rotateRefreshToken(presentedHash: String, successorHash: String, now: Date,
-                                    settings: ChatSettings) async throws -> RefreshDecision {
+    package func rotateRefreshToken(
+        presentedHash: String, successorHash: String, now: Date,
+        settings: ChatSettings
+    ) async throws -> RefreshDecision {
         try await pool.write { db in
             func token(_ hash: String) throws -> RefreshTokenRecord? {
                 try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM refresh_tokens WHERE token_hash = ?"), arguments: [hash])
@@ -153,8 +163,11 @@ package final class SQLiteChatStore: ChatStore {
             case .rotate(let family):
                 try db.cachedStatement(sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?").execute(
                     arguments: [SQLiteRows.ms(now), presentedHash])
-                try Self.insert(db, token: RefreshTokenRecord(tokenHash: successorHash, familyID: family.id, issuedAt: now,
-                                                              expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
+                try Self.insert(
+                    db,
+                    token: RefreshTokenRecord(
+                        tokenHash: successorHash, familyID: family.id, issuedAt: now,
+                        expiresAt: now.addingTimeInterval(settings.refreshTokenLifetime)))
             case .reused(let familyID):
                 try db.cachedStatement(sql: "UPDATE refresh_families SET revoked_at = ? WHERE id = ?").execute(
                     arguments: [SQLiteRows.ms(now), familyID])
@@ -167,9 +180,12 @@ package final class SQLiteChatStore: ChatStore {
 
     package func refreshFamily(tokenHash: String) async throws -> RefreshFamilyRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = ?
-                """), arguments: [tokenHash]).map(SQLiteRows.refreshFamily)
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = ?
+                        """), arguments: [tokenHash]
+            ).map(SQLiteRows.refreshFamily)
         }
     }
 
@@ -182,20 +198,26 @@ package final class SQLiteChatStore: ChatStore {
 
     package func revokeRefreshFamily(tokenHash: String, now: Date) async throws -> RefreshFamilyRecord? {
         try await pool.write { db in
-            try db.cachedStatement(sql: """
-                UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, ?)
-                WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
-                """).execute(arguments: [SQLiteRows.ms(now), tokenHash])
-            return try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = ?
-                """), arguments: [tokenHash]).map(SQLiteRows.refreshFamily)
+            try db.cachedStatement(
+                sql: """
+                    UPDATE refresh_families SET revoked_at = COALESCE(revoked_at, ?)
+                    WHERE id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
+                    """
+            ).execute(arguments: [SQLiteRows.ms(now), tokenHash])
+            return try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT f.* FROM refresh_families f JOIN refresh_tokens t ON t.family_id = f.id WHERE t.token_hash = ?
+                        """), arguments: [tokenHash]
+            ).map(SQLiteRows.refreshFamily)
         }
     }
 
     package func revokeRefreshFamilies(userID: String, now: Date) async throws -> [String] {
         try await pool.write { db in
-            let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM refresh_families WHERE user_id = ? AND revoked_at IS NULL"),
-                                          arguments: [userID])
+            let ids = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM refresh_families WHERE user_id = ? AND revoked_at IS NULL"),
+                arguments: [userID])
             try db.cachedStatement(sql: "UPDATE refresh_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").execute(
                 arguments: [SQLiteRows.ms(now), userID])
             return ids

@@ -35,8 +35,10 @@ package protocol ChatStore: Sendable {
     /// `RefreshRules.decide`, and stores what it says: on `.rotate` the token is marked used and
     /// the successor stored (same family, valid for `settings.refreshTokenLifetime`); on
     /// `.reused` the family is revoked.
-    func rotateRefreshToken(presentedHash: String, successorHash: String, now: Date,
-                            settings: ChatSettings) async throws -> RefreshDecision
+    func rotateRefreshToken(
+        presentedHash: String, successorHash: String, now: Date,
+        settings: ChatSettings
+    ) async throws -> RefreshDecision
     /// The sign-in (family) this token belongs to.
     func refreshFamily(tokenHash: String) async throws -> RefreshFamilyRecord?
     func refreshFamily(id: String) async throws -> RefreshFamilyRecord?

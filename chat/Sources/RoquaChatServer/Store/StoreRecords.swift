@@ -77,8 +77,10 @@ package struct GroupRecord: Sendable, Equatable {
     /// The newest message's sequence number (0 when none).
     package var lastSeq: Int64
 
-    package init(id: String, name: String, guideID: String, startDate: CalendarDay?, endDate: CalendarDay?,
-                 createdAt: Date, lastSeq: Int64 = 0) {
+    package init(
+        id: String, name: String, guideID: String, startDate: CalendarDay?, endDate: CalendarDay?,
+        createdAt: Date, lastSeq: Int64 = 0
+    ) {
         self.id = id
         self.name = name
         self.guideID = guideID
@@ -101,8 +103,10 @@ package struct MembershipRecord: Sendable, Equatable {
     package var removedAt: Date?
     package var removedAtSeq: Int64?
 
-    package init(groupID: String, userID: String, role: MemberRole, joinedAt: Date, visibleAfterSeq: Int64 = 0,
-                 removedAt: Date? = nil, removedAtSeq: Int64? = nil) {
+    package init(
+        groupID: String, userID: String, role: MemberRole, joinedAt: Date, visibleAfterSeq: Int64 = 0,
+        removedAt: Date? = nil, removedAtSeq: Int64? = nil
+    ) {
         self.groupID = groupID
         self.userID = userID
         self.role = role
@@ -139,8 +143,10 @@ package struct InviteRecord: Sendable, Equatable {
     package var acceptedAt: Date?
     package var acceptedBy: String?
 
-    package init(codeHash: String, groupID: String, phone: PhoneNumber, createdBy: String, createdAt: Date,
-                 expiresAt: Date, acceptedAt: Date? = nil, acceptedBy: String? = nil) {
+    package init(
+        codeHash: String, groupID: String, phone: PhoneNumber, createdBy: String, createdAt: Date,
+        expiresAt: Date, acceptedAt: Date? = nil, acceptedBy: String? = nil
+    ) {
         self.codeHash = codeHash
         self.groupID = groupID
         self.phone = phone

@@ -55,8 +55,9 @@ package struct ServerSecret: Sendable {
 
     /// The subkey for `purpose`.
     package func key(for purpose: KeyPurpose) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: material, salt: Data("roqua-chat".utf8),
-                               info: Data(purpose.rawValue.utf8), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: material, salt: Data("roqua-chat".utf8),
+            info: Data(purpose.rawValue.utf8), outputByteCount: 32)
     }
 
     /// What a derived key is for.

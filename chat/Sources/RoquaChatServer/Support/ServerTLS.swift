@@ -17,7 +17,8 @@ package enum ServerTLS {
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(key): the TLS key is not a regular file") }
         guard info.st_mode & 0o077 == 0 else {
-            throw Failure(description: "\(key): the TLS key is readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
+            throw Failure(
+                description: "\(key): the TLS key is readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
         }
         let chain: [NIOSSLCertificate]
         do { chain = try NIOSSLCertificate.fromPEMFile(certificate) } catch {
@@ -28,8 +29,9 @@ package enum ServerTLS {
         do { privateKey = try NIOSSLPrivateKey(file: key, format: .pem) } catch {
             throw Failure(description: "\(key): not a PEM private key (\(error))")
         }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
-                                                                     privateKey: .privateKey(privateKey))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) },
+            privateKey: .privateKey(privateKey))
         configuration.minimumTLSVersion = .tlsv12
         return configuration
     }

@@ -23,8 +23,10 @@ package struct BlobService: EnvironmentService {
     /// `settings.concurrentBlobUploads` at a time, and stores it under `sha256`.
     /// - Throws: `invalidField` for a malformed digest, `bodyTooLarge` past `maxBlobBytes`,
     ///   `digestMismatch` when the bytes hash otherwise, `quotaExceeded` past the uploader's quota.
-    package func put(sha256: String, streaming body: some AsyncSequence<ByteBuffer, any Error> & Sendable, length: Int?,
-                     actor: Actor) async throws -> BlobStored {
+    package func put(
+        sha256: String, streaming body: some AsyncSequence<ByteBuffer, any Error> & Sendable, length: Int?,
+        actor: Actor
+    ) async throws -> BlobStored {
         let limit = settings.maxBlobBytes
         if let length, length > limit { throw ChatServerError.bodyTooLarge(limit: limit) }
         let expected = try Self.digest(sha256)
@@ -47,8 +49,9 @@ package struct BlobService: EnvironmentService {
     /// - Throws: `digestMismatch` when the bytes hash otherwise, `quotaExceeded` past the uploader's quota.
     private func put(sha256 expected: String, data: Data, digest actual: String, actor: Actor) async throws -> BlobStored {
         guard actual == expected else { throw ChatServerError.digestMismatch(expected: expected, actual: actual) }
-        let outcome = try await store.putBlob(sha256: expected, data: data, uploadedBy: actor.userID,
-                                              quota: settings.blobBytesPerUser, now: clock.now())
+        let outcome = try await store.putBlob(
+            sha256: expected, data: data, uploadedBy: actor.userID,
+            quota: settings.blobBytesPerUser, now: clock.now())
         if case .overQuota(let used) = outcome {
             logger.info("blob refused: quota", metadata: ["user": "\(actor.userID)", "bytes": "\(data.count)"])
             throw ChatServerError.quotaExceeded(used: used, quota: settings.blobBytesPerUser)

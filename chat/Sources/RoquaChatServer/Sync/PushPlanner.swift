@@ -25,8 +25,10 @@ package struct PushSnapshot: Sendable {
     package var groups: [String: GroupRecord]
     package var memberships: [MembershipKey: MembershipRecord]
 
-    package init(existing: [AuthorLocalID: ExistingMessage], groups: [String: GroupRecord],
-                 memberships: [MembershipKey: MembershipRecord]) {
+    package init(
+        existing: [AuthorLocalID: ExistingMessage], groups: [String: GroupRecord],
+        memberships: [MembershipKey: MembershipRecord]
+    ) {
         self.existing = existing
         self.groups = groups
         self.memberships = memberships
@@ -67,8 +69,10 @@ package struct PushPlan: Sendable {
             case .synced(let result): synced.append(result)
             case .rejected(let rejection): rejected.append(rejection)
             case let .inserted(groupID, ordinal, localID, serverID):
-                synced.append(SyncedMessage(localID: localID, serverID: serverID,
-                                            seq: (lastSeqBefore[groupID] ?? 0) + Int64(ordinal) + 1))
+                synced.append(
+                    SyncedMessage(
+                        localID: localID, serverID: serverID,
+                        seq: (lastSeqBefore[groupID] ?? 0) + Int64(ordinal) + 1))
             }
         }
         return (rows, PushResult(synced: synced, rejected: rejected, syncTime: syncTime))
@@ -93,14 +97,16 @@ package enum PushPlanner {
             let localID = item.message.localID
             // Idempotent forever: a stored (author, local_id) answers with its first result.
             if let existing = snapshot.existing[item.key] {
-                plan.outcomes.append(existing.digest == item.digest
-                    ? .synced(SyncedMessage(localID: localID, serverID: existing.serverID, seq: existing.seq))
-                    : .rejected(RejectedMessage(localID: localID, reason: .conflict)))
+                plan.outcomes.append(
+                    existing.digest == item.digest
+                        ? .synced(SyncedMessage(localID: localID, serverID: existing.serverID, seq: existing.seq))
+                        : .rejected(RejectedMessage(localID: localID, reason: .conflict)))
                 continue
             }
             if let earlier = planned[item.key] {
-                plan.outcomes.append(earlier.digest == item.digest
-                    ? earlier.outcome : .rejected(RejectedMessage(localID: localID, reason: .conflict)))
+                plan.outcomes.append(
+                    earlier.digest == item.digest
+                        ? earlier.outcome : .rejected(RejectedMessage(localID: localID, reason: .conflict)))
                 continue
             }
             if let reason = item.precheck ?? admission(item, uploader: uploader, snapshot: snapshot) {

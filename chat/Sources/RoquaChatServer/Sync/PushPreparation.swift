@@ -21,8 +21,10 @@ enum PushPreparation {
         }
     }
 
-    static func prepare(_ messages: [PushMessage], uploader: Actor, store: any ChatStore, now: Date,
-                        settings: ChatSettings) async throws -> [PreparedPush] {
+    static func prepare(
+        _ messages: [PushMessage], uploader: Actor, store: any ChatStore, now: Date,
+        settings: ChatSettings
+    ) async throws -> [PreparedPush] {
         var devices = Set<DeviceRef>()
         var authors = Set<String>()
         for message in messages {
@@ -43,13 +45,16 @@ enum PushPreparation {
         return try messages.map { message in
             let author = message.senderID ?? uploader.userID
             let fields = try MessageSigningFields(message, senderID: author)
-            return PreparedPush(message: message, authorID: author, digest: fields.digest,
-                                precheck: rejection(message, fields: fields, uploader: uploader, keys: keys, window: window))
+            return PreparedPush(
+                message: message, authorID: author, digest: fields.digest,
+                precheck: rejection(message, fields: fields, uploader: uploader, keys: keys, window: window))
         }
     }
 
-    static func rejection(_ message: PushMessage, fields: MessageSigningFields, uploader: Actor,
-                          keys: [DeviceRef: Data], window: TimeWindow) -> RejectionReason? {
+    static func rejection(
+        _ message: PushMessage, fields: MessageSigningFields, uploader: Actor,
+        keys: [DeviceRef: Data], window: TimeWindow
+    ) -> RejectionReason? {
         guard ClientIdentifier.isValid(message.localID) else { return .invalidLocalID }
         if let deviceID = message.deviceID, !ClientIdentifier.isValid(deviceID) { return .invalidDeviceID }
         if let senderID = message.senderID, !ClientIdentifier.isValid(senderID) { return .notAMember }
@@ -57,7 +62,8 @@ enum PushPreparation {
         guard (fields.canonicalMetadata?.count ?? 0) <= ChatLimits.maxMetadataBytes else { return .metadataTooLarge }
         if let blobs = message.metadata?["blobs"] {
             guard case .array(let digests) = blobs, digests.count <= 16,
-                  digests.allSatisfy({ $0.stringValue.map(Hex.isSHA256) ?? false }) else { return .invalidAttachment }
+                digests.allSatisfy({ $0.stringValue.map(Hex.isSHA256) ?? false })
+            else { return .invalidAttachment }
         }
         guard window.admits(message.sentAt, author: fields.senderID) else { return .sentAtOutOfRange }
         let relayed = fields.senderID != uploader.userID

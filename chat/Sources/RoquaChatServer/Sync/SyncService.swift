@@ -72,8 +72,10 @@ package struct SyncService: EnvironmentService {
             let detail = ChatBody.describe(error)
             let place = "messages[\(index)]"
             if detail == "not valid JSON" { throw ChatServerError.malformedBody(place + " is not valid JSON") }
-            throw ChatServerError.malformedBody(detail.hasPrefix("the body") ? place + detail.dropFirst("the body".count)
-                                                                             : place + "." + detail)
+            throw ChatServerError.malformedBody(
+                detail.hasPrefix("the body")
+                    ? place + detail.dropFirst("the body".count)
+                    : place + "." + detail)
         } catch {
             throw ChatServerError.malformedBody("messages[\(index)] is not valid JSON")
         }
@@ -92,8 +94,12 @@ package struct SyncService: EnvironmentService {
         for (group, digests) in named where !digests.isEmpty {
             try await store.recordGroupBlobs(groupID: group, digests: digests)
         }
-        logger.info("push", metadata: ["user": "\(actor.userID)", "synced": "\(result.synced.count)",
-                                       "rejected": "\(result.rejected.count)"])
+        logger.info(
+            "push",
+            metadata: [
+                "user": "\(actor.userID)", "synced": "\(result.synced.count)",
+                "rejected": "\(result.rejected.count)",
+            ])
         return result
     }
 
@@ -112,7 +118,8 @@ package struct SyncService: EnvironmentService {
         let range = Policy.visibleRange(actor: actor, group: group, membership: membership)
         let after = max(since, range.after)
         // The group's log is everyone's business: a member who rejoined gets all of it, to verify it.
-        var messages = try await store.messages(groupID: groupID, since: since, visibleAfter: range.after, upTo: range.upTo, limit: limit + 1)
+        var messages = try await store.messages(
+            groupID: groupID, since: since, visibleAfter: range.after, upTo: range.upTo, limit: limit + 1)
         let hasMore = messages.count > limit
         if hasMore { messages.removeLast(messages.count - limit) }
         let receipts = try await store.receipts(groupID: groupID).map { mark in
@@ -129,7 +136,8 @@ package struct SyncService: EnvironmentService {
     /// - Throws: `groupNotFound`, `forbidden`, `invalidField` for negative marks or too many groups.
     package func markReceipts(_ body: ReceiptsBody, actor: Actor) async throws -> ReceiptsResult {
         guard body.receipts.count <= ChatLimits.maxMessagesPerPush else {
-            throw ChatServerError.invalidField(field: "receipts", reason: "\(body.receipts.count) groups; at most \(ChatLimits.maxMessagesPerPush)")
+            throw ChatServerError.invalidField(
+                field: "receipts", reason: "\(body.receipts.count) groups; at most \(ChatLimits.maxMessagesPerPush)")
         }
         var merged: [ReceiptMark] = []
         for update in body.receipts {
@@ -141,9 +149,11 @@ package struct SyncService: EnvironmentService {
             guard let group = try await store.group(id: update.groupID) else { throw ChatServerError.groupNotFound(update.groupID) }
             let membership = try await store.membership(groupID: group.id, userID: actor.userID)
             try Policy.require(.markReceipts, actor: actor, group: group, membership: membership)
-            merged.append(try await store.mergeReceipt(groupID: group.id, userID: actor.userID,
-                                                       deliveredUpTo: min(delivered, group.lastSeq),
-                                                       readUpTo: min(read, group.lastSeq), now: clock.now()))
+            merged.append(
+                try await store.mergeReceipt(
+                    groupID: group.id, userID: actor.userID,
+                    deliveredUpTo: min(delivered, group.lastSeq),
+                    readUpTo: min(read, group.lastSeq), now: clock.now()))
         }
         return ReceiptsResult(receipts: merged)
     }

@@ -1,39 +1,47 @@
 import Crypto
 import Foundation
-import Testing
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatServer
 
 /// Receipt marks merged by maximum.
 enum ReceiptScenarios {
-    static var all: [Scenario] { [
-        Scenario("receipts: marks only grow, read implies delivered, capped at the newest message, shown in pulls") { h in
-            let (guide, group, members) = try await h.groupWithMembers(1)
-            _ = try await guide.push((0..<5).map { textMessage("\($0)", group: group.id) })
-            let member = members[0]
-            func mark(_ update: ReceiptUpdate) async throws -> ReceiptMark {
-                let result: ReceiptsResult = try await member.post("/v1/receipts", ReceiptsBody(receipts: [update])).decode()
-                return result.receipts[0]
+    static var all: [Scenario] {
+        [
+            Scenario("receipts: marks only grow, read implies delivered, capped at the newest message, shown in pulls") { h in
+                let (guide, group, members) = try await h.groupWithMembers(1)
+                _ = try await guide.push((0..<5).map { textMessage("\($0)", group: group.id) })
+                let member = members[0]
+                func mark(_ update: ReceiptUpdate) async throws -> ReceiptMark {
+                    let result: ReceiptsResult = try await member.post("/v1/receipts", ReceiptsBody(receipts: [update])).decode()
+                    return result.receipts[0]
+                }
+                var current = try await mark(ReceiptUpdate(groupID: group.id, deliveredUpTo: 2))
+                #expect(current.deliveredUpTo == 2 && current.readUpTo == 0)
+                current = try await mark(ReceiptUpdate(groupID: group.id, readUpTo: 4))
+                #expect(current.deliveredUpTo == 4 && current.readUpTo == 4)
+                let stamp = current.updatedAt
+                h.clock.advance(by: 10)
+                current = try await mark(ReceiptUpdate(groupID: group.id, deliveredUpTo: 1, readUpTo: 3))
+                #expect(current.deliveredUpTo == 4 && current.readUpTo == 4 && current.updatedAt == stamp, "never lowered")
+                current = try await mark(ReceiptUpdate(groupID: group.id, readUpTo: 999))
+                #expect(current.readUpTo == 5, "capped at the group's last sequence number")
+                let page: PullResult = try await guide.pull(group.id).decode()
+                #expect(
+                    page.receipts == [
+                        ReceiptMark(
+                            groupID: group.id, userID: member.userID, deliveredUpTo: 5, readUpTo: 5,
+                            updatedAt: h.clock.now())
+                    ])
+                let negative = try await member.post(
+                    "/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: group.id, readUpTo: -1)]))
+                #expect(negative.status == 400)
+                let unknown = try await member.post("/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: "nope", readUpTo: 1)]))
+                #expect(unknown.status == 404)
             }
-            var current = try await mark(ReceiptUpdate(groupID: group.id, deliveredUpTo: 2))
-            #expect(current.deliveredUpTo == 2 && current.readUpTo == 0)
-            current = try await mark(ReceiptUpdate(groupID: group.id, readUpTo: 4))
-            #expect(current.deliveredUpTo == 4 && current.readUpTo == 4)
-            let stamp = current.updatedAt
-            h.clock.advance(by: 10)
-            current = try await mark(ReceiptUpdate(groupID: group.id, deliveredUpTo: 1, readUpTo: 3))
-            #expect(current.deliveredUpTo == 4 && current.readUpTo == 4 && current.updatedAt == stamp, "never lowered")
-            current = try await mark(ReceiptUpdate(groupID: group.id, readUpTo: 999))
-            #expect(current.readUpTo == 5, "capped at the group's last sequence number")
-            let page: PullResult = try await guide.pull(group.id).decode()
-            #expect(page.receipts == [ReceiptMark(groupID: group.id, userID: member.userID, deliveredUpTo: 5, readUpTo: 5,
-                                                  updatedAt: h.clock.now())])
-            let negative = try await member.post("/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: group.id, readUpTo: -1)]))
-            #expect(negative.status == 400)
-            let unknown = try await member.post("/v1/receipts", ReceiptsBody(receipts: [ReceiptUpdate(groupID: "nope", readUpTo: 1)]))
-            #expect(unknown.status == 404)
-        },
-    ] }
+        ]
+    }
 }
 
 /// Content-addressed blobs.
@@ -53,7 +61,10 @@ enum BlobScenarios {
             return message
         }
         return [
-            Scenario("blobs: a user's uploads stop at their quota (413 quota_exceeded, nothing stored); a blob already stored costs nothing", settings: quotas) { h in
+            Scenario(
+                "blobs: a user's uploads stop at their quota (413 quota_exceeded, nothing stored); a blob already stored costs nothing",
+                settings: quotas
+            ) { h in
                 let user = try await h.signIn("+905551110003")
                 let other = try await h.signIn("+905551110004")
                 let first = Data(repeating: 1, count: 3000), second = Data(repeating: 2, count: 2001)
@@ -67,7 +78,8 @@ enum BlobScenarios {
                 // Another user's quota is their own.
                 #expect(try await h.http.send(.PUT, "/v1/blobs/\(sha(second))", data: second, token: other.token).status == 201)
             },
-            Scenario("blobs: a group's attachments stop at its quota: the message that would pass it is refused alone", settings: quotas) { h in
+            Scenario("blobs: a group's attachments stop at its quota: the message that would pass it is refused alone", settings: quotas) {
+                h in
                 let (_, group, members) = try await h.groupWithMembers(2)
                 let (alice, bob) = (members[0], members[1])
                 let a = Data(repeating: 4, count: 2000), b = Data(repeating: 5, count: 1000), c = Data(repeating: 6, count: 1000)
@@ -76,7 +88,7 @@ enum BlobScenarios {
                 }
                 let withA = attachment([sha(a)], group: group.id)
                 let withAB = attachment([sha(a), sha(b)], group: group.id)  // a is counted once
-                let withC = attachment([sha(c)], group: group.id)            // 4000 > 3500
+                let withC = attachment([sha(c)], group: group.id)  // 4000 > 3500
                 let text = textMessage("hello", group: group.id)
                 let result = try await alice.push([withA, withAB, withC, text])
                 #expect(result.synced.map(\.localID) == [withA.localID, withAB.localID, text.localID], "\(result)")
@@ -85,7 +97,8 @@ enum BlobScenarios {
                 let later = try await bob.push([attachment([sha(c)], group: group.id), attachment([sha(a)], group: group.id)])
                 #expect(later.rejected.map(\.reason) == [.quotaExceeded] && later.synced.count == 1)
             },
-            Scenario("messages: a signed sent_at from year 1 or 10 minutes ahead is refused alone; the server keeps its receive time") { h in
+            Scenario("messages: a signed sent_at from year 1 or 10 minutes ahead is refused alone; the server keeps its receive time") {
+                h in
                 let (_, group, members) = try await h.groupWithMembers(1)
                 let alice = members[0]
                 let ancient = textMessage("backdated", group: group.id, sentAt: Date(timeIntervalSinceReferenceDate: -63_113_904_000))
@@ -116,7 +129,8 @@ enum BlobScenarios {
                 #expect(try await user.get("/v1/blobs/not-a-digest").status == 400)
                 #expect(try await h.http.send(.GET, "/v1/blobs/\(digest)").status == 401)
             },
-            Scenario("blobs: readable only by members of a group a message naming it was sent to; a malformed reference is refused alone") { h in
+            Scenario("blobs: readable only by members of a group a message naming it was sent to; a malformed reference is refused alone") {
+                h in
                 let (guide, group, members) = try await h.groupWithMembers(2)
                 let (alice, bob) = (members[0], members[1])
                 let stranger = try await h.signIn("+905559990001")
@@ -170,12 +184,18 @@ enum RequestScenarios {
                 }
                 let cases: [(String, String)] = [
                     ("{not json", "not valid JSON"),
-                    (#"{"messages": [{"local_id": "a", "type": "text", "content": "x", "sent_at": "2025-05-01T10:00:00Z"}]}"#,
-                     "messages[0].group_id is missing"),
-                    (#"{"messages": [{"local_id": "a", "group_id": "g", "type": "video", "content": "x", "sent_at": "2025-05-01T10:00:00Z"}]}"#,
-                     "messages[0].type"),
-                    (#"{"messages": [{"local_id": "a", "group_id": "g", "type": "text", "content": "x", "sent_at": "yesterday"}]}"#,
-                     "messages[0].sent_at"),
+                    (
+                        #"{"messages": [{"local_id": "a", "type": "text", "content": "x", "sent_at": "2025-05-01T10:00:00Z"}]}"#,
+                        "messages[0].group_id is missing"
+                    ),
+                    (
+                        #"{"messages": [{"local_id": "a", "group_id": "g", "type": "video", "content": "x", "sent_at": "2025-05-01T10:00:00Z"}]}"#,
+                        "messages[0].type"
+                    ),
+                    (
+                        #"{"messages": [{"local_id": "a", "group_id": "g", "type": "text", "content": "x", "sent_at": "yesterday"}]}"#,
+                        "messages[0].sent_at"
+                    ),
                     (#"{"messages": "many"}"#, "messages should be"),
                     ("", "empty"),
                 ]

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import RoquaChatCore
+
 @testable import RoquaChatServer
 
 /// A signed-in user (one device) talking to a test server.
@@ -75,15 +76,19 @@ struct ChatHarness: Sendable {
         guard request.status == 202 else { throw TestFailure("otp request: HTTP \(request.status)") }
         guard let code = server.sms.lastCode(for: number) else { throw TestFailure("no code sent to \(phone)") }
         let requestID = try request.decode(OTPRequestAccepted.self).requestID
-        let verify = try await http.send(.POST, "/v1/auth/otp/verify",
-                                         json: OTPVerifyBody(phone: number, requestID: requestID, code: code, deviceID: device,
-                                                             devicePublicKey: publicKey))
+        let verify = try await http.send(
+            .POST, "/v1/auth/otp/verify",
+            json: OTPVerifyBody(
+                phone: number, requestID: requestID, code: code, deviceID: device,
+                devicePublicKey: publicKey))
         guard verify.status == 200 else { throw TestFailure("verify: HTTP \(verify.status) \(verify.text)") }
         return Session(http: http, tokens: try verify.decode(), deviceID: device)
     }
 
     /// A guide with a group and members who accepted their invites.
-    func groupWithMembers(_ count: Int, guidePhone: String = "+905550000001") async throws -> (guide: Session, group: GroupInfo, members: [Session]) {
+    func groupWithMembers(
+        _ count: Int, guidePhone: String = "+905550000001"
+    ) async throws -> (guide: Session, group: GroupInfo, members: [Session]) {
         let guide = try await signIn(guidePhone, role: .guide)
         let group = try await guide.createGroup()
         var members: [Session] = []
@@ -100,6 +105,8 @@ struct ChatHarness: Sendable {
 }
 
 /// A text message with a fresh UUIDv7 local id.
-func textMessage(_ text: String, group: String, localID: String = UUIDv7.make(), sentAt: Date = Date(timeIntervalSince1970: 1_746_000_000)) -> PushMessage {
+func textMessage(
+    _ text: String, group: String, localID: String = UUIDv7.make(), sentAt: Date = Date(timeIntervalSince1970: 1_746_000_000)
+) -> PushMessage {
     PushMessage(localID: localID, groupID: group, type: .text, content: text, sentAt: sentAt)
 }

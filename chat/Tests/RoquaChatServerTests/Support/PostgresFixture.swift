@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 import RoquaChatPostgres
-@testable import RoquaChatServer
 import RoquaTestKit
+
+@testable import RoquaChatServer
 
 /// The throwaway PostgreSQL server every suite shares (`RoquaTestSupport.PostgresServer`), with
 /// what the chat store's tests add: a client configuration and a migrated store per database.

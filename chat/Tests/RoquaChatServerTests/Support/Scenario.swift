@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RoquaChatServer
 
 /// A behaviour checked over HTTP against a fresh server; every scenario runs against SQLite

@@ -27,8 +27,10 @@ struct HTTPResult: Sendable {
 struct TestHTTP: Sendable {
     let baseURL: String
 
-    func send(_ method: HTTPMethod, _ path: String, data: Data? = nil, token: String? = nil,
-              contentType: String = "application/json", headers: [(String, String)] = []) async throws -> HTTPResult {
+    func send(
+        _ method: HTTPMethod, _ path: String, data: Data? = nil, token: String? = nil,
+        contentType: String = "application/json", headers: [(String, String)] = []
+    ) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -42,8 +44,10 @@ struct TestHTTP: Sendable {
         return HTTPResult(status: Int(response.status.code), body: Data(body.readableBytesView), headers: response.headers)
     }
 
-    func send(_ method: HTTPMethod, _ path: String, json: some Encodable, token: String? = nil,
-              headers: [(String, String)] = []) async throws -> HTTPResult {
+    func send(
+        _ method: HTTPMethod, _ path: String, json: some Encodable, token: String? = nil,
+        headers: [(String, String)] = []
+    ) async throws -> HTTPResult {
         try await send(method, path, data: try ChatJSON.encoder().encode(json), token: token, headers: headers)
     }
 }

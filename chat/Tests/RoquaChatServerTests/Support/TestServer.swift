@@ -4,8 +4,9 @@ import Hummingbird
 import Logging
 import NIOCore
 import RoquaChatCore
-@testable import RoquaChatServer
 import ServiceLifecycle
+
+@testable import RoquaChatServer
 
 /// Where test files go; removed by `remove()`.
 struct TempDirectory: Sendable {
@@ -30,8 +31,10 @@ final class TestServer: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
 
-    static func start(store: any ChatStore, settings: ChatSettings = ChatSettings(),
-                      secret: ServerSecret = .random()) async throws -> TestServer {
+    static func start(
+        store: any ChatStore, settings: ChatSettings = ChatSettings(),
+        secret: ServerSecret = .random()
+    ) async throws -> TestServer {
         let clock = ManualClock()
         let sms = CapturingSMSProvider()
         var logger = Logger(label: "roqua.chat.test")
@@ -52,8 +55,10 @@ final class TestServer: Sendable {
         return TestServer(store: store, clock: clock, sms: sms, settings: settings, port: port, task: task)
     }
 
-    private init(store: any ChatStore, clock: ManualClock, sms: CapturingSMSProvider, settings: ChatSettings,
-                 port: Int, task: Task<Void, any Error>) {
+    private init(
+        store: any ChatStore, clock: ManualClock, sms: CapturingSMSProvider, settings: ChatSettings,
+        port: Int, task: Task<Void, any Error>
+    ) {
         self.store = store
         self.clock = clock
         self.sms = sms

@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import Synchronization
 import Testing
+
 @testable import RoquaChatServer
 
 @Suite("Who a sign-in request counts as")
@@ -30,12 +31,17 @@ struct ClientAddressTests {
         let viaProxy = try ClientAddress.resolve(peer: "::ffff:127.0.0.1", headers: headers, trustedProxies: ["127.0.0.1"])
         #expect(viaProxy == ClientAddress(key: "2001:db8:5:6::/64", isLocal: false))
         headers[ClientAddress.forwardedFor] = "127.0.0.1"
-        #expect(try ClientAddress.resolve(peer: "127.0.0.1", headers: headers, trustedProxies: ["127.0.0.1"]).isLocal == false,
-                "a client the proxy names as loopback is still proxied")
-        #expect(try ClientAddress.resolve(peer: "127.0.0.1", headers: [:], trustedProxies: []) == ClientAddress(key: "127.0.0.1", isLocal: true))
+        #expect(
+            try ClientAddress.resolve(peer: "127.0.0.1", headers: headers, trustedProxies: ["127.0.0.1"]).isLocal == false,
+            "a client the proxy names as loopback is still proxied")
+        #expect(
+            try ClientAddress.resolve(peer: "127.0.0.1", headers: [:], trustedProxies: []) == ClientAddress(key: "127.0.0.1", isLocal: true)
+        )
         // Another machine's header is ignored, not refused: it is counted by its own address, so
         // a client cannot dodge its limit by inventing addresses.
-        #expect(try ClientAddress.resolve(peer: "192.0.2.4", headers: headers, trustedProxies: []) == ClientAddress(key: "192.0.2.4", isLocal: false))
+        #expect(
+            try ClientAddress.resolve(peer: "192.0.2.4", headers: headers, trustedProxies: [])
+                == ClientAddress(key: "192.0.2.4", isLocal: false))
     }
 
     @Test("an untrusted proxy on this machine: 503 saying what to set, and one log line a minute saying it too")

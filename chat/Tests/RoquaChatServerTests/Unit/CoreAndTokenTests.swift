@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 import JWTKit
-import Testing
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatServer
 
 @Suite("Shared core and access tokens")
@@ -16,15 +17,17 @@ struct CoreAndTokenTests {
         }
         #expect("\(PhoneNumberError.invalid("0555"))".contains("'0555'"))
         // The national trunk prefix is dropped: one person, one account, however they write it.
-        for (written, e164) in [("+90 0555 123 45 67", "+905551234567"), ("+44 07700 900123", "+447700900123"),
-                                ("+49 030 1234567", "+49301234567"), ("+234 0803 123 4567", "+2348031234567"),
-                                ("+1 650 253 0000", "+16502530000"), ("+39 06 1234 5678", "+390612345678"),
-                                ("+225 07 12 34 56 78", "+2250712345678")] {
+        for (written, e164) in [
+            ("+90 0555 123 45 67", "+905551234567"), ("+44 07700 900123", "+447700900123"),
+            ("+49 030 1234567", "+49301234567"), ("+234 0803 123 4567", "+2348031234567"),
+            ("+1 650 253 0000", "+16502530000"), ("+39 06 1234 5678", "+390612345678"),
+            ("+225 07 12 34 56 78", "+2250712345678"),
+        ] {
             #expect(try PhoneNumber(written).e164 == e164, "\(written)")
         }
         #expect(try PhoneNumber("+90 0555 123 45 67") == PhoneNumber("+905551234567"))
         #expect(throws: PhoneNumberError.self) { try PhoneNumber("+90 0") }
-        #expect(throws: PhoneNumberError.self) { try PhoneNumber("+90 00555 123 45 67") }   // not a trunk prefix: refused, not guessed
+        #expect(throws: PhoneNumberError.self) { try PhoneNumber("+90 00555 123 45 67") }  // not a trunk prefix: refused, not guessed
     }
 
     @Test("calendar days: parsing, validity, UTC days from seconds")
@@ -46,7 +49,9 @@ struct CoreAndTokenTests {
         #expect(early < late && early.count == 36)
         let chars = Array(early)
         #expect(chars[14] == "7" && "89ab".contains(chars[19]))
-        #expect(ClientIdentifier.isValid(early) && !ClientIdentifier.isValid("a b") && !ClientIdentifier.isValid(String(repeating: "a", count: 65)))
+        #expect(
+            ClientIdentifier.isValid(early) && !ClientIdentifier.isValid("a b")
+                && !ClientIdentifier.isValid(String(repeating: "a", count: 65)))
     }
 
     @Test("times: milliseconds on the wire, with or without fractions")
@@ -61,8 +66,9 @@ struct CoreAndTokenTests {
     @Test("signing fields: canonical metadata, every field matters, signatures verify only unaltered")
     func signing() throws {
         let key = Curve25519.Signing.PrivateKey()
-        let a = PushMessage(localID: "l", groupID: "g", type: .location, content: "c", sentAt: Date(timeIntervalSince1970: 1),
-                            metadata: .object(["b": .number(2), "a": .string("x/y")]), deviceID: "d", keyEpoch: 3)
+        let a = PushMessage(
+            localID: "l", groupID: "g", type: .location, content: "c", sentAt: Date(timeIntervalSince1970: 1),
+            metadata: .object(["b": .number(2), "a": .string("x/y")]), deviceID: "d", keyEpoch: 3)
         let fields = try MessageSigningFields(a, senderID: "s")
         #expect(fields.canonicalMetadata == Data(#"{"a":"x/y","b":2}"#.utf8))
         let signature = try DeviceSignature.sign(fields, with: key)
@@ -110,7 +116,9 @@ struct CoreAndTokenTests {
         let none = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
         await #expect(throws: ChatServerError.self) { try await tokens.verify(none + "." + parts[1] + ".") }
         let foreign = await AccessTokens(secret: .random(), clock: clock, lifetime: 900)
-        await #expect(throws: ChatServerError.self) { try await tokens.verify(try await foreign.issue(userID: "u", deviceID: "d", session: "s")) }
+        await #expect(throws: ChatServerError.self) {
+            try await tokens.verify(try await foreign.issue(userID: "u", deviceID: "d", session: "s"))
+        }
         // Same key, other algorithm (HS384): refused too.
         let keyBytes = secret.key(for: .accessToken).withUnsafeBytes { Data($0) }
         let hs384 = await JWTKeyCollection().add(hmac: HMACKey(from: keyBytes + keyBytes), digestAlgorithm: .sha384)
@@ -132,7 +140,9 @@ struct CoreAndTokenTests {
         var future = tokens.claims(userID: "u", deviceID: "d", session: "s")
         future.iat.value += 120
         future.exp.value += 120
-        await #expect(throws: ChatServerError.invalidToken("issued in the future")) { try await tokens.verify(try await tokens.sign(future)) }
+        await #expect(throws: ChatServerError.invalidToken("issued in the future")) {
+            try await tokens.verify(try await tokens.sign(future))
+        }
         future.iat.value -= 90
         future.exp.value -= 90
         _ = try await tokens.verify(try await tokens.sign(future))

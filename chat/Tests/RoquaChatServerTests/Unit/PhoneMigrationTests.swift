@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import RoquaChatCore
-@testable import RoquaChatServer
 import Testing
+
+@testable import RoquaChatServer
 
 @Suite("Accounts stored under a number with a trunk 0 after the country code")
 struct PhoneMigrationTests {
@@ -31,10 +32,11 @@ struct PhoneMigrationTests {
                     try db.execute(sql: "INSERT INTO users (id, phone, role, created_at) VALUES (?, ?, 'user', 0)", arguments: [id, phone])
                 }
                 try db.execute(sql: "INSERT INTO tour_groups (id, name, guide_id, created_at, last_seq) VALUES ('g', 'Efes', 'twin', 0, 0)")
-                try db.execute(sql: """
-                    INSERT INTO invites (code_hash, group_id, phone, created_by, created_at, expires_at)
-                    VALUES ('h', 'g', '+9005551234567', 'twin', 0, 9999999999999)
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO invites (code_hash, group_id, phone, created_by, created_at, expires_at)
+                        VALUES ('h', 'g', '+9005551234567', 'twin', 0, 9999999999999)
+                        """)
             }
         }
         let store = try SQLiteChatStore(path: path)

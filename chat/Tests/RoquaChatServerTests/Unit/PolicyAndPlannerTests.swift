@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatServer
 
 @Suite("Authorization policy and push planning (pure)")
@@ -9,8 +10,9 @@ struct PolicyAndPlannerTests {
     var group: GroupRecord { GroupRecord(id: "g", name: "G", guideID: "guide", startDate: nil, endDate: nil, createdAt: t0, lastSeq: 10) }
 
     func membership(_ user: String, removedAtSeq: Int64? = nil) -> MembershipRecord {
-        MembershipRecord(groupID: "g", userID: user, role: user == "guide" ? .guide : .member, joinedAt: t0, visibleAfterSeq: 3,
-                         removedAt: removedAtSeq.map { _ in t0 }, removedAtSeq: removedAtSeq)
+        MembershipRecord(
+            groupID: "g", userID: user, role: user == "guide" ? .guide : .member, joinedAt: t0, visibleAfterSeq: 3,
+            removedAt: removedAtSeq.map { _ in t0 }, removedAtSeq: removedAtSeq)
     }
 
     @Test("the matrix: each role and relation against each action")
@@ -36,8 +38,9 @@ struct PolicyAndPlannerTests {
         ]
         for (action, allowed) in expected {
             for (name, actor, membership) in actors {
-                #expect(Policy.allows(action, actor: actor, group: group, membership: membership) == allowed.contains(name),
-                        "\(name) → \(action)")
+                #expect(
+                    Policy.allows(action, actor: actor, group: group, membership: membership) == allowed.contains(name),
+                    "\(name) → \(action)")
             }
         }
         #expect(throws: ChatServerError.forbidden(ChatAction.invite.description)) {
@@ -59,7 +62,8 @@ struct PolicyAndPlannerTests {
         let uploader = Actor(userID: "m", role: .user, deviceID: "d")
         func prepared(_ localID: String, group: String = "g", content: String = "x") throws -> PreparedPush {
             let message = PushMessage(localID: localID, groupID: group, type: .text, content: content, sentAt: t0)
-            return PreparedPush(message: message, authorID: "m", digest: try MessageSigningFields(message, senderID: "m").digest, precheck: nil)
+            return PreparedPush(
+                message: message, authorID: "m", digest: try MessageSigningFields(message, senderID: "m").digest, precheck: nil)
         }
         let stored = try prepared("old")
         var second = group
@@ -67,10 +71,14 @@ struct PolicyAndPlannerTests {
         let snapshot = PushSnapshot(
             existing: [stored.key: ExistingMessage(groupID: "g", serverID: "s-old", seq: 4, digest: stored.digest)],
             groups: ["g": group, "h": second],
-            memberships: [MembershipKey(groupID: "g", userID: "m"): membership("m"),
-                          MembershipKey(groupID: "h", userID: "m"): membership("m")])
-        let items = [try prepared("a"), try prepared("old"), try prepared("b", group: "h"), try prepared("old", content: "changed"),
-                     try prepared("c"), try prepared("a"), try prepared("z", group: "nope")]
+            memberships: [
+                MembershipKey(groupID: "g", userID: "m"): membership("m"),
+                MembershipKey(groupID: "h", userID: "m"): membership("m"),
+            ])
+        let items = [
+            try prepared("a"), try prepared("old"), try prepared("b", group: "h"), try prepared("old", content: "changed"),
+            try prepared("c"), try prepared("a"), try prepared("z", group: "nope"),
+        ]
         let plan = PushPlanner.plan(items, uploader: uploader, snapshot: snapshot, now: t0)
         #expect(plan.groupsToAdvance == ["g", "h"])
         let (rows, result) = plan.assign(lastSeqBefore: ["g": 10, "h": 0], syncTime: t0)
@@ -78,6 +86,7 @@ struct PolicyAndPlannerTests {
         #expect(result.synced.map(\.localID) == ["a", "old", "b", "c", "a"])
         #expect(result.synced.map(\.seq) == [11, 4, 1, 12, 11])
         #expect(result.synced[1].serverID == "s-old" && result.synced[0].serverID == result.synced[4].serverID)
-        #expect(result.rejected == [RejectedMessage(localID: "old", reason: .conflict), RejectedMessage(localID: "z", reason: .groupNotFound)])
+        #expect(
+            result.rejected == [RejectedMessage(localID: "old", reason: .conflict), RejectedMessage(localID: "z", reason: .groupNotFound)])
     }
 }

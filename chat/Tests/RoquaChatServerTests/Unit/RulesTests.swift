@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RoquaChatCore
+import Testing
+
 @testable import RoquaChatServer
 
 @Suite("Sign-in and refresh rules (pure)")
@@ -10,7 +11,8 @@ struct RulesTests {
 
     @Test("back-off doubles per consecutive failure and stops at 15 minutes")
     func backoff() {
-        #expect((1...12).map { OTPRules.backoff(failures: $0, settings: settings) }
+        #expect(
+            (1...12).map { OTPRules.backoff(failures: $0, settings: settings) }
                 == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900])
         #expect(OTPRules.backoff(failures: 10_000, settings: settings) == 900)
         #expect(OTPRules.backoff(failures: 0, settings: settings) == 0)
@@ -86,7 +88,9 @@ struct RulesTests {
         usedSuccessor.usedAt = t0 + 15
         var revoked = family
         revoked.revokedAt = t0
-        func decide(_ token: RefreshTokenRecord?, _ family: RefreshFamilyRecord?, _ successor: RefreshTokenRecord?, at time: Date) -> RefreshDecision {
+        func decide(
+            _ token: RefreshTokenRecord?, _ family: RefreshFamilyRecord?, _ successor: RefreshTokenRecord?, at time: Date
+        ) -> RefreshDecision {
             RefreshRules.decide(RefreshLookup(token: token, family: family, successor: successor), now: time, settings: settings)
         }
         #expect(decide(fresh, family, nil, at: t0 + 5) == .rotate(family))
@@ -103,7 +107,8 @@ struct RulesTests {
         let user = UserRecord(id: "u", phone: try PhoneNumber("+905551112233"), role: .user, createdAt: t0)
         let group = GroupRecord(id: "g", name: "G", guideID: "guide", startDate: nil, endDate: nil, createdAt: t0, lastSeq: 42)
         let invite = InviteRecord(codeHash: "h", groupID: "g", phone: user.phone, createdBy: "guide", createdAt: t0, expiresAt: t0 + 60)
-        #expect(InviteRules.decide(invite: invite, group: group, user: user, membership: nil, now: t0)
+        #expect(
+            InviteRules.decide(invite: invite, group: group, user: user, membership: nil, now: t0)
                 == .join(MembershipRecord(groupID: "g", userID: "u", role: .member, joinedAt: t0)))
         #expect(InviteRules.decide(invite: invite, group: group, user: user, membership: nil, now: t0 + 60) == .failed(.inviteExpired))
         var usedInvite = invite

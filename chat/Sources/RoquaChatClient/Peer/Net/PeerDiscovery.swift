@@ -27,13 +27,14 @@ struct PeerDiscovery: Sendable {
         let port = network.options.beaconPort
         do {
             beacons = try await DatagramBootstrap(group: network.group)
-                    .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                    .channelOption(.socketOption(.so_broadcast), value: 1)
-                    .bind(host: "0.0.0.0", port: port) { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(wrappingChannelSynchronously: channel)
-                        }
+                .channelOption(.socketOption(.so_reuseaddr), value: 1)
+                .channelOption(.socketOption(.so_broadcast), value: 1)
+                .bind(host: "0.0.0.0", port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<AddressedEnvelope<ByteBuffer>, AddressedEnvelope<ByteBuffer>>(
+                            wrappingChannelSynchronously: channel)
                     }
+                }
         } catch {
             throw PeerNetworkError.beacon(port: port, reason: "\(error)")
         }
@@ -49,7 +50,7 @@ struct PeerDiscovery: Sendable {
                 for (host, port) in (try? Self.addresses(file)) ?? [] {
                     Task { await network.dial(host: host, port: port) }
                 }
-                try? await Task.sleep(for: .seconds(1))   // cancellation ends the loop at its check
+                try? await Task.sleep(for: .seconds(1))  // cancellation ends the loop at its check
             }
             return
         }
@@ -58,7 +59,7 @@ struct PeerDiscovery: Sendable {
         let (client, options, nonce) = (network.client, network.options, network.nonce)
         // Two literal addresses and a port checked by the CLI: nil (no beacons sent, only heard) cannot happen in practice.
         let target = try? SocketAddress(ipAddress: loopback ? "127.255.255.255" : "255.255.255.255", port: options.beaconPort)
-        try? await beacons.executeThenClose { inbound, outbound in   // ends when the socket is closed at the deadline
+        try? await beacons.executeThenClose { inbound, outbound in  // ends when the socket is closed at the deadline
             let announcer = Task {
                 while !Task.isCancelled, let target {
                     // Re-read each time: a sync or peer exchange during the run may bring a new epoch.
@@ -72,9 +73,10 @@ struct PeerDiscovery: Sendable {
             for try await datagram in inbound {
                 // Not ours to read, made without a shared epoch's key, or stale: ignored.
                 guard let heard = try? PeerBeacon(datagram: Data(datagram.data.readableBytesView)),
-                      nonce < heard.nonce,
-                      let host = datagram.remoteAddress.ipAddress, !loopback || host.hasPrefix("127."),
-                      heard.isRecognised(by: (try? client.store.lanKeys()) ?? [], now: options.now()) else { continue }
+                    nonce < heard.nonce,
+                    let host = datagram.remoteAddress.ipAddress, !loopback || host.hasPrefix("127."),
+                    heard.isRecognised(by: (try? client.store.lanKeys()) ?? [], now: options.now())
+                else { continue }
                 // A nonce is one run on one host: the same beacon replayed from elsewhere is ignored.
                 if let first = senders[heard.nonce], first != host { continue }
                 if senders.count < 1024 { senders[heard.nonce] = host }
@@ -98,7 +100,8 @@ struct PeerDiscovery: Sendable {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0].trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             guard let colon = line.lastIndex(of: ":"), let port = Int(line[line.index(after: colon)...]), (1...65535).contains(port),
-                  colon > line.startIndex else {
+                colon > line.startIndex
+            else {
                 throw PeerNetworkError.peersFile(path: path, line: index + 1, reason: "expected host:port, found \"\(line.prefix(80))\"")
             }
             result.append((String(line[..<colon]), port))

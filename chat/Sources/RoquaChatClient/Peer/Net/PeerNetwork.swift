@@ -23,8 +23,10 @@ public struct PeerNetworkOptions: Sendable {
     public var now: @Sendable () -> Date = { Date() }
 
     /// Options with the defaults of `roqua-chat peer`.
-    public init(host: String = "127.0.0.1", port: Int = 0, peersFile: String? = nil, beaconPort: Int = 47474,
-                gossipInterval: Duration = .milliseconds(500), handshakeTimeout: Duration = .seconds(5)) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, peersFile: String? = nil, beaconPort: Int = 47474,
+        gossipInterval: Duration = .milliseconds(500), handshakeTimeout: Duration = .seconds(5)
+    ) {
         self.host = host
         self.port = port
         self.peersFile = peersFile
@@ -113,7 +115,7 @@ public final class PeerNetwork: PeerTransport, Sendable {
         listening(port)
         await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
-                try? await server.executeThenClose { inbound in   // ends when the channel is closed at the deadline
+                try? await server.executeThenClose { inbound in  // ends when the channel is closed at the deadline
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
                             connections.addTask { await self.session(connection, role: .responder, address: nil) }
@@ -175,7 +177,10 @@ public final class PeerNetwork: PeerTransport, Sendable {
     private func closeEverything() {
         let (channels, queues) = state.withLock { state in
             state.stopped = true
-            defer { state.channels = [:]; state.outgoing = [:] }
+            defer {
+                state.channels = [:]
+                state.outgoing = [:]
+            }
             return (Array(state.channels.values), Array(state.outgoing.values))
         }
         for queue in queues { queue.finish() }

@@ -22,8 +22,9 @@ extension PeerNetwork {
             try await connection.executeThenClose { inbound, outbound in
                 var frames = inbound.makeAsyncIterator()
                 let user = try await client.user()
-                let handshake = try PeerHandshake(role: role, device: try client.identity.record(userID: user.id),
-                                                  signingKey: client.identity.signingKey, lanKeys: try client.store.lanKeys())
+                let handshake = try PeerHandshake(
+                    role: role, device: try client.identity.record(userID: user.id),
+                    signingKey: client.identity.signingKey, lanKeys: try client.store.lanKeys())
                 try await outbound.write(ByteBuffer(bytes: handshake.hello))
                 guard let theirHello = try await frames.next() else { return }
                 let (identity, pending) = try handshake.answer(Data(theirHello.readableBytesView))
