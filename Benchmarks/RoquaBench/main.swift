@@ -47,7 +47,7 @@ let args = Array(CommandLine.arguments.dropFirst())
 switch args.first {
 case "import" where args.count == 3:
     let start = DispatchTime.now()
-    let report = try BoundaryImporter.run(ImportOptions(sources: [args[1]], output: args[2]))
+    let report = try BoundaryImporter.run(BoundaryImportOptions(sources: [args[1]], output: args[2]))
     emit([
         "bench": "import", "seconds": seconds(start), "db_mb": Double(report.bytes) / 1e6,
         "pieces": report.pieces, "peak_rss_mb": peakRSSMegabytes(), "cell_seconds": report.cellSeconds,

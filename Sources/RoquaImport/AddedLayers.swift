@@ -156,13 +156,10 @@ package struct AddedLayers: Sendable {
         }
         let reader: ShapefileReader
         do {
-            reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs)
-        } catch {
+            reader = try ShapefileReader(path: request.file, encoding: request.encoding, crs: request.crs, crsAdvice: "--crs EPSG:NNNN")
+        } catch let error as ShapefileError {
             // A converted or unzipped layer: name the user's file, not the copy in the scratch folder.
-            guard request.file != original else { throw error }
-            throw Failure(
-                description: "\(error)".replacingOccurrences(of: request.file, with: original)
-                    .replacingOccurrences(of: " (--crs EPSG:NNNN, or \"crs\" in its manifest)", with: " (--crs EPSG:NNNN)"))
+            throw error.renaming(request.file, as: original)
         }
         var named = request
         named.file = original

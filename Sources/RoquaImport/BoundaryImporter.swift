@@ -18,12 +18,12 @@ public enum BoundaryImporter {
     ///     every warning (a dropped ring, a repaired polygon).
     /// - Returns: What was written: unit counts per level, pieces, warnings, sizes and timings.
     /// - Throws: `ManifestError` for a manifest that cannot be read or does not list a shapefile;
-    ///   `ShapefileError` for a shapefile that cannot be opened or read; `ImportError` for a record
+    ///   `ShapefileError` for a shapefile that cannot be opened or read; `BoundaryImportError` for a record
     ///   with a missing value, a repeated code, an unknown parent or an unusable polygon;
     ///   `InputError` for a malformed localities file;
     ///   `OutputError` when the output path cannot be written; `GEOSError` when the cell index
     ///   cannot be built; GRDB's `DatabaseError` when SQLite fails.
-    public static func run(_ options: ImportOptions, events: (ImportEvent) -> Void = { _ in }) throws -> ImportReport {
+    public static func run(_ options: BoundaryImportOptions, events: (ImportEvent) -> Void = { _ in }) throws -> ImportReport {
         let started = Date()
         let plans = try Manifest.resolve(sources: options.sources)
         let localityFiles = try Manifest.localities(sources: options.sources)
@@ -79,7 +79,7 @@ public enum BoundaryImporter {
         for tile in cells.tiles { try insert.execute(arguments: [tile.id, tile.blob]) }
     }
 
-    private static func writeMeta(_ db: Database, options: ImportOptions) throws {
+    private static func writeMeta(_ db: Database, options: BoundaryImportOptions) throws {
         let meta: [(String, String)] = [
             ("schema_version", String(BoundarySchema.version)),
             ("roqua_version", Roqua.version),
@@ -152,14 +152,14 @@ struct BoundaryWriter {
             }
             func required(_ field: String) throws -> String {
                 guard let text = try value(field) else {
-                    throw ImportError.missingValue(file: reader.path, record: record, field: field)
+                    throw BoundaryImportError.missingValue(file: reader.path, record: record, field: field)
                 }
                 return text
             }
             let code = (plan.codePrefix ?? "") + (try required(plan.fields.code))
             let name = try required(plan.fields.name)
             if let existing = units[code] {
-                throw ImportError.duplicateCode(file: reader.path, record: record, code: code, first: existing.origin)
+                throw BoundaryImportError.duplicateCode(file: reader.path, record: record, code: code, first: existing.origin)
             }
             var parent: Unit?
             var shape: Geometry?
@@ -167,7 +167,7 @@ struct BoundaryWriter {
                 if let parentLevel = plan.level.parent, let field = plan.fields.parent {
                     let parentCode = try required(field)
                     guard let found = units[parentCode], found.level == parentLevel else {
-                        throw ImportError.unknownParent(
+                        throw BoundaryImportError.unknownParent(
                             file: reader.path, record: record, code: code,
                             parent: parentCode, level: parentLevel)
                     }
@@ -197,7 +197,7 @@ struct BoundaryWriter {
                     plan, reader: reader, index: index, code: code, name: name, parent: parent, country: country,
                     sourceID: sourceID, geometry: shape, values: value, events: events)
             } catch let error as GEOSError {
-                throw ImportError.geometry(file: reader.path, record: record, code: code, name: name, reason: error.description)
+                throw BoundaryImportError.geometry(file: reader.path, record: record, code: code, name: name, reason: error.description)
             }
             counts[plan.level, default: 0] += 1
             if record % 25 == 0 || record == reader.shapeCount {
@@ -205,7 +205,7 @@ struct BoundaryWriter {
             }
         }
         guard orphans.isEmpty else {
-            throw ImportError.orphans(file: reader.path, level: plan.level.parent ?? plan.level, records: orphans)
+            throw BoundaryImportError.orphans(file: reader.path, level: plan.level.parent ?? plan.level, records: orphans)
         }
     }
 
@@ -226,7 +226,7 @@ struct BoundaryWriter {
                 let geometry = try polygon(reader: reader, index: index, code: code, name: name, events: { _ in })
                 candidates.append(try parentCandidates(of: geometry, level: level))
             } catch let error as GEOSError {
-                throw ImportError.geometry(file: reader.path, record: index + 1, code: code, name: name, reason: error.description)
+                throw BoundaryImportError.geometry(file: reader.path, record: index + 1, code: code, name: name, reason: error.description)
             }
             codes.append(code)
         }
@@ -313,7 +313,7 @@ struct BoundaryWriter {
             events(.warning("\(label): \(assembled.promotedHoles) counter-clockwise ring(s) outside any shell read as shells"))
         }
         guard !assembled.polygons.isEmpty else {
-            throw ImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
+            throw BoundaryImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
         }
         var geometry = try context.polygonal(assembled.polygons)
         if try !geometry.isValid() {
@@ -322,7 +322,7 @@ struct BoundaryWriter {
             events(.warning("\(label): invalid polygon (\(reason)) repaired"))
         }
         guard !geometry.isEmpty, try geometry.area() > 0 else {
-            throw ImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
+            throw BoundaryImportError.emptyGeometry(file: reader.path, record: index + 1, code: code)
         }
         return geometry
     }
@@ -331,12 +331,12 @@ struct BoundaryWriter {
     /// between its edges (`RingCrossings`), so a polygon with more than one per hundred vertices
     /// (at least 1,000, at most 10,000) is refused without asking GEOS, and the repair is stopped
     /// after `repairSeconds`.
-    /// - Throws: `ImportError.unrepairable` naming the record, its code and name.
+    /// - Throws: `BoundaryImportError.unrepairable` naming the record, its code and name.
     private func repaired(
         _ geometry: Geometry, _ polygons: [PolygonRings], reader: ShapefileReader, index: Int, code: String,
         name: String, invalidity: String
     ) throws -> Geometry {
-        func refused(_ reason: String) -> ImportError {
+        func refused(_ reason: String) -> BoundaryImportError {
             .unrepairable(file: reader.path, record: index + 1, code: code, name: name, reason: "\(invalidity); \(reason)")
         }
         let vertices = polygons.reduce(0) { $0 + $1.holes.reduce($1.shell.count) { $0 + $1.count } }

@@ -52,8 +52,11 @@ package final class ShapefileReader {
     /// `encoding` (an encoding's name) overrides the `.cpg` file and the DBF's language driver id;
     /// `crs` (`EPSG:NNNN`, a PROJ string, WKT or PROJJSON: text, never a path) overrides the
     /// `.prj`. Coordinates in any other CRS than WGS 84 are reprojected with PROJ as the shapes
-    /// are read.
-    package init(path: String, encoding override: String? = nil, crs: String? = nil) throws {
+    /// are read. `crsAdvice` says how the caller's user names a CRS, for a layer that needs one.
+    package init(
+        path: String, encoding override: String? = nil, crs: String? = nil,
+        crsAdvice: String = "--crs EPSG:NNNN, or \"crs\" in its manifest"
+    ) throws {
         let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
         self.path = base + ".shp"
         guard let shpPath = Self.companion(base, "shp") else {
@@ -113,7 +116,8 @@ package final class ShapefileReader {
             bounds = try Self.reprojectedBounds(declared, reprojection, file: self.path)
         } else {
             bounds = declared
-            try Self.checkGeographic(shp: self.path, bounds: declared, hasCRS: crs != nil || Self.companion(base, "prj") != nil)
+            let hasCRS = crs != nil || Self.companion(base, "prj") != nil
+            try Self.checkGeographic(shp: self.path, bounds: declared, crsAdvice: hasCRS ? nil : crsAdvice)
         }
 
         self.shp = shp
@@ -205,14 +209,15 @@ package final class ShapefileReader {
         return BoundingBox(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!)
     }
 
-    /// With no CRS, the bounds must at least look like degrees.
-    private static func checkGeographic(shp: String, bounds: BoundingBox, hasCRS: Bool) throws {
+    /// With no CRS, the bounds must at least look like degrees; `crsAdvice` (when the layer has no
+    /// CRS) says how to name one.
+    private static func checkGeographic(shp: String, bounds: BoundingBox, crsAdvice: String?) throws {
         let world = BoundingBox(minX: -180.000001, minY: -90.000001, maxX: 180.000001, maxY: 90.000001)
         guard world.contains(bounds) else {
             throw ShapefileError.notGeographic(
                 file: shp,
                 detail: "bounds \(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) exceed ±180/±90"
-                    + (hasCRS ? "" : " and there is no .prj: name its CRS (--crs EPSG:NNNN, or \"crs\" in its manifest)"))
+                    + (crsAdvice.map { " and there is no .prj: name its CRS (\($0))" } ?? ""))
         }
     }
 

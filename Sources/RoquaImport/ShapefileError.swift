@@ -1,4 +1,5 @@
 import RoquaBoundaries
+import RoquaIO
 
 /// What can be wrong with a shapefile; every case names the file, and the record where there is one.
 public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -44,6 +45,38 @@ public enum ShapefileError: Error, CustomStringConvertible, Equatable, Sendable 
         case let .vertexOutOfBounds(file, record, x, y, bounds):
             "\(file): record \(record) has the vertex \(x), \(y) outside the file's bounds "
                 + "\(bounds.minX),\(bounds.minY) – \(bounds.maxX),\(bounds.maxY) (corrupt file?)"
+        }
+    }
+}
+
+extension ShapefileError: InputFileError {
+    /// The file the message names.
+    public var file: String {
+        switch self {
+        case let .missingCompanion(file, _), let .cannotOpen(file, _), let .empty(file), let .unsupportedShapeType(file, _),
+            let .recordCountMismatch(file, _, _), let .unreadableRecord(file, _, _), let .notGeographic(file, _),
+            let .unknownCodePage(file, _), let .badCRS(file, _), let .undecodableText(file, _, _, _), let .missingField(file, _),
+            let .vertexOutOfBounds(file, _, _, _, _):
+            file
+        }
+    }
+
+    public func renaming(_ path: String, as name: String) -> ShapefileError {
+        let file = InputFileName.renamed(file, from: path, to: name)
+        return switch self {
+        case let .missingCompanion(_, missing): .missingCompanion(file: file, missing: missing)
+        case let .cannotOpen(_, reason): .cannotOpen(file: file, reason: reason)
+        case .empty: .empty(file: file)
+        case let .unsupportedShapeType(_, type): .unsupportedShapeType(file: file, type: type)
+        case let .recordCountMismatch(_, shapes, records): .recordCountMismatch(file: file, shapes: shapes, records: records)
+        case let .unreadableRecord(_, record, reason): .unreadableRecord(file: file, record: record, reason: reason)
+        case let .notGeographic(_, detail): .notGeographic(file: file, detail: detail)
+        case let .unknownCodePage(_, codePage): .unknownCodePage(file: file, codePage: codePage)
+        case let .badCRS(_, reason): .badCRS(file: file, reason: reason)
+        case let .undecodableText(_, record, field, encoding):
+            .undecodableText(file: file, record: record, field: field, encoding: encoding)
+        case let .missingField(_, field): .missingField(file: file, field: field)
+        case let .vertexOutOfBounds(_, record, x, y, bounds): .vertexOutOfBounds(file: file, record: record, x: x, y: y, bounds: bounds)
         }
     }
 }

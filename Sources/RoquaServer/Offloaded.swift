@@ -6,10 +6,10 @@ import NIOPosix
 /// per call: a request no longer pays for creating a thread, and a burst of requests no longer
 /// makes a thread each.
 enum BlockingPool {
-    /// Enough threads that the imports waiting for the store's writer (`ImportGate`: at most
+    /// Enough threads that the imports waiting for the store's writer (`TrackImportGate`: at most
     /// `maximumUploads`, each blocking its thread while it waits) leave plenty for every other
     /// request — reads of the store also wait while an import writes, each holding a thread.
-    static let threads = ImportGate.maximumUploads + max(16, 4 * System.coreCount)
+    static let threads = TrackImportGate.maximumUploads + max(16, 4 * System.coreCount)
 
     /// Started on first use, never stopped: it lives as long as the process (NIO's own
     /// `NIOThreadPool.singleton` has one thread per core, which waiting imports could fill).

@@ -18,7 +18,7 @@ final class ServerState: Sendable {
     let shapes: UnitShapes
     let store: RegionStore
     let tracker: AchievementTracker
-    let imports: ImportGate
+    let imports: TrackImportGate
     /// The regions' circles for the page's fog, read once per change of the store.
     let fog = FogCircles()
     /// The achievement board, evaluated once for the routes that ask together.
@@ -68,7 +68,7 @@ final class ServerState: Sendable {
         }
         let catalog = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
         tracker = AchievementTracker(catalog: catalog, hierarchy: hierarchy)
-        imports = ImportGate()
+        imports = TrackImportGate()
         origins = OriginPolicy(listenHost: options.listen.host, port: options.listen.port, allowedNames: options.allowHosts)
         stopping = ServerStopping()
         assets = try StaticAssets(leaflet: options.leaflet, csrfToken: origins.csrfToken, signOut: options.token != nil)

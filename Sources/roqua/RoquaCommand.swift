@@ -9,7 +9,7 @@ struct RoquaCommand: ParsableCommand {
         abstract: "Offline reverse geocoder: coordinates → country / province / district, with no network.",
         version: Roqua.version,
         subcommands: [
-            ResolveCommand.self, ImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self,
+            ResolveCommand.self, BoundaryImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self,
             StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
             ExportCommand.self, RestoreCommand.self, HistoryCommand.self, BackupCommand.self, ForgetCommand.self,
             RebuildCommand.self, ServeCommand.self, ExportBoundariesCommand.self,

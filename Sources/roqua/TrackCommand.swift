@@ -97,13 +97,13 @@ struct TrackCommand: ParsableCommand {
             let importer = try TrackImporter(
                 store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
                 settings: settings.clustering, flights: settings.flights)
-            let session = try ImportSession(importer: importer, tracker: achievementOptions.tracker(boundaries: boundaryOptions))
+            let session = try TrackImportSession(importer: importer, tracker: achievementOptions.tracker(boundaries: boundaryOptions))
             let inputs = TrackInputs.expand(files)
-            var tally = ImportTally()
+            var tally = TrackImportTally()
             let total = inputs.reduce(0) { if case .source = $1 { $0 + 1 } else { $0 } }
-            let progress = ImportProgress(total: total)
-            var documents: [[String: Any]] = []
-            var failures: [[String: Any]] = []
+            let progress = TrackImportProgress(total: total)
+            var answers: [TrackImportAnswer] = []
+            var failures: [TrackImportRunAnswer.Failure] = []
             let streaming = session.streaming(options: try readOptions(), progress: progress.fixes)
             try session.run(
                 inputs,
@@ -121,38 +121,23 @@ struct TrackCommand: ParsableCommand {
             ) { step in
                 switch step {
                 case let .failed(name, error), let .unreadable(name, error):
-                    tally.failed(name, error)
-                    failures.append(["file": name, "error": String(describing: error)])
+                    tally.failures += 1
+                    let text = String(describing: error)
+                    failures.append(TrackImportRunAnswer.Failure(file: name, error: text))
+                    fflush(nil)  // the error lands after the reports of the files before it, even in a pipe
+                    RoquaProgram.error(text.hasPrefix(name) ? text : "\(name): \(text)")
                 case let .passedOver(count):
                     tally.passedOver += count
                 case let .imported(_, summary, events):
                     tally.add(summary)
-                    if json {
-                        documents.append(
-                            Self.document(
-                                summary,
-                                unlocked: events.compactMap {
-                                    if case let .unlocked(unlock) = $0 { unlock.id } else { nil }
-                                }))
-                        return
-                    }
-                    print(summary.report(maxAccuracy: settings.clustering.maxAccuracy))
-                    for event in events {
-                        switch event {
-                        case let .unlocked(unlock):
-                            let title = session.tracker.catalog.definition(unlock.id)?.title
-                            print("  unlocked: \(title?.en ?? unlock.id) / \(title?.tr ?? unlock.id) (+\(unlock.xp) XP)")
-                        case let .levelUp(from, to):
-                            print("  level up: \(from) → \(to)")
-                        }
-                    }
+                    let answer = TrackImportAnswer(
+                        summary, name: summary.file, events: events, catalog: session.tracker.catalog,
+                        maxAccuracy: settings.clustering.maxAccuracy)
+                    if json { answers.append(answer) } else { print(answer.text) }
                 }
             }
             if json {
-                let document: [String: Any] = ["files": documents, "failed": failures, "passed_over": tally.passedOver]
-                let data = try JSONSerialization.data(
-                    withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                try RoquaProgram.printJSON(TrackImportRunAnswer(files: answers, failed: failures, passedOver: tally.passedOver))
             } else if let line = tally.summaryLine(named: files.count) {
                 print(line)
             }
@@ -161,52 +146,8 @@ struct TrackCommand: ParsableCommand {
     }
 }
 
-extension TrackCommand.Import {
-    /// One file's summary as `--json` prints it.
-    static func document(_ summary: TrackImportSummary, unlocked: [String]) -> [String: Any] {
-        func firsts(_ level: AdminLevel) -> [[String: String]] {
-            summary.firsts.filter { $0.level == level }.map { ["code": $0.code, "name": $0.name] }
-        }
-        var document: [String: Any] = [
-            "file": summary.file, "format": summary.format, "already_imported": summary.alreadyImported,
-            "fixes_read": summary.fixesRead, "untimed_skipped": summary.untimedSkipped, "untimed_assumed": summary.untimedAssumed,
-            "skipped": summary.skipped.count, "skipped_by_reason": summary.skipped.byReason, "skipped_lines": summary.skipped.lines,
-            "dropped": summary.droppedTotal,
-            "dropped_by_reason": Dictionary(uniqueKeysWithValues: summary.dropped.map { ("\($0.key)", $0.value) }),
-            "new_regions": summary.newRegions, "revisits": summary.revisits, "first_districts": firsts(.district),
-            "flights": summary.flights.count, "in_flight": summary.inFlight, "glitches": summary.glitches,
-            "first_provinces": firsts(.province), "first_countries": firsts(.country), "unlocked": unlocked,
-        ]
-        if let reason = summary.notATrack { document["not_a_track"] = reason }
-        return document
-    }
-}
-
-/// Counts across the files of one `track import`, errors printed as they come.
-struct ImportTally {
-    var counts = TrackImportTally()
-
-    mutating func add(_ summary: TrackImportSummary) { counts.add(summary) }
-
-    var passedOver: Int {
-        get { counts.passedOver }
-        set { counts.passedOver = newValue }
-    }
-
-    var failures: Int { counts.failures }
-
-    mutating func failed(_ name: String, _ error: any Error) {
-        counts.failures += 1
-        fflush(nil)  // the error lands after the reports of the files before it, even in a pipe
-        let text = String(describing: error)
-        RoquaProgram.error(text.hasPrefix(name) ? text : "\(name): \(text)")
-    }
-
-    func summaryLine(named: Int) -> String? { counts.summaryLine(named: named) }
-}
-
 /// The one-line progress shown on a terminal: files done / total and the reading speed.
-final class ImportProgress {
+final class TrackImportProgress {
     let total: Int
     private var done = 0
     private var name = ""

@@ -37,7 +37,7 @@ import Testing
         manifest["layers"] = layers
         try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
         let output = directory.file("boundaries.sqlite")
-        _ = try BoundaryImporter.run(ImportOptions(sources: [directory.path], output: output))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [directory.path], output: output))
         return try Resolver(path: output)
     }
 

@@ -10,7 +10,7 @@ import Testing
     private func resolver(_ fixture: AdminFixture, in directory: TempDirectory) throws -> Resolver {
         try fixture.write(in: directory.path)
         let output = directory.file("boundaries.sqlite")
-        _ = try BoundaryImporter.run(ImportOptions(sources: [directory.path], output: output))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [directory.path], output: output))
         return try Resolver(path: output)
     }
 

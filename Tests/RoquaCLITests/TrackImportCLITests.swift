@@ -44,6 +44,22 @@ import Testing
         #expect((file["first_districts"] as? [[String: String]])?.map { $0["name"] ?? "" } == ["Kadıköy", "Beşiktaş"])
         let failed = try #require(document["failed"] as? [[String: String]])
         #expect(failed.count == 1 && failed[0]["file"] == directory.file("missing.gpx"), "\(failed)")
+        #expect(failed[0]["error"]?.contains("missing.gpx") == true, "\(failed)")
+        // The history took both fixes; the unlocks are titled as the text prints them.
+        #expect(file["fixes_kept"] as? Int == 2)
+        let unlocked = try #require(file["unlocked"] as? [[String: Any]])
+        let text = try #require(file["text"] as? String)
+        #expect(!unlocked.isEmpty, "\(file)")
+        for unlock in unlocked {
+            let title = try #require(unlock["title"] as? [String: String])
+            let line = "unlocked: \(title["en"] ?? "") / \(title["tr"] ?? "") (+\(unlock["xp"] as? Int ?? -1) XP)"
+            #expect(unlock["id"] is String && text.contains(line), "\(line) in \(text)")
+        }
+        // Without --json the same lines are printed, into a store of its own.
+        let plain = try CommandRunner.run(
+            roqua,
+            ["track", "import", directory.file("day.csv"), "--store", directory.file("other.sqlite"), "--boundaries", try Bundled.path()])
+        #expect(plain.status == 0 && plain.stdout.contains(text), "\(plain.stdout)")
     }
 
     @Test func foldersAndArchivesAreWalked() throws {

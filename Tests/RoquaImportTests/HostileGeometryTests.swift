@@ -16,10 +16,10 @@ import Testing
         try Scenario { $0["districts.shp"].units[0].shape = .polygon([star(n)]) }
     }
 
-    static func refusal(_ s: Scenario, repairSeconds: Double = 60) throws -> (error: ImportError, seconds: Double) {
+    static func refusal(_ s: Scenario, repairSeconds: Double = 60) throws -> (error: BoundaryImportError, seconds: Double) {
         let started = Date()
-        let error = try #require(throws: ImportError.self) {
-            try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: s.existing.path, repairSeconds: repairSeconds))
+        let error = try #require(throws: BoundaryImportError.self) {
+            try BoundaryImporter.run(BoundaryImportOptions(sources: [s.source.path], output: s.existing.path, repairSeconds: repairSeconds))
         }
         return (error, Date().timeIntervalSince(started))
     }
@@ -66,7 +66,7 @@ import Testing
         #expect(seconds < 10)
         try expectUntouched(s.existing)
         // Given its time, the same star is repaired.
-        _ = try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: s.existing.path))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [s.source.path], output: s.existing.path))
     }
 
     /// GEOS's fast rectangle clip fails on a repaired star ("Invalid number of points in

@@ -38,7 +38,7 @@ struct ImportedFixture {
         try fixture.write(in: source.path)
         self.fixture = fixture
         report = try BoundaryImporter.run(
-            ImportOptions(
+            BoundaryImportOptions(
                 sources: [source.path], output: out.file("boundaries.sqlite"),
                 maxPieceVertices: Self.maxPieceVertices, maxPieceDegrees: 360))
         database = try BoundaryDatabase(path: out.file("boundaries.sqlite"))
@@ -208,7 +208,7 @@ struct ImportedFixture {
         let directory = try TempDirectory()
         try AdminFixture.standard().write(in: directory.path)
         let output = directory.file("b.sqlite")
-        _ = try BoundaryImporter.run(ImportOptions(sources: [directory.path], output: output, maxPieceDegrees: 4))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [directory.path], output: output, maxPieceDegrees: 4))
         let context = GEOSContext()
         let pieces = try BoundaryDatabase(path: output).read { db in
             try Row.fetchAll(
@@ -275,7 +275,7 @@ struct ImportedFixture {
         let fixture = AdminFixture.standard()
         try fixture.write(in: source.path)
         let files = ["districts.shp", "countries.shp", "provinces.shp"].map { fixture[$0].path(in: source.path) }
-        let report = try BoundaryImporter.run(ImportOptions(sources: files, output: out.file("b.sqlite")))
+        let report = try BoundaryImporter.run(BoundaryImportOptions(sources: files, output: out.file("b.sqlite")))
         #expect(report.counts == [.country: 1, .province: 2, .district: 3])
         let layers = try BoundaryDatabase(path: out.file("b.sqlite")).info().sources.map(\.layer)
         #expect(layers == ["countries", "provinces", "districts"])
@@ -288,7 +288,7 @@ struct ImportedFixture {
         var fixture = AdminFixture.standard()
         fixture["districts.shp"].units.removeLast()
         try fixture.write(in: source.path)
-        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: existing.path))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: existing.path))
         #expect(try existing.currentBytes() != existing.original)
         #expect(try existing.leftovers() == [])
         #expect(try BoundaryDatabase(path: existing.path).info().levels["district"] == 2)

@@ -38,7 +38,7 @@ import Testing
             fixture[file].manifestCRS = "EPSG:3857"
         }
         try fixture.write(in: source.path)
-        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("b.sqlite")))
         let boxes = try Self.boxes(out.file("b.sqlite"))
         let expected: [String: [Double]] = [
             "XX": [0, 0, 10, 10], "P1": [0, 0, 5, 10], "P2": [5, 0, 10, 10],
@@ -97,7 +97,7 @@ import Testing
         // The file's own parent values are wrong: they are not read.
         fixture["districts.shp"].units[2].parent = .text("P1")
         try fixture.write(in: source.path)
-        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("b.sqlite")))
         #expect(try Self.parents(out.file("b.sqlite")) == ["P1": "XX", "P2": "XX", "D1": "P1", "D2": "P1", "D3": "P2"])
     }
 
@@ -106,7 +106,7 @@ import Testing
             fixture["districts.shp"].parentInManifest = false
             fixture["districts.shp"].units[1].shape = .polygon([Shapes.square(x: 20, y: 20, size: 1)])
         }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         guard case let .orphans(file, level, records) = error else {
             Issue.record("expected orphans, got \(error)")
             return
@@ -129,7 +129,7 @@ import Testing
         let c = Ring(xs: [4, 4, 9, 9, 5, 5, 9, 9, 4], ys: [1, 9, 9, 7, 7, 3, 3, 1, 1])
         fixture["districts.shp"].units[0].shape = .polygon([c])
         try fixture.write(in: source.path)
-        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("b.sqlite")))
         #expect(try ParentInferenceTests.parents(out.file("b.sqlite"))["D1"] == "P2")
     }
 
@@ -144,13 +144,13 @@ import Testing
                 code: "D4", name: "Delta", parent: "P2",
                 rings: [Shapes.square(x: 6, y: 6, size: 3)]))
         try fixture.write(in: source.path)
-        #expect(throws: ImportError.self) {
-            try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("refused.sqlite")))
+        #expect(throws: BoundaryImportError.self) {
+            try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("refused.sqlite")))
         }
         fixture["districts.shp"].allowOrphans = true
         try fixture.write(in: source.path)
         var warnings: [String] = []
-        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite"))) { event in
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("b.sqlite"))) { event in
             if case let .warning(text) = event { warnings.append(text) }
         }
         #expect(try ParentInferenceTests.parents(out.file("b.sqlite"))["D4"] == "XX")

@@ -212,7 +212,7 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
         fixture["countries.shp"].codePage = "LDID/202"
         fixture["countries.shp"].units[0].name = .bytes([0x54, 0xFC, 0x72, 0x6B, 0x69, 0x79, 0x65])  // Türkiye
         try fixture.write(in: source.path)
-        let report = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        let report = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("b.sqlite")))
         #expect(report.warnings == [])
         let stored = try names(out.file("b.sqlite"))
         #expect(stored["D1"] == "Şişli")
@@ -232,7 +232,7 @@ let sisliCP1254: [UInt8] = [0xDE, 0x69, 0xFE, 0x6C, 0x69]
         fixture["provinces.shp"].units[0].name = .bytes([204, 238, 241, 234, 226, 224])  // Москва
         fixture["provinces.shp"].manifestEncoding = "windows-1251"
         try fixture.write(in: source.path)
-        _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: out.file("b.sqlite")))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: out.file("b.sqlite")))
         let stored = try names(out.file("b.sqlite"))
         #expect(stored["D1"] == "新宿区")
         #expect(stored["P1"] == "Москва")

@@ -68,7 +68,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
             try fixture.write(in: source)
             let output = directory.file(withDistricts ? "with.sqlite" : "without.sqlite")
-            _ = try BoundaryImporter.run(ImportOptions(sources: [source], output: output))
+            _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source], output: output))
             identities.append(try RegionEnricher(boundaries: output).identity)
         }
         #expect(identities[0] != identities[1], "\(identities)")

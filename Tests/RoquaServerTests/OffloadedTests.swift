@@ -28,7 +28,7 @@ import Testing
         let pool = BlockingPool.started(threads: BlockingPool.threads)
         let release = DispatchSemaphore(value: 0)
         let started = Counter()
-        let waiting = (0..<ImportGate.maximumUploads).map { _ in
+        let waiting = (0..<TrackImportGate.maximumUploads).map { _ in
             Task {
                 try await offloaded(on: pool) {
                     started.add()
@@ -36,9 +36,11 @@ import Testing
                 }
             }
         }
-        while started.count < ImportGate.maximumUploads { try await Task.sleep(for: .milliseconds(5)) }
+        while started.count < TrackImportGate.maximumUploads { try await Task.sleep(for: .milliseconds(5)) }
         let others = try await withThrowingTaskGroup(of: Int.self) { group in
-            for n in 0..<(BlockingPool.threads - ImportGate.maximumUploads) * 4 { group.addTask { try await offloaded(on: pool) { n } } }
+            for n in 0..<(BlockingPool.threads - TrackImportGate.maximumUploads) * 4 {
+                group.addTask { try await offloaded(on: pool) { n } }
+            }
             return try await group.reduce(0, +)
         }
         #expect(others > 0)

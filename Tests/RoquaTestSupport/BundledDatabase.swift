@@ -10,7 +10,7 @@ package enum Bundled {
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("roqua-bundled-\(getpid())")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = (directory as NSString).appendingPathComponent("boundaries.sqlite")
-        _ = try BoundaryImporter.run(ImportOptions(sources: [Repository.data], output: output))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [Repository.data], output: output))
         atexit {
             try? FileManager.default.removeItem(
                 atPath: (NSTemporaryDirectory() as NSString)

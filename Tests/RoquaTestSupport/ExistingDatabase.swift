@@ -10,7 +10,7 @@ private let standardDatabase: Result<Data, any Error> = Result {
     let output = try TempDirectory("roqua-standard-out")
     try AdminFixture.standard().write(in: source.path)
     let path = output.file("boundaries.sqlite")
-    _ = try BoundaryImporter.run(ImportOptions(sources: [source.path], output: path))
+    _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [source.path], output: path))
     return try Data(contentsOf: URL(fileURLWithPath: path))
 }
 

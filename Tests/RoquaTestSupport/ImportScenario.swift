@@ -42,7 +42,7 @@ package struct Scenario {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> E {
         try #require(throws: type, sourceLocation: sourceLocation) {
-            try BoundaryImporter.run(ImportOptions(sources: sources ?? [source.path], output: existing.path))
+            try BoundaryImporter.run(BoundaryImportOptions(sources: sources ?? [source.path], output: existing.path))
         }
     }
 }

@@ -43,6 +43,17 @@ public struct LocalityRecord: Sendable, Equatable {
     public var population: Int
 }
 
+/// What one layer put in the boundary DB: its units, the distinct parents they hang under, and
+/// the box around them.
+public struct LayerExtent: Sendable, Equatable {
+    /// Units the layer added.
+    public var units: Int
+    /// Distinct parent units of those.
+    public var parents: Int
+    /// The box around the layer's units; nil when it added none.
+    public var box: BoundingBox?
+}
+
 /// What maps and the server ask the boundary DB besides resolving: the queries are said here, in
 /// the module that owns the DB's layout, and callers ask for records.
 extension BoundaryDatabase {
@@ -129,5 +140,24 @@ extension BoundaryDatabase {
             }
         }
         return places.sorted { ($1.population, $0.id) < ($0.population, $1.id) }
+    }
+
+    /// What the layer named `layer` (its `sources.layer`) put in the DB.
+    /// - Throws: GRDB's `DatabaseError` when the tables cannot be read.
+    public func extent(ofLayer layer: String) throws -> LayerExtent {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
+                           MAX(b.max_x) AS x1, MAX(b.max_y) AS y1
+                    FROM boundaries b JOIN sources s ON s.id = b.source_id WHERE s.layer = ?
+                    """, arguments: [layer])
+            let units: Int = row?["n"] ?? 0
+            let box: BoundingBox? =
+                units == 0
+                ? nil : BoundingBox(minX: row?["x0"] ?? 0, minY: row?["y0"] ?? 0, maxX: row?["x1"] ?? 0, maxY: row?["y1"] ?? 0)
+            return LayerExtent(units: units, parents: row?["parents"] ?? 0, box: box)
+        }
     }
 }

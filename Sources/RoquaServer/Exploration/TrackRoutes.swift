@@ -36,7 +36,7 @@ enum TrackRoutes {
                         "files": "\(outcome.summaries.count)",
                         "new_regions": "\(outcome.newRegions)",
                     ])
-                return JSONBody.response(outcome.document(name: name, catalog: state.tracker.catalog))
+                return try outcome.response(name: name, catalog: state.tracker.catalog, maxAccuracy: outcome.maxAccuracy)
             } catch {
                 // Messages name the upload, never the temporary file.
                 let refusal = UploadSpool.refusal(error, uploadName: name)
@@ -53,11 +53,12 @@ enum TrackRoutes {
     /// expanded without keeping anything and counted against `--max-upload` (a decompression
     /// bomb stops at the limit, 413, after about a second of CPU, having held nothing), then each
     /// file is read and checked into the upload's private folder (`TrackImporter.prepare`), and
-    /// only its clustering and writing wait for the store (`ImportGate.writing`).
+    /// only its clustering and writing wait for the store (`TrackImportGate.writing`).
     /// - Throws: `TrackReadError` and the store's errors for a single file; `APIError` 422 when
     ///   an archive holds no track that could be imported, 413 when the content expands past
-    ///   the limit; `ImportCancelled` when the server stops meanwhile (nothing kept).
-    static func importUpload(_ spool: UploadSpool, name: String, state: ServerState, ticket: ImportGate.Ticket) throws -> UploadOutcome {
+    ///   the limit; `TrackImportCancelled` when the server stops meanwhile (nothing kept).
+    static func importUpload(_ spool: UploadSpool, name: String, state: ServerState, ticket: TrackImportGate.Ticket) throws -> UploadOutcome
+    {
         let path = spool.file.path
         let inputs = TrackInputs.expand([path])
         let limit = state.options.maxUploadBytes
@@ -69,8 +70,8 @@ enum TrackRoutes {
             }
             expanded += size
         }
-        let session = try ImportSession(importer: state.importer(), tracker: state.tracker)
-        var outcome = UploadOutcome()
+        let session = try TrackImportSession(importer: state.importer(), tracker: state.tracker)
+        var outcome = UploadOutcome(maxAccuracy: session.importer.settings.maxAccuracy)
         let progress = { (count: Int) throws in
             state.imports.fixes(ticket, count: count)
             try state.stopping.check()
@@ -99,7 +100,7 @@ enum TrackRoutes {
                 outcome.failures.append((name, message))
             case let .failed(entry, error):
                 // The one file of an upload that fails is its answer; a cancelled import is never kept.
-                guard inputs.count > 1 || entry != path, !(error is ImportCancelled) else { throw error }
+                guard inputs.count > 1 || entry != path, !(error is TrackImportCancelled) else { throw error }
                 outcome.failures.append(
                     (
                         InputFileName.renamed(entry, from: path, to: name),

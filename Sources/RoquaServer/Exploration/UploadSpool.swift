@@ -88,7 +88,7 @@ struct UploadSpool {
 
     static var busy: APIError {
         APIError(
-            .serviceUnavailable, "\(ImportGate.maximumUploads) uploads are already being received; try again when one has finished",
+            .serviceUnavailable, "\(TrackImportGate.maximumUploads) uploads are already being received; try again when one has finished",
             headers: [.retryAfter: "5"])
     }
 
@@ -99,7 +99,7 @@ struct UploadSpool {
         case let error as APIError: error
         case let error as TrackReadError: APIError(.unprocessableContent, error.renaming(error.file, as: name).description)
         case let error as ArchiveError: APIError(.unprocessableContent, error.renaming(error.file, as: name).description)
-        case let error as ImportCancelled: APIError(.serviceUnavailable, error.description)
+        case let error as TrackImportCancelled: APIError(.serviceUnavailable, error.description)
         case let error as ConnectionGuard.SlowClient: APIError(.requestTimeout, "the upload was cut off: \(error.description)")
         case let error as RegionStoreError:
             if case .notEmpty = error {

@@ -646,7 +646,7 @@ function upload(file) {
 function summaryLines(result) {
   if (result.format === 'archive') {
     return result.files.flatMap(summaryLines)
-      .concat(result.failed.map((f) => `${f.file}: ${f.message}`))
+      .concat(result.failed.map((f) => `${f.file}: ${f.error}`))
       .concat(result.passed_over ? [`${number(result.passed_over)} ${t('passedOver')}`] : []);
   }
   if (result.already_imported) return [`${result.file}: ${t('importedBefore')}`];

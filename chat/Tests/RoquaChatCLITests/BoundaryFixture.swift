@@ -10,7 +10,7 @@ enum Bundled {
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("roqua-chat-boundaries-\(getpid())")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = (directory as NSString).appendingPathComponent("boundaries.sqlite")
-        _ = try BoundaryImporter.run(ImportOptions(sources: [repository.appendingPathComponent("data").path], output: output))
+        _ = try BoundaryImporter.run(BoundaryImportOptions(sources: [repository.appendingPathComponent("data").path], output: output))
         atexit {
             try? FileManager.default.removeItem(
                 atPath: (NSTemporaryDirectory() as NSString)

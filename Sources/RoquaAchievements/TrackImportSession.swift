@@ -7,7 +7,7 @@ import RoquaRegions
 /// achievements its new regions complete, one step reported per input. A file that fails is
 /// reported and the next one goes on; how a file is read and written is the caller's (the CLI
 /// streams it into the store, the server reads it into a spool first and waits for the store).
-package struct ImportSession {
+package struct TrackImportSession {
     package let importer: TrackImporter
     package let tracker: AchievementTracker
 

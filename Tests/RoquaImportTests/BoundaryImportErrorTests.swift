@@ -47,7 +47,7 @@ import Testing
         try FixtureWriter.truncate(s.path("districts.shp"), by: 24)
         let out = try TempDirectory("roqua-out")
         #expect(throws: ShapefileError.self) {
-            try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: out.file("new.sqlite")))
+            try BoundaryImporter.run(BoundaryImportOptions(sources: [s.source.path], output: out.file("new.sqlite")))
         }
         #expect(try out.contents() == [])
     }
@@ -96,7 +96,7 @@ import Testing
 
     @Test func duplicateCodeInOneLayer() throws {
         let s = try Scenario { $0["districts.shp"].units[2].code = "D1" }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         #expect(
             error
                 == .duplicateCode(
@@ -109,7 +109,7 @@ import Testing
 
     @Test func duplicateCodeAcrossLayers() throws {
         let s = try Scenario { $0["districts.shp"].units[1].code = "P2" }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         #expect(
             error
                 == .duplicateCode(
@@ -120,7 +120,7 @@ import Testing
 
     @Test func unknownParentCode() throws {
         let s = try Scenario { $0["districts.shp"].units[1].parent = "P9" }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         #expect(
             error
                 == .unknownParent(
@@ -134,7 +134,7 @@ import Testing
     /// A district whose parent code is a country, not a province.
     @Test func parentAtTheWrongLevel() throws {
         let s = try Scenario { $0["districts.shp"].units[0].parent = "XX" }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         #expect(
             error
                 == .unknownParent(
@@ -145,7 +145,7 @@ import Testing
 
     @Test func missingName() throws {
         let s = try Scenario { $0["provinces.shp"].units[1].name = .null }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         #expect(error == .missingValue(file: s.path("provinces.shp"), record: 2, field: "NAME"))
         try expectUntouched(s.existing)
     }
@@ -155,7 +155,7 @@ import Testing
         let s = try Scenario {
             $0["districts.shp"].units[1].shape = .polygon([Shapes.ring([(1, 6), (2, 7), (3, 8), (1, 6)])])
         }
-        let error = try s.failure(ImportError.self)
+        let error = try s.failure(BoundaryImportError.self)
         #expect(error == .emptyGeometry(file: s.path("districts.shp"), record: 2, code: "D2"))
         try expectUntouched(s.existing)
     }
@@ -199,7 +199,7 @@ import Testing
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
         let output = (blocker as NSString).appendingPathComponent("boundaries.sqlite")
         let error = try #require(throws: OutputError.self) {
-            try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: output))
+            try BoundaryImporter.run(BoundaryImportOptions(sources: [s.source.path], output: output))
         }
         #expect(error.path == output)
         #expect(try s.existing.leftovers() == ["blocker"])
@@ -211,7 +211,7 @@ import Testing
         let s = try Scenario()
         let output = try s.existing.directory.subdirectory("taken")
         let error = try #require(throws: OutputError.self) {
-            try BoundaryImporter.run(ImportOptions(sources: [s.source.path], output: output))
+            try BoundaryImporter.run(BoundaryImportOptions(sources: [s.source.path], output: output))
         }
         #expect(error.path == output)
         #expect(error.description.contains(output))

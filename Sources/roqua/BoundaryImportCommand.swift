@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import RoquaBoundaries
 import RoquaCommandLine
 import RoquaCommandOptions
@@ -8,7 +7,7 @@ import RoquaIO
 import RoquaImport
 import RoquaRegions
 
-struct ImportCommand: ParsableCommand {
+struct BoundaryImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Build the boundary database from shapefiles (default: the bundled data/ and the layers you added).",
@@ -159,13 +158,13 @@ struct ImportCommand: ParsableCommand {
                     + "name \(staged.fields.name)\(nameNote)\(parentNote)")
             do {
                 try importAll(sources + added.sources(adding: staged), warningsOf: staged.name)
-            } catch {
+            } catch let error as any InputFileError {
                 added.undo(staged)
                 // Name the user's file, not the copy being added.
-                let copy = (staged.directory as NSString).appendingPathComponent(staged.name + ".shp")
-                let text = "\(error)"
-                guard text.contains(copy) else { throw error }
-                throw Failure(text.replacingOccurrences(of: copy, with: add))
+                throw error.renaming((staged.directory as NSString).appendingPathComponent(staged.name + ".shp"), as: add)
+            } catch {
+                added.undo(staged)
+                throw error
             }
             try added.commit(staged)
             try renameStoredRegions()
@@ -226,22 +225,13 @@ struct ImportCommand: ParsableCommand {
         let reader = try ShapefileReader(
             path: (staged.directory as NSString).appendingPathComponent(layer + ".shp"),
             encoding: request.encoding, crs: staged.crs)
-        let row = try BoundaryDatabase(path: temporary).read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) AS n, COUNT(DISTINCT b.parent_id) AS parents, MIN(b.min_x) AS x0, MIN(b.min_y) AS y0,
-                           MAX(b.max_x) AS x1, MAX(b.max_y) AS y1
-                    FROM boundaries b JOIN sources s ON s.id = b.source_id WHERE s.layer = ?
-                    """, arguments: [layer])
-        }
-        let features: Int = row?["n"] ?? 0
-        let parents: Int = row?["parents"] ?? 0
-        let x0: Double = row?["x0"] ?? 0, y0: Double = row?["y0"] ?? 0, x1: Double = row?["x1"] ?? 0, y1: Double = row?["y1"] ?? 0
+        let extent = try BoundaryDatabase(path: temporary).extent(ofLayer: layer)
+        let (features, parents) = (extent.units, extent.parents)
+        let box = extent.box ?? BoundingBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         var line =
             "Would add \(layer) as \(request.level.plural): \(features) feature\(features == 1 ? "" : "s"), code \(staged.fields.code), name \(staged.fields.name), "
         line += "CRS \(reader.crsName ?? "WGS 84"), encoding \(reader.encoding.name), "
-        line += String(format: "extent %.4f,%.4f – %.4f,%.4f", x0, y0, x1, y1)
+        line += String(format: "extent %.4f,%.4f – %.4f,%.4f", box.minX, box.minY, box.maxX, box.maxY)
         if let parentLevel = request.level.parent {
             let plural = parents == 1 ? parentLevel.description : parentLevel.plural
             let how = staged.fields.parent.map { " (field \($0))" } ?? " (inferred)"
@@ -255,7 +245,7 @@ struct ImportCommand: ParsableCommand {
     /// bundled before had theirs shown when they came); the others are counted.
     func importAll(_ sources: [String], output: String? = nil, announce: Bool = true, warningsOf layer: String? = nil) throws {
         var hidden = 0
-        let options = ImportOptions(
+        let options = BoundaryImportOptions(
             sources: sources,
             output: output ?? self.output, maxPieceVertices: maxPieceVertices,
             maxPieceDegrees: maxPieceDegrees)

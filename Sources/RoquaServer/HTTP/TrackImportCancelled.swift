@@ -1,13 +1,13 @@
 import RoquaHTTPGuard
 
 /// An import stopped because the server is shutting down; its transaction was rolled back.
-package struct ImportCancelled: Error, CustomStringConvertible {
+package struct TrackImportCancelled: Error, CustomStringConvertible {
     package var description: String { "the server is stopping: the import was cancelled and nothing of it was kept" }
 }
 
 extension ServerStopping {
-    /// - Throws: `ImportCancelled` once stopping.
-    package func check() throws(ImportCancelled) {
-        if isStopping { throw ImportCancelled() }
+    /// - Throws: `TrackImportCancelled` once stopping.
+    package func check() throws(TrackImportCancelled) {
+        if isStopping { throw TrackImportCancelled() }
     }
 }

@@ -1,7 +1,8 @@
 import RoquaBoundaries
+import RoquaIO
 
 /// What `roqua import` is asked to do.
-public struct ImportOptions: Sendable {
+public struct BoundaryImportOptions: Sendable {
     /// Directories holding a `manifest.json`, manifests, or shapefiles listed in a manifest.
     public var sources: [String]
     /// Path of the boundary DB to write; an existing regular file there is replaced atomically.
@@ -71,7 +72,7 @@ public struct ImportReport: Sendable {
 }
 
 /// Problems with the content of otherwise readable files; each names file, record and value.
-public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
+public enum BoundaryImportError: Error, CustomStringConvertible, Equatable, Sendable {
     case missingValue(file: String, record: Int, field: String)
     case duplicateCode(file: String, record: Int, code: String, first: String)
     case unknownParent(file: String, record: Int, code: String, parent: String, level: AdminLevel)
@@ -103,6 +104,35 @@ public enum ImportError: Error, CustomStringConvertible, Equatable, Sendable {
                 + records.prefix(10).joined(separator: ", ") + (records.count > 10 ? ", …" : "")
                 + " (check the layer's CRS, name the parent field, or keep them under their country: "
                 + "--allow-orphans, a manifest layer's \"allow_orphans\": true)"
+        }
+    }
+}
+
+extension BoundaryImportError: InputFileError {
+    /// The file the message names.
+    public var file: String {
+        switch self {
+        case let .missingValue(file, _, _), let .duplicateCode(file, _, _, _), let .unknownParent(file, _, _, _, _),
+            let .emptyGeometry(file, _, _), let .geometry(file, _, _, _, _), let .unrepairable(file, _, _, _, _),
+            let .orphans(file, _, _):
+            file
+        }
+    }
+
+    public func renaming(_ path: String, as name: String) -> BoundaryImportError {
+        func renamed(_ file: String) -> String { InputFileName.renamed(file, from: path, to: name) }
+        return switch self {
+        case let .missingValue(file, record, field): .missingValue(file: renamed(file), record: record, field: field)
+        case let .duplicateCode(file, record, code, first):
+            .duplicateCode(file: renamed(file), record: record, code: code, first: renamed(first))
+        case let .unknownParent(file, record, code, parent, level):
+            .unknownParent(file: renamed(file), record: record, code: code, parent: parent, level: level)
+        case let .emptyGeometry(file, record, code): .emptyGeometry(file: renamed(file), record: record, code: code)
+        case let .geometry(file, record, code, name, reason):
+            .geometry(file: renamed(file), record: record, code: code, name: name, reason: reason)
+        case let .unrepairable(file, record, code, name, reason):
+            .unrepairable(file: renamed(file), record: record, code: code, name: name, reason: reason)
+        case let .orphans(file, level, records): .orphans(file: renamed(file), level: level, records: records)
         }
     }
 }

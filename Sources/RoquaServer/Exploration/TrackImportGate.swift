@@ -8,7 +8,7 @@ import Synchronization
 /// import` — still takes turns through SQLite's write lock, as the CLI does). At most
 /// `maximumUploads` uploads are received at once (each may take `--max-upload` of disk).
 /// Also keeps the newest upload's progress for `GET /api/tracks/progress`.
-final class ImportGate: Sendable {
+final class TrackImportGate: Sendable {
     struct Progress: Sendable, Codable, Equatable {
         /// `idle`, `receiving` (the upload is being written to a temporary file), `reading` (its
         /// fixes read and checked, the store still free), `waiting` (for another import to finish
