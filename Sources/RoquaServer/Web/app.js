@@ -750,7 +750,9 @@ async function start() {
   if (view.bounds) {
     app.stack = [app.stack[0]].concat(view.units.map((code) => ({ code, name: null })));
     const [south, west, north, east] = view.bounds;
-    map.fitBounds([[south, west], [north, east]], { padding: [20, 20], maxZoom: 14 });
+    // Not animated: the page opens there (an animated zoom of four levels or fewer would leave
+    // the world in view for a quarter second after the page said it was ready).
+    map.fitBounds([[south, west], [north, east]], { padding: [20, 20], maxZoom: 14, animate: false });
   }
   await Promise.all([showLevel(false), refresh()]);
   document.body.dataset.ready = String(Math.round(performance.now()));
