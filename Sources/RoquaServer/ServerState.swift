@@ -66,8 +66,8 @@ final class ServerState: Sendable {
                 "stored regions cannot be read and are skipped; `roqua regions repair` removes them",
                 metadata: ["count": "\(unreadable.count)"])
         }
-        let catalog = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
-        tracker = AchievementTracker(catalog: catalog, hierarchy: hierarchy)
+        let achievements = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
+        tracker = AchievementTracker(catalog: achievements, hierarchy: hierarchy)
         imports = TrackImportGate()
         origins = OriginPolicy(listenHost: options.listen.host, port: options.listen.port, allowedNames: options.allowHosts)
         stopping = ServerStopping()

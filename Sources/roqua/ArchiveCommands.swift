@@ -19,34 +19,17 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write (default: standard output).", valueName: "FILE"))
     var output: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "With --format gpx: the kept fixes from this day (or time) on, one track per source.",
-            valueName: "day"))
-    var from: String?
-
-    @Option(help: ArgumentHelp("With --from: to this day (included; a time is excluded).", valueName: "day"))
-    var to: String?
-
-    @Option(help: ArgumentHelp("The zone of --from and --to (default: $TZ or the system's).", valueName: "zone"))
-    var timeZone: String?
+    /// With --format gpx: the kept fixes of those days, one track per source.
+    @OptionGroup var days: DaySpanOptions
 
     func validate() throws {
-        guard from != nil || to != nil else { return }
+        guard try days.span() != nil else { return }
         guard format == .gpx else { throw ValidationError("--from and --to export the kept fixes, as GPX: add --format gpx") }
-        _ = try span()
-    }
-
-    /// `--from`'s start and `--to`'s end: a day given as `--to` is included.
-    func span() throws -> (Date, Date) {
-        guard let from, let to else { throw ValidationError("give both --from and --to") }
-        return try LocalTime.span(from: from, to: to, zone: timeZone, toDayIncluded: true)
     }
 
     func run() throws {
         let store = try storeOptions.open(.readOnly)
-        if from != nil {
-            let (start, end) = try span()
+        if let (start, end) = try days.span() {
             return try OutputFile.write(Array(try store.historyGPX(from: start, to: end).utf8), to: output ?? "-")
         }
         try OutputFile.write(try store.export(format), to: output ?? "-")

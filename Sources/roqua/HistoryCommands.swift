@@ -17,17 +17,23 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Flag(help: "Print one JSON document: {fixes, first, last, bytes, sources: [{name, fixes}]}.") var json = false
+    /// Only the fixes taken during those days.
+    @OptionGroup var days: DaySpanOptions
+
+    func validate() throws { _ = try days.span() }
 
     func run() throws {
-        let history = try storeOptions.open(.readOnly).history()
+        let store = try storeOptions.open(.readOnly)
+        let span = try days.span()
+        let history = try span.map { try store.history(from: $0.0, to: $0.1) } ?? store.history()
         if json { return try RoquaProgram.printJSON(history) }
         if history.fixes == 0 {
-            print("No fixes kept yet.")
+            print(span == nil ? "No fixes kept yet." : "No fixes kept in that span.")
         } else if let first = history.first, let last = history.last {
             let perFix = Double(history.bytes) / Double(history.fixes)
-            print(
-                "\(history.fixes) fixes kept, \(Self.moment(first)) … \(Self.moment(last)) (UTC), "
-                    + "\(Self.size(history.bytes)) (\(String(format: "%.1f", perFix)) bytes a fix)")
+            // A span's blocks hold fixes of other times too: their size says nothing of the span's.
+            let size = span != nil ? "" : ", \(Self.size(history.bytes)) (\(String(format: "%.1f", perFix)) bytes a fix)"
+            print("\(history.fixes) fixes kept, \(Self.moment(first)) … \(Self.moment(last)) (UTC)\(size)")
             print("\(history.sources.count) source(s):")
             for source in history.sources { print("  \(source.name): \(source.fixes)") }
         }
@@ -217,6 +223,30 @@ struct ForgetCommand: ParsableCommand {
 }
 
 /// Times as the history commands take them: a date (midnight), a local time, or a time with an offset.
+/// `--from DAY --to DAY [--time-zone ZONE]`: a span of local days (or exact times), shared by the
+/// commands that read the kept fixes of a span.
+struct DaySpanOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The kept fixes from this day (2024-05-03) or time (2024-05-03T14:00, 2024-05-03T14:00:00Z) on.",
+            valueName: "day"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("With --from: to this day (included; a time is excluded).", valueName: "day"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("The zone of --from and --to (default: $TZ or the system's).", valueName: "zone"))
+    var timeZone: String?
+
+    /// `--from`'s start and `--to`'s end (a day given as `--to` is included); nil when neither is given.
+    /// - Throws: `ValidationError` for one without the other or a span that is not one.
+    func span() throws -> (Date, Date)? {
+        guard from != nil || to != nil else { return nil }
+        guard let from, let to else { throw ValidationError("give both --from and --to") }
+        return try LocalTime.span(from: from, to: to, zone: timeZone, toDayIncluded: true)
+    }
+}
+
 enum LocalTime {
     /// `--from` and `--to` (in `zone`, an IANA name; nil: `$TZ` or the system's) as a span. With
     /// `toDayIncluded`, a date given as `--to` ends at the next midnight (its day is in the span).

@@ -143,7 +143,12 @@ import Testing
         // Athens was day 11 (2024-05-11 10:00 UTC): forget that Istanbul day, without --yes refused off a terminal.
         let unasked = try bench.run(["forget", "--from", "2024-05-11", "--to", "2024-05-12"] + boundaries)
         #expect(unasked.status != 0 && unasked.stderr.contains("--yes"))
+        // That day read back by `history --from --to` (a day given as --to included): one fix, then none.
+        let day = ["history", "--from", "2024-05-11", "--to", "2024-05-11"]
+        #expect(try bench.ok(day + ["--json"]).contains("\"fixes\" : 1,"))
+        #expect(try bench.run(["history", "--from", "2024-05-11"]).stderr.contains("give both --from and --to"))
         let said = try bench.ok(["forget", "--from", "2024-05-11", "--to", "2024-05-12", "--yes"] + boundaries)
+        #expect(try bench.ok(day) == "No fixes kept in that span.\n")
         #expect(said.contains("Forgot 1 fixes") && said.contains("12 → 11 regions"), "\(said)")
         let stats = try bench.ok(["stats"] + boundaries)
         #expect(!stats.contains("Greece") && stats.contains("Bulgaria") && stats.contains("Türkiye"), "\(stats)")

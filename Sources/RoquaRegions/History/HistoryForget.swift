@@ -48,6 +48,39 @@ extension RegionStore {
         }
     }
 
+    /// What the history holds of `[from, to)`: the fixes taken then (every block that overlaps the
+    /// span read back and decoded), per source; `bytes` is the size of the blocks read.
+    /// - Throws: `RegionStoreError` when the store cannot be read; `FixBlock.Damaged`.
+    public func history(from: Date, to: Date) throws -> HistorySummary {
+        let ms = { (date: Date) in Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+        let (start, end) = (ms(from), ms(to))
+        return try read { db in
+            var counts: [Int64: Int] = [:]
+            var (first, last, bytes): (Int64?, Int64?, Int) = (nil, nil, 0)
+            let blocks =
+                end > start ? try FixHistory.blocks(from: start, through: end - 1, longest: try FixHistory.longestSpan(db), db) : []
+            for block in blocks {
+                let data = try Data.fetchOne(db, sql: "SELECT data FROM fix_blocks WHERE id = ?", arguments: [block.id]) ?? Data()
+                bytes += data.count
+                for fix in try FixBlock.decode(Array(data)) where fix.time >= start && fix.time < end {
+                    counts[block.source, default: 0] += 1
+                    first = min(first ?? fix.time, fix.time)
+                    last = max(last ?? fix.time, fix.time)
+                }
+            }
+            let names = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM fix_sources").map {
+                    ($0[0] as Int64, $0[1] as String)
+                })
+            func date(_ ms: Int64?) -> Date? { ms.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+            return HistorySummary(
+                fixes: counts.values.reduce(0, +), first: date(first), last: date(last), bytes: bytes,
+                sources: counts.map { HistorySummary.Source(name: names[$0.key] ?? "source \($0.key)", fixes: $0.value) }
+                    .sorted { $0.name < $1.name },
+                importsBeforeHistory: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM imports WHERE fixes_kept IS NULL") ?? 0)
+        }
+    }
+
     /// Every kept fix taken in `[from, to)`, of every source, in time order.
     /// - Throws: `RegionStoreError`, `FixBlock.Damaged`.
     public func fixes(from: Date, to: Date) throws -> [Fix] {
