@@ -14,9 +14,11 @@ package enum FixBlock {
     /// Fixes in one block, at most: about 30 kB of columns, one zlib call.
     package static let capacity = 4096
     static let version: UInt8 = 1
-    /// zlib's level: level 6 gave 4.6 % smaller blocks than level 1 at 3× its time on a phone
-    /// history (measured with scripts/bench/bench_history.py); the import's budget allows it.
-    static let level: Int32 = 6
+    /// zlib's level: level 1. On a generated phone history's blocks levels 1–9 all came to
+    /// 5.19–5.20 bytes a fix, level 1 at 0.125 µs a fix against level 6's 0.156 µs; end to end
+    /// (scripts/bench/bench_kept_fixes.py) level 6 saved 4.6 % on a 5 s walk (2.56 against 2.68
+    /// bytes a fix) and 0.7 % on a phone year, for 4.6 % more CPU on the walk's import.
+    static let level: Int32 = 1
 
     /// A block that cannot be read: damaged, altered, or from a newer Roqua.
     package struct Damaged: Error, Sendable, Equatable, CustomStringConvertible {
@@ -34,14 +36,19 @@ package enum FixBlock {
             if delta % 1000 == 0 { putVarint(zigzag(delta / 1000) << 1, &columns) } else { putVarint(zigzag(delta) << 1 | 1, &columns) }
             previous = fix.time
         }
-        for column in [\KeptFix.latitude, \.longitude, \.accuracy, \.speed] {
+        // A closure per column, not a key path: a key path is looked up at run time for every value.
+        func column(_ value: (KeptFix) -> Int32) {
             var last: Int64 = 0
             for fix in fixes {
-                let value = Int64(fix[keyPath: column])
-                putVarint(zigzag(value - last), &columns)
-                last = value
+                let next = Int64(value(fix))
+                putVarint(zigzag(next - last), &columns)
+                last = next
             }
         }
+        column { $0.latitude }
+        column { $0.longitude }
+        column { $0.accuracy }
+        column { $0.speed }
         var out: [UInt8] = [version]
         putVarint(UInt64(columns.count), &out)
         out += Zlib.deflate(columns, level: level)
@@ -77,18 +84,19 @@ package enum FixBlock {
             time = next
             fixes[i].time = time
         }
-        for (column, range) in [
-            (\KeptFix.latitude, -900_000_000...900_000_000), (\.longitude, -1_800_000_000...1_800_000_000),
-            (\.accuracy, -1...Int64(Int32.max)), (\.speed, -1...Int64(Int32.max)),
-        ] as [(WritableKeyPath<KeptFix, Int32>, ClosedRange<Int64>)] {
+        func column(_ range: ClosedRange<Int64>, _ set: (inout KeptFix, Int32) -> Void) throws(Damaged) {
             var value: Int64 = 0
             for i in fixes.indices {
                 let (next, overflow) = value.addingReportingOverflow(unzigzag(try reader.varint()))
                 guard !overflow, range.contains(next) else { throw Damaged(description: "a fix block holds a value out of range") }
                 value = next
-                fixes[i][keyPath: column] = Int32(value)
+                set(&fixes[i], Int32(value))
             }
         }
+        try column(-900_000_000...900_000_000) { $0.latitude = $1 }
+        try column(-1_800_000_000...1_800_000_000) { $0.longitude = $1 }
+        try column(-1...Int64(Int32.max)) { $0.accuracy = $1 }
+        try column(-1...Int64(Int32.max)) { $0.speed = $1 }
         guard reader.rest.isEmpty else { throw Damaged(description: "a fix block has \(reader.rest.count) bytes after its fixes") }
         return fixes
     }

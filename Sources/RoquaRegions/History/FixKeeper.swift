@@ -14,9 +14,9 @@ struct FixKeeper {
     private var pending: [KeptFix] = []
     /// No stored block spans more (bounds the index range looked up for duplicates).
     private var longest: Int64
-    /// The last block this keeper wrote and its fixes' identities: the next block, continuing
-    /// in time, usually meets only it.
-    private var lastWritten: (id: Int64, identities: Set<KeptFix.Identity>)?
+    /// The last block this keeper wrote and its fixes, in time order: the next block, continuing
+    /// in time, usually meets only its last second.
+    private var lastWritten: (id: Int64, fixes: [KeptFix])?
     /// Fixes handed on (kept), and fixes dropped as kept already.
     private(set) var kept = 0
     private(set) var duplicates = 0
@@ -41,16 +41,17 @@ struct FixKeeper {
         guard !pending.isEmpty else { return [] }
         let block = pending.inTimeOrder()
         pending.removeAll(keepingCapacity: true)
-        var seen = try keptIdentities(from: block[0].time, through: block[block.count - 1].time)
-        var identities = Set<KeptFix.Identity>(minimumCapacity: block.count)
+        let seen = try keptIdentities(from: block[0].time, through: block[block.count - 1].time)
         var fresh: [KeptFix] = []
         fresh.reserveCapacity(block.count)
+        // In time order the fixes of one second stand together: each is compared with the others
+        // of its second only (no set of the whole block to hash).
+        var second = SecondOfFixes()
         for fix in block {
             let identity = fix.identity
-            guard !seen.contains(identity), identities.insert(identity).inserted else { continue }
+            guard seen.isEmpty || !seen.contains(identity), second.insert(identity) else { continue }
             fresh.append(fix)
         }
-        seen.removeAll()
         duplicates += block.count - fresh.count
         kept += fresh.count
         guard !fresh.isEmpty else { return [] }
@@ -58,7 +59,7 @@ struct FixKeeper {
         self.source = source
         let id = try FixHistory.insertBlock(fresh[...], source: source, db)
         longest = max(longest, fresh[fresh.count - 1].time - fresh[0].time)
-        lastWritten = (id, identities)
+        lastWritten = (id, fresh)
         return fresh
     }
 
@@ -69,7 +70,16 @@ struct FixKeeper {
         var identities = Set<KeptFix.Identity>()
         for block in try FixHistory.blocks(from: start, through: end, longest: longest, db) {
             if let last = lastWritten, last.id == block.id {
-                identities.formUnion(last.identities)
+                // Its fixes are in time order: from the first at `start` on, while within `end`.
+                var low = 0, high = last.fixes.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if last.fixes[middle].time < start { low = middle + 1 } else { high = middle }
+                }
+                for fix in last.fixes[low...] {
+                    guard fix.time <= end else { break }
+                    identities.insert(fix.identity)
+                }
             } else {
                 for fix in try FixHistory.fixes(ofBlock: block.id, db) where fix.time >= start && fix.time <= end {
                     identities.insert(fix.identity)
@@ -77,6 +87,31 @@ struct FixKeeper {
             }
         }
         return identities
+    }
+}
+
+/// The identities met in one second of a block in time order: a short list, a set once the
+/// second holds many fixes (untimed points given one assumed time all share a second).
+private struct SecondOfFixes {
+    private var second: Int64 = .min
+    private var few: [KeptFix.Identity] = []
+    private var many: Set<KeptFix.Identity> = []
+
+    /// Whether `identity` is new in its second (then it is remembered); a later second forgets the earlier.
+    mutating func insert(_ identity: KeptFix.Identity) -> Bool {
+        if identity.second != second {
+            second = identity.second
+            few.removeAll(keepingCapacity: true)
+            many.removeAll(keepingCapacity: true)
+        }
+        if !many.isEmpty { return many.insert(identity).inserted }
+        guard !few.contains(identity) else { return false }
+        few.append(identity)
+        if few.count > 16 {
+            many = Set(few)
+            few.removeAll(keepingCapacity: true)
+        }
+        return true
     }
 }
 
