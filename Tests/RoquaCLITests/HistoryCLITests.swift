@@ -197,6 +197,19 @@ import Testing
         #expect(try bench.run(["rebuild", "--clustering-radius", "5"] + boundaries).stderr.contains("radius 5 m is outside"))
     }
 
+    /// Many fixes in one second (a file whose points share one time): each position kept once,
+    /// however many share the second, and repeats of them dropped.
+    @Test func manyFixesInOneSecondAreKeptOnceEach() throws {
+        let bench = try bench()
+        let positions = (0..<40).map { String(format: "%.5f,%.5f", 41.0 + Double($0) * 0.0001, 29.0) }
+        let rows = (positions + positions.prefix(5)).map { "\($0),2024-05-01T10:00:00Z" }
+        try (["lat,lon,time"] + rows).joined(separator: "\n").write(
+            toFile: bench.directory.file("second.csv"), atomically: true, encoding: .utf8)
+        let answer = try bench.ok(["track", "import", bench.directory.file("second.csv"), "--json", "--boundaries", try Bundled.path()])
+        #expect(answer.contains("\"fixes_kept\" : 40,"), "\(answer)")
+        #expect(try RegionStore(path: bench.store).history().fixes == 40)
+    }
+
     /// The same fixes from two files are kept and counted once, whichever comes first.
     @Test func overlappingFilesCountNothingTwice() throws {
         let bench = try self.bench(), alone = try self.bench()
