@@ -58,7 +58,7 @@ package struct StoreOptions: ParsableArguments {
                 warned = true
             }
         }
-        return try RegionStore(path: path, components: Self.components, access: access) { unreadable in
+        let unreadable = { @Sendable (unreadable: [UnreadableRegion]) in
             Self.warnedOnce.withLock { warned in
                 guard !warned else { return }
                 warned = true
@@ -66,6 +66,9 @@ package struct StoreOptions: ParsableArguments {
                     "\(path): \(unreadable.count) stored region(s) cannot be read and are skipped "
                         + "(first: \(unreadable[0])); `roqua regions repair` removes them")
             }
+        }
+        return try RegionStore(path: path, components: Self.components, access: access, unreadable: unreadable) { copy in
+            RoquaProgram.note("Upgrading the store \(path) to this Roqua's format; a copy of it as it was is kept at \(copy)")
         }
     }
 

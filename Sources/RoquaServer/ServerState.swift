@@ -61,11 +61,18 @@ final class ServerState: Sendable {
         catalog = try UnitCatalog(database: database)
         shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)
         if let warning = PrivateFiles.looseModeWarning(options.store) { logger.warning("\(warning)") }
-        store = try RegionStore(path: options.store, components: [AchievementStorage.component]) { unreadable in
-            logger.warning(
-                "stored regions cannot be read and are skipped; `roqua regions repair` removes them",
-                metadata: ["count": "\(unreadable.count)"])
-        }
+        store = try RegionStore(
+            path: options.store, components: [AchievementStorage.component],
+            unreadable: { unreadable in
+                logger.warning(
+                    "stored regions cannot be read and are skipped; `roqua regions repair` removes them",
+                    metadata: ["count": "\(unreadable.count)"])
+            },
+            upgraded: { copy in
+                logger.notice(
+                    "the store was upgraded to this Roqua's format; a copy of it as it was is kept beside it",
+                    metadata: ["copy": "\(copy)"])
+            })
         let achievements = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
         tracker = AchievementTracker(catalog: achievements, hierarchy: hierarchy)
         imports = TrackImportGate()

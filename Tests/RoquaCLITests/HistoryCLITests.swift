@@ -197,6 +197,37 @@ import Testing
         #expect(try bench.run(["rebuild", "--clustering-radius", "5"] + boundaries).stderr.contains("radius 5 m is outside"))
     }
 
+    /// A store from before the history (its v7 migration undone): the first command keeps a
+    /// private copy of it as it was beside it and says so, then upgrades it; the next says nothing.
+    @Test func anUpgradeKeepsACopyOfTheStoreAsItWas() throws {
+        let bench = try bench()
+        let boundaries = ["--boundaries", try Bundled.path()]
+        _ = try bench.ok(["track", "import", Repository.path("scripts/examples/istanbul-day.gpx")] + boundaries)
+        try DatabaseQueue(path: bench.store).writeWithoutTransaction { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE fix_blocks; DROP TABLE fix_sources; DROP TABLE settings;
+                    ALTER TABLE imports DROP COLUMN fixes_kept;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v7: kept fixes';
+                    PRAGMA wal_checkpoint(TRUNCATE);
+                    """)
+        }
+        let regions = try DatabaseQueue(path: bench.store).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") }
+        let copy = bench.store + ".before-upgrade"
+        let first = try bench.run(["history"])
+        #expect(first.status == 0 && first.stderr.contains("a copy of it as it was is kept at \(copy)"), "\(first.stderr)")
+        #expect(first.stdout.contains("1 file(s) were imported before the store kept fixes"), "\(first.stdout)")
+        let mode = try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let (kept, copied) = try DatabaseQueue(path: copy).read { db in
+            (try db.tableExists("fix_blocks"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions"))
+        }
+        #expect(!kept && copied == regions)
+        let second = try bench.run(["history"])
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: copy + "-2"))
+    }
+
     /// Many fixes in one second (a file whose points share one time): each position kept once,
     /// however many share the second, and repeats of them dropped.
     @Test func manyFixesInOneSecondAreKeptOnceEach() throws {

@@ -85,10 +85,14 @@ public final class RegionStore: Sendable {
     /// Opens (creating when missing, unless read-only) the store at `path`, with the tables of `components`.
     /// - Throws: `RegionStoreError` when the file cannot be opened, is another kind of SQLite
     ///   database (a boundary database, say), or cannot be migrated.
-    /// - Parameter unreadable: called with the rows a read had to skip (see `unreadableRegions`).
+    /// - Parameters:
+    ///   - unreadable: called with the rows a read had to skip (see `unreadableRegions`).
+    ///   - upgraded: called with the path of the copy kept of a store from an older Roqua, made
+    ///     beside it before it was upgraded (`PATH.before-upgrade`, 0600).
     public init(
         path: String, components: [StoreComponent] = [], access: Access = .readWrite,
-        unreadable: (@Sendable ([UnreadableRegion]) -> Void)? = nil
+        unreadable: (@Sendable ([UnreadableRegion]) -> Void)? = nil,
+        upgraded: ((String) -> Void)? = nil
     ) throws {
         self.path = path
         self.components = components
@@ -115,13 +119,13 @@ public final class RegionStore: Sendable {
                     FileManager.default.isWritableFile(atPath: path)
                 {
                     try probe.close()
-                    try Self.openWritable(path, config, components).close()
+                    try Self.openWritable(path, config, components, upgraded: upgraded).close()
                     queue = try Self.openReadOnly(path, readOnly)
                 } else {
                     queue = probe
                 }
             case .readWrite:
-                queue = try Self.openWritable(path, config, components)
+                queue = try Self.openWritable(path, config, components, upgraded: upgraded)
             }
         } catch let error as RegionStoreError {
             throw error
@@ -158,7 +162,10 @@ public final class RegionStore: Sendable {
 
     /// The store's own migrations, then each component's.
     /// Opens (creating) the store for writing, migrated to the current schema.
-    private static func openWritable(_ path: String, _ config: Configuration, _ components: [StoreComponent]) throws -> DatabaseQueue {
+    private static func openWritable(
+        _ path: String, _ config: Configuration, _ components: [StoreComponent],
+        upgraded: ((String) -> Void)? = nil
+    ) throws -> DatabaseQueue {
         let directory = (path as NSString).deletingLastPathComponent
         try PrivateFiles.makeDirectory(directory)
         try PrivateFiles.createIfMissing(path)
@@ -171,8 +178,31 @@ public final class RegionStore: Sendable {
             try Self.checkIdentity(db, path: path)
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
         }
-        try Self.migrator(components).migrate(queue)
+        let migrator = Self.migrator(components)
+        if let copy = try Self.keepBeforeUpgrade(queue, path: path, migrator: migrator) { upgraded?(copy) }
+        try migrator.migrate(queue)
         return queue
+    }
+
+    /// A store some of whose migrations ran (one an older Roqua made) and not all: a copy of it as
+    /// it is, beside it (`PATH.before-upgrade`, or `-2`, `-3`… when that name is taken), before
+    /// the upgrade changes it. Returns the copy's path, or nil when there is nothing to upgrade.
+    private static func keepBeforeUpgrade(_ queue: DatabaseQueue, path: String, migrator: DatabaseMigrator) throws -> String? {
+        let (applied, complete) = try queue.read { db in (try migrator.appliedIdentifiers(db), try migrator.hasCompletedMigrations(db)) }
+        guard !applied.isEmpty, !complete else { return nil }
+        let base = path + ".before-upgrade"
+        guard let copy = ([base] + (2...99).map { "\(base)-\($0)" }).first(where: { !FileManager.default.fileExists(atPath: $0) }) else {
+            throw RegionStoreError.cannotWrite(path: path, reason: "\(base) … \(base)-99 all exist: move some away to upgrade the store")
+        }
+        // Made private and empty first: VACUUM INTO fills an empty file and keeps its mode.
+        try PrivateFiles.createIfMissing(copy)
+        do {
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [copy]) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: copy)
+            throw error
+        }
+        return copy
     }
 
     static func migrator(_ components: [StoreComponent]) -> DatabaseMigrator {
