@@ -23,8 +23,8 @@ for product in $products; do
   needed=$(readelf -d "$stage/usr/bin/$product" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   while read -r library; do
     [ -n "$library" ] || continue
-    owner=$(dpkg -S "$(realpath "$library")" 2>/dev/null | head -1 | cut -d: -f1) || owner=""
-    [ -n "$owner" ] || owner=$(dpkg -S "$library" 2>/dev/null | head -1 | cut -d: -f1) || owner=""
+    owner=$(dpkg -S "$(realpath "$library")" 2>/dev/null | sed -n 1p | cut -d: -f1) || owner=""
+    [ -n "$owner" ] || owner=$(dpkg -S "$library" 2>/dev/null | sed -n 1p | cut -d: -f1) || owner=""
     [ -n "$owner" ] || { echo "no Debian package owns $library (needed by $product)" >&2; exit 1; }
     owners[$owner]=1
   done < <(ldd "$stage/usr/bin/$product" | awk -v needed=" $(echo $needed) " '/=> \// && index(needed, " " $1 " ") {print $3}')
@@ -32,9 +32,11 @@ done
 # PROJ and libzip are loaded when first used, not linked (Sources/CLoaded/shim.h), so no NEEDED
 # entry names them; the packages owning the sonames that shim loads are Depends all the same.
 for soname in $(grep -o 'roqua_open_library("[^"]*"' Sources/CLoaded/shim.h | cut -d'"' -f2); do
-  library=$(ldconfig -p | awk -v name="$soname" '$1 == name { print $NF; exit }')
+  # awk reads to the end: stopping at the first match would kill ldconfig with SIGPIPE (its list
+  # outgrows the pipe's buffer on a machine with many libraries), and pipefail then stops here.
+  library=$(ldconfig -p | awk -v name="$soname" '$1 == name && !found { print $NF; found = 1 }')
   [ -n "$library" ] || { echo "$soname (loaded by roqua when first used) is not installed here" >&2; exit 1; }
-  owner=$(dpkg -S "$(realpath "$library")" 2>/dev/null | head -1 | cut -d: -f1) || owner=""
+  owner=$(dpkg -S "$(realpath "$library")" 2>/dev/null | sed -n 1p | cut -d: -f1) || owner=""
   [ -n "$owner" ] || { echo "no Debian package owns $library (loaded by roqua when first used)" >&2; exit 1; }
   owners[$owner]=1
 done

@@ -97,7 +97,7 @@ check "the unpacked package resolves with the toolchain hidden" bash -c "
 # skipped, and said so, without them.
 if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null && command -v chroot >/dev/null; then
   suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-  mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+  mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 1p)
   mirror=${mirror:-http://deb.debian.org/debian}
   debian=$work/debian
   if timeout 900 debootstrap --variant=minbase "$suite" "$debian" "$mirror" >"$work/debootstrap.log" 2>&1; then

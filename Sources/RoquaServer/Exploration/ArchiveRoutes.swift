@@ -43,7 +43,7 @@ enum ArchiveRoutes {
                 }
                 failure = nil
                 state.logger.info("store restored", metadata: ["regions": "\(count)"])
-                return JSONBody.response("{\"restored\":\(count)}")
+                return try JSONBody.encoded(Restored(restored: count))
             } catch {
                 let refusal = UploadSpool.refusal(error, uploadName: "the upload")
                 failure = refusal.message
@@ -51,4 +51,9 @@ enum ArchiveRoutes {
             }
         }
     }
+}
+
+/// The answer to a restore: how many regions the store holds from it.
+struct Restored: Encodable {
+    var restored: Int
 }

@@ -31,7 +31,7 @@ enum IngestRoutes {
             }
             try await store(batch, device: device, app: .ownTracks, state: state)
             // OwnTracks reads the answer as a list of messages for the phone: none.
-            return JSONBody.response("[]")
+            return try JSONBody.encoded([String]())
         }
         router.post("/api/ingest/overland") { request, _ -> Response in
             let device = try authenticate(request, state: state, credentials: credentials(request, queryToken: "token"))
@@ -40,7 +40,7 @@ enum IngestRoutes {
             }
             try await store(batch, device: device, app: .overland, state: state)
             // Overland deletes the batch from the phone only on exactly this answer.
-            return JSONBody.response("{\"result\":\"ok\"}")
+            return try JSONBody.encoded(OverlandAnswer())
         }
         router.post("/api/ingest/traccar") { request, _ -> Response in
             let given = try credentials(request, queryToken: "token")
@@ -245,4 +245,9 @@ final class IngestLimits: Sendable {
         defer { state.withLock { $0.bodies -= 1 } }
         return try await body()
     }
+}
+
+/// What Overland must read to delete a batch from the phone: exactly `{"result":"ok"}`.
+struct OverlandAnswer: Encodable {
+    var result = "ok"
 }

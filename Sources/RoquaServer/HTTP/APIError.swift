@@ -191,15 +191,4 @@ enum JSONBody {
             return JSONReply(status: status, headers: headers, body: ByteBuffer())
         }
     }
-
-    /// Text the track import routes still write themselves (their summary is being rewritten
-    /// with the import pipeline).
-    static func response(
-        _ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:],
-        contentType: String = json
-    ) -> Response {
-        var fields = headers
-        fields[.contentType] = contentType
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
 }
