@@ -4,27 +4,27 @@ import RoquaRegions
 
 /// One imported track file as `roqua track import --json` prints it and an upload to `roqua serve`
 /// answers it: the summary's counts, the firsts, the unlocks and the lines the CLI prints.
-public struct TrackImportAnswer: Encodable, Sendable, Equatable {
+public struct TrackImportAnswer: Codable, Sendable, Equatable {
     /// A unit visited for the first time.
-    public struct Unit: Encodable, Sendable, Equatable {
+    public struct Unit: Codable, Sendable, Equatable {
         public var code: String
         public var name: String
     }
 
     /// An achievement the file unlocked, with its title in both languages.
-    public struct Unlock: Encodable, Sendable, Equatable {
+    public struct Unlock: Codable, Sendable, Equatable {
         public var id: String
         public var title: Title
         public var xp: Int
 
-        public struct Title: Encodable, Sendable, Equatable {
+        public struct Title: Codable, Sendable, Equatable {
             public var en: String
             public var tr: String
         }
     }
 
     /// The level before and after the file's unlocks.
-    public struct LevelUp: Encodable, Sendable, Equatable {
+    public struct LevelUp: Codable, Sendable, Equatable {
         public var from: Int
         public var to: Int
     }
@@ -111,9 +111,9 @@ public struct TrackImportAnswer: Encodable, Sendable, Equatable {
 
 /// A whole `roqua track import` run (or an archive uploaded to `roqua serve`): every imported
 /// file's answer, the files that failed, and how many others were passed over.
-public struct TrackImportRunAnswer: Encodable, Sendable, Equatable {
+public struct TrackImportRunAnswer: Codable, Sendable, Equatable {
     /// A file that could not be imported, and why.
-    public struct Failure: Encodable, Sendable, Equatable {
+    public struct Failure: Codable, Sendable, Equatable {
         public var file: String
         public var error: String
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RoquaAchievements
 import RoquaRegions
 import RoquaTestSupport
 import Testing
@@ -28,6 +29,14 @@ import Testing
             let result = try run(arguments, store: store)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             return result.stdout
+        }
+
+        /// `roqua COMMAND --json` decoded as the type the command prints.
+        func decoded<T: Decodable>(_ type: T.Type, _ arguments: [String], store: String? = nil) throws -> T {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(type, from: Data(try ok(arguments + ["--json"], store: store).utf8))
         }
 
         /// What every query answers, as a user would compare them.
@@ -145,14 +154,14 @@ import Testing
         #expect(unasked.status != 0 && unasked.stderr.contains("--yes"))
         // That day read back by `history --from --to` (a day given as --to included): one fix, then none.
         let day = ["history", "--from", "2024-05-11", "--to", "2024-05-11"]
-        #expect(try bench.ok(day + ["--json"]).contains("\"fixes\" : 1,"))
+        #expect(try bench.decoded(HistorySummary.self, day).fixes == 1)
         #expect(try bench.run(["history", "--from", "2024-05-11"]).stderr.contains("give both --from and --to"))
         let said = try bench.ok(["forget", "--from", "2024-05-11", "--to", "2024-05-12", "--yes"] + boundaries)
         #expect(try bench.ok(day) == "No fixes kept in that span.\n")
         #expect(said.contains("Forgot 1 fixes") && said.contains("12 → 11 regions"), "\(said)")
         let stats = try bench.ok(["stats"] + boundaries)
         #expect(!stats.contains("Greece") && stats.contains("Bulgaria") && stats.contains("Türkiye"), "\(stats)")
-        #expect(try bench.ok(["history", "--json"]).contains("\"fixes\" : 11"))
+        #expect(try bench.decoded(HistorySummary.self, ["history"]).fixes == 11)
         let files = ["", "-wal"].compactMap { FileManager.default.contents(atPath: bench.store + $0) }.reduce(Data(), +)
         #expect(files.range(of: Data(athens.geohash.utf8)) == nil, "the forgotten region's geohash is still in the file")
         #expect(files.range(of: Data("Athens".utf8)) == nil)
@@ -236,8 +245,9 @@ import Testing
         let rows = (positions + positions.prefix(5)).map { "\($0),2024-05-01T10:00:00Z" }
         try (["lat,lon,time"] + rows).joined(separator: "\n").write(
             toFile: bench.directory.file("second.csv"), atomically: true, encoding: .utf8)
-        let answer = try bench.ok(["track", "import", bench.directory.file("second.csv"), "--json", "--boundaries", try Bundled.path()])
-        #expect(answer.contains("\"fixes_kept\" : 40,"), "\(answer)")
+        let answer = try bench.decoded(
+            TrackImportRunAnswer.self, ["track", "import", bench.directory.file("second.csv"), "--boundaries", try Bundled.path()])
+        #expect(answer.files.map(\.fixesKept) == [40] && answer.files.map(\.fixesRead) == [45], "\(answer)")
         #expect(try RegionStore(path: bench.store).history().fixes == 40)
     }
 
