@@ -63,19 +63,21 @@ package struct BatchChunk: Sendable {
     /// Parses each row in order: its number, its coordinate or why there is none, the CSV line
     /// it came from (kept in CSV output) and a GeoJSON feature's properties.
     /// - Throws: `BatchError.notGeoJSON` for a feature that is not valid JSON (it ends the batch).
-    package func forEachRow(_ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, KeptProperties) -> Void) throws {
+    package func forEachRow(
+        _ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, KeptProperties) throws -> Void
+    ) throws {
         switch content {
         case let .block(bytes, firstLine, tooLong):
-            forEachLine(bytes, firstLine: firstLine, tooLong: tooLong, body)
+            try forEachLine(bytes, firstLine: firstLine, tooLong: tooLong, body)
         case let .lines(bytes, lines):
-            bytes.withUnsafeBufferPointer { all in
+            try bytes.withUnsafeBufferPointer { all in
                 for line in lines {
                     guard line.length >= 0 else {
-                        body(line.number, tooLongFailure(line.number), nil, .none)
+                        try body(line.number, tooLongFailure(line.number), nil, .none)
                         continue
                     }
                     let text = UnsafeBufferPointer(rebasing: all[line.start..<(line.start + line.length)])
-                    body(line.number, parser.coordinate(line: text, row: line.number), parser.format == .csv ? text : nil, .none)
+                    try body(line.number, parser.coordinate(line: text, row: line.number), parser.format == .csv ? text : nil, .none)
                 }
             }
         case let .features(bytes, features):
@@ -83,7 +85,7 @@ package struct BatchChunk: Sendable {
                 for feature in features {
                     let text = UnsafeBufferPointer(rebasing: all[feature.start..<(feature.start + feature.length)])
                     let (coordinate, properties) = try read(text, feature: feature)
-                    body(feature.number, coordinate, nil, properties)
+                    try body(feature.number, coordinate, nil, properties)
                 }
             }
         }
@@ -167,15 +169,15 @@ package struct BatchChunk: Sendable {
     /// a trailing `\r` stripped, blank lines skipped but counted, overlong lines reported in place.
     private func forEachLine(
         _ bytes: [UInt8], firstLine: Int, tooLong: [Int],
-        _ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, KeptProperties) -> Void
-    ) {
+        _ body: (Int, Result<Coordinate, BatchRowError>, UnsafeBufferPointer<UInt8>?, KeptProperties) throws -> Void
+    ) throws {
         var number = firstLine
         var skipped = 0  // tooLong[skipped] is the next overlong line to report
-        bytes.withUnsafeBufferPointer { (all: UnsafeBufferPointer<UInt8>) -> Void in
+        try bytes.withUnsafeBufferPointer { (all: UnsafeBufferPointer<UInt8>) throws -> Void in
             var start = 0
             while true {
                 while skipped < tooLong.count, tooLong[skipped] == number {
-                    body(number, tooLongFailure(number), nil, .none)
+                    try body(number, tooLongFailure(number), nil, .none)
                     number += 1
                     skipped += 1
                 }
@@ -186,7 +188,7 @@ package struct BatchChunk: Sendable {
                 if length > 0, base[start + length - 1] == 0x0D { length -= 1 }
                 let text = UnsafeBufferPointer(start: base + start, count: length)
                 if !CSVLine.isBlank(text) {
-                    body(number, parser.coordinate(line: text, row: number), parser.format == .csv ? text : nil, .none)
+                    try body(number, parser.coordinate(line: text, row: number), parser.format == .csv ? text : nil, .none)
                 }
                 number += 1
                 start = end + 1

@@ -57,8 +57,8 @@ struct BatchFormatter {
     let units: UnitTable
     /// The places to name each answer's locality from; nil when the batch did not ask (the fast path).
     var localities: LocalityIndex? = nil
-    /// Every unit's code, by unit id, for the locality rule.
-    var codes: [String] = []
+    /// Every unit's code as `localities` numbers it, by unit id, for the locality rule.
+    var localityCodes: [Int32] = []
     /// Bad rows keep their place (`appendBadRow`); every CSV row then ends with the error column.
     var keepBadRows = false
 
@@ -66,7 +66,7 @@ struct BatchFormatter {
     func append(
         _ placement: Placement, at c: Coordinate, csvLine: UnsafeBufferPointer<UInt8>?, properties: KeptProperties,
         to out: inout [UInt8]
-    ) {
+    ) throws {
         var chain: (Int32, Int32, Int32) = (-1, -1, -1)
         var unit = placement.unit?.raw ?? -1
         while unit >= 0 {
@@ -77,6 +77,8 @@ struct BatchFormatter {
             }
             unit = units.parent[Int(unit)]
         }
+        // First, so that a locality that cannot be read leaves nothing of the row written.
+        let place = try locality(c, chain)
         switch format {
         case .csv:
             if let csvLine { Self.appendText(csvLine, to: &out) } else { Self.append("\(c.latitude),\(c.longitude)", to: &out) }
@@ -88,12 +90,12 @@ struct BatchFormatter {
             Self.append(placement.approximate ? ",true" : ",false", to: &out)
             if localities != nil {
                 out.append(UInt8(ascii: ","))
-                if let name = locality(c, chain)?.name { Self.append(CSVLine.quote(name), to: &out) }
+                if let place, let localities { Self.appendCSVName(of: place, in: localities, to: &out) }
             }
             if keepBadRows { out.append(UInt8(ascii: ",")) }
             out.append(0x0A)
         case .ndjson:
-            appendJSON(placement, c, chain, to: &out)
+            appendJSON(placement, c, chain, place, to: &out)
             out.append(0x0A)
         case .geojson:
             Self.append(
@@ -101,7 +103,7 @@ struct BatchFormatter {
                 to: &out)
             properties.appendMembers(to: &out)
             Self.append("\"roqua\":", to: &out)
-            appendJSON(placement, c, chain, to: &out)
+            appendJSON(placement, c, chain, place, to: &out)
             Self.append("}}", to: &out)
         }
     }
@@ -135,7 +137,9 @@ struct BatchFormatter {
         }
     }
 
-    private func appendJSON(_ placement: Placement, _ c: Coordinate, _ chain: (Int32, Int32, Int32), to out: inout [UInt8]) {
+    private func appendJSON(
+        _ placement: Placement, _ c: Coordinate, _ chain: (Int32, Int32, Int32), _ place: LocalityIndex.Hit?, to out: inout [UInt8]
+    ) {
         Self.append("{\"lat\":\(c.latitude),\"lon\":\(c.longitude)", to: &out)
         for level in 0..<3 {
             let member = level == 0 ? chain.0 : (level == 1 ? chain.1 : chain.2)
@@ -144,19 +148,30 @@ struct BatchFormatter {
         }
         Self.append(placement.approximate ? ",\"approximate\":true" : ",\"approximate\":false", to: &out)
         if let meters = placement.distanceMeters { Self.append(",\"distance_m\":\((meters * 10).rounded() / 10)", to: &out) }
-        if localities != nil {
+        if let localities {
             Self.append(",\"locality\":", to: &out)
             // Text and integers only: nothing in it can fail to encode.
-            try? OrderedJSONEncoder().encode(locality(c, chain).map(LocalityAnswer.init), appendingTo: &out)
+            try? OrderedJSONEncoder().encode(place.map { LocalityAnswer(localities.locality($0)) }, appendingTo: &out)
         }
         out.append(UInt8(ascii: "}"))
     }
 
-    private func locality(_ c: Coordinate, _ chain: (Int32, Int32, Int32)) -> Locality? {
+    private func locality(_ c: Coordinate, _ chain: (Int32, Int32, Int32)) throws -> LocalityIndex.Hit? {
         guard let localities, chain.0 >= 0 else { return nil }
-        return localities.locality(
-            at: c, country: codes[Int(chain.0)], province: chain.1 >= 0 ? codes[Int(chain.1)] : nil,
-            district: chain.2 >= 0 ? codes[Int(chain.2)] : nil)
+        return try localities.hit(
+            at: c, countryCode: localityCodes[Int(chain.0)], provinceCode: chain.1 >= 0 ? localityCodes[Int(chain.1)] : -1,
+            districtCode: chain.2 >= 0 ? localityCodes[Int(chain.2)] : -1)
+    }
+
+    /// A place's name as a CSV field: its bytes as they are unless they need quotes.
+    private static func appendCSVName(of place: LocalityIndex.Hit, in localities: LocalityIndex, to out: inout [UInt8]) {
+        localities.withName(place) { name in
+            if name.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) {
+                append(CSVLine.quote(String(decoding: name, as: UTF8.self)), to: &out)
+            } else {
+                out.append(contentsOf: name)
+            }
+        }
     }
 
     @inline(__always)

@@ -41,8 +41,9 @@ package enum BatchRunner {
             units: index.table)
         formatter.keepBadRows = options.keepBadRows
         if options.locality {
-            formatter.localities = try index.localities()
-            formatter.codes = index.unitIDs.map { index.reference($0).code }
+            let localities = try index.localities()
+            formatter.localities = localities
+            formatter.localityCodes = localities.unitCodeIDs
         }
         let shared = formatter
         let fallback = options.fallbackMeters
@@ -98,7 +99,7 @@ enum BatchWork {
         var result = BatchChunkResult(bytes: pools.output.take(), errors: [], rows: 0, features: 0, fraction: chunk.fraction)
         func answer(
             _ row: Int, _ coordinate: Result<Coordinate, BatchRowError>, line: UnsafeBufferPointer<UInt8>?, properties: KeptProperties
-        ) {
+        ) throws {
             result.rows += 1
             let failure: BatchRowError
             switch coordinate {
@@ -106,10 +107,11 @@ enum BatchWork {
             case let .success(c):
                 do {
                     let placement = try resolver.placement(c)
-                    formatter.append(placement, at: c, csvLine: line, properties: properties, to: &result.bytes)
+                    // A locality that cannot be read fails the batch, not the row.
+                    try formatter.append(placement, at: c, csvLine: line, properties: properties, to: &result.bytes)
                     result.features += 1
                     return
-                } catch {
+                } catch let error as ResolveError {
                     failure = BatchRowError(file: chunk.parser.path, row: row, message: error.description)
                 }
             }

@@ -128,7 +128,7 @@ public final class ResolverIndex: Sendable {
     public func localities() throws -> LocalityIndex {
         try localityTable.withLock { table in
             if let table { return table }
-            let loaded = try LocalityIndex(database: database)
+            let loaded = try LocalityIndex(database: database, unitCodes: units.map(\.reference.code))
             table = loaded
             return loaded
         }
@@ -144,7 +144,7 @@ public final class ResolverIndex: Sendable {
         guard let country = resolution.country else { return answer }
         let (province, district) = (resolution.province?.code, resolution.district?.code)
         if let loaded = localityTable.withLock({ $0 }) {
-            answer.locality = loaded.locality(at: resolution.coordinate, country: country.code, province: province, district: district)
+            answer.locality = try loaded.locality(at: resolution.coordinate, country: country.code, province: province, district: district)
         } else {
             answer.locality = try LocalityIndex.locality(
                 in: database, at: resolution.coordinate, country: country.code,
