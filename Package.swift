@@ -81,7 +81,9 @@ let package = Package(
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(
             name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-        .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO"]),
+        // The timeline engine: fixes to stays, moves, places and trips. Pure functions, no dependencies.
+        .target(name: "RoquaTimeline"),
+        .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO", "RoquaTimeline"]),
         .target(
             name: "RoquaAchievements",
             dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaProgress", "RoquaIO", grdb],
@@ -95,7 +97,7 @@ let package = Package(
             name: "roqua",
             dependencies: [
                 "RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
-                "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions",
+                "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions", "RoquaTimeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -122,6 +124,7 @@ let package = Package(
             path: "Tests/RoquaTestSupport"
         ),
         .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
+        .testTarget(name: "RoquaTimelineTests", dependencies: ["RoquaTimeline"]),
         .testTarget(
             name: "RoquaBoundariesTests",
             dependencies: ["RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaIO", "RoquaTestSupport", grdb]),

@@ -1,0 +1,202 @@
+import Foundation
+import RoquaBoundaries
+import RoquaTimeline
+
+/// Where a point lies, named offline: the units holding it and its locality.
+public struct PlaceNames: Sendable, Equatable {
+    public var country: UnitReference?
+    public var province: UnitReference?
+    public var district: UnitReference?
+    public var locality: String?
+
+    /// The most local names first, for a line of text: "Levent, Beşiktaş".
+    public func short(language: Language) -> String? {
+        let names = [locality, district?.name(language: language), province?.name(language: language), country?.name(language: language)]
+            .compactMap { $0 }
+        var unique: [String] = []
+        for name in names where !unique.contains(name) { unique.append(name) }
+        return unique.isEmpty ? nil : unique.prefix(2).joined(separator: ", ")
+    }
+
+    /// The four names as members of an answer: `{"code", "name"}` per unit and `{"name"}` for the
+    /// locality, `null` where there is none.
+    func encode<Key: CodingKey>(
+        into object: inout KeyedEncodingContainer<Key>, language: Language,
+        keys: (country: Key, province: Key, district: Key, locality: Key)
+    ) throws {
+        try object.encode(country.map { UnitAnswer($0, language: language) }, forKey: keys.country)
+        try object.encode(province.map { UnitAnswer($0, language: language) }, forKey: keys.province)
+        try object.encode(district.map { UnitAnswer($0, language: language) }, forKey: keys.district)
+        try object.encode(locality.map(LocalityName.init), forKey: keys.locality)
+    }
+
+    struct LocalityName: Encodable {
+        var name: String
+    }
+}
+
+/// Names points with the boundaries, offline, and tells land from water for the boat mode.
+public final class PlaceNamer {
+    private let index: ResolverIndex
+    private let resolver: Resolver
+
+    /// - Throws: `BoundaryDatabaseError` when the boundary DB cannot be opened.
+    public init(boundaries path: String) throws {
+        index = try ResolverIndex(path: path)
+        resolver = try Resolver(index: index)
+    }
+
+    /// The units and locality at a point (none at sea).
+    /// - Throws: GRDB's `DatabaseError` when the localities cannot be read.
+    public func names(latitude: Double, longitude: Double) throws -> PlaceNames {
+        guard let answer = try? resolver.resolve(latitude: latitude, longitude: longitude) else { return PlaceNames() }
+        let named = try index.withLocality(answer)
+        return PlaceNames(country: named.country, province: named.province, district: named.district, locality: named.locality?.name)
+    }
+
+    /// Whether a country's boundary lies under the point itself (not the nearest one a few
+    /// hundred metres off: the Bosphorus is water).
+    public func isOnLand(latitude: Double, longitude: Double) -> Bool {
+        guard let answer = try? resolver.resolve(latitude: latitude, longitude: longitude) else { return false }
+        return answer.country != nil && !answer.approximate
+    }
+}
+
+/// `roqua timeline DAY --json`: the day's stays and moves, whole (an entry over midnight is in
+/// both days), in time order.
+public struct TimelineAnswer: Encodable, Sendable {
+    public var date: String
+    public var timeZone: String
+    public var entries: [Entry]
+
+    public init(date: String, timeZone: String, entries: [Entry]) {
+        (self.date, self.timeZone, self.entries) = (date, timeZone, entries)
+    }
+
+    /// A stay or a move, each with its own members.
+    public enum Entry: Encodable, Sendable {
+        case stay(StayAnswer)
+        case move(MoveAnswer)
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case let .stay(stay): try stay.encode(to: encoder)
+            case let .move(move): try move.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A stay: `{"type": "stay", start, end, lat, lon, place_id, label, country, province, district,
+/// locality}`, a unit or label without a value `null`.
+public struct StayAnswer: Encodable, Sendable {
+    public var start: Date
+    public var end: Date
+    public var lat: Double
+    public var lon: Double
+    public var placeId: Int
+    public var label: PlaceLabel?
+    public var names: PlaceNames
+    var language: Language
+
+    public init(_ stay: Stay, place: Place, names: PlaceNames, language: Language) {
+        start = HistoryTimeline.date(stay.start)
+        end = HistoryTimeline.date(stay.end)
+        (lat, lon) = (Self.rounded(stay.latitude), Self.rounded(stay.longitude))
+        placeId = place.id
+        label = place.label
+        self.names = names
+        self.language = language
+    }
+
+    /// Degrees to 1e-6 (about 10 cm): a stay's centre is good to metres, not to the 15th digit.
+    static func rounded(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
+
+    enum CodingKeys: String, CodingKey {
+        case type, start, end, lat, lon, placeId, label, country, province, district, locality
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode("stay", forKey: .type)
+        try object.encode(start, forKey: .start)
+        try object.encode(end, forKey: .end)
+        try object.encode(lat, forKey: .lat)
+        try object.encode(lon, forKey: .lon)
+        try object.encode(placeId, forKey: .placeId)
+        try object.encode(label, forKey: .label)
+        try names.encode(into: &object, language: language, keys: (.country, .province, .district, .locality))
+    }
+
+}
+
+/// A move: `{"type": "move", start, end, mode, distance_km, from_place_id, to_place_id}`.
+public struct MoveAnswer: Encodable, Sendable {
+    public var start: Date
+    public var end: Date
+    public var mode: TravelMode
+    public var distanceKm: Double
+    public var fromPlaceId: Int?
+    public var toPlaceId: Int?
+
+    public init(_ move: Move, from: Place?, to: Place?) {
+        start = HistoryTimeline.date(move.start)
+        end = HistoryTimeline.date(move.end)
+        mode = move.mode
+        distanceKm = (move.meters / 100).rounded() / 10
+        fromPlaceId = from?.id
+        toPlaceId = to?.id
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, start, end, mode, distanceKm, fromPlaceId, toPlaceId
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode("move", forKey: .type)
+        try object.encode(start, forKey: .start)
+        try object.encode(end, forKey: .end)
+        try object.encode(mode, forKey: .mode)
+        try object.encode(distanceKm, forKey: .distanceKm)
+        try object.encode(fromPlaceId, forKey: .fromPlaceId)
+        try object.encode(toPlaceId, forKey: .toPlaceId)
+    }
+}
+
+/// `roqua places --json`: one place the stays make, with its names.
+public struct PlaceAnswer: Encodable, Sendable {
+    public var placeId: Int
+    public var lat: Double
+    public var lon: Double
+    public var label: PlaceLabel?
+    public var stays: Int
+    public var hours: Double
+    public var names: PlaceNames
+    var language: Language
+
+    public init(_ place: Place, names: PlaceNames, language: Language) {
+        placeId = place.id
+        (lat, lon) = (StayAnswer.rounded(place.latitude), StayAnswer.rounded(place.longitude))
+        label = place.label
+        stays = place.stays
+        hours = (place.hours * 10).rounded() / 10
+        self.names = names
+        self.language = language
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case placeId, lat, lon, label, stays, hours, country, province, district, locality
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode(placeId, forKey: .placeId)
+        try object.encode(lat, forKey: .lat)
+        try object.encode(lon, forKey: .lon)
+        try object.encode(label, forKey: .label)
+        try object.encode(stays, forKey: .stays)
+        try object.encode(hours, forKey: .hours)
+        try names.encode(into: &object, language: language, keys: (.country, .province, .district, .locality))
+    }
+}

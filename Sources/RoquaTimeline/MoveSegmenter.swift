@@ -1,0 +1,229 @@
+/// A stretch of a move travelled by one mode: a range of kept fixes sharing its boundary fixes with
+/// the stretches next to it.
+struct MoveRun {
+    /// Index of the kept fix the run starts at.
+    var first: Int
+    /// Index of the kept fix the run ends at.
+    var last: Int
+    /// Start in ms since 1970 UTC.
+    var start: Int64
+    /// End in ms since 1970 UTC.
+    var end: Int64
+    /// Mode judged so far.
+    var mode: TravelMode
+    /// Sum of great-circle steps in metres.
+    var meters: Double
+    /// Whether the run is a hole without fixes (phone off or no signal).
+    var isGap: Bool
+    /// For a hole, the straight-line speed across it in m/s: a lower bound of the real speed.
+    var gapSpeed: Double
+
+    /// Length in milliseconds.
+    var duration: Int64 { end - start }
+}
+
+/// Cuts the fixes between two stays into runs of one speed class each and judges their modes.
+///
+/// Each fix gets a speed over a centred window of at least a minute (or the phone's own speed), a
+/// class from it (slow, wheels, fast, air, boat), and then the class most of the surrounding two
+/// minutes have, so no single noisy fix switches modes. `MoveRules` then tidies the runs.
+struct MoveSegmenter {
+    /// A step longer than this many milliseconds (5 minutes) is a hole, judged on its own.
+    static let gapMilliseconds: Int64 = 300_000
+    /// Half the window over which a fix's speed is measured, in ms.
+    static let speedHalfWindow: Int64 = 30_000
+    /// Half the window of the majority vote over classes, in ms.
+    static let voteHalfWindow: Int64 = 60_000
+    /// The water under a fix is asked at most once per this many ms.
+    static let waterSampling: Int64 = 30_000
+
+    /// Speed classes a fix can fall in; their raw values index the vote counts.
+    enum SpeedClass: UInt8 {
+        /// Under 8 km/h: walking or standing.
+        case slow = 0
+        /// 8–160 km/h on land: bicycle or road.
+        case wheels
+        /// 160–270 km/h: high-speed rail.
+        case fast
+        /// Over 270 km/h: flying.
+        case air
+        /// 3.6–72 km/h over water.
+        case boat
+    }
+
+    // Scratch buffers for the piece being cut, reused from piece to piece so no fix costs an allocation:
+    // speeds in m/s, raw and voted `SpeedClass` raw values, water under each fix, and room to sort speeds.
+    private var speeds: [Double] = []
+    private var classes: [UInt8] = []
+    private var voted: [UInt8] = []
+    private var water: [Bool] = []
+    private var sortBuffer: [Double] = []
+
+    /// The runs of one mode each between kept fixes `a` and `b` (inclusive), before `MoveRules`.
+    mutating func runs(_ track: Track, from a: Int, to b: Int, isOnLand: (Double, Double) -> Bool) -> [MoveRun] {
+        var runs: [MoveRun] = []
+        var pieceStart = a
+        for k in a..<b where track.time(k + 1) - track.time(k) > Self.gapMilliseconds {
+            if k > pieceStart { pieceRuns(track, pieceStart, k, isOnLand: isOnLand, into: &runs) }
+            runs.append(Self.gapRun(track, k))
+            pieceStart = k + 1
+        }
+        if b > pieceStart { pieceRuns(track, pieceStart, b, isOnLand: isOnLand, into: &runs) }
+        return runs
+    }
+
+    /// The hole between kept fixes `k` and `k + 1`: flight when faster than 250 km/h over more than 100 km, else unknown.
+    static func gapRun(_ track: Track, _ k: Int) -> MoveRun {
+        let meters = track.haversine(k, k + 1)
+        let seconds = Double(track.time(k + 1) - track.time(k)) / 1000
+        let speed = seconds > 0 ? meters / seconds : 0
+        let mode: TravelMode = speed > ModeRules.gapFlightSpeed && meters > ModeRules.gapFlightMeters ? .flight : .unknown
+        return MoveRun(
+            first: k, last: k + 1, start: track.time(k), end: track.time(k + 1), mode: mode, meters: meters, isGap: true, gapSpeed: speed)
+    }
+
+    /// Appends the runs of the piece `p0...p1` (no holes inside) to `runs`.
+    private mutating func pieceRuns(_ track: Track, _ p0: Int, _ p1: Int, isOnLand: (Double, Double) -> Bool, into runs: inout [MoveRun]) {
+        measureSpeeds(track, p0, p1)
+        classify(track, p0, p1, isOnLand: isOnLand)
+        vote(track, p0, p1)
+        var r0 = p0
+        while r0 < p1 {
+            let cls = voted[r0 - p0]
+            var r1 = r0
+            while r1 + 1 < p1 && voted[r1 + 1 - p0] == cls { r1 += 1 }
+            let end = r1 + 1
+            let meters = length(track, r0, end)
+            let mode = judge(p0, r0, r1)
+            runs.append(
+                MoveRun(
+                    first: r0, last: end, start: track.time(r0), end: track.time(end), mode: mode, meters: meters, isGap: false,
+                    gapSpeed: 0))
+            r0 = end
+        }
+    }
+
+    /// Length in metres of the path through kept fixes `a...b`: great-circle steps between the fixes
+    /// used, skipping a fix that lies within the combined accuracy of the last one used (noise while standing).
+    func length(_ track: Track, _ a: Int, _ b: Int) -> Double {
+        var meters = 0.0
+        var anchor = a
+        for k in (a + 1)..<(b + 1) {
+            let noise = Self.noise(track, anchor, k)
+            let d = track.local(anchor, k)
+            if k == b || d * d > noise {
+                meters += track.haversine(anchor, k)
+                anchor = k
+            }
+        }
+        return meters
+    }
+
+    /// Squared combined accuracy of kept fixes `a` and `b`, in square metres.
+    @inline(__always) static func noise(_ track: Track, _ a: Int, _ b: Int) -> Double {
+        let accuracyA = track.accuracy(a) ?? StayDetector.defaultAccuracy
+        let accuracyB = track.accuracy(b) ?? StayDetector.defaultAccuracy
+        return accuracyA * accuracyA + accuracyB * accuracyB
+    }
+
+    /// Fills `speeds` for `p0...p1`: the phone's speed, else the straight distance over a centred
+    /// window of at least a minute divided by its time, zero when the distance is within the fixes' noise.
+    private mutating func measureSpeeds(_ track: Track, _ p0: Int, _ p1: Int) {
+        speeds.removeAll(keepingCapacity: true)
+        var lo = p0
+        var hi = p0
+        for k in p0...p1 {
+            let t = track.time(k)
+            while lo + 1 <= k && track.time(lo + 1) <= t - Self.speedHalfWindow { lo += 1 }
+            if hi < k { hi = k }
+            while hi < p1 && track.time(hi) < t + Self.speedHalfWindow { hi += 1 }
+            if let given = track.speed(k) {
+                speeds.append(given)
+                continue
+            }
+            let dt = Double(track.time(hi) - track.time(lo)) / 1000
+            guard dt > 0 else {
+                speeds.append(0)
+                continue
+            }
+            let d = track.local(lo, hi)
+            speeds.append(d * d <= Self.noise(track, lo, hi) ? 0 : d / dt)
+        }
+    }
+
+    /// Fills `classes` and `water` for `p0...p1` from the speeds; asks `isOnLand` only at boat speeds, sparsely.
+    private mutating func classify(_ track: Track, _ p0: Int, _ p1: Int, isOnLand: (Double, Double) -> Bool) {
+        classes.removeAll(keepingCapacity: true)
+        water.removeAll(keepingCapacity: true)
+        var lastAsked: Int64? = nil
+        var lastWater = false
+        for k in p0...p1 {
+            let v = speeds[k - p0]
+            var onWater = false
+            if v >= ModeRules.boatMinimum && v <= ModeRules.boatMaximum {
+                let t = track.time(k)
+                if lastAsked.map({ t - $0 >= Self.waterSampling }) ?? true {
+                    lastWater = !isOnLand(track.latitude(k), track.longitude(k))
+                    lastAsked = t
+                }
+                onWater = lastWater
+            }
+            water.append(onWater)
+            let cls: SpeedClass
+            if onWater {
+                cls = .boat
+            } else if v < ModeRules.walkSpeed {
+                cls = .slow
+            } else if v < ModeRules.railSpeed {
+                cls = .wheels
+            } else if v < ModeRules.flightSpeed {
+                cls = .fast
+            } else {
+                cls = .air
+            }
+            classes.append(cls.rawValue)
+        }
+    }
+
+    /// Fills `voted` for `p0...p1`: each fix's class becomes the class holding most time within ±1 minute.
+    private mutating func vote(_ track: Track, _ p0: Int, _ p1: Int) {
+        voted.removeAll(keepingCapacity: true)
+        var counts = [Int64](repeating: 0, count: 5)
+        func weight(_ k: Int) -> Int64 {
+            let next = k < p1 ? track.time(k + 1) - track.time(k) : 0
+            let previous = k > p0 ? track.time(k) - track.time(k - 1) : 0
+            return max(1, min((next + previous) / 2, Self.voteHalfWindow))
+        }
+        var lo = p0
+        var hi = p0
+        for k in p0...p1 {
+            let t = track.time(k)
+            while hi <= p1 && track.time(hi) <= t + Self.voteHalfWindow {
+                counts[Int(classes[hi - p0])] += weight(hi)
+                hi += 1
+            }
+            while track.time(lo) < t - Self.voteHalfWindow {
+                counts[Int(classes[lo - p0])] -= weight(lo)
+                lo += 1
+            }
+            var best = Int(classes[k - p0])
+            for cls in 0..<5 where counts[cls] > counts[best] { best = cls }
+            voted.append(UInt8(best))
+        }
+    }
+
+    /// The mode of the fixes `r0...r1` of the piece starting at `p0`, from their speed percentiles and water share.
+    private mutating func judge(_ p0: Int, _ r0: Int, _ r1: Int) -> TravelMode {
+        sortBuffer.removeAll(keepingCapacity: true)
+        var wet = 0
+        for k in r0...r1 {
+            sortBuffer.append(speeds[k - p0])
+            if water[k - p0] { wet += 1 }
+        }
+        sortBuffer.sort()
+        let n = sortBuffer.count
+        let median = sortBuffer[(n - 1) / 2]
+        let p85 = sortBuffer[min(n - 1, Int(Double(n - 1) * 0.85 + 0.5))]
+        return ModeRules.mode(median: median, p85: p85, waterShare: Double(wet) / Double(n))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RoquaTimeline
+import Testing
+
+/// The moves between the first and the last stay of `entries`.
+func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
+    guard let first = entries.firstIndex(where: { $0.stay != nil }), let last = entries.lastIndex(where: { $0.stay != nil }) else {
+        return []
+    }
+    return entries[first...last].compactMap(\.move)
+}
+
+/// Moves: one mode each, red lights, ferry then walk, train, flights with and without fixes, holes.
+@Suite struct MoveTests {
+    let day = SyntheticDays.at(0, 0)
+
+    @Test func redLightStopsInACarAreNotStays() {
+        var b = SyntheticBuilder(seed: 5, start: day + 8 * 3600, position: SyntheticDays.home)
+        b.stay(until: b.now + 1800)
+        b.travel(.road, to: SyntheticDays.sabihaGokcen, kmh: 50)
+        b.stay(until: b.now + 1800)
+        let entries = Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand)
+        #expect(entries.compactMap(\.stay).count == 2)
+        #expect(movesBetweenStays(entries).map(\.mode) == [.road])
+    }
+
+    @Test func aFerryThenAWalkAreTwoMovesWithoutAStay() {
+        var b = SyntheticBuilder(seed: 9, start: day + 8 * 3600, position: SyntheticDays.kadikoyPier.offset(north: -300, east: 300))
+        b.stay(until: b.now + 1800)
+        b.travel(.walk, to: SyntheticDays.kadikoyPier, kmh: 5)
+        b.travel(.boat, to: SyntheticDays.karakoyPier, kmh: 25)
+        b.travel(.walk, to: SyntheticDays.ferryOffice, kmh: 5)
+        b.stay(until: b.now + 1800)
+        let entries = Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand)
+        #expect(entries.compactMap(\.stay).count == 2)
+        let modes = movesBetweenStays(entries).map(\.mode)
+        #expect(modes.suffix(2) == [.boat, .walk])
+        #expect(modes.allSatisfy { $0 == .walk || $0 == .boat }, "\(movesBetweenStays(entries))")
+    }
+
+    @Test func aHighSpeedTrainIsRail() {
+        var b = SyntheticBuilder(seed: 13, start: day + 8 * 3600, position: SyntheticDays.pendik)
+        b.stay(until: b.now + 900)
+        b.travel(.rail, to: SyntheticDays.eskisehir, kmh: 250)
+        b.stay(until: b.now + 900)
+        let moves = movesBetweenStays(Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand))
+        #expect(moves.map(\.mode) == [.rail])
+        let expected = SyntheticDays.pendik.distance(to: SyntheticDays.eskisehir)
+        #expect(moves.first.map { abs($0.meters - expected) < 0.03 * expected } == true)
+    }
+
+    @Test func aHoleOf700KilometresIn90MinutesIsAFlight() {
+        var b = SyntheticBuilder(seed: 17, start: day + 8 * 3600, position: SyntheticDays.sabihaGokcen)
+        b.stay(until: b.now + 3600)
+        b.flyPhoneOff(to: SyntheticDays.orduGiresun, minutes: 90)
+        b.stay(until: b.now + 1200)
+        let entries = Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand)
+        #expect(entries.count == 3)
+        #expect(entries[1].move?.mode == .flight)
+        #expect(entries[1].move.map { $0.fromStay == 0 && $0.toStay == 2 && $0.meters > 700_000 } == true)
+    }
+
+    @Test func aFlightWithFixesInTheAirIsOneFlight() {
+        var b = SyntheticBuilder(seed: 19, start: day + 8 * 3600, position: SyntheticDays.orduGiresun)
+        b.stay(until: b.now + 3600)
+        b.travel(.flight, to: SyntheticDays.sabihaGokcen, kmh: 780)
+        b.stay(until: b.now + 1200)
+        #expect(movesBetweenStays(Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand)).map(\.mode) == [.flight])
+    }
+
+    @Test func aShortHoleBetweenFarFixesIsAnUnknownMove() {
+        let a = still(SyntheticDays.home, from: day, to: day + 900)
+        let b = still(SyntheticDays.shop, from: day + 4 * 3600, to: day + 4 * 3600 + 900)
+        let entries = Timeline.segment(a + b, isOnLand: everywhereLand)
+        #expect(entries.map { $0.move?.mode } == [nil, .unknown, nil])
+    }
+
+    @Test func walkingAndCyclingAreToldApart() {
+        var b = SyntheticBuilder(seed: 23, start: day + 8 * 3600, position: SyntheticDays.home)
+        b.stay(until: b.now + 900)
+        b.travel(.walk, to: SyntheticDays.shop, kmh: 5)
+        b.stay(until: b.now + 900)
+        b.travel(.cycle, to: SyntheticDays.park, kmh: 18)
+        b.stay(until: b.now + 900)
+        #expect(movesBetweenStays(Timeline.segment(b.fixes, isOnLand: everywhereLand)).map(\.mode) == [.walk, .cycle])
+    }
+}
