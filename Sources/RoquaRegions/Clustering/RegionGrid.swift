@@ -55,29 +55,59 @@ struct RegionGrid {
         }
         chain[index] = heads[slot]
         heads[slot] = Int32(index)
+        neighbourhood.listed = false
     }
 
     /// Calls `body` with the index of every region whose centre may be within `cellMeters` of the point (a
     /// superset; callers measure). Cells are visited in a fixed order, so the sequence is deterministic.
     mutating func forEachCandidate(latitude: Double, longitude: Double, _ body: (Int) -> Void) {
         let centreRow = rowOf(latitude)
-        for row in (centreRow - 1)...(centreRow + 1) {
-            let count = columnCount(row: row)
-            let centreColumn = column(of: longitude, columns: count)
-            // With fewer than 3 columns the ±1 ring would wrap onto itself: visit each column once instead.
-            if count >= 3 {
-                for col in (centreColumn - 1)...(centreColumn + 1) { visit(row: row, column: (col % count + count) % count, body) }
-            } else {
-                for col in 0..<count { visit(row: row, column: col, body) }
-            }
+        if centreRow != neighbourhood.row {
+            neighbourhood.row = centreRow
+            neighbourhood.counts = (columnCount(row: centreRow - 1), columnCount(row: centreRow), columnCount(row: centreRow + 1))
+            neighbourhood.listed = false
         }
+        let counts = neighbourhood.counts
+        let columns = (
+            column(of: longitude, columns: counts.0), column(of: longitude, columns: counts.1), column(of: longitude, columns: counts.2)
+        )
+        // Consecutive fixes nearly always fall in the same nine cells: their candidates are listed
+        // once, until the cells change or a region is added.
+        if !neighbourhood.listed || columns != neighbourhood.columns {
+            neighbourhood.candidates.removeAll(keepingCapacity: true)
+            for (row, count, centreColumn) in [
+                (centreRow - 1, counts.0, columns.0), (centreRow, counts.1, columns.1), (centreRow + 1, counts.2, columns.2),
+            ] {
+                // With fewer than 3 columns the ±1 ring would wrap onto itself: visit each column once instead.
+                if count >= 3 {
+                    for col in (centreColumn - 1)...(centreColumn + 1) { list(row: row, column: (col % count + count) % count) }
+                } else {
+                    for col in 0..<count { list(row: row, column: col) }
+                }
+            }
+            neighbourhood.columns = columns
+            neighbourhood.listed = true
+        }
+        for index in neighbourhood.candidates { body(Int(index)) }
     }
 
-    private func visit(row: Int, column: Int, _ body: (Int) -> Void) {
+    /// The rows around the last query, their column counts, and the candidates of its nine cells.
+    private struct Neighbourhood {
+        var row = Int.min
+        var counts = (0, 0, 0)
+        var columns = (Int.min, Int.min, Int.min)
+        /// Whether `candidates` lists the cells of `row` and `columns` (false once a region is added
+        /// or the row changes).
+        var listed = false
+        var candidates: [Int32] = []
+    }
+    private var neighbourhood = Neighbourhood()
+
+    private mutating func list(row: Int, column: Int) {
         let slot = find(Self.key(row: row, column: column))
         var index = heads[slot]
         while index >= 0 {
-            body(Int(index))
+            neighbourhood.candidates.append(index)
             index = chain[Int(index)]
         }
     }
