@@ -200,3 +200,114 @@ public struct PlaceAnswer: Encodable, Sendable {
         try names.encode(into: &object, language: language, keys: (.country, .province, .district, .locality))
     }
 }
+
+/// `roqua trips --json`: one trip away from home with a night 50 km or more from it.
+public struct TripAnswer: Encodable, Sendable {
+    public var start: Date
+    public var end: Date
+    public var nights: Int
+    /// The countries and provinces of the trip's far stays, by code, in the order first met.
+    public var countries: [String]
+    public var provinces: [String]
+    public var distanceKm: Double
+    /// Where the trip spent most time, named.
+    public var destination: PlaceNames?
+    var language: Language
+
+    /// `trip` with `names` of each of its far stays (in order), the destination's among them.
+    public init(_ trip: Trip, farStayNames names: [Int: PlaceNames], language: Language) {
+        start = HistoryTimeline.date(trip.start)
+        end = HistoryTimeline.date(trip.end)
+        nights = trip.nights
+        var countries: [String] = [], provinces: [String] = []
+        for stay in trip.farStays {
+            if let code = names[stay]?.country?.code, !countries.contains(code) { countries.append(code) }
+            if let code = names[stay]?.province?.code, !provinces.contains(code) { provinces.append(code) }
+        }
+        (self.countries, self.provinces) = (countries, provinces)
+        distanceKm = (trip.meters / 100).rounded() / 10
+        destination = trip.destination.flatMap { names[$0] }
+        self.language = language
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case start, end, nights, countries, provinces, distanceKm, destination
+    }
+
+    enum NameKeys: String, CodingKey {
+        case country, province, district, locality
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: CodingKeys.self)
+        try object.encode(start, forKey: .start)
+        try object.encode(end, forKey: .end)
+        try object.encode(nights, forKey: .nights)
+        try object.encode(countries, forKey: .countries)
+        try object.encode(provinces, forKey: .provinces)
+        try object.encode(distanceKm, forKey: .distanceKm)
+        if let destination {
+            var names = object.nestedContainer(keyedBy: NameKeys.self, forKey: .destination)
+            try destination.encode(into: &names, language: language, keys: (.country, .province, .district, .locality))
+        } else {
+            try object.encodeNil(forKey: .destination)
+        }
+    }
+}
+
+/// `roqua year YEAR --json`: a year in review.
+public struct YearAnswer: Encodable, Sendable {
+    public var year: Int
+    /// Units first visited that year (by any region, not only stays), by code.
+    public var new: NewUnits
+    /// Local days with a stay in another country than home's.
+    public var daysAbroad: Int
+    /// Kilometres moved that year, per mode (every mode listed, 0 for none).
+    public var distanceKm: [String: Double]
+    /// The places with most hours that year, most first.
+    public var topPlaces: [TopPlace]
+    /// The trips that began that year.
+    public var trips: [TripAnswer]
+
+    public init(year: Int, new: NewUnits, daysAbroad: Int, distanceKm: [String: Double], topPlaces: [TopPlace], trips: [TripAnswer]) {
+        self.year = year
+        self.new = new
+        self.daysAbroad = daysAbroad
+        self.distanceKm = distanceKm
+        self.topPlaces = topPlaces
+        self.trips = trips
+    }
+
+    public struct NewUnits: Encodable, Sendable {
+        public var countries: [String]
+        public var provinces: [String]
+        public var districts: [String]
+
+        public init(countries: [String], provinces: [String], districts: [String]) {
+            (self.countries, self.provinces, self.districts) = (countries, provinces, districts)
+        }
+    }
+
+    public struct TopPlace: Encodable, Sendable {
+        public var placeId: Int
+        public var label: PlaceLabel?
+        public var hours: Double
+        public var name: String?
+
+        public init(placeId: Int, label: PlaceLabel?, hours: Double, name: String?) {
+            (self.placeId, self.label, self.hours, self.name) = (placeId, label, (hours * 10).rounded() / 10, name)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case placeId, label, hours, name
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var object = encoder.container(keyedBy: CodingKeys.self)
+            try object.encode(placeId, forKey: .placeId)
+            try object.encode(label, forKey: .label)
+            try object.encode(hours, forKey: .hours)
+            try object.encode(name, forKey: .name)
+        }
+    }
+}

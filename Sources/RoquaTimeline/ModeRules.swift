@@ -24,6 +24,9 @@ enum ModeRules {
     static let railRamp: Int64 = 600_000
     /// Road or cycle runs shorter than this (ms) next to a boat are the boat leaving or nearing a pier drawn as land.
     static let boatRamp: Int64 = 180_000
+    /// A boat run shorter than this (ms) between two runs of one wheeled mode is a bridge (the
+    /// Bosphorus bridges take a car one to two minutes; the shortest ferries take five or more).
+    static let longestBridge: Int64 = 240_000
     /// Road, cycle or rail runs shorter than this (ms) next to a flight are taxiing, climbing or descending.
     static let flightRamp: Int64 = 1_200_000
 
@@ -51,7 +54,8 @@ enum ModeRules {
     }
 
     /// The runs of a move after the tidying rules, in order: holes join a neighbour they fit, short
-    /// stops between two runs of one mode join them, ramps join the train, boat or plane they belong to,
+    /// stops between two runs of one mode join them, a bridge joins the road or rail it carries, ramps
+    /// join the train, boat or plane they belong to,
     /// runs under a minute join the longer neighbour, and neighbours of one mode become one run.
     static func resolve(_ input: [MoveRun], stayMilliseconds: Int64) -> [MoveRun] {
         var runs = mergingSameMode(input)
@@ -67,6 +71,11 @@ enum ModeRules {
         for i in runs.indices.dropFirst().dropLast() where runs[i].mode == .walk && runs[i].duration < stayMilliseconds {
             let around = runs[i - 1].mode
             if around == runs[i + 1].mode && around != .walk && around != .unknown { runs[i].mode = around }
+        }
+        runs = mergingSameMode(runs)
+        for i in runs.indices.dropFirst().dropLast() where runs[i].mode == .boat && runs[i].duration < longestBridge {
+            let around = runs[i - 1].mode
+            if around == runs[i + 1].mode && [.road, .cycle, .rail].contains(around) { runs[i].mode = around }
         }
         runs = mergingSameMode(runs)
         for _ in 0..<2 {

@@ -123,4 +123,79 @@ import Testing
         #expect(minutes.status != 0)
         #expect(minutes.stderr.contains("--stay-minutes"))
     }
+
+    struct TripRow: Decodable {
+        var start: Date
+        var end: Date
+        var nights: Int
+        var countries: [String]
+        var provinces: [String]
+        var distanceKm: Double
+        var destination: Names?
+    }
+
+    struct Names: Decodable {
+        var country: Unit?
+        var province: Unit?
+    }
+
+    struct Year: Decodable {
+        struct New: Decodable {
+            var countries: [String]
+            var provinces: [String]
+            var districts: [String]
+        }
+        var year: Int
+        var new: New
+        var daysAbroad: Int
+        var distanceKm: [String: Double]
+        var topPlaces: [TopPlace]
+        var trips: [TripRow]
+    }
+
+    struct TopPlace: Decodable {
+        var placeId: Int
+        var label: String?
+        var hours: Double
+    }
+
+    /// Four months of a phone (PhoneHistory): weekdays between home in Kadıköy and work, and
+    /// trips of 2–5 nights to Ankara, İzmir, Athens or Sofia (the phone jumps there at midnight).
+    @Test func tripsAndTheYearInReview() throws {
+        let bench = HistoryCLITests.Bench(directory: try TempDirectory("roqua-trips"), roqua: roqua)
+        let file = bench.directory.file("phone.csv")
+        try PhoneHistory.csv(seed: 3, days: 120).write(toFile: file, atomically: true, encoding: .utf8)
+        let boundaries = ["--boundaries", try Bundled.path()]
+        _ = try bench.ok(["track", "import", file] + boundaries)
+        // The phone jumps at UTC midnight: in UTC, 03:00 falls mid-night, never on the jump.
+        let utc = boundaries + ["--time-zone", "UTC"]
+
+        let trips = try bench.decoded([TripRow].self, ["trips"] + utc)
+        #expect(trips.count >= 2)
+        let known: [String: String] = ["TR-06": "TR", "TR-35": "TR", "GR-I": "GR", "BG-22": "BG"]
+        for trip in trips {
+            #expect((2...5).contains(trip.nights), "\(trip)")
+            #expect(trip.end > trip.start)
+            #expect(trip.countries.count == 1 && trip.provinces.count == 1, "\(trip)")
+            #expect(trip.destination?.country?.code == trip.countries.first)
+            if let province = trip.provinces.first, let country = known[province] { #expect(trip.countries == [country]) }
+        }
+        #expect(Set(trips.flatMap(\.countries)).isSubset(of: ["TR", "GR", "BG"]))
+
+        let year = try bench.decoded(Year.self, ["year", "2022"] + utc)
+        #expect(year.year == 2022)
+        #expect(year.new.countries.contains("TR"))
+        #expect(year.new.provinces.contains("TR-34"))
+        #expect(year.trips.count == trips.count)
+        #expect(Set(year.distanceKm.keys) == ["walk", "cycle", "road", "rail", "boat", "flight", "unknown"])
+        #expect(year.topPlaces.first?.label == "home")
+        let abroad = trips.filter { $0.countries != ["TR"] }
+        let nightsAbroad = abroad.reduce(0) { $0 + $1.nights }
+        #expect(year.daysAbroad >= nightsAbroad && year.daysAbroad <= nightsAbroad + abroad.count, "\(year.daysAbroad)")
+        #expect(try bench.decoded(Year.self, ["year", "2021"] + utc).trips.isEmpty)
+
+        let text = try bench.ok(["year", "2022"] + utc)
+        #expect(text.hasPrefix("2022 in review\n"))
+        #expect(text.contains("trips: \(trips.count)"))
+    }
 }

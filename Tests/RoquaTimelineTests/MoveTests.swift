@@ -38,6 +38,22 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
         #expect(modes.allSatisfy { $0 == .walk || $0 == .boat }, "\(movesBetweenStays(entries))")
     }
 
+    /// A car crossing the strait on a bridge spends a minute and a half over water at boat speed:
+    /// still one road move, not road-boat-road.
+    @Test func aBridgeIsRoadNotBoat() {
+        let middle = GeoPoint(
+            latitude: (SyntheticDays.kadikoyPier.latitude + SyntheticDays.karakoyPier.latitude) / 2,
+            longitude: (SyntheticDays.kadikoyPier.longitude + SyntheticDays.karakoyPier.longitude) / 2)
+        // Across the ferry line (which runs 3.3 km north, 3.9 km west), 5 km to each side.
+        var b = SyntheticBuilder(seed: 21, start: day + 8 * 3600, position: middle.offset(north: -3810, east: -3235))
+        b.stay(until: b.now + 1800)
+        b.travel(.road, to: middle.offset(north: 3810, east: 3235), kmh: 50)
+        b.stay(until: b.now + 1800)
+        #expect(SyntheticDays.isOnLand(middle.latitude, middle.longitude) == false)
+        let entries = Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand)
+        #expect(movesBetweenStays(entries).map(\.mode) == [.road])
+    }
+
     @Test func aHighSpeedTrainIsRail() {
         var b = SyntheticBuilder(seed: 13, start: day + 8 * 3600, position: SyntheticDays.pendik)
         b.stay(until: b.now + 900)
