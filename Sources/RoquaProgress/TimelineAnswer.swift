@@ -41,8 +41,14 @@ public final class PlaceNamer {
     private let resolver: Resolver
 
     /// - Throws: `BoundaryDatabaseError` when the boundary DB cannot be opened.
-    public init(boundaries path: String) throws {
-        index = try ResolverIndex(path: path)
+    public convenience init(boundaries path: String) throws {
+        try self.init(index: ResolverIndex(path: path))
+    }
+
+    /// Names with an index already open (a server's).
+    /// - Throws: `BoundaryDatabaseError` when the index's pieces cannot be read.
+    public init(index: ResolverIndex) throws {
+        self.index = index
         resolver = try Resolver(index: index)
     }
 
@@ -62,8 +68,8 @@ public final class PlaceNamer {
     }
 }
 
-/// `roqua timeline DAY --json`: the day's stays and moves, whole (an entry over midnight is in
-/// both days), in time order.
+/// `roqua timeline DAY --json` and `GET /api/timeline`: the day's stays and moves, whole (an
+/// entry over midnight is in both days), in time order.
 public struct TimelineAnswer: Encodable, Sendable {
     public var date: String
     public var timeZone: String
@@ -71,6 +77,42 @@ public struct TimelineAnswer: Encodable, Sendable {
 
     public init(date: String, timeZone: String, entries: [Entry]) {
         (self.date, self.timeZone, self.entries) = (date, timeZone, entries)
+    }
+
+    /// The first instant of `day` (`YYYY-MM-DD`) in `zone` and of the day after; nil for text
+    /// that is not a day of the calendar (`2024-02-30`).
+    public static func span(of day: String, zone: TimeZone) -> (Date, Date)? {
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard day.utf8.count == 10, parts.count == 3, parts.map(\.count) == [4, 2, 2],
+            let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2])
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth)),
+            calendar.dateComponents([.year, .month, .day], from: start) == DateComponents(year: year, month: month, day: dayOfMonth),
+            let end = calendar.date(byAdding: .day, value: 1, to: start)
+        else { return nil }
+        return (start, end)
+    }
+
+    /// The entries of `timeline` that overlap `day` (`span(of:zone:)` must accept it), each stay
+    /// named by `namer`.
+    /// - Throws: GRDB's `DatabaseError` when the localities cannot be read.
+    public init(day: String, zone: TimeZone, timeline: HistoryTimeline, namer: PlaceNamer) throws {
+        guard let (from, to) = Self.span(of: day, zone: zone) else { preconditionFailure("not a day: \(day)") }
+        var answers: [Entry] = []
+        for (index, entry) in timeline.entries(overlapping: from, to) {
+            switch entry {
+            case let .stay(stay):
+                guard let place = timeline.place(ofEntry: index) else { continue }
+                let names = try namer.names(latitude: stay.latitude, longitude: stay.longitude)
+                answers.append(.stay(StayAnswer(stay, place: place, names: names, language: .local)))
+            case let .move(move):
+                let (from, to) = (timeline.place(ofEntry: move.fromStay), timeline.place(ofEntry: move.toStay))
+                answers.append(.move(MoveAnswer(move, from: from, to: to)))
+            }
+        }
+        self.init(date: day, timeZone: zone.identifier, entries: answers)
     }
 
     /// A stay or a move, each with its own members.

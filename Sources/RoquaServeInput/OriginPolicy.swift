@@ -110,9 +110,16 @@ package final class OriginPolicy: Sendable {
     /// and no `Sec-Fetch-Site`, a browser does (an `<img>` of a leaked URL on another site sends
     /// `Sec-Fetch-Site: cross-site` and a foreign `Referer`), and such a request is never a phone's.
     package func refusesIngestion(origin: String?, referer: String?, fetchSite: String?, authority: String?) -> String? {
+        refusesCrossSite(
+            origin: origin, referer: referer, fetchSite: fetchSite, authority: authority,
+            because: "a phone's position is never posted by a page of another site")
+    }
+
+    /// Why a request that a page of another site made (by `Sec-Fetch-Site`, `Origin` or
+    /// `Referer`) is refused, `because` saying what it must not reach; nil when none says so.
+    package func refusesCrossSite(origin: String?, referer: String?, fetchSite: String?, authority: String?, because: String) -> String? {
         if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
-            return "cross-site request refused: a phone's position is never posted by a page of another site "
-                + "(Sec-Fetch-Site: \(Echo.quoted(String(fetchSite.prefix(20)))))"
+            return "cross-site request refused: \(because) (Sec-Fetch-Site: \(Echo.quoted(String(fetchSite.prefix(20)))))"
         }
         return refusesOrigin(origin: origin, referer: referer, authority: authority, required: false)
     }

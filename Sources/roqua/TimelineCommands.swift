@@ -97,43 +97,19 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var options: TimelineOptions
     @Flag(help: "Print one JSON document: {date, time_zone, entries: [stay or move…]}.") var json = false
 
-    func validate() throws { _ = try span() }
-
-    /// The day's first and last instant (exclusive) in the chosen zone.
-    func span() throws -> (Date, Date) {
-        let zone = try options.zone()
-        guard day.count == 10, !day.contains("T"), let start = LocalTime.parse(day, zone: zone) else {
+    func validate() throws {
+        guard TimelineAnswer.span(of: day, zone: try options.zone()) != nil else {
             throw ValidationError("\(Echo.quoted(day)) is not a day (e.g. 2024-05-03)")
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return (start, calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400))
     }
 
     func run() throws {
         let zone = try options.zone()
-        let (from, to) = try span()
         let (timeline, namer) = try options.timeline()
-        let found = timeline.entries(overlapping: from, to)
-        var answers: [TimelineAnswer.Entry] = []
-        for (index, entry) in found {
-            switch entry {
-            case let .stay(stay):
-                guard let place = timeline.place(ofEntry: index) else { continue }
-                let names = try namer.names(latitude: stay.latitude, longitude: stay.longitude)
-                answers.append(.stay(StayAnswer(stay, place: place, names: names, language: .local)))
-            case let .move(move):
-                answers.append(
-                    .move(
-                        MoveAnswer(
-                            move, from: timeline.place(ofEntry: move.fromStay), to: timeline.place(ofEntry: move.toStay))))
-            }
-        }
-        if json {
-            return try RoquaProgram.printJSON(TimelineAnswer(date: day, timeZone: zone.identifier, entries: answers), dates: zone)
-        }
-        if answers.isEmpty { return print("No fixes kept on \(day).") }
-        for answer in answers { print(Self.line(answer, day: day, zone: zone)) }
+        let answer = try TimelineAnswer(day: day, zone: zone, timeline: timeline, namer: namer)
+        if json { return try RoquaProgram.printJSON(answer, dates: zone) }
+        if answer.entries.isEmpty { return print("No fixes kept on \(day).") }
+        for entry in answer.entries { print(Self.line(entry, day: day, zone: zone)) }
     }
 
     /// One entry as a line: `09:12–17:40  work · Levent, Beşiktaş`, `17:40–18:25  boat 4.1 km`.

@@ -37,6 +37,19 @@ enum ExplorationRoutes {
             }
             return try JSONBody.encoded(report, timeZone: zone)
         }
+        router.get("/api/timeline") { request, _ -> Response in
+            let query = try QueryParameters(request.uri.query)
+            let zone = try timeZone(query["tz"])
+            guard let day = query["date"], TimelineAnswer.span(of: day, zone: zone) != nil else {
+                throw APIError.badRequest("date must be a day of the calendar: YYYY-MM-DD")
+            }
+            let answer = try await offloaded {
+                let namer = try PlaceNamer(index: state.index)
+                let timeline = try HistoryTimeline(store: state.store, settings: .standard, timeZone: zone, isOnLand: namer.isOnLand)
+                return try TimelineAnswer(day: day, zone: zone, timeline: timeline, namer: namer)
+            }
+            return try JSONBody.encoded(answer, timeZone: zone)
+        }
         router.get("/api/visited") { _, _ -> Response in
             let codes = try await offloaded { try state.store.visitedCodes() }
             return try JSONBody.encoded(VisitedCodes(codes: codes.sorted()))

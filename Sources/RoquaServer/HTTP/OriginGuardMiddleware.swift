@@ -15,6 +15,9 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
     /// The sign-in and sign-out forms post without script: same origin required, no page token.
     static var formPosts: Set<String> { ["/login", "/logout"] }
+    /// Reads of the history itself (where the user was on a day): a page of another site may not
+    /// even ask, as it may not post a phone's position.
+    static var historyReads: Set<String> { ["/api/timeline"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
@@ -30,6 +33,13 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError(.forbidden, reason)
             }
             return try await next(request, context)
+        }
+        if Self.historyReads.contains(path),
+            let reason = policy.refusesCrossSite(
+                origin: origin, referer: referer, fetchSite: request.headers[OriginGuard.fetchSite], authority: authority,
+                because: "where you were is never read by a page of another site")
+        {
+            throw APIError(.forbidden, reason)
         }
         guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
         let bearer = token.map { BearerToken.authorises(request.headers[.authorization], token: $0) } ?? false
