@@ -3,7 +3,7 @@
 Usage: browser_check.py PORT GPX SCREENSHOT_DIR. Opens the page on an empty store, uploads the GPX
 through the file input, waits for "8/39" for İstanbul and the district layer with 39 shapes,
 imports a second file (Ankara, then Berlin) by drag-and-drop, checks the travel panel (tiles, days per country, the
-per-year chart, the tile layer), adds a phone in the panel (QR codes drawn), posts as
+per-year chart, the tile layer), the day view (commute.csv beside the GPX, one day's stays and moves), adds a phone in the panel (QR codes drawn), posts as
 that phone's OwnTracks and waits for the page to show the new province unprompted, revokes the
 phone with its button, checks there were no console errors and that every
 resource came from the page's own origin, measures the first load (median of 3), takes
@@ -131,6 +131,31 @@ def travel(driver):
     time.sleep(1)  # the canvas draws on the next animation frames
     driver.save_screenshot(f"{shots}/serve-travel.png")
     driver.find_element(By.ID, "tiles-toggle").click()
+
+
+def day_view(driver):
+    """The day view: scripts/examples/commute.csv uploaded, 6 May 2024 picked in the date field: the
+    night at home, the walks and the ferries, the office in Beyoğlu, in Turkish, and the stays on the map."""
+    before = int(driver.execute_script("return document.body.dataset.imported || '0'"))
+    driver.find_element(By.ID, "file").send_keys(gpx.rsplit("/", 1)[0] + "/commute.csv")
+    wait_for(driver, f"return Number(document.body.dataset.imported) > {before}", timeout=60)
+    driver.execute_script("const input = document.getElementById('day-date'); input.value = '2024-05-06';"
+                          "input.dispatchEvent(new Event('change'));")
+    count = wait_for(driver, "return document.querySelectorAll('#day-entries li').length == 9 && 9", timeout=30)
+    text = driver.find_element(By.ID, "day-entries").text
+    check("day view: 6 May 2024 has 9 entries (3 stays, 6 moves)", count == 9, text)
+    # In the browser's zone (UTC here): the night began the evening before, 20:00 in İstanbul.
+    check("day view: the night at home, from the evening before ('2024-05-05 17:00 ev · Kadıköy' in UTC)",
+          text.startswith("2024-05-05 17:00–05:00 ev · Kadıköy"), text)
+    check("day view: the ferry is 'vapur', the office 'iş · Beyoğlu'", "vapur 5,1 km" in text and "iş · Beyoğlu" in text, text)
+    markers = driver.execute_script("return document.querySelectorAll('#map path[stroke=\"#f0b45b\"]').length")
+    check("day view: the day's stays and their order drawn on the map", markers >= 4, markers)
+    driver.find_element(By.ID, "day-next").click()
+    moved = wait_for(driver, "return document.getElementById('day-date').value == '2024-05-07' && "
+                             "document.querySelector('#day-entries li') !== null", timeout=30)
+    check("day view: the next-day button shows 7 May", moved, driver.find_element(By.ID, "day-date").get_attribute("value"))
+    driver.execute_script("document.getElementById('day').scrollIntoView()")
+    driver.save_screenshot(f"{shots}/serve-day.png")
 
 
 def phone(driver):
@@ -342,6 +367,7 @@ try:
     speaks(driver, "Turkish", TURKISH_WORDS, ENGLISH_WORDS)
 
     travel(driver)
+    day_view(driver)
     phone(driver)
 
     entries = driver.execute_script(

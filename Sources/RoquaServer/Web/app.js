@@ -3,7 +3,9 @@
 'use strict';
 
 const TEXT = {
-  tr: { import: 'İçe aktar…', importing: 'İçe aktarma', progress: 'İlerleme', profile: 'Profil', achievements: 'Başarımlar',
+  tr: { timeline: 'Zaman çizelgesi', day: 'gün', previousDay: 'önceki gün', nextDay: 'sonraki gün',
+        noFixesThatDay: 'Bu gün için kayıt yok.', home: 'ev', work: 'iş', atSea: 'denizde',
+        import: 'İçe aktar…', importing: 'İçe aktarma', progress: 'İlerleme', profile: 'Profil', achievements: 'Başarımlar',
         drop: 'Dosyaları buraya bırakın', world: 'Dünya', country: 'ülke', province: 'il', district: 'ilçe',
         countries: 'Ülkeler', area: 'Keşfedilen alan', worldShare: 'Keşfedilen dünya', daily: 'Günlük seri', weekend: 'Hafta sonu serisi',
         level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
@@ -24,7 +26,9 @@ const TEXT = {
         passedOver: 'iz dosyası olmayan dosya atlandı', andMore: 've N tane daha', networkError: 'ağ hatası (sunucu kapalı mı?)',
         switchLanguage: 'English: sayfayı İngilizce göster', crumbs: 'harita düzeyi', map: 'harita', year: 'yıl', dayLevel: 'düzey',
         signOut: 'Çıkış' },
-  en: { import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
+  en: { timeline: 'Timeline', day: 'day', previousDay: 'previous day', nextDay: 'next day',
+        noFixesThatDay: 'Nothing recorded that day.', home: 'home', work: 'work', atSea: 'at sea',
+        import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
         countries: 'Countries', area: 'Explored area', worldShare: 'World explored', daily: 'Daily streak', weekend: 'Weekend streak',
         level: 'Level', next: 'next level at', badges: 'Badges', uploading: 'Uploading', reading: 'Reading and saving…',
@@ -398,6 +402,8 @@ async function refresh() {
   restyle();
   renderProgress(); renderProfile(); renderAchievements();
   learnUnits();
+  // The day shown may have changed (an import, a phone): asked again after the panels, not before.
+  loadDay();
 }
 
 // Positions posted live by a phone (or an import elsewhere) change the store: redraw within seconds.
@@ -543,6 +549,89 @@ document.getElementById('days-level').addEventListener('change', async () => {
   const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   app.travel = await getJSON(`/api/travel?tz=${zone}&level=${document.getElementById('days-level').value}`);
   renderTravel();
+});
+
+// ---------- the day ----------
+
+// How each move was made, in the page's language.
+const MODES = {
+  tr: { walk: 'yürüyüş', cycle: 'bisiklet', road: 'karayolu', rail: 'tren', boat: 'vapur', flight: 'uçuş', unknown: 'bilinmiyor' },
+  en: { walk: 'walk', cycle: 'cycle', road: 'road', rail: 'rail', boat: 'boat', flight: 'flight', unknown: 'unknown' }
+};
+const dayLayer = L.layerGroup().addTo(map);
+
+function browserZone() { return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; }
+
+// YYYY-MM-DD of an instant in the browser's zone (Sweden writes dates that way).
+function localDay(date) { return date.toLocaleDateString('sv-SE', { timeZone: browserZone() }); }
+
+function shiftDay(text, days) {
+  const [year, month, day] = text.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+// 09:12, or the date too when the instant is on another day than the one shown.
+function clock(iso, day) {
+  const date = new Date(iso);
+  const time = date.toLocaleTimeString(app.lang, { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: browserZone() });
+  return localDay(date) === day ? time : `${localDay(date)} ${time}`;
+}
+
+function stayName(entry) {
+  const names = [entry.locality && entry.locality.name, entry.district && entry.district.name, entry.province && entry.province.name,
+    entry.country && nameOf(entry.country.code, entry.country.name)].filter(Boolean);
+  const unique = names.filter((name, index) => names.indexOf(name) === index).slice(0, 2);
+  return unique.length ? unique.join(', ') : t('atSea');
+}
+
+async function loadDay() {
+  const day = document.getElementById('day-date').value;
+  if (!day) return;
+  try {
+    app.day = await getJSON(`/api/timeline?date=${day}&tz=${encodeURIComponent(browserZone())}`);
+  } catch (error) {
+    app.day = { date: day, entries: [], error: error.message };
+  }
+  renderDay(true);
+}
+
+// The day's entries in the panel (names as text, never markup), its stays on the map joined in
+// the order they were visited.
+function renderDay(fit) {
+  const answer = app.day;
+  const list = document.getElementById('day-entries');
+  if (!answer) { list.replaceChildren(); return; }
+  list.replaceChildren(...answer.entries.map((entry) => {
+    const when = el('span', { class: 'when' }, `${clock(entry.start, answer.date)}–${clock(entry.end, answer.date)}`);
+    const what = entry.type === 'stay'
+      ? [entry.label ? t(entry.label) : null, stayName(entry)].filter(Boolean).join(' · ')
+      : `${MODES[app.lang][entry.mode] || entry.mode} ${number(entry.distance_km, { maximumFractionDigits: 1, minimumFractionDigits: 1 })} km`;
+    return el('li', { class: entry.type }, when, ' ', el('span', { class: 'what' }, what));
+  }));
+  const empty = document.getElementById('day-empty');
+  empty.hidden = answer.entries.length > 0;
+  if (answer.error) empty.textContent = answer.error; else empty.textContent = t('noFixesThatDay');
+  dayLayer.clearLayers();
+  const stays = answer.entries.filter((entry) => entry.type === 'stay').map((entry) => [entry.lat, entry.lon]);
+  if (stays.length > 1) L.polyline(stays, { color: '#f0b45b', weight: 2, dashArray: '4 6', interactive: false }).addTo(dayLayer);
+  for (const point of stays) {
+    L.circleMarker(point, { radius: 6, color: '#f0b45b', weight: 2, fillColor: '#f0b45b', fillOpacity: 0.5, interactive: false })
+      .addTo(dayLayer);
+  }
+  if (fit && stays.length) map.fitBounds(L.latLngBounds(stays), { padding: [40, 40], maxZoom: 13, animate: false });
+}
+
+document.getElementById('day-date').value = localDay(new Date());
+document.getElementById('day-date').addEventListener('change', loadDay);
+document.getElementById('day-prev').addEventListener('click', () => {
+  const input = document.getElementById('day-date');
+  input.value = shiftDay(input.value || localDay(new Date()), -1);
+  loadDay();
+});
+document.getElementById('day-next').addEventListener('click', () => {
+  const input = document.getElementById('day-date');
+  input.value = shiftDay(input.value || localDay(new Date()), 1);
+  loadDay();
 });
 
 // ---------- phones ----------
@@ -727,7 +816,7 @@ document.getElementById('lang').addEventListener('click', async () => {
   app.lang = app.lang === 'tr' ? 'en' : 'tr';
   try { window.localStorage.setItem('roqua.lang', app.lang); } catch (ignored) { /* storage off: this page only */ }
   applyLanguage();
-  renderProgress(); renderProfile(); renderCrumbs(); renderDevices(); renderTravel(); renderImports();
+  renderProgress(); renderProfile(); renderCrumbs(); renderDevices(); renderTravel(); renderImports(); renderDay(false);
   app.achievements = await getJSON('/api/achievements?lang=' + app.lang);
   renderAchievements();
 });
