@@ -95,11 +95,14 @@ public struct TimelineAnswer: Encodable, Sendable {
         return (start, end)
     }
 
-    /// The entries of `timeline` that overlap `day` (`span(of:zone:)` must accept it), each stay
-    /// named by `namer`.
+    /// The entries of `timeline` that overlap `day` (through `last`, when given and later; both
+    /// must be days `span(of:zone:)` accepts), each stay named by `namer`.
     /// - Throws: GRDB's `DatabaseError` when the localities cannot be read.
-    public init(day: String, zone: TimeZone, timeline: HistoryTimeline, namer: PlaceNamer) throws {
-        guard let (from, to) = Self.span(of: day, zone: zone) else { preconditionFailure("not a day: \(day)") }
+    public init(day: String, through last: String? = nil, zone: TimeZone, timeline: HistoryTimeline, namer: PlaceNamer) throws {
+        guard let (from, end) = Self.span(of: day, zone: zone), let (_, lastEnd) = Self.span(of: last ?? day, zone: zone) else {
+            preconditionFailure("not a day: \(day) or \(last ?? day)")
+        }
+        let to = max(end, lastEnd)
         var answers: [Entry] = []
         for (index, entry) in timeline.entries(overlapping: from, to) {
             switch entry {

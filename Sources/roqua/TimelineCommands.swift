@@ -96,19 +96,30 @@ struct TimelineCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The day, in --time-zone (2024-05-03).", valueName: "day")) var day: String
     @OptionGroup var options: TimelineOptions
     @Flag(help: "Print one JSON document: {date, time_zone, entries: [stay or move…]}.") var json = false
+    @Option(help: ArgumentHelp("The entries of every day from DAY through this one (2024-05-31).", valueName: "day"))
+    var to: String?
 
     func validate() throws {
-        guard TimelineAnswer.span(of: day, zone: try options.zone()) != nil else {
+        let zone = try options.zone()
+        guard TimelineAnswer.span(of: day, zone: zone) != nil else {
             throw ValidationError("\(Echo.quoted(day)) is not a day (e.g. 2024-05-03)")
+        }
+        if let to {
+            guard let last = TimelineAnswer.span(of: to, zone: zone) else {
+                throw ValidationError("--to \(Echo.quoted(to)) is not a day (e.g. 2024-05-31)")
+            }
+            guard let first = TimelineAnswer.span(of: day, zone: zone), last.0 >= first.0 else {
+                throw ValidationError("--to must not be before the day")
+            }
         }
     }
 
     func run() throws {
         let zone = try options.zone()
         let (timeline, namer) = try options.timeline()
-        let answer = try TimelineAnswer(day: day, zone: zone, timeline: timeline, namer: namer)
+        let answer = try TimelineAnswer(day: day, through: to, zone: zone, timeline: timeline, namer: namer)
         if json { return try RoquaProgram.printJSON(answer, dates: zone) }
-        if answer.entries.isEmpty { return print("No fixes kept on \(day).") }
+        if answer.entries.isEmpty { return print(to.map { "No fixes kept from \(day) through \($0)." } ?? "No fixes kept on \(day).") }
         for entry in answer.entries { print(Self.line(entry, day: day, zone: zone)) }
     }
 

@@ -119,6 +119,11 @@ import Testing
         let zone = try bench.run(["timeline", "2024-05-06", "--time-zone", "Mars/Olympus"] + boundaries)
         #expect(zone.status != 0)
         #expect(zone.stderr.contains("unknown time zone \"Mars/Olympus\""))
+        // A span of days: both commuting days, whole.
+        let span = try bench.decoded(Timeline.self, ["timeline", "2024-05-05", "--to", "2024-05-07"] + boundaries)
+        #expect(span.entries.filter { $0.type == "stay" }.count == 5)
+        let backwards = try bench.run(["timeline", "2024-05-07", "--to", "2024-05-05"] + boundaries)
+        #expect(backwards.status != 0 && backwards.stderr.contains("--to must not be before the day"))
         let minutes = try bench.run(["timeline", "2024-05-06", "--stay-minutes", "0"] + boundaries)
         #expect(minutes.status != 0)
         #expect(minutes.stderr.contains("--stay-minutes"))
