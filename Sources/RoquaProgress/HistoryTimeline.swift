@@ -29,14 +29,18 @@ public struct HistoryTimeline: Sendable {
     ) throws {
         var entries: [TimelineEntry] = []
         let history = try store.history()
+        // The fixes the regions are derived from: those the import's accuracy setting keeps (a
+        // 200 m fix far off would end a drive and start a phantom walk).
+        let maxAccuracy = try store.derivedWith().clustering.maxAccuracy
         if let first = history.first, let last = history.last {
             let end = Self.milliseconds(last) + 1
             var start = Self.milliseconds(first)
             var window = Self.windowDays * 86_400_000
             while start < end {
                 let windowEnd = min(start + window, end)
-                let fixes = try store.fixes(from: Self.date(start), to: Self.date(windowEnd)).map(Self.timelineFix)
-                let found = Timeline.segment(fixes, settings: settings, isOnLand: isOnLand)
+                let fixes = try store.fixes(from: Self.date(start), to: Self.date(windowEnd)).lazy
+                    .filter { ($0.accuracy ?? 0) <= maxAccuracy }.map(Self.timelineFix)
+                let found = Timeline.segment(Array(fixes), settings: settings, isOnLand: isOnLand)
                 if windowEnd == end {
                     entries += found
                     break

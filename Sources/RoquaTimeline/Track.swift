@@ -47,6 +47,8 @@ enum FixFilter {
     static let spikeMeters = 100.0
     /// ...while the neighbours are within this share of that distance of each other...
     static let spikeReturnShare = 0.25
+    /// ...or the way through it is this many times the way from the one before to the one after...
+    static let spikeDetour = 3.0
     /// ...and the three fixes span at most this many milliseconds (5 minutes).
     static let spikeSpan: Int64 = 300_000
 
@@ -103,7 +105,9 @@ enum FixFilter {
                 let near = min(dIn, dOut)
                 if near > spikeMeters + (b.accuracy ?? 0) {
                     let dBack = Geodesy.local(a.latitude, a.longitude, c.latitude, c.longitude, cosLatitude: cosLat)
-                    if dBack < spikeReturnShare * near { continue }
+                    // Back where it left, or on along the way it was going as if the fix had not
+                    // been (a walk goes on while one fix jumps 600 m off and back).
+                    if dBack < spikeReturnShare * near || dIn + dOut > spikeDetour * dBack + spikeMeters + (b.accuracy ?? 0) { continue }
                 }
             }
             result.append(kept[k])

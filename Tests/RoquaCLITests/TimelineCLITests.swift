@@ -95,6 +95,19 @@ import Testing
         #expect(text.split(separator: "\n").count == entries.count)
     }
 
+    /// A fix the import's accuracy setting drops (200 m, 700 m off, in the middle of the day at
+    /// the office) derives nothing: no phantom move, the same nine entries.
+    @Test func aFixBeyondTheAccuracySettingSplitsNothing() throws {
+        let bench = HistoryCLITests.Bench(directory: try TempDirectory("roqua-timeline"), roqua: roqua)
+        let file = bench.directory.file("commute.csv")
+        let commute = try String(contentsOfFile: Repository.path("scripts/examples/commute.csv"), encoding: .utf8)
+        try (commute + "41.030000,28.980000,2024-05-06T09:00:00Z,200\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let boundaries = ["--boundaries", try Bundled.path()]
+        _ = try bench.ok(["track", "import", file] + boundaries)
+        let day = try bench.decoded(Timeline.self, ["timeline", "2024-05-06"] + boundaries)
+        #expect(day.entries.map(\.type) == ["stay", "move", "move", "move", "stay", "move", "move", "move", "stay"])
+    }
+
     @Test func placesAreRankedByHoursAndHomeIsLabelled() throws {
         let bench = try filled()
         let places = try bench.decoded([PlaceRow].self, ["places", "--boundaries", try Bundled.path()])

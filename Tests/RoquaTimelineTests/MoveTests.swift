@@ -54,6 +54,35 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
         #expect(movesBetweenStays(entries).map(\.mode) == [.road])
     }
 
+    /// One fix 600 m off with a believable accuracy (28 m), in the middle of a short walk with a
+    /// fix every 70 s: the walk goes on, one move (it was walk, cycle, walk).
+    @Test func aFixJumpingOffAndBackDoesNotCutAWalk() {
+        let start = SyntheticDays.home
+        var fixes: [TimelineFix] = []
+        var time = Int64(day * 1000) + 8 * 3_600_000
+        func add(_ p: GeoPoint, accuracy: Double = 10) {
+            fixes.append(TimelineFix(time: time, latitude: p.latitude, longitude: p.longitude, accuracy: accuracy))
+        }
+        for _ in 0..<20 {  // 20 minutes at home
+            add(start)
+            time += 60_000
+        }
+        for k in 1...5 {  // a 400 m walk to a café, a fix every 70 s; the third jumps 600 m south-west
+            add(
+                k == 3 ? start.offset(north: -420, east: 240 - 430) : start.offset(north: 0, east: 80 * Double(k)),
+                accuracy: k == 3 ? 28 : 10)
+            time += 70_000
+        }
+        let end = start.offset(north: 0, east: 480)
+        for _ in 0..<20 {
+            add(end)
+            time += 60_000
+        }
+        let entries = Timeline.segment(fixes, isOnLand: SyntheticDays.isOnLand)
+        #expect(entries.compactMap(\.stay).count == 2)
+        #expect(movesBetweenStays(entries).map(\.mode) == [.walk])
+    }
+
     @Test func aHighSpeedTrainIsRail() {
         var b = SyntheticBuilder(seed: 13, start: day + 8 * 3600, position: SyntheticDays.pendik)
         b.stay(until: b.now + 900)
