@@ -50,6 +50,9 @@ public final class PlaceNamer {
     public init(index: ResolverIndex) throws {
         self.index = index
         resolver = try Resolver(index: index)
+        // The places in memory (a country's read when first asked): a stay named by a query of
+        // the database's R*Tree each costs more than the whole rest of its timeline.
+        _ = try index.localities()
     }
 
     /// The units and locality at a point (none at sea).

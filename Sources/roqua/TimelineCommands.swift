@@ -117,7 +117,9 @@ struct TimelineCommand: ParsableCommand {
     func run() throws {
         let zone = try options.zone()
         let (timeline, namer) = try options.timeline()
-        let answer = try TimelineAnswer(day: day, through: to, zone: zone, timeline: timeline, namer: namer)
+        var answer = try TimelineAnswer(day: day, through: to, zone: zone, timeline: timeline, namer: namer)
+        // The zone as asked ("UTC" stays "UTC", not Foundation's "GMT").
+        answer.timeZone = options.timeZone ?? zone.identifier
         if json { return try RoquaProgram.printJSON(answer, dates: zone) }
         if answer.entries.isEmpty { return print(to.map { "No fixes kept from \(day) through \($0)." } ?? "No fixes kept on \(day).") }
         for entry in answer.entries { print(Self.line(entry, day: day, zone: zone)) }

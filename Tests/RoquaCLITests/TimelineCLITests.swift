@@ -132,6 +132,8 @@ import Testing
         let zone = try bench.run(["timeline", "2024-05-06", "--time-zone", "Mars/Olympus"] + boundaries)
         #expect(zone.status != 0)
         #expect(zone.stderr.contains("unknown time zone \"Mars/Olympus\""))
+        // The zone as asked, not Foundation's name for it ("GMT").
+        #expect(try bench.decoded(Timeline.self, ["timeline", "2024-05-06", "--time-zone", "UTC"] + boundaries).timeZone == "UTC")
         // A span of days: both commuting days, whole.
         let span = try bench.decoded(Timeline.self, ["timeline", "2024-05-05", "--to", "2024-05-07"] + boundaries)
         #expect(span.entries.filter { $0.type == "stay" }.count == 5)

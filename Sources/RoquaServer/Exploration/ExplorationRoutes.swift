@@ -43,11 +43,12 @@ enum ExplorationRoutes {
             guard let day = query["date"], TimelineAnswer.span(of: day, zone: zone) != nil else {
                 throw APIError.badRequest("date must be a day of the calendar: YYYY-MM-DD")
             }
-            let answer = try await offloaded {
+            var answer = try await offloaded {
                 let namer = try PlaceNamer(index: state.index)
                 let timeline = try HistoryTimeline(store: state.store, settings: .standard, timeZone: zone, isOnLand: namer.isOnLand)
                 return try TimelineAnswer(day: day, zone: zone, timeline: timeline, namer: namer)
             }
+            answer.timeZone = query["tz"] ?? zone.identifier
             return try JSONBody.encoded(answer, timeZone: zone)
         }
         router.get("/api/visited") { _, _ -> Response in
