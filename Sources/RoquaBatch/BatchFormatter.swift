@@ -166,7 +166,7 @@ struct BatchFormatter {
     /// A place's name as a CSV field: its bytes as they are unless they need quotes.
     private static func appendCSVName(of place: LocalityIndex.Hit, in localities: LocalityIndex, to out: inout [UInt8]) {
         localities.withName(place) { name in
-            if name.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) {
+            if CSVLine.needsQuotes(name) {
                 append(CSVLine.quote(String(decoding: name, as: UTF8.self)), to: &out)
             } else {
                 out.append(contentsOf: name)

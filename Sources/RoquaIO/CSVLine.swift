@@ -57,10 +57,15 @@ package enum CSVLine {
         return true
     }
 
+    /// Whether a value (as UTF-8) must be quoted as a CSV field: it holds a comma, a quote or a
+    /// line break.
+    package static func needsQuotes(_ utf8: some Sequence<UInt8>) -> Bool {
+        utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    }
+
     /// A value as a CSV field: quoted when it holds a comma, a quote or a line break.
     package static func quote(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
-        else { return value }
+        guard needsQuotes(value.utf8) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -28,6 +28,11 @@ struct TimelineOptions: ParsableArguments {
         _ = try settings()
     }
 
+    /// - Throws: `ValidationError` unless `year` is one of the calendar's 1…9999.
+    static func checkYear(_ year: Int, name: String) throws {
+        guard (1...9999).contains(year) else { throw ValidationError("\(name) must be a year from 1 to 9999, not \(year)") }
+    }
+
     /// - Throws: `ValidationError` naming an unknown zone.
     func zone() throws -> TimeZone {
         if let timeZone, TimeZone(identifier: timeZone) == nil {
@@ -190,6 +195,8 @@ struct TripsCommand: ParsableCommand {
 
     @OptionGroup var options: TimelineOptions
     @Option(help: "Only the trips that began this year.") var year: Int?
+
+    func validate() throws { try year.map { try TimelineOptions.checkYear($0, name: "--year") } }
     @Flag(help: "Print JSON: [{start, end, nights, countries, provinces, distance_km, destination}].") var json = false
 
     func run() throws {
@@ -226,6 +233,8 @@ struct YearCommand: ParsableCommand {
     @Argument(help: "The year (2024).") var year: Int
     @OptionGroup var options: TimelineOptions
     @Flag(help: "Print one JSON document: {year, new, days_abroad, distance_km, top_places, trips}.") var json = false
+
+    func validate() throws { try TimelineOptions.checkYear(year, name: "YEAR") }
 
     func run() throws {
         let zone = try options.zone()

@@ -217,5 +217,9 @@ import Testing
         let text = try bench.ok(["year", "2022"] + utc)
         #expect(text.hasPrefix("2022 in review\n"))
         #expect(text.contains("trips: \(trips.count)"))
+        let farYear = try bench.run(["year", "99999999999"] + utc)
+        #expect(farYear.status != 0 && farYear.stderr.contains("YEAR must be a year from 1 to 9999"))
+        let noYear = try bench.run(["trips", "--year", "0"] + utc)
+        #expect(noYear.status != 0 && noYear.stderr.contains("--year must be a year from 1 to 9999"))
     }
 }
