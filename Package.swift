@@ -80,7 +80,7 @@ let package = Package(
             ]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(
-            name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaTimeline", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // The timeline engine: fixes to stays, moves, places and trips. Pure functions, no dependencies.
         .target(name: "RoquaTimeline"),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO", "RoquaTimeline"]),

@@ -3,12 +3,11 @@ import RoquaBoundaries
 import RoquaRegions
 import RoquaTimeline
 
-/// The kept history as stays and moves (`Timeline.segment`), with the places the stays make
-/// (`Places.cluster`): what `roqua timeline`, `places` and `trips` answer from.
+/// The kept history as stays and moves, with the places the stays make (`Places.cluster`):
+/// what `roqua timeline`, `places` and `trips` answer from.
 ///
-/// Read a window of the history at a time (`windowDays`), so memory follows a month of fixes,
-/// not a decade: each window's last entry may be cut short by the window's end, so it is
-/// dropped and the next window starts where it started, and sees it whole.
+/// The store keeps the stays and moves its imports made (`RegionStore.keptTimeline`); other
+/// stay thresholds, or a store that keeps none yet, segment every kept fix now, a month at a time.
 public struct HistoryTimeline: Sendable {
     /// Every stay and move, in time order, not overlapping.
     public let entries: [TimelineEntry]
@@ -16,47 +15,29 @@ public struct HistoryTimeline: Sendable {
     public let places: [Place]
     /// Per entry, the id of its place (stays), nil for moves.
     public let placeOfEntry: [Int?]
+    /// The stay thresholds the entries were made with.
+    public let settings: TimelineSettings
+    /// Whether the entries were read as the store keeps them (false: segmented now).
+    public let wasKept: Bool
 
-    /// Days of fixes read at a time.
-    static let windowDays: Int64 = 30
-
-    /// Segments every kept fix of `store`.
+    /// The timeline of every kept fix of `store`.
     /// - Parameters:
-    ///   - isOnLand: whether a boundary lies under a point (the boat mode's water test).
+    ///   - settings: the stay thresholds; nil for those the store's timeline was kept with.
+    ///   - isOnLand: whether a boundary lies under a point (the boat mode's water test), for
+    ///     segmenting with settings the store did not keep.
     /// - Throws: `RegionStoreError`, `FixBlock.Damaged` when the store cannot be read.
     public init(
-        store: RegionStore, settings: TimelineSettings, timeZone: TimeZone, isOnLand: (Double, Double) -> Bool
+        store: RegionStore, settings: TimelineSettings? = nil, timeZone: TimeZone, isOnLand: (Double, Double) -> Bool
     ) throws {
-        var entries: [TimelineEntry] = []
-        let history = try store.history()
-        // The fixes the regions are derived from: those the import's accuracy setting keeps (a
-        // 200 m fix far off would end a drive and start a phantom walk).
-        let maxAccuracy = try store.derivedWith().clustering.maxAccuracy
-        if let first = history.first, let last = history.last {
-            let end = Self.milliseconds(last) + 1
-            var start = Self.milliseconds(first)
-            var window = Self.windowDays * 86_400_000
-            while start < end {
-                let windowEnd = min(start + window, end)
-                let fixes = try store.fixes(from: Self.date(start), to: Self.date(windowEnd)).lazy
-                    .filter { ($0.accuracy ?? 0) <= maxAccuracy }.map(Self.timelineFix)
-                let found = Timeline.segment(Array(fixes), settings: settings, isOnLand: isOnLand)
-                if windowEnd == end {
-                    entries += found
-                    break
-                }
-                // One entry filling the window: it may go on beyond it, so look further.
-                guard found.count >= 2, let cut = found.last?.start, cut > start else {
-                    window *= 2
-                    continue
-                }
-                entries += found.dropLast()
-                start = cut
-                window = Self.windowDays * 86_400_000
-            }
+        let entries: [TimelineEntry]
+        if let kept = try store.keptTimeline(), settings == nil || settings == kept.settings {
+            (entries, self.settings, wasKept) = (kept.entries, kept.settings, true)
+        } else {
+            let settings = settings ?? .standard
+            (entries, self.settings, wasKept) = (try store.segmentedTimeline(settings, isOnLand: isOnLand), settings, false)
         }
         self.entries = Self.linked(entries)
-        (places, placeOfEntry) = Places.cluster(self.entries, meters: settings.stayMeters, timeZone: timeZone)
+        (places, placeOfEntry) = Places.cluster(self.entries, meters: self.settings.stayMeters, timeZone: timeZone)
     }
 
     /// The entries that overlap `[from, to)`, with their indices, whole (a stay over midnight is in
@@ -111,10 +92,4 @@ public struct HistoryTimeline: Sendable {
 
     package static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     package static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-
-    static func timelineFix(_ fix: Fix) -> TimelineFix {
-        TimelineFix(
-            time: milliseconds(fix.timestamp), latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
-            accuracy: fix.accuracy, speed: fix.speed)
-    }
 }

@@ -5,6 +5,7 @@ import RoquaCommandLine
 import RoquaCommandOptions
 import RoquaIO
 import RoquaRegions
+import RoquaTimeline
 
 /// `roqua history`: what the store keeps of the fixes themselves.
 struct HistoryCommand: ParsableCommand {
@@ -120,24 +121,26 @@ struct RebuildCommand: ParsableCommand {
     @OptionGroup var boundaryOptions: BoundaryOptions
     @OptionGroup var achievementOptions: AchievementOptions
     @OptionGroup var derive: DeriveOptions
+    @OptionGroup var stays: StayOptions
     @Flag(help: "Rebuild even though files imported before the store kept fixes made regions that will be lost.")
     var discardUnkept = false
 
     func run() throws {
         let store = try storeOptions.open()
         let settings = try derive.applied(to: try store.derivedWith())
+        let timeline = try stays.applied(to: try store.timelineSettings() ?? .standard)
         let importer = try TrackImporter(
             store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
             settings: settings.clustering, flights: settings.flights)
         let tracker = try achievementOptions.tracker(boundaries: boundaryOptions)
         let (summary, unlocks) = try store.write { db in
-            let summary = try importer.rederive(db, discardingUnkept: discardUnkept)
+            let summary = try importer.rederive(db, discardingUnkept: discardUnkept, timeline: timeline)
             return (summary, try tracker.rederived(db, stored: summary.storedRegions ?? []))
         }
-        print(Self.report(summary, unlocks: unlocks.count, settings: settings))
+        print(Self.report(summary, unlocks: unlocks.count, settings: settings, timeline: timeline))
     }
 
-    static func report(_ summary: RebuildSummary, unlocks: Int, settings: DeriveSettings) -> String {
+    static func report(_ summary: RebuildSummary, unlocks: Int, settings: DeriveSettings, timeline: TimelineSettings) -> String {
         let clustering = settings.clustering
         var lines = [
             "Rebuilt from \(summary.fixes) kept fixes of \(summary.sources) source(s): \(summary.regionsBefore) → "
@@ -146,7 +149,7 @@ struct RebuildCommand: ParsableCommand {
         lines.append(
             "  settings: clustering radius \(clustering.radius) m, exploration radius "
                 + "\(clustering.explorationRadius.map { "\($0) m" } ?? "the same"), minimum distance \(clustering.minDistance) m, "
-                + "accuracy \(Int(clustering.maxAccuracy)) m")
+                + "accuracy \(Int(clustering.maxAccuracy)) m; stays of \(timeline.stayMinutes) min within \(Int(timeline.stayMeters)) m")
         if summary.importsWithoutFixes > 0 {
             lines.append(
                 "  \(summary.importsWithoutFixes) file(s) imported before the store kept fixes made no region now "
@@ -205,6 +208,7 @@ struct ForgetCommand: ParsableCommand {
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { throw Failure("nothing forgotten") }
         }
         let settings = try store.derivedWith()
+        let timeline = try store.timelineSettings() ?? .standard
         let importer = try TrackImporter(
             store: store, enricher: RegionEnricher(boundaries: boundaryOptions.path),
             settings: settings.clustering, flights: settings.flights)
@@ -217,7 +221,7 @@ struct ForgetCommand: ParsableCommand {
         print(
             "Forgot \(summary.fixes) fixes taken \(shown), \(summary.imports) import record(s) made then"
                 + (summary.sources > 0 ? " and \(summary.sources) source(s) left empty" : ""))
-        print(RebuildCommand.report(summary.rebuild, unlocks: unlocks.count, settings: settings))
+        print(RebuildCommand.report(summary.rebuild, unlocks: unlocks.count, settings: settings, timeline: timeline))
         print("The deleted bytes were overwritten and the write-ahead log emptied.")
     }
 }

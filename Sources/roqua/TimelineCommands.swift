@@ -17,15 +17,11 @@ struct TimelineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The zone of days and hours (default: $TZ or the system's).", valueName: "zone"))
     var timeZone: String?
 
-    @Option(help: ArgumentHelp("A stay lasts at least this long (1–240).", valueName: "minutes"))
-    var stayMinutes = 5
-
-    @Option(help: ArgumentHelp("A stay keeps within about this distance (20–2000).", valueName: "metres"))
-    var stayMeters = 100.0
+    @OptionGroup var stays: StayOptions
 
     func validate() throws {
         _ = try zone()
-        _ = try settings()
+        _ = try stays.applied(to: .standard)
     }
 
     /// - Throws: `ValidationError` unless `year` is one of the calendar's 1…9999.
@@ -41,13 +37,6 @@ struct TimelineOptions: ParsableArguments {
         return TimeZones.chosen(timeZone)
     }
 
-    /// - Throws: `ValidationError` naming the option out of range.
-    func settings() throws -> TimelineSettings {
-        do { return try TimelineSettings(stayMinutes: stayMinutes, stayMeters: stayMeters) } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
     /// The whole kept history as stays and moves, and a namer for its places.
     func timeline() throws -> (HistoryTimeline, PlaceNamer) {
         let opened = try open()
@@ -58,8 +47,9 @@ struct TimelineOptions: ParsableArguments {
     func open() throws -> (store: RegionStore, timeline: HistoryTimeline, namer: PlaceNamer) {
         let store = try storeOptions.open(.readOnly)
         let namer = try PlaceNamer(boundaries: boundaryOptions.path)
-        let timeline = try HistoryTimeline(
-            store: store, settings: try settings(), timeZone: try zone(), isOnLand: namer.isOnLand)
+        // Thresholds other than those the store's timeline was kept with segment the fixes now.
+        let settings = try stays.isEmpty ? nil : stays.applied(to: store.timelineSettings() ?? .standard)
+        let timeline = try HistoryTimeline(store: store, settings: settings, timeZone: try zone(), isOnLand: namer.isOnLand)
         return (store, timeline, namer)
     }
 
@@ -85,6 +75,29 @@ struct TimelineOptions: ParsableArguments {
             .map { trip in
                 TripAnswer(trip, farStayNames: try Self.names(ofStays: trip.farStays, in: timeline, namer: namer), language: .local)
             }
+    }
+}
+
+/// The stay thresholds, as options: unset ones keep what the store remembers.
+struct StayOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A stay lasts at least this long (1–240; default: remembered, else 5).", valueName: "minutes"))
+    var stayMinutes: Int?
+
+    @Option(help: ArgumentHelp("A stay keeps within about this distance (20–2000; default: remembered, else 100).", valueName: "metres"))
+    var stayMeters: Double?
+
+    /// Neither option was given.
+    var isEmpty: Bool { stayMinutes == nil && stayMeters == nil }
+
+    /// `remembered` with the options given.
+    /// - Throws: `ValidationError` naming the option out of range.
+    func applied(to remembered: TimelineSettings) throws -> TimelineSettings {
+        do {
+            return try TimelineSettings(
+                stayMinutes: stayMinutes ?? remembered.stayMinutes, stayMeters: stayMeters ?? remembered.stayMeters)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }
 

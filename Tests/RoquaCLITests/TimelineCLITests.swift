@@ -222,4 +222,82 @@ import Testing
         let noYear = try bench.run(["trips", "--year", "0"] + utc)
         #expect(noYear.status != 0 && noYear.stderr.contains("--year must be a year from 1 to 9999"))
     }
+
+    /// Eleven weeks of a phone cut into four files, imported out of order, each import
+    /// segmenting again only from just before its earliest fix.
+    func phoneInParts(_ bench: HistoryCLITests.Bench, order: [Int]) throws -> [String] {
+        let lines = PhoneHistory.csv(seed: 5, days: 77).split(separator: "\n").map(String.init)
+        let body = lines.dropFirst()
+        let size = (body.count + 3) / 4
+        return try order.map { part in
+            let file = bench.directory.file("part\(part).csv")
+            let chunk = body.dropFirst(part * size).prefix(size)
+            try ([lines[0]] + chunk).joined(separator: "\n").appending("\n").write(toFile: file, atomically: true, encoding: .utf8)
+            return file
+        }
+    }
+
+    @Test func theKeptTimelineIsWhatSegmentingEverythingAtOnceGives() throws {
+        let boundaries = ["--boundaries", try Bundled.path()]
+        let whole = HistoryCLITests.Bench(directory: try TempDirectory("roqua-timeline-whole"), roqua: roqua)
+        let file = whole.directory.file("phone.csv")
+        try PhoneHistory.csv(seed: 5, days: 77).write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try whole.ok(["track", "import", file] + boundaries)
+        let parts = HistoryCLITests.Bench(directory: try TempDirectory("roqua-timeline-parts"), roqua: roqua)
+        for file in try phoneInParts(parts, order: [2, 0, 3, 1]) { _ = try parts.ok(["track", "import", file] + boundaries) }
+
+        let span = ["timeline", "2022-01-01", "--to", "2022-03-20", "--json"] + boundaries
+        let expected = try whole.ok(span)
+        #expect(try whole.decoded(Timeline.self, ["timeline", "2022-01-01", "--to", "2022-03-20"] + boundaries).entries.count > 150)
+        #expect(try parts.ok(span) == expected)
+        #expect(try parts.ok(["places", "--json"] + boundaries) == (try whole.ok(["places", "--json"] + boundaries)))
+        // Segmenting now with the same thresholds, and a rebuild, give the kept entries again.
+        _ = try parts.ok(["rebuild"] + boundaries)
+        #expect(try parts.ok(span) == expected)
+    }
+
+    @Test func aRebuildRemembersTheStayThresholds() throws {
+        let boundaries = ["--boundaries", try Bundled.path()]
+        let bench = HistoryCLITests.Bench(directory: try TempDirectory("roqua-timeline-rebuild"), roqua: roqua)
+        for file in try phoneInParts(bench, order: [0, 1]) { _ = try bench.ok(["track", "import", file] + boundaries) }
+        // January: well inside the first two parts, so the third changes none of it.
+        let span = ["timeline", "2022-01-01", "--to", "2022-01-31", "--json"] + boundaries
+        // A stay of 1.5 km takes in the first and last minutes of each commute.
+        let standard = try bench.ok(span)
+        let wide = try bench.ok(span + ["--stay-meters", "1500"])
+        #expect(wide != standard)
+
+        let rebuilt = try bench.ok(["rebuild", "--stay-meters", "1500"] + boundaries)
+        #expect(rebuilt.contains("stays of 5 min within 1500 m"), "\(rebuilt)")
+        #expect(try bench.ok(span) == wide)
+        // Later imports keep to them.
+        for file in try phoneInParts(bench, order: [2]) { _ = try bench.ok(["track", "import", file] + boundaries) }
+        let later = ["timeline", "2022-02-15", "--to", "2022-03-05", "--json"] + boundaries
+        #expect(try bench.ok(later) == (try bench.ok(later + ["--stay-meters", "1500"])))
+
+        _ = try bench.ok(["rebuild", "--stay-meters", "100"] + boundaries)
+        #expect(try bench.ok(span) == standard)
+        let far = try bench.run(["rebuild", "--stay-meters", "5000"] + boundaries)
+        #expect(far.status != 0 && far.stderr.contains("--stay-meters"), "\(far.stderr)")
+    }
+
+    /// A forgotten day shows nothing: no stay bridges it, though the phone was at home on both sides.
+    @Test func aForgottenDayIsBridgedByNoStay() throws {
+        let boundaries = ["--boundaries", try Bundled.path()]
+        let bench = HistoryCLITests.Bench(directory: try TempDirectory("roqua-timeline-forget"), roqua: roqua)
+        for file in try phoneInParts(bench, order: [0]) { _ = try bench.ok(["track", "import", file] + boundaries) }
+        // 2022-01-08 is a Saturday at home: one stay from Friday evening to Monday morning.
+        let saturday = ["timeline", "2022-01-08"] + boundaries
+        let before = try bench.decoded(Timeline.self, saturday)
+        #expect(before.entries.count == 1 && before.entries.first?.type == "stay", "\(before.entries)")
+        _ = try bench.ok(["forget", "--from", "2022-01-08", "--to", "2022-01-09", "--yes"] + boundaries)
+        #expect(try bench.decoded(Timeline.self, saturday).entries.isEmpty)
+        let midnight = try #require(ISO8601DateFormatter().date(from: "2022-01-07T21:00:00Z"))
+        let friday = try bench.decoded(Timeline.self, ["timeline", "2022-01-07"] + boundaries)
+        #expect(try #require(friday.entries.last).end < midnight)
+        let sunday = try bench.decoded(Timeline.self, ["timeline", "2022-01-09"] + boundaries)
+        #expect(try #require(sunday.entries.first).start >= midnight.addingTimeInterval(86_400))
+        // Segmented now, with other thresholds, the day stays empty too.
+        #expect(try bench.decoded(Timeline.self, saturday + ["--stay-minutes", "20"]).entries.isEmpty)
+    }
 }

@@ -130,3 +130,23 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
         #expect(movesBetweenStays(Timeline.segment(b.fixes, isOnLand: everywhereLand)).map(\.mode) == [.walk, .cycle])
     }
 }
+
+@Suite struct SelectionTests {
+    /// Selection agrees with sorting at every rank, with duplicates and runs.
+    @Test func selectionIsWhatSortingPutsThere() {
+        var random = SystemRandomNumberGenerator()
+        for size in [1, 2, 3, 7, 100, 1_001] {
+            for _ in 0..<20 {
+                let values = (0..<size).map { _ in Double(Int.random(in: 0..<(size / 3 + 2), using: &random)) * 0.5 }
+                let sorted = values.sorted()
+                let k = Int.random(in: 0..<size, using: &random)
+                var work = values
+                #expect(Selection.select(k, in: &work, 0, size - 1) == sorted[k])
+                #expect(work[..<k].allSatisfy { $0 <= sorted[k] } && work[(k + 1)...].allSatisfy { $0 >= sorted[k] })
+                // A second rank within the part left of the first, as the mode's percentiles are read.
+                let m = Int.random(in: 0...k, using: &random)
+                #expect(Selection.select(m, in: &work, 0, k) == sorted[m])
+            }
+        }
+    }
+}

@@ -17,6 +17,8 @@ Measured, each RUNS times (median), the two binaries interleaved where both are 
                                     `roqua export --format gpx` of the same day on that store
                                     (process start included, and without: an empty day's time is
                                     subtracted); target < 5 ms for the read
+  a day's timeline                  `roqua timeline DAY --json` on that store, as kept, and segmented
+                                    again with other stay thresholds; target < 50 ms
   backup / restore                  `roqua backup` and `roqua restore` of that store: time, size
 
 Usage: bench_kept_fixes.py ROQUA BASELINE_ROQUA WORKDIR [RUNS]
@@ -120,6 +122,16 @@ def main():
         target = '< 5 ms' if verb == 'history' else ''
         print(f'| {label}, {counted:,} fixes (median of {len(days)}) | {statistics.median(days) * 1000:.1f} ms | | |')
         print(f"| … less an empty day's | {(statistics.median(days) - statistics.median(nothing)) * 1000:.1f} ms | | {target} |")
+    # A day's timeline, its stays named: read as the store keeps it (an import made it), against
+    # segmenting every kept fix again (other stay thresholds), and a bare process start.
+    day = [roqua, 'timeline', '2019-06-12', '--json', '--store', big, '--time-zone', 'UTC'] + b
+    kept = [timed(day)[0] for _ in range(max(runs, 9))]
+    again = [timed(day + ['--stay-minutes', '6'])[0] for _ in range(runs)]
+    start = [timed([roqua, '--version'])[0] for _ in range(max(runs, 9))]
+    print(f"| a day's timeline, kept (`timeline D --json`, median of {len(kept)}) | "
+          f"{statistics.median(kept) * 1000:.0f} ms | | < 50 ms |")
+    print(f'| … segmenting every fix again (`--stay-minutes 6`) | {statistics.median(again) * 1000:.0f} ms | | |')
+    print(f'| … a bare process start (`roqua --version`) | {statistics.median(start) * 1000:.0f} ms | | |')
     backup = os.path.join(work, 'ten-years.backup')
     made = timed([roqua, 'backup', '--store', big, backup])
     restored = fresh(os.path.join(work, 'restored.sqlite'))

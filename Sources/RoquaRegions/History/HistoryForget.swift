@@ -142,6 +142,7 @@ extension TrackImporter {
                 try StoreTime.text(Date(timeIntervalSince1970: Double(to) / 1000)),
             ])
         summary.imports = db.changesCount
+        try KeptTimeline.forgot(from: from, to: to, db)
         summary.rebuild = try rederive(db, discardingUnkept: discardingUnkept)
         return summary
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RoquaTimeline
 
 /// What a rebuild did.
 public struct RebuildSummary: Sendable, Equatable {
@@ -36,14 +37,15 @@ extension TrackImporter {
     static let derivedTables = ["visited_regions", "flight_regions", "presence", "tiles", "flights", "explored_figures"]
 
     /// Re-derives everything from the kept fixes with this importer's settings, in `db`'s open
-    /// transaction: the derived tables (the store's and each component's) are emptied, every
+    /// transaction: the derived tables and the kept timeline (the store's and each component's) are emptied, every
     /// source's fixes are derived again — sources in the order of their first fix, each in time
     /// order, as if every file were imported afresh in the order it was recorded — and the
     /// settings are remembered. Region ids start again at 1, so the same fixes and settings give
     /// the same store.
     /// - Throws: `UnkeptRegions` when files imported before the history made regions no kept fix
     ///   makes again (unless `discardingUnkept`), `FixBlock.Damaged` for a damaged block, `RegionStoreError`.
-    package func rederive(_ db: Database, discardingUnkept: Bool = false) throws -> RebuildSummary {
+    /// - Parameter timeline: the stay thresholds, then remembered (nil: the remembered ones).
+    package func rederive(_ db: Database, discardingUnkept: Bool = false, timeline: TimelineSettings? = nil) throws -> RebuildSummary {
         var summary = RebuildSummary()
         summary.regionsBefore = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
         summary.importsWithoutFixes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM imports WHERE fixes_kept IS NULL") ?? 0
@@ -68,6 +70,7 @@ extension TrackImporter {
         try db.execute(sql: "UPDATE fix_sources SET decided_ms = last_ms")
         let written = try derivation.write(db)
         try DeriveSettings(clustering: settings, flightSpeedKmh: flights.speed * 3.6).remember(db)
+        try KeptTimeline.update(from: nil, settings: timeline, maxAccuracy: settings.maxAccuracy, isOnLand: isOnLand, db)
         summary.regions = written.stored.count
         summary.flights = derivation.counts.flights.count
         summary.events = written.events

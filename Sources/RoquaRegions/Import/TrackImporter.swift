@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RoquaBoundaries
 import RoquaIO
+import RoquaTimeline
 
 /// A unit seen for the first time, by code and name.
 public struct FirstVisit: Sendable, Equatable {
@@ -243,6 +244,7 @@ public final class TrackImporter {
         // Keep, then derive what was newly kept (in time order within each block); a file
         // imported before the history only fills it.
         var keeper = try FixKeeper(source: historyName, db)
+        var earliest = Int64.max
         let derives = !summary.keptOnly
         // A live source goes on from the last fix its earlier posts settled; the fixes they kept
         // but could not settle yet (a fast last fix) are settled now, with this batch.
@@ -265,9 +267,13 @@ public final class TrackImporter {
                 continue
             }
             let fresh = try keeper.add(kept)
-            if derives, !fresh.isEmpty { derivation.derive(fresh) }
+            if !fresh.isEmpty {
+                earliest = min(earliest, fresh.first?.time ?? .max)
+                if derives { derivation.derive(fresh) }
+            }
         }
         let fresh = try keeper.finish()
+        earliest = min(earliest, fresh.first?.time ?? .max)
         if derives {
             derivation.derive(fresh)
             if options.continuing {
@@ -301,6 +307,9 @@ public final class TrackImporter {
         (summary.newRegions, summary.revisits, summary.flights) = (counts.newRegions, counts.revisits, counts.flights)
         (summary.inFlight, summary.glitches) = (counts.inFlight, counts.glitches)
         let written = try derivation.write(db)
+        if keeper.kept > 0 {
+            try KeptTimeline.update(from: earliest, maxAccuracy: settings.maxAccuracy, isOnLand: isOnLand, db)
+        }
         if summary.keptOnly {
             try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
         } else {
@@ -315,6 +324,15 @@ public final class TrackImporter {
                 ])
         }
         (summary.events, summary.firsts, summary.storedRegions) = (written.events, written.firsts, written.stored)
+    }
+}
+
+extension TrackImporter {
+    /// Whether a country's boundary lies under the point itself (not the nearest one a few
+    /// hundred metres off: the Bosphorus is water), for the timeline's boat mode.
+    func isOnLand(_ latitude: Double, _ longitude: Double) -> Bool {
+        guard let answer = try? enricher.resolver.resolve(latitude: latitude, longitude: longitude) else { return false }
+        return answer.country != nil && !answer.approximate
     }
 }
 

@@ -18,6 +18,8 @@ enum RegionSchema {
     static let figures = "v6: explored figures"
     /// Keeps every fix imported or posted (`FixHistory`), and the settings everything is derived with.
     static let history = "v7: kept fixes"
+    /// Keeps the history's stays and moves (`KeptTimeline`), made by the next import or rebuild.
+    static let timeline = "v8: kept timeline"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -105,6 +107,7 @@ enum RegionSchema {
                     """)
         }
         migrator.registerMigration(history) { db in try FixHistory.createTables(db) }
+        migrator.registerMigration(timeline) { db in try KeptTimeline.createTable(db) }
         return migrator
     }
 }

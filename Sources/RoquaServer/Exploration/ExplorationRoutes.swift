@@ -45,7 +45,7 @@ enum ExplorationRoutes {
             }
             var answer = try await offloaded {
                 let namer = try PlaceNamer(index: state.index)
-                let timeline = try HistoryTimeline(store: state.store, settings: .standard, timeZone: zone, isOnLand: namer.isOnLand)
+                let timeline = try HistoryTimeline(store: state.store, timeZone: zone, isOnLand: namer.isOnLand)
                 return try TimelineAnswer(day: day, zone: zone, timeline: timeline, namer: namer)
             }
             answer.timeZone = query["tz"] ?? zone.identifier

@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+import RoquaBoundaries
+import RoquaIO
+import RoquaTimeline
+
+/// The kept history's stays and moves (`Timeline.segment`), kept in the store beside the fixes
+/// they come from and updated in the same transaction: an import or a live post segments again
+/// from just before its earliest new fix, a rebuild or a forget everything. A day's timeline is
+/// then a read, not a pass over a decade of fixes.
+///
+/// The settings the entries were made with are remembered under `settingsKey`; a store without
+/// them (from before this table, or restored from a backup made before it) has no kept
+/// timeline, and readers segment the fixes themselves until the next import makes one.
+package enum KeptTimeline {
+    static let settingsKey = "timeline"
+    /// Days of fixes segmented at a time, so memory follows a month of fixes, not a decade.
+    static let windowDays: Int64 = 30
+
+    static func createTable(_ db: Database) throws {
+        // One row per entry; entries never overlap and their starts strictly increase, so the
+        // start is the key. A stay has its centre and fix count, a move its mode and length.
+        try db.execute(
+            sql: """
+                CREATE TABLE timeline_entries (
+                    start_ms INTEGER PRIMARY KEY,
+                    end_ms INTEGER NOT NULL,
+                    mode TEXT,
+                    meters REAL,
+                    latitude REAL,
+                    longitude REAL,
+                    fixes INTEGER
+                )
+                """)
+        // The spans `roqua forget` emptied: no stay or move bridges one (a night at home either
+        // side of a forgotten day would otherwise claim the day), so none is shown of them.
+        try db.execute(sql: "CREATE TABLE forgotten_spans (from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL)")
+    }
+
+    /// Notes that `[from, to)` (ms) was forgotten.
+    static func forgot(from: Int64, to: Int64, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO forgotten_spans (from_ms, to_ms) VALUES (?, ?)", arguments: [from, to])
+    }
+
+    /// The forgotten spans (ms), by start.
+    fileprivate static func forgotten(_ db: Database) throws -> [Range<Int64>] {
+        try Row.fetchAll(db, sql: "SELECT from_ms, to_ms FROM forgotten_spans WHERE to_ms > from_ms ORDER BY from_ms").map {
+            ($0[0] as Int64)..<($0[1] as Int64)
+        }
+    }
+
+    private struct Remembered: Codable {
+        var stayMinutes: Int
+        var stayMeters: Double
+    }
+
+    /// The settings the kept entries were made with; nil when the store keeps no timeline.
+    static func remembered(_ db: Database) throws -> TimelineSettings? {
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [settingsKey]),
+            let values = try? CheckedJSONDecoder().decode(Remembered.self, from: Data(text.utf8))
+        else { return nil }
+        return try? TimelineSettings(stayMinutes: values.stayMinutes, stayMeters: values.stayMeters)
+    }
+
+    private static func remember(_ settings: TimelineSettings, _ db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let values = Remembered(stayMinutes: settings.stayMinutes, stayMeters: settings.stayMeters)
+        try db.execute(
+            sql: "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [settingsKey, String(decoding: try encoder.encode(values), as: UTF8.self)])
+    }
+
+    /// Segments the kept fixes again from just before `from` (ms; everything when nil or when
+    /// the store keeps no timeline yet) to the end, with `settings` (the remembered ones, else
+    /// the defaults, when nil), replacing the entries from there on.
+    ///
+    /// The restart is the start of the entry before the one `from` falls in: segmenting from an
+    /// entry's start gives what segmenting from the beginning gives (the windows rely on it too),
+    /// and one entry more leaves room for a stay the new fixes extend backwards.
+    /// - Parameters:
+    ///   - maxAccuracy: fixes less accurate than this (metres) are left out, as the regions leave them.
+    ///   - isOnLand: whether a boundary lies under a point (the boat mode's water test).
+    static func update(
+        from: Int64?, settings: TimelineSettings? = nil, maxAccuracy: Double, isOnLand: (Double, Double) -> Bool,
+        _ db: Database
+    ) throws {
+        let known = try remembered(db)
+        let settings = settings ?? known ?? .standard
+        var start = Int64.min
+        if let from, known == settings {
+            let before = try Int64.fetchAll(
+                db, sql: "SELECT start_ms FROM timeline_entries WHERE start_ms <= ? ORDER BY start_ms DESC LIMIT 2",
+                arguments: [from])
+            start = before.last ?? Int64.min
+        }
+        try db.execute(sql: "DELETE FROM timeline_entries WHERE start_ms >= ?", arguments: [start])
+        let entries = try segment(
+            from: start, settings: settings, isOnLand: isOnLand,
+            fixes: { a, b in try accurate(FixHistory.fixes(from: a, to: b, db), maxAccuracy: maxAccuracy) },
+            bounds: { try bounds(db) }, breaks: try forgotten(db))
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO timeline_entries (start_ms, end_ms, mode, meters, latitude, longitude, fixes) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for entry in entries {
+            switch entry {
+            case .stay(let stay):
+                try insert.execute(arguments: [stay.start, stay.end, nil, nil, stay.latitude, stay.longitude, stay.fixes])
+            case .move(let move):
+                try insert.execute(arguments: [move.start, move.end, move.mode.rawValue, move.meters, nil, nil, nil])
+            }
+        }
+        try remember(settings, db)
+    }
+
+    /// Every kept entry in time order (moves unlinked: `fromStay`/`toStay` nil), with the
+    /// settings they were made with; nil when the store keeps no timeline.
+    static func entries(_ db: Database) throws -> (settings: TimelineSettings, entries: [TimelineEntry])? {
+        guard let settings = try remembered(db) else { return nil }
+        var entries: [TimelineEntry] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT start_ms, end_ms, mode, meters, latitude, longitude, fixes FROM timeline_entries ORDER BY start_ms")
+        while let row = try rows.next() {
+            let start: Int64 = row[0], end: Int64 = row[1]
+            if let text: String = row[2] {
+                guard let mode = TravelMode(rawValue: text) else {
+                    throw FixBlock.Damaged(description: "the kept timeline has an unknown mode \(Echo.quoted(text)) at \(start)")
+                }
+                entries.append(.move(Move(start: start, end: end, mode: mode, meters: row[3], fromStay: nil, toStay: nil)))
+            } else {
+                entries.append(.stay(Stay(start: start, end: end, latitude: row[4], longitude: row[5], fixes: row[6])))
+            }
+        }
+        return (settings, entries)
+    }
+
+    /// The first and last kept fix's times (ms), nil for an empty history.
+    fileprivate static func bounds(_ db: Database) throws -> (Int64, Int64)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT MIN(start_ms), MAX(end_ms) FROM fix_blocks"),
+            let first: Int64 = row[0], let last: Int64 = row[1]
+        else { return nil }
+        return (first, last)
+    }
+
+    fileprivate static func accurate(_ fixes: [KeptFix], maxAccuracy: Double) -> [TimelineFix] {
+        // Kept accuracy is in decimetres, -1 for none (a fix without one is kept, as the regions keep it).
+        let limit = maxAccuracy * 10
+        return fixes.compactMap { fix in
+            guard Double(fix.accuracy) <= limit else { return nil }
+            return TimelineFix(
+                time: fix.time, latitude: Double(fix.latitude) / 1e7, longitude: Double(fix.longitude) / 1e7,
+                accuracy: fix.accuracy < 0 ? nil : Double(fix.accuracy) / 10, speed: fix.speed < 0 ? nil : Double(fix.speed) / 100)
+        }
+    }
+
+    /// The entries of the fixes from `from` (ms) to the last, segmented a window at a time: each
+    /// window's last entry may be cut short by the window's end, so it is dropped and the next
+    /// window starts where it started, and sees it whole. The history is segmented apart on either
+    /// side of each of `breaks`, as if it ended there and began again.
+    /// - Parameters:
+    ///   - fixes: the fixes in `[a, b)` (ms), in time order.
+    ///   - bounds: the first and last fix's times, nil for none.
+    ///   - breaks: spans no entry may bridge, by start.
+    static func segment(
+        from: Int64, settings: TimelineSettings, isOnLand: (Double, Double) -> Bool,
+        fixes: (Int64, Int64) throws -> [TimelineFix], bounds: () throws -> (Int64, Int64)?, breaks: [Range<Int64>]
+    ) throws -> [TimelineEntry] {
+        guard let (first, last) = try bounds() else { return [] }
+        var entries: [TimelineEntry] = []
+        let end = last + 1
+        var start = max(from, first)
+        let standardWindow = windowDays * 86_400_000
+        var window = standardWindow
+        while start < end {
+            // The history stops at the next break as it stops at its end.
+            let next = breaks.first { $0.upperBound > start && $0.lowerBound < end }
+            let stop = next.map { max($0.lowerBound, start) } ?? end
+            let windowEnd = min(start + window, stop)
+            let found = Timeline.segment(
+                windowEnd > start ? try fixes(start, windowEnd) : [], settings: settings, isOnLand: isOnLand)
+            if windowEnd == stop {
+                entries += found
+                guard let next else { break }
+                start = next.upperBound
+                window = standardWindow
+                continue
+            }
+            // One entry filling the window: it may go on beyond it, so look further.
+            guard found.count >= 2, let cut = found.last?.start, cut > start else {
+                window *= 2
+                continue
+            }
+            entries += found.dropLast()
+            start = cut
+            window = standardWindow
+        }
+        return entries
+    }
+}
+
+extension RegionStore {
+    /// The kept stays and moves in time order (moves unlinked) and the settings they were made
+    /// with; nil when the store keeps none yet (before its next import or rebuild).
+    /// - Throws: `RegionStoreError`, `FixBlock.Damaged` for a damaged row.
+    public func keptTimeline() throws -> (settings: TimelineSettings, entries: [TimelineEntry])? {
+        try read { db in try KeptTimeline.entries(db) }
+    }
+
+    /// The stays and moves of every kept fix segmented now with `settings`, as an import would
+    /// keep them (the same windows, the same accuracy filter); for settings other than the kept ones.
+    /// - Throws: `RegionStoreError`, `FixBlock.Damaged`.
+    public func segmentedTimeline(_ settings: TimelineSettings, isOnLand: (Double, Double) -> Bool) throws -> [TimelineEntry] {
+        try read { db in
+            let maxAccuracy = try DeriveSettings.remembered(db).clustering.maxAccuracy
+            return try KeptTimeline.segment(
+                from: .min, settings: settings, isOnLand: isOnLand,
+                fixes: { a, b in KeptTimeline.accurate(try FixHistory.fixes(from: a, to: b, db), maxAccuracy: maxAccuracy) },
+                bounds: { try KeptTimeline.bounds(db) }, breaks: try KeptTimeline.forgotten(db))
+        }
+    }
+}
+
+extension RegionStore {
+    /// The stay thresholds the kept timeline was made with, nil when the store keeps none yet.
+    /// - Throws: `RegionStoreError`.
+    public func timelineSettings() throws -> TimelineSettings? {
+        try read { db in try KeptTimeline.remembered(db) }
+    }
+}
