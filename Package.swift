@@ -80,7 +80,10 @@ let package = Package(
             ]),
         .target(name: "RoquaExport", dependencies: ["RoquaBoundaries", "RoquaIO", grdb]),
         .target(
-            name: "RoquaRegions", dependencies: ["RoquaBoundaries", "RoquaIO", "RoquaTimeline", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            name: "RoquaRegions",
+            dependencies: [
+                "RoquaBoundaries", "RoquaIO", "RoquaTimeline", "RoquaPhotos", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // The timeline engine: fixes to stays, moves, places and trips. Pure functions, no dependencies.
         .target(name: "RoquaTimeline"),
         .target(name: "RoquaProgress", dependencies: ["RoquaBoundaries", "RoquaRegions", "RoquaIO", "RoquaTimeline"]),
@@ -106,7 +109,8 @@ let package = Package(
             name: "roqua-fuzz",
             dependencies: [
                 "RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                "RoquaProgress", "RoquaProjection", "RoquaServeInput", .product(name: "RoquaFuzzing", package: "TestKit"),
+                "RoquaProgress", "RoquaProjection", "RoquaServeInput", "RoquaPhotos",
+                .product(name: "RoquaFuzzing", package: "TestKit"),
             ]
         ),
         // Benchmarks live apart from tests: `swift run -c release roqua-bench --help`.
@@ -153,6 +157,11 @@ let package = Package(
         ),
         // Containers of track files (`.gz`, `.zip`, `.kmz`): zlib and libzip, read through RoquaIO only.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Photos as history: a photo's position and time, read from its metadata only (JPEG, HEIF/AVIF,
+        // PNG, Takeout sidecars); EXIF values decoded by libexif behind thin readers of the containers.
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .target(name: "RoquaPhotos", dependencies: ["CExif"]),
+        .testTarget(name: "RoquaPhotosTests", dependencies: ["RoquaPhotos", "RoquaTestSupport"], exclude: ["Fixtures"]),
         // QR codes for setting up phones (`roqua serve device add --qr`, the browser app).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "RoquaQR", dependencies: ["CQRencode"]),

@@ -55,6 +55,8 @@ public struct TrackImportAnswer: Codable, Sendable, Equatable {
     public var firstCountries: [Unit]
     public var unlocked: [Unlock]
     public var levelUp: LevelUp?
+    /// A folder of photos: photos read, located, skipped by reason, the first damaged ones.
+    public var photos: PhotoCounts?
     /// The lines `roqua track import` prints for the file (English).
     public var text: String
 
@@ -84,6 +86,7 @@ public struct TrackImportAnswer: Codable, Sendable, Equatable {
         flights = summary.flights.count
         inFlight = summary.inFlight
         glitches = summary.glitches
+        photos = summary.photos
         func firsts(_ level: AdminLevel) -> [Unit] {
             summary.firsts.filter { $0.level == level }.map { Unit(code: $0.code, name: $0.name) }
         }

@@ -35,9 +35,14 @@ package struct TrackImportSession {
     package typealias ImportFile = (TrackSource, Alongside) throws -> (summary: TrackImportSummary, extra: [AchievementEvent]?)
 
     /// Runs every input: `importFile` imports one source, `step` hears of each outcome in order.
+    /// Photos are imported with `photoTimeZone` for local times without an offset, or passed over
+    /// when `photos` is false (`roqua serve`'s uploads take tracks only).
     /// - Throws: only what `step` throws (a caller that wants to stop: a server shutting down, an
     ///   upload of one file that failed).
-    package func run(_ inputs: [TrackInput], importFile: ImportFile, step: (Step) throws -> Void) throws {
+    package func run(
+        _ inputs: [TrackInput], photos: Bool = false, photoTimeZone: TimeZone? = nil, importFile: ImportFile,
+        step: (Step) throws -> Void
+    ) throws {
         let tracker = tracker
         let alongside: Alongside = { db, summary in try tracker.consume(db, events: summary.events, stored: summary.storedRegions) }
         for input in inputs {
@@ -46,6 +51,19 @@ package struct TrackImportSession {
                 try step(.unreadable(path: path, error: error))
             case let .skipped(_, count):
                 try step(.passedOver(count: count))
+            case let .photos(batch):
+                guard photos else {
+                    try step(.passedOver(count: batch.files.count))
+                    continue
+                }
+                let outcome: Step
+                do {
+                    let (summary, events) = try importer.importPhotos(batch, timeZone: photoTimeZone, alongside: alongside)
+                    outcome = .imported(name: batch.name, summary: summary, events: events ?? [])
+                } catch {
+                    outcome = .failed(name: batch.name, error: error)
+                }
+                try step(outcome)
             case let .source(source):
                 let outcome: Step
                 do {

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaBoundaries
+import RoquaRegions
 import RoquaTimeline
 
 /// Where a point lies, named offline: the units holding it and its locality.
@@ -77,9 +78,11 @@ public struct TimelineAnswer: Encodable, Sendable {
     public var date: String
     public var timeZone: String
     public var entries: [Entry]
+    /// Photos taken in the days asked that fall in no entry (a camera roll from before any tracker).
+    public var photos: [PhotoAnswer]
 
-    public init(date: String, timeZone: String, entries: [Entry]) {
-        (self.date, self.timeZone, self.entries) = (date, timeZone, entries)
+    public init(date: String, timeZone: String, entries: [Entry], photos: [PhotoAnswer] = []) {
+        (self.date, self.timeZone, self.entries, self.photos) = (date, timeZone, entries, photos)
     }
 
     /// The first instant of `day` (`YYYY-MM-DD`) in `zone` and of the day after; nil for text
@@ -99,26 +102,47 @@ public struct TimelineAnswer: Encodable, Sendable {
     }
 
     /// The entries of `timeline` that overlap `day` (through `last`, when given and later; both
-    /// must be days `span(of:zone:)` accepts), each stay named by `namer`.
-    /// - Throws: GRDB's `DatabaseError` when the localities cannot be read.
-    public init(day: String, through last: String? = nil, zone: TimeZone, timeline: HistoryTimeline, namer: PlaceNamer) throws {
+    /// must be days `span(of:zone:)` accepts), each stay named by `namer`, with the photos taken
+    /// during each (`photos` gives those of a span).
+    /// - Throws: GRDB's `DatabaseError` when the localities cannot be read, what `photos` throws.
+    public init(
+        day: String, through last: String? = nil, zone: TimeZone, timeline: HistoryTimeline, namer: PlaceNamer,
+        photos: (Date, Date) throws -> [PhotoTaken] = { _, _ in [] }
+    ) throws {
         guard let (from, end) = Self.span(of: day, zone: zone), let (_, lastEnd) = Self.span(of: last ?? day, zone: zone) else {
             preconditionFailure("not a day: \(day) or \(last ?? day)")
         }
         let to = max(end, lastEnd)
+        let found = timeline.entries(overlapping: from, to)
+        // Entries are whole: their photos are those of their whole span, not only of these days.
+        let first = found.first.map { min(from, HistoryTimeline.date($0.entry.start)) } ?? from
+        let last = found.last.map { max(to, HistoryTimeline.date($0.entry.end + 1)) } ?? to
+        var taken = try photos(first, last)[...]
         var answers: [Entry] = []
-        for (index, entry) in timeline.entries(overlapping: from, to) {
+        var outside: [PhotoAnswer] = []
+        for (index, entry) in found {
+            // Photos before this entry and in the days asked fall in none.
+            while let photo = taken.first, HistoryTimeline.milliseconds(photo.time) < entry.start {
+                if photo.time >= from && photo.time < to { outside.append(PhotoAnswer(photo)) }
+                taken.removeFirst()
+            }
+            var during: [PhotoAnswer] = []
+            while let photo = taken.first, HistoryTimeline.milliseconds(photo.time) <= entry.end {
+                during.append(PhotoAnswer(photo))
+                taken.removeFirst()
+            }
             switch entry {
             case let .stay(stay):
                 guard let place = timeline.place(ofEntry: index) else { continue }
                 let names = try namer.names(latitude: stay.latitude, longitude: stay.longitude)
-                answers.append(.stay(StayAnswer(stay, place: place, names: names, language: .local)))
+                answers.append(.stay(StayAnswer(stay, place: place, names: names, language: .local, photos: during)))
             case let .move(move):
                 let (from, to) = (timeline.place(ofEntry: move.fromStay), timeline.place(ofEntry: move.toStay))
-                answers.append(.move(MoveAnswer(move, from: from, to: to)))
+                answers.append(.move(MoveAnswer(move, from: from, to: to, photos: during)))
             }
         }
-        self.init(date: day, timeZone: zone.identifier, entries: answers)
+        outside += taken.filter { $0.time >= from && $0.time < to }.map(PhotoAnswer.init)
+        self.init(date: day, timeZone: zone.identifier, entries: answers, photos: outside)
     }
 
     /// A stay or a move, each with its own members.
@@ -145,9 +169,11 @@ public struct StayAnswer: Encodable, Sendable {
     public var placeId: Int
     public var label: PlaceLabel?
     public var names: PlaceNames
+    public var photos: [PhotoAnswer]
     var language: Language
 
-    public init(_ stay: Stay, place: Place, names: PlaceNames, language: Language) {
+    public init(_ stay: Stay, place: Place, names: PlaceNames, language: Language, photos: [PhotoAnswer] = []) {
+        self.photos = photos
         start = HistoryTimeline.date(stay.start)
         end = HistoryTimeline.date(stay.end)
         (lat, lon) = (Self.rounded(stay.latitude), Self.rounded(stay.longitude))
@@ -161,12 +187,13 @@ public struct StayAnswer: Encodable, Sendable {
     static func rounded(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
 
     enum CodingKeys: String, CodingKey {
-        case type, start, end, lat, lon, placeId, label, country, province, district, locality
+        case type, start, end, lat, lon, placeId, label, country, province, district, locality, photos
     }
 
     public func encode(to encoder: any Encoder) throws {
         var object = encoder.container(keyedBy: CodingKeys.self)
         try object.encode("stay", forKey: .type)
+        try object.encode(photos, forKey: .photos)
         try object.encode(start, forKey: .start)
         try object.encode(end, forKey: .end)
         try object.encode(lat, forKey: .lat)
@@ -186,8 +213,10 @@ public struct MoveAnswer: Encodable, Sendable {
     public var distanceKm: Double
     public var fromPlaceId: Int?
     public var toPlaceId: Int?
+    public var photos: [PhotoAnswer]
 
-    public init(_ move: Move, from: Place?, to: Place?) {
+    public init(_ move: Move, from: Place?, to: Place?, photos: [PhotoAnswer] = []) {
+        self.photos = photos
         start = HistoryTimeline.date(move.start)
         end = HistoryTimeline.date(move.end)
         mode = move.mode
@@ -197,18 +226,29 @@ public struct MoveAnswer: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, start, end, mode, distanceKm, fromPlaceId, toPlaceId
+        case type, start, end, mode, distanceKm, fromPlaceId, toPlaceId, photos
     }
 
     public func encode(to encoder: any Encoder) throws {
         var object = encoder.container(keyedBy: CodingKeys.self)
         try object.encode("move", forKey: .type)
+        try object.encode(photos, forKey: .photos)
         try object.encode(start, forKey: .start)
         try object.encode(end, forKey: .end)
         try object.encode(mode, forKey: .mode)
         try object.encode(distanceKm, forKey: .distanceKm)
         try object.encode(fromPlaceId, forKey: .fromPlaceId)
         try object.encode(toPlaceId, forKey: .toPlaceId)
+    }
+}
+
+/// A photo in a timeline: `{"path", "time"}` (its path in the folder imported).
+public struct PhotoAnswer: Encodable, Sendable, Equatable {
+    public var path: String
+    public var time: Date
+
+    public init(_ photo: PhotoTaken) {
+        (path, time) = (photo.path, photo.time)
     }
 }
 

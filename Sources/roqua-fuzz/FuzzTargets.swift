@@ -5,6 +5,7 @@ import RoquaBoundaries
 import RoquaFuzzing
 import RoquaIO
 import RoquaImport
+import RoquaPhotos
 import RoquaProgress
 import RoquaProjection
 import RoquaRegions
@@ -15,6 +16,14 @@ import RoquaServeInput
 /// them; `scripts/checks/fuzz.sh` runs every target, and the replay mode checks the saved inputs).
 enum FuzzTargets {
     typealias Target = FuzzDriver.Target
+
+    /// A photo read gives no fix, or one on the globe with a finite time.
+    static func photoFix(_ reading: PhotoReading) {
+        guard case .fix(let fix) = reading else { return }
+        guard fix.latitude.isFinite, fix.longitude.isFinite, abs(fix.latitude) <= 90, abs(fix.longitude) <= 180,
+            fix.time.timeIntervalSince1970.isFinite, fix.accuracy.map({ $0.isFinite && $0 >= 0 }) ?? true
+        else { fatalError("an impossible photo fix was read: \(fix)") }
+    }
 
     static let all: [String: Target] = {
         var targets: [String: Target] = [
@@ -45,6 +54,12 @@ enum FuzzTargets {
                 }
             },
             "shapefile": shapefile,
+            // A photo's metadata (`RoquaPhotos`), each container and the Takeout sidecar: skipped with a
+            // reason, or a fix on the globe.
+            "photo-jpeg": { data in photoFix(fuzzJPEG([UInt8](data))) },
+            "photo-isobmff": { data in photoFix(fuzzISOBMFF([UInt8](data))) },
+            "photo-png": { data in photoFix(fuzzPNG([UInt8](data))) },
+            "photo-takeout": { data in photoFix(fuzzTakeout([UInt8](data))) },
             // A JSON array of records read in one pass where plain and token by token must agree;
             // its elements skipped in plain runs and token by token must stop alike.
             "json-plain": { data in

@@ -256,10 +256,7 @@ enum LocalTime {
     /// `toDayIncluded`, a date given as `--to` ends at the next midnight (its day is in the span).
     /// - Throws: `ValidationError` naming the option and the value, or an empty span.
     static func span(from: String, to: String, zone name: String?, toDayIncluded: Bool) throws -> (Date, Date) {
-        if let name, TimeZone(identifier: name) == nil {
-            throw ValidationError("unknown time zone '\(name)' (use an IANA name such as Europe/Istanbul)")
-        }
-        let zone = TimeZones.chosen(name)
+        let zone = try TimeZones.checked(name)
         guard let start = parse(from, zone: zone) else {
             throw ValidationError("--from \(Echo.quoted(from)) is not a date or time (e.g. 2024-05-03 or 2024-05-03T14:00)")
         }

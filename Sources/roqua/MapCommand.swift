@@ -55,9 +55,7 @@ struct MapCommand: ParsableCommand {
         if let level, AdminLevel(name: level) == nil {
             throw ValidationError("unknown level '\(level)' (use country, province or district)")
         }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Istanbul)")
-        }
+        _ = try TimeZones.named(timeZone)
         guard tileZoom == 14 || tileZoom == 17 else { throw ValidationError("--tile-zoom must be 14 or 17") }
     }
 

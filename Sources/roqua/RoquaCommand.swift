@@ -12,7 +12,8 @@ struct RoquaCommand: ParsableCommand {
             ResolveCommand.self, BoundaryImportCommand.self, InfoCommand.self, TrackCommand.self, RegionsCommand.self,
             StatsCommand.self, MapCommand.self, AchievementsCommand.self, ProfileCommand.self,
             ExportCommand.self, RestoreCommand.self, HistoryCommand.self, BackupCommand.self, ForgetCommand.self,
-            RebuildCommand.self, TimelineCommand.self, PlacesCommand.self, TripsCommand.self, YearCommand.self, ServeCommand.self,
+            RebuildCommand.self, TimelineCommand.self, PlacesCommand.self, TripsCommand.self, YearCommand.self, PhotosCommand.self,
+            ServeCommand.self,
             ExportBoundariesCommand.self,
         ]
     )

@@ -3,6 +3,7 @@ import Foundation
 import RoquaBoundaries
 import RoquaCommandLine
 import RoquaCommandOptions
+import RoquaIO
 import RoquaProgress
 import RoquaRegions
 import Synchronization
@@ -44,9 +45,7 @@ struct Summary: ParsableCommand {
 
     func validate() throws {
         guard (4...9).contains(decimals) else { throw ValidationError("--decimals must be between 4 and 9") }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Istanbul)")
-        }
+        _ = try TimeZones.named(timeZone)
     }
 
     func run() throws {
@@ -184,9 +183,7 @@ struct DaysCommand: ParsableCommand {
 
     func validate() throws {
         guard AdminLevel(name: level) != nil else { throw ValidationError("--level must be country, province or district") }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Istanbul)")
-        }
+        _ = try TimeZones.named(timeZone)
         if let year, !(1970...2099).contains(year) { throw ValidationError("--year must be between 1970 and 2099") }
         if json && csv { throw ValidationError("--json and --csv: choose one") }
     }
@@ -264,6 +261,20 @@ struct TilesCommand: ParsableCommand {
 /// The time zone a command counts days in: `--time-zone`, else the system's (`TZ`), named as the
 /// user named it (Foundation on Linux calls `TZ=UTC` "GMT").
 enum TimeZones {
+    /// The zone called `name` (an `--time-zone`), nil when none was given.
+    /// - Throws: `ValidationError` naming an unknown zone.
+    static func named(_ name: String?) throws -> TimeZone? {
+        guard let name else { return nil }
+        guard let zone = TimeZone(identifier: name) else {
+            throw ValidationError("unknown time zone \(Echo.quoted(name)) (use an IANA name such as Europe/Istanbul)")
+        }
+        return zone
+    }
+
+    /// The zone called `name`, else `chosen(nil)`'s.
+    /// - Throws: `ValidationError` naming an unknown zone.
+    static func checked(_ name: String?) throws -> TimeZone { try named(name) ?? chosen(nil) }
+
     static func chosen(_ name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZone {
         if let name, let zone = TimeZone(identifier: name) { return zone }
         if let tz = environment["TZ"], !tz.isEmpty, let zone = TimeZone(identifier: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) {

@@ -30,12 +30,7 @@ struct TimelineOptions: ParsableArguments {
     }
 
     /// - Throws: `ValidationError` naming an unknown zone.
-    func zone() throws -> TimeZone {
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("unknown time zone \(Echo.quoted(timeZone)) (use an IANA name such as Europe/Istanbul)")
-        }
-        return TimeZones.chosen(timeZone)
-    }
+    func zone() throws -> TimeZone { try TimeZones.checked(timeZone) }
 
     /// The whole kept history as stays and moves, and a namer for its places.
     func timeline() throws -> (HistoryTimeline, PlaceNamer) {
@@ -134,17 +129,24 @@ struct TimelineCommand: ParsableCommand {
 
     func run() throws {
         let zone = try options.zone()
-        let (timeline, namer) = try options.timeline()
-        var answer = try TimelineAnswer(day: day, through: to, zone: zone, timeline: timeline, namer: namer)
+        let (store, timeline, namer) = try options.open()
+        var answer = try TimelineAnswer(
+            day: day, through: to, zone: zone, timeline: timeline, namer: namer, photos: { try store.photos(from: $0, to: $1) })
         // The zone as asked ("UTC" stays "UTC", not Foundation's "GMT").
         answer.timeZone = options.timeZone ?? zone.identifier
         if json { return try RoquaProgram.printJSON(answer, dates: zone) }
-        if answer.entries.isEmpty { return print(to.map { "No fixes kept from \(day) through \($0)." } ?? "No fixes kept on \(day).") }
+        if answer.entries.isEmpty && answer.photos.isEmpty {
+            return print(to.map { "No fixes kept from \(day) through \($0)." } ?? "No fixes kept on \(day).")
+        }
         for entry in answer.entries { print(Self.line(entry, day: day, zone: zone)) }
+        if !answer.photos.isEmpty {
+            print("\(answer.photos.count) photo(s) outside any stay or move: " + answer.photos.map(\.path).joined(separator: ", "))
+        }
     }
 
     /// One entry as a line: `09:12–17:40  work · Levent, Beşiktaş`, `17:40–18:25  boat 4.1 km`.
     static func line(_ entry: TimelineAnswer.Entry, day: String, zone: TimeZone) -> String {
+        func photos(_ photos: [PhotoAnswer]) -> String { photos.isEmpty ? "" : " · \(photos.count) photo(s)" }
         func time(_ date: Date) -> String {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -157,9 +159,10 @@ struct TimelineCommand: ParsableCommand {
         switch entry {
         case let .stay(stay):
             let what = [stay.label?.rawValue, stay.names.short(language: .local) ?? "at sea"].compactMap { $0 }
-            return "\(time(stay.start))–\(time(stay.end))  " + what.joined(separator: " · ")
+            return "\(time(stay.start))–\(time(stay.end))  " + what.joined(separator: " · ") + photos(stay.photos)
         case let .move(move):
             return "\(time(move.start))–\(time(move.end))  \(move.mode.rawValue) \(String(format: "%.1f", move.distanceKm)) km"
+                + photos(move.photos)
         }
     }
 }

@@ -25,7 +25,10 @@ struct TrackCommand: ParsableCommand {
                 walked. Each file is read streaming and written in its own transaction: a malformed file \
                 changes nothing and the others are still imported; a file imported before (same content) \
                 adds nothing. Points without a time are skipped and counted; a file with no timed point is \
-                an error unless --assume-time gives one. The exit status is 1 when any file failed.
+                an error unless --assume-time gives one. Photos (JPEG, HEIC/HEIF, AVIF, PNG) and Google \
+                Takeout's photo sidecars give one fix each, read from their metadata only: their GPS \
+                position and the time taken; a folder's photos are imported together, counted by what \
+                each gave. The exit status is 1 when any file failed.
                 """
         )
 
@@ -60,13 +63,23 @@ struct TrackCommand: ParsableCommand {
                     + "the store's, 250 at first).", valueName: "km/h"))
         var flightSpeed: Double?
 
+        @Option(
+            help: ArgumentHelp(
+                "The zone of photos whose time has no offset (default: such photos are skipped and counted).",
+                valueName: "zone"))
+        var timeZone: String?
+
         @Flag(help: "Print one JSON document: per file, fixes read, skipped (by reason, first lines), dropped, new regions, unlocks.")
         var json = false
 
         func validate() throws {
             do { try settings(.default).validate() } catch { throw ValidationError("\(error)") }
             _ = try readOptions()
+            _ = try photoZone()
         }
+
+        /// - Throws: `ValidationError` naming an unknown zone.
+        func photoZone() throws -> TimeZone? { try TimeZones.named(timeZone) }
 
         /// The store's remembered settings with this import's options: they apply to this import
         /// only (`roqua rebuild` changes what is remembered).
@@ -100,13 +113,18 @@ struct TrackCommand: ParsableCommand {
             let session = try TrackImportSession(importer: importer, tracker: achievementOptions.tracker(boundaries: boundaryOptions))
             let inputs = TrackInputs.expand(files)
             var tally = TrackImportTally()
-            let total = inputs.reduce(0) { if case .source = $1 { $0 + 1 } else { $0 } }
+            let total = inputs.reduce(0) {
+                switch $1 {
+                case .source, .photos: $0 + 1
+                case .failed, .skipped: $0
+                }
+            }
             let progress = TrackImportProgress(total: total)
             var answers: [TrackImportAnswer] = []
             var failures: [TrackImportRunAnswer.Failure] = []
             let streaming = session.streaming(options: try readOptions(), progress: progress.fixes)
             try session.run(
-                inputs,
+                inputs, photos: true, photoTimeZone: try photoZone(),
                 importFile: { source, alongside in
                     progress.begin(source.name)
                     do {

@@ -54,6 +54,7 @@ import Testing
             case let .source(source): names.append(source.name)
             case let .skipped(_, count): passedOver += count
             case let .failed(path, error): Issue.record("\(path): \(error)")
+            case let .photos(batch): Issue.record("no photo in this archive: \(batch)")
             }
         }
         #expect(names == ["activities/1.fit", "activities/2.tcx.gz", "activities/3.gpx.gz", "activities.csv"].map { "\(archive):\($0)" })
@@ -78,17 +79,21 @@ import Testing
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file("photo.jpg")))
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file(".hidden.gpx")))
         try Data("PK\u{3}\u{4}broken".utf8).write(to: URL(fileURLWithPath: dir.file("broken.zip")))
-        var sources: [String] = [], failed: [String] = [], skipped = 0
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file("notes.txt")))
+        var sources: [String] = [], failed: [String] = [], skipped = 0, photos: [PhotoBatch] = []
         for input in TrackInputs.expand([dir.path]) {
             switch input {
             case let .source(source): sources.append(source.name)
             case let .failed(path, _): failed.append(path)
             case let .skipped(_, count): skipped += count
+            case let .photos(batch): photos.append(batch)
             }
         }
         #expect(sources == [sub + "/a.fit", dir.file("b.tcx")])
         #expect(failed == [dir.file("broken.zip")])
         #expect(skipped == 1)
+        // Photos are one batch of the folder named, each named by its path in it.
+        #expect(photos == [PhotoBatch(name: dir.path, files: [PhotoFile(photo: dir.file("photo.jpg"), historyName: "photo.jpg")])])
 
         let empty = dir.file("empty.zip")
         try Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)).write(to: URL(fileURLWithPath: empty))

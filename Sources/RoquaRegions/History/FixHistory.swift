@@ -68,12 +68,14 @@ package enum FixHistory {
 
     /// The blocks whose span meets `[from, through]` (milliseconds, both included), oldest first.
     /// `longest`: no block spans more (bounds the index range scanned).
-    static func blocks(from: Int64, through: Int64, longest: Int64, _ db: Database) throws -> [BlockRow] {
-        try Row.fetchAll(
+    /// `tracksOnly`: leave out the blocks of photos.
+    static func blocks(from: Int64, through: Int64, longest: Int64, tracksOnly: Bool = false, _ db: Database) throws -> [BlockRow] {
+        let photos = tracksOnly ? "AND source NOT IN (SELECT id FROM fix_sources WHERE photo = 1)" : ""
+        return try Row.fetchAll(
             db,
             sql: """
                 SELECT id, source, start_ms, end_ms FROM fix_blocks
-                WHERE start_ms BETWEEN ? AND ? AND end_ms >= ? ORDER BY start_ms, id
+                WHERE start_ms BETWEEN ? AND ? AND end_ms >= ? \(photos) ORDER BY start_ms, id
                 """, arguments: [from &- longest, through, from]
         ).map {
             BlockRow(id: $0[0], source: $0[1], start: $0[2], end: $0[3])
@@ -114,11 +116,12 @@ package enum FixHistory {
             sql: "UPDATE fix_sources SET decided_ms = MAX(COALESCE(decided_ms, ?1), ?1) WHERE name = ?2", arguments: [time, name])
     }
 
-    /// Every kept fix taken in `[from, to)` (milliseconds), of every source, in time order.
-    package static func fixes(from: Int64, to: Int64, _ db: Database) throws -> [KeptFix] {
+    /// Every kept fix taken in `[from, to)` (milliseconds), of every source (of tracks only, not
+    /// photos, when `tracksOnly`), in time order.
+    package static func fixes(from: Int64, to: Int64, tracksOnly: Bool = false, _ db: Database) throws -> [KeptFix] {
         guard to > from else { return [] }
         var found: [KeptFix] = []
-        for block in try blocks(from: from, through: to - 1, longest: try longestSpan(db), db) {
+        for block in try blocks(from: from, through: to - 1, longest: try longestSpan(db), tracksOnly: tracksOnly, db) {
             found += try fixes(ofBlock: block.id, db).filter { $0.time >= from && $0.time < to }
         }
         return found.inTimeOrder()

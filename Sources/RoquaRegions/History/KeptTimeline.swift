@@ -14,8 +14,11 @@ import RoquaTimeline
 /// timeline, and readers segment the fixes themselves until the next import makes one.
 package enum KeptTimeline {
     static let settingsKey = "timeline"
-    /// Days of fixes segmented at a time, so memory follows a month of fixes, not a decade.
+    /// At most this many days of fixes are segmented at a time…
     static let windowDays: Int64 = 30
+    /// …and about this many blocks of a track's fixes (4,096 each), so that memory follows a
+    /// sixty-five thousand fixes (about 10 MB), not a decade of them nor a dense month.
+    static let windowBlocks = 16
 
     static func createTable(_ db: Database) throws {
         // One row per entry; entries never overlap and their starts strictly increase, so the
@@ -35,6 +38,9 @@ package enum KeptTimeline {
         // The spans `roqua forget` emptied: no stay or move bridges one (a night at home either
         // side of a forgotten day would otherwise claim the day), so none is shown of them.
         try db.execute(sql: "CREATE TABLE forgotten_spans (from_ms INTEGER NOT NULL, to_ms INTEGER NOT NULL)")
+        // A photo is a point, not a track: its source makes no move (`FixHistory.fixes(tracksOnly:)`).
+        try db.execute(sql: "ALTER TABLE fix_sources ADD COLUMN photo INTEGER NOT NULL DEFAULT 0")
+        try db.execute(sql: "CREATE INDEX fix_sources_photos ON fix_sources(photo, first_ms)")
     }
 
     /// Notes that `[from, to)` (ms) was forgotten.
@@ -97,8 +103,8 @@ package enum KeptTimeline {
         try db.execute(sql: "DELETE FROM timeline_entries WHERE start_ms >= ?", arguments: [start])
         let entries = try segment(
             from: start, settings: settings, isOnLand: isOnLand,
-            fixes: { a, b in try accurate(FixHistory.fixes(from: a, to: b, db), maxAccuracy: maxAccuracy) },
-            bounds: { try bounds(db) }, breaks: try forgotten(db))
+            fixes: { a, b in try accurate(FixHistory.fixes(from: a, to: b, tracksOnly: true, db), maxAccuracy: maxAccuracy) },
+            bounds: { try bounds(db) }, breaks: try forgotten(db), window: { try window(from: $0, db) })
         let insert = try db.makeStatement(
             sql: "INSERT INTO timeline_entries (start_ms, end_ms, mode, meters, latitude, longitude, fixes) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for entry in entries {
@@ -133,9 +139,22 @@ package enum KeptTimeline {
         return (settings, entries)
     }
 
-    /// The first and last kept fix's times (ms), nil for an empty history.
+    /// How far (ms) from `start` a window of segmentation reaches: `windowBlocks` blocks of a
+    /// track's fixes, at most `windowDays` days.
+    fileprivate static func window(from start: Int64, _ db: Database) throws -> Int64 {
+        let longest = windowDays * 86_400_000
+        let next = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT start_ms FROM fix_blocks WHERE start_ms > ? AND source NOT IN (SELECT id FROM fix_sources WHERE photo = 1)
+                ORDER BY start_ms LIMIT 1 OFFSET ?
+                """, arguments: [start, windowBlocks])
+        return next.map { min(max($0 - start, 3_600_000), longest) } ?? longest
+    }
+
+    /// The first and last time (ms) of a kept fix of a track (not a photo), nil for none.
     fileprivate static func bounds(_ db: Database) throws -> (Int64, Int64)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT MIN(start_ms), MAX(end_ms) FROM fix_blocks"),
+        guard let row = try Row.fetchOne(db, sql: "SELECT MIN(first_ms), MAX(last_ms) FROM fix_sources WHERE photo = 0 AND fixes > 0"),
             let first: Int64 = row[0], let last: Int64 = row[1]
         else { return nil }
         return (first, last)
@@ -160,16 +179,17 @@ package enum KeptTimeline {
     ///   - fixes: the fixes in `[a, b)` (ms), in time order.
     ///   - bounds: the first and last fix's times, nil for none.
     ///   - breaks: spans no entry may bridge, by start.
+    ///   - window: how far (ms) a window from a time reaches.
     static func segment(
         from: Int64, settings: TimelineSettings, isOnLand: (Double, Double) -> Bool,
-        fixes: (Int64, Int64) throws -> [TimelineFix], bounds: () throws -> (Int64, Int64)?, breaks: [Range<Int64>]
+        fixes: (Int64, Int64) throws -> [TimelineFix], bounds: () throws -> (Int64, Int64)?, breaks: [Range<Int64>],
+        window reach: (Int64) throws -> Int64
     ) throws -> [TimelineEntry] {
         guard let (first, last) = try bounds() else { return [] }
         var entries: [TimelineEntry] = []
         let end = last + 1
         var start = max(from, first)
-        let standardWindow = windowDays * 86_400_000
-        var window = standardWindow
+        var window = try reach(start)
         while start < end {
             // The history stops at the next break as it stops at its end.
             let next = breaks.first { $0.upperBound > start && $0.lowerBound < end }
@@ -181,7 +201,7 @@ package enum KeptTimeline {
                 entries += found
                 guard let next else { break }
                 start = next.upperBound
-                window = standardWindow
+                window = try reach(start)
                 continue
             }
             // One entry filling the window: it may go on beyond it, so look further.
@@ -191,7 +211,7 @@ package enum KeptTimeline {
             }
             entries += found.dropLast()
             start = cut
-            window = standardWindow
+            window = try reach(start)
         }
         return entries
     }
@@ -213,8 +233,10 @@ extension RegionStore {
             let maxAccuracy = try DeriveSettings.remembered(db).clustering.maxAccuracy
             return try KeptTimeline.segment(
                 from: .min, settings: settings, isOnLand: isOnLand,
-                fixes: { a, b in KeptTimeline.accurate(try FixHistory.fixes(from: a, to: b, db), maxAccuracy: maxAccuracy) },
-                bounds: { try KeptTimeline.bounds(db) }, breaks: try KeptTimeline.forgotten(db))
+                fixes: { a, b in KeptTimeline.accurate(try FixHistory.fixes(from: a, to: b, tracksOnly: true, db), maxAccuracy: maxAccuracy)
+                },
+                bounds: { try KeptTimeline.bounds(db) }, breaks: try KeptTimeline.forgotten(db),
+                window: { try KeptTimeline.window(from: $0, db) })
         }
     }
 }

@@ -6,6 +6,7 @@ extension TrackImportSummary {
     /// `maxAccuracy` is the limit the import used, named when fixes were dropped for it.
     public func report(maxAccuracy: Double) -> String {
         if let notATrack { return "\(file): passed over, not a track file: \(notATrack)" }
+        if let photos { return photoReport(photos) }
         if alreadyImported { return "\(file): imported before (same content); nothing added" }
         if keptOnly {
             return "\(file): imported before the store kept fixes; its \(fixesKept) fixes are kept now, nothing counted again"
@@ -21,11 +22,34 @@ extension TrackImportSummary {
             lines.append("  \(flights.count) flight(s), \(Int(km.rounded())) km: \(inFlight) fix(es) in the air counted nowhere")
         }
         if glitches > 0 { lines.append("  \(glitches) GPS glitch(es) (a single fix far off between two near each other): lit nothing") }
-        for (level, label) in [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")] {
-            let names = firsts.filter { $0.level == level }.map(\.name)
-            if !names.isEmpty { lines.append("  first time in \(names.count) \(label): \(names.joined(separator: ", "))") }
+        return (lines + firstLines).joined(separator: "\n")
+    }
+
+    /// `DCIM (photos): 120 photos read, 100 with a place and a time (15 no position, …)`, then as a track.
+    private func photoReport(_ photos: PhotoCounts) -> String {
+        var read = "\(photos.read) photo(s) read, \(photos.located) with a place and a time"
+        let skipped = photos.skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
+        if !skipped.isEmpty { read += " (" + skipped.joined(separator: ", ") + ")" }
+        var lines = ["\(file) (photos): " + read]
+        if photos.skipped["local time without a zone"] != nil {
+            lines.append("  photos with a local time and no zone were skipped: pass --time-zone ZONE to place them")
         }
-        return lines.joined(separator: "\n")
+        lines += photos.problems.map { "  skipped: \($0)" }
+        if alreadyImported {
+            lines.append("  imported before (the same photos); nothing added")
+        } else if photos.located > 0 {
+            let duplicates = dropped[.duplicate].map { ", \($0) kept before" } ?? ""
+            lines.append("  \(fixesKept) kept\(duplicates); \(newRegions) new region(s), \(revisits) revisit(s)")
+        }
+        return (lines + firstLines).joined(separator: "\n")
+    }
+
+    /// `  first time in 2 districts: Kadıköy, Beşiktaş`, widest level last.
+    private var firstLines: [String] {
+        [(AdminLevel.district, "districts"), (.province, "provinces"), (.country, "countries")].compactMap { level, label in
+            let names = firsts.filter { $0.level == level }.map(\.name)
+            return names.isEmpty ? nil : "  first time in \(names.count) \(label): \(names.joined(separator: ", "))"
+        }
     }
 
     private func droppedDetail(_ maxAccuracy: Double) -> String {

@@ -48,6 +48,8 @@ public struct TrackImportSummary: Sendable, Equatable {
     public var inFlight = 0
     /// Single fixes far off between two near each other (GPS glitches): lit nothing.
     public var glitches = 0
+    /// A folder of photos (format `photos`): what its photos gave; nil for a track.
+    public var photos: PhotoCounts?
     /// Units seen for the first time because of this file: by new region, widest level first.
     public var firsts: [FirstVisit] = []
     /// The events this import caused (also yielded to the importer's stream, if it has one).

@@ -1,5 +1,6 @@
 import Foundation
 import RoquaIO
+import RoquaPhotos
 
 /// What a path given to `track import` turned into.
 public enum TrackInput {
@@ -8,8 +9,30 @@ public enum TrackInput {
     /// A path that could not be opened, walked or unpacked (a failure of the import).
     case failed(path: String, error: any Error)
     /// Files passed over while walking a directory or archive because their names are not those
-    /// of track files (photos, a Strava `activities.csv` is still read: its name says CSV).
+    /// of track files or photos (a Strava `activities.csv` is still read: its name says CSV).
     case skipped(path: String, count: Int)
+    /// The photos (and Takeout sidecars) of a folder, or one photo named: each a fix at most.
+    case photos(PhotoBatch)
+}
+
+/// A photo and its Google Takeout sidecar (`IMG_1.jpg.supplemental-metadata.json`), either of
+/// them possibly missing.
+public struct PhotoFile: Sendable, Equatable {
+    public var photo: String?
+    public var sidecar: String?
+    /// What the history calls it: the photo's path inside the folder named, never its content.
+    public var historyName: String
+
+    public init(photo: String? = nil, sidecar: String? = nil, historyName: String) {
+        (self.photo, self.sidecar, self.historyName) = (photo, sidecar, historyName)
+    }
+}
+
+/// The photos found under one path the user named, imported together.
+public struct PhotoBatch: Sendable, Equatable {
+    /// The path named.
+    public var name: String
+    public var files: [PhotoFile]
 }
 
 /// Paths → the tracks in them: files as they are, directories walked (sorted, hidden entries
@@ -39,12 +62,25 @@ public enum TrackInputs {
     private static func expand(_ path: String, named: Bool, root: String?, into inputs: inout [TrackInput]) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            walk(path, root: root ?? path, into: &inputs)
+            var photos: [PhotoFile] = []
+            walk(path, root: root ?? path, into: &inputs, photos: &photos)
+            if !photos.isEmpty { inputs.append(.photos(PhotoBatch(name: path, files: photos))) }
             return
         }
         // The history names a source by what the user would recognise and nothing of where it is
         // kept: a named file by its name, a walked one by its path inside the named directory.
         let historyName = root.map { String(path.dropFirst($0.count).drop { $0 == "/" }) } ?? (path as NSString).lastPathComponent
+        if named, path != "-" {
+            switch PhotoFileKind(fileName: path) {
+            case .photo: return inputs.append(.photos(PhotoBatch(name: path, files: [PhotoFile(photo: path, historyName: historyName)])))
+            case .takeoutSidecar(let photo):
+                let file = PhotoFile(
+                    sidecar: path,
+                    historyName: ((historyName as NSString).deletingLastPathComponent as NSString).appendingPathComponent(photo))
+                return inputs.append(.photos(PhotoBatch(name: path, files: [file])))
+            case .other: break
+            }
+        }
         do {
             guard path != "-" else { return inputs.append(.source(try TrackSource(file: path))) }
             let magic = try ByteStream(path: path).lookahead(4)
@@ -59,7 +95,7 @@ public enum TrackInputs {
         }
     }
 
-    private static func walk(_ directory: String, root: String, into inputs: inout [TrackInput]) {
+    private static func walk(_ directory: String, root: String, into inputs: inout [TrackInput], photos: inout [PhotoFile]) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
@@ -68,17 +104,33 @@ public enum TrackInputs {
             return
         }
         var passed = 0
+        // A photo and its sidecar, matched by the name the sidecar gives.
+        var sidecars: [String: String] = [:]
         for name in names where !name.hasPrefix(".") {
-            let path = (directory as NSString).appendingPathComponent(name)
+            if case .takeoutSidecar(let photo) = PhotoFileKind(fileName: name) { sidecars[photo] = name }
+        }
+        let inFolder = { (name: String) in (directory as NSString).appendingPathComponent(name) }
+        let relative = { (path: String) in String(path.dropFirst(root.count).drop { $0 == "/" }) }
+        for name in names where !name.hasPrefix(".") {
+            let path = inFolder(name)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                walk(path, root: root, into: &inputs)
+                walk(path, root: root, into: &inputs, photos: &photos)
+            } else if PhotoFileKind(fileName: name) == .photo {
+                photos.append(
+                    PhotoFile(photo: path, sidecar: sidecars.removeValue(forKey: name).map(inFolder), historyName: relative(path)))
+            } else if case .takeoutSidecar = PhotoFileKind(fileName: name) {
+                continue
             } else if isTrackName(name) || archiveExtensions.contains(fileExtension(name)) {
                 expand(path, named: false, root: root, into: &inputs)
             } else {
                 passed += 1
             }
+        }
+        // Sidecars whose photo is not here (a Takeout split over archives): the sidecar alone.
+        for (photo, sidecar) in sidecars.sorted(by: { $0.key < $1.key }) {
+            photos.append(PhotoFile(sidecar: inFolder(sidecar), historyName: relative(inFolder(photo))))
         }
         if passed > 0 { inputs.append(.skipped(path: directory, count: passed)) }
     }

@@ -46,7 +46,8 @@ enum ExplorationRoutes {
             var answer = try await offloaded {
                 let namer = try PlaceNamer(index: state.index)
                 let timeline = try HistoryTimeline(store: state.store, timeZone: zone, isOnLand: namer.isOnLand)
-                return try TimelineAnswer(day: day, zone: zone, timeline: timeline, namer: namer)
+                return try TimelineAnswer(
+                    day: day, zone: zone, timeline: timeline, namer: namer, photos: { try state.store.photos(from: $0, to: $1) })
             }
             answer.timeZone = query["tz"] ?? zone.identifier
             return try JSONBody.encoded(answer, timeZone: zone)
