@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "RoquaRegions",
             dependencies: [
-                "RoquaBoundaries", "RoquaIO", "RoquaTimeline", "RoquaPhotos", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "RoquaBoundaries", "RoquaIO", "RoquaTimeline", "RoquaPhotos", "RoquaTiles", grdb,
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // The timeline engine: fixes to stays, moves, places and trips. Pure functions, no dependencies.
         .target(name: "RoquaTimeline"),
@@ -109,7 +110,7 @@ let package = Package(
             name: "roqua-fuzz",
             dependencies: [
                 "RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaRegions", "RoquaAchievements", "RoquaIO",
-                "RoquaProgress", "RoquaProjection", "RoquaServeInput", "RoquaPhotos",
+                "RoquaProgress", "RoquaProjection", "RoquaServeInput", "RoquaPhotos", "RoquaTiles",
                 .product(name: "RoquaFuzzing", package: "TestKit"),
             ]
         ),
@@ -162,6 +163,10 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .target(name: "RoquaPhotos", dependencies: ["CExif"]),
         .testTarget(name: "RoquaPhotosTests", dependencies: ["RoquaPhotos", "RoquaTestSupport"], exclude: ["Fixtures"]),
+        // The lifetime map: heat and lines of every kept fix, as a pyramid of count tiles kept at
+        // import and drawn as PNG tiles (zlib).
+        .target(name: "RoquaTiles", dependencies: ["CZlib"]),
+        .testTarget(name: "RoquaTilesTests", dependencies: ["RoquaTiles", "CZlib", "RoquaTestSupport"]),
         // QR codes for setting up phones (`roqua serve device add --qr`, the browser app).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "RoquaQR", dependencies: ["CQRencode"]),

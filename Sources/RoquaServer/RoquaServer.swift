@@ -95,6 +95,7 @@ public enum RoquaServer {
         ReverseRoutes.add(to: router, state: state)
         BatchRoute.add(to: router, state: state)
         ExplorationRoutes.add(to: router, state: state)
+        MapTileRoutes.add(to: router, state: state)
         TrackRoutes.add(to: router, state: state)
         ArchiveRoutes.add(to: router, state: state)
         IngestRoutes.add(to: router, state: state)

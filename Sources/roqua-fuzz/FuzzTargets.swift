@@ -10,6 +10,7 @@ import RoquaProgress
 import RoquaProjection
 import RoquaRegions
 import RoquaServeInput
+import RoquaTiles
 
 /// Every parser of outside input, fed raw bytes. Each target must either finish or throw a typed
 /// error: a crash, a hang, a leak or unbounded memory is a bug (libFuzzer + AddressSanitizer find
@@ -60,6 +61,9 @@ enum FuzzTargets {
             "photo-isobmff": { data in photoFix(fuzzISOBMFF([UInt8](data))) },
             "photo-png": { data in photoFix(fuzzPNG([UInt8](data))) },
             "photo-takeout": { data in photoFix(fuzzTakeout([UInt8](data))) },
+            // A row of the lifetime map's count pyramid (`TileRaster`): refused, or decoded to counts that
+            // encode back to the same counts.
+            "tile-blob": { data in _ = fuzzTileBlob([UInt8](data)) },
             // A JSON array of records read in one pass where plain and token by token must agree;
             // its elements skipped in plain runs and token by token must stop alike.
             "json-plain": { data in

@@ -154,7 +154,7 @@ def link_examples(sandbox):
             continue
         for name in sorted(os.listdir(source)):
             path = os.path.join(source, name)
-            if name == "README.md" or not os.path.isfile(path):
+            if name == "README.md" or not (os.path.isfile(path) or os.path.isdir(path)):
                 continue
             link = os.path.join(target, name)
             if not os.path.lexists(link):

@@ -150,6 +150,16 @@ def day_view(driver):
     check("day view: the ferry is 'vapur', the office 'iş · Beyoğlu'", "vapur 5,1 km" in text and "iş · Beyoğlu" in text, text)
     markers = driver.execute_script("return document.querySelectorAll('#map path[stroke=\"#f0b45b\"]').length")
     check("day view: the day's stays and their order drawn on the map", markers >= 4, markers)
+    lines = wait_for(driver, "return [...document.querySelectorAll('.day-lines img')].filter(i => i.complete && "
+                             "i.naturalWidth == 256 && i.src.includes('from=2024-05-06&to=2024-05-06')).length", timeout=20)
+    check("day view: the day's lines drawn, as tiles of that day's fixes", bool(lines), lines)
+    heat = wait_for(driver, "return [...document.querySelectorAll('.heat-layer img')].filter(i => i.complete && "
+                            "i.naturalWidth == 256).length", timeout=20)
+    check("the heat layer of the whole history is on by default, its tiles drawn", bool(heat), heat)
+    driver.find_element(By.ID, "heat-toggle").click()
+    hidden = wait_for(driver, "return document.querySelectorAll('.heat-layer img').length == 0", timeout=10)
+    check("the heat toggle takes the layer off the map", hidden)
+    driver.find_element(By.ID, "heat-toggle").click()
     driver.find_element(By.ID, "day-next").click()
     moved = wait_for(driver, "return document.getElementById('day-date').value == '2024-05-07' && "
                              "document.querySelector('#day-entries li') !== null", timeout=30)

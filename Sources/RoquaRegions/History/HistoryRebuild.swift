@@ -34,7 +34,7 @@ public struct UnkeptRegions: Error, Sendable, Equatable, CustomStringConvertible
 
 extension TrackImporter {
     /// Tables made by the derive stages, emptied before everything is derived again.
-    static let derivedTables = ["visited_regions", "flight_regions", "presence", "tiles", "flights", "explored_figures"]
+    static let derivedTables = ["visited_regions", "flight_regions", "presence", "tiles", "flights", "explored_figures", "map_tiles"]
 
     /// Re-derives everything from the kept fixes with this importer's settings, in `db`'s open
     /// transaction: the derived tables and the kept timeline (the store's and each component's) are emptied, every
@@ -59,14 +59,18 @@ extension TrackImporter {
         try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'visited_regions'")
         var derivation = RegionDerivation(settings: settings, flights: flights, enricher: enricher, existing: [])
         let sources = try Row.fetchAll(db, sql: "SELECT id FROM fix_sources WHERE fixes > 0 ORDER BY first_ms, id").map { $0[0] as Int64 }
+        var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
         for source in sources {
             try FixHistory.forEachRun(ofSource: source, db) { fixes in
                 summary.fixes += fixes.count
                 derivation.derive(fixes)
+                try tiles.add(source: source, fixes)
             }
             derivation.endSource()
+            tiles.endSource(source)
             summary.sources += 1
         }
+        try tiles.finish()
         try db.execute(sql: "UPDATE fix_sources SET decided_ms = last_ms")
         let written = try derivation.write(db)
         try DeriveSettings(clustering: settings, flightSpeedKmh: flights.speed * 3.6).remember(db)

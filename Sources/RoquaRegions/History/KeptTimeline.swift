@@ -41,6 +41,7 @@ package enum KeptTimeline {
         // A photo is a point, not a track: its source makes no move (`FixHistory.fixes(tracksOnly:)`).
         try db.execute(sql: "ALTER TABLE fix_sources ADD COLUMN photo INTEGER NOT NULL DEFAULT 0")
         try db.execute(sql: "CREATE INDEX fix_sources_photos ON fix_sources(photo, first_ms)")
+        try MapTileKeeper.createTable(db)
     }
 
     /// Notes that `[from, to)` (ms) was forgotten.

@@ -82,7 +82,8 @@ extension TrackImporter {
             }
             var derivation = RegionDerivation(
                 settings: settings, flights: flights, enricher: enricher, existing: try store.readableRegions(db, growing: true))
-            for (name, fix) in found {
+            var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
+            for (index, (name, fix)) in found.enumerated() {
                 var keeper = try FixKeeper(source: name, db)
                 let fresh = try keeper.add(fix) + keeper.finish()
                 if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
@@ -91,7 +92,11 @@ extension TrackImporter {
                 try db.execute(sql: "UPDATE fix_sources SET photo = 1 WHERE name = ?", arguments: [name])
                 derivation.derive(fresh)
                 derivation.endSource()
+                // A photo is a point: lit on the heat map, joined to no line.
+                try tiles.add(source: Int64(index), fresh)
+                tiles.endSource(Int64(index))
             }
+            try tiles.finish()
             let counts = derivation.counts
             summary.dropped.merge(counts.dropped, uniquingKeysWith: +)
             (summary.newRegions, summary.revisits) = (counts.newRegions, counts.revisits)

@@ -246,6 +246,7 @@ public final class TrackImporter {
         // Keep, then derive what was newly kept (in time order within each block); a file
         // imported before the history only fills it.
         var keeper = try FixKeeper(source: historyName, db)
+        var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
         var earliest = Int64.max
         let derives = !summary.keptOnly
         // A live source goes on from the last fix its earlier posts settled; the fixes they kept
@@ -253,6 +254,7 @@ public final class TrackImporter {
         if derives, options.continuing, let (settled, waiting) = try FixHistory.continuation(of: historyName, db) {
             derivation.resume(after: settled.fix)
             derivation.derive(waiting)
+            tiles.resume(source: 0, after: waiting.last ?? settled)
         }
         while let fix = try reader.next() {
             summary.fixesRead += 1
@@ -272,10 +274,13 @@ public final class TrackImporter {
             if !fresh.isEmpty {
                 earliest = min(earliest, fresh.first?.time ?? .max)
                 if derives { derivation.derive(fresh) }
+                try tiles.add(source: 0, fresh)
             }
         }
         let fresh = try keeper.finish()
         earliest = min(earliest, fresh.first?.time ?? .max)
+        try tiles.add(source: 0, fresh)
+        try tiles.finish()
         if derives {
             derivation.derive(fresh)
             if options.continuing {

@@ -18,7 +18,8 @@ enum RegionSchema {
     static let figures = "v6: explored figures"
     /// Keeps every fix imported or posted (`FixHistory`), and the settings everything is derived with.
     static let history = "v7: kept fixes"
-    /// Keeps the history's stays and moves (`KeptTimeline`), made by the next import or rebuild.
+    /// Keeps the history's stays and moves (`KeptTimeline`) and the lifetime map's count tiles
+    /// (`MapTileKeeper`), made by the next import or rebuild; marks photos' sources.
     static let timeline = "v8: kept timeline"
 
     static var migrator: DatabaseMigrator {

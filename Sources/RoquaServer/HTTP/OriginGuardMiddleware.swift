@@ -15,9 +15,9 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     static var readOnlyPosts: Set<String> { ["/reverse/batch"] }
     /// The sign-in and sign-out forms post without script: same origin required, no page token.
     static var formPosts: Set<String> { ["/login", "/logout"] }
-    /// Reads of the history itself (where the user was on a day): a page of another site may not
-    /// even ask, as it may not post a phone's position.
-    static var historyReads: Set<String> { ["/api/timeline"] }
+    /// Reads of the history itself (where the user was on a day, the map of every fix): a page of
+    /// another site may not even ask, as it may not post a phone's position.
+    static func isHistoryRead(_ path: String) -> Bool { path == "/api/timeline" || path.hasPrefix(MapTileRoutes.prefix) }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
@@ -34,7 +34,7 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return try await next(request, context)
         }
-        if Self.historyReads.contains(path),
+        if Self.isHistoryRead(path),
             let reason = policy.refusesCrossSite(
                 origin: origin, referer: referer, fetchSite: request.headers[OriginGuard.fetchSite], authority: authority,
                 because: "where you were is never read by a page of another site")

@@ -11,7 +11,7 @@ const TEXT = {
         level: 'Seviye', next: 'sonraki seviye', badges: 'Rozetler', uploading: 'Yükleniyor', reading: 'Okunuyor ve kaydediliyor…',
         done: 'Bitti', failed: 'Başarısız', none: 'Henüz bir yer yok: bir iz dosyası içe aktarın.', current: 'şimdi', longest: 'en uzun',
         restarted: 'Sunucu yeniden başlatıldı: sayfayı yenileyip tekrar deneyin.',
-        travel: 'Seyahat', showTiles: 'Keşif karelerini haritada göster', countryLevel: 'ülke', provinceLevel: 'il',
+        travel: 'Seyahat', showHeat: 'Tüm geçmişin ısı haritası', showTiles: 'Keşif karelerini haritada göster', countryLevel: 'ülke', provinceLevel: 'il',
         districtLevel: 'ilçe', place: 'Yer', days: 'Gün', daysNote: 'İki yerde geçen bir gün ikisinde de sayılır; uçuştaki konumlar hiçbir yerde sayılmaz.',
         tiles: 'keşif karesi (zoom 14)', maxCluster: 'en büyük küme', maxSquare: 'en büyük kare', flights: 'Uçuş', noFlights: 'Uçuş yok',
         over183: '183 gün veya fazla', noDays: 'Henüz yerde geçen gün yok.', daysPerYear: 'Yıllara göre gün',
@@ -34,7 +34,7 @@ const TEXT = {
         level: 'Level', next: 'next level at', badges: 'Badges', uploading: 'Uploading', reading: 'Reading and saving…',
         done: 'Done', failed: 'Failed', none: 'Nothing visited yet: import a track file.', current: 'current', longest: 'longest',
         restarted: 'The server was restarted: reload the page and try again.',
-        travel: 'Travel', showTiles: 'Show explorer tiles on the map', countryLevel: 'country', provinceLevel: 'province',
+        travel: 'Travel', showHeat: 'Heat map of the whole history', showTiles: 'Show explorer tiles on the map', countryLevel: 'country', provinceLevel: 'province',
         districtLevel: 'district', place: 'Place', days: 'Days', daysNote: 'A day in two places counts for both; positions in flight count nowhere.',
         tiles: 'explorer tiles (zoom 14)', maxCluster: 'max cluster', maxSquare: 'max square', flights: 'Flights', noFlights: 'No flights',
         over183: '183 days or more', noDays: 'No days on the ground yet.', daysPerYear: 'Days per year',
@@ -399,6 +399,8 @@ async function refresh() {
   app.visited = new Set(visited);
   app.stats = stats; app.profile = profile; app.achievements = achievements; app.devices = devices; app.travel = travel;
   renderDevices(); renderTravel();
+  // The history changed: the tiles are asked again (the server answers 304 where they did not).
+  heatLayer.redraw();
   restyle();
   renderProgress(); renderProfile(); renderAchievements();
   learnUnits();
@@ -541,6 +543,18 @@ function renderDaysChart(years) {
   box.append(svg);
 }
 
+// The lifetime map: every kept fix as heat, tiles drawn by the server from the pyramid its
+// imports keep (never the fixes themselves sent to the page), shown by default.
+// Its own pane, above the fog and the regions (Leaflet puts tiles below every overlay), and no
+// target for the mouse: the regions under it keep their tooltips.
+map.createPane('history');
+map.getPane('history').style.zIndex = 450;
+map.getPane('history').style.pointerEvents = 'none';
+const heatLayer = L.tileLayer('/api/tiles/heat/{z}/{x}/{y}.png', { maxZoom: 18, pane: 'history', className: 'heat-layer' }).addTo(map);
+document.getElementById('heat-toggle').addEventListener('change', (event) => {
+  if (event.target.checked) heatLayer.addTo(map); else map.removeLayer(heatLayer);
+});
+
 document.getElementById('tiles-toggle').addEventListener('change', (event) => {
   if (event.target.checked) { tileLayer.addTo(map); drawTiles(); } else { map.removeLayer(tileLayer); }
 });
@@ -612,6 +626,11 @@ function renderDay(fit) {
   empty.hidden = answer.entries.length > 0;
   if (answer.error) empty.textContent = answer.error; else empty.textContent = t('noFixesThatDay');
   dayLayer.clearLayers();
+  // The day's lines, drawn by the server from that day's fixes alone.
+  if (answer.entries.length) {
+    const span = `from=${answer.date}&to=${answer.date}&tz=${encodeURIComponent(browserZone())}`;
+    L.tileLayer(`/api/tiles/lines/{z}/{x}/{y}.png?${span}`, { maxZoom: 18, pane: 'history', zIndex: 2, className: 'day-lines' }).addTo(dayLayer);
+  }
   const stays = answer.entries.filter((entry) => entry.type === 'stay').map((entry) => [entry.lat, entry.lon]);
   if (stays.length > 1) L.polyline(stays, { color: '#f0b45b', weight: 2, dashArray: '4 6', interactive: false }).addTo(dayLayer);
   for (const point of stays) {

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RoquaIO
+import RoquaProgress
+import RoquaRegions
+import RoquaServeInput
+
+/// `GET /api/tiles/{heat|lines}/{z}/{x}/{y}.png[?from=DAY&to=DAY&tz=ZONE]`: the lifetime map of
+/// the kept fixes as 256×256 slippy-map tiles, drawn from the count pyramid the imports keep
+/// (`MapTileKeeper`), or from the fixes of the local days asked. Tiles are personal data: read
+/// by no page of another site (`OriginGuardMiddleware.isHistoryRead`), `Cache-Control: private`,
+/// an `ETag` that changes with the history, 304 for a client that has it.
+enum MapTileRoutes {
+    static let prefix = "/api/tiles/"
+
+    static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
+        router.get("/api/tiles/{kind}/{z}/{x}/{file}") { request, context -> Response in
+            let tile = try Tile(
+                kind: context.parameters.require("kind"), z: context.parameters.require("z"), x: context.parameters.require("x"),
+                file: context.parameters.require("file"))
+            let query = try QueryParameters(request.uri.query)
+            let span = try days(query)
+            let mark = try await offloaded { try state.store.historyMark() }
+            let tag =
+                "\"\(mark)-\(tile.kind.rawValue)-\(tile.z)-\(tile.x)-\(tile.y)-\(query["from"] ?? "")-\(query["to"] ?? "")-\(query["tz"] ?? "")\""
+            var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: tag]
+            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
+                == true
+            {
+                return Response(status: .notModified, headers: headers)
+            }
+            let png = try await offloaded {
+                if let (from, to) = span {
+                    try state.store.mapTile(tile.kind, z: tile.z, x: tile.x, y: tile.y, from: from, to: to)
+                } else {
+                    try state.store.mapTile(tile.kind, z: tile.z, x: tile.x, y: tile.y)
+                }
+            }
+            headers[.contentType] = "image/png"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+        }
+    }
+
+    /// A tile's address, checked: a kind, a zoom 0–18 and a column and row on it, `Y.png`.
+    struct Tile {
+        var kind: MapTileKind
+        var z: Int, x: Int, y: Int
+
+        init(kind: String, z: String, x: String, file: String) throws(APIError) {
+            guard let found = MapTileKind(rawValue: kind) else {
+                throw APIError(.notFound, "no tiles of kind \(Echo.quoted(kind)) (heat or lines)")
+            }
+            guard let z = Int(z), (0...18).contains(z) else { throw APIError(.notFound, "the zoom must be 0–18") }
+            let side = 1 << z
+            guard file.hasSuffix(".png"), let y = Int(file.dropLast(4)), let x = Int(x), (0..<side).contains(x), (0..<side).contains(y)
+            else { throw APIError(.notFound, "no tile \(Echo.quoted("\(x)/\(file)")) at zoom \(z): x and y are 0–\(side - 1), as Y.png") }
+            (self.kind, self.z, self.x, self.y) = (found, z, x, y)
+        }
+    }
+
+    /// The span of `from` through `to` (local days of `tz`, both included), nil when neither is given.
+    static func days(_ query: QueryParameters) throws(APIError) -> (Date, Date)? {
+        guard query["from"] != nil || query["to"] != nil else { return nil }
+        let zone = try ExplorationRoutes.timeZone(query["tz"])
+        guard let first = query["from"].flatMap({ TimelineAnswer.span(of: $0, zone: zone) }),
+            let last = query["to"].flatMap({ TimelineAnswer.span(of: $0, zone: zone) })
+        else { throw .badRequest("from and to must both be days of the calendar: YYYY-MM-DD") }
+        guard last.0 >= first.0 else { throw .badRequest("to must not be before from") }
+        return (first.0, last.1)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import RoquaTestSupport
+import Testing
+
+/// `roqua map --heat`: the lifetime map as one PNG, offline — and gone where the history was forgotten.
+@Suite struct HeatMapCLITests {
+    let roqua = ProductsDirectory.product("roqua")
+
+    /// Width and height of a PNG, from its header.
+    static func size(_ file: String) throws -> (Int, Int) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let word = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
+    }
+
+    @Test func theCommuteAsAHeatMapAndAForgottenDay() throws {
+        let bench = HistoryCLITests.Bench(directory: try TempDirectory("roqua-heat"), roqua: roqua)
+        let boundaries = ["--boundaries", try Bundled.path()]
+        let out = bench.directory.file("heat.png")
+        let empty = try bench.run(["map", "--heat", "--out", out] + boundaries)
+        #expect(empty.status != 0 && empty.stderr.contains("no fixes kept"), "\(empty.stderr)")
+        _ = try bench.ok(["track", "import", Repository.path("scripts/examples/commute.csv")] + boundaries)
+
+        let whole = try bench.ok(["map", "--heat", "--out", out, "--width", "800"] + boundaries)
+        #expect(whole.contains("heat of every kept fix") && whole.contains("tile(s) lit"), "\(whole)")
+        let (w, h) = try Self.size(out)
+        #expect(w <= 800 && w > 400 && h > 100, "\(w)×\(h)")
+
+        // Galata, where work is: lit on the 6th, lit by no fix once the working days are forgotten.
+        let galata = ["map", "--heat", "--out", out, "--bbox", "41.020,28.965,41.035,28.985", "--width", "400"] + boundaries
+        #expect(try bench.ok(galata).contains(" 1 tile(s) lit") || (try bench.ok(galata)).contains(" 2 tile(s) lit"))
+        let sixth = try bench.ok(galata + ["--from", "2024-05-06", "--to", "2024-05-06"])
+        #expect(!sixth.contains(" 0 tile(s) lit"), "\(sixth)")
+        _ = try bench.ok(["forget", "--from", "2024-05-06", "--to", "2024-05-08", "--yes"] + boundaries)
+        #expect(try bench.ok(galata).contains(" 0 tile(s) lit"))
+        #expect(try bench.ok(["map", "--heat", "--out", out] + boundaries).contains("tile(s) lit"))
+
+        for (arguments, message) in [
+            (["--bbox", "41,29,40,30"], "south < north"), (["--bbox", "41,29"], "south,west,north,east"),
+            (["--from", "2024-05-06"], "--from and --to go together"), (["--unit", "TR"], "no --unit"),
+        ] {
+            let refused = try bench.run(["map", "--heat", "--out", out] + arguments + boundaries)
+            #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+    }
+}
