@@ -21,10 +21,12 @@ struct FixKeeper {
     private(set) var kept = 0
     private(set) var duplicates = 0
 
-    init(source name: String, _ db: Database) throws {
+    /// - Parameter longest: the longest span of a stored block, when the caller knows it (a batch
+    ///   of photos keeps one fix a source: asking for each would read every block each time).
+    init(source name: String, longest: Int64? = nil, _ db: Database) throws {
         self.db = db
         sourceName = name
-        longest = try FixHistory.longestSpan(db)
+        self.longest = try longest ?? FixHistory.longestSpan(db)
         pending.reserveCapacity(FixBlock.capacity)
     }
 

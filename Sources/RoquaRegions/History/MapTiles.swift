@@ -72,7 +72,8 @@ package struct MapTileKeeper {
         for (key, delta) in deltas {
             let arguments: StatementArguments = [key.z, key.x, key.y, key.kind.rawValue]
             let existing = try Data.fetchOne(read, arguments: arguments).map { [UInt8]($0) }
-            try write.execute(arguments: arguments + [Data(try TileRaster.merge(existing, delta))])
+            // Appended uncompressed: `finish` compresses each touched row once.
+            try write.execute(arguments: arguments + [Data(try TileRaster.merge(existing, delta, compressAppended: false))])
             touched.insert(key)
         }
     }

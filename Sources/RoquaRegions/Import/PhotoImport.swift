@@ -83,8 +83,10 @@ extension TrackImporter {
             var derivation = RegionDerivation(
                 settings: settings, flights: flights, enricher: enricher, existing: try store.readableRegions(db, growing: true))
             var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
+            // A photo's block spans no time: the longest stays what it was.
+            let longest = try FixHistory.longestSpan(db)
             for (index, (name, fix)) in found.enumerated() {
-                var keeper = try FixKeeper(source: name, db)
+                var keeper = try FixKeeper(source: name, longest: longest, db)
                 let fresh = try keeper.add(fix) + keeper.finish()
                 if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
                 guard !fresh.isEmpty else { continue }
