@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 
 /// The fields of a Google Photos Takeout sidecar that matter here (decoded with Codable).
 struct TakeoutSidecar: Decodable {
@@ -56,7 +57,8 @@ enum TakeoutReader {
     static func parse(_ bytes: [UInt8]) throws(ReadFailure) -> SidecarFacts {
         let sidecar: TakeoutSidecar
         do {
-            sidecar = try JSONDecoder().decode(TakeoutSidecar.self, from: Data(bytes))
+            // Checked nesting: Foundation crashes on 513 brackets ending the text (RoquaIO.CheckedJSONDecoder).
+            sidecar = try CheckedJSONDecoder().decode(TakeoutSidecar.self, from: Data(bytes))
         } catch {
             throw .malformed("sidecar JSON: \(describe(error))")
         }

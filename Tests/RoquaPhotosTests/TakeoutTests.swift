@@ -191,3 +191,15 @@ import Testing
         }
     }
 }
+
+@Suite struct TakeoutNestingTests {
+    /// 513 brackets ending the text crash Foundation's decoder on Linux: a sidecar is refused instead.
+    @Test func aDeeplyNestedSidecarIsRefusedNotACrash() {
+        let deep = [UInt8](repeating: UInt8(ascii: "["), count: 513)
+        guard case .skipped(.malformed(let what)) = fuzzTakeout(deep) else {
+            Issue.record("a 513-deep sidecar was not refused as damaged")
+            return
+        }
+        #expect(what.contains("sidecar JSON"))
+    }
+}
