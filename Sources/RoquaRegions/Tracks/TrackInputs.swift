@@ -52,25 +52,30 @@ public enum TrackInputs {
 
     /// The tracks in `paths`, in the order given (directories in name order, archives in their own
     /// order); a path that cannot be opened becomes `.failed` rather than stopping the others.
-    public static func expand(_ paths: [String]) -> [TrackInput] {
+    /// `photos`: photos and their sidecars become `.photos` batches; when false (an upload to
+    /// `roqua serve`, which takes tracks only) a named photo is read as a track and refused as
+    /// one, and walked ones are passed over.
+    public static func expand(_ paths: [String], photos: Bool = true) -> [TrackInput] {
         var inputs: [TrackInput] = []
-        for path in paths { expand(path, named: true, root: nil, into: &inputs) }
+        for path in paths { expand(path, named: true, root: nil, photos: photos, into: &inputs) }
         return inputs
     }
 
     /// `root`: the directory the user named, when `path` was found by walking it.
-    private static func expand(_ path: String, named: Bool, root: String?, into inputs: inout [TrackInput]) {
+    private static func expand(_ path: String, named: Bool, root: String?, photos takesPhotos: Bool, into inputs: inout [TrackInput]) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             var photos: [PhotoFile] = []
             walk(path, root: root ?? path, into: &inputs, photos: &photos)
-            if !photos.isEmpty { inputs.append(.photos(PhotoBatch(name: path, files: photos))) }
+            if !photos.isEmpty {
+                inputs.append(takesPhotos ? .photos(PhotoBatch(name: path, files: photos)) : .skipped(path: path, count: photos.count))
+            }
             return
         }
         // The history names a source by what the user would recognise and nothing of where it is
         // kept: a named file by its name, a walked one by its path inside the named directory.
         let historyName = root.map { String(path.dropFirst($0.count).drop { $0 == "/" }) } ?? (path as NSString).lastPathComponent
-        if named, path != "-" {
+        if named, takesPhotos, path != "-" {
             switch PhotoFileKind(fileName: path) {
             case .photo: return inputs.append(.photos(PhotoBatch(name: path, files: [PhotoFile(photo: path, historyName: historyName)])))
             case .takeoutSidecar(let photo):
@@ -123,7 +128,7 @@ public enum TrackInputs {
             } else if case .takeoutSidecar = PhotoFileKind(fileName: name) {
                 continue
             } else if isTrackName(name) || archiveExtensions.contains(fileExtension(name)) {
-                expand(path, named: false, root: root, into: &inputs)
+                expand(path, named: false, root: root, photos: false, into: &inputs)
             } else {
                 passed += 1
             }

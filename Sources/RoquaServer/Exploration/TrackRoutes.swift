@@ -60,7 +60,7 @@ enum TrackRoutes {
     static func importUpload(_ spool: UploadSpool, name: String, state: ServerState, ticket: TrackImportGate.Ticket) throws -> UploadOutcome
     {
         let path = spool.file.path
-        let inputs = TrackInputs.expand([path])
+        let inputs = TrackInputs.expand([path], photos: false)
         let limit = state.options.maxUploadBytes
         var expanded = 0
         for case let .source(source) in inputs {
