@@ -35,12 +35,12 @@ package struct TrackImportSession {
     package typealias ImportFile = (TrackSource, Alongside) throws -> (summary: TrackImportSummary, extra: [AchievementEvent]?)
 
     /// Runs every input: `importFile` imports one source, `step` hears of each outcome in order.
-    /// Photos are imported with `photoTimeZone` for local times without an offset, or passed over
-    /// when `photos` is false (`roqua serve`'s uploads take tracks only).
+    /// Photos (`TrackInputs.expand(_:photos:)` finds them for the CLI only) are imported with
+    /// `photoTimeZone` for local times without an offset.
     /// - Throws: only what `step` throws (a caller that wants to stop: a server shutting down, an
     ///   upload of one file that failed).
     package func run(
-        _ inputs: [TrackInput], photos: Bool = false, photoTimeZone: TimeZone? = nil, importFile: ImportFile,
+        _ inputs: [TrackInput], photoTimeZone: TimeZone? = nil, importFile: ImportFile,
         step: (Step) throws -> Void
     ) throws {
         let tracker = tracker
@@ -52,10 +52,6 @@ package struct TrackImportSession {
             case let .skipped(_, count):
                 try step(.passedOver(count: count))
             case let .photos(batch):
-                guard photos else {
-                    try step(.passedOver(count: batch.files.count))
-                    continue
-                }
                 let outcome: Step
                 do {
                     let (summary, events) = try importer.importPhotos(batch, timeZone: photoTimeZone, alongside: alongside)

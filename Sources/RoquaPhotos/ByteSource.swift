@@ -27,9 +27,10 @@ final class ByteSource {
         self.budget = budget
     }
 
-    /// Opens a regular file read-only.
+    /// Opens a regular file read-only. Opened without blocking: a named pipe called `IMG_1.jpg`
+    /// would otherwise hold the import until something wrote to it; it is refused instead.
     init(path: String, budget: Int = ByteSource.defaultBudget) throws(ReadFailure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadable("open: \(Self.errnoText())") }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

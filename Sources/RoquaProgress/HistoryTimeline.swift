@@ -17,8 +17,6 @@ public struct HistoryTimeline: Sendable {
     public let placeOfEntry: [Int?]
     /// The stay thresholds the entries were made with.
     public let settings: TimelineSettings
-    /// Whether the entries were read as the store keeps them (false: segmented now).
-    public let wasKept: Bool
 
     /// The timeline of every kept fix of `store`.
     /// - Parameters:
@@ -31,10 +29,10 @@ public struct HistoryTimeline: Sendable {
     ) throws {
         let entries: [TimelineEntry]
         if let kept = try store.keptTimeline(), settings == nil || settings == kept.settings {
-            (entries, self.settings, wasKept) = (kept.entries, kept.settings, true)
+            (entries, self.settings) = (kept.entries, kept.settings)
         } else {
             let settings = settings ?? .standard
-            (entries, self.settings, wasKept) = (try store.segmentedTimeline(settings, isOnLand: isOnLand), settings, false)
+            (entries, self.settings) = (try store.segmentedTimeline(settings, isOnLand: isOnLand), settings)
         }
         self.entries = Self.linked(entries)
         (places, placeOfEntry) = Places.cluster(self.entries, meters: self.settings.stayMeters, timeZone: timeZone)

@@ -66,10 +66,7 @@ public final class PlaceNamer {
 
     /// Whether a country's boundary lies under the point itself (not the nearest one a few
     /// hundred metres off: the Bosphorus is water).
-    public func isOnLand(latitude: Double, longitude: Double) -> Bool {
-        guard let answer = try? resolver.resolve(latitude: latitude, longitude: longitude) else { return false }
-        return answer.country != nil && !answer.approximate
-    }
+    public func isOnLand(latitude: Double, longitude: Double) -> Bool { resolver.isOnLand(latitude: latitude, longitude: longitude) }
 }
 
 /// `roqua timeline DAY --json` and `GET /api/timeline`: the day's stays and moves, whole (an

@@ -124,7 +124,7 @@ struct TrackCommand: ParsableCommand {
             var failures: [TrackImportRunAnswer.Failure] = []
             let streaming = session.streaming(options: try readOptions(), progress: progress.fixes)
             try session.run(
-                inputs, photos: true, photoTimeZone: try photoZone(),
+                inputs, photoTimeZone: try photoZone(),
                 importFile: { source, alongside in
                     progress.begin(source.name)
                     do {

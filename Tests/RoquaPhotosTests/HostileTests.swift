@@ -331,3 +331,18 @@ private func expectMalformed(
         #expect(mismatches * 50 < compared)
     }
 }
+
+@Suite struct NotAFileTests {
+    /// A named pipe called like a photo would block an import opening it for reading until someone
+    /// wrote to it: it is refused at once as unreadable.
+    @Test func aNamedPipeIsRefusedNotWaitedOn() throws {
+        let directory = try TempDirectory("roqua-photo-fifo")
+        let pipe = directory.file("IMG_0001.jpg")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        guard case .skipped(.unreadable(let what)) = PhotoReader().read(photoPath: pipe) else {
+            Issue.record("a named pipe was not refused as unreadable")
+            return
+        }
+        #expect(what.contains("not a regular file"))
+    }
+}

@@ -35,7 +35,7 @@ import Testing
                     let kept = try await server.get("/api/tiles/\(kind)/\(z)/\(x)/\(y).png")
                     #expect(kept.status == 200 && Self.header(kept, "content-type") == "image/png")
                     #expect(kept.body.starts(with: [0x89, 0x50, 0x4E, 0x47]) && kept.body != blank, "\(kind) \(z)")
-                    let drawn = try await server.get("/api/tiles/\(kind)/\(z)/\(x)/\(y).png?from=1970-01-01&to=2099-12-31&tz=UTC")
+                    let drawn = try await server.get("/api/tiles/\(kind)/\(z)/\(x)/\(y).png?from=2024-05-05&to=2024-05-07&tz=UTC")
                     #expect(drawn.body == kept.body, "\(kind) \(z): the pyramid and the fixes disagree")
                 }
             }
@@ -58,6 +58,12 @@ import Testing
             #expect(Self.header(first, "cache-control")?.hasPrefix("private") == true)
             let again = try await server.get(target, headers: ["If-None-Match": tag])
             #expect(again.status == 304 && again.body.isEmpty)
+            // The tag is made of checked values only: a query's text (a zone that nothing reads
+            // without a span) is not in it, and a header smuggled in one is refused outright.
+            let unread = try await server.get(target + "?tz=Mars/Olympus")
+            #expect(unread.status == 200 && Self.header(unread, "etag") == tag)
+            let smuggled = try await server.get(target + "?tz=%0D%0ASet-Cookie:%20a=b")
+            #expect(smuggled.status == 400 && Self.header(smuggled, "set-cookie") == nil)
             let csv = try Data(contentsOf: URL(fileURLWithPath: Repository.path("scripts/examples/commute.csv")))
             #expect(try await server.post("/api/tracks?name=commute.csv", body: Array(csv)).status == 200)
             let changed = try await server.get(target, headers: ["If-None-Match": tag])
@@ -76,9 +82,12 @@ import Testing
         for query in [
             "from=2024-05-06", "from=2024-05-06&to=2024-05-05", "from=2024-02-30&to=2024-03-01",
             "from=2024-05-06&to=2024-05-06&tz=Mars/Olympus",
+            // More than a month would read every fix of it for each tile.
+            "from=1970-01-01&to=2099-12-31", "from=2024-01-01&to=2024-02-01",
         ] {
             #expect(try await server.get("/api/tiles/lines/3/0/0.png?\(query)").status == 400, "\(query)")
         }
+        #expect(try await server.get("/api/tiles/lines/3/0/0.png?from=2024-01-01&to=2024-01-31&tz=Europe/Istanbul").status == 200)
     }
 
     /// An `<img>` or a script of another site gets no tile: where someone went, drawn, is as

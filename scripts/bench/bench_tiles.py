@@ -30,21 +30,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-
-def timed(argv):
-    start = time.perf_counter()
-    result = subprocess.run(['/usr/bin/time', '-f', '%M'] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(argv)} failed: {result.stderr[-2000:]}")
-    return time.perf_counter() - start, int(result.stderr.strip().splitlines()[-1]) / 1024
-
-
-def fresh(path):
-    for suffix in ('', '-wal', '-shm'):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
-    return path
+from bench_kept_fixes import fresh, timed  # noqa: E402
 
 
 def free_port():

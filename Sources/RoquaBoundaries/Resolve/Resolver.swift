@@ -149,3 +149,12 @@ public final class Resolver {
         try geometry().placement(coordinate.validated(), fallbackMeters: fallbackMeters)
     }
 }
+
+extension Resolver {
+    /// Whether a country's boundary lies under the point itself, not the nearest one a few hundred
+    /// metres off (the Bosphorus is water): the timeline's test for a boat.
+    public func isOnLand(latitude: Double, longitude: Double) -> Bool {
+        guard let answer = try? resolve(latitude: latitude, longitude: longitude) else { return false }
+        return answer.country != nil && !answer.approximate
+    }
+}

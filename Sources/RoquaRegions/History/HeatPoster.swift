@@ -97,10 +97,7 @@ extension RegionStore {
     /// Tile `tile`'s heat from the pyramid, nil where nothing was recorded.
     func heatImage(_ tile: TileID) throws -> RGBAImage? {
         try read { db in
-            let read = try db.makeStatement(sql: "SELECT counts FROM map_tiles WHERE z = ? AND x = ? AND y = ? AND kind = ?")
-            let window = try TileRenderer.window(tile: tile, kind: .heat) { key in
-                try Data.fetchOne(read, arguments: [key.z, key.x, key.y, key.kind.rawValue]).map { [UInt8]($0) }
-            }
+            let window = try TileRenderer.window(tile: tile, kind: .heat) { try MapTileKeeper.blob($0, db) }
             return window.nonZero == 0 ? nil : TileRenderer.image(window, kind: .heat)
         }
     }

@@ -28,6 +28,12 @@ package struct MapTileKeeper {
                 """)
     }
 
+    /// The stored counts of tile `key`, nil where nothing was recorded.
+    static func blob(_ key: TileKey, _ db: Database) throws -> [UInt8]? {
+        let read = try db.cachedStatement(sql: "SELECT counts FROM map_tiles WHERE z = ? AND x = ? AND y = ? AND kind = ?")
+        return try Data.fetchOne(read, arguments: [key.z, key.x, key.y, key.kind.rawValue]).map { [UInt8]($0) }
+    }
+
     /// - Parameter maxAccuracy: metres; fixes less accurate count nowhere.
     init(maxAccuracy: Double, _ db: Database) {
         self.db = db
@@ -53,25 +59,20 @@ package struct MapTileKeeper {
     /// Writes what is gathered, each row touched rewritten as one piece.
     mutating func finish() throws {
         try merge(accumulator.flush())
-        let read = try db.makeStatement(sql: "SELECT counts FROM map_tiles WHERE z = ? AND x = ? AND y = ? AND kind = ?")
-        let write = try db.makeStatement(sql: "UPDATE map_tiles SET counts = ? WHERE z = ? AND x = ? AND y = ? AND kind = ?")
+        let write = try db.cachedStatement(sql: "UPDATE map_tiles SET counts = ? WHERE z = ? AND x = ? AND y = ? AND kind = ?")
         for key in touched {
-            let arguments: StatementArguments = [key.z, key.x, key.y, key.kind.rawValue]
-            guard let blob = try Data.fetchOne(read, arguments: arguments),
-                let compacted = try TileRaster.compact([UInt8](blob))
-            else { continue }
-            try write.execute(arguments: [Data(compacted)] + arguments)
+            guard let blob = try Self.blob(key, db), let compacted = try TileRaster.compact(blob) else { continue }
+            try write.execute(arguments: [Data(compacted), key.z, key.x, key.y, key.kind.rawValue])
         }
         touched.removeAll()
     }
 
     private mutating func merge(_ deltas: [TileKey: TileDelta]) throws {
-        let read = try db.makeStatement(sql: "SELECT counts FROM map_tiles WHERE z = ? AND x = ? AND y = ? AND kind = ?")
-        let write = try db.makeStatement(
+        let write = try db.cachedStatement(
             sql: "INSERT INTO map_tiles (z, x, y, kind, counts) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET counts = excluded.counts")
         for (key, delta) in deltas {
             let arguments: StatementArguments = [key.z, key.x, key.y, key.kind.rawValue]
-            let existing = try Data.fetchOne(read, arguments: arguments).map { [UInt8]($0) }
+            let existing = try Self.blob(key, db)
             // Appended uncompressed: `finish` compresses each touched row once.
             try write.execute(arguments: arguments + [Data(try TileRaster.merge(existing, delta, compressAppended: false))])
             touched.insert(key)
@@ -95,10 +96,7 @@ extension RegionStore {
     /// - Throws: `RegionStoreError`, `TileBlobError` for a damaged row.
     public func mapTile(_ kind: MapTileKind, z: Int, x: Int, y: Int) throws -> [UInt8] {
         try read { db in
-            let read = try db.makeStatement(sql: "SELECT counts FROM map_tiles WHERE z = ? AND x = ? AND y = ? AND kind = ?")
-            return try TileRenderer.png(tile: TileID(z: z, x: x, y: y), kind: kind.kind) { key in
-                try Data.fetchOne(read, arguments: [key.z, key.x, key.y, key.kind.rawValue]).map { [UInt8]($0) }
-            }
+            try TileRenderer.png(tile: TileID(z: z, x: x, y: y), kind: kind.kind) { try MapTileKeeper.blob($0, db) }
         }
     }
 

@@ -54,7 +54,7 @@ extension TrackImporter {
                     coordinate: Coordinate(latitude: photo.latitude, longitude: photo.longitude), timestamp: photo.time,
                     accuracy: photo.accuracy)
                 guard TrackValues.isInWindow(photo.time), let kept = KeptFix(fix) else {
-                    counts.skipped["no time", default: 0] += 1
+                    counts.skipped[PhotoCounts.reason(.noTime), default: 0] += 1
                     continue
                 }
                 counts.located += 1

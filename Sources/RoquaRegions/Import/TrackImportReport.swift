@@ -1,4 +1,5 @@
 import RoquaBoundaries
+import RoquaPhotos
 
 extension TrackImportSummary {
     /// The lines `roqua track import` prints for the file (and `roqua serve` answers an upload
@@ -31,7 +32,7 @@ extension TrackImportSummary {
         let skipped = photos.skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
         if !skipped.isEmpty { read += " (" + skipped.joined(separator: ", ") + ")" }
         var lines = ["\(file) (photos): " + read]
-        if photos.skipped["local time without a zone"] != nil {
+        if photos.skipped[PhotoCounts.reason(.noTimeZone)] != nil {
             lines.append("  photos with a local time and no zone were skipped: pass --time-zone ZONE to place them")
         }
         lines += photos.problems.map { "  skipped: \($0)" }

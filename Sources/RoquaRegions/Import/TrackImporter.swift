@@ -337,10 +337,7 @@ public final class TrackImporter {
 extension TrackImporter {
     /// Whether a country's boundary lies under the point itself (not the nearest one a few
     /// hundred metres off: the Bosphorus is water), for the timeline's boat mode.
-    func isOnLand(_ latitude: Double, _ longitude: Double) -> Bool {
-        guard let answer = try? enricher.resolver.resolve(latitude: latitude, longitude: longitude) else { return false }
-        return answer.country != nil && !answer.approximate
-    }
+    func isOnLand(_ latitude: Double, _ longitude: Double) -> Bool { enricher.resolver.isOnLand(latitude: latitude, longitude: longitude) }
 }
 
 /// What `TrackImporter.prepare` found.

@@ -22,8 +22,9 @@ enum MapTileRoutes {
             let query = try QueryParameters(request.uri.query)
             let span = try days(query)
             let mark = try await offloaded { try state.store.historyMark() }
-            let tag =
-                "\"\(mark)-\(tile.kind.rawValue)-\(tile.z)-\(tile.x)-\(tile.y)-\(query["from"] ?? "")-\(query["to"] ?? "")-\(query["tz"] ?? "")\""
+            // Only checked values in the tag: the span as instants, never the query's text.
+            let days = span.map { "-\(Int64($0.0.timeIntervalSince1970))-\(Int64($0.1.timeIntervalSince1970))" } ?? ""
+            let tag = "\"\(mark)-\(tile.kind.rawValue)-\(tile.z)-\(tile.x)-\(tile.y)\(days)\""
             var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: tag]
             if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
                 == true
@@ -59,6 +60,10 @@ enum MapTileRoutes {
         }
     }
 
+    /// Days a span may hold: a tile of a span is drawn from all of its fixes, read for each tile
+    /// (a month of a phone is about 200,000), so a request's time and memory stay bounded.
+    static let longestSpanDays = 31
+
     /// The span of `from` through `to` (local days of `tz`, both included), nil when neither is given.
     static func days(_ query: QueryParameters) throws(APIError) -> (Date, Date)? {
         guard query["from"] != nil || query["to"] != nil else { return nil }
@@ -67,6 +72,10 @@ enum MapTileRoutes {
             let last = query["to"].flatMap({ TimelineAnswer.span(of: $0, zone: zone) })
         else { throw .badRequest("from and to must both be days of the calendar: YYYY-MM-DD") }
         guard last.0 >= first.0 else { throw .badRequest("to must not be before from") }
+        // Two hours of room for the days a clock change lengthens.
+        guard last.1.timeIntervalSince(first.0) <= Double(longestSpanDays) * 86_400 + 7_200 else {
+            throw .badRequest("from and to span at most \(longestSpanDays) days (the whole history needs neither)")
+        }
         return (first.0, last.1)
     }
 }
