@@ -392,8 +392,51 @@ final class AccStorage {
         var d = TileDelta()
         let b = base[sl]!
         let cp = Int(cap[sl])
-        // Dense tiles are scanned in place; hash tiles are scattered into the zeroed scratch
-        // raster and scanned from there (pixel order without sorting), zeroing it again.
+        if cp != 0 && Int(used[sl]) <= Self.sortedEmitLimit {
+            // A sparse tile (most are: a line crossing it): its few pixels sorted, not a 64 KiB scan.
+            let k = UnsafeMutableRawPointer(b).assumingMemoryBound(to: UInt16.self)
+            let cnt = b + cp * 2
+            var packed: [UInt32] = []
+            packed.reserveCapacity(Int(used[sl]))
+            for i in 0..<cp where cnt[i] != 0 { packed.append(UInt32(k[i]) << 8 | UInt32(cnt[i])) }
+            packed.sort()
+            d.pixels.reserveCapacity(packed.count)
+            d.counts.reserveCapacity(packed.count)
+            for p in packed {
+                let i = Int(p >> 8)
+                d.pixels.append(UInt16(i))
+                d.counts.append(fullCount(sl, i, UInt8(truncatingIfNeeded: p)))
+            }
+        } else {
+            emitScanning(sl, b, cp, into: &d)
+        }
+        let tb = tableBytes(sl)
+        emittedBytes += tb
+        emittedPixels += d.count
+        emittedTiles += 1
+        bytes -= tb
+        free(b)
+        base[sl] = nil
+        let key = keys[sl]
+        index[key] = nil
+        live[sl] = false
+        freeSlots.append(sl)
+        let kk = key.kind == .heat ? 0 : 1
+        let c = cache + (kk * Self.cacheStride + key.z) * 3
+        if c[2] == sl {
+            c[0] = -1
+            c[1] = -1
+            c[2] = -1
+        }
+        return d
+    }
+
+    /// Hash tiles with at most this many pixels are emitted by sorting their pixels.
+    static let sortedEmitLimit = 1024
+
+    /// Dense tiles are scanned in place; full hash tiles are scattered into the zeroed scratch
+    /// raster and scanned from there (pixel order without sorting), zeroing it again.
+    private func emitScanning(_ sl: Int, _ b: UnsafeMutablePointer<UInt8>, _ cp: Int, into d: inout TileDelta) {
         let dense: UnsafeMutablePointer<UInt8>
         let n: Int
         if cp == 0 {
@@ -416,25 +459,6 @@ final class AccStorage {
             }
             if cp != 0 { words[w] = 0 }
         }
-        let tb = tableBytes(sl)
-        emittedBytes += tb
-        emittedPixels += d.count
-        emittedTiles += 1
-        bytes -= tb
-        free(b)
-        base[sl] = nil
-        let key = keys[sl]
-        index[key] = nil
-        live[sl] = false
-        freeSlots.append(sl)
-        let kk = key.kind == .heat ? 0 : 1
-        let c = cache + (kk * Self.cacheStride + key.z) * 3
-        if c[2] == sl {
-            c[0] = -1
-            c[1] = -1
-            c[2] = -1
-        }
-        return d
     }
 
     /// Emits a tile and pushes its counts into its parent one zoom down (kept in memory):

@@ -44,4 +44,35 @@ import Testing
             #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }
     }
+
+    /// A big import counts its map on a thread of its own, a small one in line: both, and a
+    /// rebuild, keep the same map of the same fixes.
+    @Test func oneBigImportSmallPartsAndARebuildDrawOneMap() throws {
+        let csv = PhoneHistory.csv(seed: 57, days: 120)
+        let lines = csv.split(separator: "\n").dropFirst().map(String.init)
+        #expect(lines.count > 2 * 16_384, "\(lines.count) fixes: too few to hand over to the counting thread")
+        let boundaries = ["--boundaries", try Bundled.path()]
+        let whole = HistoryCLITests.Bench(directory: try TempDirectory("roqua-heat-whole"), roqua: roqua)
+        let parts = HistoryCLITests.Bench(directory: try TempDirectory("roqua-heat-parts"), roqua: roqua)
+        let file = whole.directory.file("history.csv")
+        try csv.write(toFile: file, atomically: false, encoding: .utf8)
+        _ = try whole.ok(["track", "import", file] + boundaries)
+        for (index, start) in stride(from: 0, to: lines.count, by: 9_000).enumerated() {
+            let part = parts.directory.file("part-\(index).csv")
+            let chunk = ["lat,lon,timestamp,accuracy"] + lines[start..<min(start + 9_000, lines.count)]
+            try (chunk.joined(separator: "\n") + "\n").write(toFile: part, atomically: false, encoding: .utf8)
+            _ = try parts.ok(["track", "import", part] + boundaries)
+        }
+        func posters(_ bench: HistoryCLITests.Bench) throws -> [Data] {
+            try [300, 1500].map { width in
+                let out = bench.directory.file("heat-\(width).png")
+                _ = try bench.ok(["map", "--heat", "--out", out, "--width", "\(width)"] + boundaries)
+                return try Data(contentsOf: URL(fileURLWithPath: out))
+            }
+        }
+        let expected = try posters(whole)
+        #expect(try posters(parts) == expected, "imported in parts, the map differs")
+        _ = try parts.ok(["rebuild"] + boundaries)
+        #expect(try posters(parts) == expected, "rebuilt, the map differs")
+    }
 }

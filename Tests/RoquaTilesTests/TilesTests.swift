@@ -125,6 +125,27 @@ import Testing
         #expect(try store.window(t, .heat).nonZero > 20_000)  // > 11,469: the dense path was used
     }
 
+    /// A tile is emitted by sorting its pixels (≤ 1,024), by scanning its hash (more) or in
+    /// place (dense): each way gives every pixel's exact count, counts past 254 included.
+    @Test(arguments: [1, 300, 1024, 1025, 5000, 30_000])
+    func everyEmitPathCountsExactly(pixels: Int) throws {
+        var rng = SeededGenerator(state: UInt64(pixels))
+        let t = TileID(z: 16, x: 38_000, y: 24_000)
+        var expected: [Int: UInt32] = [:]
+        var fixes: [TileFix] = []
+        var cells = Set<Int>()
+        while cells.count < pixels { cells.insert(Int.random(in: 0..<65_536, using: &rng)) }
+        for (i, cell) in cells.sorted().enumerated() {
+            let n = i % 97 == 0 ? 300 : 1 + i % 3
+            expected[cell] = UInt32(n)
+            for _ in 0..<n { fixes.append(fixAt(px: t.x * 256 + cell & 255, py: t.y * 256 + cell >> 8, z: 16, source: Int64(i))) }
+        }
+        let store = try pyramid(fixes)
+        let got = try TileRaster.decode(try #require(store.blob(TileKey(z: 16, x: t.x, y: t.y, kind: .heat))))
+        #expect(got.pixels.map(Int.init) == expected.keys.sorted())
+        #expect(got.counts == expected.keys.sorted().map { expected[$0]! })
+    }
+
     @Test func everyZoomHoldsEveryFix() throws {
         var fixes = randomHistory(seed: 11, count: 3000)
         for i in 0..<70_000 { fixes.append(TileFix(source: 9, time: Int64(i) * 1000, lat: 410_000_000, lon: 290_000_000)) }

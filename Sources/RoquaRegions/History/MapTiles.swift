@@ -8,14 +8,22 @@ import RoquaTiles
 /// new fixes, a rebuild or a forget counts every fix again — so any tile of a decade of fixes is
 /// one to nine rows away.
 package struct MapTileKeeper {
-    private var accumulator = TileAccumulator(zooms: 0...Self.heatZoom, flushThresholdBytes: 24 << 20)
     private let db: Database
     /// Fixes less accurate than this (decimetres) are left out, as the regions leave them.
     private let accuracyLimit: Double
     private var touched: Set<TileKey> = []
+    /// Work not yet handed to the counting thread, in order.
+    private var pending: [TileCounting.Step] = []
+    private var pendingFixes: [TileFix] = []
+    /// The accumulator until the first hand-over; from then on the thread holds it.
+    private var accumulator: TileAccumulator? = TileAccumulator(zooms: 0...Self.heatZoom, flushThresholdBytes: 24 << 20)
+    private var counting: TileCounting?
+    private var closed = false
 
     /// The top zoom counted: heat to z16 (about 2.4 m a pixel at the equator), lines to z15.
     static let heatZoom = 16
+    /// Fixes handed to the counting thread at once: an import of fewer is counted in line.
+    static let handOver = 16_384
 
     static func createTable(_ db: Database) throws {
         try db.execute(
@@ -43,40 +51,205 @@ package struct MapTileKeeper {
     /// Adds fixes of source `source` (any number unique in this import), in time order.
     mutating func add(source: Int64, _ fixes: [KeptFix]) throws {
         let limit = accuracyLimit
-        accumulator.add(
-            source: source, fixes: fixes.lazy.filter { Double($0.accuracy) <= limit }.map { ($0.time, $0.latitude, $0.longitude) })
-        if accumulator.needsFlush { try merge(accumulator.flushCold()) }
+        for fix in fixes where Double(fix.accuracy) <= limit {
+            pendingFixes.append(TileFix(source: source, time: fix.time, lat: fix.latitude, lon: fix.longitude))
+        }
+        if pendingFixes.count >= Self.handOver { try handOver() }
     }
 
     /// Goes on drawing `source`'s line from `fix`, counted by an earlier import (a phone's post).
     mutating func resume(source: Int64, after fix: KeptFix) {
-        accumulator.resume(source: source, after: (fix.time, fix.latitude, fix.longitude))
+        queue(.resume(source, TileFix(source: source, time: fix.time, lat: fix.latitude, lon: fix.longitude)))
     }
 
     /// The source is over: its next fix starts a new line.
-    mutating func endSource(_ source: Int64) { accumulator.endSource(source) }
+    mutating func endSource(_ source: Int64) { queue(.end(source)) }
+
+    /// Starts counting what is left, so that the caller's other work overlaps it; `finish` then
+    /// writes it. Nothing may be added after.
+    mutating func close() throws {
+        guard !closed else { return }
+        queue(.flushAll)
+        try handOver()
+        closed = true
+    }
 
     /// Writes what is gathered, each row touched rewritten as one piece.
     mutating func finish() throws {
-        try merge(accumulator.flush())
+        try close()
+        if let counting {
+            for evicted in counting.drain() { try merge(evicted) }
+        }
+        // Rows merged before the final flush and not since: one compressed segment each.
         let write = try db.cachedStatement(sql: "UPDATE map_tiles SET counts = ? WHERE z = ? AND x = ? AND y = ? AND kind = ?")
-        for key in touched {
-            guard let blob = try Self.blob(key, db), let compacted = try TileRaster.compact(blob) else { continue }
-            try write.execute(arguments: [Data(compacted), key.z, key.x, key.y, key.kind.rawValue])
+        for key in touched.sorted() {
+            guard let blob = try Self.blob(key, db) else { continue }
+            let canonical = TileRaster.encode(try TileRaster.decode(blob))
+            if canonical != blob { try write.execute(arguments: [Data(canonical), key.z, key.x, key.y, key.kind.rawValue]) }
         }
         touched.removeAll()
     }
 
-    private mutating func merge(_ deltas: [TileKey: TileDelta]) throws {
+    private mutating func queue(_ step: TileCounting.Step) {
+        if !pendingFixes.isEmpty {
+            pending.append(.fixes(pendingFixes))
+            pendingFixes = []
+        }
+        pending.append(step)
+    }
+
+    /// Hands the pending work over: to the counting thread once an import is big enough to
+    /// gain from it, else counted here. Merges whatever the counting has evicted meanwhile.
+    private mutating func handOver() throws {
+        if !pendingFixes.isEmpty {
+            pending.append(.fixes(pendingFixes))
+            pendingFixes = []
+            pendingFixes.reserveCapacity(Self.handOver)
+        }
+        let steps = pending
+        pending = []
+        if counting == nil, var accumulator, steps.contains(where: \.isFlushAll) {
+            self.accumulator = nil
+            for evicted in TileCounting.run(steps, &accumulator) { try merge(evicted) }
+            return
+        }
+        if counting == nil, let accumulator {
+            counting = TileCounting(accumulator)
+            self.accumulator = nil
+        }
+        counting?.submit(steps)
+        for evicted in counting?.take() ?? [] { try merge(evicted) }
+    }
+
+    /// Adds evicted counts to the stored rows. Evicted before the end, a tile may come back:
+    /// appended uncompressed, and compressed once by `finish`. At the final flush, a new row
+    /// takes the blob the counting thread compressed, an existing one is rewritten whole.
+    private mutating func merge(_ evicted: TileCounting.Evicted) throws {
         let write = try db.cachedStatement(
             sql: "INSERT INTO map_tiles (z, x, y, kind, counts) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET counts = excluded.counts")
-        for (key, delta) in deltas {
+        // In key order: the rows' order in the table, so each page is visited once.
+        for (key, delta) in evicted.deltas.sorted(by: { $0.key < $1.key }) {
             let arguments: StatementArguments = [key.z, key.x, key.y, key.kind.rawValue]
             let existing = try Self.blob(key, db)
-            // Appended uncompressed: `finish` compresses each touched row once.
-            try write.execute(arguments: arguments + [Data(try TileRaster.merge(existing, delta, compressAppended: false))])
-            touched.insert(key)
+            let blob: [UInt8]
+            if let encoded = evicted.encoded[key] {
+                blob = try existing.map { TileRaster.encode(TileRaster.combine(try TileRaster.decode($0), delta)) } ?? encoded
+                touched.remove(key)
+            } else {
+                blob = try TileRaster.merge(existing, delta, compressAppended: false)
+                touched.insert(key)
+            }
+            try write.execute(arguments: arguments + [Data(blob)])
         }
+    }
+}
+
+/// Counts tiles on a thread of its own, so that a big import's map costs the importing thread
+/// only the writes: the steps are counted in the order handed over, exactly as in line, and
+/// what the accumulator evicts waits until the importing thread takes it (it alone holds the
+/// database). The thread ends when this is released, stopping at its next step and waited for.
+final class TileCounting {
+    enum Step {
+        case fixes([TileFix])
+        case resume(Int64, TileFix)
+        case end(Int64)
+        case flushAll
+
+        var isFlushAll: Bool { if case .flushAll = self { true } else { false } }
+    }
+
+    /// Hand-overs queued at most: the importing thread waits beyond, so memory stays bounded.
+    static let depth = 2
+
+    private let channel = Channel()
+
+    init(_ accumulator: TileAccumulator) {
+        let box = AccumulatorBox(accumulator)
+        let channel = channel
+        channel.start("roqua-map-tiles") { channel.count(box) }
+    }
+
+    deinit { channel.cancel() }
+
+    /// Counts evicted from the accumulator; at the final flush, each also encoded as the blob
+    /// of a new row (compressed here, off the importing thread).
+    struct Evicted {
+        var deltas: [TileKey: TileDelta]
+        var encoded: [TileKey: [UInt8]] = [:]
+    }
+
+    /// Counts `steps` into `accumulator`, returning what it evicted (all of it at `.flushAll`).
+    static func run(_ steps: [Step], _ accumulator: inout TileAccumulator) -> [Evicted] {
+        var out: [Evicted] = []
+        for step in steps {
+            switch step {
+            case let .fixes(fixes):
+                accumulator.add(fixes)
+                if accumulator.needsFlush { out.append(Evicted(deltas: accumulator.flushCold())) }
+            case let .resume(source, fix): accumulator.resume(source: source, after: (fix.time, fix.lat, fix.lon))
+            case let .end(source): accumulator.endSource(source)
+            case .flushAll:
+                let deltas = accumulator.flush()
+                out.append(Evicted(deltas: deltas, encoded: deltas.mapValues { TileRaster.encode($0) }))
+            }
+        }
+        return out.filter { !$0.deltas.isEmpty }
+    }
+
+    /// Queues steps, waiting while `depth` hand-overs are queued.
+    func submit(_ steps: [Step]) { channel.submit(steps) }
+    /// What was evicted so far, without waiting.
+    func take() -> [Evicted] { channel.take(waitingForFlush: false) }
+    /// Waits for the final flush and returns what is left.
+    func drain() -> [Evicted] { channel.take(waitingForFlush: true) }
+
+    /// The accumulator, handed to the counting thread (which alone uses it from then on).
+    private final class AccumulatorBox: @unchecked Sendable {
+        var accumulator: TileAccumulator
+        init(_ accumulator: TileAccumulator) { self.accumulator = accumulator }
+    }
+
+    /// What the two threads share, all of it guarded by `condition`.
+    private final class Channel: WorkerChannel, @unchecked Sendable {
+        private var queue: [[Step]] = []
+        private var evicted: [Evicted] = []
+        private var flushed = false
+
+        func submit(_ steps: [Step]) {
+            condition.lock()
+            defer { condition.unlock() }
+            while queue.count >= TileCounting.depth { condition.wait() }
+            queue.append(steps)
+            condition.broadcast()
+        }
+
+        func take(waitingForFlush: Bool) -> [Evicted] {
+            condition.lock()
+            defer { condition.unlock() }
+            while waitingForFlush && !flushed { condition.wait() }
+            defer { evicted = [] }
+            return evicted
+        }
+
+        /// The counting thread: counts each hand-over in turn until cancelled.
+        func count(_ box: AccumulatorBox) {
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
+                while queue.isEmpty && !cancelled { condition.wait() }
+                if cancelled { return }
+                let steps = queue.removeFirst()
+                condition.broadcast()
+                condition.unlock()
+                let out = TileCounting.run(steps, &box.accumulator)
+                condition.lock()
+                evicted += out
+                if steps.contains(where: \.isFlushAll) { flushed = true }
+                condition.broadcast()
+            }
+        }
+
+        override func dropQueued() { queue.removeAll() }
     }
 }
 

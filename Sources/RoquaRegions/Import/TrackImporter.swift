@@ -280,7 +280,7 @@ public final class TrackImporter {
         let fresh = try keeper.finish()
         earliest = min(earliest, fresh.first?.time ?? .max)
         try tiles.add(source: 0, fresh)
-        try tiles.finish()
+        try tiles.close()
         if derives {
             derivation.derive(fresh)
             if options.continuing {
@@ -317,6 +317,7 @@ public final class TrackImporter {
         if keeper.kept > 0 {
             try KeptTimeline.update(from: earliest, maxAccuracy: settings.maxAccuracy, isOnLand: isOnLand, db)
         }
+        try tiles.finish()
         if summary.keptOnly {
             try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
         } else {

@@ -24,9 +24,7 @@ final class BackgroundFixReader: FixReader {
         path = reader.path
         let handover = Handover(reader)
         let channel = channel
-        let thread = Thread { channel.produce(handover) }
-        thread.name = "roqua-track-reader"
-        thread.start()
+        channel.start("roqua-track-reader") { channel.produce(handover) }
     }
 
     deinit { channel.cancel() }
@@ -69,21 +67,12 @@ final class BackgroundFixReader: FixReader {
         init(_ reader: any FixReader) { self.reader = reader }
     }
 
-    /// What the two threads share, all of it guarded by `condition` (hence `@unchecked Sendable`).
-    private final class Channel: @unchecked Sendable {
-        private let condition = NSCondition()
+    /// What the two threads share, all of it guarded by `condition`.
+    private final class Channel: WorkerChannel, @unchecked Sendable {
         private var queue: [Item] = []
-        private var cancelled = false
-        private var running = true
 
         /// The reading thread: fills batches until the end, an error, or `cancel`.
         func produce(_ handover: Handover) {
-            defer {
-                condition.lock()
-                running = false
-                condition.broadcast()
-                condition.unlock()
-            }
             var batch: [Fix] = []
             batch.reserveCapacity(BackgroundFixReader.batchSize)
             do {
@@ -121,14 +110,6 @@ final class BackgroundFixReader: FixReader {
             return queue.removeFirst()
         }
 
-        /// Stops the reading thread at its next hand-over and waits until it has ended.
-        func cancel() {
-            condition.lock()
-            cancelled = true
-            queue.removeAll()
-            condition.broadcast()
-            while running { condition.wait() }
-            condition.unlock()
-        }
+        override func dropQueued() { queue.removeAll() }
     }
 }
