@@ -28,6 +28,23 @@ import Testing
 
             let empty = try await server.get("/api/timeline?date=2023-01-01&tz=UTC").object()
             #expect((empty["entries"] as? [Any])?.isEmpty == true)
+
+            // The calendar: the local days with fixes, in the zone asked (UTC+14 moves each a day on).
+            for (zone, days) in [
+                ("Europe/Istanbul", ["2024-05-05", "2024-05-06", "2024-05-07"]),
+                ("Pacific/Kiritimati", ["2024-05-06", "2024-05-07", "2024-05-08"]),
+            ] {
+                let month = try await server.get("/api/timeline/days?month=2024-05&tz=\(zone)").object()
+                #expect(month["days"] as? [String] == days && month["month"] as? String == "2024-05", "\(zone): \(month)")
+                #expect(month["time_zone"] as? String == zone)
+            }
+            let none = try await server.get("/api/timeline/days?month=2024-04&tz=UTC").object()
+            #expect((none["days"] as? [Any])?.isEmpty == true)
+            // One block spanning three days, the middle one without a fix: not marked.
+            let gap = "lat,lon,timestamp\n41.0,29.0,2024-06-01T10:00:00Z\n41.0,29.0,2024-06-01T10:05:00Z\n41.0,29.0,2024-06-03T10:00:00Z\n"
+            #expect(try await server.post("/api/tracks?name=gap.csv", body: Array(gap.utf8)).status == 200)
+            let june = try await server.get("/api/timeline/days?month=2024-06&tz=UTC").object()
+            #expect(june["days"] as? [String] == ["2024-06-01", "2024-06-03"], "\(june)")
         }
     }
 
@@ -35,7 +52,8 @@ import Testing
         let server = try await SharedServer.get()
         for target in [
             "/api/timeline", "/api/timeline?date=2024-02-30", "/api/timeline?date=2024-5-6", "/api/timeline?date=2024-05-06T10:00",
-            "/api/timeline?date=2024-05-06&tz=Mars/Olympus",
+            "/api/timeline?date=2024-05-06&tz=Mars/Olympus", "/api/timeline/days", "/api/timeline/days?month=2024-13",
+            "/api/timeline/days?month=2024-5", "/api/timeline/days?month=2024-05-01", "/api/timeline/days?month=2024-05&tz=Mars/Olympus",
         ] {
             let reply = try await server.get(target)
             #expect(reply.status == 400, "\(target)")
@@ -50,14 +68,18 @@ import Testing
             ["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"],
             ["Referer": "https://evil.example/page"], ["Origin": "null"],
         ] {
-            let reply = try await server.get("/api/timeline?date=2024-05-06", headers: headers)
-            #expect(reply.status == 403, "\(headers)")
-            #expect(reply.text.contains("cross-site request refused") || reply.text.contains("origin"), "\(reply.text)")
+            for target in ["/api/timeline?date=2024-05-06", "/api/timeline/days?month=2024-05"] {
+                let reply = try await server.get(target, headers: headers)
+                #expect(reply.status == 403, "\(target) \(headers)")
+                #expect(reply.text.contains("cross-site request refused") || reply.text.contains("origin"), "\(reply.text)")
+            }
         }
         let page = try await server.get(
             "/api/timeline?date=2024-05-06", headers: ["Sec-Fetch-Site": "same-origin", "Origin": server.origin])
         #expect(page.status == 200)
-        let rebound = try await LoopbackHTTP.request(server.port, "GET", "/api/timeline?date=2024-05-06", host: .some("evil.example"))
-        #expect(rebound.status == 421)
+        for target in ["/api/timeline?date=2024-05-06", "/api/timeline/days?month=2024-05"] {
+            let rebound = try await LoopbackHTTP.request(server.port, "GET", target, host: .some("evil.example"))
+            #expect(rebound.status == 421, "\(target)")
+        }
     }
 }

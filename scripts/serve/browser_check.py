@@ -150,6 +150,13 @@ def day_view(driver):
     check("day view: the ferry is 'vapur', the office 'iş · Beyoğlu'", "vapur 5,1 km" in text and "iş · Beyoğlu" in text, text)
     markers = driver.execute_script("return document.querySelectorAll('#map path[stroke=\"#f0b45b\"]').length")
     check("day view: the day's stays and their order drawn on the map", markers >= 4, markers)
+    marked = wait_for(driver, "const days = [...document.querySelectorAll('#day-calendar button.recorded')].map(b => b.dataset.day);"
+                              "return days.length ? days.join(' ') : null", timeout=20)
+    marked = (marked or "").split()
+    check("day view: the calendar marks the commute's days, 5–7 May (UTC), and not 4 May, a day without data",
+          {"2024-05-05", "2024-05-06", "2024-05-07"} <= set(marked) and "2024-05-04" not in marked, marked)
+    selected = driver.execute_script("return document.querySelector('#day-calendar button.selected')?.dataset.day")
+    check("day view: the calendar shows the day picked", selected == "2024-05-06", selected)
     lines = wait_for(driver, "return [...document.querySelectorAll('.day-lines img')].filter(i => i.complete && "
                              "i.naturalWidth == 256 && i.src.includes('from=2024-05-06&to=2024-05-06')).length", timeout=20)
     check("day view: the day's lines drawn, as tiles of that day's fixes", bool(lines), lines)
@@ -164,6 +171,10 @@ def day_view(driver):
     moved = wait_for(driver, "return document.getElementById('day-date').value == '2024-05-07' && "
                              "document.querySelector('#day-entries li') !== null", timeout=30)
     check("day view: the next-day button shows 7 May", moved, driver.find_element(By.ID, "day-date").get_attribute("value"))
+    driver.execute_script("document.querySelector('#day-calendar button[data-day=\"2024-05-05\"]').click()")
+    clicked = wait_for(driver, "return document.getElementById('day-date').value == '2024-05-05' && "
+                               "document.querySelector('#day-calendar button.selected')?.dataset.day == '2024-05-05'", timeout=30)
+    check("day view: a day of the calendar, clicked, is the day shown", clicked)
     driver.execute_script("document.getElementById('day').scrollIntoView()")
     driver.save_screenshot(f"{shots}/serve-day.png")
 

@@ -37,3 +37,35 @@ extension RegionStore {
         }
     }
 }
+
+extension RegionStore {
+    /// Which of `days` (spans in time order, not overlapping) hold a kept fix: a track's or a photo's.
+    /// A block's first and last fixes mark their days; only a block spanning a day not marked yet
+    /// is read, so a month of a phone's fixes costs a few blocks, not every fix.
+    /// - Throws: `RegionStoreError`, `FixBlock.Damaged`.
+    public func recorded(_ days: [Range<Date>]) throws -> [Bool] {
+        guard let last = days.last?.upperBound else { return [] }
+        let ms = { (date: Date) in Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+        let starts = days.map { ms($0.lowerBound) }, ends = days.map { ms($0.upperBound) }
+        var found = [Bool](repeating: false, count: days.count)
+        /// The day holding `time`, if any.
+        func day(_ time: Int64) -> Int? {
+            var (low, high) = (0, ends.count)  // the first day ending after `time`
+            while low < high {
+                let middle = (low + high) / 2
+                if ends[middle] > time { high = middle } else { low = middle + 1 }
+            }
+            return low < days.count && time >= starts[low] ? low : nil
+        }
+        try read { db in
+            let blocks = try FixHistory.blocks(from: starts[0], through: ms(last) - 1, longest: try FixHistory.longestSpan(db), db)
+            for block in blocks {
+                for time in [block.start, block.end] { if let index = day(time) { found[index] = true } }
+            }
+            for block in blocks where found.indices.contains(where: { !found[$0] && starts[$0] < block.end && ends[$0] > block.start }) {
+                for fix in try FixHistory.fixes(ofBlock: block.id, db) { if let index = day(fix.time) { found[index] = true } }
+            }
+        }
+        return found
+    }
+}

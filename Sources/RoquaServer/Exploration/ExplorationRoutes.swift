@@ -52,6 +52,16 @@ enum ExplorationRoutes {
             answer.timeZone = query["tz"] ?? zone.identifier
             return try JSONBody.encoded(answer, timeZone: zone)
         }
+        router.get("/api/timeline/days") { request, _ -> Response in
+            let query = try QueryParameters(request.uri.query)
+            let zone = try timeZone(query["tz"])
+            guard let month = query["month"], RecordedDays.days(of: month, zone: zone) != nil else {
+                throw APIError.badRequest("month must be a month of the calendar: YYYY-MM")
+            }
+            var answer = try await offloaded { try RecordedDays(month: month, zone: zone, recorded: state.store.recorded) }
+            answer.timeZone = query["tz"] ?? zone.identifier
+            return try JSONBody.encoded(answer)
+        }
         router.get("/api/visited") { _, _ -> Response in
             let codes = try await offloaded { try state.store.visitedCodes() }
             return try JSONBody.encoded(VisitedCodes(codes: codes.sorted()))

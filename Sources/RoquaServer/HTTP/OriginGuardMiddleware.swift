@@ -17,7 +17,9 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     static var formPosts: Set<String> { ["/login", "/logout"] }
     /// Reads of the history itself (where the user was on a day, the map of every fix): a page of
     /// another site may not even ask, as it may not post a phone's position.
-    static func isHistoryRead(_ path: String) -> Bool { path == "/api/timeline" || path.hasPrefix(MapTileRoutes.prefix) }
+    static func isHistoryRead(_ path: String) -> Bool {
+        path == "/api/timeline" || path.hasPrefix("/api/timeline/") || path.hasPrefix(MapTileRoutes.prefix)
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority

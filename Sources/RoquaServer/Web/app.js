@@ -3,7 +3,7 @@
 'use strict';
 
 const TEXT = {
-  tr: { timeline: 'Zaman çizelgesi', day: 'gün', previousDay: 'önceki gün', nextDay: 'sonraki gün',
+  tr: { timeline: 'Zaman çizelgesi', daysWithData: 'kayıtlı günler', day: 'gün', previousDay: 'önceki gün', nextDay: 'sonraki gün',
         noFixesThatDay: 'Bu gün için kayıt yok.', home: 'ev', work: 'iş', atSea: 'denizde',
         import: 'İçe aktar…', importing: 'İçe aktarma', progress: 'İlerleme', profile: 'Profil', achievements: 'Başarımlar',
         drop: 'Dosyaları buraya bırakın', world: 'Dünya', country: 'ülke', province: 'il', district: 'ilçe',
@@ -26,7 +26,7 @@ const TEXT = {
         passedOver: 'iz dosyası olmayan dosya atlandı', andMore: 've N tane daha', networkError: 'ağ hatası (sunucu kapalı mı?)',
         switchLanguage: 'English: sayfayı İngilizce göster', crumbs: 'harita düzeyi', map: 'harita', year: 'yıl', dayLevel: 'düzey',
         signOut: 'Çıkış' },
-  en: { timeline: 'Timeline', day: 'day', previousDay: 'previous day', nextDay: 'next day',
+  en: { timeline: 'Timeline', daysWithData: 'days with data', day: 'day', previousDay: 'previous day', nextDay: 'next day',
         noFixesThatDay: 'Nothing recorded that day.', home: 'home', work: 'work', atSea: 'at sea',
         import: 'Import…', importing: 'Import', progress: 'Progress', profile: 'Profile', achievements: 'Achievements',
         drop: 'Drop track files here', world: 'World', country: 'countries', province: 'provinces', district: 'districts',
@@ -405,6 +405,7 @@ async function refresh() {
   renderProgress(); renderProfile(); renderAchievements();
   learnUnits();
   // The day shown may have changed (an import, a phone): asked again after the panels, not before.
+  app.calendar = null;
   loadDay();
 }
 
@@ -598,9 +599,40 @@ function stayName(entry) {
   return unique.length ? unique.join(', ') : t('atSea');
 }
 
+// The month of the day shown, its days with data marked (asked once a month and zone).
+async function renderCalendar(day) {
+  const month = day.slice(0, 7);
+  const key = `${month} ${browserZone()}`;
+  if (app.calendar?.key !== key) {
+    try {
+      const answer = await getJSON(`/api/timeline/days?month=${month}&tz=${encodeURIComponent(browserZone())}`);
+      app.calendar = { key, recorded: new Set(answer.days) };
+    } catch (error) {
+      app.calendar = { key, recorded: new Set() };
+    }
+  }
+  const [year, number] = month.split('-').map(Number);
+  const first = new Date(Date.UTC(year, number - 1, 1));
+  const length = new Date(Date.UTC(year, number, 0)).getUTCDate();
+  const weekdays = [...Array(7)].map((_, index) =>
+    el('span', { class: 'weekday' }, new Date(Date.UTC(2024, 0, 1 + index)).toLocaleDateString(app.lang, { weekday: 'narrow', timeZone: 'UTC' })));
+  const blanks = [...Array((first.getUTCDay() + 6) % 7)].map(() => el('span'));
+  const days = [...Array(length)].map((_, index) => {
+    const text = `${month}-${String(index + 1).padStart(2, '0')}`;
+    const recorded = app.calendar.recorded.has(text);
+    const button = el('button', { type: 'button', class: [recorded ? 'recorded' : '', text === day ? 'selected' : ''].join(' ').trim() },
+      String(index + 1));
+    button.dataset.day = text;
+    button.addEventListener('click', () => { document.getElementById('day-date').value = text; loadDay(); });
+    return button;
+  });
+  document.getElementById('day-calendar').replaceChildren(...weekdays, ...blanks, ...days);
+}
+
 async function loadDay() {
   const day = document.getElementById('day-date').value;
   if (!day) return;
+  renderCalendar(day);
   try {
     app.day = await getJSON(`/api/timeline?date=${day}&tz=${encodeURIComponent(browserZone())}`);
   } catch (error) {
@@ -836,6 +868,7 @@ document.getElementById('lang').addEventListener('click', async () => {
   try { window.localStorage.setItem('roqua.lang', app.lang); } catch (ignored) { /* storage off: this page only */ }
   applyLanguage();
   renderProgress(); renderProfile(); renderCrumbs(); renderDevices(); renderTravel(); renderImports(); renderDay(false);
+  if (app.day) renderCalendar(app.day.date);
   app.achievements = await getJSON('/api/achievements?lang=' + app.lang);
   renderAchievements();
 });
