@@ -44,17 +44,23 @@ def percentiles(values):
     return (statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], ordered[-1])
 
 
-def main():
-    roqua, baseline, work = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3]
-    count = int(sys.argv[4]) if len(sys.argv) > 4 else 500
+def workload(roqua, work, years):
+    """WORK's boundary database and bench_history.py's history of `years` years, made if missing."""
     os.makedirs(work, exist_ok=True)
-    here = os.path.dirname(os.path.abspath(__file__))
     boundaries = os.path.join(work, 'boundaries.sqlite')
     if not os.path.exists(boundaries):
         subprocess.run([roqua, 'import', '--out', boundaries], check=True, stdout=subprocess.DEVNULL)
-    history = os.path.join(work, 'history-10y.json')
+    history = os.path.join(work, f'history-{years}y.json')
     if not os.path.exists(history):
-        subprocess.run([sys.executable, os.path.join(here, 'bench_history.py'), history, '10'], check=True)
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run([sys.executable, os.path.join(here, 'bench_history.py'), history, str(years)], check=True)
+    return boundaries, history
+
+
+def main():
+    roqua, baseline, work = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else 500
+    boundaries, history = workload(roqua, work, 10)
     b = ['--boundaries', boundaries]
     print(f'# The lifetime map ({time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}; {os.cpu_count()} cores)\n')
 
