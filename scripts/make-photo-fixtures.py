@@ -6,6 +6,7 @@ Needs pillow (JPEG/PNG/AVIF writers) and pillow-heif (HEIC writer, libheif).
 The EXIF/TIFF bytes are written by hand here (no piexif), so the values in the
 tests are exactly the ones below. Output: Tests/RoquaPhotosTests/Fixtures/.
 """
+import io
 import json
 import os
 import struct
@@ -18,9 +19,10 @@ ASCII, SHORT, LONG, RATIONAL, BYTE, UNDEFINED = 2, 3, 4, 5, 1, 7
 TYPE_SIZE = {BYTE: 1, ASCII: 1, SHORT: 2, LONG: 4, RATIONAL: 8, UNDEFINED: 1}
 
 
-def tiff(ifd0, exif=None, gps=None, big_endian=False):
+def tiff(ifd0, exif=None, gps=None, big_endian=False, thumbnail=None):
     """Builds a TIFF/EXIF blob. Each IFD is a list of (tag, type, values);
-    ASCII values are str, RATIONAL values are lists of (num, den)."""
+    ASCII values are str, RATIONAL values are lists of (num, den). `thumbnail` (JPEG bytes) goes
+    in IFD1, chained after IFD0, as cameras store their preview."""
     bo = ">" if big_endian else "<"
 
     def encode(typ, vals):
@@ -43,6 +45,8 @@ def tiff(ifd0, exif=None, gps=None, big_endian=False):
         ifds.append(("exif", list(exif)))
     if gps is not None:
         ifds.append(("gps", list(gps)))
+    if thumbnail is not None:
+        ifds.append(("ifd1", [(0x0103, SHORT, [6]), (0x0201, LONG, [0]), (0x0202, LONG, [len(thumbnail)])]))
     # Pointer entries in IFD0 (values patched once offsets are known).
     if exif is not None:
         ifds[0][1].append((0x8769, LONG, [0]))
@@ -70,6 +74,8 @@ def tiff(ifd0, exif=None, gps=None, big_endian=False):
                 vals = [offsets["exif"]]
             if tag == 0x8825:
                 vals = [offsets["gps"]]
+            if tag == 0x0201:
+                vals = [pos]  # the thumbnail follows the last IFD
             out.append((tag, typ, vals))
         return sorted(out, key=lambda e: e[0])
 
@@ -91,9 +97,9 @@ def tiff(ifd0, exif=None, gps=None, big_endian=False):
                 if len(raw) & 1:
                     data += b"\x00"
             table += struct.pack(bo + "HHI", tag, typ, count) + field
-        table += struct.pack(bo + "I", 0)
+        table += struct.pack(bo + "I", offsets["ifd1"] if name == "ifd0" and thumbnail is not None else 0)
         blob += table + data
-    return bytes(blob)
+    return bytes(blob) + (thumbnail or b"")
 
 
 def dms(deg, minutes, sec_num, sec_den):
@@ -180,6 +186,17 @@ def main():
              gps_ifd("N", dms(64, 8, 45, 1), "W", dms(21, 56, 30, 1),
                      time=[(0, 1), (0, 1), (0, 1)], date="2018:06:21"))
     img((200, 30, 200)).save(os.path.join(OUT, "gps.png"), exif=b"Exif\x00\x00" + t)
+
+    # 7b. JPEG with the camera's preview in IFD1 (a 32×24 JPEG): Galata, İstanbul,
+    #     N 41°01'46.08" E 28°58'24.72", GPS time 2024-05-06 09:30:00 UTC (at work in commute.csv).
+    preview = io.BytesIO()
+    Image.new("RGB", (32, 24), (240, 160, 40)).save(preview, "JPEG", quality=80)
+    t = tiff(IFD0, None,
+             gps_ifd("N", dms(41, 1, 4608, 100), "E", dms(28, 58, 2472, 100),
+                     time=[(9, 1), (30, 1), (0, 1)], date="2024:05:06"),
+             thumbnail=preview.getvalue())
+    Image.new("RGB", (64, 48), (40, 120, 200)).save(os.path.join(OUT, "with-thumbnail.jpg"), quality=80,
+                                                    exif=b"Exif\x00\x00" + t)
 
     # 8. Takeout sidecars.
     #    Beside IMG_1234.jpg (which has no GPS): geoData edited, geoDataExif is the camera's.

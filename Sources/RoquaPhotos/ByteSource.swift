@@ -29,8 +29,9 @@ final class ByteSource {
 
     /// Opens a regular file read-only. Opened without blocking: a named pipe called `IMG_1.jpg`
     /// would otherwise hold the import until something wrote to it; it is refused instead.
-    init(path: String, budget: Int = ByteSource.defaultBudget) throws(ReadFailure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// - Parameter followingLinks: false refuses a path whose last component is a symbolic link.
+    init(path: String, budget: Int = ByteSource.defaultBudget, followingLinks: Bool = true) throws(ReadFailure) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw .unreadable("open: \(Self.errnoText())") }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

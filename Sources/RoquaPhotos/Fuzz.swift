@@ -34,6 +34,7 @@ private func fuzzContainer(_ bytes: [UInt8], _ extract: (ByteSource) throws(Read
     if let tiff = try? extract(source) {
         _ = try? PhotoReader.exifFacts(tiff)
     }
+    _ = PhotoThumbnail.read(bytes: bytes)
     // Also the full path with format sniffing and a time zone.
     return PhotoReader(timeZone: TimeZone(secondsFromGMT: 3600)).read(photoBytes: bytes)
 }

@@ -96,6 +96,7 @@ public enum RoquaServer {
         BatchRoute.add(to: router, state: state)
         ExplorationRoutes.add(to: router, state: state)
         MapTileRoutes.add(to: router, state: state)
+        PhotoRoutes.add(to: router, state: state)
         TrackRoutes.add(to: router, state: state)
         ArchiveRoutes.add(to: router, state: state)
         IngestRoutes.add(to: router, state: state)

@@ -48,9 +48,10 @@ import Testing
         var photos: [Photo]
     }
 
-    /// The fixtures in `Camera/` (seven photos, two Takeout sidecars alone); in `Camera/2024/` a
-    /// truncated JPEG and the sidecar of a photo taken on the ferry on 2024-05-06 at 08:15 (its
-    /// photo left out of the export): 11 to read.
+    /// The fixtures in `Camera/` (eight photos, one of them taken at work in Galata on 2024-05-06
+    /// at 09:30 UTC, two Takeout sidecars alone); in `Camera/2024/` a truncated JPEG and the
+    /// sidecar of a photo taken on the ferry on 2024-05-06 at 08:15 (its photo left out of the
+    /// export): 12 to read.
     func camera(_ bench: HistoryCLITests.Bench) throws -> String {
         let folder = try bench.directory.subdirectory("Camera")
         let fixtures = Repository.path("Tests/RoquaPhotosTests/Fixtures")
@@ -76,17 +77,17 @@ import Testing
 
         let first = try bench.decoded(Imported.self, ["track", "import", folder] + boundaries)
         let batch = try #require(first.files.first { $0.format == "photos" }?.photos)
-        #expect(batch.read == 11)
+        #expect(batch.read == 12)
         #expect(batch.skipped["local time without a zone"] == 1 && batch.skipped["no position"] == 1, "\(batch.skipped)")
         #expect(batch.skipped["damaged metadata", default: 0] + batch.skipped["unreadable", default: 0] == 1)
         #expect(batch.problems.count == 1 && batch.problems[0].contains("broken.jpg"), "\(batch.problems)")
-        #expect(batch.located == 8)
-        #expect(first.files.first { $0.format == "photos" }?.fixesKept == 8)
+        #expect(batch.located == 9)
+        #expect(first.files.first { $0.format == "photos" }?.fixesKept == 9)
 
         // The zone places the photo with a local time only; the rest was kept before.
         let again = try bench.ok(["track", "import", folder, "--time-zone", "Europe/Istanbul"] + boundaries)
-        #expect(again.contains("11 photo(s) read, 9 with a place and a time"), "\(again)")
-        #expect(again.contains("1 kept, 8 kept before"), "\(again)")
+        #expect(again.contains("12 photo(s) read, 10 with a place and a time"), "\(again)")
+        #expect(again.contains("1 kept, 9 kept before"), "\(again)")
         let third = try bench.ok(["track", "import", folder, "--time-zone", "Europe/Istanbul"] + boundaries)
         #expect(third.contains("imported before (the same photos); nothing added"), "\(third)")
 
@@ -101,12 +102,12 @@ import Testing
         #expect(london.entries.isEmpty && london.photos.map(\.path) == ["IMG_1234.jpg"])
 
         let atlas = try bench.decoded(Atlas.self, ["photos"] + boundaries)
-        #expect(atlas.photos == 9)
+        #expect(atlas.photos == 10)
         let turkey = try #require(atlas.units.first { $0.code == "TR" })
         #expect(turkey.photos >= 1 && turkey.partsWithPhotos == 1 && turkey.parts == 81)
         let istanbul = try bench.decoded(Atlas.self, ["photos", "--unit", "İstanbul"] + boundaries)
         #expect(istanbul.units.first?.code == "TR-34" && istanbul.units.first?.parts == 39)
-        #expect(try bench.ok(["photos", "--unit", "TR-34"] + boundaries).contains("İstanbul: 1 photo in 1 of 39 districts"))
+        #expect(try bench.ok(["photos", "--unit", "TR-34"] + boundaries).contains("İstanbul: 2 photos in 2 of 39 districts"))
         let unknown = try bench.run(["photos", "--unit", "Atlantis"] + boundaries)
         #expect(unknown.status != 0)
     }

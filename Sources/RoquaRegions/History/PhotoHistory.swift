@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RoquaPhotos
 
 /// A photo kept in the history: its path in the folder imported, when and where it was taken.
 public struct PhotoTaken: Sendable, Equatable {
@@ -67,5 +68,43 @@ extension RegionStore {
             }
         }
         return found
+    }
+}
+
+extension RegionStore {
+    /// Whether `path` names a kept photo (its path in the folder imported, as `photos` gives it),
+    /// and where its file was: nil for a photo known from its Takeout sidecar alone or imported
+    /// before folders were kept. A name that would leave its folder is no kept photo.
+    /// - Throws: `RegionStoreError`.
+    func photoFile(_ path: String) throws -> (kept: Bool, file: String?) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else {
+            return (false, nil)
+        }
+        return try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT folder FROM fix_sources WHERE photo = 1 AND name = ?", arguments: [path])
+            else { return (false, nil) }
+            return (true, (row[0] as String?).map { $0 + "/" + path })
+        }
+    }
+}
+
+/// A kept photo's preview, as `RegionStore.photoPreview` finds it.
+public enum PhotoPreview: Sendable, Equatable {
+    /// The JPEG the camera embedded in the photo's EXIF.
+    case jpeg([UInt8])
+    /// No photo of that name is kept (or it was known from a Takeout sidecar alone).
+    case notKept
+    /// The photo is kept but its file has no preview, or is no longer where it was imported from.
+    case unavailable
+}
+
+extension RegionStore {
+    /// The preview embedded in kept photo `path`, read from its file's metadata now.
+    /// - Throws: `RegionStoreError`.
+    public func photoPreview(_ path: String) throws -> PhotoPreview {
+        let (kept, file) = try photoFile(path)
+        guard kept else { return .notKept }
+        return file.flatMap(PhotoThumbnail.read(path:)).map { .jpeg($0) } ?? .unavailable
     }
 }

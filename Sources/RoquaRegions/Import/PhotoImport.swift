@@ -44,7 +44,7 @@ extension TrackImporter {
     ) throws -> (summary: TrackImportSummary, extra: T?) {
         var summary = TrackImportSummary(file: batch.name, format: "photos")
         var counts = PhotoCounts()
-        var found: [(name: String, fix: KeptFix)] = []
+        var found: [(name: String, fix: KeptFix, folder: String?)] = []
         let reader = PhotoReader(timeZone: timeZone)
         for file in batch.files {
             counts.read += 1
@@ -58,7 +58,7 @@ extension TrackImporter {
                     continue
                 }
                 counts.located += 1
-                found.append((file.historyName, kept))
+                found.append((file.historyName, kept, file.photo.flatMap { Self.folder(of: $0, named: file.historyName) }))
             case .skipped(let reason):
                 counts.skipped[PhotoCounts.reason(reason), default: 0] += 1
                 switch reason {
@@ -74,7 +74,7 @@ extension TrackImporter {
         summary.fixesRead = found.count
         guard !found.isEmpty else { return (summary, nil) }
         found.sort { ($0.fix.time, $0.name) < ($1.fix.time, $1.name) }
-        let checksum = Self.checksum(found)
+        let checksum = Self.checksum(found.map { ($0.name, $0.fix) })
         let outcome = try store.write { db -> (TrackImportSummary, T?) in
             if try Self.importState(db, checksum: checksum) == .kept {
                 summary.alreadyImported = true
@@ -85,13 +85,13 @@ extension TrackImporter {
             var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
             // A photo's block spans no time: the longest stays what it was.
             let longest = try FixHistory.longestSpan(db)
-            for (index, (name, fix)) in found.enumerated() {
+            for (index, (name, fix, folder)) in found.enumerated() {
                 var keeper = try FixKeeper(source: name, longest: longest, db)
                 let fresh = try keeper.add(fix) + keeper.finish()
                 if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
                 guard !fresh.isEmpty else { continue }
                 summary.fixesKept += fresh.count
-                try db.execute(sql: "UPDATE fix_sources SET photo = 1 WHERE name = ?", arguments: [name])
+                try db.execute(sql: "UPDATE fix_sources SET photo = 1, folder = ? WHERE name = ?", arguments: [folder, name])
                 derivation.derive(fresh)
                 derivation.endSource()
                 // A photo is a point: lit on the heat map, joined to no line.
@@ -126,6 +126,14 @@ extension TrackImporter {
 
     /// What the batch gave, as the import record's checksum: the same photos give the same one,
     /// wherever the folder lies (their names in it, times and positions; never their content).
+    /// The absolute folder a photo was found in: its path without its name in the history
+    /// (the photo's path inside the folder imported); nil when they do not fit.
+    static func folder(of photo: String, named name: String) -> String? {
+        let absolute = URL(fileURLWithPath: photo).standardizedFileURL.path
+        guard absolute.hasSuffix("/" + name) else { return nil }
+        return String(absolute.dropLast(name.utf8.count + 1))
+    }
+
     private static func checksum(_ found: [(name: String, fix: KeptFix)]) -> String {
         var hasher = SHA256()
         for (name, fix) in found {

@@ -21,6 +21,8 @@ enum RegionSchema {
     /// Keeps the history's stays and moves (`KeptTimeline`) and the lifetime map's count tiles
     /// (`MapTileKeeper`), made by the next import or rebuild; marks photos' sources.
     static let timeline = "v8: kept timeline"
+    /// Where each photo was imported from (the folder's absolute path), for its preview.
+    static let photoFolders = "v9: photo folders"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -109,6 +111,9 @@ enum RegionSchema {
         }
         migrator.registerMigration(history) { db in try FixHistory.createTables(db) }
         migrator.registerMigration(timeline) { db in try KeptTimeline.createTable(db) }
+        migrator.registerMigration(photoFolders) { db in
+            try db.execute(sql: "ALTER TABLE fix_sources ADD COLUMN folder TEXT")
+        }
         return migrator
     }
 }

@@ -19,6 +19,7 @@ struct OriginGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// another site may not even ask, as it may not post a phone's position.
     static func isHistoryRead(_ path: String) -> Bool {
         path == "/api/timeline" || path.hasPrefix("/api/timeline/") || path.hasPrefix(MapTileRoutes.prefix)
+            || path.hasPrefix(PhotoRoutes.prefix)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

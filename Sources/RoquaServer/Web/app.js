@@ -641,6 +641,17 @@ async function loadDay() {
   renderDay(true);
 }
 
+// The previews of the photos taken during an entry (at most eight), read by the server from each
+// photo's file; a photo moved, deleted or without a preview shows as a placeholder with its name.
+function photoStrip(photos) {
+  if (!photos || !photos.length) return '';
+  return el('div', { class: 'photos' }, ...photos.slice(0, 8).map((photo) => {
+    const image = el('img', { loading: 'lazy', alt: photo.path, title: photo.path, src: `/api/photos/preview?path=${encodeURIComponent(photo.path)}` });
+    image.addEventListener('error', () => image.replaceWith(el('span', { class: 'photo-missing', title: photo.path }, '▧')));
+    return image;
+  }));
+}
+
 // The day's entries in the panel (names as text, never markup), its stays on the map joined in
 // the order they were visited.
 function renderDay(fit) {
@@ -652,8 +663,10 @@ function renderDay(fit) {
     const what = entry.type === 'stay'
       ? [entry.label ? t(entry.label) : null, stayName(entry)].filter(Boolean).join(' · ')
       : `${MODES[app.lang][entry.mode] || entry.mode} ${number(entry.distance_km, { maximumFractionDigits: 1, minimumFractionDigits: 1 })} km`;
-    return el('li', { class: entry.type }, when, ' ', el('span', { class: 'what' }, what));
+    return el('li', { class: entry.type }, when, ' ', el('span', { class: 'what' }, what), photoStrip(entry.photos));
   }));
+  // Photos of the day taken in no stay or move (a day of photos alone).
+  if (answer.photos && answer.photos.length) list.append(el('li', { class: 'photos-only' }, photoStrip(answer.photos)));
   const empty = document.getElementById('day-empty');
   empty.hidden = answer.entries.length > 0;
   if (answer.error) empty.textContent = answer.error; else empty.textContent = t('noFixesThatDay');

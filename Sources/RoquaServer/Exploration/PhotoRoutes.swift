@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RoquaIO
+import RoquaRegions
+import RoquaServeInput
+
+/// `GET /api/photos/preview?path=PATH`: the preview a camera embedded in a kept photo (a small
+/// JPEG in its EXIF), read from the photo's file where it was imported from, for the day view.
+/// Only a photo the history keeps can be asked for, by its name in the history; the file is
+/// found from what the store recorded, never from the request. Read by no page of another site
+/// (`OriginGuardMiddleware.isHistoryRead`); `Cache-Control: private`.
+enum PhotoRoutes {
+    static let prefix = "/api/photos/"
+
+    static func add<Context: RequestContext>(to router: Router<Context>, state: ServerState) {
+        router.get("/api/photos/preview") { request, _ -> Response in
+            let query = try QueryParameters(request.uri.query)
+            guard let path = query["path"], !path.isEmpty else { throw APIError.badRequest("path must name a kept photo") }
+            switch try await offloaded({ try state.store.photoPreview(path) }) {
+            case .jpeg(let bytes):
+                let headers: HTTPFields = [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"]
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            case .notKept:
+                throw APIError(.notFound, "no photo named \(Echo.quoted(path)) is kept")
+            case .unavailable:
+                throw APIError(.notFound, "the photo has no preview, or is no longer where it was imported from")
+            }
+        }
+    }
+}

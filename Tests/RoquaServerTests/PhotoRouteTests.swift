@@ -1,0 +1,64 @@
+import Foundation
+import RoquaTestKit
+import RoquaTestSupport
+import Testing
+
+/// `GET /api/photos/preview?path=PATH`: a kept photo's embedded preview for the day view, read
+/// from its file where it was imported from — for the page of this server only, and never a file
+/// the store did not record.
+@Suite struct PhotoRouteTests {
+    let roqua = ProductsDirectory.product("roqua")
+    static let fixtures = Repository.path("Tests/RoquaPhotosTests/Fixtures")
+
+    @Test func aKeptPhotoShowsItsPreviewUntilItIsMovedOrSwapped() async throws {
+        try await TestServer.with { server in
+            let camera = try server.directory.subdirectory("camera/2024")
+            let photo = camera + "/IMG_0001.jpg", plain = camera + "/DSC_0002.jpg"
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/with-thumbnail.jpg", toPath: photo)
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/gps-full.jpg", toPath: plain)
+            let imported = try CommandRunner.run(
+                roqua, ["track", "import", server.directory.file("camera"), "--store", server.store, "--boundaries", try Bundled.path()])
+            #expect(imported.status == 0, "\(imported.stderr)")
+
+            // The day view names it as the history does: its path in the folder imported.
+            let day = try await server.get("/api/timeline?date=2024-05-06&tz=UTC").object()
+            #expect((day["photos"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["2024/IMG_0001.jpg"], "\(day)")
+
+            let preview = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg")
+            #expect(preview.status == 200 && preview.headers["content-type"] == "image/jpeg")
+            #expect(preview.headers["cache-control"]?.hasPrefix("private") == true)
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
+            let start = (3..<bytes.count - 2).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD8 && bytes[$0 + 2] == 0xFF }!
+            #expect(preview.body.count > 100 && Array(bytes[start..<start + preview.body.count]) == preview.body)
+
+            for (target, status, message) in [
+                ("/api/photos/preview?path=2024/DSC_0002.jpg", 404, "no preview"),  // kept, but no preview in it
+                ("/api/photos/preview?path=2024/IMG_9999.jpg", 404, "is kept"),
+                ("/api/photos/preview?path=../../etc/passwd", 404, "is kept"),
+                ("/api/photos/preview?path=%2Fetc%2Fpasswd", 404, "is kept"),
+                ("/api/photos/preview", 400, "path must name"),
+            ] {
+                let reply = try await server.get(target)
+                #expect(reply.status == status && reply.text.contains(message), "\(target): \(reply.status) \(reply.text)")
+            }
+
+            // Another site's page and a foreign Host get nothing.
+            for headers in [["Sec-Fetch-Site": "cross-site"], ["Origin": "https://evil.example"], ["Referer": "https://evil.example/"]] {
+                let reply = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg", headers: headers)
+                #expect(reply.status == 403, "\(headers)")
+            }
+            let rebound = try await LoopbackHTTP.request(
+                server.port, "GET", "/api/photos/preview?path=2024/IMG_0001.jpg", host: .some("evil.example"))
+            #expect(rebound.status == 421)
+
+            // Swapped for a link to a file elsewhere: not followed. Moved away: nothing either.
+            let elsewhere = server.directory.file("elsewhere.jpg")
+            try FileManager.default.moveItem(atPath: photo, toPath: elsewhere)
+            try FileManager.default.createSymbolicLink(atPath: photo, withDestinationPath: elsewhere)
+            let linked = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg")
+            #expect(linked.status == 404 && linked.text.contains("no longer where it was imported from"), "\(linked.text)")
+            try FileManager.default.removeItem(atPath: photo)
+            #expect(try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg").status == 404)
+        }
+    }
+}
