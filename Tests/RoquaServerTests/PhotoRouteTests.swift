@@ -59,6 +59,17 @@ import Testing
             #expect(linked.status == 404 && linked.text.contains("no longer where it was imported from"), "\(linked.text)")
             try FileManager.default.removeItem(atPath: photo)
             #expect(try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg").status == 404)
+
+            // The folder moved elsewhere and imported again from there: nothing added, previews back.
+            try FileManager.default.moveItem(atPath: elsewhere, toPath: photo)
+            let moved = server.directory.file("moved-camera")
+            try FileManager.default.moveItem(atPath: server.directory.file("camera"), toPath: moved)
+            #expect(try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg").status == 404)
+            let again = try CommandRunner.run(
+                roqua, ["track", "import", moved, "--store", server.store, "--boundaries", try Bundled.path()])
+            #expect(again.status == 0 && again.stdout.contains("nothing added"), "\(again.stdout) \(again.stderr)")
+            let back = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg")
+            #expect(back.status == 200 && back.body == preview.body)
         }
     }
 }

@@ -77,6 +77,8 @@ extension TrackImporter {
         let checksum = Self.checksum(found.map { ($0.name, $0.fix) })
         let outcome = try store.write { db -> (TrackImportSummary, T?) in
             if try Self.importState(db, checksum: checksum) == .kept {
+                // The same photos again, perhaps from where their folder was moved: previews are read there now.
+                try Self.attach(found, db)
                 summary.alreadyImported = true
                 return (summary, nil)
             }
@@ -85,13 +87,13 @@ extension TrackImporter {
             var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
             // A photo's block spans no time: the longest stays what it was.
             let longest = try FixHistory.longestSpan(db)
-            for (index, (name, fix, folder)) in found.enumerated() {
+            for (index, (name, fix, _)) in found.enumerated() {
                 var keeper = try FixKeeper(source: name, longest: longest, db)
                 let fresh = try keeper.add(fix) + keeper.finish()
                 if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
                 guard !fresh.isEmpty else { continue }
                 summary.fixesKept += fresh.count
-                try db.execute(sql: "UPDATE fix_sources SET photo = 1, folder = ? WHERE name = ?", arguments: [folder, name])
+                try db.execute(sql: "UPDATE fix_sources SET photo = 1 WHERE name = ?", arguments: [name])
                 derivation.derive(fresh)
                 derivation.endSource()
                 // A photo is a point: lit on the heat map, joined to no line.
@@ -99,6 +101,7 @@ extension TrackImporter {
                 tiles.endSource(Int64(index))
             }
             try tiles.finish()
+            try Self.attach(found, db)
             let counts = derivation.counts
             summary.dropped.merge(counts.dropped, uniquingKeysWith: +)
             (summary.newRegions, summary.revisits) = (counts.newRegions, counts.revisits)
@@ -126,6 +129,12 @@ extension TrackImporter {
 
     /// What the batch gave, as the import record's checksum: the same photos give the same one,
     /// wherever the folder lies (their names in it, times and positions; never their content).
+    /// Records where each photo's file is now, kept before or just now.
+    private static func attach(_ found: [(name: String, fix: KeptFix, folder: String?)], _ db: Database) throws {
+        let update = try db.makeStatement(sql: "UPDATE fix_sources SET folder = ? WHERE photo = 1 AND name = ?")
+        for (name, _, folder) in found where folder != nil { try update.execute(arguments: [folder, name]) }
+    }
+
     /// The absolute folder a photo was found in: its path without its name in the history
     /// (the photo's path inside the folder imported); nil when they do not fit.
     static func folder(of photo: String, named name: String) -> String? {
