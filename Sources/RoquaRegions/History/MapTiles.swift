@@ -15,6 +15,9 @@ package struct MapTileKeeper {
     /// Work not yet handed to the counting thread, in order.
     private var pending: [TileCounting.Step] = []
     private var pendingFixes: [TileFix] = []
+    /// Fixes in `pending` and `pendingFixes`: handed over past `handOver`, however many sources
+    /// they come from (a rebuild of ten thousand small files must not gather them all here).
+    private var pendingCount = 0
     /// The accumulator until the first hand-over; from then on the thread holds it.
     private var accumulator: TileAccumulator? = TileAccumulator(zooms: 0...Self.heatZoom, flushThresholdBytes: 24 << 20)
     private var counting: TileCounting?
@@ -53,8 +56,9 @@ package struct MapTileKeeper {
         let limit = accuracyLimit
         for fix in fixes where Double(fix.accuracy) <= limit {
             pendingFixes.append(TileFix(source: source, time: fix.time, lat: fix.latitude, lon: fix.longitude))
+            pendingCount += 1
         }
-        if pendingFixes.count >= Self.handOver { try handOver() }
+        if pendingCount >= Self.handOver { try handOver() }
     }
 
     /// Goes on drawing `source`'s line from `fix`, counted by an earlier import (a phone's post).
@@ -107,6 +111,7 @@ package struct MapTileKeeper {
         }
         let steps = pending
         pending = []
+        pendingCount = 0
         if counting == nil, var accumulator, steps.contains(where: \.isFlushAll) {
             self.accumulator = nil
             for evicted in TileCounting.run(steps, &accumulator) { try merge(evicted) }
