@@ -70,11 +70,12 @@ extension TrackImporter {
             tiles.endSource(source)
             summary.sources += 1
         }
+        try tiles.close()
         try db.execute(sql: "UPDATE fix_sources SET decided_ms = last_ms")
         let written = try derivation.write(db)
         try DeriveSettings(clustering: settings, flightSpeedKmh: flights.speed * 3.6).remember(db)
-        try tiles.finish()
         try KeptTimeline.update(from: nil, settings: timeline, maxAccuracy: settings.maxAccuracy, isOnLand: isOnLand, db)
+        try tiles.finish()
         summary.regions = written.stored.count
         summary.flights = derivation.counts.flights.count
         summary.events = written.events

@@ -69,8 +69,9 @@ package struct MapTileKeeper {
     /// The source is over: its next fix starts a new line.
     mutating func endSource(_ source: Int64) { queue(.end(source)) }
 
-    /// Hands the last fixes and the final flush over. Nothing may be added after.
-    private mutating func close() throws {
+    /// Starts counting what is left, so that the caller's other work overlaps it; `finish` then
+    /// writes it. Nothing may be added after.
+    mutating func close() throws {
         guard !closed else { return }
         queue(.flushAll)
         try handOver()
@@ -126,8 +127,8 @@ package struct MapTileKeeper {
     }
 
     /// Adds evicted counts to the stored rows. Evicted before the end, a tile may come back:
-    /// appended uncompressed, and compressed once by `finish`. At the final flush, each row is
-    /// written whole, as one compressed segment.
+    /// appended uncompressed, and compressed once by `finish`. At the final flush, a new row
+    /// takes the blob the counting thread compressed, an existing one is rewritten whole.
     private mutating func merge(_ evicted: TileCounting.Evicted) throws {
         let write = try db.cachedStatement(
             sql: "INSERT INTO map_tiles (z, x, y, kind, counts) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET counts = excluded.counts")
@@ -136,8 +137,8 @@ package struct MapTileKeeper {
             let arguments: StatementArguments = [key.z, key.x, key.y, key.kind.rawValue]
             let existing = try Self.blob(key, db)
             let blob: [UInt8]
-            if evicted.final {
-                blob = TileRaster.encode(try existing.map { TileRaster.combine(try TileRaster.decode($0), delta) } ?? delta)
+            if let encoded = evicted.encoded[key] {
+                blob = try existing.map { TileRaster.encode(TileRaster.combine(try TileRaster.decode($0), delta)) } ?? encoded
                 touched.remove(key)
             } else {
                 blob = try TileRaster.merge(existing, delta, compressAppended: false)
@@ -175,10 +176,11 @@ final class TileCounting {
 
     deinit { channel.cancel() }
 
-    /// Counts evicted from the accumulator; `final` at the last flush, when no tile comes back.
+    /// Counts evicted from the accumulator; at the final flush, each also encoded as the blob
+    /// of a new row (compressed here, off the importing thread).
     struct Evicted {
         var deltas: [TileKey: TileDelta]
-        var final = false
+        var encoded: [TileKey: [UInt8]] = [:]
     }
 
     /// Counts `steps` into `accumulator`, returning what it evicted (all of it at `.flushAll`).
@@ -192,7 +194,8 @@ final class TileCounting {
             case let .resume(source, fix): accumulator.resume(source: source, after: (fix.time, fix.lat, fix.lon))
             case let .end(source): accumulator.endSource(source)
             case .flushAll:
-                out.append(Evicted(deltas: accumulator.flush(), final: true))
+                let deltas = accumulator.flush()
+                out.append(Evicted(deltas: deltas, encoded: deltas.mapValues { TileRaster.encode($0) }))
             }
         }
         return out.filter { !$0.deltas.isEmpty }

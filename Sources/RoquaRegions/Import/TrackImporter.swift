@@ -280,6 +280,7 @@ public final class TrackImporter {
         let fresh = try keeper.finish()
         earliest = min(earliest, fresh.first?.time ?? .max)
         try tiles.add(source: 0, fresh)
+        try tiles.close()
         if derives {
             derivation.derive(fresh)
             if options.continuing {
@@ -313,12 +314,10 @@ public final class TrackImporter {
         (summary.newRegions, summary.revisits, summary.flights) = (counts.newRegions, counts.revisits, counts.flights)
         (summary.inFlight, summary.glitches) = (counts.inFlight, counts.glitches)
         let written = try derivation.write(db)
-        // The map's last counts are flushed and written after the regions and before the
-        // timeline: overlapping either held both memories at once (a decade's import: 233 MB).
-        try tiles.finish()
         if keeper.kept > 0 {
             try KeptTimeline.update(from: earliest, maxAccuracy: settings.maxAccuracy, isOnLand: isOnLand, db)
         }
+        try tiles.finish()
         if summary.keptOnly {
             try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
         } else {
