@@ -77,11 +77,14 @@ enum ExifDecoder {
     /// Decodes a TIFF/EXIF block (without the "Exif\0\0" prefix). The block should have passed
     /// `TIFFValidator.validate` first; libexif itself also guards against loops and bad offsets.
     static func decode(tiff: [UInt8]) -> ExifValues {
-        var values = ExifValues()
-        guard let data = exif_data_new() else { return values }
+        loaded(tiff) { data in values(of: data) } ?? ExifValues()
+    }
+
+    /// `body` on the block as libexif loads it: read-only, no "fixing" (which would invent
+    /// mandatory tags), unknown tags kept, maker notes left alone; nil when libexif cannot start.
+    static func loaded<T>(_ tiff: [UInt8], _ body: (UnsafeMutablePointer<ExifData>) -> T) -> T? {
+        guard let data = exif_data_new() else { return nil }
         defer { exif_data_unref(data) }
-        // Read-only: no "fixing" (which would invent mandatory tags), keep unknown tags,
-        // leave maker notes alone.
         exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
         exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
         exif_data_set_option(data, EXIF_DATA_OPTION_DONT_CHANGE_MAKER_NOTE)
@@ -89,6 +92,11 @@ enum ExifDecoder {
         block.withUnsafeBufferPointer { buf in
             exif_data_load_data(data, buf.baseAddress, UInt32(buf.count))
         }
+        return body(data)
+    }
+
+    private static func values(of data: UnsafeMutablePointer<ExifData>) -> ExifValues {
+        var values = ExifValues()
         let order = exif_data_get_byte_order(data)
         let gps = Int32(EXIF_IFD_GPS.rawValue)
         let exif = Int32(EXIF_IFD_EXIF.rawValue)

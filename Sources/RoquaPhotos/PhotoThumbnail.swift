@@ -39,12 +39,9 @@ public enum PhotoThumbnail {
 extension ExifDecoder {
     /// The thumbnail libexif finds in a TIFF/EXIF block (IFD1's JPEGInterchangeFormat), copied.
     static func thumbnail(tiff: [UInt8]) -> [UInt8]? {
-        guard let data = exif_data_new() else { return nil }
-        defer { exif_data_unref(data) }
-        exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
-        let block = exifHeader + tiff
-        block.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
-        guard let bytes = data.pointee.data, data.pointee.size > 0 else { return nil }
-        return Array(UnsafeBufferPointer(start: bytes, count: Int(data.pointee.size)))
+        loaded(tiff) { data -> [UInt8]? in
+            guard let bytes = data.pointee.data, data.pointee.size > 0 else { return nil }
+            return Array(UnsafeBufferPointer(start: bytes, count: Int(data.pointee.size)))
+        } ?? nil
     }
 }

@@ -29,9 +29,11 @@ public struct RecordedDays: Codable, Sendable, Equatable {
         return days.isEmpty ? nil : days
     }
 
+    /// The days of `days` (what `days(of: month, zone: zone)` gave) that `recorded` marks.
     /// - Throws: what `recorded` throws (`RegionStoreError`, `FixBlock.Damaged`).
-    public init(month: String, zone: TimeZone, recorded: ([Range<Date>]) throws -> [Bool]) throws {
-        guard let days = Self.days(of: month, zone: zone) else { preconditionFailure("not a month: \(month)") }
+    public init(
+        month: String, zone: TimeZone, days: [(day: String, span: Range<Date>)], recorded: ([Range<Date>]) throws -> [Bool]
+    ) throws {
         self.month = month
         timeZone = zone.identifier
         self.days = zip(days, try recorded(days.map(\.span))).filter(\.1).map(\.0.day)

@@ -127,8 +127,6 @@ extension TrackImporter {
         return outcome
     }
 
-    /// What the batch gave, as the import record's checksum: the same photos give the same one,
-    /// wherever the folder lies (their names in it, times and positions; never their content).
     /// Records where each photo's file is now, kept before or just now.
     private static func attach(_ found: [(name: String, fix: KeptFix, folder: String?)], _ db: Database) throws {
         let update = try db.makeStatement(sql: "UPDATE fix_sources SET folder = ? WHERE photo = 1 AND name = ?")
@@ -143,6 +141,8 @@ extension TrackImporter {
         return String(absolute.dropLast(name.utf8.count + 1))
     }
 
+    /// What the batch gave, as the import record's checksum: the same photos give the same one,
+    /// wherever the folder lies (their names in it, times and positions; never their content).
     private static func checksum(_ found: [(name: String, fix: KeptFix)]) -> String {
         var hasher = SHA256()
         for (name, fix) in found {

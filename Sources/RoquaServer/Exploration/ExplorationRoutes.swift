@@ -55,10 +55,12 @@ enum ExplorationRoutes {
         router.get("/api/timeline/days") { request, _ -> Response in
             let query = try QueryParameters(request.uri.query)
             let zone = try timeZone(query["tz"])
-            guard let month = query["month"], RecordedDays.days(of: month, zone: zone) != nil else {
+            guard let month = query["month"], let days = RecordedDays.days(of: month, zone: zone) else {
                 throw APIError.badRequest("month must be a month of the calendar: YYYY-MM")
             }
-            var answer = try await offloaded { try RecordedDays(month: month, zone: zone, recorded: state.store.recorded) }
+            var answer = try await offloaded {
+                try RecordedDays(month: month, zone: zone, days: days, recorded: state.store.recorded)
+            }
             answer.timeZone = query["tz"] ?? zone.identifier
             return try JSONBody.encoded(answer)
         }

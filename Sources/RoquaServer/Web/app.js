@@ -610,6 +610,8 @@ async function renderCalendar(day) {
     } catch (error) {
       app.calendar = { key, recorded: new Set() };
     }
+    // Another month was picked while this one was asked: that one draws the grid.
+    if (document.getElementById('day-date').value.slice(0, 7) !== month) return;
   }
   const [year, number] = month.split('-').map(Number);
   const first = new Date(Date.UTC(year, number - 1, 1));
