@@ -10,7 +10,7 @@
 #                            fresh Debian root), the README's embedding example as its own package,
 #                            every transcript in README.md and docs/, `roqua serve` in a real browser
 #                            (chromium), the fault test (kill -9, full disk, read-only and damaged
-#                            stores) and every fuzz target for 15 s
+#                            stores) and every fuzz target for 15 s (one per core at a time)
 #   scripts/test.sh --fast   only the suites, without those tagged slow (names ending in SlowTests),
 #                            and the checks that no JSON is built by hand (json-by-types.py)
 #                            and that every Swift file is formatted (format-lint.sh)
