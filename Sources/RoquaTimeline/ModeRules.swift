@@ -14,12 +14,20 @@ enum ModeRules {
     static let walkP85 = 10.0 / 3.6
     /// A run whose 85th-percentile speed (m/s) passes 30 km/h is faster than cycling.
     static let cycleP85 = 30.0 / 3.6
+    /// A run whose median speed (m/s) passes 20 km/h is a vehicle in traffic, not a bicycle: city
+    /// cyclists ride at 15–18 km/h, while a car in slow city traffic keeps 25–35 km/h with few fixes
+    /// above 30 (a fast road cyclist can come out as road).
+    static let cycleMedian = 20.0 / 3.6
     /// A hole is a flight when crossed faster than this (m/s, 250 km/h)...
     static let gapFlightSpeed = 250.0 / 3.6
     /// ...over more than this many metres.
     static let gapFlightMeters = 100_000.0
     /// Runs shorter than this many ms are folded into a neighbour.
     static let shortestRun: Int64 = 60_000
+    /// A run of a single step (two fixes) shorter than this many ms is one speed sample, too few to
+    /// tell a mode by (a phone fixing once a minute that leaves a stay by car shows a first "walk"
+    /// step): it is folded into a neighbour too.
+    static let shortestSingleStep: Int64 = 180_000
     /// Road or cycle runs shorter than this (ms) next to rail are the train speeding up or slowing down.
     static let railRamp: Int64 = 600_000
     /// Road or cycle runs shorter than this (ms) next to a boat are the boat leaving or nearing a pier drawn as land.
@@ -35,7 +43,7 @@ enum ModeRules {
         if median >= flightSpeed { return .flight }
         if waterShare >= 0.5 && p85 <= boatMaximum && median >= boatMinimum { return .boat }
         if p85 >= railSpeed { return .rail }
-        if p85 >= cycleP85 { return .road }
+        if p85 >= cycleP85 || median >= cycleMedian { return .road }
         if p85 >= walkP85 { return .cycle }
         return .walk
     }
@@ -56,7 +64,7 @@ enum ModeRules {
     /// The runs of a move after the tidying rules, in order: holes join a neighbour they fit, short
     /// stops between two runs of one mode join them, a bridge joins the road or rail it carries, ramps
     /// join the train, boat or plane they belong to,
-    /// runs under a minute join the longer neighbour, and neighbours of one mode become one run.
+    /// runs under a minute (or of one step under three) join the longer neighbour, and neighbours of one mode become one run.
     static func resolve(_ input: [MoveRun], stayMilliseconds: Int64) -> [MoveRun] {
         var runs = mergingSameMode(input)
         guard runs.count > 1 else { return runs }
@@ -92,7 +100,7 @@ enum ModeRules {
             }
             runs = mergingSameMode(runs)
         }
-        for i in runs.indices where !runs[i].isGap && runs[i].duration < shortestRun && runs.count > 1 {
+        for i in runs.indices where !runs[i].isGap && runs[i].isTooShort && runs.count > 1 {
             let before = i > 0 ? runs[i - 1] : nil
             let after = i + 1 < runs.count ? runs[i + 1] : nil
             if let before, before.duration >= (after?.duration ?? 0) {

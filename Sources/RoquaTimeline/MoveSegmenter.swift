@@ -20,6 +20,11 @@ struct MoveRun {
 
     /// Length in milliseconds.
     var duration: Int64 { end - start }
+
+    /// Too short to keep a mode of its own: under a minute, or one step under three.
+    var isTooShort: Bool {
+        duration < ModeRules.shortestRun || (last - first <= 1 && duration < ModeRules.shortestSingleStep)
+    }
 }
 
 /// Cuts the fixes between two stays into runs of one speed class each and judges their modes.

@@ -2,7 +2,7 @@
 public enum TravelMode: String, Sendable, Codable, CaseIterable {
     /// On foot: 85 % of the time under 10 km/h.
     case walk
-    /// By bicycle: steady 10–30 km/h.
+    /// By bicycle: steady 10–30 km/h, at a median under 20 km/h.
     case cycle
     /// By car, bus or any road vehicle: up to about 160 km/h, stop and go.
     case road

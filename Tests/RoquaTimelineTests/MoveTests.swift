@@ -129,6 +129,46 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
         b.stay(until: b.now + 900)
         #expect(movesBetweenStays(Timeline.segment(b.fixes, isOnLand: everywhereLand)).map(\.mode) == [.walk, .cycle])
     }
+
+    /// A phone fixing about once a minute, leaving home by car in slow city traffic (a steady
+    /// `kmh`, no fix above 30 km/h) and arriving at the office: the fixes of that day.
+    func slowCityDrive(kmh: Double, seed: UInt64) -> [TimelineFix] {
+        var rng = SplitMix64(seed: seed)
+        let (from, to) = (SyntheticDays.home, SyntheticDays.office)
+        // The last fix at home is at `home`; the car leaves unseen some 40–55 s later, and the
+        // phone goes on fixing a minute apart.
+        let home = day + 8 * 3600
+        let leave = home + rng.uniform(40, 55)
+        let seconds = from.distance(to: to) / (kmh / 3.6)
+        var fixes = still(from, from: home - 1800, to: home, every: 60)
+        var t = home + rng.uniform(58, 64)
+        while t < leave + seconds {
+            let p = from.toward(to, (t - leave) / seconds).offset(north: rng.gaussian(6), east: rng.gaussian(6))
+            fixes.append(TimelineFix(time: Int64(t * 1000), latitude: p.latitude, longitude: p.longitude, accuracy: 12))
+            t += rng.uniform(55, 75)
+        }
+        return fixes + still(to, from: leave + seconds + 30, to: leave + seconds + 1800, every: 60)
+    }
+
+    /// At 22–28 km/h a car in traffic is as fast as a quick cyclist's best, but cyclists ride at a
+    /// median of 15–18 km/h: a steady median past 20 km/h is road (it was cycle: 405 of a year's
+    /// city drives in bench_trackintel.py's year).
+    @Test func aSlowCityDriveIsRoadNotCycle() {
+        for (seed, kmh) in [(UInt64(1), 22.0), (2, 25), (3, 28)] {
+            let moves = movesBetweenStays(Timeline.segment(slowCityDrive(kmh: kmh, seed: seed), isOnLand: everywhereLand))
+            #expect(moves.map(\.mode) == [.road], "at \(kmh) km/h: \(moves)")
+        }
+    }
+
+    /// Leaving a stay by car with a fix a minute, the first step out of the stay's circle is slow
+    /// (it starts at the last fix inside): one step is one speed sample, not a walk of its own
+    /// (a year of such drives began with a one-minute "walk" 91 times).
+    @Test func oneSlowStepOutOfAStayIsNotAWalk() {
+        for seed in UInt64(10)..<20 {
+            let moves = movesBetweenStays(Timeline.segment(slowCityDrive(kmh: 35, seed: seed), isOnLand: everywhereLand))
+            #expect(moves.map(\.mode) == [.road], "seed \(seed): \(moves)")
+        }
+    }
 }
 
 @Suite struct SelectionTests {
