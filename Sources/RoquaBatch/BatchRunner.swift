@@ -41,7 +41,7 @@ package enum BatchRunner {
             units: index.table)
         formatter.keepBadRows = options.keepBadRows
         if options.locality {
-            let localities = try index.localities()
+            let localities = index.localities()
             formatter.localities = localities
             formatter.localityCodes = localities.unitCodeIDs
         }

@@ -53,10 +53,9 @@ final class ServerState: Sendable {
         boundariesImportedAt = info.importedAt == "?" ? nil : info.importedAt
         boundarySchema = String(info.schemaVersion)
         resolvers = ResolverPool(index: index)
-        // `/reverse` names a locality at district zoom: the places' table is loaded in the
-        // background, and until it is, each answer asks the database (a little slower).
-        let places = index
-        DispatchQueue.global(qos: .utility).async { _ = try? places.localities() }
+        // `/reverse` names a locality at district zoom from the places in memory, each country's
+        // read when an answer first needs it.
+        _ = index.localities()
         hierarchy = try BoundaryHierarchy(database: database)
         catalog = try UnitCatalog(database: database)
         shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)

@@ -62,7 +62,7 @@ public enum Places {
             guard let stay = entry.stay else { continue }
             var best: Int? = nil
             var bestDistance = join
-            for candidate in grid.near(stay.latitude, stay.longitude) {
+            grid.forEachNear(stay.latitude, stay.longitude) { candidate in
                 let d = Geodesy.haversine(places[candidate].latitude, places[candidate].longitude, stay.latitude, stay.longitude)
                 if d <= bestDistance {
                     best = candidate
@@ -134,17 +134,16 @@ private struct PlaceGrid {
         cells[key(row: row, longitude: longitude), default: []].append(index)
     }
 
-    /// Indices of the places filed in the cells around `latitude`/`longitude` (degrees).
-    func near(_ latitude: Double, _ longitude: Double) -> [Int] {
+    /// Calls `body` with the index of each place filed in the cells around `latitude`/`longitude`
+    /// (degrees); nothing is allocated (a decade's stays ask this for each of their 12 k).
+    func forEachNear(_ latitude: Double, _ longitude: Double, _ body: (Int) -> Void) {
         let row = Int64((latitude / cellDegrees).rounded(.down))
-        var result: [Int] = []
         for r in (row - 1)...(row + 1) {
             let rowLatitude = min(89.9, abs((Double(r) + 0.5) * cellDegrees))
             let width = cellDegrees / max(Geodesy.cosine(ofLatitude: rowLatitude), 0.001)
-            for dx in [-width, 0, width] {
-                if let found = cells[key(row: r, longitude: longitude + dx)] { result.append(contentsOf: found) }
+            for dx in -1...1 {
+                cells[key(row: r, longitude: longitude + Double(dx) * width)]?.forEach(body)
             }
         }
-        return result
     }
 }

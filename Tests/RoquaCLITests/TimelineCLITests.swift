@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RoquaTestSupport
 import Testing
 
@@ -142,6 +143,27 @@ import Testing
         let minutes = try bench.run(["timeline", "2024-05-06", "--stay-minutes", "0"] + boundaries)
         #expect(minutes.status != 0)
         #expect(minutes.stderr.contains("--stay-minutes"))
+    }
+
+    /// The kept timeline is read by position: a row edited by hand (a mode no Roqua writes, an
+    /// entry without its times) is refused naming what is wrong, never read as something else.
+    @Test func aDamagedKeptTimelineIsRefusedByName() throws {
+        let bench = try filled()
+        let boundaries = ["--boundaries", try Bundled.path()]
+        let start = try DatabaseQueue(path: bench.store).write { db in
+            let start = try #require(try Int64.fetchOne(db, sql: "SELECT MIN(start_ms) FROM timeline_entries WHERE mode IS NOT NULL"))
+            try db.execute(sql: "UPDATE timeline_entries SET mode = 'hovercraft' WHERE start_ms = ?", arguments: [start])
+            return start
+        }
+        let mode = try bench.run(["timeline", "2024-05-06"] + boundaries)
+        #expect(mode.status != 0)
+        #expect(mode.stderr.contains("the kept timeline has an unknown mode \"hovercraft\" at \(start)"), "\(mode.stderr)")
+        try DatabaseQueue(path: bench.store).write { db in
+            try db.execute(sql: "UPDATE timeline_entries SET mode = 'walk', end_ms = 'soon' WHERE start_ms = ?", arguments: [start])
+        }
+        let end = try bench.run(["places"] + boundaries)
+        #expect(end.status != 0)
+        #expect(end.stderr.contains("the kept timeline has an entry without a start and end near \(start)"), "\(end.stderr)")
     }
 
     struct TripRow: Decodable {

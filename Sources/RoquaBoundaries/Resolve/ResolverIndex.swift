@@ -122,13 +122,12 @@ public final class ResolverIndex: Sendable {
         }
     }
 
-    /// The DB's populated places, read the first time an answer asks for its locality: the
-    /// plain resolver never pays for them.
-    /// - Throws: GRDB's `DatabaseError` when the read fails.
-    public func localities() throws -> LocalityIndex {
-        try localityTable.withLock { table in
+    /// The DB's populated places, read a country at a time the first time an answer asks for
+    /// its locality: the plain resolver never pays for them.
+    public func localities() -> LocalityIndex {
+        localityTable.withLock { table in
             if let table { return table }
-            let loaded = try LocalityIndex(database: database, unitCodes: units.map(\.reference.code))
+            let loaded = LocalityIndex(database: database, unitCodes: units.map(\.reference.code))
             table = loaded
             return loaded
         }

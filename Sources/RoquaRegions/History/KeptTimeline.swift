@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RoquaBoundaries
 import RoquaIO
 import RoquaTimeline
@@ -119,22 +120,41 @@ package enum KeptTimeline {
         try remember(settings, db)
     }
 
+    /// Each mode with its name's bytes, as the table keeps it.
+    private static let modes = TravelMode.allCases.map { (text: Array($0.rawValue.utf8), mode: $0) }
+
     /// Every kept entry in time order (moves unlinked: `fromStay`/`toStay` nil), with the
     /// settings they were made with; nil when the store keeps no timeline.
+    /// - Throws: `FixBlock.Damaged` for an entry without times or with an unknown mode.
     static func entries(_ db: Database) throws -> (settings: TimelineSettings, entries: [TimelineEntry])? {
         guard let settings = try remembered(db) else { return nil }
         var entries: [TimelineEntry] = []
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT start_ms, end_ms, mode, meters, latitude, longitude, fixes FROM timeline_entries ORDER BY start_ms")
-        while let row = try rows.next() {
-            let start: Int64 = row[0], end: Int64 = row[1]
-            if let text: String = row[2] {
-                guard let mode = TravelMode(rawValue: text) else {
-                    throw FixBlock.Damaged(description: "the kept timeline has an unknown mode \(Echo.quoted(text)) at \(start)")
-                }
-                entries.append(.move(Move(start: start, end: end, mode: mode, meters: row[3], fromStay: nil, toStay: nil)))
+        // Read by position, the mode's text compared as bytes: a decade's 25 k entries are read
+        // for every day asked (GRDB's typed subscripts and a string per move cost 40 % more).
+        entries.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM timeline_entries") ?? 0)
+        let statement = try db.makeStatement(
+            sql: "SELECT start_ms, end_ms, mode, meters, latitude, longitude, fixes FROM timeline_entries ORDER BY start_ms")
+        let rows = try Row.fetchCursor(statement)
+        let s = statement.sqliteStatement
+        while try rows.next() != nil {
+            let start = sqlite3_column_int64(s, 0), end = sqlite3_column_int64(s, 1)
+            guard sqlite3_column_type(s, 0) == SQLITE_INTEGER, sqlite3_column_type(s, 1) == SQLITE_INTEGER else {
+                throw FixBlock.Damaged(description: "the kept timeline has an entry without a start and end near \(start)")
+            }
+            if sqlite3_column_type(s, 2) == SQLITE_NULL {
+                entries.append(
+                    .stay(
+                        Stay(
+                            start: start, end: end, latitude: sqlite3_column_double(s, 4), longitude: sqlite3_column_double(s, 5),
+                            fixes: Int(sqlite3_column_int64(s, 6)))))
             } else {
-                entries.append(.stay(Stay(start: start, end: end, latitude: row[4], longitude: row[5], fixes: row[6])))
+                let text = UnsafeBufferPointer(start: sqlite3_column_text(s, 2), count: Int(sqlite3_column_bytes(s, 2)))
+                guard let mode = modes.first(where: { $0.text.elementsEqual(text) })?.mode else {
+                    let quoted = Echo.quoted(String(decoding: text, as: UTF8.self))
+                    throw FixBlock.Damaged(description: "the kept timeline has an unknown mode \(quoted) at \(start)")
+                }
+                entries.append(
+                    .move(Move(start: start, end: end, mode: mode, meters: sqlite3_column_double(s, 3), fromStay: nil, toStay: nil)))
             }
         }
         return (settings, entries)

@@ -79,8 +79,8 @@ struct RegionDerivation {
             case let .dropped(reason): counts.dropped[reason, default: 0] += 1
             case let .newRegion(_, index):
                 counts.newRegions += 1
-                // Enough new regions to load every place: loaded meanwhile, not after the reading.
-                enricher.expectSoon(counts.newRegions)
+                // Enough new regions to name from memory: said now, not after the reading.
+                enricher.expect(counts.newRegions)
                 travel.ground(fix, region: index)
             case let .revisit(index):
                 counts.revisits += 1
@@ -103,7 +103,7 @@ struct RegionDerivation {
     mutating func write(_ db: Database) throws -> Written {
         var firsts: [FirstVisit] = []
         var visited = try RegionStore.visitedCodes(db)
-        try enricher.expect(engine.newRegionIndices.count)
+        enricher.expect(engine.newRegionIndices.count)
         for index in engine.newRegionIndices {
             var region = try enricher.enriched(engine.regions[index])
             region.id = try region.insertRow(db)
