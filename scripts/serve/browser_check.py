@@ -171,6 +171,23 @@ def day_view(driver):
     moved = wait_for(driver, "return document.getElementById('day-date').value == '2024-05-07' && "
                              "document.querySelector('#day-entries li') !== null", timeout=30)
     check("day view: the next-day button shows 7 May", moved, driver.find_element(By.ID, "day-date").get_attribute("value"))
+    # Two days picked in a row while the first one's answer is slow: the second day stays shown
+    # (the first answer, arriving last, used to draw its day over it). What the list shows is
+    # noted 300 ms after the slow answer arrived, before anything else can ask the day again.
+    entries = "[...document.querySelectorAll('#day-entries li')].map(li => li.textContent).join(' | ')"
+    seventh = wait_for(driver, f"return {entries}", timeout=10)
+    driver.execute_script(
+        "const plain = window.fetch; window.fetch = (path, options) => String(path).includes('/api/timeline?date=2024-05-06') ?"
+        " new Promise((done) => setTimeout(() => done(plain(path, options).then((response) => {"
+        f"  setTimeout(() => {{ document.body.dataset.raced = {entries}; }}, 300); return response; }})), 1500))"
+        " : plain(path, options);"
+        "const input = document.getElementById('day-date'); input.value = '2024-05-06'; input.dispatchEvent(new Event('change'));"
+        "setTimeout(() => { input.value = '2024-05-07'; input.dispatchEvent(new Event('change')); }, 100);"
+        "setTimeout(() => { window.fetch = plain; }, 5000);")
+    raced = wait_for(driver, "return document.body.dataset.raced", timeout=20) or ""
+    check("day view: a slow answer for a day left behind does not replace the day picked after it",
+          raced == seventh and driver.find_element(By.ID, "day-date").get_attribute("value") == "2024-05-07",
+          f"7 May: {seventh[:60]}; after the race: {raced[:60]}")
     driver.execute_script("document.querySelector('#day-calendar button[data-day=\"2024-05-05\"]').click()")
     clicked = wait_for(driver, "return document.getElementById('day-date').value == '2024-05-05' && "
                                "document.querySelector('#day-calendar button.selected')?.dataset.day == '2024-05-05'", timeout=30)

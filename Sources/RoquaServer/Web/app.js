@@ -635,11 +635,15 @@ async function loadDay() {
   const day = document.getElementById('day-date').value;
   if (!day) return;
   renderCalendar(day);
+  let answer;
   try {
-    app.day = await getJSON(`/api/timeline?date=${day}&tz=${encodeURIComponent(browserZone())}`);
+    answer = await getJSON(`/api/timeline?date=${day}&tz=${encodeURIComponent(browserZone())}`);
   } catch (error) {
-    app.day = { date: day, entries: [], error: error.message };
+    answer = { date: day, entries: [], error: error.message };
   }
+  // Another day was picked while this one was asked (two clicks on "next"): that one is shown.
+  if (document.getElementById('day-date').value !== day) return;
+  app.day = answer;
   renderDay(true);
 }
 
