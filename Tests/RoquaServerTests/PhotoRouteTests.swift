@@ -31,6 +31,19 @@ import Testing
             let start = (3..<bytes.count - 2).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD8 && bytes[$0 + 2] == 0xFF }!
             #expect(preview.body.count > 100 && Array(bytes[start..<start + preview.body.count]) == preview.body)
 
+            // Revalidated, never kept stale: 304 for the preview the browser holds; a photo edited
+            // in place (its preview's last bytes before the end marker changed) answers anew.
+            let tag = try #require(preview.headers["etag"])
+            #expect(preview.headers["cache-control"] == "private, no-cache")
+            let held = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg", headers: ["If-None-Match": tag])
+            #expect(held.status == 304 && held.body.isEmpty)
+            var edited = bytes
+            edited[start + preview.body.count - 3] ^= 0x5A
+            try Data(edited).write(to: URL(fileURLWithPath: photo))
+            let fresh = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg", headers: ["If-None-Match": tag])
+            #expect(fresh.status == 200 && fresh.headers["etag"] != tag && fresh.body != preview.body, "\(fresh.status)")
+            try Data(bytes).write(to: URL(fileURLWithPath: photo))
+
             for (target, status, message) in [
                 ("/api/photos/preview?path=2024/DSC_0002.jpg", 404, "no preview"),  // kept, but no preview in it
                 ("/api/photos/preview?path=2024/IMG_9999.jpg", 404, "is kept"),

@@ -25,12 +25,8 @@ enum MapTileRoutes {
             // Only checked values in the tag: the span as instants, never the query's text.
             let days = span.map { "-\(Int64($0.0.timeIntervalSince1970))-\(Int64($0.1.timeIntervalSince1970))" } ?? ""
             let tag = "\"\(mark)-\(tile.kind.rawValue)-\(tile.z)-\(tile.x)-\(tile.y)\(days)\""
-            var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: tag]
-            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
-                == true
-            {
-                return Response(status: .notModified, headers: headers)
-            }
+            var headers = ConditionalGet.headers(tag: tag)
+            if let held = ConditionalGet.notModified(request, tag: tag, headers: headers) { return held }
             let png = try await offloaded {
                 if let (from, to) = span {
                     try state.store.mapTile(tile.kind, z: tile.z, x: tile.x, y: tile.y, from: from, to: to)

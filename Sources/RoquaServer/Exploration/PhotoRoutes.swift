@@ -9,7 +9,8 @@ import RoquaServeInput
 /// JPEG in its EXIF), read from the photo's file where it was imported from, for the day view.
 /// Only a photo the history keeps can be asked for, by its name in the history; the file is
 /// found from what the store recorded, never from the request. Read by no page of another site
-/// (`OriginGuardMiddleware.isHistoryRead`); `Cache-Control: private`.
+/// (`OriginGuardMiddleware.isHistoryRead`); `Cache-Control: private, no-cache` with an `ETag` of
+/// the preview, 304 for a browser that has it.
 enum PhotoRoutes {
     static let prefix = "/api/photos/"
 
@@ -19,7 +20,12 @@ enum PhotoRoutes {
             guard let path = query["path"], !path.isEmpty else { throw APIError.badRequest("path must name a kept photo") }
             switch try await offloaded({ try state.store.photoPreview(path) }) {
             case .jpeg(let bytes):
-                let headers: HTTPFields = [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"]
+                // Tagged by what is sent, so a photo edited in place shows its new preview at once
+                // (the preview is re-read from the file on each request anyway: at most 64 KiB).
+                let tag = "\"\(SHA256.hex(of: bytes).prefix(32))\""
+                var headers = ConditionalGet.headers(tag: tag)
+                if let held = ConditionalGet.notModified(request, tag: tag, headers: headers) { return held }
+                headers[.contentType] = "image/jpeg"
                 return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
             case .notKept:
                 throw APIError(.notFound, "no photo named \(Echo.quoted(path)) is kept")
