@@ -48,8 +48,8 @@ public final class LocalityIndex: @unchecked Sendable {
     static let cellDegrees = 0.25
     /// A code no unit of the resolver has (a place's province the boundaries do not know).
     static let unknownCode = Int32.max
-    /// How many countries are read one query each before the rest are read in one pass.
-    static let countriesReadAlone = 12
+    /// How many countries a batch reads one query each before the rest are read in one pass.
+    public static let countriesReadAlone = 12
 
     private let database: BoundaryDatabase
     /// The resolver's unit codes, by unit index.
@@ -64,6 +64,8 @@ public final class LocalityIndex: @unchecked Sendable {
     /// read so far, which own what `published` points to.
     private let reading = Mutex<[Int32: CountryPlaces]>([:])
     private let turkiye: Int32
+    /// After this many countries read one query each, the rest are read in one pass.
+    private let countriesReadAlone: Int
 
     /// The number of places (parts of bigger cities included), counted when asked: opening the
     /// index reads nothing (a count of 235 k rows would cost a day's timeline a tenth of its time).
@@ -72,6 +74,10 @@ public final class LocalityIndex: @unchecked Sendable {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM localities") ?? 0 }
     }
 
+    /// How many countries' places are in memory (with, after a pass over the whole table, every
+    /// unit code the pass found none for).
+    package var countriesRead: Int { reading.withLock { $0.count } }
+
     /// The reach of a place of `population`, metres.
     public static func reach(population: Int) -> Double {
         min(maxReach, max(minReach, reachPerRootPerson * Double(max(population, 0)).squareRoot()))
@@ -79,7 +85,12 @@ public final class LocalityIndex: @unchecked Sendable {
 
     /// The places of an open boundary DB (none when its data has no localities), for answers in
     /// units with the codes `unitCodes` (by unit index). Reads nothing yet.
-    public init(database: BoundaryDatabase, unitCodes: [String]) {
+    /// - Parameter countriesReadAlone: after this many countries read one query each, every other
+    ///   country's places are read in one pass (a batch across the world soon asks for them all);
+    ///   `Int.max` reads a country only when asked (an import: a decade abroad touches a few dozen
+    ///   countries, whose places take a tenth of the world's memory and time).
+    public init(database: BoundaryDatabase, unitCodes: [String], countriesReadAlone: Int = LocalityIndex.countriesReadAlone) {
+        self.countriesReadAlone = countriesReadAlone
         self.database = database
         codes = unitCodes
         var ids: [String: Int32] = [:]
@@ -157,7 +168,7 @@ public final class LocalityIndex: @unchecked Sendable {
             if let raw = published[Int(code)].load(ordering: .acquiring) { return Unmanaged.fromOpaque(raw) }
             // A batch across the world soon asks for every country: one pass over the table reads
             // them all for less than a query each.
-            let all = read.count >= Self.countriesReadAlone
+            let all = read.count >= countriesReadAlone
             var found = try self.read(country: all ? nil : code)
             if all {
                 for other in codeIDs.values where found[other] == nil { found[other] = CountryPlaces.none }

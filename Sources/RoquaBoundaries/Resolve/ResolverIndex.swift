@@ -124,10 +124,13 @@ public final class ResolverIndex: Sendable {
 
     /// The DB's populated places, read a country at a time the first time an answer asks for
     /// its locality: the plain resolver never pays for them.
-    public func localities() -> LocalityIndex {
+    /// - Parameter countriesReadAlone: see `LocalityIndex.init`; what the first caller asks for
+    ///   holds for every later one.
+    public func localities(countriesReadAlone: Int = LocalityIndex.countriesReadAlone) -> LocalityIndex {
         localityTable.withLock { table in
             if let table { return table }
-            let loaded = LocalityIndex(database: database, unitCodes: units.map(\.reference.code))
+            let loaded = LocalityIndex(
+                database: database, unitCodes: units.map(\.reference.code), countriesReadAlone: countriesReadAlone)
             table = loaded
             return loaded
         }

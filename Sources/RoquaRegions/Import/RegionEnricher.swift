@@ -11,8 +11,10 @@ public final class RegionEnricher {
     public let identity: String
     /// Localities are first read with one R*Tree query each (~0.2 ms); from this many regions
     /// on (in all, or announced by `expect`) the enricher answers from the places in memory
-    /// (~1.5 M/s), each country's read once when first met (Türkiye's 3,968 in a few ms, the
-    /// world's 235 k in ~0.15 s), so a small import never pays for a read and a big one pays once.
+    /// (~1.5 M/s), each country's read once when first met (Türkiye's 3,968 in a few ms), so a
+    /// small import never pays for a read and a big one pays once per country it visits — never
+    /// for the world's 235 k places (44 MB of a ten-year import's peak when they were read whole
+    /// after a dozen countries).
     let queriesBeforeLoading: Int
     private var lookups = 0
 
@@ -49,7 +51,7 @@ public final class RegionEnricher {
     /// on, it answers from the places in memory now rather than after that many single queries
     /// (~0.2 ms each).
     public func expect(_ count: Int) {
-        if lookups + count >= queriesBeforeLoading { _ = resolver.index.localities() }
+        if lookups + count >= queriesBeforeLoading { _ = resolver.index.localities(countriesReadAlone: .max) }
     }
 
     /// The region with names and codes of the units its centre lies in, and its locality (nil where none).
@@ -58,7 +60,7 @@ public final class RegionEnricher {
     public func enriched(_ region: VisitedRegion) throws -> VisitedRegion {
         var region = region
         lookups += 1
-        if lookups == queriesBeforeLoading { _ = resolver.index.localities() }
+        if lookups == queriesBeforeLoading { _ = resolver.index.localities(countriesReadAlone: .max) }
         let answer = try resolver.index.withLocality(resolver.resolve(latitude: region.latitude, longitude: region.longitude))
         region.names = names(
             RegionNames.Values(
