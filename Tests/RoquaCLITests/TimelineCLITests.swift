@@ -146,24 +146,38 @@ import Testing
     }
 
     /// The kept timeline is read by position: a row edited by hand (a mode no Roqua writes, an
-    /// entry without its times) is refused naming what is wrong, never read as something else.
+    /// entry without its times, a stay without its centre, a move without its length) is refused
+    /// naming what is wrong, never read as something else (0°, 0 km).
     @Test func aDamagedKeptTimelineIsRefusedByName() throws {
         let bench = try filled()
         let boundaries = ["--boundaries", try Bundled.path()]
-        let start = try DatabaseQueue(path: bench.store).write { db in
-            let start = try #require(try Int64.fetchOne(db, sql: "SELECT MIN(start_ms) FROM timeline_entries WHERE mode IS NOT NULL"))
-            try db.execute(sql: "UPDATE timeline_entries SET mode = 'hovercraft' WHERE start_ms = ?", arguments: [start])
-            return start
+        let (move, stay) = try DatabaseQueue(path: bench.store).read { db in
+            (
+                try #require(try Int64.fetchOne(db, sql: "SELECT MIN(start_ms) FROM timeline_entries WHERE mode IS NOT NULL")),
+                try #require(try Int64.fetchOne(db, sql: "SELECT MIN(start_ms) FROM timeline_entries WHERE mode IS NULL"))
+            )
         }
-        let mode = try bench.run(["timeline", "2024-05-06"] + boundaries)
-        #expect(mode.status != 0)
-        #expect(mode.stderr.contains("the kept timeline has an unknown mode \"hovercraft\" at \(start)"), "\(mode.stderr)")
-        try DatabaseQueue(path: bench.store).write { db in
-            try db.execute(sql: "UPDATE timeline_entries SET mode = 'walk', end_ms = 'soon' WHERE start_ms = ?", arguments: [start])
+        // Each edit on its own, undone after: (the row, the edit, the undo, what is said).
+        let cases: [(Int64, String, String, String)] = [
+            (move, "mode = 'hovercraft'", "mode = 'walk'", "an unknown mode \"hovercraft\" at \(move)"),
+            (move, "end_ms = 'soon'", "end_ms = start_ms + 60000", "an entry without a start and end near \(move)"),
+            (move, "meters = NULL", "meters = 500", "a move without its length at \(move)"),
+            (stay, "latitude = NULL", "latitude = 41.0", "a stay without its centre or fix count at \(stay)"),
+            (stay, "fixes = 'many'", "fixes = 10", "a stay without its centre or fix count at \(stay)"),
+        ]
+        for (row, edit, undo, message) in cases {
+            try DatabaseQueue(path: bench.store).write { db in
+                try db.execute(sql: "UPDATE timeline_entries SET \(edit) WHERE start_ms = ?", arguments: [row])
+            }
+            for command in [["timeline", "2024-05-06"], ["places"]] {
+                let refused = try bench.run(command + boundaries)
+                #expect(refused.status != 0 && refused.stderr.contains("the kept timeline has " + message), "\(edit): \(refused.stderr)")
+            }
+            try DatabaseQueue(path: bench.store).write { db in
+                try db.execute(sql: "UPDATE timeline_entries SET \(undo) WHERE start_ms = ?", arguments: [row])
+            }
         }
-        let end = try bench.run(["places"] + boundaries)
-        #expect(end.status != 0)
-        #expect(end.stderr.contains("the kept timeline has an entry without a start and end near \(start)"), "\(end.stderr)")
+        #expect(try bench.run(["timeline", "2024-05-06"] + boundaries).status == 0)
     }
 
     struct TripRow: Decodable {

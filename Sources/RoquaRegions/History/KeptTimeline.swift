@@ -125,7 +125,8 @@ package enum KeptTimeline {
 
     /// Every kept entry in time order (moves unlinked: `fromStay`/`toStay` nil), with the
     /// settings they were made with; nil when the store keeps no timeline.
-    /// - Throws: `FixBlock.Damaged` for an entry without times or with an unknown mode.
+    /// - Throws: `FixBlock.Damaged` for an entry without its times, centre, fix count or length, or
+    ///   with an unknown mode.
     static func entries(_ db: Database) throws -> (settings: TimelineSettings, entries: [TimelineEntry])? {
         guard let settings = try remembered(db) else { return nil }
         var entries: [TimelineEntry] = []
@@ -141,7 +142,11 @@ package enum KeptTimeline {
             guard sqlite3_column_type(s, 0) == SQLITE_INTEGER, sqlite3_column_type(s, 1) == SQLITE_INTEGER else {
                 throw FixBlock.Damaged(description: "the kept timeline has an entry without a start and end near \(start)")
             }
+            func isNumber(_ column: Int32) -> Bool { [SQLITE_FLOAT, SQLITE_INTEGER].contains(sqlite3_column_type(s, column)) }
             if sqlite3_column_type(s, 2) == SQLITE_NULL {
+                guard isNumber(4), isNumber(5), sqlite3_column_type(s, 6) == SQLITE_INTEGER else {
+                    throw FixBlock.Damaged(description: "the kept timeline has a stay without its centre or fix count at \(start)")
+                }
                 entries.append(
                     .stay(
                         Stay(
@@ -152,6 +157,9 @@ package enum KeptTimeline {
                 guard let mode = modes.first(where: { $0.text.elementsEqual(text) })?.mode else {
                     let quoted = Echo.quoted(String(decoding: text, as: UTF8.self))
                     throw FixBlock.Damaged(description: "the kept timeline has an unknown mode \(quoted) at \(start)")
+                }
+                guard isNumber(3) else {
+                    throw FixBlock.Damaged(description: "the kept timeline has a move without its length at \(start)")
                 }
                 entries.append(
                     .move(Move(start: start, end: end, mode: mode, meters: sqlite3_column_double(s, 3), fromStay: nil, toStay: nil)))
