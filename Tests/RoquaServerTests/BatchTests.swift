@@ -49,7 +49,7 @@ import Testing
     /// The first answer arrives while the upload is still open: streamed both ways.
     @Test func answersStreamBeforeTheUploadEnds() async throws {
         let server = try await SharedServer.get()
-        let client = try LoopbackHTTP(port: server.port, timeout: 20)
+        let client = try LoopbackHTTP(port: server.port)
         try client.send(
             "POST /reverse/batch HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/x-ndjson\r\n"
                 + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")

@@ -64,7 +64,7 @@ import Testing
             #expect(Self.storeBytes(server) == before)
             #expect(try RegionStore(path: server.store).regionCount() == 8)
             // Refused on the head alone: the answer comes though not one byte of the declared body was sent.
-            let client = try LoopbackHTTP(port: server.port, timeout: 5)
+            let client = try LoopbackHTTP(port: server.port)
             try client.send(
                 "POST /api/restore?replace=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://evil.example\r\n"
                     + "Content-Length: 50000000\r\nConnection: close\r\n\r\n")

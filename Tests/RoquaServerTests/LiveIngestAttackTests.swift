@@ -27,7 +27,7 @@ import Testing
                 ("/api/ingest/owntracks", 401), ("/api/ingest/overland?token=wrong", 401),
                 ("/api/ingest/traccar?token=wrong", 401), ("/api/ingest/traccar", 413),
             ] {
-                let client = try LoopbackHTTP(port: server.port, timeout: 5)
+                let client = try LoopbackHTTP(port: server.port)
                 try client.send(
                     "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: \(8 << 20)\r\n"
                         + "Connection: close\r\n\r\n")
@@ -35,7 +35,7 @@ import Testing
                 #expect(reply.status == expected, "\(target): \(reply.status) \(reply.text)")
             }
             // Streamed without a length and without a token: refused once 64 kB have come, the rest unread.
-            let client = try LoopbackHTTP(port: server.port, timeout: 10)
+            let client = try LoopbackHTTP(port: server.port)
             try client.send(
                 "POST /api/ingest/traccar HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n"
                     + "Connection: close\r\n\r\n")
@@ -62,7 +62,7 @@ import Testing
             let phone = try Live.phone(server)
             var held: [LoopbackHTTP] = []
             for _ in 0..<4 {
-                let client = try LoopbackHTTP(port: server.port, timeout: 10)
+                let client = try LoopbackHTTP(port: server.port)
                 try client.send(
                     "POST /api/ingest/owntracks HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nAuthorization: \(phone.basic)\r\n"
                         + "Content-Length: 1000\r\nConnection: close\r\n\r\n[")

@@ -187,7 +187,7 @@ import Testing
                 headers: ["Origin": "https://evil.example"], asPage: false)
             #expect(foreign.status == 403)
             // Bodies are bounded: refused on the declared length, before a byte of it is read.
-            let client = try LoopbackHTTP(port: server.port, timeout: 10)
+            let client = try LoopbackHTTP(port: server.port)
             try client.send(
                 "POST /api/ingest/overland?token=\(phone.token) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
                     + "Content-Length: \(9 << 20)\r\nConnection: close\r\n\r\n")
