@@ -175,7 +175,7 @@ public struct AchievementTracker: Sendable {
                 memory: StoredFigures(db))
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
         let newly = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }
-        let times = CompletionTimes(
+        let times = try CompletionTimes(
             catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions,
             previous: previous, latest: latest ?? now, dating: newly.map(\.id))
         let completed = try times.completed(newly.map { ($0.id, $0.current) })

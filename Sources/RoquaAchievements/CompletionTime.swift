@@ -11,9 +11,10 @@ import RoquaRegions
 /// progress only grows as regions are added). Those counted from visits after the first (revisits,
 /// streaks reached through a revisit) or from the travel records (explorer tiles, days abroad),
 /// which keep no per-entry time, are dated by the latest visit the evaluation saw. The longest
-/// streaks are known for every count at once (`Streaks.longestByPrefix`): one pass instead of a
-/// streak computed for each probe. The searches of several achievements are independent and run
-/// side by side (`completed(_:)`).
+/// streaks are known for every count at once (`Streaks.longestByPrefix`), and so are the counts
+/// whose explored area reaches each area target (`ExploredArea.firstCounts`): one pass instead of
+/// a streak or an area measured for each probe. The searches of several achievements are
+/// independent and run side by side (`completed(_:)`).
 struct CompletionTimes: Sendable {
     /// Calculators whose progress the regions entered up to a moment do not decide.
     static let datedByLatestVisit: Set<String> = ["revisit", "explorer_tiles", "max_square", "days_abroad"]
@@ -30,14 +31,16 @@ struct CompletionTimes: Sendable {
 
     /// The longest daily and weekend streaks of every count, when an achievement to date needs them.
     private let streaksByCount: [(daily: Int, weekend: Int)]?
+    /// For each area target (km²) of an achievement to date, the first count whose area reaches it.
+    private let areaCounts: [Double: Int]
 
-    /// `dating`: the achievements `completed` will be asked about (the streaks of every
-    /// count are made only when one of them is a streak); `sweepsStreaks` false dates streaks by
-    /// probing too (tests compare the two).
+    /// `dating`: the achievements `completed` will be asked about (the streaks of every count
+    /// are made only when one of them is a streak, the area counts for their area targets);
+    /// `sweeps` false dates streaks and areas by probing too (tests compare the two).
     init(
         catalog: AchievementCatalog, hierarchy: BoundaryHierarchy, timeZone: TimeZone, regions: [VisitedRegion],
-        previous: [AchievementUnlock], latest: Date, dating: some Sequence<String>, sweepsStreaks: Bool = true
-    ) {
+        previous: [AchievementUnlock], latest: Date, dating: some Sequence<String>, sweeps: Bool = true
+    ) throws {
         self.catalog = catalog
         self.hierarchy = hierarchy
         self.timeZone = timeZone
@@ -48,8 +51,16 @@ struct CompletionTimes: Sendable {
         self.regions = inOrder ? regions : regions.sorted(by: entered)
         self.previous = Dictionary(previous.map { ($0.id, $0.unlockedAt) }, uniquingKeysWith: min)
         self.latest = latest
-        let streaks = sweepsStreaks && dating.contains { catalog.calculators[$0] is StreakCalculator }
+        let streaks = sweeps && dating.contains { catalog.calculators[$0] is StreakCalculator }
         streaksByCount = streaks ? Streaks.longestByPrefix(of: self.regions, timeZone: timeZone) : nil
+        let areaTargets = sweeps ? Array(Set(dating.compactMap { (catalog.calculators[$0] as? AreaCalculator)?.target })) : []
+        var areaCounts: [Double: Int] = [:]
+        if !areaTargets.isEmpty {
+            let circles = self.regions.map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius)) }
+            let counts = try ExploredArea.firstCounts(reaching: areaTargets.map { $0 * 1_000_000 }, of: circles)
+            for (target, count) in zip(areaTargets, counts) { areaCounts[target] = count }
+        }
+        self.areaCounts = areaCounts
     }
 
     /// The smallest count in 1…`count` whose `probe` is done (`probe(count)` is, with progress
@@ -86,6 +97,24 @@ struct CompletionTimes: Sendable {
             definition.window(in: timeZone) == nil, definition.prerequisites.allSatisfy({ previous[$0] != nil })
         else { return nil }
         return streaksByCount.firstIndex { Double(streak.weekends ? $0.weekend : $0.daily) >= streak.target }.map { $0 + 1 }
+    }
+
+    /// For an area achievement that the area alone decides, the first count whose area reaches
+    /// its target (nil, to be searched, where the sweep's sums fall short of it by rounding).
+    private func firstAreaCount(_ definition: AchievementDefinition) -> Int? {
+        guard let area = catalog.calculators[definition.id] as? AreaCalculator, decidedByArea(definition.id, upTo: area.target)
+        else { return nil }
+        return areaCounts[area.target]
+    }
+
+    /// Whether `id` is unlocked on any regions whose area reaches `target`: an area achievement
+    /// with no validity window and a target no larger, whose prerequisites were unlocked before
+    /// or are such achievements themselves ("10 km²" needs "1 km²").
+    private func decidedByArea(_ id: String, upTo target: Double) -> Bool {
+        guard let definition = catalog.definition(id), let area = catalog.calculators[id] as? AreaCalculator, area.target <= target,
+            definition.window(in: timeZone) == nil
+        else { return false }
+        return definition.prerequisites.allSatisfy { previous[$0] != nil || decidedByArea($0, upTo: target) }
     }
 
     /// The regions entered up to and including the `count`-th, evaluated as of its entry.
@@ -125,7 +154,7 @@ struct CompletionTimes: Sendable {
         guard let definition = catalog.definition(id), !Self.datedByLatestVisit.contains(definition.calculator),
             !regions.isEmpty
         else { return latest }
-        if let count = firstStreakCount(definition) { return regions[count - 1].timestampStart }
+        if let count = firstStreakCount(definition) ?? firstAreaCount(definition) { return regions[count - 1].timestampStart }
         let evaluator = AchievementEvaluator(catalog: catalog)
         let before = Set(previous.keys)
         func probe(_ count: Int) throws -> (done: Bool, progress: Double) {

@@ -122,3 +122,67 @@ private struct AddedGroups {
         return false
     }
 }
+
+extension ExploredArea {
+    /// For each of `targets` (m²), the fewest leading `circles` whose union measures at least it
+    /// (1 for a target of 0 or less); nil where the measure of them all falls short.
+    ///
+    /// Measured a stretch of circles at a time, each added to the union of those before it as
+    /// `squareMetersAdded` does (among the earlier circles that may overlap the stretch, found
+    /// through one neighbour index of all circles and used for the stretch and all its prefixes),
+    /// and the stretch that reaches a target bisected the same way: about one measurement of every
+    /// circle in all, where measuring each probed prefix whole costs one such measurement per
+    /// probe. The sums differ from a whole measurement by rounding only.
+    /// - Throws: `ExploredAreaError.invalidCircle` as `squareMeters(of:)`.
+    public static func firstCounts(reaching targets: [Double], of circles: [ExploredCircle]) throws -> [Int?] {
+        var counts = [Int?](repeating: nil, count: targets.count)
+        var pending = targets.indices.sorted { targets[$0] < targets[$1] }[...]
+        while let first = pending.first, targets[first] <= 0 {
+            counts[first] = circles.isEmpty ? nil : 1
+            pending.removeFirst()
+        }
+        // Circles without a radius cover nothing: only those with one are caps (in circle order).
+        let caps = try caps(of: circles)
+        let circleOfCap = circles.indices.filter { circles[$0].radius > 0 }
+        let index = NeighbourIndex(caps, sphereRadius: sphereRadius)
+        var seenIn = [Int](repeating: -1, count: caps.count)
+        let stretch = max(256, circles.count / 32)
+        var start = 0, firstCap = 0, area = 0.0
+        while start < circles.count, !pending.isEmpty {
+            let end = min(circles.count, start + stretch)
+            let endCap = circleOfCap[firstCap...].firstIndex { $0 >= end } ?? caps.count
+            // What a prefix of the stretch adds to all earlier circles, it adds to those that may
+            // overlap the stretch.
+            var near: [ExploredCircle] = []
+            for cap in firstCap..<endCap {
+                index.forEachCandidate(of: cap, caps) { other in
+                    if other < firstCap, seenIn[other] != start {
+                        seenIn[other] = start
+                        near.append(circles[circleOfCap[other]])
+                    }
+                    return true
+                }
+            }
+            let nearArea = try squareMeters(of: near)
+            /// The measure of the circles before `end`, from the measure of those before `start`.
+            func measure(to end: Int) throws -> Double {
+                area + (try squareMeters(of: near + circles[start..<end]) - nearArea)
+            }
+            let reached = try measure(to: end)
+            // Not reached at `low`, reached at `end`; targets in increasing order.
+            var low = start
+            while let next = pending.first, targets[next] <= reached {
+                var high = end
+                while high - low > 1 {
+                    let middle = (low + high) / 2
+                    if try measure(to: middle) >= targets[next] { high = middle } else { low = middle }
+                }
+                counts[next] = high
+                low = high - 1
+                pending.removeFirst()
+            }
+            (start, firstCap, area) = (end, endCap, reached)
+        }
+        return counts
+    }
+}

@@ -67,12 +67,12 @@ import Testing
                         geohash: "sxk9", lastVisit: random(5) == 0 ? start.addingTimeInterval(86_400 * 2) : nil))
             }
             let now = Date(timeIntervalSince1970: t + 86_400 * 400)
-            func times(swept: Bool) -> CompletionTimes {
-                CompletionTimes(
+            func times(swept: Bool) throws -> CompletionTimes {
+                try CompletionTimes(
                     catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
-                    latest: now, dating: ids, sweepsStreaks: swept)
+                    latest: now, dating: ids, sweeps: swept)
             }
-            let (swept, probed) = (times(swept: true), times(swept: false))
+            let (swept, probed) = (try times(swept: true), try times(swept: false))
             let evaluator = AchievementEvaluator(catalog: catalog)
             let statuses = try evaluator.evaluate(AchievementContext(regions: regions, timeZone: timeZone, now: now), only: Set(ids))
             let unlocked = statuses.filter(\.unlocked)
@@ -84,5 +84,47 @@ import Testing
                 #expect(a < now)
             }
         }
+    }
+}
+
+/// Area unlocks dated from one sweep of the explored area (`ExploredArea.firstCounts`) fall on the
+/// very region the probing search finds, for every area achievement of the bundled catalog ("10
+/// km²" needing "1 km²" unlocked in the same batch too), over a seeded walk that reaches 100 km².
+@Suite struct AreaCompletionTests {
+    @Test func sweptDatesEqualProbedDates() throws {
+        let catalog = try AchievementCatalog.bundled()
+        let hierarchy = try BoundaryHierarchy(database: Bundled.database())
+        let ids = catalog.achievements.filter { $0.calculator == "area" }.map(\.id)
+        #expect(ids.count >= 6)
+        var generator = SeededGenerator(state: 12)
+        var (latitude, longitude, t) = (41.0, 29.0, 1_704_067_200.0)
+        let regions = (0..<600).map { i in
+            latitude += Double.random(in: -0.012...0.012, using: &generator)
+            longitude += Double.random(in: -0.012...0.012, using: &generator)
+            t += Double.random(in: 60...7_200, using: &generator)
+            return VisitedRegion(
+                id: Int64(i + 1), latitude: latitude, longitude: longitude, radius: 500,
+                timestampStart: Date(timeIntervalSince1970: t), geohash: "sxk9")
+        }
+        let now = Date(timeIntervalSince1970: t + 86_400)
+        let timeZone = try #require(TimeZone(identifier: "Europe/Istanbul"))
+        let statuses = try AchievementEvaluator(catalog: catalog).evaluate(
+            AchievementContext(regions: regions, timeZone: timeZone, now: now), only: Set(ids))
+        let unlocked = statuses.filter(\.unlocked)
+        #expect(unlocked.count >= 5, "the walk reaches 100 km²: \(statuses.map { ($0.id, $0.current) })")
+        func times(swept: Bool) throws -> CompletionTimes {
+            try CompletionTimes(
+                catalog: catalog, hierarchy: hierarchy, timeZone: timeZone, regions: regions, previous: [],
+                latest: now, dating: unlocked.map(\.id), sweeps: swept)
+        }
+        let (swept, probed) = (try times(swept: true), try times(swept: false))
+        var dates: Set<Date> = []
+        for status in unlocked {
+            let a = try swept.completed(status.id, progress: status.current)
+            #expect(a == (try probed.completed(status.id, progress: status.current)), "\(status.id)")
+            #expect(a < regions[regions.count - 1].timestampStart)
+            dates.insert(a)
+        }
+        #expect(dates.count == unlocked.count, "each target is reached on a region of its own")
     }
 }

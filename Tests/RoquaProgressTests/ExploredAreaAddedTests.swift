@@ -93,3 +93,40 @@ import Testing
         }
     }
 }
+
+/// The first count of circles whose union reaches a target, swept a stretch at a time, is the
+/// count found by measuring every prefix whole — in a walk, in a journey across the world (each
+/// circle in a cell of its own: stretches measured whole), and for several targets in one stretch.
+@Suite struct ExploredAreaFirstCountTests {
+    @Test func sweptCountsEqualThoseOfPrefixesMeasuredWhole() throws {
+        var random = SeededGenerator(state: 41)
+        let journey = (0..<400).map { k in
+            ExploredCircle(latitude: -50 + Double(k) * 0.25, longitude: -170 + Double(k) * 0.8, radius: 300)
+        }
+        let walk = ExploredAreaAddedTests.walk(1_500, from: (41.0, 29.0), seed: 42)
+        // Wide circles over earlier small ones (neighbours across radius classes), and none at all.
+        let wide = walk[200..<210].map { ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: 5_000) }
+        let circles =
+            walk + journey + wide + [ExploredCircle(latitude: 41, longitude: 29, radius: 0)]
+            + ExploredAreaAddedTests.walk(1_200, from: (41.05, 29.02), seed: 43)
+        // Prefix measures at probed counts; targets halfway between a count's measure and the one
+        // before it (away from rounding), so the answer is that count.
+        var counts = [1, 2, 3, 700, 701, 702, 1_499, 1_500, 1_501, 1_650, 1_899, 1_900, 1_902, 1_905, 1_912, 2_400, 3_100]
+        for _ in 0..<10 { counts.append(Int.random(in: 2...circles.count, using: &random)) }
+        var targets: [Double] = [], expected: [Int?] = []
+        for count in counts {
+            let before = try ExploredArea.squareMeters(of: Array(circles[..<(count - 1)]))
+            let at = try ExploredArea.squareMeters(of: Array(circles[..<count]))
+            guard at - before > 1e-6 * at else { continue }  // a circle inside earlier ones
+            targets.append((before + at) / 2)
+            expected.append(count)
+        }
+        #expect(targets.count >= 15)
+        let whole = try ExploredArea.squareMeters(of: circles)
+        targets += [0, -1, whole * 1.01]
+        expected += [1, 1, nil]
+        let found = try ExploredArea.firstCounts(reaching: targets, of: circles)
+        #expect(found == expected)
+        #expect(try ExploredArea.firstCounts(reaching: [0, 5], of: []) == [nil, nil])
+    }
+}
