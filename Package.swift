@@ -101,7 +101,7 @@ let package = Package(
             name: "roqua",
             dependencies: [
                 "RoquaBoundaries", "RoquaBatch", "RoquaImport", "RoquaExport", "RoquaRegions", "RoquaProgress",
-                "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions", "RoquaTimeline",
+                "RoquaAchievements", "RoquaMaps", "RoquaIO", "RoquaCommandLine", "RoquaCommandOptions", "RoquaTimeline", "CLoaded",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLoaded
 import RoquaBoundaries
 import RoquaCommandLine
 
@@ -25,6 +26,7 @@ struct RoquaCommand: ParsableCommand {
     /// `Degrees`); then, for a negative coordinate after a flag (`--json -33.9`), every one is
     /// marked. The first reading that parses runs; if none does, the first reading's error is shown.
     static func main() {
+        roqua_single_malloc_arena()
         let raw = Array(CommandLine.arguments.dropFirst())
         var firstError: (any Error)?
         for arguments in [joiningOptionValues(raw), raw.map(Degrees.protectingNegativeNumber)] {

@@ -51,7 +51,7 @@ package enum KeptTimeline {
     }
 
     /// The forgotten spans (ms), by start.
-    fileprivate static func forgotten(_ db: Database) throws -> [Range<Int64>] {
+    static func forgotten(_ db: Database) throws -> [Range<Int64>] {
         try Row.fetchAll(db, sql: "SELECT from_ms, to_ms FROM forgotten_spans WHERE to_ms > from_ms ORDER BY from_ms").map {
             ($0[0] as Int64)..<($0[1] as Int64)
         }
@@ -96,17 +96,25 @@ package enum KeptTimeline {
         let known = try remembered(db)
         let settings = settings ?? known ?? .standard
         var start = Int64.min
-        if let from, known == settings {
-            let before = try Int64.fetchAll(
-                db, sql: "SELECT start_ms FROM timeline_entries WHERE start_ms <= ? ORDER BY start_ms DESC LIMIT 2",
-                arguments: [from])
-            start = before.last ?? Int64.min
-        }
-        try db.execute(sql: "DELETE FROM timeline_entries WHERE start_ms >= ?", arguments: [start])
+        if let from, known == settings { start = try restart(from: from, db) }
         let entries = try segment(
-            from: start, settings: settings, isOnLand: isOnLand,
-            fixes: { a, b in try accurate(FixHistory.fixes(from: a, to: b, tracksOnly: true, db), maxAccuracy: maxAccuracy) },
-            bounds: { try bounds(db) }, breaks: try forgotten(db), window: { try window(from: $0, db) })
+            from: start, settings: settings, isOnLand: isOnLand, source: StoredFixes(db, maxAccuracy: maxAccuracy),
+            breaks: try forgotten(db))
+        try replace(from: start, with: entries, settings: settings, db)
+    }
+
+    /// Where `update` starts again for fixes kept from `from` (ms) on, with the remembered
+    /// settings: the start of the entry before the one `from` falls in.
+    static func restart(from: Int64, _ db: Database) throws -> Int64 {
+        guard try remembered(db) != nil else { return .min }
+        let before = try Int64.fetchAll(
+            db, sql: "SELECT start_ms FROM timeline_entries WHERE start_ms <= ? ORDER BY start_ms DESC LIMIT 2", arguments: [from])
+        return before.last ?? .min
+    }
+
+    /// The entries from `start` (ms) on replaced by `entries`, made with `settings`.
+    static func replace(from start: Int64, with entries: [TimelineEntry], settings: TimelineSettings, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM timeline_entries WHERE start_ms >= ?", arguments: [start])
         let insert = try db.makeStatement(
             sql: "INSERT INTO timeline_entries (start_ms, end_ms, mode, meters, latitude, longitude, fixes) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for entry in entries {
@@ -168,28 +176,7 @@ package enum KeptTimeline {
         return (settings, entries)
     }
 
-    /// How far (ms) from `start` a window of segmentation reaches: `windowBlocks` blocks of a
-    /// track's fixes, at most `windowDays` days.
-    fileprivate static func window(from start: Int64, _ db: Database) throws -> Int64 {
-        let longest = windowDays * 86_400_000
-        let next = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT start_ms FROM fix_blocks WHERE start_ms > ? AND source NOT IN (SELECT id FROM fix_sources WHERE photo = 1)
-                ORDER BY start_ms LIMIT 1 OFFSET ?
-                """, arguments: [start, windowBlocks])
-        return next.map { min(max($0 - start, 3_600_000), longest) } ?? longest
-    }
-
-    /// The first and last time (ms) of a kept fix of a track (not a photo), nil for none.
-    fileprivate static func bounds(_ db: Database) throws -> (Int64, Int64)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT MIN(first_ms), MAX(last_ms) FROM fix_sources WHERE photo = 0 AND fixes > 0"),
-            let first: Int64 = row[0], let last: Int64 = row[1]
-        else { return nil }
-        return (first, last)
-    }
-
-    fileprivate static func accurate(_ fixes: [KeptFix], maxAccuracy: Double) -> [TimelineFix] {
+    static func accurate(_ fixes: [KeptFix], maxAccuracy: Double) -> [TimelineFix] {
         // Kept accuracy is in decimetres, -1 for none (a fix without one is kept, as the regions keep it).
         let limit = maxAccuracy * 10
         return fixes.compactMap { fix in
@@ -203,46 +190,107 @@ package enum KeptTimeline {
     /// The entries of the fixes from `from` (ms) to the last, segmented a window at a time: each
     /// window's last entry may be cut short by the window's end, so it is dropped and the next
     /// window starts where it started, and sees it whole. The history is segmented apart on either
-    /// side of each of `breaks`, as if it ended there and began again.
-    /// - Parameters:
-    ///   - fixes: the fixes in `[a, b)` (ms), in time order.
-    ///   - bounds: the first and last fix's times, nil for none.
-    ///   - breaks: spans no entry may bridge, by start.
-    ///   - window: how far (ms) a window from a time reaches.
+    /// side of each of `breaks` (spans no entry may bridge, by start), as if it ended there and
+    /// began again.
     static func segment(
-        from: Int64, settings: TimelineSettings, isOnLand: (Double, Double) -> Bool,
-        fixes: (Int64, Int64) throws -> [TimelineFix], bounds: () throws -> (Int64, Int64)?, breaks: [Range<Int64>],
-        window reach: (Int64) throws -> Int64
+        from: Int64, settings: TimelineSettings, isOnLand: (Double, Double) -> Bool, source: some SegmentSource,
+        breaks: [Range<Int64>]
     ) throws -> [TimelineEntry] {
-        guard let (first, last) = try bounds() else { return [] }
+        guard let first = try source.first() else { return [] }
         var entries: [TimelineEntry] = []
-        let end = last + 1
         var start = max(from, first)
-        var window = try reach(start)
-        while start < end {
+        var window = try source.reach(from: start)
+        while try source.end(within: start) == nil {
             // The history stops at the next break as it stops at its end.
-            let next = breaks.first { $0.upperBound > start && $0.lowerBound < end }
-            let stop = next.map { max($0.lowerBound, start) } ?? end
-            let windowEnd = min(start + window, stop)
+            let next = try breaks.first { try $0.upperBound > start && source.end(within: $0.lowerBound) == nil }
+            let reach = start + window
+            let windowEnd: Int64, stops: Bool
+            if let next {
+                let stop = max(next.lowerBound, start)
+                (windowEnd, stops) = (min(reach, stop), reach >= stop)
+            } else if let end = try source.end(within: reach) {
+                (windowEnd, stops) = (end, true)
+            } else {
+                (windowEnd, stops) = (reach, false)
+            }
             let found = Timeline.segment(
-                windowEnd > start ? try fixes(start, windowEnd) : [], settings: settings, isOnLand: isOnLand)
-            if windowEnd == stop {
+                windowEnd > start ? try source.fixes(start, windowEnd) : [], settings: settings, isOnLand: isOnLand)
+            if stops {
                 entries += found
                 guard let next else { break }
                 start = next.upperBound
-                window = try reach(start)
+                window = try source.reach(from: start)
                 continue
             }
-            // One entry filling the window: it may go on beyond it, so look further.
+            // No stay after the first entry (one entry filling the window, or moves): look further.
             guard found.count >= 2, let cut = found.last?.start, cut > start else {
                 window *= 2
                 continue
             }
             entries += found.dropLast()
             start = cut
-            window = try reach(start)
+            window = try source.reach(from: start)
         }
         return entries
+    }
+}
+
+/// What `KeptTimeline.segment` reads: the fixes, where the history begins and ends, and how far a
+/// window of segmentation reaches.
+protocol SegmentSource {
+    /// The first fix's time (ms), nil for none.
+    func first() throws -> Int64?
+    /// The end of the history (the last fix's time + 1 ms) when it is at most `limit`, else nil.
+    func end(within limit: Int64) throws -> Int64?
+    /// The fixes in `[a, b)` (ms), in time order, those less accurate than the settings' limit left out.
+    func fixes(_ a: Int64, _ b: Int64) throws -> [TimelineFix]
+    /// How far (ms) from `start` a window reaches: `KeptTimeline.windowBlocks` blocks of a
+    /// track's fixes, at least an hour and at most `KeptTimeline.windowDays` days.
+    func reach(from start: Int64) throws -> Int64
+}
+
+extension SegmentSource {
+    /// `reach(from:)` given the start (ms) of the `KeptTimeline.windowBlocks + 1`-th block of a
+    /// track after `start`, nil when there are not that many.
+    static func reach(from start: Int64, toBlock next: Int64?) -> Int64 {
+        let longest = KeptTimeline.windowDays * 86_400_000
+        return next.map { min(max($0 - start, 3_600_000), longest) } ?? longest
+    }
+}
+
+/// The kept fixes of tracks (not photos), read from the store.
+struct StoredFixes: SegmentSource {
+    let db: Database
+    let maxAccuracy: Double
+    /// The first and last time (ms) of a kept fix of a track, nil for none.
+    private let bounds: (Int64, Int64)?
+
+    init(_ db: Database, maxAccuracy: Double) throws {
+        self.db = db
+        self.maxAccuracy = maxAccuracy
+        let row = try Row.fetchOne(db, sql: "SELECT MIN(first_ms), MAX(last_ms) FROM fix_sources WHERE photo = 0 AND fixes > 0")
+        if let row, let first: Int64 = row[0], let last: Int64 = row[1] { bounds = (first, last) } else { bounds = nil }
+    }
+
+    func first() -> Int64? { bounds?.0 }
+
+    func end(within limit: Int64) -> Int64? {
+        guard let last = bounds?.1 else { return .min }
+        return last + 1 <= limit ? last + 1 : nil
+    }
+
+    func fixes(_ a: Int64, _ b: Int64) throws -> [TimelineFix] {
+        KeptTimeline.accurate(try FixHistory.fixes(from: a, to: b, tracksOnly: true, db), maxAccuracy: maxAccuracy)
+    }
+
+    func reach(from start: Int64) throws -> Int64 {
+        let next = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT start_ms FROM fix_blocks WHERE start_ms > ? AND source NOT IN (SELECT id FROM fix_sources WHERE photo = 1)
+                ORDER BY start_ms LIMIT 1 OFFSET ?
+                """, arguments: [start, KeptTimeline.windowBlocks])
+        return Self.reach(from: start, toBlock: next)
     }
 }
 
@@ -261,11 +309,8 @@ extension RegionStore {
         try read { db in
             let maxAccuracy = try DeriveSettings.remembered(db).clustering.maxAccuracy
             return try KeptTimeline.segment(
-                from: .min, settings: settings, isOnLand: isOnLand,
-                fixes: { a, b in KeptTimeline.accurate(try FixHistory.fixes(from: a, to: b, tracksOnly: true, db), maxAccuracy: maxAccuracy)
-                },
-                bounds: { try KeptTimeline.bounds(db) }, breaks: try KeptTimeline.forgotten(db),
-                window: { try KeptTimeline.window(from: $0, db) })
+                from: .min, settings: settings, isOnLand: isOnLand, source: StoredFixes(db, maxAccuracy: maxAccuracy),
+                breaks: try KeptTimeline.forgotten(db))
         }
     }
 }

@@ -236,7 +236,8 @@ final class TileCounting {
             return evicted
         }
 
-        /// The counting thread: counts each hand-over in turn until cancelled.
+        /// The counting thread: counts each hand-over in turn until the final flush (nothing
+        /// comes after it: the accumulator's memory goes with the thread) or until cancelled.
         func count(_ box: AccumulatorBox) {
             condition.lock()
             defer { condition.unlock() }
@@ -249,8 +250,10 @@ final class TileCounting {
                 let out = TileCounting.run(steps, &box.accumulator)
                 condition.lock()
                 evicted += out
-                if steps.contains(where: \.isFlushAll) { flushed = true }
+                let last = steps.contains(where: \.isFlushAll)
+                flushed = flushed || last
                 condition.broadcast()
+                if last { return }
             }
         }
 

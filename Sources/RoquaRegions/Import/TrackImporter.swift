@@ -220,11 +220,12 @@ public final class TrackImporter {
                 return (summary, nil)
             }
             summary.keptOnly = state == .beforeHistory
-            try record(
+            var unfinished = try record(
                 &reader, name: source.name, historyName: source.historyName, format: format, options: options, checksum: checksum,
                 into: &summary,
                 progress: progress, db: db)
             let extra = try alongside(db, summary)
+            try unfinished.finish(db)
             summary.storedRegions = nil
             return (summary, extra)
         }
@@ -234,12 +235,14 @@ public final class TrackImporter {
 
     /// The import's stages inside the open transaction — read, keep (`FixKeeper`), derive
     /// (`RegionDerivation`: filter, cluster, travel), enrich and write, events — against the
-    /// regions stored at this moment, under the write lock.
+    /// regions stored at this moment, under the write lock. What goes on on other threads meanwhile
+    /// (the map's tiles, a timeline segmented from the fixes as they were kept) is returned, to be
+    /// finished once the caller has done its part.
     private func record(
         _ reader: inout any FixReader, name: String, historyName: String, format: TrackFormat, options: TrackReadOptions,
         checksum: String,
         into summary: inout TrackImportSummary, progress: ((Int) throws -> Void)?, db: Database
-    ) throws {
+    ) throws -> Unfinished {
         var derivation = RegionDerivation(
             settings: settings, flights: flights, enricher: enricher,
             existing: try store.readableRegions(db, growing: true))
@@ -247,6 +250,8 @@ public final class TrackImporter {
         // imported before the history only fills it.
         var keeper = try FixKeeper(source: historyName, db)
         var tiles = MapTileKeeper(maxAccuracy: settings.maxAccuracy, db)
+        // A live source's posts go on from fixes kept before: the store segments those.
+        var timeline = try TimelineFeed(enabled: !options.continuing, maxAccuracy: settings.maxAccuracy, resolver: enricher.resolver, db)
         var earliest = Int64.max
         let derives = !summary.keptOnly
         // A live source goes on from the last fix its earlier posts settled; the fixes they kept
@@ -275,11 +280,13 @@ public final class TrackImporter {
                 earliest = min(earliest, fresh.first?.time ?? .max)
                 if derives { derivation.derive(fresh) }
                 try tiles.add(source: 0, fresh)
+                try timeline.add(fresh, db)
             }
         }
         let fresh = try keeper.finish()
         earliest = min(earliest, fresh.first?.time ?? .max)
         try tiles.add(source: 0, fresh)
+        if !fresh.isEmpty { try timeline.add(fresh, db) }
         try tiles.close()
         if derives {
             derivation.derive(fresh)
@@ -313,11 +320,11 @@ public final class TrackImporter {
         if keeper.duplicates > 0 { summary.dropped[.duplicate, default: 0] += keeper.duplicates }
         (summary.newRegions, summary.revisits, summary.flights) = (counts.newRegions, counts.revisits, counts.flights)
         (summary.inFlight, summary.glitches) = (counts.inFlight, counts.glitches)
+        let stream = timeline.close()
         let written = try derivation.write(db)
-        if keeper.kept > 0 {
+        if keeper.kept > 0, stream == nil {
             try KeptTimeline.update(from: earliest, maxAccuracy: settings.maxAccuracy, isOnLand: isOnLand, db)
         }
-        try tiles.finish()
         if summary.keptOnly {
             try db.execute(sql: "UPDATE imports SET fixes_kept = ? WHERE checksum = ?", arguments: [summary.fixesKept, checksum])
         } else {
@@ -332,6 +339,19 @@ public final class TrackImporter {
                 ])
         }
         (summary.events, summary.firsts, summary.storedRegions) = (written.events, written.firsts, written.stored)
+        return Unfinished(tiles: tiles, timeline: stream)
+    }
+
+    /// What an import's other threads are still doing when its own stages are done.
+    struct Unfinished {
+        var tiles: MapTileKeeper
+        let timeline: TimelineStream?
+
+        /// Waits for the other threads and writes what they made.
+        mutating func finish(_ db: Database) throws {
+            try timeline?.finish(db)
+            try tiles.finish()
+        }
     }
 }
 
