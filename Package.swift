@@ -161,8 +161,9 @@ let package = Package(
         // Photos as history: a photo's position and time, read from its metadata only (JPEG, HEIF/AVIF,
         // PNG, Takeout sidecars); EXIF values decoded by libexif behind thin readers of the containers.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        .target(name: "RoquaPhotos", dependencies: ["CExif", "RoquaIO"]),
-        .testTarget(name: "RoquaPhotosTests", dependencies: ["RoquaPhotos", "RoquaTestSupport"], exclude: ["Fixtures"]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(name: "RoquaPhotos", dependencies: ["CExif", "CJPEG", "RoquaIO"]),
+        .testTarget(name: "RoquaPhotosTests", dependencies: ["RoquaPhotos", "RoquaIO", "RoquaTestSupport"], exclude: ["Fixtures"]),
         // The lifetime map: heat and lines of every kept fix, as a pyramid of count tiles kept at
         // import and drawn as PNG tiles (zlib).
         .target(name: "RoquaTiles", dependencies: ["CZlib"]),

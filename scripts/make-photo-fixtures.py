@@ -139,6 +139,26 @@ def img(color):
     return Image.new("RGB", (16, 16), color)
 
 
+def halves(size):
+    """Left half red, right half blue."""
+    picture = Image.new("RGB", size, (40, 40, 220))
+    picture.paste((220, 40, 40), (0, 0, size[0] // 2, size[1]))
+    return picture
+
+
+def write_sideways(preview, name, minute):
+    thumbnail = None
+    if preview:
+        buffer = io.BytesIO()
+        halves((32, 24)).save(buffer, "JPEG", quality=90)
+        thumbnail = buffer.getvalue()
+    t = tiff(IFD0 + [(0x0112, SHORT, [6])], None,
+             gps_ifd("N", dms(41, 1, 4608, 100), "E", dms(28, 58, 2472, 100),
+                     time=[(9, 1), (minute, 1), (0, 1)], date="2024:05:06"),
+             thumbnail=thumbnail)
+    halves((1200, 800) if not preview else (64, 48)).save(os.path.join(OUT, name), quality=80, exif=b"Exif\x00\x00" + t)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     # 1. JPEG, little endian, full GPS: N 48°51'29.52" E 2°17'40.20", alt 35.5 m,
@@ -197,6 +217,13 @@ def main():
              thumbnail=preview.getvalue())
     Image.new("RGB", (64, 48), (40, 120, 200)).save(os.path.join(OUT, "with-thumbnail.jpg"), quality=80,
                                                     exif=b"Exif\x00\x00" + t)
+
+    # 7c. Taken upright with the phone on its side (orientation 6: turn 90° clockwise to show):
+    #     stored 1200×800, left half red and right half blue, so upright the top is red. One has
+    #     no preview (the thumbnail is made from the picture), the other a 32×24 preview stored
+    #     on its side too. Galata, GPS time 2024-05-06 09:40:00 / 09:45:00 UTC.
+    write_sideways(preview=False, name="sideways.jpg", minute=40)
+    write_sideways(preview=True, name="sideways-with-preview.jpg", minute=45)
 
     # 8. Takeout sidecars.
     #    Beside IMG_1234.jpg (which has no GPS): geoData edited, geoDataExif is the camera's.

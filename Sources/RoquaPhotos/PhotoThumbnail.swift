@@ -1,13 +1,25 @@
 import CExif
+import CJPEG
+import Foundation
 
-/// The preview a camera keeps in a photo's EXIF (IFD1: a small JPEG, about 160×120), read from
-/// the metadata bytes only — nothing of the picture itself is read or decoded — and only from a
-/// regular file reached without a symbolic link.
+/// A photo's preview: the one a camera keeps in its EXIF (IFD1: a small JPEG, about 160×120),
+/// read from the metadata bytes only, or, for a JPEG without one, a thumbnail made from the
+/// picture (`make`); only from a regular file reached without a symbolic link. Either is turned
+/// upright by the photo's EXIF orientation.
 public enum PhotoThumbnail {
     /// Largest preview handed out (a JPEG APP1 segment holds at most 64 KiB in all).
     static let maxBytes = 64 * 1024
+    /// Longest side of a thumbnail made from the picture, in pixels.
+    public static let longestSide = 320
+    /// Largest photo file decoded to make one (a camera's JPEG is a few to a few tens of MB).
+    public static let maxDecodedBytes = 64 << 20
 
-    /// The JPEG preview of the photo at `path`; nil when it has none, or cannot be read.
+    /// Why no thumbnail could be made: libjpeg's reason, or the file's.
+    public struct Undecodable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The JPEG preview embedded in the photo at `path`; nil when it has none, or cannot be read.
     public static func read(path: String) -> [UInt8]? {
         guard let source = try? ByteSource(path: path, followingLinks: false) else { return nil }
         return read(source)
@@ -16,27 +28,122 @@ public enum PhotoThumbnail {
     /// The JPEG preview of a photo held in memory (fuzzing, tests).
     package static func read(bytes: [UInt8]) -> [UInt8]? { read(ByteSource(bytes: bytes)) }
 
+    /// A thumbnail of at most `longestSide` pixels a side made from the picture of the JPEG at
+    /// `path` (decoded at 1/2 to 1/8 of its size by libjpeg, so a 12 MP photo costs tens of ms).
+    /// - Throws: `Undecodable` for a file that is not a JPEG, larger than `maxDecodedBytes`, or
+    ///   that libjpeg cannot decode.
+    public static func make(path: String) throws -> [UInt8] {
+        let source: ByteSource
+        do {
+            source = try ByteSource(path: path, budget: maxDecodedBytes, followingLinks: false)
+        } catch {
+            throw Undecodable(description: "\(error)")
+        }
+        guard source.size <= UInt64(maxDecodedBytes) else {
+            throw Undecodable(
+                description: "a file of \(source.size) bytes is larger than the \(maxDecodedBytes >> 20) MB decoded for a thumbnail")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try source.read(at: 0, count: Int(source.size), "the picture")
+        } catch {
+            throw Undecodable(description: "\(error)")
+        }
+        return try make(bytes: bytes)
+    }
+
+    /// `make(path:)` of a photo held in memory (fuzzing, tests).
+    package static func make(bytes: [UInt8]) throws -> [UInt8] {
+        guard (try? PhotoContainer.sniff(ByteSource(bytes: bytes))) == .jpeg else { throw Undecodable(description: "not a JPEG") }
+        return try thumbnail(ofJPEG: bytes, longest: longestSide, orientation: orientation(ByteSource(bytes: bytes)))
+    }
+
+    /// The JPEG `jpeg` reduced to at most `longest` pixels a side and turned upright by the EXIF
+    /// `orientation` (1–8).
+    /// - Throws: `Undecodable` with libjpeg's reason.
+    static func thumbnail(ofJPEG jpeg: [UInt8], longest: Int, orientation: Int) throws -> [UInt8] {
+        let picture = try pixels(ofJPEG: jpeg, atLeast: longest)
+        var small: UnsafeMutablePointer<UInt8>?
+        var (width, height) = (Int32(0), Int32(0))
+        guard
+            roqua_rgb_reduce(
+                picture.rgb, Int32(picture.width), Int32(picture.height), Int32(longest), Int32(orientation), &small, &width, &height)
+                == 0, let small
+        else { throw Undecodable(description: "out of memory") }
+        defer { free(small) }
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+        defer { free(out) }
+        guard roqua_jpeg_encode(small, width, height, 80, &out, &size, &message) == 0, let out else {
+            throw Undecodable(description: Self.text(message))
+        }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    /// The picture of JPEG `jpeg` as RGB rows, decoded at the smallest of its full size, a half,
+    /// a quarter or an eighth that keeps both sides at least `atLeast` pixels (0: full size).
+    /// - Throws: `Undecodable` with libjpeg's reason.
+    package static func pixels(ofJPEG jpeg: [UInt8], atLeast: Int = 0) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        var rgb: UnsafeMutablePointer<UInt8>?
+        var (width, height) = (Int32(0), Int32(0))
+        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+        let status = jpeg.withUnsafeBufferPointer { buffer in
+            roqua_jpeg_decode(buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
+        }
+        defer { free(rgb) }
+        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
+        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The EXIF orientation of the photo (1 when it has none).
+    private static func orientation(_ source: ByteSource) -> Int {
+        guard let tiff = try? exifTIFF(source) else { return 1 }
+        return ExifDecoder.orientation(tiff: tiff)
+    }
+
+    /// The photo's TIFF/EXIF block, checked; nil when it has none.
+    private static func exifTIFF(_ source: ByteSource) throws -> [UInt8]? {
+        let found: [UInt8]?
+        switch try PhotoContainer.sniff(source) {
+        case .jpeg: found = try JPEGReader.exifTIFF(source)
+        case .png: found = try PNGReader.exifTIFF(source)
+        case .isobmff: found = try ISOBMFFReader.exifTIFF(source)
+        }
+        guard let found, found.count <= maxExifBytes else { return nil }
+        _ = try TIFFValidator.validate(found)
+        return found
+    }
+
     private static func read(_ source: ByteSource) -> [UInt8]? {
         let found: [UInt8]?
         do {
-            switch try PhotoContainer.sniff(source) {
-            case .jpeg: found = try JPEGReader.exifTIFF(source)
-            case .png: found = try PNGReader.exifTIFF(source)
-            case .isobmff: found = try ISOBMFFReader.exifTIFF(source)
-            }
-            guard let found, found.count <= maxExifBytes else { return nil }
-            _ = try TIFFValidator.validate(found)
+            found = try exifTIFF(source)
         } catch {
             return nil
         }
         guard let tiff = found, let preview = ExifDecoder.thumbnail(tiff: tiff), preview.count <= maxBytes,
             preview.starts(with: [0xFF, 0xD8, 0xFF])
         else { return nil }
-        return preview
+        // A camera stores its preview as it stores the picture: a photo taken upright on its
+        // side (orientation 6 or 8) has a preview on its side too.
+        let orientation = ExifDecoder.orientation(tiff: tiff)
+        guard orientation != 1 else { return preview }
+        return (try? thumbnail(ofJPEG: preview, longest: 4096, orientation: orientation)) ?? preview
     }
 }
 
 extension ExifDecoder {
+    /// The picture's orientation (IFD0 tag 0x0112, 1–8), 1 when it has none or another value.
+    static func orientation(tiff: [UInt8]) -> Int {
+        let value = loaded(tiff) { data in byte(data, Int32(EXIF_IFD_0.rawValue), 0x0112, exif_data_get_byte_order(data)) } ?? nil
+        return value.map { (1...8).contains($0) ? Int($0) : 1 } ?? 1
+    }
+
     /// The thumbnail libexif finds in a TIFF/EXIF block (IFD1's JPEGInterchangeFormat), copied.
     static func thumbnail(tiff: [UInt8]) -> [UInt8]? {
         loaded(tiff) { data -> [UInt8]? in

@@ -61,6 +61,14 @@ enum FuzzTargets {
             "photo-isobmff": { data in photoFix(fuzzISOBMFF([UInt8](data))) },
             "photo-png": { data in photoFix(fuzzPNG([UInt8](data))) },
             "photo-takeout": { data in photoFix(fuzzTakeout([UInt8](data))) },
+            // A thumbnail made from a JPEG's picture (libjpeg behind `CJPEG`'s setjmp): refused, or a
+            // JPEG of at most 320 pixels a side.
+            "photo-thumbnail": { data in
+                guard let made = try? PhotoThumbnail.make(bytes: [UInt8](data)) else { return }
+                guard let picture = try? PhotoThumbnail.pixels(ofJPEG: made), max(picture.width, picture.height) <= 320 else {
+                    fatalError("a thumbnail that is not a small JPEG was made")
+                }
+            },
             // A row of the lifetime map's count pyramid (`TileRaster`): refused, or decoded to counts that
             // encode back to the same counts.
             "tile-blob": { data in _ = fuzzTileBlob([UInt8](data)) },

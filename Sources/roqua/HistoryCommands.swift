@@ -167,7 +167,8 @@ struct ForgetCommand: ParsableCommand {
         discussion: "Deletes the kept fixes taken from --from (included) to --to (excluded), and the import records made "
             + "then, and derives everything else again from the fixes that remain, in one transaction. The deleted bytes are "
             + "overwritten (SQLite's secure delete) and the write-ahead log emptied, so neither the store's files nor a later "
-            + "backup hold anything of the span. Dates mean midnight in --time-zone."
+            + "backup hold anything of the span; the thumbnails made from photos are removed (made again when asked for). "
+            + "Dates mean midnight in --time-zone."
     )
 
     @OptionGroup var storeOptions: StoreOptions

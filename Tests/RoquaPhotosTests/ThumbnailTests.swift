@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaTestSupport
 import Testing
 
@@ -58,5 +59,127 @@ import Testing
             let preview = PhotoThumbnail.read(bytes: hostile)
             #expect(preview == nil || preview!.starts(with: [0xFF, 0xD8, 0xFF]), "tag \(tag) = \(value)")
         }
+    }
+}
+
+/// A thumbnail made from the picture of a JPEG that carries no preview: small, upright by its
+/// EXIF orientation, and an error — never a crash or a huge allocation — for a damaged or hostile
+/// file.
+@Suite struct MadeThumbnailTests {
+    /// The mean colour of rows `rows` of an RGB picture.
+    static func mean(_ picture: (width: Int, height: Int, rgb: [UInt8]), rows: Range<Int>) -> [Int] {
+        var sum = [0, 0, 0]
+        for y in rows {
+            for x in 0..<picture.width {
+                for c in 0..<3 { sum[c] += Int(picture.rgb[(y * picture.width + x) * 3 + c]) }
+            }
+        }
+        return sum.map { $0 / (rows.count * picture.width) }
+    }
+
+    static func isRed(_ colour: [Int]) -> Bool { colour[0] > 180 && colour[2] < 80 }
+    static func isBlue(_ colour: [Int]) -> Bool { colour[2] > 180 && colour[0] < 80 }
+
+    /// Stored 1200×800 on its side (orientation 6), left half red: upright 213×320, red on top.
+    @Test func aJPEGWithoutPreviewGetsOneMadeUpright() throws {
+        #expect(PhotoThumbnail.read(path: Fixture.path("sideways.jpg")) == nil, "no preview embedded")
+        let made = try PhotoThumbnail.make(path: Fixture.path("sideways.jpg"))
+        #expect(made.starts(with: [0xFF, 0xD8, 0xFF]) && made.count < 16_000, "\(made.count) bytes")
+        let picture = try PhotoThumbnail.pixels(ofJPEG: made)
+        #expect((picture.width, picture.height) == (213, 320))
+        #expect(Self.isRed(Self.mean(picture, rows: 10..<150)) && Self.isBlue(Self.mean(picture, rows: 170..<310)))
+        // The photo is read as before: its fix.
+        guard case .fix(let fix) = PhotoReader().read(photoPath: Fixture.path("sideways.jpg")) else {
+            Issue.record("the photo gave no fix")
+            return
+        }
+        #expect(abs(fix.latitude - 41.0294667) < 1e-6)
+    }
+
+    /// A preview stored on its side like its picture is turned too: 24×32, red on top.
+    @Test func aPreviewOnItsSideIsTurned() throws {
+        let preview = try #require(PhotoThumbnail.read(path: Fixture.path("sideways-with-preview.jpg")))
+        let picture = try PhotoThumbnail.pixels(ofJPEG: preview)
+        #expect((picture.width, picture.height) == (24, 32))
+        #expect(Self.isRed(Self.mean(picture, rows: 2..<13)) && Self.isBlue(Self.mean(picture, rows: 19..<30)))
+        // An upright photo's preview is handed out as embedded (not decoded again).
+        #expect(
+            PhotoThumbnail.read(path: Fixture.path("with-thumbnail.jpg")) == ThumbnailTests.embedded(Fixture.bytes("with-thumbnail.jpg")))
+    }
+
+    /// Cut short, bytes flipped, not a JPEG, a header claiming 60,000 × 60,000 pixels, a link:
+    /// an error naming the reason, nothing decoded beyond the limits.
+    @Test func damagedAndHostilePicturesAreRefused() throws {
+        let photo = Fixture.bytes("sideways.jpg")
+        // Cut inside the scan: libjpeg warns and fills the rest; a thumbnail still comes out.
+        #expect((try? PhotoThumbnail.make(bytes: Array(photo.prefix(photo.count * 2 / 3)))) != nil)
+        // Cut before the scan, or in its headers: refused.
+        for cut in [20, 300, photo.count / 20] {
+            #expect(throws: PhotoThumbnail.Undecodable.self, "cut at \(cut)") { try PhotoThumbnail.make(bytes: Array(photo.prefix(cut))) }
+        }
+        #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: Fixture.bytes("gps.png")) }
+        #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: []) }
+        // The start-of-frame's height and width, set to 60,000 each: refused before decoding.
+        var huge = photo
+        let sof = try #require((2..<huge.count - 9).first { huge[$0] == 0xFF && [0xC0, 0xC1, 0xC2].contains(huge[$0 + 1]) })
+        huge.replaceSubrange(sof + 5..<sof + 9, with: [0xEA, 0x60, 0xEA, 0x60])
+        do {
+            _ = try PhotoThumbnail.make(bytes: huge)
+            Issue.record("a 60,000 × 60,000 picture was decoded")
+        } catch let error as PhotoThumbnail.Undecodable {
+            #expect(error.description.contains("too large"), "\(error)")
+        }
+        // Seeded random damage: refused or made, never a crash.
+        var generator = SeededGenerator(state: 3)
+        for _ in 0..<200 {
+            var damaged = photo
+            for _ in 0..<8 { damaged[generator.below(damaged.count)] = UInt8(generator.below(256)) }
+            if let made = try? PhotoThumbnail.make(bytes: damaged) { #expect(made.starts(with: [0xFF, 0xD8])) }
+        }
+        let directory = try TempDirectory("roqua-thumbnail-made-link")
+        let link = directory.file("IMG_0002.jpg")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixture.path("sideways.jpg"))
+        #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(path: link) }
+    }
+}
+
+/// The thumbnails kept beside the store: made once, handed out again, never read through a link
+/// planted under a kept name, never written over something that is not a regular file.
+@Suite struct ThumbnailCacheTests {
+    @Test func madeOnceKeptPrivateAndNeverThroughALink() throws {
+        let directory = try TempDirectory("roqua-thumbnail-cache")
+        let photo = directory.file("IMG_0003.jpg")
+        try FileManager.default.copyItem(atPath: Fixture.path("sideways.jpg"), toPath: photo)
+        let cache = ThumbnailCache(store: directory.file("regions.sqlite"))
+        let made = try cache.thumbnail(of: photo)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.directory)
+        #expect(names.count == 1)
+        let kept = cache.directory + "/" + names[0]
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int == 0o600)
+        #expect(try cache.thumbnail(of: photo) == made)
+
+        // A link planted under the kept name (to another picture) is not read: made again, and
+        // the link replaced by a file, not written through.
+        let other = directory.file("other.jpg")
+        try FileManager.default.copyItem(atPath: Fixture.path("with-thumbnail.jpg"), toPath: other)
+        try FileManager.default.removeItem(atPath: kept)
+        try FileManager.default.createSymbolicLink(atPath: kept, withDestinationPath: other)
+        #expect(try cache.thumbnail(of: photo) == made)
+        #expect(try FileManager.default.attributesOfItem(atPath: kept)[.type] as? FileAttributeType == .typeRegular)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == Data(Fixture.bytes("with-thumbnail.jpg")))
+
+        // A FIFO under the kept name is left as it is; the thumbnail is still handed out.
+        try FileManager.default.removeItem(atPath: kept)
+        #expect(mkfifo(kept, 0o600) == 0)
+        #expect(try cache.thumbnail(of: photo) == made)
+        #expect(FileKind(path: kept) == .fifo)
+
+        // An edit in place (a new modification time) makes it again; `clear` removes regular files only.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: photo)
+        _ = try cache.thumbnail(of: photo)
+        try FileManager.default.createDirectory(atPath: cache.directory + "/kept-dir", withIntermediateDirectories: false)
+        cache.clear()
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: cache.directory)) == [names[0], "kept-dir"])
+        #expect(FileKind(path: kept) == .fifo)
     }
 }

@@ -13,16 +13,18 @@ import Testing
     @Test func aKeptPhotoShowsItsPreviewUntilItIsMovedOrSwapped() async throws {
         try await TestServer.with { server in
             let camera = try server.directory.subdirectory("camera/2024")
-            let photo = camera + "/IMG_0001.jpg", plain = camera + "/DSC_0002.jpg"
+            let photo = camera + "/IMG_0001.jpg", plain = camera + "/DSC_0002.jpg", png = camera + "/PNG_0003.png"
             try FileManager.default.copyItem(atPath: Self.fixtures + "/with-thumbnail.jpg", toPath: photo)
-            try FileManager.default.copyItem(atPath: Self.fixtures + "/gps-full.jpg", toPath: plain)
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/sideways.jpg", toPath: plain)
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/gps.png", toPath: png)
             let imported = try CommandRunner.run(
                 roqua, ["track", "import", server.directory.file("camera"), "--store", server.store, "--boundaries", try Bundled.path()])
             #expect(imported.status == 0, "\(imported.stderr)")
 
             // The day view names it as the history does: its path in the folder imported.
             let day = try await server.get("/api/timeline?date=2024-05-06&tz=UTC").object()
-            #expect((day["photos"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["2024/IMG_0001.jpg"], "\(day)")
+            let names = (day["photos"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+            #expect(names == ["2024/IMG_0001.jpg", "2024/DSC_0002.jpg"], "\(day)")
 
             let preview = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg")
             #expect(preview.status == 200 && preview.headers["content-type"] == "image/jpeg")
@@ -44,8 +46,23 @@ import Testing
             #expect(fresh.status == 200 && fresh.headers["etag"] != tag && fresh.body != preview.body, "\(fresh.status)")
             try Data(bytes).write(to: URL(fileURLWithPath: photo))
 
+            // A JPEG without a preview: one made from its picture (upright, at most 320 pixels),
+            // kept beside the store (a folder 0700, a file 0600) and handed out again from there.
+            let made = try await server.get("/api/photos/preview?path=2024/DSC_0002.jpg")
+            #expect(made.status == 200 && made.headers["content-type"] == "image/jpeg" && made.body.starts(with: [0xFF, 0xD8]))
+            let cache = server.store + ".thumbnails"
+            let kept = try FileManager.default.contentsOfDirectory(atPath: cache)
+            #expect(kept.count == 1 && kept[0].hasSuffix(".jpg"), "\(kept)")
+            #expect(try FileManager.default.attributesOfItem(atPath: cache)[.posixPermissions] as? Int == 0o700)
+            #expect(try FileManager.default.attributesOfItem(atPath: cache + "/" + kept[0])[.posixPermissions] as? Int == 0o600)
+            var cached = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache + "/" + kept[0])))
+            #expect(cached == made.body)
+            cached[cached.count - 3] ^= 0x5A  // what is kept is what is handed out
+            try Data(cached).write(to: URL(fileURLWithPath: cache + "/" + kept[0]))
+            #expect(try await server.get("/api/photos/preview?path=2024/DSC_0002.jpg").body == cached)
+
             for (target, status, message) in [
-                ("/api/photos/preview?path=2024/DSC_0002.jpg", 404, "no preview"),  // kept, but no preview in it
+                ("/api/photos/preview?path=2024/PNG_0003.png", 404, "no preview"),  // kept, no preview, none made
                 ("/api/photos/preview?path=2024/IMG_9999.jpg", 404, "is kept"),
                 ("/api/photos/preview?path=../../etc/passwd", 404, "is kept"),
                 ("/api/photos/preview?path=%2Fetc%2Fpasswd", 404, "is kept"),
@@ -83,6 +100,16 @@ import Testing
             #expect(again.status == 0 && again.stdout.contains("nothing added"), "\(again.stdout) \(again.stderr)")
             let back = try await server.get("/api/photos/preview?path=2024/IMG_0001.jpg")
             #expect(back.status == 200 && back.body == preview.body)
+
+            // A forget removes the thumbnails made (they are made again when asked for).
+            let forget = try CommandRunner.run(
+                roqua,
+                [
+                    "forget", "--from", "2024-05-06T09:42:00Z", "--to", "2024-05-06T09:43:00Z", "--yes", "--store", server.store,
+                    "--boundaries", try Bundled.path(),
+                ])
+            #expect(forget.status == 0, "\(forget.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaIO
+import RoquaPhotos
 
 /// What the history holds (`roqua history`).
 public struct HistorySummary: Sendable, Equatable, Codable {
@@ -93,13 +94,15 @@ extension RegionStore {
     }
 
     /// Runs `body` in one write transaction with SQLite's secure delete on, then truncates the
-    /// write-ahead log: what `body` deletes leaves no bytes in the store's files.
+    /// write-ahead log: what `body` deletes leaves no bytes in the store's files. The thumbnails
+    /// made from photos (`ThumbnailCache`) are removed too; they are made again when asked for.
     package func writeScrubbing<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
             defer { try? queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA secure_delete = OFF") } }
             let result = try queue.write(body)
             try queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            ThumbnailCache(store: path).clear()
             return result
         } catch {
             throw RegionStoreError.from(error, path: path, writing: true)

@@ -91,20 +91,24 @@ extension RegionStore {
 
 /// A kept photo's preview, as `RegionStore.photoPreview` finds it.
 public enum PhotoPreview: Sendable, Equatable {
-    /// The JPEG the camera embedded in the photo's EXIF.
+    /// The JPEG the camera embedded in the photo's EXIF, or one made from its picture.
     case jpeg([UInt8])
     /// No photo of that name is kept (or it was known from a Takeout sidecar alone).
     case notKept
-    /// The photo is kept but its file has no preview, or is no longer where it was imported from.
+    /// The photo is kept but no preview can be had from its file (a PNG or HEIC without one, a
+    /// damaged picture), or it is no longer where it was imported from.
     case unavailable
 }
 
 extension RegionStore {
-    /// The preview embedded in kept photo `path`, read from its file's metadata now.
+    /// The preview of kept photo `path`, from its file now: the one embedded in its EXIF, else,
+    /// for a JPEG, a thumbnail made from its picture and kept in the store's `ThumbnailCache`.
     /// - Throws: `RegionStoreError`.
     public func photoPreview(_ path: String) throws -> PhotoPreview {
         let (kept, file) = try photoFile(path)
         guard kept else { return .notKept }
-        return file.flatMap(PhotoThumbnail.read(path:)).map { .jpeg($0) } ?? .unavailable
+        guard let file else { return .unavailable }
+        if let embedded = PhotoThumbnail.read(path: file) { return .jpeg(embedded) }
+        return (try? ThumbnailCache(store: self.path).thumbnail(of: file)).map { .jpeg($0) } ?? .unavailable
     }
 }
