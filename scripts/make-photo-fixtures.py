@@ -224,6 +224,15 @@ def main():
     #     on its side too. Galata, GPS time 2024-05-06 09:40:00 / 09:45:00 UTC.
     write_sideways(preview=False, name="sideways.jpg", minute=40)
     write_sideways(preview=True, name="sideways-with-preview.jpg", minute=45)
+    #     The same as a HEIC with a 160×240 thumbnail image in its container (pillow-heif turns
+    #     the pixels upright and keeps the EXIF orientation 6, which a HEIC reader must not apply
+    #     again), 09:50:00 UTC.
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    t = tiff(IFD0 + [(0x0112, SHORT, [6])], None,
+             gps_ifd("N", dms(41, 1, 4608, 100), "E", dms(28, 58, 2472, 100),
+                     time=[(9, 1), (50, 1), (0, 1)], date="2024:05:06"), big_endian=True)
+    halves((1200, 800)).save(os.path.join(OUT, "sideways.heic"), quality=40, exif=b"Exif\x00\x00" + t, thumbnails=[240])
 
     # 8. Takeout sidecars.
     #    Beside IMG_1234.jpg (which has no GPS): geoData edited, geoDataExif is the camera's.

@@ -1,11 +1,12 @@
 import CExif
+import CHEIF
 import CJPEG
 import Foundation
 
 /// A photo's preview: the one a camera keeps in its EXIF (IFD1: a small JPEG, about 160×120),
-/// read from the metadata bytes only, or, for a JPEG without one, a thumbnail made from the
-/// picture (`make`); only from a regular file reached without a symbolic link. Either is turned
-/// upright by the photo's EXIF orientation.
+/// read from the metadata bytes only, or, for a JPEG, HEIC or AVIF without one, a thumbnail made
+/// from the picture (`make`); only from a regular file reached without a symbolic link. Either is
+/// upright: a JPEG's turned by its EXIF orientation, a HEIC's by its container's rotation.
 public enum PhotoThumbnail {
     /// Largest preview handed out (a JPEG APP1 segment holds at most 64 KiB in all).
     static let maxBytes = 64 * 1024
@@ -28,10 +29,11 @@ public enum PhotoThumbnail {
     /// The JPEG preview of a photo held in memory (fuzzing, tests).
     package static func read(bytes: [UInt8]) -> [UInt8]? { read(ByteSource(bytes: bytes)) }
 
-    /// A thumbnail of at most `longestSide` pixels a side made from the picture of the JPEG at
-    /// `path` (decoded at 1/2 to 1/8 of its size by libjpeg, so a 12 MP photo costs tens of ms).
-    /// - Throws: `Undecodable` for a file that is not a JPEG, larger than `maxDecodedBytes`, or
-    ///   that libjpeg cannot decode.
+    /// A thumbnail of at most `longestSide` pixels a side made from the photo at `path`: a JPEG
+    /// decoded at 1/2 to 1/8 of its size by libjpeg (a 12 MP photo costs tens of ms), a HEIC or
+    /// AVIF from the thumbnail its container keeps (else its picture) by libheif.
+    /// - Throws: `Undecodable` for a file that is none of those, larger than `maxDecodedBytes`,
+    ///   or that its library cannot decode.
     public static func make(path: String) throws -> [UInt8] {
         let source: ByteSource
         do {
@@ -54,15 +56,28 @@ public enum PhotoThumbnail {
 
     /// `make(path:)` of a photo held in memory (fuzzing, tests).
     package static func make(bytes: [UInt8]) throws -> [UInt8] {
-        guard (try? PhotoContainer.sniff(ByteSource(bytes: bytes))) == .jpeg else { throw Undecodable(description: "not a JPEG") }
-        return try thumbnail(ofJPEG: bytes, longest: longestSide, orientation: orientation(ByteSource(bytes: bytes)))
+        switch try? PhotoContainer.sniff(ByteSource(bytes: bytes)) {
+        case .jpeg:
+            return try thumbnail(ofJPEG: bytes, longest: longestSide, orientation: orientation(ByteSource(bytes: bytes)))
+        case .isobmff:
+            // libheif applies the container's rotation and mirroring; its EXIF orientation is not applied again.
+            return try thumbnail(of: pixels(ofHEIF: bytes, atLeast: longestSide), longest: longestSide, orientation: 1)
+        case .png, nil:
+            throw Undecodable(description: "not a JPEG, HEIC or AVIF")
+        }
     }
 
     /// The JPEG `jpeg` reduced to at most `longest` pixels a side and turned upright by the EXIF
     /// `orientation` (1–8).
     /// - Throws: `Undecodable` with libjpeg's reason.
     static func thumbnail(ofJPEG jpeg: [UInt8], longest: Int, orientation: Int) throws -> [UInt8] {
-        let picture = try pixels(ofJPEG: jpeg, atLeast: longest)
+        try thumbnail(of: pixels(ofJPEG: jpeg, atLeast: longest), longest: longest, orientation: orientation)
+    }
+
+    /// `picture` reduced to at most `longest` pixels a side, turned upright by the EXIF
+    /// `orientation` (1–8), as a JPEG.
+    /// - Throws: `Undecodable` when out of memory or libjpeg fails.
+    private static func thumbnail(of picture: (width: Int, height: Int, rgb: [UInt8]), longest: Int, orientation: Int) throws -> [UInt8] {
         var small: UnsafeMutablePointer<UInt8>?
         var (width, height) = (Int32(0), Int32(0))
         guard
@@ -90,6 +105,21 @@ public enum PhotoThumbnail {
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
         let status = jpeg.withUnsafeBufferPointer { buffer in
             roqua_jpeg_decode(buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
+        }
+        defer { free(rgb) }
+        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
+        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
+    }
+
+    /// The picture of HEIF/AVIF `data` as RGB rows, upright: the smallest thumbnail its container
+    /// keeps of at least `atLeast` pixels a side, else its largest, else its picture.
+    /// - Throws: `Undecodable` with libheif's reason.
+    package static func pixels(ofHEIF data: [UInt8], atLeast: Int) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        var rgb: UnsafeMutablePointer<UInt8>?
+        var (width, height) = (Int32(0), Int32(0))
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { buffer in
+            roqua_heif_decode(buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
         }
         defer { free(rgb) }
         guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }

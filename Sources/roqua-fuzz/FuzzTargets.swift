@@ -61,8 +61,8 @@ enum FuzzTargets {
             "photo-isobmff": { data in photoFix(fuzzISOBMFF([UInt8](data))) },
             "photo-png": { data in photoFix(fuzzPNG([UInt8](data))) },
             "photo-takeout": { data in photoFix(fuzzTakeout([UInt8](data))) },
-            // A thumbnail made from a JPEG's picture (libjpeg behind `CJPEG`'s setjmp): refused, or a
-            // JPEG of at most 320 pixels a side.
+            // A thumbnail made from a JPEG's picture (libjpeg behind `CJPEG`'s setjmp) or a HEIC's or
+            // AVIF's (libheif): refused, or a JPEG of at most 320 pixels a side.
             "photo-thumbnail": { data in
                 guard let made = try? PhotoThumbnail.make(bytes: [UInt8](data)) else { return }
                 guard let picture = try? PhotoThumbnail.pixels(ofJPEG: made), max(picture.width, picture.height) <= 320 else {

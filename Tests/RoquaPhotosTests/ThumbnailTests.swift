@@ -96,6 +96,33 @@ import Testing
         #expect(abs(fix.latitude - 41.0294667) < 1e-6)
     }
 
+    /// A HEIC and an AVIF without a preview: their pictures (16×16, one colour each) by libheif.
+    @Test func heicAndAVIFGetOneMadeToo() throws {
+        for (name, colour) in [("gps.heic", [200, 200, 30]), ("gps.avif", [30, 200, 200])] {
+            #expect(PhotoThumbnail.read(path: Fixture.path(name)) == nil, "\(name): no preview embedded")
+            let picture = try PhotoThumbnail.pixels(ofJPEG: try PhotoThumbnail.make(path: Fixture.path(name)))
+            #expect((picture.width, picture.height) == (16, 16), "\(name)")
+            let mean = Self.mean(picture, rows: 0..<16)
+            #expect(zip(mean, colour).allSatisfy { abs($0 - $1) < 25 }, "\(name): \(mean)")
+        }
+        // A HEIC 800×1200 upright with a 160×240 thumbnail in its container: the thumbnail, red
+        // on top (its EXIF orientation 6 is the container's business, not applied again).
+        let sideways = try PhotoThumbnail.pixels(ofJPEG: try PhotoThumbnail.make(path: Fixture.path("sideways.heic")))
+        #expect((sideways.width, sideways.height) == (160, 240))
+        #expect(Self.isRed(Self.mean(sideways, rows: 10..<110)) && Self.isBlue(Self.mean(sideways, rows: 130..<230)))
+        // Cut short or flipped: refused with libheif's reason, never a crash.
+        let heic = Fixture.bytes("gps.heic")
+        for cut in [12, 100, heic.count / 2] {
+            #expect(throws: PhotoThumbnail.Undecodable.self, "cut at \(cut)") { try PhotoThumbnail.make(bytes: Array(heic.prefix(cut))) }
+        }
+        var generator = SeededGenerator(state: 5)
+        for _ in 0..<200 {
+            var damaged = heic
+            for _ in 0..<4 { damaged[generator.below(damaged.count)] = UInt8(generator.below(256)) }
+            if let made = try? PhotoThumbnail.make(bytes: damaged) { #expect(made.starts(with: [0xFF, 0xD8])) }
+        }
+    }
+
     /// A preview stored on its side like its picture is turned too: 24×32, red on top.
     @Test func aPreviewOnItsSideIsTurned() throws {
         let preview = try #require(PhotoThumbnail.read(path: Fixture.path("sideways-with-preview.jpg")))
@@ -117,7 +144,7 @@ import Testing
         for cut in [20, 300, photo.count / 20] {
             #expect(throws: PhotoThumbnail.Undecodable.self, "cut at \(cut)") { try PhotoThumbnail.make(bytes: Array(photo.prefix(cut))) }
         }
-        #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: Fixture.bytes("gps.png")) }
+        #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: Fixture.bytes("gps.png")) }  // no PNG decoder
         #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: []) }
         // The start-of-frame's height and width, set to 60,000 each: refused before decoding.
         var huge = photo

@@ -95,14 +95,14 @@ public enum PhotoPreview: Sendable, Equatable {
     case jpeg([UInt8])
     /// No photo of that name is kept (or it was known from a Takeout sidecar alone).
     case notKept
-    /// The photo is kept but no preview can be had from its file (a PNG or HEIC without one, a
-    /// damaged picture), or it is no longer where it was imported from.
+    /// The photo is kept but no preview can be had from its file (a PNG without one, a damaged
+    /// picture), or it is no longer where it was imported from.
     case unavailable
 }
 
 extension RegionStore {
-    /// The preview of kept photo `path`, from its file now: the one embedded in its EXIF, else,
-    /// for a JPEG, a thumbnail made from its picture and kept in the store's `ThumbnailCache`.
+    /// The preview of kept photo `path`, from its file now: the one embedded in its EXIF, else
+    /// (a JPEG, HEIC or AVIF) a thumbnail made from it and kept in the store's `ThumbnailCache`.
     /// - Throws: `RegionStoreError`.
     public func photoPreview(_ path: String) throws -> PhotoPreview {
         let (kept, file) = try photoFile(path)

@@ -7,7 +7,7 @@ import RoquaServeInput
 
 /// `GET /api/photos/preview?path=PATH`: the preview a camera embedded in a kept photo (a small
 /// JPEG in its EXIF), read from the photo's file where it was imported from, for the day view;
-/// for a JPEG without one, a thumbnail made from its picture (kept beside the store).
+/// for a JPEG, HEIC or AVIF without one, a thumbnail made from it (kept beside the store).
 /// Only a photo the history keeps can be asked for, by its name in the history; the file is
 /// found from what the store recorded, never from the request. Read by no page of another site
 /// (`OriginGuardMiddleware.isHistoryRead`); `Cache-Control: private, no-cache` with an `ETag` of
