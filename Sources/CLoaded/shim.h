@@ -2,10 +2,12 @@
 #define ROQUA_CLOADED_SHIM_H
 // C libraries loaded by the commands that use them, not linked into every command's start:
 // PROJ (users' layers in another CRS; libproj brings about 35 shared libraries — curl, gnutls,
-// tiff, krb5… — and its dynamic loading was about 10 ms of every `roqua` command) and libzip
-// (`.zip`/`.kmz` archives; it brings libcrypto and libbz2, about 3 ms more). Each library's
-// functions Roqua calls are listed once below and looked up into a struct, each typed as the
-// library's own header declares it; only RoquaProjection and RoquaIO's ZipArchive use them.
+// tiff, krb5… — and its dynamic loading was about 10 ms of every `roqua` command), libzip
+// (`.zip`/`.kmz` archives; it brings libcrypto and libbz2, about 3 ms more) and libheif (the
+// previews of HEIC and AVIF photos; it brings libx265, libaom, libdav1d and libde265: 3 ms and
+// 3 MB more). Each library's functions Roqua calls are listed once below and looked up into a
+// struct, each typed as the library's own header declares it; only RoquaProjection, RoquaIO's
+// ZipArchive and RoquaPhotos' PhotoThumbnail use them.
 #include <dlfcn.h>
 #include <limits.h>
 #include <malloc.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zip.h>
+#include <libheif/heif.h>
 
 #define ROQUA_PROJ_FUNCTIONS(F) F(proj_, context_create) F(proj_, context_destroy) F(proj_, context_set_enable_network) \
     F(proj_, context_errno) F(proj_, context_errno_string) F(proj_, log_level) F(proj_, create) F(proj_, destroy) \
@@ -25,9 +28,17 @@
     F(zip_, error_fini) F(zip_, get_num_entries) F(zip_, stat_index) F(zip_, fopen_index) F(zip_, fread) \
     F(zip_, fclose) F(zip_, strerror) F(zip_, file_strerror)
 
+#define ROQUA_HEIF_FUNCTIONS(F) F(heif_, init) F(heif_, deinit) F(heif_, context_alloc) F(heif_, context_free) \
+    F(heif_, context_set_maximum_image_size_limit) F(heif_, context_read_from_memory_without_copy) \
+    F(heif_, context_get_primary_image_handle) F(heif_, image_handle_get_list_of_thumbnail_IDs) \
+    F(heif_, image_handle_get_thumbnail) F(heif_, image_handle_get_width) F(heif_, image_handle_get_height) \
+    F(heif_, image_handle_release) F(heif_, decode_image) F(heif_, image_get_plane_readonly) F(heif_, image_get_width) \
+    F(heif_, image_get_height) F(heif_, image_release)
+
 #define ROQUA_FIELD(prefix, name) __typeof__(&prefix##name) _Nonnull name;
 typedef struct RoquaProj { ROQUA_PROJ_FUNCTIONS(ROQUA_FIELD) } RoquaProj;
 typedef struct RoquaZip { ROQUA_ZIP_FUNCTIONS(ROQUA_FIELD) } RoquaZip;
+typedef struct RoquaHeif { ROQUA_HEIF_FUNCTIONS(ROQUA_FIELD) } RoquaHeif;
 #undef ROQUA_FIELD
 
 // `soname`, else the development link `fallback`; NULL when neither loads.
@@ -54,8 +65,113 @@ static inline const char *roqua_zip_load(RoquaZip *table) {
     ROQUA_ZIP_FUNCTIONS(ROQUA_LOAD)
     return NULL;
 }
+
+static inline const char *roqua_heif_load(RoquaHeif *table) {
+    void *library = roqua_open_library("libheif.so.1", "libheif.so");
+    if (library == NULL) return "";
+    ROQUA_HEIF_FUNCTIONS(ROQUA_LOAD)
+    return NULL;
+}
 #undef ROQUA_LOAD
 
+// The previews of HEIC and AVIF photos, through libheif's functions in `heif` (`roqua_heif_load`):
+// the container's thumbnail image when it has one (a phone stores one of about 320×240), else the
+// picture itself, decoded to RGB with the container's rotation and mirroring applied. libheif
+// returns its errors; nothing is printed. The RGB is freed with `free`.
+// Largest picture decoded (pixels, and pixels a side).
+#define ROQUA_HEIF_MAX_PIXELS (200L * 1000 * 1000)
+#define ROQUA_HEIF_MAX_SIDE 32768
+
+static inline void roqua_heif_message(const struct heif_error error, char message[256]) {
+    strncpy(message, error.message != NULL ? error.message : "libheif failed", 255);
+    message[255] = 0;
+}
+
+// The HEIF/AVIF `data` (`size` bytes) as RGB in `*rgb` (`*width`×`*height`×3 bytes): its
+// thumbnail with the longest side of at least `longest` pixels, or its largest thumbnail, or
+// (none) its primary picture. 0 on success; else 1 and the reason in `message`.
+static inline int roqua_heif_decode(
+    const RoquaHeif *heif, const unsigned char *data, unsigned long size, int longest, unsigned char **rgb, int *width, int *height,
+    char message[256]) {
+    struct heif_context *context = NULL;
+    struct heif_image_handle *primary = NULL, *chosen = NULL;
+    struct heif_image *image = NULL;
+    struct heif_error error;
+    int status = 1;
+    *rgb = NULL;
+    *width = *height = 0;
+    message[0] = 0;
+    heif->init(NULL);
+    context = heif->context_alloc();
+    if (context == NULL) {
+        strcpy(message, "out of memory");
+        goto done;
+    }
+    heif->context_set_maximum_image_size_limit(context, ROQUA_HEIF_MAX_SIDE);
+    error = heif->context_read_from_memory_without_copy(context, data, size, NULL);
+    if (error.code != heif_error_Ok) {
+        roqua_heif_message(error, message);
+        goto done;
+    }
+    error = heif->context_get_primary_image_handle(context, &primary);
+    if (error.code != heif_error_Ok) {
+        roqua_heif_message(error, message);
+        goto done;
+    }
+    heif_item_id thumbnails[8];
+    int count = heif->image_handle_get_list_of_thumbnail_IDs(primary, thumbnails, 8);
+    int best_side = 0;
+    for (int i = 0; i < count; i++) {
+        struct heif_image_handle *thumbnail = NULL;
+        if (heif->image_handle_get_thumbnail(primary, thumbnails[i], &thumbnail).code != heif_error_Ok) continue;
+        int w = heif->image_handle_get_width(thumbnail), h = heif->image_handle_get_height(thumbnail);
+        int side = w > h ? w : h;
+        // The smallest one of at least `longest`, else the largest.
+        int better = chosen == NULL || (best_side < longest ? side > best_side : (side >= longest && side < best_side));
+        if (better) {
+            if (chosen != NULL) heif->image_handle_release(chosen);
+            chosen = thumbnail;
+            best_side = side;
+        } else {
+            heif->image_handle_release(thumbnail);
+        }
+    }
+    struct heif_image_handle *source = chosen != NULL ? chosen : primary;
+    long w = heif->image_handle_get_width(source), h = heif->image_handle_get_height(source);
+    if (w < 1 || h < 1 || w > ROQUA_HEIF_MAX_SIDE || h > ROQUA_HEIF_MAX_SIDE || w * h > ROQUA_HEIF_MAX_PIXELS) {
+        strcpy(message, "the picture is too large to decode");
+        goto done;
+    }
+    error = heif->decode_image(source, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
+    if (error.code != heif_error_Ok) {
+        roqua_heif_message(error, message);
+        goto done;
+    }
+    int stride = 0;
+    const uint8_t *plane = heif->image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    int iw = heif->image_get_width(image, heif_channel_interleaved), ih = heif->image_get_height(image, heif_channel_interleaved);
+    if (plane == NULL || iw < 1 || ih < 1 || stride < iw * 3) {
+        strcpy(message, "no picture to decode");
+        goto done;
+    }
+    unsigned char *out = malloc((size_t)iw * ih * 3);
+    if (out == NULL) {
+        strcpy(message, "out of memory");
+        goto done;
+    }
+    for (int y = 0; y < ih; y++) memcpy(out + (size_t)y * iw * 3, plane + (size_t)y * stride, (size_t)iw * 3);
+    *rgb = out;
+    *width = iw;
+    *height = ih;
+    status = 0;
+done:
+    if (image != NULL) heif->image_release(image);
+    if (chosen != NULL) heif->image_handle_release(chosen);
+    if (primary != NULL) heif->image_handle_release(primary);
+    if (context != NULL) heif->context_free(context);
+    heif->deinit();
+    return status;
+}
 // PROJ's files, through a file API that opens only files lying directly in one of the
 // directories of `allowed` (a NULL-terminated list of real paths: PROJ's own data directories),
 // read-only. A CRS definition comes from a layer's files (a .prj, a GeoJSON's `crs`, a

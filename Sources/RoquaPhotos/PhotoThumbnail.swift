@@ -1,6 +1,6 @@
 import CExif
-import CHEIF
 import CJPEG
+import CLoaded
 import Foundation
 
 /// A photo's preview: the one a camera keeps in its EXIF (IFD1: a small JPEG, about 160×120),
@@ -115,15 +115,31 @@ public enum PhotoThumbnail {
     /// keeps of at least `atLeast` pixels a side, else its largest, else its picture.
     /// - Throws: `Undecodable` with libheif's reason.
     package static func pixels(ofHEIF data: [UInt8], atLeast: Int) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        guard case .success(var heif) = heifLibrary else {
+            if case .failure(let error) = heifLibrary { throw error }
+            throw Undecodable(description: "libheif cannot be loaded")
+        }
         var rgb: UnsafeMutablePointer<UInt8>?
         var (width, height) = (Int32(0), Int32(0))
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBufferPointer { buffer in
-            roqua_heif_decode(buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
+            roqua_heif_decode(&heif, buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
         }
         defer { free(rgb) }
         guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
         return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
+    }
+
+    /// libheif's functions, looked up when the first HEIC or AVIF preview is made (CLoaded's shim
+    /// says why libheif is not linked), or why they cannot be.
+    private static let heifLibrary: Result<RoquaHeif, Undecodable> = withUnsafeTemporaryAllocation(of: RoquaHeif.self, capacity: 1) {
+        slot in
+        guard let missing = roqua_heif_load(slot.baseAddress!).map({ String(cString: $0) }) else { return .success(slot[0]) }
+        return .failure(
+            Undecodable(
+                description: missing.isEmpty
+                    ? "the libheif library (libheif.so.1) is not installed: apt-get install libheif1"
+                    : "the installed libheif has no \(missing) (libheif 1.13 or later is needed)"))
     }
 
     private static func text(_ message: [CChar]) -> String {
