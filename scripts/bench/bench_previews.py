@@ -18,37 +18,14 @@ import os
 import random
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import time
 
 from PIL import Image
 
-
-def tiff(lat, lon, minute):
-    """A little-endian TIFF: IFD0 with a GPS pointer; GPS refs, position, date and time."""
-    def rational(values):
-        return b''.join(struct.pack('<II', n, d) for n, d in values)
-
-    def dms(x):
-        x = abs(x)
-        d, m = int(x), int((abs(x) - int(x)) * 60)
-        return [(d, 1), (m, 1), (round((x - d - m / 60) * 3600 * 1000), 1000)]
-
-    entries = [(1, 2, 2, b'N\0'), (2, 5, 3, rational(dms(lat))), (3, 2, 2, b'E\0'), (4, 5, 3, rational(dms(lon))),
-               (7, 5, 3, rational([(9, 1), (minute, 1), (0, 1)])), (29, 2, 11, b'2024:05:06\0')]
-    gps_at = 8 + 2 + 12 + 4
-    data_at = gps_at + 2 + 12 * len(entries) + 4
-    head = b'II*\0' + struct.pack('<I', 8) + struct.pack('<H', 1) + struct.pack('<HHII', 0x8825, 4, 1, gps_at) + b'\0' * 4
-    body, data = struct.pack('<H', len(entries)), b''
-    for tag, kind, count, value in entries:
-        if len(value) <= 4:
-            body += struct.pack('<HHI', tag, kind, count) + value.ljust(4, b'\0')
-        else:
-            body += struct.pack('<HHII', tag, kind, count, data_at + len(data))
-            data += value
-    return head + body + b'\0' * 4 + data
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_photos import tiff  # noqa: E402  (the same EXIF GPS writer)
 
 
 def make(folder, count):
@@ -57,7 +34,7 @@ def make(folder, count):
                                Image.linear_gradient('L').resize((4000, 3000)),
                                Image.effect_noise((4000, 3000), 40).convert('L')))
     for k in range(count):
-        exif = b'Exif\0\0' + tiff(41.01 + random.random() * 0.05, 28.97 + random.random() * 0.05, k % 60)
+        exif = b'Exif\0\0' + tiff(41.01 + random.random() * 0.05, 28.97 + random.random() * 0.05, 1_714_988_400 + 60 * k)
         base.save(os.path.join(folder, f'IMG_{k:04d}.jpg'), quality=85, exif=exif)
 
 
