@@ -55,10 +55,10 @@ struct BatchFormatter {
     let format: BatchFormat
     let fragments: UnitFragments
     let units: UnitTable
-    /// The places to name each answer's locality from; nil when the batch did not ask (the fast path).
-    var localities: LocalityIndex? = nil
-    /// Every unit's code as `localities` numbers it, by unit id, for the locality rule.
-    var localityCodes: [Int32] = []
+    /// The places to name each answer's locality from; nil when the batch did not ask (the fast
+    /// path). Not counted: the `ResolverIndex` the batch runs on keeps them, and every worker
+    /// counting references to the one index on every row cost a world batch more than a tenth.
+    var localities: Unmanaged<LocalityIndex>? = nil
     /// Bad rows keep their place (`appendBadRow`); every CSV row then ends with the error column.
     var keepBadRows = false
 
@@ -90,7 +90,7 @@ struct BatchFormatter {
             Self.append(placement.approximate ? ",true" : ",false", to: &out)
             if localities != nil {
                 out.append(UInt8(ascii: ","))
-                if let place, let localities { Self.appendCSVName(of: place, in: localities, to: &out) }
+                if let place { localities?._withUnsafeGuaranteedRef { Self.appendCSVName(of: place, in: $0, to: &out) } }
             }
             if keepBadRows { out.append(UInt8(ascii: ",")) }
             out.append(0x0A)
@@ -148,7 +148,7 @@ struct BatchFormatter {
         }
         Self.append(placement.approximate ? ",\"approximate\":true" : ",\"approximate\":false", to: &out)
         if let meters = placement.distanceMeters { Self.append(",\"distance_m\":\((meters * 10).rounded() / 10)", to: &out) }
-        if let localities {
+        localities?._withUnsafeGuaranteedRef { localities in
             Self.append(",\"locality\":", to: &out)
             // Text and integers only: nothing in it can fail to encode.
             try? OrderedJSONEncoder().encode(place.map { LocalityAnswer(localities.locality($0)) }, appendingTo: &out)
@@ -158,9 +158,7 @@ struct BatchFormatter {
 
     private func locality(_ c: Coordinate, _ chain: (Int32, Int32, Int32)) throws -> LocalityIndex.Hit? {
         guard let localities, chain.0 >= 0 else { return nil }
-        return try localities.hit(
-            at: c, countryCode: localityCodes[Int(chain.0)], provinceCode: chain.1 >= 0 ? localityCodes[Int(chain.1)] : -1,
-            districtCode: chain.2 >= 0 ? localityCodes[Int(chain.2)] : -1)
+        return try localities._withUnsafeGuaranteedRef { try $0.hit(at: c, units: chain) }
     }
 
     /// A place's name as a CSV field: its bytes as they are unless they need quotes.

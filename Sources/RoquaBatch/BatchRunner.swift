@@ -41,9 +41,7 @@ package enum BatchRunner {
             units: index.table)
         formatter.keepBadRows = options.keepBadRows
         if options.locality {
-            let localities = index.localities()
-            formatter.localities = localities
-            formatter.localityCodes = localities.unitCodeIDs
+            formatter.localities = .passUnretained(index.localities())
         }
         let shared = formatter
         let fallback = options.fallbackMeters

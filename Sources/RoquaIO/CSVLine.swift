@@ -59,6 +59,7 @@ package enum CSVLine {
 
     /// Whether a value (as UTF-8) must be quoted as a CSV field: it holds a comma, a quote or a
     /// line break.
+    @inlinable
     package static func needsQuotes(_ utf8: some Sequence<UInt8>) -> Bool {
         utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
     }

@@ -31,7 +31,8 @@ extension Manifest {
 }
 
 /// Reads `data/localities.tsv` (columns `geonameid, name, latitude, longitude, population,
-/// country, province, district, part_of`, a header line first; the last three may be empty) into the `localities` table and its R*Tree.
+/// country, province, district, part_of`, a header line first; the last three may be empty) into the `localities` table and its R*Tree,
+/// and each country's places (those not `part_of` a bigger one) into `locality_packs`.
 enum LocalityImporter {
     static let columns = ["geonameid", "name", "latitude", "longitude", "population", "country", "province", "district", "part_of"]
 
@@ -46,6 +47,7 @@ enum LocalityImporter {
                 """)
         let insertBox = try db.makeStatement(sql: "INSERT INTO locality_index(id, min_x, max_x, min_y, max_y) VALUES (?, ?, ?, ?, ?)")
         var count = 0
+        var byCountry: [String: [(place: LocalityPack.Place, name: String, province: String?, district: String?)]] = [:]
         for file in files {
             let data: Data
             do {
@@ -68,6 +70,12 @@ enum LocalityImporter {
                 let dy = reach / Geodesy.earthRadius * 180 / .pi
                 let dx = dy / max(cos(min(abs(place.lat) + dy, 89.9) * .pi / 180), 1e-3)
                 try insertBox.execute(arguments: [place.id, place.lon - dx, place.lon + dx, place.lat - dy, place.lat + dy])
+                if place.partOf == nil {
+                    let packed = LocalityPack.Place(
+                        latitude: place.lat, longitude: place.lon, id: place.id, population: Int32(clamping: place.population),
+                        province: -1, district: -1)
+                    byCountry[place.country, default: []].append((packed, place.name, place.province, place.district))
+                }
                 count += 1
             }
             let meta: [(String, String)] = [
@@ -77,6 +85,10 @@ enum LocalityImporter {
             for (key, value) in meta {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
             }
+        }
+        let insertPack = try db.makeStatement(sql: "INSERT INTO locality_packs(country_code, data) VALUES (?, ?)")
+        for (country, places) in byCountry {
+            try insertPack.execute(arguments: [country, Data(LocalityPack(places).encoded())])
         }
         return count
     }

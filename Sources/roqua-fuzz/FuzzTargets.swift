@@ -72,6 +72,12 @@ enum FuzzTargets {
             // A row of the lifetime map's count pyramid (`TileRaster`): refused, or decoded to counts that
             // encode back to the same counts.
             "tile-blob": { data in _ = fuzzTileBlob([UInt8](data)) },
+            // A country's places as the boundary DB packs them (`LocalityPack`): refused, or read whole
+            // and written back to the same bytes.
+            "locality-pack": { data in
+                guard let pack = try? data.withUnsafeBytes({ try LocalityPack(decoding: $0) }) else { return }
+                guard pack.encoded() == [UInt8](data) else { fatalError("a pack read does not write back the same") }
+            },
             // A JSON array of records read in one pass where plain and token by token must agree;
             // its elements skipped in plain runs and token by token must stop alike.
             "json-plain": { data in

@@ -56,8 +56,9 @@ public final class LocalityIndex: @unchecked Sendable {
     private let codes: [String]
     /// Every unit code of the resolver to a small number: the index of the first unit with it.
     private let codeIDs: [String: Int32]
-    /// Per unit of the resolver (`UnitID.raw`), its code's number, for `hit(at:countryCode:…)`.
-    package let unitCodeIDs: [Int32]
+    /// Per unit of the resolver (`UnitID.raw`), its code's number, for `hit(at:units:)`: read by
+    /// every worker of a batch, so not an array (whose reference count they would share).
+    private let unitCodeIDs: UnsafeMutableBufferPointer<Int32>
     /// Per code number, the country's places once read (`Unmanaged<CountryPlaces>`), else nil.
     private let published: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
     /// Held while places are read (so two threads asking at once read them once): the countries
@@ -66,6 +67,8 @@ public final class LocalityIndex: @unchecked Sendable {
     private let turkiye: Int32
     /// After this many countries read one query each, the rest are read in one pass.
     private let countriesReadAlone: Int
+    /// False: read the places from their rows even where the DB has packs (to compare the two).
+    private let readsPacks: Bool
 
     /// The number of places (parts of bigger cities included), counted when asked: opening the
     /// index reads nothing (a count of 235 k rows would cost a day's timeline a tenth of its time).
@@ -85,19 +88,25 @@ public final class LocalityIndex: @unchecked Sendable {
 
     /// The places of an open boundary DB (none when its data has no localities), for answers in
     /// units with the codes `unitCodes` (by unit index). Reads nothing yet.
-    /// - Parameter countriesReadAlone: after this many countries read one query each, every other
+    /// - Parameters:
+    ///   - countriesReadAlone: after this many countries read one query each, every other
     ///   country's places are read in one pass (a batch across the world soon asks for them all);
     ///   `Int.max` reads a country only when asked (an import: a decade abroad touches a few dozen
     ///   countries, whose places take a tenth of the world's memory and time).
-    public init(database: BoundaryDatabase, unitCodes: [String], countriesReadAlone: Int = LocalityIndex.countriesReadAlone) {
+    ///   - readsPacks: false reads the places from their rows, as in a DB made before the packs.
+    public init(
+        database: BoundaryDatabase, unitCodes: [String], countriesReadAlone: Int = LocalityIndex.countriesReadAlone,
+        readsPacks: Bool = true
+    ) {
         self.countriesReadAlone = countriesReadAlone
+        self.readsPacks = readsPacks
         self.database = database
         codes = unitCodes
         var ids: [String: Int32] = [:]
-        unitCodeIDs = unitCodes.enumerated().map { unit, code in
-            if let id = ids[code] { return id }
-            ids[code] = Int32(unit)
-            return Int32(unit)
+        unitCodeIDs = .allocate(capacity: max(unitCodes.count, 1))
+        for (unit, code) in unitCodes.enumerated() {
+            unitCodeIDs[unit] = ids[code] ?? Int32(unit)
+            if ids[code] == nil { ids[code] = Int32(unit) }
         }
         codeIDs = ids
         published = .allocate(capacity: max(unitCodes.count, 1))
@@ -108,6 +117,7 @@ public final class LocalityIndex: @unchecked Sendable {
     deinit {
         published.deinitialize(count: max(codes.count, 1))
         published.deallocate()
+        unitCodeIDs.deallocate()
     }
 
     /// The locality of a point Roqua placed in `country` (and `province`, `district`), or nil when
@@ -129,10 +139,20 @@ public final class LocalityIndex: @unchecked Sendable {
         package let meters: Double
     }
 
-    /// `locality(at:country:province:district:)` with the codes as numbers (`unitCodeIDs`), -1
-    /// for no province or district: what a batch asks millions of times.
+    /// `locality(at:country:province:district:)` for an answer given as the resolver's units
+    /// (`UnitID.raw`; -1 for no province or district): what a batch asks millions of times.
     /// - Throws: GRDB's `DatabaseError` when the country's places cannot be read.
-    package func hit(at point: Coordinate, countryCode: Int32, provinceCode: Int32, districtCode: Int32) throws -> Hit? {
+    package func hit(at point: Coordinate, units: (country: Int32, province: Int32, district: Int32)) throws -> Hit? {
+        try hit(
+            at: point, countryCode: unitCodeIDs[Int(units.country)],
+            provinceCode: units.province >= 0 ? unitCodeIDs[Int(units.province)] : -1,
+            districtCode: units.district >= 0 ? unitCodeIDs[Int(units.district)] : -1)
+    }
+
+    /// `locality(at:country:province:district:)` with the codes as numbers (`unitCodeIDs`), -1
+    /// for no province or district.
+    /// - Throws: GRDB's `DatabaseError` when the country's places cannot be read.
+    private func hit(at point: Coordinate, countryCode: Int32, provinceCode: Int32, districtCode: Int32) throws -> Hit? {
         try places(ofCountry: countryCode)._withUnsafeGuaranteedRef { places in
             places.search(point, nearest: countryCode == turkiye, province: provinceCode, district: districtCode).map {
                 Hit(country: countryCode, place: $0.place, meters: $0.meters)
@@ -183,32 +203,51 @@ public final class LocalityIndex: @unchecked Sendable {
         }
     }
 
-    /// The places of the country numbered `code` (nil: of every country), by country.
+    /// The places of the country numbered `code` (nil: of every country), by country: from the
+    /// packs `roqua import` made, or from the rows in a DB made before them.
+    /// - Throws: GRDB's `DatabaseError`; `BoundaryDatabaseError` for a damaged pack.
     private func read(country code: Int32?) throws -> [Int32: CountryPlaces] {
-        var byCountry: [Int32: CountryPlaces.Builder] = [:]
+        let filter = code == nil ? "" : " AND country_code = ?"
+        let arguments: StatementArguments = code.map { [codes[Int($0)]] } ?? []
+        var packs: [Int32: LocalityPack] = [:]
         try database.read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT id, name, latitude, longitude, population, province_code, district_code, country_code
-                    FROM localities WHERE part_of IS NULL
-                    """ + (code == nil ? "" : " AND country_code = ?"), arguments: code.map { [codes[Int($0)]] } ?? [])
-            var last: (code: String, id: Int32?) = ("", nil)
+            guard readsPacks, try db.tableExists("locality_packs") else {
+                var byCountry: [Int32: [(place: LocalityPack.Place, name: String, province: String?, district: String?)]] = [:]
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, name, latitude, longitude, population, province_code, district_code, country_code
+                        FROM localities WHERE part_of IS NULL
+                        """ + filter, arguments: arguments)
+                while let row = try rows.next() {
+                    guard let country = codeIDs[row[7]] else { continue }  // a country the boundaries do not have
+                    let place = LocalityPack.Place(
+                        latitude: row[2], longitude: row[3], id: row[0], population: Int32(clamping: row[4] as Int64),
+                        province: -1, district: -1)
+                    byCountry[country, default: []].append((place, row[1], row[5], row[6]))
+                }
+                packs = byCountry.mapValues { LocalityPack($0) }
+                return
+            }
+            let rows = try Row.fetchCursor(db, sql: "SELECT country_code, data FROM locality_packs WHERE 1" + filter, arguments: arguments)
             while let row = try rows.next() {
-                let countryCode: String = row[7]
-                if countryCode != last.code { last = (countryCode, codeIDs[countryCode]) }
-                guard let country = last.id else { continue }  // a country the boundaries do not have
-                let population = Int32(clamping: row[4] as Int64)
-                let province: String? = row[5], district: String? = row[6]
-                let place = CountryPlaces.Place(
-                    latitude: row[2], longitude: row[3], reach: Self.reach(population: Int(population)), id: row[0],
-                    province: province.map { codeIDs[$0] ?? Self.unknownCode } ?? -1,
-                    district: district.map { codeIDs[$0] ?? Self.unknownCode } ?? -1, population: population)
-                let name: String = row[1]
-                byCountry[country, default: CountryPlaces.Builder()].add(place, name: name)
+                let countryCode: String = row[0]
+                guard let country = codeIDs[countryCode] else { continue }
+                let decoded = try row.withUnsafeData(atIndex: 1) { data in
+                    (data ?? Data()).withUnsafeBytes { bytes in
+                        Result { () throws(LocalityPack.Damage) in try LocalityPack(decoding: bytes) }
+                    }
+                }
+                switch decoded {
+                case .success(let pack): packs[country] = pack
+                case .failure(let damage):
+                    throw BoundaryDatabaseError.notABoundaryDatabase(
+                        path: database.path,
+                        reason: "the places of \(countryCode) are damaged: \(damage.reason); rebuild it with `roqua import`")
+                }
             }
         }
-        return byCountry.mapValues { CountryPlaces($0) }
+        return packs.mapValues { CountryPlaces($0, codeIDs: codeIDs) }
     }
 
     @inline(__always)
@@ -217,16 +256,11 @@ public final class LocalityIndex: @unchecked Sendable {
     /// Cells east of 180° or west of -180° are the ones across the antimeridian.
     @inline(__always)
     static func wrap(_ cx: Int) -> Int {
-        let n = Int(columns)
-        return ((cx % n) + n) % n
+        ((cx % columns) + columns) % columns
     }
 
-    /// A cell's number, non-negative: rows from the south pole up (a reach box may pass a pole by
-    /// a few rows), columns from -180° east.
-    @inline(__always)
-    static func cellNumber(cx: Int, cy: Int) -> Int32 { Int32(cy + Int((90 / cellDegrees).rounded()) + 10) * columns + Int32(cx) }
-
-    static let columns = Int32((360 / cellDegrees).rounded())
+    static let columns = Int((360 / cellDegrees).rounded())
+    static let rows = Int((180 / cellDegrees).rounded())
 }
 
 /// One country's places (its parts of bigger cities left out) and the grid of cells they reach,
@@ -237,6 +271,8 @@ private final class CountryPlaces: @unchecked Sendable {
         var latitude: Double
         var longitude: Double
         var reach: Double
+        /// `Geodesy.cosLatitude` of the place.
+        var cosLatitude: Double
         var id: Int64
         /// The place's province and district as code numbers; -1 for none.
         var province: Int32
@@ -244,85 +280,63 @@ private final class CountryPlaces: @unchecked Sendable {
         var population: Int32
     }
 
-    struct Cell: Sendable {
-        var start: Int32
-        var end: Int32
-    }
-
-    /// The places and their names while they are read.
-    struct Builder {
-        var places: [Place] = []
-        var names: [UInt8] = []
-        var nameEnds: [Int32] = []
-
-        mutating func add(_ place: Place, name: String) {
-            places.append(place)
-            names.append(contentsOf: name.utf8)
-            nameEnds.append(Int32(names.count))
-        }
-    }
-
     let places: UnsafeMutableBufferPointer<Place>
     private let names: UnsafeMutableBufferPointer<UInt8>
     /// Where each place's name ends in `names` (it starts where the one before ends).
-    private let nameEnds: UnsafeMutableBufferPointer<Int32>
-    /// Per cell number, the range of `members` listing the places whose reach box touches it.
-    private let cells: [Int32: Cell]
+    private let nameEnds: UnsafeMutableBufferPointer<UInt32>
+    /// The cells the places reach.
+    private let grid: CellGrid
+    /// Per cell of `grid`, where its run of `members` starts (it ends where the next starts; one
+    /// more entry ends the last): the places whose reach box touches the cell.
+    private let starts: UnsafeMutableBufferPointer<Int32>
     private let members: UnsafeMutableBufferPointer<Int32>
 
     /// A country without places.
-    static let none = CountryPlaces(Builder())
+    static let none = CountryPlaces(LocalityPack(), codeIDs: [:])
 
-    init(_ builder: Builder) {
-        places = .allocate(capacity: max(builder.places.count, 1))
-        _ = places.initialize(from: builder.places)
-        names = .allocate(capacity: max(builder.names.count, 1))
-        _ = names.initialize(from: builder.names)
-        nameEnds = .allocate(capacity: max(builder.nameEnds.count, 1))
-        _ = nameEnds.initialize(from: builder.nameEnds)
-        // Every (cell, place) pair whose reach box touches the cell, as the cell's key above the
-        // place's number, sorted: plain integers sort several times faster than tuples.
-        var pairs: [UInt64] = []
-        pairs.reserveCapacity(builder.places.count * 4)
-        for (i, place) in builder.places.enumerated() {
-            let dy = place.reach / Geodesy.earthRadius * 180 / .pi
-            let dx = dy / max(cos(min(abs(place.latitude) + dy, 89.9) * .pi / 180), 1e-3)
-            for cy in LocalityIndex.cell(place.latitude - dy)...LocalityIndex.cell(place.latitude + dy) {
-                for cx in LocalityIndex.cell(place.longitude - dx)...LocalityIndex.cell(place.longitude + dx) {
-                    pairs.append(UInt64(LocalityIndex.cellNumber(cx: LocalityIndex.wrap(cx), cy: cy)) << 32 | UInt64(i))
-                }
-            }
+    /// The places of `pack`, their codes numbered by `codeIDs` (`LocalityIndex.unknownCode` for
+    /// a code the resolver does not have).
+    init(_ pack: LocalityPack, codeIDs: [String: Int32]) {
+        let numbers = pack.codes.map { codeIDs[$0] ?? LocalityIndex.unknownCode }
+        places = .allocate(capacity: max(pack.places.count, 1))
+        for (i, place) in pack.places.enumerated() {
+            places.initializeElement(
+                at: i,
+                to: Place(
+                    latitude: place.latitude, longitude: place.longitude, reach: LocalityIndex.reach(population: Int(place.population)),
+                    cosLatitude: Geodesy.cosLatitude(Coordinate(latitude: place.latitude, longitude: place.longitude)),
+                    id: place.id, province: place.province >= 0 ? numbers[Int(place.province)] : -1,
+                    district: place.district >= 0 ? numbers[Int(place.district)] : -1, population: place.population))
         }
-        pairs.sort()
-        var cells: [Int32: Cell] = [:]
-        cells.reserveCapacity(pairs.count / 2)
-        var start = 0
-        for k in pairs.indices where k + 1 == pairs.count || pairs[k + 1] >> 32 != pairs[k] >> 32 {
-            cells[Int32(truncatingIfNeeded: pairs[k] >> 32)] = Cell(start: Int32(start), end: Int32(k + 1))
-            start = k + 1
-        }
-        self.cells = cells
-        members = .allocate(capacity: max(pairs.count, 1))
-        for (k, pair) in pairs.enumerated() { members[k] = Int32(truncatingIfNeeded: pair) }
+        names = .allocate(capacity: max(pack.names.count, 1))
+        _ = names.initialize(from: pack.names)
+        nameEnds = .allocate(capacity: max(pack.nameEnds.count, 1))
+        _ = nameEnds.initialize(from: pack.nameEnds)
+        grid = pack.cells.grid
+        starts = .allocate(capacity: pack.cells.starts.count)
+        _ = starts.initialize(from: pack.cells.starts)
+        members = .allocate(capacity: max(pack.cells.members.count, 1))
+        _ = members.initialize(from: pack.cells.members)
     }
 
     deinit {
         places.deallocate()
         names.deallocate()
         nameEnds.deallocate()
+        starts.deallocate()
         members.deallocate()
     }
 
     /// The place answering `point` by `LocalityIndex`'s rule, and its distance in metres.
     func search(_ point: Coordinate, nearest: Bool, province: Int32, district: Int32) -> (place: Int32, meters: Double)? {
         guard
-            let cell = cells[
-                LocalityIndex.cellNumber(
-                    cx: LocalityIndex.wrap(LocalityIndex.cell(point.longitude)), cy: LocalityIndex.cell(point.latitude))]
+            let cell = grid.number(
+                cx: LocalityIndex.wrap(LocalityIndex.cell(point.longitude)), cy: LocalityIndex.cell(point.latitude))
         else { return nil }
         let metresPerDegree = Geodesy.earthRadius * .pi / 180
         var best: (place: Int32, score: Double, meters: Double)?
-        for k in Int(cell.start)..<Int(cell.end) {
+        let cosPoint = Geodesy.cosLatitude(point)
+        for k in Int(starts[cell])..<Int(starts[cell + 1]) {
             let i = members[k]
             let place = places[Int(i)]
             if province >= 0, place.province >= 0, place.province != province { continue }
@@ -332,7 +346,8 @@ private final class CountryPlaces: @unchecked Sendable {
             let bound = abs(point.latitude - place.latitude) * metresPerDegree * (1 - 1e-9)
             guard bound <= place.reach else { continue }
             if let b = best, (nearest ? bound : bound / place.reach) > b.score { continue }
-            let meters = Geodesy.haversineMeters(point, Coordinate(latitude: place.latitude, longitude: place.longitude))
+            let meters = Geodesy.haversineMeters(
+                point, cosPoint, Coordinate(latitude: place.latitude, longitude: place.longitude), place.cosLatitude)
             guard meters <= place.reach else { continue }
             let score = nearest ? meters : meters / place.reach
             if let b = best, (b.score, places[Int(b.place)].id) <= (score, place.id) { continue }

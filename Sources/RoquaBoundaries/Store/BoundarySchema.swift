@@ -13,6 +13,8 @@ import GRDB
 /// index instead of the first page of every boundary row (each row holds its geometry: ~9 MB);
 /// `pieces_boxes` does the same for the piece boxes the GEOS path loads (1.1 MB instead of ~47 MB).
 /// A version-3 DB built before them still opens, only slower; the layout version is unchanged.
+/// The same holds for `locality_packs` (each country's places as `LocalityIndex` searches them,
+/// see `LocalityPack`): without it the places are read from their rows.
 /// So does one built before `sources.crs`, `fields` and `added_at` (a layer's CRS when it was
 /// reprojected, the fields read, when a user added it): `roqua info` shows them when present.
 package enum BoundarySchema {
@@ -101,6 +103,7 @@ package enum BoundarySchema {
                 );
                 CREATE INDEX localities_country ON localities(country_code, province_code, district_code);
                 CREATE VIRTUAL TABLE locality_index USING rtree(id, min_x, max_x, min_y, max_y);
+                CREATE TABLE locality_packs (country_code TEXT PRIMARY KEY, data BLOB NOT NULL);
                 """)
     }
 }
