@@ -195,10 +195,25 @@ final class TileCounting {
             case let .end(source): accumulator.endSource(source)
             case .flushAll:
                 let deltas = accumulator.flush()
-                out.append(Evicted(deltas: deltas, encoded: deltas.mapValues { TileRaster.encode($0) }))
+                out.append(Evicted(deltas: deltas, encoded: encoded(deltas)))
             }
         }
         return out.filter { !$0.deltas.isEmpty }
+    }
+
+    /// Each delta encoded as a row's blob, on every core: compressing the final flush was the
+    /// last thing a big import waited for (0.3 s of the 2 M-fix walk on one core).
+    static func encoded(_ deltas: [TileKey: TileDelta]) -> [TileKey: [UInt8]] {
+        let entries = Array(deltas)
+        var blobs = [[UInt8]](repeating: [], count: entries.count)
+        let parts = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), max(entries.count / 64, 1))
+        blobs.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer  // parts write disjoint indices
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                for i in stride(from: part, to: entries.count, by: parts) { out[i] = TileRaster.encode(entries[i].value) }
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(entries.lazy.map(\.key), blobs))
     }
 
     /// Queues steps, waiting while `depth` hand-overs are queued.

@@ -30,6 +30,12 @@ public final class CSVTrackReader: FixReader {
     private let stream: ByteStream
     private var untimed: UntimedPoints
     private var line: [UInt8] = []
+    /// The current line's fields: their bytes (the line itself, or its fields unquoted when it
+    /// has a quote) and each field's range in them, trimmed. Kept from line to line: a line read
+    /// allocates nothing.
+    private var fieldBytes: [UInt8] = []
+    private var fields: [Range<Int>] = []
+    private var quoted = false
     private var lineNumber = 0
     private var columns: Columns?
     private var delimiter = UInt8(ascii: ",")
@@ -67,7 +73,8 @@ public final class CSVTrackReader: FixReader {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             if columns == nil, try readHeader() { continue }
             do {
-                if let fix = try fix(from: try split(line)) { return fix }
+                try split()
+                if let fix = try fix() { return fix }
             } catch let error as InputError {
                 skipped.skip(error)
             }
@@ -84,14 +91,14 @@ public final class CSVTrackReader: FixReader {
         if !line.contains(UInt8(ascii: ",")) {
             if line.contains(UInt8(ascii: ";")) { delimiter = UInt8(ascii: ";") } else if line.contains(0x09) { delimiter = 0x09 }
         }
-        let fields = try split(line)
-        if let first = fields.first, TextValues.number(bytes: first) != nil {
+        try split()
+        if let first = fields.first, TextValues.number(bytes: field(first)) != nil {
             columns = Columns()
             return false
         }
         var found = Columns(latitude: -1, longitude: -1, time: -1, accuracy: nil, speed: nil)
         for (index, raw) in fields.enumerated() {
-            switch Self.columnName(Self.text(raw)) {
+            switch Self.columnName(Self.text(field(raw))) {
             case "lat", "latitude": found.latitude = index
             case "lon", "lng", "long", "longitude": found.longitude = index
             case "time", "timestamp", "date", "datetime", "utc", "timeutc": found.time = index
@@ -107,16 +114,21 @@ public final class CSVTrackReader: FixReader {
         return true
     }
 
-    private func fix(from fields: [ArraySlice<UInt8>]) throws -> Fix? {
+    /// The bytes of a field of the current line.
+    private func field(_ range: Range<Int>) -> ArraySlice<UInt8> { (quoted ? fieldBytes : line)[range] }
+
+    private func fix() throws -> Fix? {
         guard let columns else { throw error("internal: no column layout") }
+        // Read once: each read of a property is checked for exclusive access, per field it cost
+        // more than the number.
+        let (bytes, fields) = (quoted ? fieldBytes : line, fields)
         let needed = max(columns.latitude, columns.longitude) + 1
         guard fields.count >= needed else {
             throw error("expected at least \(needed) fields, found \(fields.count)")
         }
         func number(_ index: Int, _ what: String) throws -> Double {
-            guard let value = TextValues.number(bytes: fields[index]) else {
-                throw error("\(what) \(Echo.quoted(bytes: fields[index])) is not a number")
-            }
+            let value = bytes.withUnsafeBufferPointer { TextValues.number(buffer: UnsafeBufferPointer(rebasing: $0[fields[index]])) }
+            guard let value else { throw error("\(what) \(Echo.quoted(bytes: bytes[fields[index]])) is not a number") }
             return value
         }
         func optional(_ index: Int?, _ what: String) throws -> Double? {
@@ -133,8 +145,9 @@ public final class CSVTrackReader: FixReader {
             guard let assumed = untimed.time() else { return nil }
             timestamp = assumed
         } else {
-            guard let parsed = TimeText.parse(bytes: fields[columns.time]) else {
-                throw error("timestamp \(Echo.quoted(bytes: fields[columns.time])) is neither ISO 8601 nor Unix epoch seconds/milliseconds")
+            let text = bytes[fields[columns.time]]
+            guard let parsed = TimeText.parse(bytes: text) else {
+                throw error("timestamp \(Echo.quoted(bytes: text)) is neither ISO 8601 nor Unix epoch seconds/milliseconds")
             }
             timestamp = try TrackValues.time(parsed, file: path, line: lineNumber, what: "timestamp")
         }
@@ -144,12 +157,39 @@ public final class CSVTrackReader: FixReader {
             position: lineNumber)
     }
 
-    private func split(_ bytes: [UInt8]) throws -> [ArraySlice<UInt8>] {
-        guard let fields = CSVLine.split(bytes, delimiter: delimiter) else {
+    /// Cuts the current line into `fields`: in place when it has no quote (nearly every line of
+    /// a track), else through `CSVLine.split`, unquoted into `fieldBytes`.
+    private func split() throws {
+        var fields = self.fields  // the only reference once emptied here: appended to in place
+        self.fields = []
+        defer { self.fields = fields }
+        fields.removeAll(keepingCapacity: true)
+        quoted = line.contains(UInt8(ascii: "\""))
+        guard quoted else {
+            line.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for i in 0...bytes.count where i == bytes.count || bytes[i] == delimiter {
+                    var (low, high) = (start, i)
+                    while low < high, Self.isSpace(bytes[low]) { low += 1 }
+                    while high > low, Self.isSpace(bytes[high - 1]) { high -= 1 }
+                    fields.append(low..<high)
+                    start = i + 1
+                }
+            }
+            return
+        }
+        guard let split = CSVLine.split(line, delimiter: delimiter) else {
             throw error("unterminated quoted field (records must fit on one line)")
         }
-        return fields
+        fieldBytes.removeAll(keepingCapacity: true)
+        for field in split {
+            fields.append(fieldBytes.count..<fieldBytes.count + field.count)
+            fieldBytes.append(contentsOf: field)
+        }
     }
+
+    /// What `TextValues.trimmed` trims.
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// A header field as compared: lower case, without spaces, `_` and `-`.
     static func columnName(_ field: String) -> String {
