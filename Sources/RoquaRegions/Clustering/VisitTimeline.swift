@@ -122,6 +122,9 @@ private struct SpanList {
     }
 
     mutating func insert(_ span: VisitTimeline.Span, at index: Int) {
+        // Grown by an eighth, not doubled: a decade's daily visits are a million spans of 32
+        // bytes, and doubling left a quarter of them unused on average.
+        if rest.count == rest.capacity { rest.reserveCapacity(rest.count + max(4, rest.count / 8)) }
         if index == 0 {
             rest.insert(head, at: 0)
             head = span
