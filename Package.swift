@@ -162,7 +162,8 @@ let package = Package(
         // PNG, Takeout sidecars); EXIF values decoded by libexif behind thin readers of the containers.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .target(name: "RoquaPhotos", dependencies: ["CExif", "CJPEG", "CLoaded", "RoquaIO"]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "RoquaPhotos", dependencies: ["CExif", "CJPEG", "CLoaded", "CPNG", "RoquaIO"]),
         .testTarget(name: "RoquaPhotosTests", dependencies: ["RoquaPhotos", "RoquaIO", "RoquaTestSupport"], exclude: ["Fixtures"]),
         // The lifetime map: heat and lines of every kept fix, as a pyramid of count tiles kept at
         // import and drawn as PNG tiles (zlib).

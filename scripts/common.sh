@@ -1,7 +1,7 @@
 # Shared by setup.sh and test.sh: the system libraries Roqua links against.
 # libproj-dev: PROJ, for boundary layers in any coordinate reference system. librsvg2-bin: rsvg-convert, for `roqua map --png`. zlib1g-dev, libzip-dev: `.gz` and `.zip`/`.kmz` track files.
-# libjs-leaflet: the map library `roqua serve` serves to the page (no CDN). libqrencode-dev: the QR codes that set a phone up. libexif-dev: the metadata of photos (`track import` of a camera folder). libjpeg62-turbo-dev, libheif-dev: previews of photos that carry none (JPEG; HEIC and AVIF).
-ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev libproj-dev librsvg2-bin zlib1g-dev libzip-dev libjs-leaflet libqrencode-dev libexif-dev libjpeg62-turbo-dev libheif-dev)
+# libjs-leaflet: the map library `roqua serve` serves to the page (no CDN). libqrencode-dev: the QR codes that set a phone up. libexif-dev: the metadata of photos (`track import` of a camera folder). libjpeg62-turbo-dev, libheif-dev, libpng-dev: previews of photos that carry none (JPEG; HEIC and AVIF; PNG).
+ROQUA_APT_PACKAGES=(libsqlite3-dev libgeos-dev libshp-dev libproj-dev librsvg2-bin zlib1g-dev libzip-dev libjs-leaflet libqrencode-dev libexif-dev libjpeg62-turbo-dev libheif-dev libpng-dev)
 # Only for the tests of `roqua serve`: a real browser and its driver, geopy's venv, wrk for the load test, and
 # zbar-tools (zbarimg) to read its QR codes back as a phone's camera would.
 ROQUA_TEST_APT_PACKAGES=(chromium chromium-driver python3-selenium python3-venv wrk zbar-tools)

@@ -1,12 +1,14 @@
 import CExif
 import CJPEG
 import CLoaded
+import CPNG
 import Foundation
 
 /// A photo's preview: the one a camera keeps in its EXIF (IFD1: a small JPEG, about 160×120),
-/// read from the metadata bytes only, or, for a JPEG, HEIC or AVIF without one, a thumbnail made
-/// from the picture (`make`); only from a regular file reached without a symbolic link. Either is
-/// upright: a JPEG's turned by its EXIF orientation, a HEIC's by its container's rotation.
+/// read from the metadata bytes only, or, for a JPEG, HEIC, AVIF or PNG without one, a thumbnail
+/// made from the picture (`make`); only from a regular file reached without a symbolic link.
+/// Either is upright: a JPEG's or PNG's turned by its EXIF orientation, a HEIC's by its
+/// container's rotation.
 public enum PhotoThumbnail {
     /// Largest preview handed out (a JPEG APP1 segment holds at most 64 KiB in all).
     static let maxBytes = 64 * 1024
@@ -31,7 +33,8 @@ public enum PhotoThumbnail {
 
     /// A thumbnail of at most `longestSide` pixels a side made from the photo at `path`: a JPEG
     /// decoded at 1/2 to 1/8 of its size by libjpeg (a 12 MP photo costs tens of ms), a HEIC or
-    /// AVIF from the thumbnail its container keeps (else its picture) by libheif.
+    /// AVIF from the thumbnail its container keeps (else its picture) by libheif, a PNG whole by
+    /// libpng (up to 30 MP).
     /// - Throws: `Undecodable` for a file that is none of those, larger than `maxDecodedBytes`,
     ///   or that its library cannot decode.
     public static func make(path: String) throws -> [UInt8] {
@@ -62,8 +65,10 @@ public enum PhotoThumbnail {
         case .isobmff:
             // libheif applies the container's rotation and mirroring; its EXIF orientation is not applied again.
             return try thumbnail(of: pixels(ofHEIF: bytes, atLeast: longestSide), longest: longestSide, orientation: 1)
-        case .png, nil:
-            throw Undecodable(description: "not a JPEG, HEIC or AVIF")
+        case .png:
+            return try thumbnail(of: pixels(ofPNG: bytes), longest: longestSide, orientation: orientation(ByteSource(bytes: bytes)))
+        case nil:
+            throw Undecodable(description: "not a JPEG, HEIC, AVIF or PNG")
         }
     }
 
@@ -105,6 +110,20 @@ public enum PhotoThumbnail {
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
         let status = jpeg.withUnsafeBufferPointer { buffer in
             roqua_jpeg_decode(buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
+        }
+        defer { free(rgb) }
+        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
+        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
+    }
+
+    /// The picture of PNG `png` as RGB rows, transparency composed onto white.
+    /// - Throws: `Undecodable` with libpng's reason.
+    package static func pixels(ofPNG png: [UInt8]) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        var rgb: UnsafeMutablePointer<UInt8>?
+        var (width, height) = (Int32(0), Int32(0))
+        var message = [CChar](repeating: 0, count: Int(ROQUA_PNG_MESSAGE_LENGTH))
+        let status = png.withUnsafeBufferPointer { buffer in
+            roqua_png_decode(buffer.baseAddress, UInt(buffer.count), &rgb, &width, &height, &message)
         }
         defer { free(rgb) }
         guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }

@@ -77,6 +77,16 @@ import Testing
         return sum.map { $0 / (rows.count * picture.width) }
     }
 
+    /// The CRC-32 of PNG chunks (ISO 3309), bit by bit.
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
     static func isRed(_ colour: [Int]) -> Bool { colour[0] > 180 && colour[2] < 80 }
     static func isBlue(_ colour: [Int]) -> Bool { colour[2] > 180 && colour[0] < 80 }
 
@@ -123,6 +133,41 @@ import Testing
         }
     }
 
+    /// A PNG stored 1200×800 on its side (eXIf orientation 6), left half red, right half
+    /// transparent: upright 213×320, red on top, white (the transparency composed onto white) below.
+    @Test func aPNGGetsOneMadeUprightOnWhite() throws {
+        #expect(PhotoThumbnail.read(path: Fixture.path("sideways.png")) == nil, "no preview embedded")
+        let picture = try PhotoThumbnail.pixels(ofJPEG: try PhotoThumbnail.make(path: Fixture.path("sideways.png")))
+        #expect((picture.width, picture.height) == (213, 320))
+        let below = Self.mean(picture, rows: 170..<310)
+        #expect(Self.isRed(Self.mean(picture, rows: 10..<150)) && below.allSatisfy { $0 > 240 }, "\(below)")
+        // 16×16, one colour, no orientation.
+        let small = try PhotoThumbnail.pixels(ofJPEG: try PhotoThumbnail.make(path: Fixture.path("gps.png")))
+        #expect((small.width, small.height) == (16, 16))
+        // Cut, flipped and oversized: refused with libpng's reason, never a crash.
+        let png = Fixture.bytes("sideways.png")
+        for cut in [8, 40, png.count / 2] {
+            #expect(throws: PhotoThumbnail.Undecodable.self, "cut at \(cut)") { try PhotoThumbnail.make(bytes: Array(png.prefix(cut))) }
+        }
+        // IHDR's width and height (bytes 16…23) set to 60,000 each, its CRC mended: 3.6 G pixels,
+        // refused before any row is decoded.
+        var huge = png
+        huge.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+        huge.replaceSubrange(29..<33, with: be32(Self.crc32(huge[12..<29])))
+        do {
+            _ = try PhotoThumbnail.pixels(ofPNG: huge)
+            Issue.record("a 60,000 × 60,000 picture was decoded")
+        } catch {
+            #expect("\(error)".contains("60000 x 60000 pixels is too large"), "\(error)")
+        }
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<200 {
+            var damaged = png
+            for _ in 0..<4 { damaged[generator.below(damaged.count)] = UInt8(generator.below(256)) }
+            if let made = try? PhotoThumbnail.make(bytes: damaged) { #expect(made.starts(with: [0xFF, 0xD8])) }
+        }
+    }
+
     /// A preview stored on its side like its picture is turned too: 24×32, red on top.
     @Test func aPreviewOnItsSideIsTurned() throws {
         let preview = try #require(PhotoThumbnail.read(path: Fixture.path("sideways-with-preview.jpg")))
@@ -144,7 +189,6 @@ import Testing
         for cut in [20, 300, photo.count / 20] {
             #expect(throws: PhotoThumbnail.Undecodable.self, "cut at \(cut)") { try PhotoThumbnail.make(bytes: Array(photo.prefix(cut))) }
         }
-        #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: Fixture.bytes("gps.png")) }  // no PNG decoder
         #expect(throws: PhotoThumbnail.Undecodable.self) { try PhotoThumbnail.make(bytes: []) }
         // The start-of-frame's height and width, set to 60,000 each: refused before decoding.
         var huge = photo

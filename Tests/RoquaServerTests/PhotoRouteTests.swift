@@ -61,6 +61,12 @@ import Testing
             try Data(cached).write(to: URL(fileURLWithPath: cache + "/" + kept[0]))
             #expect(try await server.get("/api/photos/preview?path=2024/DSC_0002.jpg").body == cached)
 
+            // A PNG without a preview: one made from its picture too; cut short afterwards, none.
+            let fromPNG = try await server.get("/api/photos/preview?path=2024/PNG_0003.png")
+            #expect(fromPNG.status == 200 && fromPNG.body.starts(with: [0xFF, 0xD8]), "\(fromPNG.status)")
+            let whole = try Data(contentsOf: URL(fileURLWithPath: png))
+            try whole.prefix(40).write(to: URL(fileURLWithPath: png))
+
             for (target, status, message) in [
                 ("/api/photos/preview?path=2024/PNG_0003.png", 404, "no preview"),  // kept, no preview, none made
                 ("/api/photos/preview?path=2024/IMG_9999.jpg", 404, "is kept"),
@@ -71,6 +77,7 @@ import Testing
                 let reply = try await server.get(target)
                 #expect(reply.status == status && reply.text.contains(message), "\(target): \(reply.status) \(reply.text)")
             }
+            try whole.write(to: URL(fileURLWithPath: png))
 
             // Another site's page and a foreign Host get nothing.
             for headers in [["Sec-Fetch-Site": "cross-site"], ["Origin": "https://evil.example"], ["Referer": "https://evil.example/"]] {
