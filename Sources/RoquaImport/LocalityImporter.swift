@@ -87,7 +87,7 @@ enum LocalityImporter {
             }
         }
         let insertPack = try db.makeStatement(sql: "INSERT INTO locality_packs(country_code, data) VALUES (?, ?)")
-        for (country, places) in byCountry {
+        for (country, places) in byCountry.sorted(by: { $0.key < $1.key }) {  // the same file from the same data
             try insertPack.execute(arguments: [country, Data(LocalityPack(places).encoded())])
         }
         return count
