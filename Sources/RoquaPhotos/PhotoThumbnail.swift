@@ -105,29 +105,19 @@ public enum PhotoThumbnail {
     /// a quarter or an eighth that keeps both sides at least `atLeast` pixels (0: full size).
     /// - Throws: `Undecodable` with libjpeg's reason.
     package static func pixels(ofJPEG jpeg: [UInt8], atLeast: Int = 0) throws -> (width: Int, height: Int, rgb: [UInt8]) {
-        var rgb: UnsafeMutablePointer<UInt8>?
-        var (width, height) = (Int32(0), Int32(0))
-        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
-        let status = jpeg.withUnsafeBufferPointer { buffer in
-            roqua_jpeg_decode(buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
+        try decoded(messageLength: Int(JMSG_LENGTH_MAX)) { rgb, width, height, message in
+            jpeg.withUnsafeBufferPointer {
+                roqua_jpeg_decode($0.baseAddress, UInt($0.count), Int32(atLeast), rgb, width, height, message)
+            }
         }
-        defer { free(rgb) }
-        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
-        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
     }
 
     /// The picture of PNG `png` as RGB rows, transparency composed onto white.
     /// - Throws: `Undecodable` with libpng's reason.
     package static func pixels(ofPNG png: [UInt8]) throws -> (width: Int, height: Int, rgb: [UInt8]) {
-        var rgb: UnsafeMutablePointer<UInt8>?
-        var (width, height) = (Int32(0), Int32(0))
-        var message = [CChar](repeating: 0, count: Int(ROQUA_PNG_MESSAGE_LENGTH))
-        let status = png.withUnsafeBufferPointer { buffer in
-            roqua_png_decode(buffer.baseAddress, UInt(buffer.count), &rgb, &width, &height, &message)
+        try decoded(messageLength: Int(ROQUA_PNG_MESSAGE_LENGTH)) { rgb, width, height, message in
+            png.withUnsafeBufferPointer { roqua_png_decode($0.baseAddress, UInt($0.count), rgb, width, height, message) }
         }
-        defer { free(rgb) }
-        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
-        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
     }
 
     /// The picture of HEIF/AVIF `data` as RGB rows, upright: the smallest thumbnail its container
@@ -138,15 +128,11 @@ public enum PhotoThumbnail {
             if case .failure(let error) = heifLibrary { throw error }
             throw Undecodable(description: "libheif cannot be loaded")
         }
-        var rgb: UnsafeMutablePointer<UInt8>?
-        var (width, height) = (Int32(0), Int32(0))
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBufferPointer { buffer in
-            roqua_heif_decode(&heif, buffer.baseAddress, UInt(buffer.count), Int32(atLeast), &rgb, &width, &height, &message)
+        return try decoded(messageLength: 256) { rgb, width, height, message in
+            data.withUnsafeBufferPointer {
+                roqua_heif_decode(&heif, $0.baseAddress, UInt($0.count), Int32(atLeast), rgb, width, height, message)
+            }
         }
-        defer { free(rgb) }
-        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
-        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
     }
 
     /// libheif's functions, looked up when the first HEIC or AVIF preview is made (CLoaded's shim
@@ -159,6 +145,25 @@ public enum PhotoThumbnail {
                 description: missing.isEmpty
                     ? "the libheif library (libheif.so.1) is not installed: apt-get install libheif1"
                     : "the installed libheif has no \(missing) (libheif 1.13 or later is needed)"))
+    }
+
+    /// The RGB rows a C decoder allocated (`decode` is given where to put them, their size and
+    /// a message of `messageLength` bytes, and returns 0 on success), copied and freed; else its
+    /// message as the error.
+    private static func decoded(
+        messageLength: Int,
+        _ decode: (
+            UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
+            UnsafeMutablePointer<CChar>
+        ) -> Int32
+    ) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        var rgb: UnsafeMutablePointer<UInt8>?
+        var (width, height) = (Int32(0), Int32(0))
+        var message = [CChar](repeating: 0, count: messageLength)
+        let status = decode(&rgb, &width, &height, &message)
+        defer { free(rgb) }
+        guard status == 0, let rgb else { throw Undecodable(description: Self.text(message)) }
+        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: rgb, count: Int(width) * Int(height) * 3)))
     }
 
     private static func text(_ message: [CChar]) -> String {

@@ -271,7 +271,7 @@ private final class CountryPlaces: @unchecked Sendable {
         var latitude: Double
         var longitude: Double
         var reach: Double
-        /// `Geodesy.cosLatitude` of the place.
+        /// The cosine of the latitude, for `Geodesy.haversineMeters(φ1:cosφ1:φ2:cosφ2:dλ:)`.
         var cosLatitude: Double
         var id: Int64
         /// The place's province and district as code numbers; -1 for none.
@@ -304,7 +304,7 @@ private final class CountryPlaces: @unchecked Sendable {
                 at: i,
                 to: Place(
                     latitude: place.latitude, longitude: place.longitude, reach: LocalityIndex.reach(population: Int(place.population)),
-                    cosLatitude: Geodesy.cosLatitude(Coordinate(latitude: place.latitude, longitude: place.longitude)),
+                    cosLatitude: cos(place.latitude * .pi / 180),
                     id: place.id, province: place.province >= 0 ? numbers[Int(place.province)] : -1,
                     district: place.district >= 0 ? numbers[Int(place.district)] : -1, population: place.population))
         }
@@ -335,7 +335,7 @@ private final class CountryPlaces: @unchecked Sendable {
         else { return nil }
         let metresPerDegree = Geodesy.earthRadius * .pi / 180
         var best: (place: Int32, score: Double, meters: Double)?
-        let cosPoint = Geodesy.cosLatitude(point)
+        let φ = point.latitude * .pi / 180, cosφ = cos(φ)
         for k in Int(starts[cell])..<Int(starts[cell + 1]) {
             let i = members[k]
             let place = places[Int(i)]
@@ -347,7 +347,8 @@ private final class CountryPlaces: @unchecked Sendable {
             guard bound <= place.reach else { continue }
             if let b = best, (nearest ? bound : bound / place.reach) > b.score { continue }
             let meters = Geodesy.haversineMeters(
-                point, cosPoint, Coordinate(latitude: place.latitude, longitude: place.longitude), place.cosLatitude)
+                φ1: φ, cosφ1: cosφ, φ2: place.latitude * .pi / 180, cosφ2: place.cosLatitude,
+                dλ: (place.longitude - point.longitude) * .pi / 180)
             guard meters <= place.reach else { continue }
             let score = nearest ? meters : meters / place.reach
             if let b = best, (b.score, places[Int(b.place)].id) <= (score, place.id) { continue }

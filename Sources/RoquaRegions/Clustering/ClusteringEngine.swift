@@ -214,20 +214,12 @@ public struct ClusteringEngine {
             // A great circle is never shorter than its latitude difference: most candidates are
             // ruled out without trigonometry (the margin keeps rounding on the measuring side).
             guard Geodesy.earthRadius * abs(φ2 - φ1) <= radius * (1 + 1e-9) + 1e-6 else { return }
-            let distance = Self.haversineMeters(
+            let distance = Geodesy.haversineMeters(
                 φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine,
                 dλ: (centre.longitude - point.longitude) * .pi / 180)
             if distance <= radius { oldest = index }
         }
         return oldest
-    }
-
-    /// `Geodesy.haversineMeters` from a point to a centre, the same expression in the same order
-    /// (so the same bits) with both cosines given.
-    static func haversineMeters(φ1: Double, cosφ1: Double, φ2: Double, cosφ2: Double, dλ: Double) -> Double {
-        let dφ = φ2 - φ1
-        let h = sin(dφ / 2) * sin(dφ / 2) + cosφ1 * cosφ2 * sin(dλ / 2) * sin(dλ / 2)
-        return 2 * Geodesy.earthRadius * asin(min(1, sqrt(h)))
     }
 
     private mutating func addRegion(_ fix: Fix, speed: Double?) -> VisitedRegion {
