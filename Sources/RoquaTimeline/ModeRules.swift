@@ -12,8 +12,10 @@ enum ModeRules {
     static let boatMaximum = 20.0
     /// A run whose 85th-percentile speed (m/s) passes 10 km/h is faster than walking.
     static let walkP85 = 10.0 / 3.6
-    /// A run whose 85th-percentile speed (m/s) passes 30 km/h is faster than cycling.
-    static let cycleP85 = 30.0 / 3.6
+    /// A run whose 85th-percentile speed (m/s) passes 25 km/h is faster than cycling: city cyclists
+    /// ride at 15–20 km/h and an electric bicycle's help stops at 25, while a car's short city
+    /// drive between two stays keeps 25–30 km/h with its slow ends pulling the median below 20.
+    static let cycleP85 = 25.0 / 3.6
     /// A run whose median speed (m/s) passes 20 km/h is a vehicle in traffic, not a bicycle: city
     /// cyclists ride at 15–18 km/h, while a car in slow city traffic keeps 25–35 km/h with few fixes
     /// above 30 (a fast road cyclist can come out as road).
@@ -32,9 +34,19 @@ enum ModeRules {
     static let railRamp: Int64 = 600_000
     /// Road or cycle runs shorter than this (ms) next to a boat are the boat leaving or nearing a pier drawn as land.
     static let boatRamp: Int64 = 180_000
-    /// A boat run shorter than this (ms) between two runs of one wheeled mode is a bridge (the
-    /// Bosphorus bridges take a car one to two minutes; the shortest ferries take five or more).
+    /// A boat run over water for less than this (ms), or for less than `longestBridgeMeters`, with
+    /// wheels on both sides (or wheels on one and the move's end on the other), is a bridge: the
+    /// Bosphorus bridges take a car one to four minutes out of a jam, the shortest ferries five or
+    /// more, and a ferry is reached and left on foot.
     static let longestBridge: Int64 = 240_000
+    /// See `longestBridge`: the Bosphorus bridges span 1.1–1.5 km of water, which a car in a jam on
+    /// one can take ten minutes to cross.
+    static let longestBridgeMeters = 1_600.0
+    /// A walk run shorter than this (ms) between a bridge and the road is a red light or a jam, not a walk.
+    static let longestRedLight: Int64 = 180_000
+    /// A cycle run shorter than this (ms) that starts or ends a move next to the road is the car
+    /// leaving or parking: slow fixes between a stay and the traffic.
+    static let driveRamp: Int64 = 180_000
     /// Road, cycle or rail runs shorter than this (ms) next to a flight are taxiing, climbing or descending.
     static let flightRamp: Int64 = 1_200_000
 
@@ -62,7 +74,8 @@ enum ModeRules {
     }
 
     /// The runs of a move after the tidying rules, in order: holes join a neighbour they fit, short
-    /// stops between two runs of one mode join them, a bridge joins the road or rail it carries, ramps
+    /// stops between two runs of one mode join them, a bridge joins the road or rail it carries (and
+    /// the stops next to it then join that), a car's slow start or stop joins its drive, ramps
     /// join the train, boat or plane they belong to,
     /// runs under a minute (or of one step under three) join the longer neighbour, and neighbours of one mode become one run.
     static func resolve(_ input: [MoveRun], stayMilliseconds: Int64) -> [MoveRun] {
@@ -76,14 +89,23 @@ enum ModeRules {
             }
         }
         runs = mergingSameMode(runs)
-        for i in runs.indices.dropFirst().dropLast() where runs[i].mode == .walk && runs[i].duration < stayMilliseconds {
-            let around = runs[i - 1].mode
-            if around == runs[i + 1].mode && around != .walk && around != .unknown { runs[i].mode = around }
+        func joinShortStops() {
+            for i in runs.indices.dropFirst().dropLast() where runs[i].mode == .walk && runs[i].duration < stayMilliseconds {
+                let around = runs[i - 1].mode
+                if around == runs[i + 1].mode && around != .walk && around != .unknown { runs[i].mode = around }
+            }
+            runs = mergingSameMode(runs)
+        }
+        joinShortStops()
+        for i in runs.indices where runs[i].mode == .boat && isBridge(runs[i]) {
+            let sides = [bridgeNeighbour(runs, of: i, step: -1), bridgeNeighbour(runs, of: i, step: 1)].compactMap { $0 }
+            guard !sides.isEmpty, sides.allSatisfy({ [.road, .cycle, .rail].contains(runs[$0].mode) }) else { continue }
+            runs[i].mode = runs[sides.max { runs[$0].duration < runs[$1].duration }!].mode
         }
         runs = mergingSameMode(runs)
-        for i in runs.indices.dropFirst().dropLast() where runs[i].mode == .boat && runs[i].duration < longestBridge {
-            let around = runs[i - 1].mode
-            if around == runs[i + 1].mode && [.road, .cycle, .rail].contains(around) { runs[i].mode = around }
+        joinShortStops()
+        for i in Set([0, runs.count - 1]) where runs.count > 1 && runs[i].mode == .cycle && runs[i].duration < driveRamp {
+            if runs[i == 0 ? 1 : i - 1].mode == .road { runs[i].mode = .road }
         }
         runs = mergingSameMode(runs)
         for _ in 0..<2 {
@@ -112,6 +134,22 @@ enum ModeRules {
         return mergingSameMode(runs)
     }
 
+    /// Whether a boat run is short enough over water to be a bridge (see `longestBridge`).
+    static func isBridge(_ run: MoveRun) -> Bool {
+        run.wetMilliseconds < longestBridge || run.wetMeters < longestBridgeMeters
+    }
+
+    /// The run next to run `i` on the side `step` (-1 or 1) as a bridge sees it: past a red light
+    /// (a walk under `longestRedLight`), nil at the move's end or at a run too short to keep its
+    /// mode there (the slow start or stop of the drive).
+    static func bridgeNeighbour(_ runs: [MoveRun], of i: Int, step: Int) -> Int? {
+        var j = i + step
+        if runs.indices.contains(j + step) && runs[j].mode == .walk && runs[j].duration < longestRedLight { j += step }
+        guard runs.indices.contains(j) else { return nil }
+        let atEnd = !runs.indices.contains(j + step)
+        return atEnd && runs[j].isTooShort ? nil : j
+    }
+
     /// `runs` with each series of neighbours of one mode joined into one run.
     static func mergingSameMode(_ runs: [MoveRun]) -> [MoveRun] {
         var result: [MoveRun] = []
@@ -123,6 +161,9 @@ enum ModeRules {
                 previous.meters += run.meters
                 previous.isGap = previous.isGap && run.isGap
                 previous.gapSpeed = max(previous.gapSpeed, run.gapSpeed)
+                previous.wetStart = min(previous.wetStart, run.wetStart)
+                previous.wetEnd = max(previous.wetEnd, run.wetEnd)
+                previous.wetMeters += run.wetMeters
                 result[result.count - 1] = previous
             } else {
                 result.append(run)

@@ -17,6 +17,16 @@ struct MoveRun {
     var isGap: Bool
     /// For a hole, the straight-line speed across it in m/s: a lower bound of the real speed.
     var gapSpeed: Double
+    /// Time in ms of the run's first fix over water, `Int64.max` when none is.
+    var wetStart: Int64 = .max
+    /// Time in ms of the run's last fix over water, `Int64.min` when none is.
+    var wetEnd: Int64 = .min
+    /// Metres travelled from the run's first fix over water to its last.
+    var wetMeters = 0.0
+
+    /// Time in ms from the run's first fix over water to its last: how long it was over water
+    /// without the approach on land at either end. Zero when at most one fix is.
+    var wetMilliseconds: Int64 { wetEnd > wetStart ? wetEnd - wetStart : 0 }
 
     /// Length in milliseconds.
     var duration: Int64 { end - start }
@@ -100,10 +110,15 @@ struct MoveSegmenter {
             let end = r1 + 1
             let meters = length(track, r0, end)
             let mode = judge(p0, r0, r1)
-            runs.append(
-                MoveRun(
-                    first: r0, last: end, start: track.time(r0), end: track.time(end), mode: mode, meters: meters, isGap: false,
-                    gapSpeed: 0))
+            var run = MoveRun(
+                first: r0, last: end, start: track.time(r0), end: track.time(end), mode: mode, meters: meters, isGap: false,
+                gapSpeed: 0)
+            if let wet = (r0...r1).first(where: { water[$0 - p0] }), let dry = (r0...r1).last(where: { water[$0 - p0] }) {
+                run.wetStart = track.time(wet)
+                run.wetEnd = track.time(dry)
+                run.wetMeters = dry > wet ? length(track, wet, dry) : 0
+            }
+            runs.append(run)
             r0 = end
         }
     }

@@ -5,11 +5,13 @@ Speed: Roqua's `track import` + `timeline` (the whole year) + `trips`, each a pr
 against trackintel's whole pipeline in one Python process: read the CSV, generate_staypoints,
 generate_triplegs, predict_transport_mode, generate_locations, create_activity_flag, generate_trips.
 Agreement: Roqua's stays of ≥ 10 min against trackintel's staypoints of ≥ 10 min (matched one to one:
-time overlap > 50 % of the shorter and centres < 200 m apart), and both against the generator's truth.
+time overlap > 50 % of the shorter and centres < 200 m apart), and both against the generator's truth;
+Roqua's modes against the true mode of every move, in hours.
 
 The year (2024, times in UTC): home nights (one in eight with the phone off 23:00–07:00), a road commute,
 work with a lunch walk to a café, evenings out, a few 6–8 min stops at a shop, weekend walks and outings,
-five trips of 2–4 nights (by road, by rail, by air with the phone off in flight). GPS noise 5–30 m
+five trips of 2–4 nights (by road, by rail, by air with the phone off in flight). Drives in İstanbul keep to
+land: over the 15 July bridge between the shores, over the Galata bridge to the old city, inland to Pendik. GPS noise 5–30 m
 (σ = accuracy / 2 on each axis); one fix in 400 an outlier 300–1500 m off, 70 % of them with a
 bad accuracy (150–800 m), 30 % with a plausible one (20–40 m).
 
@@ -37,7 +39,7 @@ HOME = (40.9900, 29.0290)      # Kadıköy
 WORK = (41.0790, 29.0110)      # Levent
 AIRPORT = (41.2620, 28.7420)   # İstanbul Airport
 CAFES = [(41.0815, 29.0135), (41.0768, 29.0148), (41.0802, 29.0068)]
-SHOPS = [(41.0350, 29.0250), (41.0100, 29.0300), (41.0550, 29.0180)]
+SHOPS = [(41.0300, 29.0330), (41.0100, 29.0300), (41.0550, 29.0180)]
 EVENING = [(41.0054, 28.9768), (41.0370, 28.9850), (41.0430, 29.0090), (41.0260, 29.0160), (40.9810, 29.0580),
            (41.0690, 29.0430), (40.9600, 29.1100), (41.0130, 28.9490)]
 MARKET = (40.9935, 29.0350)    # a walk from home
@@ -47,6 +49,50 @@ ROAD_TRIPS = [((40.1830, 29.0600), 'road'), ((39.9334, 32.8597), 'rail'), ((40.7
 AIR_TRIPS = [(48.8566, 2.3522), (52.5200, 13.4050)]
 FIX_MIN, FIX_MAX = 50, 90
 MIN_STAY = 600                 # the stays compared: ≥ 10 min
+
+
+# The 15 July Martyrs Bridge's ends where the boundary data's land begins (Beylerbeyi, Ortaköy).
+BRIDGE_ASIA = (41.0440, 29.0440)
+BRIDGE_EUROPE = (41.0480, 29.0220)
+# The Bosphorus' middle line north of the Marmara (lat, lon), for which shore a place is on.
+STRAIT = [(41.005, 29.000), (41.030, 29.012), (41.046, 29.035), (41.070, 29.050), (41.100, 29.062), (41.170, 29.070),
+          (41.230, 29.120)]
+
+
+def asian_side(p):
+    """True on İstanbul's Asian shore, False on its European one, None outside the city."""
+    if not (40.80 <= p[0] <= 41.30 and 28.60 <= p[1] <= 29.50):
+        return None
+    if p[0] < STRAIT[0][0]:
+        return p[1] > STRAIT[0][1]
+    for (la0, lo0), (la1, lo1) in zip(STRAIT, STRAIT[1:]):
+        if p[0] <= la1:
+            return p[1] > lo0 + (lo1 - lo0) * (p[0] - la0) / (la1 - la0)
+    return p[1] > STRAIT[-1][1]
+
+
+# Inland points of the roads to the old city (over the Galata bridge) and along the Asian shore to Pendik,
+# where a straight line would run over the sea.
+GUMUSSUYU, KARAKOY, EMINONU = (41.0400, 28.9970), (41.0250, 28.9770), (41.0170, 28.9720)
+E5_WEST, E5_EAST = (40.9750, 29.0900), (40.9250, 29.1700)
+
+
+def city_roads(a, dest):
+    """The points a drive from a to dest in İstanbul passes on land; [] where a straight line stays on land."""
+    sides = (asian_side(a), asian_side(dest))
+    if None in sides:
+        return []
+
+    def spur(p, asian):   # from p to the city's middle on its shore
+        if not asian and p[0] < 41.02 and 28.93 < p[1] < 28.99:
+            return [EMINONU, KARAKOY, GUMUSSUYU]
+        if asian and p[1] > 29.15:
+            return [E5_EAST, E5_WEST]
+        return []
+    bridge = []
+    if sides[0] != sides[1]:   # over the 15 July bridge (1.5 km of water), not along the strait
+        bridge = [BRIDGE_ASIA, BRIDGE_EUROPE] if sides[0] else [BRIDGE_EUROPE, BRIDGE_ASIA]
+    return spur(a, sides[0]) + bridge + spur(dest, sides[1])[::-1]
 
 
 def dist_m(a, b):
@@ -66,6 +112,7 @@ class Gen:
         self.next_fix = self.t + rng.uniform(0, FIX_MAX)
         self.pos = HOME
         self.stays = []     # truth: [start, end, lat, lon, label]
+        self.moves = []     # truth: [start, end, mode]
         self.count = 0
 
     def emit(self, t, p):
@@ -109,6 +156,10 @@ class Gen:
         brg = math.atan2(dest[1] - a[1], dest[0] - a[0])
         mid = offset(((a[0] + dest[0]) / 2, (a[1] + dest[1]) / 2), side * -math.sin(brg), side * math.cos(brg))
         legs = [(a, mid), (mid, dest)]
+        via = city_roads(a, dest) if 8 <= kmh < 160 else []
+        if via:
+            path = [a] + via + [dest]
+            legs = list(zip(path, path[1:]))
         lens = [dist_m(*leg) for leg in legs]
         total = sum(lens) or 1.0
         dur = total / (kmh / 3.6)
@@ -116,13 +167,14 @@ class Gen:
 
         def where(t):
             s = min(max((t - t0) / dur, 0.0), 1.0) * total
-            for (p, q), ln in zip(legs, lens):
-                if s <= ln or (p, q) == legs[-1]:
+            for i, ((p, q), ln) in enumerate(zip(legs, lens)):
+                if s <= ln or i == len(legs) - 1:
                     f = s / ln if ln else 1.0
                     return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f)
                 s -= ln
         self.span(t0 + dur, where, off=(t0, t0 + dur) if silent else None)
         self.pos = dest
+        self.moves.append([t0, t0 + dur, 'walk' if kmh < 8 else 'road' if kmh < 160 else 'rail' if kmh < 300 else 'flight'])
 
     def at(self, day0, hours):
         return day0 + hours * 3600
@@ -159,7 +211,7 @@ def generate(csv_path, truth_path):
             d += 1
     os.replace(tmp, csv_path)
     with open(truth_path, 'w') as f:
-        json.dump({'fixes': g.count, 'stays': g.stays}, f)
+        json.dump({'fixes': g.count, 'stays': g.stays, 'moves': g.moves}, f)
 
 
 def night_home(g, rng, day0):
@@ -469,6 +521,37 @@ def main():
         missed = [TR[i] for i in sorted(set(range(len(TR))) - {i for i, _ in pr})]
         false = [S10[i] for i in sorted(set(range(len(S10))) - {i for i, _ in pp})]
         details[name] = (missed, false)
+
+    print('\n## Modes against the truth (hours of true moves, by the mode Roqua gave that time)\n')
+    mode_names = ('walk', 'cycle', 'road', 'rail', 'boat', 'flight', 'unknown')
+    rm_sorted = sorted((parse_time(m['start']), parse_time(m['end']), m['mode']) for m in r_moves)
+    r_starts = [m[0] for m in rm_sorted]
+    r_longest = max((m[1] - m[0] for m in rm_sorted), default=0)
+    confusion = {}
+    wrong = []
+    for t0, t1, mode in truth.get('moves', []):
+        row = confusion.setdefault(mode, {})
+        covered = 0.0
+        k = bisect.bisect_left(r_starts, t0 - r_longest)
+        while k < len(rm_sorted) and rm_sorted[k][0] < t1:
+            a, b, got = rm_sorted[k]
+            k += 1
+            ov = min(b, t1) - max(a, t0)
+            if ov > 0:
+                row[got] = row.get(got, 0.0) + ov
+                covered += ov
+                if got != mode and ov >= 300:
+                    wrong.append((max(a, t0), min(b, t1), mode, got))
+        row['(no move)'] = row.get('(no move)', 0.0) + max(0.0, (t1 - t0) - covered)
+    cols = [c for c in mode_names + ('(no move)',) if any(c in r for r in confusion.values())]
+    print('| truth \\ Roqua | ' + ' | '.join(cols) + ' | agreement |')
+    print('| --- | ' + ' | '.join('---:' for _ in cols) + ' | ---: |')
+    for mode, row in sorted(confusion.items()):
+        total = sum(row.values())
+        print(f'| {mode} | ' + ' | '.join(f'{row.get(c, 0) / 3600:.1f}' for c in cols) + f' | {row.get(mode, 0) / max(total, 1):.1%} |')
+    print(f'\nstretches of ≥ 5 min given another mode: {len(wrong)}')
+    for a, b, mode, got in wrong[:: max(1, len(wrong) // 6)][:6]:
+        print(f'  {fmt_t(a)}–{fmt_t(b)[11:]} ({(b - a) / 60:.0f} min) truth {mode}, Roqua {got}')
 
     def near(stays, s):
         return [x for x in stays if x[1] > s[0] - 1800 and x[0] < s[1] + 1800]
