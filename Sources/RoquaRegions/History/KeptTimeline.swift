@@ -115,14 +115,29 @@ package enum KeptTimeline {
     /// The entries from `start` (ms) on replaced by `entries`, made with `settings`.
     static func replace(from start: Int64, with entries: [TimelineEntry], settings: TimelineSettings, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM timeline_entries WHERE start_ms >= ?", arguments: [start])
-        let insert = try db.makeStatement(
+        let writer = try RowWriter(
+            db,
             sql: "INSERT INTO timeline_entries (start_ms, end_ms, mode, meters, latitude, longitude, fixes) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for entry in entries {
-            switch entry {
-            case .stay(let stay):
-                try insert.execute(arguments: [stay.start, stay.end, nil, nil, stay.latitude, stay.longitude, stay.fixes])
-            case .move(let move):
-                try insert.execute(arguments: [move.start, move.end, move.mode.rawValue, move.meters, nil, nil, nil])
+            try writer.write { values in
+                switch entry {
+                case .stay(let stay):
+                    values.add(stay.start)
+                    values.add(stay.end)
+                    values.add(nil as String?)
+                    values.add(nil as Double?)
+                    values.add(stay.latitude)
+                    values.add(stay.longitude)
+                    values.add(Int64(stay.fixes))
+                case .move(let move):
+                    values.add(move.start)
+                    values.add(move.end)
+                    values.add(move.mode.rawValue)
+                    values.add(move.meters)
+                    values.add(nil as Double?)
+                    values.add(nil as Double?)
+                    values.add(nil as Int64?)
+                }
             }
         }
         try remember(settings, db)

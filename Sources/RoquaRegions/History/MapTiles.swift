@@ -130,11 +130,11 @@ package struct MapTileKeeper {
     /// appended uncompressed, and compressed once by `finish`. At the final flush, a new row
     /// takes the blob the counting thread compressed, an existing one is rewritten whole.
     private mutating func merge(_ evicted: TileCounting.Evicted) throws {
-        let write = try db.cachedStatement(
+        let write = try RowWriter(
+            db,
             sql: "INSERT INTO map_tiles (z, x, y, kind, counts) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET counts = excluded.counts")
         // In key order: the rows' order in the table, so each page is visited once.
         for (key, delta) in evicted.deltas.sorted(by: { $0.key < $1.key }) {
-            let arguments: StatementArguments = [key.z, key.x, key.y, key.kind.rawValue]
             let existing = try Self.blob(key, db)
             let blob: [UInt8]
             if let encoded = evicted.encoded[key] {
@@ -144,7 +144,13 @@ package struct MapTileKeeper {
                 blob = try TileRaster.merge(existing, delta, compressAppended: false)
                 touched.insert(key)
             }
-            try write.execute(arguments: arguments + [Data(blob)])
+            try write.write { values in
+                values.add(Int64(key.z))
+                values.add(Int64(key.x))
+                values.add(Int64(key.y))
+                values.add(Int64(key.kind.rawValue))
+                values.add(blob)
+            }
         }
     }
 }

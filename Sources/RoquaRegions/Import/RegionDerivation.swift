@@ -104,9 +104,10 @@ struct RegionDerivation {
         var firsts: [FirstVisit] = []
         var visited = try RegionStore.visitedCodes(db)
         enricher.expect(engine.newRegionIndices.count)
+        let regionWriter = try VisitedRegion.rowWriter(db)
         for index in engine.newRegionIndices {
             var region = try enricher.enriched(engine.regions[index])
-            region.id = try region.insertRow(db)
+            region.id = try region.insertRow(with: regionWriter, db)
             engine.adopt(region, at: index)
             for (level, code, name) in [
                 (AdminLevel.country, region.countryCode, region.country),

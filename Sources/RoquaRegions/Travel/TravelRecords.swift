@@ -105,10 +105,8 @@ struct TravelRecorder {
     /// The presence entries are handed over to the write (the recorder keeps none): turned into
     /// rows where they lie, not copied (a decade's quarter hours were 17 MB, twice).
     mutating func write(_ db: Database, region: (Int) -> VisitedRegion, place: (Coordinate) -> (code: String?, name: String?)) throws {
-        let presenceStatement = try db.cachedStatement(
-            sql: """
-                INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)
-                """)
+        let presenceWriter = try RowWriter(
+            db, sql: "INSERT OR IGNORE INTO presence (bucket, country_code, province_code, district_code) VALUES (?, ?, ?, ?)")
         // Many regions of one district share a quarter hour: each row is written once. Rows are
         // packed like `presence`, with the index of the region's units in `places`.
         struct Units: Hashable {
@@ -136,10 +134,20 @@ struct TravelRecorder {
         Self.sortUnique(&rows)
         for row in rows {
             let units = places[Int(row & 0xFFFF_FFFF)]
-            try presenceStatement.execute(arguments: [row >> 32, units.country, units.province, units.district])
+            try presenceWriter.write { values in
+                values.add(row >> 32)
+                values.add(units.country)
+                values.add(units.province)
+                values.add(units.district)
+            }
         }
-        let tileStatement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tiles (x, y) VALUES (?, ?)")
-        for tile in tiles { try tileStatement.execute(arguments: [tile.x, tile.y]) }
+        let tileWriter = try RowWriter(db, sql: "INSERT OR IGNORE INTO tiles (x, y) VALUES (?, ?)")
+        for tile in tiles {
+            try tileWriter.write { values in
+                values.add(Int64(tile.x))
+                values.add(Int64(tile.y))
+            }
+        }
         for flight in flights { try Self.insert(flight, db: db, place: place) }
     }
 
