@@ -142,19 +142,43 @@ extension TimeText {
         let (days, secondOfDay) = floorDivision(wholeSeconds, 86_400)
         let (year, month, day) = civil(fromDays: Int(days))
         guard (0...9999).contains(year) else { return nil }
-        let hour = secondOfDay / 3600, minute = secondOfDay % 3600 / 60, second = secondOfDay % 60
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(Int(hour), 2) + ":" + pad(Int(minute), 2)
-            + ":" + pad(Int(second), 2) + "." + pad(Int(millis), 3) + "Z"
+        let hour = Int(secondOfDay / 3600), minute = Int(secondOfDay % 3600 / 60), second = Int(secondOfDay % 60)
+        // Written digit by digit into the string's own 24 bytes: an import writes three per new region.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var rest = value
+                for k in stride(from: at + width - 1, through: at, by: -1) {
+                    text[k] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func put(_ character: Unicode.Scalar) {
+                text[at] = UInt8(ascii: character)
+                at += 1
+            }
+            put(year, 4)
+            put("-")
+            put(month, 2)
+            put("-")
+            put(day, 2)
+            put("T")
+            put(hour, 2)
+            put(":")
+            put(minute, 2)
+            put(":")
+            put(second, 2)
+            put(".")
+            put(Int(millis), 3)
+            put("Z")
+            return at
+        }
     }
 
     private static func floorDivision(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let q = a / b, r = a % b
         return r < 0 ? (q - 1, r + b) : (q, r)
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     /// Year, month, day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
