@@ -50,12 +50,13 @@ package enum FixHistory {
         return db.lastInsertedRowID
     }
 
-    /// Writes `fixes` (in time order, at most `FixBlock.capacity`) as one block of `source`.
-    static func insertBlock(_ fixes: ArraySlice<KeptFix>, source: Int64, _ db: Database) throws -> Int64 {
+    /// Writes `fixes` (in time order, at most `FixBlock.capacity`) as one block of `source`;
+    /// `encoded` is their `FixBlock.encode`, when made already.
+    static func insertBlock(_ fixes: ArraySlice<KeptFix>, source: Int64, encoded: [UInt8]? = nil, _ db: Database) throws -> Int64 {
         guard let first = fixes.first, let last = fixes.last else { return 0 }
         try db.execute(
             sql: "INSERT INTO fix_blocks (source, start_ms, end_ms, count, data) VALUES (?, ?, ?, ?, ?)",
-            arguments: [source, first.time, last.time, fixes.count, Data(FixBlock.encode(fixes))])
+            arguments: [source, first.time, last.time, fixes.count, Data(encoded ?? FixBlock.encode(fixes))])
         let id = db.lastInsertedRowID
         try db.execute(
             sql: """

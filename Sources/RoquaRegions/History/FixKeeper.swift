@@ -20,6 +20,9 @@ struct FixKeeper {
     /// Fixes handed on (kept), and fixes dropped as kept already.
     private(set) var kept = 0
     private(set) var duplicates = 0
+    /// The last full block, being compressed on another core; written at the next flush, before
+    /// anything is looked up in the stored blocks.
+    private var encoding: BlockEncoding?
 
     /// - Parameter longest: the longest span of a stored block, when the caller knows it (a batch
     ///   of photos keeps one fix a source: asking for each would read every block each time).
@@ -31,15 +34,25 @@ struct FixKeeper {
     }
 
     /// Adds one fix read; when a block is full, keeps it and returns its new fixes (else none).
+    /// The block is compressed on another core meanwhile, and written at the next flush.
     mutating func add(_ fix: KeptFix) throws -> [KeptFix] {
         pending.append(fix)
-        return pending.count >= FixBlock.capacity ? try flush() : []
+        return pending.count >= FixBlock.capacity ? try flush(encodingAside: true) : []
     }
 
-    /// Keeps what is still gathered and returns its new fixes.
-    mutating func finish() throws -> [KeptFix] { try flush() }
+    /// Keeps what is still gathered and returns its new fixes; every block is written then.
+    mutating func finish() throws -> [KeptFix] { try flush(encodingAside: false) }
 
-    private mutating func flush() throws -> [KeptFix] {
+    /// Writes the block compressed aside, if any.
+    private mutating func writeEncoding() throws {
+        guard let block = encoding else { return }
+        encoding = nil
+        let id = try FixHistory.insertBlock(block.fixes[...], source: block.source, encoded: block.bytes(), db)
+        lastWritten = (id, block.fixes)
+    }
+
+    private mutating func flush(encodingAside: Bool) throws -> [KeptFix] {
+        try writeEncoding()
         guard !pending.isEmpty else { return [] }
         let block = pending.inTimeOrder()
         pending.removeAll(keepingCapacity: true)
@@ -59,9 +72,12 @@ struct FixKeeper {
         guard !fresh.isEmpty else { return [] }
         let source = try self.source ?? FixHistory.sourceID(sourceName, db)
         self.source = source
-        let id = try FixHistory.insertBlock(fresh[...], source: source, db)
         longest = max(longest, fresh[fresh.count - 1].time - fresh[0].time)
-        lastWritten = (id, fresh)
+        if encodingAside {
+            encoding = BlockEncoding(fresh, source: source)
+        } else {
+            lastWritten = (try FixHistory.insertBlock(fresh[...], source: source, db), fresh)
+        }
         return fresh
     }
 
@@ -89,6 +105,32 @@ struct FixKeeper {
             }
         }
         return identities
+    }
+}
+
+/// One block's fixes compressed on a core of their own (zlib is most of a block's cost: three
+/// seconds of a ten-year import's importing thread), and waited for when the block is written.
+private final class BlockEncoding: @unchecked Sendable {
+    let fixes: [KeptFix]
+    let source: Int64
+    /// Set once by the encoding, read only after `done` is signalled.
+    private var encoded: [UInt8] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ fixes: [KeptFix], source: Int64) {
+        self.fixes = fixes
+        self.source = source
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.encoded = FixBlock.encode(fixes[...])
+            self.done.signal()
+        }
+    }
+
+    /// The block's bytes, once encoded.
+    func bytes() -> [UInt8] {
+        done.wait()
+        done.signal()
+        return encoded
     }
 }
 
