@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
+import RoquaIO
 import RoquaRegions
 import RoquaTestSupport
 import Testing
@@ -64,6 +65,8 @@ import Testing
         let summary = try s.importer.importFile(file)
         #expect(summary.fixesRead == 8 * 24)
         #expect(summary.newRegions >= 8)
+        // Into an empty store the checksum is computed beside the import; it is the file's all the same.
+        #expect(try s.store.read { try String.fetchAll($0, sql: "SELECT checksum FROM imports") } == [try SHA256.hex(ofFile: file)])
         let regions = try s.store.allRegions()
         #expect(Set(regions.compactMap(\.district)) == Set(Self.districts))
         #expect(regions.allSatisfy { $0.province == "İstanbul" && $0.country == "Türkiye" && $0.countryCode == "TR" })

@@ -102,6 +102,11 @@ public final class TrackSource {
         }
     }
 
+    /// The file whose SHA-256 `checksum` is, when it is a whole file of its own: then it can be
+    /// computed beside a reader of the source (an archive's entries share the archive, which one
+    /// thread at a time may read).
+    var checksummedFile: String? { archive == nil ? file : nil }
+
     /// The content's SHA-256 as stored (the compressed bytes of a `.gz` file or an archive
     /// entry): the identity that makes a re-import add nothing.
     package func checksum() throws -> String {
