@@ -57,7 +57,7 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
     /// A car leaving a stay 300 m from the strait crosses it at once (2.4 minutes over water, more
     /// when it stops at a red light on the bridge) and drives on: the water comes first in the move,
     /// with only the slow start before it, and is still the road (it was a boat and then a road move:
-    /// bench_trackintel.py's year had 3.5 hours of such bridge crossings). The last minutes of a
+    /// bench_trackintel.py's year had 2.6 hours of such bridge crossings). The last minutes of a
     /// drive after its last stop can come out as a walk, as a parked car's driver walks.
     @Test func aBridgeRightAfterAStayIsRoadNotBoat() {
         let middle = GeoPoint(
