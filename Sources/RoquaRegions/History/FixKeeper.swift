@@ -20,9 +20,11 @@ struct FixKeeper {
     /// Fixes handed on (kept), and fixes dropped as kept already.
     private(set) var kept = 0
     private(set) var duplicates = 0
-    /// The last full block, being compressed on another core; written at the next flush, before
-    /// anything is looked up in the stored blocks.
-    private var encoding: BlockEncoding?
+    /// The last full block (its fixes and source), being compressed by `encoder` on another core;
+    /// written at the next flush, before anything is looked up in the stored blocks.
+    private var encoding: (fixes: [KeptFix], source: Int64)?
+    /// Made at the first full block: an import of fewer fixes (a photo's) starts no thread.
+    private var encoder: BlockEncoder?
 
     /// - Parameter longest: the longest span of a stored block, when the caller knows it (a batch
     ///   of photos keeps one fix a source: asking for each would read every block each time).
@@ -45,9 +47,9 @@ struct FixKeeper {
 
     /// Writes the block compressed aside, if any.
     private mutating func writeEncoding() throws {
-        guard let block = encoding else { return }
+        guard let block = encoding, let encoder else { return }
         encoding = nil
-        let id = try FixHistory.insertBlock(block.fixes[...], source: block.source, encoded: block.bytes(), db)
+        let id = try FixHistory.insertBlock(block.fixes[...], source: block.source, encoded: encoder.result(), db)
         lastWritten = (id, block.fixes)
     }
 
@@ -74,7 +76,10 @@ struct FixKeeper {
         self.source = source
         longest = max(longest, fresh[fresh.count - 1].time - fresh[0].time)
         if encodingAside {
-            encoding = BlockEncoding(fresh, source: source)
+            let encoder = self.encoder ?? BlockEncoder()
+            self.encoder = encoder
+            encoder.submit(fresh)
+            encoding = (fresh, source)
         } else {
             lastWritten = (try FixHistory.insertBlock(fresh[...], source: source, db), fresh)
         }
@@ -108,29 +113,60 @@ struct FixKeeper {
     }
 }
 
-/// One block's fixes compressed on a core of their own (zlib is most of a block's cost: three
-/// seconds of a ten-year import's importing thread), and waited for when the block is written.
-private final class BlockEncoding: @unchecked Sendable {
-    let fixes: [KeptFix]
-    let source: Int64
-    /// Set once by the encoding, read only after `done` is signalled.
-    private var encoded: [UInt8] = []
-    private let done = DispatchSemaphore(value: 0)
+/// Compresses full blocks, one at a time, on a thread of its own (zlib is most of a block's
+/// cost: three seconds of a ten-year import's importing thread). A thread, not a dispatch queue:
+/// the import waits for each block, and a caller that is itself on one of a 2-core machine's two
+/// pool threads must not wait for work queued behind it. The thread ends with the encoder.
+private final class BlockEncoder {
+    private let channel = Channel()
 
-    init(_ fixes: [KeptFix], source: Int64) {
-        self.fixes = fixes
-        self.source = source
-        DispatchQueue.global(qos: .userInitiated).async {
-            self.encoded = FixBlock.encode(fixes[...])
-            self.done.signal()
-        }
+    init() {
+        let channel = channel
+        channel.start("roqua-fix-blocks") { channel.run() }
     }
 
-    /// The block's bytes, once encoded.
-    func bytes() -> [UInt8] {
-        done.wait()
-        done.signal()
-        return encoded
+    deinit { channel.cancel() }
+
+    /// Starts compressing `fixes`; the block before must have been taken with `result`.
+    func submit(_ fixes: [KeptFix]) { channel.submit(fixes) }
+
+    /// The bytes of the block submitted last, once compressed.
+    func result() -> [UInt8] { channel.result() }
+
+    /// What the two threads share, all of it guarded by `condition`.
+    private final class Channel: WorkerChannel, @unchecked Sendable {
+        private var job: [KeptFix]?
+        private var done: [UInt8]?
+
+        func submit(_ fixes: [KeptFix]) {
+            condition.lock()
+            defer { condition.unlock() }
+            job = fixes
+            condition.broadcast()
+        }
+
+        func result() -> [UInt8] {
+            condition.lock()
+            defer { condition.unlock() }
+            while done == nil { condition.wait() }
+            defer { done = nil }
+            return done ?? []
+        }
+
+        func run() {
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
+                while job == nil && !cancelled { condition.wait() }
+                guard !cancelled, let fixes = job else { return }
+                job = nil
+                condition.unlock()
+                let bytes = FixBlock.encode(fixes[...])
+                condition.lock()
+                done = bytes
+                condition.broadcast()
+            }
+        }
     }
 }
 

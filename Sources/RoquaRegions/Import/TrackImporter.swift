@@ -408,12 +408,15 @@ final class Checksum: @unchecked Sendable {
         done.signal()
     }
 
-    /// The SHA-256 of `file` (`TrackSource.checksummedFile`), computed on another core from now on.
+    /// The SHA-256 of `file` (`TrackSource.checksummedFile`), computed from now on by a thread of
+    /// its own (not a dispatch queue: the import waits for it, maybe from a pool thread itself).
     init(ofFile file: String) {
-        DispatchQueue.global(qos: .userInitiated).async {
+        let thread = Thread {
             self.result = Result { try SHA256.hex(ofFile: file) }
             self.done.signal()
         }
+        thread.name = "roqua-checksum"
+        thread.start()
     }
 
     /// Whether the checksum was known when this was made.
