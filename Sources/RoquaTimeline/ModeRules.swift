@@ -78,7 +78,7 @@ enum ModeRules {
     /// the stops next to it then join that), a car's slow start or stop joins its drive, ramps
     /// join the train, boat or plane they belong to,
     /// runs under a minute (or of one step under three) join the longer neighbour, and neighbours of one mode become one run.
-    static func resolve(_ input: [MoveRun], stayMilliseconds: Int64) -> [MoveRun] {
+    static func resolve(_ input: [MoveRun], stayMilliseconds: Int64, _ track: Track) -> [MoveRun] {
         var runs = mergingSameMode(input)
         guard runs.count > 1 else { return runs }
         for i in runs.indices where runs[i].isGap && runs[i].mode == .unknown {
@@ -97,7 +97,7 @@ enum ModeRules {
             runs = mergingSameMode(runs)
         }
         joinShortStops()
-        for i in runs.indices where runs[i].mode == .boat && isBridge(runs[i]) {
+        for i in runs.indices where runs[i].mode == .boat && isBridge(runs[i], track) {
             let sides = [bridgeNeighbour(runs, of: i, step: -1), bridgeNeighbour(runs, of: i, step: 1)].compactMap { $0 }
             guard !sides.isEmpty, sides.allSatisfy({ [.road, .cycle, .rail].contains(runs[$0].mode) }) else { continue }
             runs[i].mode = runs[sides.max { runs[$0].duration < runs[$1].duration }!].mode
@@ -134,9 +134,13 @@ enum ModeRules {
         return mergingSameMode(runs)
     }
 
-    /// Whether a boat run is short enough over water to be a bridge (see `longestBridge`).
-    static func isBridge(_ run: MoveRun) -> Bool {
-        run.wetMilliseconds < longestBridge || run.wetMeters < longestBridgeMeters
+    /// Whether a boat run is short enough over water to be a bridge (see `longestBridge`): from its
+    /// first fix over water to its last, without the approach on land at either end, and across
+    /// any hole in between (a car ferry's phone asleep mid-crossing).
+    static func isBridge(_ run: MoveRun, _ track: Track) -> Bool {
+        guard run.lastWet > run.firstWet else { return true }
+        return track.time(run.lastWet) - track.time(run.firstWet) < longestBridge
+            || MoveSegmenter.length(track, run.firstWet, run.lastWet) < longestBridgeMeters
     }
 
     /// The run next to run `i` on the side `step` (-1 or 1) as a bridge sees it: past a red light
@@ -161,9 +165,8 @@ enum ModeRules {
                 previous.meters += run.meters
                 previous.isGap = previous.isGap && run.isGap
                 previous.gapSpeed = max(previous.gapSpeed, run.gapSpeed)
-                previous.wetStart = min(previous.wetStart, run.wetStart)
-                previous.wetEnd = max(previous.wetEnd, run.wetEnd)
-                previous.wetMeters += run.wetMeters
+                previous.firstWet = min(previous.firstWet, run.firstWet)
+                previous.lastWet = max(previous.lastWet, run.lastWet)
                 result[result.count - 1] = previous
             } else {
                 result.append(run)

@@ -17,16 +17,10 @@ struct MoveRun {
     var isGap: Bool
     /// For a hole, the straight-line speed across it in m/s: a lower bound of the real speed.
     var gapSpeed: Double
-    /// Time in ms of the run's first fix over water, `Int64.max` when none is.
-    var wetStart: Int64 = .max
-    /// Time in ms of the run's last fix over water, `Int64.min` when none is.
-    var wetEnd: Int64 = .min
-    /// Metres travelled from the run's first fix over water to its last.
-    var wetMeters = 0.0
-
-    /// Time in ms from the run's first fix over water to its last: how long it was over water
-    /// without the approach on land at either end. Zero when at most one fix is.
-    var wetMilliseconds: Int64 { wetEnd > wetStart ? wetEnd - wetStart : 0 }
+    /// Index of the run's first kept fix over water, `Int.max` when none is.
+    var firstWet = Int.max
+    /// Index of the run's last kept fix over water, `Int.min` when none is.
+    var lastWet = Int.min
 
     /// Length in milliseconds.
     var duration: Int64 { end - start }
@@ -108,15 +102,13 @@ struct MoveSegmenter {
             var r1 = r0
             while r1 + 1 < p1 && voted[r1 + 1 - p0] == cls { r1 += 1 }
             let end = r1 + 1
-            let meters = length(track, r0, end)
+            let meters = Self.length(track, r0, end)
             let mode = judge(p0, r0, r1)
             var run = MoveRun(
                 first: r0, last: end, start: track.time(r0), end: track.time(end), mode: mode, meters: meters, isGap: false,
                 gapSpeed: 0)
-            if let wet = (r0...r1).first(where: { water[$0 - p0] }), let dry = (r0...r1).last(where: { water[$0 - p0] }) {
-                run.wetStart = track.time(wet)
-                run.wetEnd = track.time(dry)
-                run.wetMeters = dry > wet ? length(track, wet, dry) : 0
+            if let first = (r0...r1).first(where: { water[$0 - p0] }), let last = (r0...r1).last(where: { water[$0 - p0] }) {
+                (run.firstWet, run.lastWet) = (first, last)
             }
             runs.append(run)
             r0 = end
@@ -125,7 +117,7 @@ struct MoveSegmenter {
 
     /// Length in metres of the path through kept fixes `a...b`: great-circle steps between the fixes
     /// used, skipping a fix that lies within the combined accuracy of the last one used (noise while standing).
-    func length(_ track: Track, _ a: Int, _ b: Int) -> Double {
+    static func length(_ track: Track, _ a: Int, _ b: Int) -> Double {
         var meters = 0.0
         var anchor = a
         for k in (a + 1)..<(b + 1) {

@@ -46,7 +46,7 @@ public enum Timeline {
         _ isOnLand: (Double, Double) -> Bool, _ previousStay: Int?, _ entries: inout [TimelineEntry]
     ) {
         let raw = segmenter.runs(track, from: a, to: b, isOnLand: isOnLand)
-        let runs = ModeRules.resolve(raw, stayMilliseconds: settings.stayMilliseconds).filter { $0.end > $0.start }
+        let runs = ModeRules.resolve(raw, stayMilliseconds: settings.stayMilliseconds, track).filter { $0.end > $0.start }
         let nextStay: Int? = b < track.count - 1 ? entries.count + runs.count : nil
         for run in runs {
             let move = Move(start: run.start, end: run.end, mode: run.mode, meters: run.meters, fromStay: previousStay, toStay: nextStay)

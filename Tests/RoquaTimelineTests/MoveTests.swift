@@ -75,6 +75,24 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
         }
     }
 
+    /// A car driven onto the ferry and off it again, with the phone asleep for nine minutes of the
+    /// 5 km crossing: the fixes over water cover about 1.3 km, but from the first of them to the
+    /// last the boat went 4 km in twelve minutes: a boat, not a bridge (when the hole was left out
+    /// of the distance over water, 4 of these 6 were road from end to end).
+    @Test func aCarFerryWithAHoleIsABoatNotABridge() {
+        for seed in UInt64(60)..<66 {
+            var b = SyntheticBuilder(seed: seed, start: day + 8 * 3600, position: SyntheticDays.home)
+            b.stay(until: b.now + 1800)
+            b.travel(.road, to: SyntheticDays.kadikoyPier, kmh: 30)
+            b.travel(.boat, to: SyntheticDays.karakoyPier, kmh: 20, hole: (3, 9))
+            b.travel(.road, to: SyntheticDays.ferryOffice.offset(north: 2000, east: 0), kmh: 30)
+            b.stay(until: b.now + 1800)
+            let moves = movesBetweenStays(Timeline.segment(b.fixes, isOnLand: SyntheticDays.isOnLand))
+            let boat = moves.filter { $0.mode == .boat }.reduce(Int64(0)) { $0 + $1.end - $1.start }
+            #expect(boat >= 8 * 60_000, "seed \(seed): \(moves.map { "\($0.mode) \(($0.end - $0.start) / 1000) s" })")
+        }
+    }
+
     /// One fix 600 m off with a believable accuracy (28 m), in the middle of a short walk with a
     /// fix every 70 s: the walk goes on, one move (it was walk, cycle, walk).
     @Test func aFixJumpingOffAndBackDoesNotCutAWalk() {
