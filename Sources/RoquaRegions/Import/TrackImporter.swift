@@ -219,7 +219,7 @@ public final class TrackImporter {
     /// What the store knows of a source whose checksum may still be computed: nothing, without
     /// waiting for it, when the store has recorded no import.
     static func importState(_ db: Database, checksum: Checksum) throws -> ImportState {
-        if !checksum.isKnown, try !hasImports(db) { return .new }
+        guard try hasImports(db) else { return .new }
         return try importState(db, checksum: checksum.value())
     }
 
@@ -417,13 +417,6 @@ final class Checksum: @unchecked Sendable {
         }
         thread.name = "roqua-checksum"
         thread.start()
-    }
-
-    /// Whether the checksum was known when this was made.
-    var isKnown: Bool {
-        guard done.wait(timeout: .now()) == .success else { return false }
-        done.signal()
-        return true
     }
 
     /// The checksum, waiting for it.
