@@ -274,6 +274,7 @@ struct ClusteringTests {
     /// `Geodesy.haversineMeters`, so a fix on a region's edge goes where it always went.
     @Test func engineDistanceIsTheGreatCircle() {
         var rng = SeededGenerator(state: 34)
+        var ruledOut = 0, near = 0
         for i in 0..<20_000 {
             let a = Coordinate(latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
             // Half near each other (where regions are), half anywhere.
@@ -295,9 +296,18 @@ struct ClusteringTests {
             let cross = (u.1 * v.2 - u.2 * v.1, u.2 * v.0 - u.0 * v.2, u.0 * v.1 - u.1 * v.0)
             let angle = atan2((cross.0 * cross.0 + cross.1 * cross.1 + cross.2 * cross.2).squareRoot(), u.0 * v.0 + u.1 * v.1 + u.2 * v.2)
             #expect(abs(fast - Geodesy.earthRadius * angle) <= 1e-9 * fast + 1e-6, "\(a) \(b)")
-            // The latitude bound the engine rules candidates out with never exceeds the distance.
-            #expect(Geodesy.earthRadius * abs(φ2 - φ1) <= fast * (1 + 1e-9) + 1e-6, "\(a) \(b)")
+            // The bounds the engine rules candidates out with never rule out a radius the
+            // distance is within, and rule out most of what lies a little beyond it.
+            let dλ = (b.longitude - a.longitude) * .pi / 180
+            for radius in [fast, fast.nextUp, fast * (1 + 1e-12)] {
+                #expect(!ClusteringEngine.isSurelyBeyond(radius, φ1: φ1, cosφ1: cos(φ1), φ2: φ2, cosφ2: cos(φ2), dλ: dλ), "\(a) \(b)")
+            }
+            if i % 2 == 0, fast > 10 {
+                ruledOut += ClusteringEngine.isSurelyBeyond(fast / 1.5, φ1: φ1, cosφ1: cos(φ1), φ2: φ2, cosφ2: cos(φ2), dλ: dλ) ? 1 : 0
+                near += 1
+            }
         }
+        #expect(ruledOut > near * 9 / 10, "\(ruledOut) of \(near)")
     }
 
     /// Many regions (the cell table grows several times) on a long random walk: the index finds

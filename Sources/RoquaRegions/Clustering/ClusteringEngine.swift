@@ -211,15 +211,26 @@ public struct ClusteringEngine {
             guard oldest.map({ index < $0 }) ?? true else { return }
             let centre = centres[index]
             let φ2 = centre.latitude * .pi / 180, radius = centre.radius
-            // A great circle is never shorter than its latitude difference: most candidates are
-            // ruled out without trigonometry (the margin keeps rounding on the measuring side).
-            guard Geodesy.earthRadius * abs(φ2 - φ1) <= radius * (1 + 1e-9) + 1e-6 else { return }
-            let distance = Geodesy.haversineMeters(
-                φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine,
-                dλ: (centre.longitude - point.longitude) * .pi / 180)
+            let dλ = (centre.longitude - point.longitude) * .pi / 180
+            guard !Self.isSurelyBeyond(radius, φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine, dλ: dλ) else { return }
+            let distance = Geodesy.haversineMeters(φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine, dλ: dλ)
             if distance <= radius { oldest = index }
         }
         return oldest
+    }
+
+    /// Whether the great circle between two points (latitudes and their cosines, the longitude
+    /// difference, in radians) is surely longer than `radius` metres, told without trigonometry:
+    /// it is never shorter than its latitude difference, nor than its longitude term
+    /// (cosφ1·cosφ2·sin²(Δλ/2) ≤ sin²(d/2R), with sin x ≥ x − x³/6 and sin x ≤ x). Most candidates
+    /// of a fix are ruled out so; the margins keep rounding on the measuring side, so a point
+    /// `Geodesy.haversineMeters` puts within the radius is never ruled out.
+    @inline(__always)
+    static func isSurelyBeyond(_ radius: Double, φ1: Double, cosφ1: Double, φ2: Double, cosφ2: Double, dλ: Double) -> Bool {
+        let reach = radius * (1 + 1e-9) + 1e-6
+        if Geodesy.earthRadius * abs(φ2 - φ1) > reach { return true }
+        let x = abs(dλ) / 2
+        return x <= .pi / 2 && x * (1 - x * x / 6) * (cosφ1 * cosφ2).squareRoot() * (1 - 1e-9) > reach / (2 * Geodesy.earthRadius)
     }
 
     private mutating func addRegion(_ fix: Fix, speed: Double?) -> VisitedRegion {
