@@ -73,12 +73,59 @@ struct JSONPlainValue {
             // A word running to the end of the buffer may go on in the next one.
             guard i < p.count, i > start, i - start <= 1024 else { return nil }
             let word = UnsafeBufferPointer(rebasing: p[start..<i])
-            if word.elementsEqual(JSONScanner.trueBytes) { return .bool(true, line: line) }
-            if word.elementsEqual(JSONScanner.falseBytes) { return .bool(false, line: line) }
-            if word.elementsEqual(JSONScanner.nullBytes) { return .null(line: line) }
+            if p[start] >= UInt8(ascii: "a") {  // a number starts with a digit or a sign
+                if word.elementsEqual(JSONScanner.trueBytes) { return .bool(true, line: line) }
+                if word.elementsEqual(JSONScanner.falseBytes) { return .bool(false, line: line) }
+                if word.elementsEqual(JSONScanner.nullBytes) { return .null(line: line) }
+            }
             guard let number = TextValues.number(buffer: word) else { return nil }
             return .number(number, line: line)
         }
+    }
+
+    /// A flat record at depth 0 (see `JSONScanner.readFlatRecord`): its kept members in `record`,
+    /// the rest checked as `value(keeping:depth:build:)` checks them; false to decline.
+    mutating func flatRecord(into record: inout FlatRecord) -> Bool {
+        whitespace()
+        guard i < p.count, p[i] == UInt8(ascii: "{") else { return false }
+        record.line = startLine + newlines
+        record.clear()
+        i += 1
+        guard var closed = opened(close: UInt8(ascii: "}")) else { return false }
+        while !closed {
+            whitespace()
+            guard i < p.count, p[i] == UInt8(ascii: "\"") else { return false }
+            i += 1
+            guard string() else { return false }
+            guard let plainKey = plain else { return false }  // a key with escapes: left to the full reading
+            let kept = record.kept(UnsafeBufferPointer(rebasing: p[plainKey]))
+            whitespace()
+            guard i < p.count, p[i] == UInt8(ascii: ":") else { return false }
+            i += 1
+            if let kept {
+                whitespace()
+                guard i < p.count else { return false }
+                let line = startLine + newlines
+                switch p[i] {
+                case UInt8(ascii: "\""):
+                    i += 1
+                    guard string(), let plain else { return false }  // escapes: left to the full reading
+                    record.values[kept] = .string(plain, line: line)
+                case UInt8(ascii: "{"), UInt8(ascii: "["): return false
+                default:
+                    switch value(keeping: nil, depth: 1, build: true) {
+                    case let .number(number, _): record.values[kept] = .number(number, line: line)
+                    case .null: record.values[kept] = .null(line: line)
+                    default: return false
+                    }
+                }
+            } else {
+                guard value(keeping: nil, depth: 1, build: false) != nil else { return false }
+            }
+            guard let next = separated(close: UInt8(ascii: "}")) else { return false }
+            closed = next
+        }
+        return true
     }
 
     private mutating func whitespace() {
@@ -203,5 +250,51 @@ struct JSONPlainValue {
         return key.utf8.withContiguousStorageIfAvailable { own in
             own.isEmpty || memcmp(own.baseAddress!, bytes.baseAddress!, own.count) == 0
         } ?? key.utf8.elementsEqual(bytes)
+    }
+}
+
+/// A record of a location history as `JSONScanner.readFlatRecord` reads it: the value of each
+/// kept member, by the member's place in the keys asked for. Strings are ranges of the bytes
+/// buffered while the record is looked at; its storage is reused from record to record.
+package struct FlatRecord {
+    /// A kept member's value.
+    package enum Value {
+        case absent
+        case null(line: Int)
+        case number(Double, line: Int)
+        /// A string without escapes: where its bytes lie in `bytes`.
+        case string(Range<Int>, line: Int)
+    }
+
+    /// Per kept key, in the order asked for.
+    package internal(set) var values: [Value]
+    /// The line of the record's `{`.
+    package internal(set) var line = 0
+    /// The buffered bytes strings point into; valid only while the record is looked at.
+    package internal(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+    /// The UTF-8 of the keys kept, in the order asked for.
+    private let keys: [[UInt8]]
+
+    /// A record keeping the members named `keys`.
+    package init(keeping keys: [String]) {
+        self.keys = keys.map { Array($0.utf8) }
+        values = Array(repeating: .absent, count: keys.count)
+    }
+
+    /// The place of the kept key spelt `name`, if it is one.
+    @inline(__always)
+    func kept(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        keys.firstIndex { key in key.count == name.count && key.first == name.first && key.elementsEqual(name) }
+    }
+
+    /// The value of the kept key at `index`.
+    package subscript(index: Int) -> Value { values[index] }
+
+    /// The bytes of a string `Value`.
+    package func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
+
+    mutating func clear() {
+        for k in values.indices { values[k] = .absent }
     }
 }

@@ -230,6 +230,27 @@ package final class JSONScanner {
         return try readValue(keeping: keeping)
     }
 
+    /// The next value when it is a flat record, as most records of a location history are: an
+    /// object lying whole in the bytes buffered now, plain as `readPlainValue` reads, whose keys
+    /// have no escapes and whose members kept by `record` (the last one of a repeated key) are
+    /// numbers, strings without escapes or null. Its
+    /// other members are checked as `readValue` would check them, and not kept. `accept` sees it
+    /// before anything is consumed. False, with nothing consumed, for any other value or when
+    /// `accept` declines: the caller then reads it with `readRecord`, which also names what is
+    /// wrong with it. No string or array is made per record.
+    package func readFlatRecord(into record: inout FlatRecord, accept: (FlatRecord) -> Bool) -> Bool {
+        let startLine = stream.line
+        defer { record.bytes = UnsafeBufferPointer(start: nil, count: 0) }
+        return stream.takeBuffered { p -> (used: Int, newlines: Int, value: Bool)? in
+            var pass = JSONPlainValue(p, startLine: startLine, text: [])
+            swap(&pass.text, &scratch)
+            defer { swap(&pass.text, &scratch) }
+            record.bytes = p
+            guard pass.flatRecord(into: &record), accept(record) else { return nil }
+            return (pass.i, pass.newlines, true)
+        } ?? false
+    }
+
     /// How deep `readPlainValue` reads before it leaves a value to `readValue`.
     package static let maxPlainDepth = 16
 

@@ -14,6 +14,11 @@ public enum TimeText {
 
     /// As `iso8601(_:)`, on UTF-8 bytes (CSV fields are parsed without making strings).
     public static func iso8601(bytes text: ArraySlice<UInt8>) -> Date? {
+        text.withUnsafeBufferPointer { iso8601(buffer: $0) }
+    }
+
+    /// As `iso8601(_:)`, on UTF-8 bytes in place.
+    public static func iso8601(buffer text: UnsafeBufferPointer<UInt8>) -> Date? {
         let bytes = TextValues.trimmed(text)
         var i = bytes.startIndex
 

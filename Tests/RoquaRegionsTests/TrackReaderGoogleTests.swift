@@ -73,6 +73,56 @@ import Testing
         F.check(F.readError(element, { try GoogleRecordsReader(path: $0) }), file: element, line: 1, mentions: "expected an object")
     }
 
+    /// Records read as flat records give what reading each record whole gives — the same fixes
+    /// and the same skipped records with the same messages — on records made of right and wrong
+    /// members (wrong kinds, escapes, repeats, nesting, values out of range, lines inside).
+    @Test func recordsFastPathAgreesWithTheGeneralOne() throws {
+        let keys = [
+            "latitudeE7", "longitudeE7", "timestamp", "timestampMs", "accuracy", "velocity", "activity", #"latitude\u0045\u0037"#,
+            #"timestamp\u004Ds"#, "x",
+        ]
+        let values = [
+            "410082000", "-335000000", "4294867296", "1900000000", "1.5e3", "-1", "0", "null", "true", #""410082000""#, "[1]",
+            #"{"a": [1, "b"]}"#, #""2019-01-01T10:00:00Z""#, #""1546336805123""#, #"" 1546336805123 ""#, "1546336806000",
+            #""2019-01-01T10:00:00.250+03:00""#, #""2019\u002D01-01T10:00:00Z""#, #""soon""#, #""2150-01-01T00:00:00Z""#,
+            "-5e20", "\n 7", #""\"""#,
+        ]
+        var state: UInt64 = 54
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let dir = try TempDirectory()
+        for file in 0..<40 {
+            var records: [String] = []
+            for _ in 0..<500 {
+                // Mostly the members a record has, so that many records are fixes.
+                var members = [
+                    #""latitudeE7": \#(400_000_000 + next(10_000_000))"#, #""longitudeE7": \#(290_000_000 + next(10_000_000))"#,
+                    next(2) == 0
+                        ? #""timestampMs": "\#(1_546_336_805_123 + next(1_000_000))""# : #""timestamp": "2019-01-01T10:00:0\#(next(10))Z""#,
+                ]
+                for _ in 0..<next(4) {
+                    let member = #""\#(keys[next(keys.count)])": \#(values[next(values.count)])"#
+                    members.insert(member, at: next(members.count + 1))
+                }
+                if next(5) == 0 { members.remove(at: next(members.count)) }
+                records.append("{" + members.joined(separator: next(8) == 0 ? ",\n  " : ", ") + "}")
+            }
+            let path = try F.write(#"{"locations": ["# + records.joined(separator: ",\n") + "]}", "records-\(file).json", in: dir)
+            let fast = try GoogleRecordsReader(path: path), whole = try GoogleRecordsReader(path: path)
+            whole.readsFlatRecords = false
+            let fastFixes = try F.readAll(fast), wholeFixes = try F.readAll(whole)
+            let differs = (0..<min(fastFixes.count, wholeFixes.count)).first { fastFixes[$0] != wholeFixes[$0] }
+            #expect(
+                fastFixes.count == wholeFixes.count && differs == nil,
+                "file \(file): \(fastFixes.count) against \(wholeFixes.count) fixes, first differing \(differs.map { "\(fastFixes[$0]) against \(wholeFixes[$0])" } ?? "-")"
+            )
+            #expect(fast.skipped == whole.skipped, "file \(file)")
+            #expect(fastFixes.count > 100 && whole.skipped.count > 10, "\(fastFixes.count) fixes, \(whole.skipped.count) skipped")
+        }
+    }
+
     static let timeline = [
         #"{"semanticSegments": [{"#,  // 1
         #"    "startTime": "2019-01-01T13:00:00.000+03:00", "endTime": "2019-01-01T14:00:00.000+03:00","#,  // 2

@@ -25,6 +25,11 @@ public final class GoogleRecordsReader: FixReader {
     private var index = 0
 
     private static let keys = ["latitudeE7", "longitudeE7", "timestamp", "timestampMs", "accuracy", "velocity"]
+    /// The last flat record read (its storage, reused).
+    private var flat = FlatRecord(keeping: keys)
+    /// Whether records are first tried as flat records (`JSONScanner.readFlatRecord`); off, every
+    /// record is read whole. The tests compare the two.
+    var readsFlatRecords = true
 
     /// Opens the Google Records.json file at `path` for reading; nothing but the first chunk is read yet.
     ///
@@ -52,6 +57,19 @@ public final class GoogleRecordsReader: FixReader {
             switch try walker.next() {
             case .member: try walker.json.skipValue()
             case .element:
+                var quick: Quick?
+                if readsFlatRecords,
+                    walker.json.readFlatRecord(
+                        into: &flat,
+                        accept: { record in
+                            quick = Self.quick(record)
+                            return quick != nil
+                        })
+                {
+                    index += 1
+                    if case let .fix(fix) = quick { return fix }
+                    continue  // activity-only record
+                }
                 let record = try walker.json.readRecord(keeping: Self.keys)
                 index += 1
                 // One bad record (an impossible value) costs itself; broken JSON still stops the file.
@@ -65,6 +83,43 @@ public final class GoogleRecordsReader: FixReader {
                 return nil
             }
         }
+    }
+
+    /// What a flat record gives when every value in it is right.
+    private enum Quick {
+        case fix(Fix)
+        /// A record with no position (activity only).
+        case skip
+    }
+
+    /// A flat record read the way `fix(from:)` reads a record, when nothing in it is wrong; nil
+    /// for anything `fix(from:)` would refuse, which then reads it and names the fault.
+    private static func quick(_ record: FlatRecord) -> Quick? {
+        if case .absent = record[0], case .absent = record[1] { return .skip }
+        guard case let .number(latitudeE7, _) = record[0], case let .number(longitudeE7, _) = record[1],
+            let coordinate = try? Coordinate(
+                latitude: unwrapE7(latitudeE7, limit: 90) / 1e7, longitude: unwrapE7(longitudeE7, limit: 180) / 1e7
+            ).validated()
+        else { return nil }
+        let date: Date?
+        switch (record[2], record[3]) {
+        case let (.string(text, _), _): date = TimeText.iso8601(buffer: record.text(text))
+        case let (.absent, .number(ms, _)): date = Date(timeIntervalSince1970: ms / 1000)
+        case let (.absent, .string(text, _)):
+            date = TextValues.number(buffer: TextValues.trimmed(record.text(text))).map { Date(timeIntervalSince1970: $0 / 1000) }
+        default: date = nil
+        }
+        guard let date, TrackValues.isInWindow(date) else { return nil }
+        /// A metric: .some(nil) when absent or null, nil when wrong.
+        func metric(_ value: FlatRecord.Value) -> Double?? {
+            switch value {
+            case .absent, .null: .some(nil)
+            case let .number(number, _) where number >= 0: .some(number)
+            default: nil
+            }
+        }
+        guard let accuracy = metric(record[4]), let speed = metric(record[5]) else { return nil }
+        return .fix(Fix(coordinate: coordinate, timestamp: date, accuracy: accuracy, speed: speed, position: record.line))
     }
 
     private func fix(from record: JSONValue) throws -> Fix? {
