@@ -1,4 +1,5 @@
 import Foundation
+import RoquaIO
 import RoquaTestSupport
 import Testing
 
@@ -120,6 +121,44 @@ import Testing
             )
             #expect(fast.skipped == whole.skipped, "file \(file)")
             #expect(fastFixes.count > 100 && whole.skipped.count > 10, "\(fastFixes.count) fixes, \(whole.skipped.count) skipped")
+        }
+    }
+
+    /// An import reads a Records.json from where its detection stopped (inside `locations`, the
+    /// members before it not read again) and gets what reading the file afresh gets: the fixes,
+    /// the skipped records and the errors with their lines. A first element that is not plain, an
+    /// Overland batch and a `.gz` are read afresh.
+    @Test func recordsGoOnWhereDetectionStopped() throws {
+        let dir = try TempDirectory()
+        let bad = Self.records.enumerated().map { $0.offset == 4 ? #"    "timestamp": "soon""# : $0.element }
+        // A surrogate pair: not a plain value, so detection reads the first element whole.
+        let surrogate = Self.records.enumerated().map {
+            $0.offset == 2 ? #"    "note": "\uD83D\uDE00", "latitudeE7": 410082000, "longitudeE7": 289784000,"# : $0.element
+        }
+        let broken = Self.records.prefix(6) + [#"  {"timestampMs": 1546336806000, "latitudeE7": 1 "longitudeE7": 2}"#, "]}"]
+        let overland = [
+            #"{"junk": [1, {"a": "b"}], "locations": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [29, 41]},"#,
+            #""properties": {"timestamp": "2019-01-01T10:00:00Z"}}]}"#,
+        ]
+        let cases: [(String, [String], continues: Bool)] = [
+            ("records.json", Array(Self.records), true), ("bad.json", bad, true), ("surrogate.json", surrogate, false),
+            ("broken.json", Array(broken), true), ("overland.json", overland, false),
+        ]
+        for (name, lines, continues) in cases {
+            let path = try F.write(lines, name, in: dir)
+            let source = try TrackSource(file: path)
+            var detected: JSONScanner?
+            guard case let .format(format) = try TrackDetection.detect(try source.open(), name: name, stoppedIn: &detected) else {
+                Issue.record("\(name): not detected")
+                continue
+            }
+            #expect((detected != nil) == continues, "\(name)")
+            func outcome(_ reader: any FixReader) -> String {
+                do { return "\(try F.readAll(reader)) \(reader.skipped)" } catch { return "\(error)" }
+            }
+            let afresh = outcome(try format.open(source))
+            #expect(outcome(try format.open(source, options: TrackReadOptions(), continuing: detected)) == afresh, "\(name)")
+            #expect(afresh.contains("Fix(") || afresh.contains("line 7"), "\(name): \(afresh)")
         }
     }
 

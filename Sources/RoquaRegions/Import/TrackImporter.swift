@@ -120,8 +120,8 @@ public final class TrackImporter {
     ) throws -> (summary: TrackImportSummary, extra: T?) {
         switch try identify(source) {
         case let .finished(summary): return (summary, nil)
-        case let .toRead(format, checksum):
-            var reader: any FixReader = BackgroundFixReader(try format.open(source, options: options))
+        case let .toRead(format, checksum, detected):
+            var reader: any FixReader = BackgroundFixReader(try format.open(source, options: options, continuing: detected))
             return try write(
                 source, format: format, options: options, checksum: checksum, reader: &reader, progress: progress,
                 alongside: alongside)
@@ -139,8 +139,8 @@ public final class TrackImporter {
     ) throws -> PreparedImport {
         switch try identify(source) {
         case let .finished(summary): return .finished(summary)
-        case let .toRead(format, checksum):
-            var reader = try format.open(source, options: options)
+        case let .toRead(format, checksum, detected):
+            var reader = try format.open(source, options: options, continuing: detected)
             let fixes = try FixSpool.write(&reader, to: spool, progress: progress)
             return .ready(PreparedTrack(source: source, format: format, options: options, checksum: try checksum.value(), fixes: fixes))
         }
@@ -162,7 +162,8 @@ public final class TrackImporter {
 
     private enum Identity {
         case finished(TrackImportSummary)
-        case toRead(TrackFormat, checksum: Checksum)
+        /// `detected`: where detection stopped, for a reader that goes on from there.
+        case toRead(TrackFormat, checksum: Checksum, detected: JSONScanner?)
     }
 
     /// What the store knows of a file's content.
@@ -186,7 +187,8 @@ public final class TrackImporter {
     /// track (met while walking), or already imported.
     private func identify(_ source: TrackSource) throws -> Identity {
         let format: TrackFormat
-        switch try TrackDetection.detect(try source.open(), name: source.name) {
+        var detected: JSONScanner?
+        switch try TrackDetection.detect(try source.open(), name: source.name, stoppedIn: &detected) {
         case let .format(found): format = found
         case let .notATrack(reason):
             // Named by the user, a file that is no track is an error; met while walking a
@@ -199,7 +201,7 @@ public final class TrackImporter {
         // A store that has imported nothing holds no file's checksum: the import starts at once
         // and the checksum is computed beside it (a decade's 2.3 GB Records.json: 1.1 s).
         if let file = source.checksummedFile, try store.read({ db in try !Self.hasImports(db) }) {
-            return .toRead(format, checksum: Checksum(ofFile: file))
+            return .toRead(format, checksum: Checksum(ofFile: file), detected: detected)
         }
         let checksum = try source.checksum()
         // Checked again under the write lock: another process may import the same file meanwhile.
@@ -208,7 +210,7 @@ public final class TrackImporter {
             summary.alreadyImported = true
             return .finished(summary)
         }
-        return .toRead(format, checksum: Checksum(checksum))
+        return .toRead(format, checksum: Checksum(checksum), detected: detected)
     }
 
     /// Whether the store has recorded any import.

@@ -40,10 +40,17 @@ public final class GoogleRecordsReader: FixReader {
 
     package init(stream: ByteStream) {
         path = stream.path
-        walker = JSONTopLevel(
-            JSONScanner(stream: stream), streaming: ["locations"],
-            expected: "a Google Takeout Records.json (a JSON object with a \"locations\" array)")
+        walker = JSONTopLevel(JSONScanner(stream: stream), streaming: ["locations"], expected: Self.expected)
     }
+
+    /// Goes on where `TrackDetection` stopped: `json` inside the `locations` array, before its
+    /// first element.
+    init(continuing json: JSONScanner) {
+        path = json.stream.path
+        walker = JSONTopLevel(json, resumingIn: "locations", streaming: ["locations"], expected: Self.expected)
+    }
+
+    private static let expected = "a Google Takeout Records.json (a JSON object with a \"locations\" array)"
 
     /// Records passed over for an impossible value.
     public private(set) var skipped = SkippedRecords()

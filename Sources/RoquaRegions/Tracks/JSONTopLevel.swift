@@ -14,6 +14,8 @@ struct JSONTopLevel {
     private var state = State.start
     /// The streamed arrays met so far (`""` for a top-level array).
     private(set) var seen: Set<String> = []
+    /// Set when the walk starts inside a streamed array, before its first element.
+    private var atFirstElement = false
 
     private enum State: Equatable { case start, object, array(String?), done }
 
@@ -31,6 +33,15 @@ struct JSONTopLevel {
         self.streamed = streamed
         self.topLevelArray = topLevelArray
         self.expected = expected
+    }
+
+    /// A walk going on where `TrackDetection` stopped: `json` is inside the streamed array
+    /// `key` of the top-level object, before its first element (`nextElement` said there is one).
+    init(_ json: JSONScanner, resumingIn key: String, streaming streamed: Set<String>, expected: String) {
+        self.init(json, streaming: streamed, expected: expected)
+        state = .array(key)
+        seen = [key]
+        atFirstElement = true
     }
 
     mutating func next() throws(InputError) -> Step {
@@ -62,6 +73,11 @@ struct JSONTopLevel {
                 seen.insert(key)
                 state = .array(key)
             case let .array(key):
+                if atFirstElement {
+                    atFirstElement = false
+                    json.beginRecord()
+                    return .element(key)
+                }
                 if try json.nextElement() {
                     json.beginRecord()
                     return .element(key)

@@ -30,6 +30,15 @@ enum TrackDetection {
         + "Timeline or Semantic Location History"
 
     static func detect(_ stream: ByteStream, name: String) throws(InputError) -> Result {
+        var unused: JSONScanner?
+        return try detect(stream, name: name, stoppedIn: &unused)
+    }
+
+    /// As `detect(_:name:)`; for a Records.json whose first location was looked at in place,
+    /// `records` is the scanner where detection stopped, inside the `locations` array before its
+    /// first element: its reader goes on from there, and what came before (other members, which
+    /// can be large) is not read twice.
+    static func detect(_ stream: ByteStream, name: String, stoppedIn records: inout JSONScanner?) throws(InputError) -> Result {
         var base = name
         if (base as NSString).pathExtension.lowercased() == "gz" { base = (base as NSString).deletingPathExtension }
         let ext = (base as NSString).pathExtension.lowercased()
@@ -43,7 +52,7 @@ enum TrackDetection {
             return try xmlRoot(XMLTokenizer(stream: stream))
         case UInt8(ascii: "{"):
             if ext == "geojson" { return .format(.geoJSON) }
-            return try jsonObject(json)
+            return try jsonObject(json, stoppedIn: &records)
         case UInt8(ascii: "["):
             return try jsonArray(json)
         default:
@@ -97,7 +106,7 @@ enum TrackDetection {
         return .notATrack("XML file without elements")
     }
 
-    private static func jsonObject(_ json: JSONScanner) throws(InputError) -> Result {
+    private static func jsonObject(_ json: JSONScanner, stoppedIn records: inout JSONScanner?) throws(InputError) -> Result {
         let geoJSONTypes: Set<String> = ["FeatureCollection", "Feature", "Point", "MultiPoint", "LineString", "MultiLineString"]
         var seen: [String] = []
         try json.beginObject("a JSON object")
@@ -106,7 +115,7 @@ enum TrackDetection {
             case "semanticSegments", "rawSignals": return .format(.googleTimeline)
             case "timelineObjects": return .format(.googleSemantic)
             case "features", "geometry": return .format(.geoJSON)
-            case "locations": return try locations(json)
+            case "locations": return try locations(json, stoppedIn: &records)
             case "type":
                 if let type = try json.readValue().string, geoJSONTypes.contains(type) { return .format(.geoJSON) }
             default:
@@ -122,18 +131,29 @@ enum TrackDetection {
     }
 
     /// After the key `locations`: Records.json and Overland batches share it; the first element tells.
-    private static func locations(_ json: JSONScanner) throws(InputError) -> Result {
+    private static func locations(_ json: JSONScanner, stoppedIn records: inout JSONScanner?) throws(InputError) -> Result {
         guard try json.peekToken() == UInt8(ascii: "[") else {
             return .notATrack("\"locations\" is not an array (expected Records.json or an Overland batch)")
         }
         try json.beginArray("the \"locations\" array")
         guard try json.nextElement() else { return .format(.googleRecords) }  // empty: read as nothing, reported upstream
-        let first = try json.readValue(keeping: ["latitudeE7", "longitudeE7", "timestampMs", "timestamp", "type"])
-        if first["latitudeE7"] != nil || first["timestampMs"] != nil || first["timestamp"] != nil { return .format(.googleRecords) }
-        if first["type"]?.string == "Feature" { return .format(.overland) }
-        return .notATrack(
-            "a \"locations\" array whose first element (line \(first.line)) is neither a Records.json location "
-                + "(latitudeE7, longitudeE7, timestamp) nor an Overland GeoJSON Feature")
+        let keys = ["latitudeE7", "longitudeE7", "timestampMs", "timestamp", "type"]
+        func decide(_ first: JSONValue) -> Result {
+            if first["latitudeE7"] != nil || first["timestampMs"] != nil || first["timestamp"] != nil { return .format(.googleRecords) }
+            if first["type"]?.string == "Feature" { return .format(.overland) }
+            return .notATrack(
+                "a \"locations\" array whose first element (line \(first.line)) is neither a Records.json location "
+                    + "(latitudeE7, longitudeE7, timestamp) nor an Overland GeoJSON Feature")
+        }
+        // Looked at in place when it is plain (declined, so nothing is consumed), read otherwise.
+        var decided: Result?
+        _ = json.readPlainValue(keeping: keys) { first in
+            decided = decide(first)
+            return false
+        }
+        guard let decided else { return decide(try json.readValue(keeping: keys)) }
+        if decided == .format(.googleRecords) { records = json }
+        return decided
     }
 
     private static func jsonArray(_ json: JSONScanner) throws(InputError) -> Result {

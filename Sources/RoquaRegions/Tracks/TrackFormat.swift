@@ -48,6 +48,13 @@ public enum TrackFormat: String, Sendable, CaseIterable {
     /// A reader for a source already known to be in this format.
     /// - Throws: `TrackReadError` when the source cannot be opened or its gzip or ZIP framing is broken.
     public func open(_ source: TrackSource, options: TrackReadOptions = TrackReadOptions()) throws -> any FixReader {
+        try open(source, options: options, continuing: nil)
+    }
+
+    /// As `open(_:options:)`; a Records.json goes on where its detection stopped when given the
+    /// scanner it stopped in (`TrackDetection.detect(_:name:stoppedIn:)`).
+    func open(_ source: TrackSource, options: TrackReadOptions, continuing detected: JSONScanner?) throws -> any FixReader {
+        if self == .googleRecords, let detected { return GoogleRecordsReader(continuing: detected) }
         let stream = try source.open()
         return switch self {
         case .gpx: GPXReader(stream: stream, options: options)
