@@ -12,11 +12,18 @@ enum Geodesy {
     /// Great-circle distance in metres between two points given in degrees (haversine).
     @inline(__always)
     static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        haversine(lat1, lon1, cosine(ofLatitude: lat1), lat2, lon2, cosine(ofLatitude: lat2))
+    }
+
+    /// As `haversine(_:_:_:_:)`, given the cosines of both latitudes (`cosine(ofLatitude:)`):
+    /// the same result to the bit.
+    @inline(__always)
+    static func haversine(_ lat1: Double, _ lon1: Double, _ cos1: Double, _ lat2: Double, _ lon2: Double, _ cos2: Double) -> Double {
         let p1 = lat1 * radiansPerDegree
         let p2 = lat2 * radiansPerDegree
         let sinLat = sin((p2 - p1) / 2)
         let sinLon = sin((lon2 - lon1) * radiansPerDegree / 2)
-        let a = sinLat * sinLat + cos(p1) * cos(p2) * sinLon * sinLon
+        let a = sinLat * sinLat + cos1 * cos2 * sinLon * sinLon
         return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }
 

@@ -59,7 +59,7 @@ enum StayDetector {
     /// one of the fixes from `due` on (as many as outliers may be skipped) lies within twice the radius
     /// of fix `k`, plus accuracies. Spares growing a window from each fix of a journey, keeping the search linear.
     @inline(__always) static func mayStay(_ track: Track, _ k: Int, _ due: Int, radius: Double) -> Bool {
-        let cosLat = Geodesy.cosine(ofLatitude: track.latitude(k))
+        let cosLat = track.cosine(k)
         let accuracy = track.accuracy(k) ?? defaultAccuracy
         for q in due..<min(track.count, due + lookahead + 1) {
             let d = Geodesy.local(track.latitude(k), track.longitude(k), track.latitude(q), track.longitude(q), cosLatitude: cosLat)
@@ -77,7 +77,7 @@ enum StayDetector {
     /// Index of the last fix of the window that starts at fix `k`.
     static func windowEnd(_ track: Track, from k: Int, radius: Double, minimum: Int64) -> Int {
         let n = track.count
-        let cosLat = Geodesy.cosine(ofLatitude: track.latitude(k))
+        let cosLat = track.cosine(k)
         var sumW = weight(track.accuracy(k))
         var sumLat = track.latitude(k) * sumW
         var sumLon = track.longitude(k) * sumW

@@ -15,7 +15,7 @@ public enum Timeline {
         _ fixes: [TimelineFix], settings: TimelineSettings = .standard, isOnLand: (Double, Double) -> Bool
     ) -> [TimelineEntry] {
         let ordered = isInTimeOrder(fixes) ? fixes : fixes.sorted { $0.time < $1.time }
-        let track = Track(fixes: ordered, kept: FixFilter.kept(ordered))
+        let track = Track(ordered)
         guard track.count >= 2 else { return [] }
         let stays = StayDetector.stays(track, settings: settings)
         var entries: [TimelineEntry] = []

@@ -4,10 +4,22 @@ struct Track {
     let fixes: [TimelineFix]
     /// Indices into `fixes` of the fixes that survived the outlier filter, ascending.
     let kept: [Int]
+    /// The cosine of each fix's latitude (`Geodesy.cosine(ofLatitude:)`), by its index in
+    /// `fixes`, taken once: the filter and every distance to and from a fix use it.
+    let cosines: [Double]
+
+    /// The kept fixes of `fixes` (in time order) after `FixFilter`.
+    init(_ fixes: [TimelineFix]) {
+        self.fixes = fixes
+        cosines = fixes.map { Geodesy.cosine(ofLatitude: $0.latitude) }
+        kept = FixFilter.kept(fixes, cosines: cosines)
+    }
 
     /// Number of kept fixes.
     var count: Int { kept.count }
 
+    /// The cosine of kept fix `k`'s latitude.
+    @inline(__always) func cosine(_ k: Int) -> Double { cosines[kept[k]] }
     /// Time of kept fix `k`, in ms since 1970 UTC.
     @inline(__always) func time(_ k: Int) -> Int64 { fixes[kept[k]].time }
     /// Latitude of kept fix `k`, in degrees.
@@ -26,14 +38,14 @@ struct Track {
     @inline(__always) func haversine(_ a: Int, _ b: Int) -> Double {
         let p = fixes[kept[a]]
         let q = fixes[kept[b]]
-        return Geodesy.haversine(p.latitude, p.longitude, q.latitude, q.longitude)
+        return Geodesy.haversine(p.latitude, p.longitude, cosine(a), q.latitude, q.longitude, cosine(b))
     }
 
     /// Flat-map distance in metres between kept fixes `a` and `b`, good for steps of a few kilometres.
     @inline(__always) func local(_ a: Int, _ b: Int) -> Double {
         let p = fixes[kept[a]]
         let q = fixes[kept[b]]
-        return Geodesy.local(p.latitude, p.longitude, q.latitude, q.longitude, cosLatitude: Geodesy.cosine(ofLatitude: p.latitude))
+        return Geodesy.local(p.latitude, p.longitude, q.latitude, q.longitude, cosLatitude: cosine(a))
     }
 }
 
@@ -53,7 +65,8 @@ enum FixFilter {
     static let spikeSpan: Int64 = 300_000
 
     /// Indices of the fixes to keep, ascending; `fixes` must be in time order.
-    static func kept(_ fixes: [TimelineFix]) -> [Int] {
+    /// `cosines`: of each fix's latitude (`Geodesy.cosine(ofLatitude:)`).
+    static func kept(_ fixes: [TimelineFix], cosines: [Double]) -> [Int] {
         var kept: [Int] = []
         kept.reserveCapacity(fixes.count)
         var lastGood: Int64? = nil
@@ -74,7 +87,7 @@ enum FixFilter {
             let goodAfter = nextGood < fixes.count && fixes[nextGood].time - fix.time <= poorFixReach
             if !goodBefore && !goodAfter { kept.append(i) }
         }
-        return withoutSpikes(fixes, kept)
+        return withoutSpikes(fixes, kept, cosines: cosines)
     }
 
     /// Whether a fix has usable coordinates.
@@ -89,7 +102,7 @@ enum FixFilter {
     }
 
     /// `kept` without the fixes that jump away and straight back within a few minutes.
-    static func withoutSpikes(_ fixes: [TimelineFix], _ kept: [Int]) -> [Int] {
+    static func withoutSpikes(_ fixes: [TimelineFix], _ kept: [Int], cosines: [Double]) -> [Int] {
         guard kept.count >= 3 else { return kept }
         var result: [Int] = []
         result.reserveCapacity(kept.count)
@@ -99,7 +112,7 @@ enum FixFilter {
             let b = fixes[kept[k]]
             let c = fixes[kept[k + 1]]
             if c.time - a.time <= spikeSpan {
-                let cosLat = Geodesy.cosine(ofLatitude: b.latitude)
+                let cosLat = cosines[kept[k]]
                 let dIn = Geodesy.local(a.latitude, a.longitude, b.latitude, b.longitude, cosLatitude: cosLat)
                 let dOut = Geodesy.local(b.latitude, b.longitude, c.latitude, c.longitude, cosLatitude: cosLat)
                 let near = min(dIn, dOut)
