@@ -110,8 +110,13 @@ public enum TimeText {
 
     /// As `parse(_:)`, on UTF-8 bytes without surrounding spaces.
     public static func parse(bytes: ArraySlice<UInt8>) -> Date? {
-        if let date = iso8601(bytes: bytes) { return date }
-        return TextValues.number(bytes: bytes).flatMap { epoch($0) }
+        bytes.withUnsafeBufferPointer { parse(buffer: $0) }
+    }
+
+    /// As `parse(bytes:)`, on UTF-8 bytes in place.
+    public static func parse(buffer bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if let date = iso8601(buffer: bytes) { return date }
+        return TextValues.number(buffer: bytes).flatMap { epoch($0) }
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).

@@ -119,42 +119,50 @@ public final class CSVTrackReader: FixReader {
 
     private func fix() throws -> Fix? {
         guard let columns else { throw error("internal: no column layout") }
-        // Read once: each read of a property is checked for exclusive access, per field it cost
-        // more than the number.
-        let (bytes, fields) = (quoted ? fieldBytes : line, fields)
         let needed = max(columns.latitude, columns.longitude) + 1
         guard fields.count >= needed else {
             throw error("expected at least \(needed) fields, found \(fields.count)")
         }
-        func number(_ index: Int, _ what: String) throws -> Double {
-            let value = bytes.withUnsafeBufferPointer { TextValues.number(buffer: UnsafeBufferPointer(rebasing: $0[fields[index]])) }
-            guard let value else { throw error("\(what) \(Echo.quoted(bytes: bytes[fields[index]])) is not a number") }
-            return value
+        // Every value is read from the line in place, the line and its fields taken once (a
+        // property read is checked for exclusive access, and each copy or slice of an array
+        // retains it); then they are judged in the order the messages are given.
+        let read = (quoted ? fieldBytes : line).withUnsafeBufferPointer { bytes in
+            fields.withUnsafeBufferPointer { fields in
+                func text(_ index: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[fields[index]]) }
+                func given(_ index: Int?) -> Int? { index.flatMap { $0 < fields.count && !fields[$0].isEmpty ? $0 : nil } }
+                return CSVRowValues(
+                    latitude: TextValues.number(buffer: text(columns.latitude)),
+                    longitude: TextValues.number(buffer: text(columns.longitude)),
+                    time: given(columns.time < 0 ? nil : columns.time).map { TimeText.parse(buffer: text($0)) },
+                    accuracy: given(columns.accuracy).map { TextValues.number(buffer: text($0)) },
+                    speed: given(columns.speed).map { TextValues.number(buffer: text($0)) })
+            }
         }
-        func optional(_ index: Int?, _ what: String) throws -> Double? {
-            guard let index, index < fields.count, !fields[index].isEmpty else { return nil }
-            let value = try number(index, what)
+        func notANumber(_ index: Int, _ what: String) -> InputError {
+            error("\(what) \(Echo.quoted(bytes: (quoted ? fieldBytes : line)[fields[index]])) is not a number")
+        }
+        func metric(_ value: Double??, _ index: Int?, _ what: String) throws -> Double? {
+            guard let value, let index else { return nil }
+            guard let value else { throw notANumber(index, what) }
             guard value >= 0 else { throw error("\(what) \(value) is negative") }
             return value
         }
-        let coordinate = try TrackValues.coordinate(
-            latitude: try number(columns.latitude, "latitude"), longitude: try number(columns.longitude, "longitude"),
-            file: path, line: lineNumber)
+        guard let latitude = read.latitude else { throw notANumber(columns.latitude, "latitude") }
+        guard let longitude = read.longitude else { throw notANumber(columns.longitude, "longitude") }
+        let coordinate = try TrackValues.coordinate(latitude: latitude, longitude: longitude, file: path, line: lineNumber)
         let timestamp: Date
-        if columns.time < 0 || columns.time >= fields.count || fields[columns.time].isEmpty {
+        switch read.time {
+        case nil:
             guard let assumed = untimed.time() else { return nil }
             timestamp = assumed
-        } else {
-            let text = bytes[fields[columns.time]]
-            guard let parsed = TimeText.parse(bytes: text) else {
-                throw error("timestamp \(Echo.quoted(bytes: text)) is neither ISO 8601 nor Unix epoch seconds/milliseconds")
-            }
-            timestamp = try TrackValues.time(parsed, file: path, line: lineNumber, what: "timestamp")
+        case .some(nil):
+            let text = (quoted ? fieldBytes : line)[fields[columns.time]]
+            throw error("timestamp \(Echo.quoted(bytes: text)) is neither ISO 8601 nor Unix epoch seconds/milliseconds")
+        case let .some(.some(parsed)): timestamp = try TrackValues.time(parsed, file: path, line: lineNumber, what: "timestamp")
         }
         return Fix(
-            coordinate: coordinate, timestamp: timestamp,
-            accuracy: try optional(columns.accuracy, "accuracy"), speed: try optional(columns.speed, "speed"),
-            position: lineNumber)
+            coordinate: coordinate, timestamp: timestamp, accuracy: try metric(read.accuracy, columns.accuracy, "accuracy"),
+            speed: try metric(read.speed, columns.speed, "speed"), position: lineNumber)
     }
 
     /// Cuts the current line into `fields`: in place when it has no quote (nearly every line of
@@ -214,4 +222,14 @@ public final class CSVTrackReader: FixReader {
     private func error(_ message: String) -> TrackReadError {
         TrackReadError(file: path, line: lineNumber, message: message)
     }
+}
+
+/// The values of a CSV row as read, before they are judged: nil where a number does not parse;
+/// for the optional columns, nil when the row does not give one.
+private struct CSVRowValues {
+    var latitude: Double?
+    var longitude: Double?
+    var time: Date??
+    var accuracy: Double??
+    var speed: Double??
 }
