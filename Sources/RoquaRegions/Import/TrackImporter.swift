@@ -186,6 +186,12 @@ public final class TrackImporter {
     /// The source's format and checksum, or the summary when there is nothing to read: not a
     /// track (met while walking), or already imported.
     private func identify(_ source: TrackSource) throws -> Identity {
+        // A store that has imported nothing holds no file's checksum: the import starts at once
+        // and the checksum is computed beside it (a decade's 2.3 GB Records.json: 1.1 s), from
+        // before the detection for a file the user named (which is read or refused; the
+        // detection may read far into a JSON file, on one core).
+        let beside = try source.checksummedFile.flatMap { file in try store.read { db in try !Self.hasImports(db) } ? file : nil }
+        let early = beside.flatMap { source.foundByWalking ? nil : Checksum(ofFile: $0) }
         let format: TrackFormat
         var detected: JSONScanner?
         switch try TrackDetection.detect(try source.open(), name: source.name, stoppedIn: &detected) {
@@ -198,11 +204,7 @@ public final class TrackImporter {
             summary.notATrack = reason
             return .finished(summary)
         }
-        // A store that has imported nothing holds no file's checksum: the import starts at once
-        // and the checksum is computed beside it (a decade's 2.3 GB Records.json: 1.1 s).
-        if let file = source.checksummedFile, try store.read({ db in try !Self.hasImports(db) }) {
-            return .toRead(format, checksum: Checksum(ofFile: file), detected: detected)
-        }
+        if let beside { return .toRead(format, checksum: early ?? Checksum(ofFile: beside), detected: detected) }
         let checksum = try source.checksum()
         // Checked again under the write lock: another process may import the same file meanwhile.
         if try store.read({ db in try Self.importState(db, checksum: checksum) }) == .kept {
