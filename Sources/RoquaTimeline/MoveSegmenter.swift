@@ -74,22 +74,51 @@ struct MoveSegmenter {
         var pieceStart = a
         for k in a..<b where track.time(k + 1) - track.time(k) > Self.gapMilliseconds {
             if k > pieceStart { pieceRuns(track, pieceStart, k, isOnLand: isOnLand, into: &runs) }
-            runs.append(Self.gapRun(track, k))
+            runs.append(Self.gapRun(track, k, isOnLand: isOnLand))
             pieceStart = k + 1
         }
         if b > pieceStart { pieceRuns(track, pieceStart, b, isOnLand: isOnLand, into: &runs) }
         return runs
     }
 
-    /// The hole between kept fixes `k` and `k + 1`: flight when faster than 250 km/h over more than 100 km, else unknown.
-    static func gapRun(_ track: Track, _ k: Int) -> MoveRun {
+    /// The hole between kept fixes `k` and `k + 1`: flight when faster than 250 km/h over more than
+    /// 100 km; boat when its straight line lies mostly over water (`isOverWater`) and no faster than
+    /// a boat (a car ferry with the phone asleep for most of the crossing: what is left of the
+    /// crossing on either side may be too short to be a boat of its own); else unknown.
+    static func gapRun(_ track: Track, _ k: Int, isOnLand: (Double, Double) -> Bool) -> MoveRun {
         let meters = track.haversine(k, k + 1)
         let seconds = Double(track.time(k + 1) - track.time(k)) / 1000
         let speed = seconds > 0 ? meters / seconds : 0
-        let mode: TravelMode = speed > ModeRules.gapFlightSpeed && meters > ModeRules.gapFlightMeters ? .flight : .unknown
-        return MoveRun(
-            first: k, last: k + 1, start: track.time(k), end: track.time(k + 1), mode: mode, meters: meters, isGap: true, gapSpeed: speed)
+        var run = MoveRun(
+            first: k, last: k + 1, start: track.time(k), end: track.time(k + 1), mode: .unknown, meters: meters, isGap: true,
+            gapSpeed: speed)
+        if speed > ModeRules.gapFlightSpeed && meters > ModeRules.gapFlightMeters {
+            run.mode = .flight
+        } else if speed <= ModeRules.topSpeed(.boat), isOverWater(track, k, meters: meters, isOnLand: isOnLand) {
+            (run.mode, run.firstWet, run.lastWet) = (.boat, k, k + 1)
+        }
+        return run
     }
+
+    /// Whether at least `holeWaterShare` of the straight line between kept fixes `k` and `k + 1`
+    /// lies over water: points every `holeWaterStep` metres inside it (3 to 32 of them), the ends
+    /// (a pier, a shore) left out.
+    static func isOverWater(_ track: Track, _ k: Int, meters: Double, isOnLand: (Double, Double) -> Bool) -> Bool {
+        let (lat0, lon0, lat1, lon1) = (track.latitude(k), track.longitude(k), track.latitude(k + 1), track.longitude(k + 1))
+        guard abs(lon1 - lon0) <= 180 else { return false }  // across the antimeridian: not a ferry's hole
+        let n = min(32, max(3, Int(meters / holeWaterStep)))
+        var wet = 0
+        for i in 1...n {
+            let t = Double(i) / Double(n + 1)
+            if !isOnLand(lat0 + t * (lat1 - lat0), lon0 + t * (lon1 - lon0)) { wet += 1 }
+        }
+        return Double(wet) >= holeWaterShare * Double(n)
+    }
+
+    /// The share of a hole's straight line over water that makes it a boat's (`isOverWater`).
+    static let holeWaterShare = 0.75
+    /// The spacing in metres of the points `isOverWater` asks about.
+    static let holeWaterStep = 250.0
 
     /// Appends the runs of the piece `p0...p1` (no holes inside) to `runs`.
     private mutating func pieceRuns(_ track: Track, _ p0: Int, _ p1: Int, isOnLand: (Double, Double) -> Bool, into runs: inout [MoveRun]) {
