@@ -166,6 +166,8 @@ enum FuzzTargets {
         for format in TrackFormat.allCases {
             targets[format.rawValue] = { data in try readAll(format.open(path: Scratch.file("input", data))) }
         }
+        // Records.json read three ways (`googleRecords`).
+        targets[TrackFormat.googleRecords.rawValue] = googleRecords
         return targets
     }()
 
@@ -201,6 +203,39 @@ enum FuzzTargets {
             abs(shareBefore + shareAdded - share) <= 1e-12 * share
         else {
             fatalError("world share: earlier \(shareBefore) + added ≠ whole \(share) % (\(earlier) earlier of \(circles.count))")
+        }
+    }
+
+    /// A Records.json read three ways — records tried as flat records, every record read whole,
+    /// and on from where an import's detection stopped — gives the same fixes, skips and error.
+    @Sendable static func googleRecords(_ data: Data) throws {
+        let path = Scratch.file("input", data)
+        struct Outcome: Equatable {
+            var fixes: [Fix] = []
+            var skipped = SkippedRecords()
+            var error: String?
+        }
+        func outcome(_ open: () throws -> GoogleRecordsReader?) -> Outcome? {
+            var found = Outcome()
+            do {
+                guard let reader = try open() else { return nil }
+                defer { found.skipped = reader.skipped }
+                while let fix = try reader.next(), found.fixes.count < 1_000_000 { found.fixes.append(fix) }
+            } catch {
+                found.error = "\(error)"
+            }
+            return found
+        }
+        let flat = outcome { try GoogleRecordsReader(path: path) }
+        let whole = outcome {
+            let reader = try GoogleRecordsReader(path: path)
+            reader.readsFlatRecords = false
+            return reader
+        }
+        guard flat == whole else { fatalError("flat records: \(String(describing: flat))\nwhole records: \(String(describing: whole))") }
+        // (A file whose detection fails, or stops elsewhere, is refused or read afresh by an import.)
+        if let reader = try? GoogleRecordsReader.continuingDetection(path: path), let continued = outcome({ reader }), continued != flat {
+            fatalError("read on from detection: \(continued)\nafresh: \(String(describing: flat))")
         }
     }
 

@@ -29,7 +29,7 @@ public final class GoogleRecordsReader: FixReader {
     private var flat = FlatRecord(keeping: keys)
     /// Whether records are first tried as flat records (`JSONScanner.readFlatRecord`); off, every
     /// record is read whole. The tests compare the two.
-    var readsFlatRecords = true
+    package var readsFlatRecords = true
 
     /// Opens the Google Records.json file at `path` for reading; nothing but the first chunk is read yet.
     ///
@@ -48,6 +48,18 @@ public final class GoogleRecordsReader: FixReader {
     init(continuing json: JSONScanner) {
         path = json.stream.path
         walker = JSONTopLevel(json, resumingIn: "locations", streaming: ["locations"], expected: Self.expected)
+    }
+
+    /// The reader an import gets for `path` when its detection stops inside `locations` (see
+    /// `TrackDetection.detect(_:name:stoppedIn:)`), else nil. For the fuzzer, which compares it
+    /// with a reader of the whole file.
+    package static func continuingDetection(path: String) throws -> GoogleRecordsReader? {
+        let source = try TrackSource(file: path)
+        var detected: JSONScanner?
+        guard try TrackDetection.detect(try source.open(), name: source.name, stoppedIn: &detected) == .format(.googleRecords),
+            let detected
+        else { return nil }
+        return GoogleRecordsReader(continuing: detected)
     }
 
     private static let expected = "a Google Takeout Records.json (a JSON object with a \"locations\" array)"
