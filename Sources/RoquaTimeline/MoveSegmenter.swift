@@ -82,9 +82,11 @@ struct MoveSegmenter {
     }
 
     /// The hole between kept fixes `k` and `k + 1`: flight when faster than 250 km/h over more than
-    /// 100 km; boat when its straight line lies mostly over water (`isOverWater`) and no faster than
-    /// a boat (a car ferry with the phone asleep for most of the crossing: what is left of the
-    /// crossing on either side may be too short to be a boat of its own); else unknown.
+    /// 100 km; boat when it starts or ends over water and its straight line lies mostly over water
+    /// (`isOverWater`), at a boat's speed (a car ferry with the phone asleep for most of the
+    /// crossing: what is left of the crossing on either side may be too short to be a boat of its
+    /// own); else unknown. A hole from land to land is never a boat: a drive with the phone off
+    /// round a bay, or a night's jump between two shores, may cross water in a straight line.
     static func gapRun(_ track: Track, _ k: Int, isOnLand: (Double, Double) -> Bool) -> MoveRun {
         let meters = track.haversine(k, k + 1)
         let seconds = Double(track.time(k + 1) - track.time(k)) / 1000
@@ -94,18 +96,19 @@ struct MoveSegmenter {
             gapSpeed: speed)
         if speed > ModeRules.gapFlightSpeed && meters > ModeRules.gapFlightMeters {
             run.mode = .flight
-        } else if speed <= ModeRules.topSpeed(.boat), isOverWater(track, k, meters: meters, isOnLand: isOnLand) {
+        } else if speed >= holeBoatSpeed, speed <= ModeRules.topSpeed(.boat), isOverWater(track, k, meters: meters, isOnLand: isOnLand) {
             (run.mode, run.firstWet, run.lastWet) = (.boat, k, k + 1)
         }
         return run
     }
 
-    /// Whether at least `holeWaterShare` of the straight line between kept fixes `k` and `k + 1`
-    /// lies over water: points every `holeWaterStep` metres inside it (3 to 32 of them), the ends
-    /// (a pier, a shore) left out.
+    /// Whether one end of the hole between kept fixes `k` and `k + 1` is over water and at least
+    /// `holeWaterShare` of its straight line too: points every `holeWaterStep` metres inside it
+    /// (3 to 32 of them).
     static func isOverWater(_ track: Track, _ k: Int, meters: Double, isOnLand: (Double, Double) -> Bool) -> Bool {
         let (lat0, lon0, lat1, lon1) = (track.latitude(k), track.longitude(k), track.latitude(k + 1), track.longitude(k + 1))
         guard abs(lon1 - lon0) <= 180 else { return false }  // across the antimeridian: not a ferry's hole
+        guard !isOnLand(lat0, lon0) || !isOnLand(lat1, lon1) else { return false }
         let n = min(32, max(3, Int(meters / holeWaterStep)))
         var wet = 0
         for i in 1...n {
@@ -115,6 +118,10 @@ struct MoveSegmenter {
         return Double(wet) >= holeWaterShare * Double(n)
     }
 
+    /// The slowest straight-line speed (m/s, 7.2 km/h) of a hole that is a boat's: a ferry under
+    /// way with the phone asleep crosses faster; slower, the journey stopped somewhere in the hole
+    /// (a night ashore), and what carried it is unknown.
+    static let holeBoatSpeed = 2.0
     /// The share of a hole's straight line over water that makes it a boat's (`isOverWater`).
     static let holeWaterShare = 0.75
     /// The spacing in metres of the points `isOverWater` asks about.

@@ -1,6 +1,7 @@
 import Foundation
-import RoquaTimeline
 import Testing
+
+@testable import RoquaTimeline
 
 /// The moves between the first and the last stay of `entries`.
 func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
@@ -94,6 +95,27 @@ func movesBetweenStays(_ entries: [TimelineEntry]) -> [Move] {
             let (boat, moves) = carFerry(seed: seed, kmh: 14, hole: (2, 11))
             #expect(boat >= 11 * 60_000, "seed \(seed): \(moves)")
         }
+    }
+
+    /// A hole is a boat only when it starts or ends over water, lies mostly over water and was
+    /// crossed at a boat's speed: a drive with the phone off from shore to shore, a night ashore
+    /// between two shores, or a crossing faster than any boat stay unknown.
+    @Test func aHoleIsABoatOnlyFromOrToWater() {
+        // Water between 40.99° and 41.01° N; a hole northward along 29° E.
+        let isOnLand = { (latitude: Double, _: Double) in abs(latitude - 41) > 0.01 }
+        func hole(from: Double, to: Double, metresPerSecond: Double) -> MoveRun {
+            let a = TimelineFix(time: 0, latitude: from, longitude: 29), b = TimelineFix(time: 0, latitude: to, longitude: 29)
+            let meters = Geodesy.haversine(from, 29, to, 29)
+            let track = Track([a, TimelineFix(time: Int64(meters / metresPerSecond * 1000), latitude: b.latitude, longitude: b.longitude)])
+            return MoveSegmenter.gapRun(track, 0, isOnLand: isOnLand)
+        }
+        let ferry = hole(from: 40.995, to: 41.0105, metresPerSecond: 5)
+        #expect(ferry.mode == .boat && ferry.firstWet == 0 && ferry.lastWet == 1)
+        #expect(hole(from: 40.9895, to: 41.005, metresPerSecond: 5).mode == .boat)  // ends over water
+        #expect(hole(from: 40.9895, to: 41.0105, metresPerSecond: 5).mode == .unknown)  // shore to shore
+        #expect(hole(from: 40.995, to: 41.0105, metresPerSecond: 1).mode == .unknown)  // a night ashore
+        #expect(hole(from: 40.995, to: 41.0105, metresPerSecond: 30).mode == .unknown)  // faster than a boat
+        #expect(hole(from: 40.995, to: 41.05, metresPerSecond: 5).mode == .unknown)  // mostly over land
     }
 
     /// A drive to Kadıköy's pier, a car ferry to Karaköy at `kmh` with `hole` (minutes after it
