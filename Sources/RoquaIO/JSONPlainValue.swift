@@ -266,12 +266,13 @@ package struct FlatRecord {
         case string(Range<Int>, line: Int)
     }
 
-    /// Per kept key, in the order asked for.
-    package internal(set) var values: [Value]
+    /// Per kept key, in the order asked for (read through the subscript).
+    var values: [Value]
     /// The line of the record's `{`.
     package internal(set) var line = 0
-    /// The buffered bytes strings point into; valid only while the record is looked at.
-    package internal(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    /// The buffered bytes strings point into (read through `text`); valid only while the record
+    /// is looked at.
+    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// The UTF-8 of the keys kept, in the order asked for.
     private let keys: [[UInt8]]
