@@ -67,10 +67,10 @@ public final class AchievementContext {
         try figures.squareMeters() / 1_000_000
     }
 
-    /// After an import that added the last `added` regions: the explored area and world share
-    /// from the ones remembered before it and what they add (`ExploredFigures.rememberAfterAdding`).
-    func rememberFiguresAfterAdding(_ added: Int) {
-        figures.rememberAfterAdding(added)
+    /// After a write that changed the regions (`added`: an import that added the last ones): a big
+    /// store's explored area and world share left remembered (`ExploredFigures.keepRemembered`).
+    func keepFiguresRemembered(afterAdding added: Int? = nil) {
+        figures.keepRemembered(afterAdding: added)
     }
 
     /// The share of the Earth's surface explored, in percent.

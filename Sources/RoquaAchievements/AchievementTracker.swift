@@ -83,12 +83,10 @@ public struct AchievementTracker: Sendable {
             default: nil
             }
         }.max()
-        let context = AchievementContext(
-            regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-            travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+        let context = context(of: regions, at: now, db)
         // A big store's explored area and world share are carried forward from the ones
-        // remembered before the import rather than forgotten until the next `stats` measures them.
-        if newAreLast, !newIDs.isEmpty { context.rememberFiguresAfterAdding(newIDs.count) }
+        // remembered before the import, or measured, rather than left to the next `stats`.
+        if !newIDs.isEmpty { context.keepFiguresRemembered(afterAdding: newAreLast ? newIDs.count : nil) }
         let new = try record(affected, among: regions, previous: previous, latest: latest, now: now, db, context: context)
         let before: Int
         if newAreLast {
@@ -110,9 +108,14 @@ public struct AchievementTracker: Sendable {
     /// After everything was derived again from the kept fixes (its unlocks emptied): every
     /// achievement evaluated against `stored`, the regions as now stored, and its unlocks stored,
     /// each dated when the regions completed it — what importing everything at once records.
+    /// A big store's explored area and world share are left remembered too.
     package func rederived(_ db: Database, stored: [VisitedRegion], now: Date = Date()) throws -> [AchievementUnlock] {
         let ids = Set(catalog.achievements.map(\.id))
-        return try record(ids, among: stored, previous: [], latest: CompletionTimes.latestVisit(stored), now: now, db)
+        let context = context(of: stored, at: now, db)
+        let new = try record(
+            ids, among: stored, previous: [], latest: CompletionTimes.latestVisit(stored), now: now, db, context: context)
+        context.keepFiguresRemembered()
+        return new
     }
 
     /// The locked achievements a batch of events can move: all of them when a region was added,
@@ -137,9 +140,7 @@ public struct AchievementTracker: Sendable {
             let locked = Set(catalog.achievements.map(\.id)).subtracting(unlocked)
             // One context for both evaluations: the explored area, world share and streaks of a
             // million regions are computed once, not once for the locked ones and again for all.
-            let context = AchievementContext(
-                regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+            let context = context(of: regions, at: now, db)
             let new = try record(
                 locked, among: regions, previous: previous, latest: CompletionTimes.latestVisit(regions),
                 now: now, db, context: context)
@@ -158,21 +159,23 @@ public struct AchievementTracker: Sendable {
         }
     }
 
+    /// A context of `regions` at `now` inside `db`'s transaction: travel facts read from it, a big
+    /// store's figures remembered in it.
+    private func context(of regions: [VisitedRegion], at now: Date, _ db: Database) -> AchievementContext {
+        AchievementContext(
+            regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
+            travel: { try Self.travelFacts(db, zone: self.timeZone) }, memory: StoredFigures(db))
+    }
+
     /// Evaluates `ids` and stores their unlocks, each dated when it was completed (see
     /// `CompletionTimes`; `latest`: the latest visit the evaluation saw); returns the new ones.
-    /// `context`: one of `regions` at `now` already made (its statistics are reused).
+    /// `context`: one of `regions` at `now` (its statistics are shared with the caller).
     private func record(
         _ ids: Set<String>, among regions: [VisitedRegion], previous: [AchievementUnlock], latest: Date?,
-        now: Date, _ db: Database, context: AchievementContext? = nil
+        now: Date, _ db: Database, context: AchievementContext
     ) throws -> [AchievementUnlock] {
         guard !ids.isEmpty else { return [] }
         let unlocked = Set(previous.map(\.id))
-        let context =
-            context
-            ?? AchievementContext(
-                regions: regions, hierarchy: hierarchy, timeZone: timeZone, now: now,
-                travel: { try Self.travelFacts(db, zone: self.timeZone) },
-                memory: StoredFigures(db))
         let statuses = try AchievementEvaluator(catalog: catalog).evaluate(context, only: ids, unlocked: unlocked)
         let newly = statuses.filter { $0.unlocked && !unlocked.contains($0.id) }
         let times = try CompletionTimes(

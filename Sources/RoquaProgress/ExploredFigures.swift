@@ -44,32 +44,34 @@ public final class ExploredFigures {
         return hasher.finalize()
     }
 
-    /// When the circles are earlier ones whose figures are remembered followed by the last
-    /// `added`: both figures from the remembered ones and what the added circles add
-    /// (`ExploredArea.squareMetersAdded`, `WorldGrid.percentageAdded`), remembered for all of them,
-    /// so the next reader (`roqua stats` after an import into a big store) need not measure a
-    /// million circles again. Each is carried only when there is a memory holding it for the
-    /// earlier circles and every circle is valid. A figure remembered for the earlier circles whose
-    /// added circles are too spread out to carry (a long journey imported at once) is measured
-    /// whole here instead: a store whose figures were remembered keeps them remembered.
-    public func rememberAfterAdding(_ added: Int) {
-        let earlier = circles.count - added
-        guard let memory, added > 0, earlier >= Self.rememberedFrom else { return }
-        let earlierPrint = Self.fingerprint(of: circles[..<earlier])
+    /// Leaves both figures remembered for these circles (a big set with a memory; nothing
+    /// otherwise), so the next reader — `roqua stats` after an import, a rebuild or a restore —
+    /// need not measure a million circles. When the circles are earlier ones whose figures are
+    /// remembered followed by the last `added` (an import's new regions), each figure is carried:
+    /// the remembered one plus what the added circles add (`ExploredArea.squareMetersAdded`,
+    /// `WorldGrid.percentageAdded`). A figure that cannot be carried (nothing remembered before,
+    /// `added` nil, added circles too spread out) is measured whole.
+    public func keepRemembered(afterAdding added: Int? = nil) {
+        guard let memory else { return }
         var measureArea = false, measureShare = false
+        let earlier = circles.count - (added ?? 0)
+        // Taken only when a figure is not remembered for all the circles already.
+        lazy var earlierPrint =
+            added != nil && earlier >= Self.rememberedFrom && earlier < circles.count
+            ? Self.fingerprint(of: circles[..<earlier]) : nil
         if area == nil {
-            let carry = carried("explored_m2", earlierPrint, memory) {
+            let value = carried("explored_m2", { earlierPrint }, memory) {
                 try? ExploredArea.squareMetersAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
             }
-            area = carry.value
-            measureArea = carry.value == nil && carry.wasRemembered
+            area = value
+            measureArea = value == nil
         }
         if share == nil {
-            let carry = carried("world_percent", earlierPrint, memory) {
+            let value = carried("world_percent", { earlierPrint }, memory) {
                 WorldGrid.percentageAdded(by: self.circles[earlier...], to: self.circles[..<earlier])
             }
-            share = carry.value
-            measureShare = carry.value == nil && carry.wasRemembered
+            share = value
+            measureShare = value == nil
         }
         switch (measureArea, measureShare) {
         case (true, true): _ = try? squareMetersAndWorldPercent()
@@ -79,19 +81,19 @@ public final class ExploredFigures {
         }
     }
 
-    /// The figure `name` for all the circles: remembered already, or the earlier circles' plus
-    /// `more()`, then remembered; nil when neither can be had (`wasRemembered`: whether the
-    /// earlier circles' value was).
+    /// The figure `name` for all the circles: remembered already, or the earlier circles'
+    /// (`earlierPrint`) plus `more()`, then remembered; nil when neither can be had.
     private func carried(
-        _ name: String, _ earlierPrint: String, _ memory: any FigureMemory,
+        _ name: String, _ earlierPrint: () -> String?, _ memory: any FigureMemory,
         _ more: () -> Double??
-    ) -> (value: Double?, wasRemembered: Bool) {
-        if let known = memory.figure(name, fingerprint: fingerprint) { return (known, true) }
-        guard let before = memory.figure(name, fingerprint: earlierPrint) else { return (nil, false) }
-        guard let added = more() ?? nil else { return (nil, true) }
+    ) -> Double? {
+        if let known = memory.figure(name, fingerprint: fingerprint) { return known }
+        guard let earlierPrint = earlierPrint(), let before = memory.figure(name, fingerprint: earlierPrint),
+            let added = more() ?? nil
+        else { return nil }
         let value = name == "world_percent" ? min(100, before + added) : before + added
         memory.remember(name, fingerprint: fingerprint, value: value)
-        return (value, true)
+        return value
     }
 
     /// `ExploredArea.squareMeters(of: circles)`.
@@ -148,5 +150,20 @@ public final class ExploredFigures {
         let value = try compute()
         memory.remember(name, fingerprint: fingerprint, value: value)
         return value
+    }
+}
+
+extension ExploredFigures {
+    /// Leaves the figures of `store`'s regions (as `roqua stats` reads them: every readable region,
+    /// in id order) remembered in it, measuring what is not: for a write that replaced the regions
+    /// wholesale (a restore).
+    /// - Throws: `RegionStoreError` when the store cannot be read.
+    public static func keepRemembered(in store: RegionStore) throws {
+        var circles: [ExploredCircle] = []
+        circles.reserveCapacity(try store.regionCount())
+        try store.forEachRegionFacts { region in
+            circles.append(ExploredCircle(latitude: region.latitude, longitude: region.longitude, radius: Double(region.radius)))
+        }
+        ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered()
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoquaCommandOptions
 import RoquaIO
+import RoquaProgress
 import RoquaRegions
 
 struct ExportCommand: ParsableCommand {
@@ -59,11 +60,16 @@ struct RestoreCommand: ParsableCommand {
             let backup = try StoreBackup.read(file, components: StoreOptions.components)
             let store = try storeOptions.open()
             try backup.restore(into: store, replace: replace)
+            // A big store's explored figures, remembered now (taken from the backup when it had
+            // them), so the first `stats` after a restore does not measure them.
+            try ExploredFigures.keepRemembered(in: store)
             print("Restored \(try store.history().fixes) fixes and \(try store.regionCount()) regions into \(storeOptions.path)")
             return
         }
         try RegionStore.readArchive(file, components: StoreOptions.components)
-        let count = try storeOptions.open().restore(from: file, replace: replace)
+        let store = try storeOptions.open()
+        let count = try store.restore(from: file, replace: replace)
+        try ExploredFigures.keepRemembered(in: store)
         print("Restored \(count) regions into \(storeOptions.path)")
     }
 }

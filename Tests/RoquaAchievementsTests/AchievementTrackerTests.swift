@@ -178,4 +178,44 @@ import Testing
         #expect(remembered.map(\.0) == [allPrint, allPrint])
         #expect(remembered.map(\.1) == [marked + added, markedShare + addedShare])
     }
+
+    /// Every write that leaves a big store's circles changed leaves both figures remembered for
+    /// them, measured when they cannot be carried: a first import into an empty store, a
+    /// restore (`ExploredFigures.keepRemembered(in:)`) and a rebuild's evaluation (`rederived`).
+    /// So the first `stats` after any of them finds them.
+    @Test func aFirstImportARestoreAndARebuildLeaveTheFiguresRemembered() throws {
+        let setup = try Setup()
+        let walk = setup.directory.file("walk.csv")
+        try Self.gridWalk(
+            ExploredFigures.rememberedFrom + 200, latitude: 40.8, longitude: 28.6, spacing: 0.004, start: 1_714_550_400, to: walk)
+        let tracker = AchievementTracker(
+            catalog: try AchievementCatalog.load(
+                data: AchievementCatalogTests.file([
+                    AchievementCatalogTests.entry("far", parameters: #"{"target": 1000000}"#)
+                ])), hierarchy: setup.tracker.hierarchy)
+        _ = try setup.importer.importFile(walk) { db, summary in try tracker.consume(db, events: summary.events) }
+        let circles = try setup.store.allRegions().map {
+            ExploredCircle(latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.radius))
+        }
+        #expect(circles.count >= ExploredFigures.rememberedFrom)
+        let print = ExploredFigures(circles, memory: nil).fingerprint
+        let expected = [
+            "explored_m2 \(try ExploredArea.squareMeters(of: circles))", "world_percent \(WorldGrid.percentage(of: circles))",
+        ]
+        func remembered() throws -> [String] {
+            try setup.store.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT name, value FROM explored_figures WHERE fingerprint = ? ORDER BY name", arguments: [print]
+                ).map { "\($0["name"] as String) \($0["value"] as Double)" }
+            }
+        }
+        func forget() throws { try setup.store.write { db in try db.execute(sql: "DELETE FROM explored_figures") } }
+        #expect(try remembered() == expected)
+        try forget()
+        try ExploredFigures.keepRemembered(in: setup.store)
+        #expect(try remembered() == expected)
+        try forget()
+        _ = try setup.store.write { db in try tracker.rederived(db, stored: try RegionStore.regions(db).readable) }
+        #expect(try remembered() == expected)
+    }
 }

@@ -86,12 +86,13 @@ import Testing
     }
 
     /// Carried forward only from values remembered for the very circles before the added ones,
-    /// each figure on its own.
-    @Test func carriedForwardOnlyFromTheEarlierCirclesOwnValues() throws {
-        let directory = try TempDirectory()
-        let store = try RegionStore(path: directory.file("regions.sqlite"))
-        let circles = Self.walk(ExploredFigures.rememberedFrom + 10)
-        let earlier = circles.prefix(ExploredFigures.rememberedFrom)
+    /// each figure on its own; a figure that cannot be carried is measured whole, so both are
+    /// always left remembered (a carried value is told from a measured one by the remembered
+    /// value it was carried from: 1 and 2 here, no real figure).
+    @Test func carriedForwardOnlyFromTheEarlierCirclesOwnValuesElseMeasured() throws {
+        let set = try BigSet(ExploredFigures.rememberedFrom + 10)
+        let (store, circles) = (set.store, set.circles)
+        let earlier = Array(circles.prefix(ExploredFigures.rememberedFrom))
         func rows() throws -> [String] {
             try store.read { db in
                 try Row.fetchAll(db, sql: "SELECT name, fingerprint, value FROM explored_figures ORDER BY name").map {
@@ -99,40 +100,56 @@ import Testing
                 }
             }
         }
+        func forget() throws { try store.write { db in try db.execute(sql: "DELETE FROM explored_figures") } }
         let all = ExploredFigures(circles, memory: nil).fingerprint.prefix(8)
-        let before = ExploredFigures(Array(earlier), memory: nil).fingerprint.prefix(8)
-        // Nothing remembered; no memory: nothing written.
-        ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(10)
-        ExploredFigures(circles, memory: nil).rememberAfterAdding(10)
+        let before = ExploredFigures(earlier, memory: nil).fingerprint
+        let measured = ["explored_m2 \(all) \(set.area)", "world_percent \(all) \(set.share)"]
+        // No memory: nothing written. Nothing remembered: both measured whole.
+        ExploredFigures(circles, memory: nil).keepRemembered(afterAdding: 10)
         #expect(try rows().isEmpty)
-        // Remembered for other circles (one moved), or asked with the wrong count: not taken.
-        var moved = Array(earlier)
+        ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered(afterAdding: 10)
+        #expect(try rows() == measured)
+        // Remembered for other circles (one moved), asked with the wrong count or with none: not
+        // carried from, measured.
+        var moved = earlier
         moved[5].radius += 1
-        StoredFigures(store: store).remember("explored_m2", fingerprint: ExploredFigures(moved, memory: nil).fingerprint, value: 1)
-        for added in [10, 11, 9, 0] { ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(added) }
-        #expect(try rows().count == 1 && rows()[0].hasPrefix("explored_m2 ") && !rows()[0].contains(all))
+        for (print, added) in [(ExploredFigures(moved, memory: nil).fingerprint, 10), (before, 11), (before, 9), (before, nil)] {
+            try forget()
+            StoredFigures(store: store).remember("explored_m2", fingerprint: print, value: 1)
+            StoredFigures(store: store).remember("world_percent", fingerprint: print, value: 2)
+            ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered(afterAdding: added)
+            #expect(try rows().filter { $0.contains(String(all)) } == measured)
+        }
         // The area remembered for the earlier circles themselves, not the share: the area carried
-        // forward and remembered for all of them; the share left alone.
-        StoredFigures(store: store).remember("explored_m2", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 1)
-        ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(10)
-        let area = 1 + (try #require(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: earlier)))
-        #expect(try rows() == ["explored_m2 \(all) \(area)"])
-        // Then the share too.
-        StoredFigures(store: store).remember(
-            "world_percent", fingerprint: ExploredFigures(Array(earlier), memory: nil).fingerprint, value: 2)
-        #expect(try rows() == ["explored_m2 \(all) \(area)", "world_percent \(before) 2.0"])
+        // forward, the share measured.
+        try forget()
+        StoredFigures(store: store).remember("explored_m2", fingerprint: before, value: 1)
+        ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered(afterAdding: 10)
+        let area = 1 + (try #require(try ExploredArea.squareMetersAdded(by: circles[earlier.count...], to: earlier[...])))
+        #expect(try rows() == ["explored_m2 \(all) \(area)", measured[1]])
+        // Both remembered for the earlier circles: both carried, and taken by the next reader.
+        try forget()
+        StoredFigures(store: store).remember("explored_m2", fingerprint: before, value: 1)
+        StoredFigures(store: store).remember("world_percent", fingerprint: before, value: 2)
         let figures = ExploredFigures(circles, memory: StoredFigures(store: store))
-        figures.rememberAfterAdding(10)
-        let share = 2 + (try #require(WorldGrid.percentageAdded(by: circles[earlier.count...], to: earlier)))
-        #expect(try rows() == ["explored_m2 \(all) \(area)", "world_percent \(all) \(share)"])
+        figures.keepRemembered(afterAdding: 10)
+        let share = 2 + (try #require(WorldGrid.percentageAdded(by: circles[earlier.count...], to: earlier[...])))
+        let carried = ["explored_m2 \(all) \(area)", "world_percent \(all) \(share)"]
+        #expect(try rows().filter { $0.contains(String(all)) } == carried)
         #expect(try figures.squareMeters() == area && figures.worldPercent() == share)
+        // Already remembered for all of them: left as they are.
+        ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered()
+        #expect(try rows().filter { $0.contains(String(all)) } == carried)
+        // Fewer circles than are remembered: nothing written.
+        try forget()
+        ExploredFigures(earlier.dropLast(), memory: StoredFigures(store: store)).keepRemembered()
+        #expect(try rows().isEmpty)
     }
 
     /// Added circles too spread out to carry (in more than `addedGroupLimit` cells, as a long
-    /// journey imported at once): a figure remembered for the earlier circles is measured whole and
-    /// remembered, so a store whose figures were remembered keeps them; one that was not is left
-    /// for the next reader.
-    @Test func tooSpreadToCarryIsMeasuredWholeWhenTheEarlierWereRemembered() throws {
+    /// journey imported at once): each figure is measured whole and remembered, whether or not
+    /// one was remembered for the earlier circles.
+    @Test func tooSpreadToCarryIsMeasuredWhole() throws {
         let directory = try TempDirectory()
         let store = try RegionStore(path: directory.file("regions.sqlite"))
         let earlier = Self.walk(ExploredFigures.rememberedFrom)
@@ -146,7 +163,7 @@ import Testing
         func after(remembering names: [String]) throws -> [String] {
             try store.write { db in try db.execute(sql: "DELETE FROM explored_figures") }
             for name in names { StoredFigures(store: store).remember(name, fingerprint: before, value: 1) }
-            ExploredFigures(circles, memory: StoredFigures(store: store)).rememberAfterAdding(spread.count)
+            ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered(afterAdding: spread.count)
             return try store.read { db in
                 try Row.fetchAll(
                     db, sql: "SELECT name, value FROM explored_figures WHERE fingerprint = ? ORDER BY name",
@@ -154,10 +171,9 @@ import Testing
                 ).map { "\($0["name"] as String) \($0["value"] as Double)" }
             }
         }
-        #expect(try after(remembering: []).isEmpty)
-        #expect(try after(remembering: ["explored_m2"]) == ["explored_m2 \(area)"])
-        #expect(try after(remembering: ["world_percent"]) == ["world_percent \(share)"])
-        #expect(try after(remembering: ["explored_m2", "world_percent"]) == ["explored_m2 \(area)", "world_percent \(share)"])
+        for names in [[], ["explored_m2"], ["world_percent"], ["explored_m2", "world_percent"]] {
+            #expect(try after(remembering: names) == ["explored_m2 \(area)", "world_percent \(share)"])
+        }
     }
 
     /// Both figures at once (the share on a thread of its own while the area is measured): the
