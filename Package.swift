@@ -128,7 +128,7 @@ let package = Package(
             ],
             path: "Tests/RoquaTestSupport"
         ),
-        .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "RoquaTestSupport"]),
+        .testTarget(name: "RoquaIOTests", dependencies: ["RoquaIO", "CZlib", "RoquaTestSupport"]),
         .testTarget(name: "RoquaTimelineTests", dependencies: ["RoquaTimeline"]),
         .testTarget(
             name: "RoquaBoundariesTests",
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "RoquaPhotosTests", dependencies: ["RoquaPhotos", "RoquaIO", "RoquaTestSupport"], exclude: ["Fixtures"]),
         // The lifetime map: heat and lines of every kept fix, as a pyramid of count tiles kept at
         // import and drawn as PNG tiles (zlib).
-        .target(name: "RoquaTiles", dependencies: ["CZlib"]),
+        .target(name: "RoquaTiles", dependencies: ["CZlib", "RoquaIO"]),
         .testTarget(name: "RoquaTilesTests", dependencies: ["RoquaTiles", "CZlib", "RoquaTestSupport"]),
         // QR codes for setting up phones (`roqua serve device add --qr`, the browser app).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),

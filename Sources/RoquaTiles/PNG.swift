@@ -1,4 +1,5 @@
 import CZlib
+import RoquaIO
 
 /// Minimal PNG writer: RGBA 8-bit, filter 0 on every row, one IDAT (zlib).
 public enum PNG {
@@ -24,19 +25,13 @@ public enum PNG {
                 }
             }
         }
-        var destLen = compressBound(uLong(raw.count))
-        var z = [UInt8](repeating: 0, count: Int(destLen))
-        let rc = z.withUnsafeMutableBufferPointer { zp in
-            raw.withUnsafeBufferPointer { rp in compress2(zp.baseAddress, &destLen, rp.baseAddress, uLong(rp.count), level) }
-        }
-        precondition(rc == Z_OK, "compress2 failed: \(rc)")
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr: [UInt8] = []
         be32(&ihdr, UInt32(w))
         be32(&ihdr, UInt32(h))
         ihdr += [8, 6, 0, 0, 0]
         chunk(&out, "IHDR", ihdr)
-        chunk(&out, "IDAT", Array(z[0..<Int(destLen)]))
+        chunk(&out, "IDAT", Zlib.deflate(raw, level: level))
         chunk(&out, "IEND", [])
         return out
     }

@@ -1,4 +1,5 @@
 import CZlib
+import RoquaIO
 
 /// Sparse 256×256 count raster (or a delta to add to one): sorted pixel indices
 /// (`y * 256 + x` inside the tile) with their non-zero counts.
@@ -45,9 +46,26 @@ public struct TileDelta: Equatable, Sendable {
     }
 }
 
-public enum TileBlobError: Error, Equatable, Sendable {
+public enum TileBlobError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooShort, badMagic, badVersion(UInt8), badFlags(UInt8), badVarint, tooMany, indexOutOfRange,
         notIncreasing, trailingBytes, truncated, inflateFailed(Int32), lengthMismatch
+
+    public var description: String {
+        switch self {
+        case .tooShort: "a segment shorter than its header"
+        case .badMagic: "a segment not starting with \"RT\""
+        case let .badVersion(version): "segment version \(version), not \(TileRaster.version)"
+        case let .badFlags(flags): "unknown segment flags \(flags)"
+        case .badVarint: "a number longer than 32 bits"
+        case .tooMany: "more segments or pixels than a tile holds"
+        case .indexOutOfRange: "a pixel outside the tile"
+        case .notIncreasing: "pixels out of order"
+        case .trailingBytes: "bytes after a segment's pixels"
+        case .truncated: "a segment cut short"
+        case let .inflateFailed(status): "compressed data that does not inflate (zlib status \(status))"
+        case .lengthMismatch: "a segment's length not the one it declares"
+        }
+    }
 }
 
 /// The stored BLOB format and its merge.
@@ -87,20 +105,12 @@ public enum TileRaster {
         }
         for c in d.counts { putVarint(&payload, c &- 1) }
         if compress && payload.count >= compressThreshold {
-            var destLen = compressBound(uLong(payload.count))
-            var z = [UInt8](repeating: 0, count: Int(destLen))
-            let rc = z.withUnsafeMutableBufferPointer { zp in
-                payload.withUnsafeBufferPointer { pp in
-                    compress2(zp.baseAddress, &destLen, pp.baseAddress, uLong(pp.count), 1)
-                }
-            }
-            if rc == Z_OK {
-                var out: [UInt8] = [0x52, 0x54, version, 1]
-                putVarint(&out, UInt32(payload.count))
-                putVarint(&out, UInt32(destLen))
-                out.append(contentsOf: z[0..<Int(destLen)])
-                return out
-            }
+            let z = Zlib.deflate(payload, level: 1)
+            var out: [UInt8] = [0x52, 0x54, version, 1]
+            putVarint(&out, UInt32(payload.count))
+            putVarint(&out, UInt32(z.count))
+            out.append(contentsOf: z)
+            return out
         }
         var out: [UInt8] = [0x52, 0x54, version, 0]
         putVarint(&out, UInt32(payload.count))

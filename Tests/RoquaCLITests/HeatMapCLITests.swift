@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RoquaTestSupport
 import Testing
 
@@ -74,5 +75,43 @@ import Testing
         #expect(try posters(parts) == expected, "imported in parts, the map differs")
         _ = try parts.ok(["rebuild"] + boundaries)
         #expect(try posters(parts) == expected, "rebuilt, the map differs")
+    }
+
+    /// A stored map tile that cannot be read (damaged on disk, written by something else) stops
+    /// an import that adds to it, naming the rule broken, and the import leaves nothing behind:
+    /// the rows of the final flush are read and rewritten on every core, and an error in any of
+    /// them reaches the import.
+    @Test func aDamagedMapTileStopsTheImportThatAddsToItAndChangesNothing() throws {
+        let bench = HistoryCLITests.Bench(directory: try TempDirectory("roqua-heat-damaged"), roqua: roqua)
+        let boundaries = ["--boundaries", try Bundled.path()]
+        _ = try bench.ok(["track", "import", Repository.path("scripts/examples/commute.csv")] + boundaries)
+        // The same commute a year later: new fixes on the same tiles.
+        let later = bench.directory.file("later.csv")
+        let text = try String(contentsOfFile: Repository.path("scripts/examples/commute.csv"), encoding: .utf8)
+        try text.replacingOccurrences(of: "2024-05-", with: "2025-05-").write(toFile: later, atomically: false, encoding: .utf8)
+        let queue = try DatabaseQueue(path: bench.store)
+        let (rows, damaged) = try queue.write { db in
+            // One row in the middle of the key order: the others around it are sound.
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM map_tiles") ?? 0
+            try db.execute(
+                sql: """
+                    UPDATE map_tiles SET counts = x'52540209'
+                    WHERE (z, x, y, kind) IN (SELECT z, x, y, kind FROM map_tiles ORDER BY z DESC LIMIT 1 OFFSET 3)
+                    """)
+            return (count, db.changesCount)
+        }
+        #expect(rows > 20 && damaged == 1)
+        try queue.close()
+        let before = try bench.ok(["history", "--json"])
+        let refused = try bench.run(["track", "import", later] + boundaries)
+        #expect(refused.status != 0, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("later.csv") && refused.stderr.contains("tile 1")
+                && refused.stderr.contains("is damaged (a segment shorter than its header)"), "\(refused.stderr)")
+        #expect(try bench.ok(["history", "--json"]) == before)
+        // What the message says: a rebuild counts the map again, and the import then goes in.
+        _ = try bench.ok(["rebuild"] + boundaries)
+        _ = try bench.ok(["track", "import", later] + boundaries)
+        #expect(try bench.ok(["history", "--json"]) != before)
     }
 }
