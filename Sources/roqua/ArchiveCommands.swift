@@ -66,9 +66,10 @@ struct RestoreCommand: ParsableCommand {
             print("Restored \(try store.history().fixes) fixes and \(try store.regionCount()) regions into \(storeOptions.path)")
             return
         }
-        try RegionStore.readArchive(file, components: StoreOptions.components)
+        // Read and checked whole before the store is opened, as a backup is.
+        let archive = try RegionStore.readArchive(file, components: StoreOptions.components)
         let store = try storeOptions.open()
-        let count = try store.restore(from: file, replace: replace)
+        let count = try store.restore(archive, from: file, replace: replace)
         try ExploredFigures.keepRemembered(in: store)
         print("Restored \(count) regions into \(storeOptions.path)")
     }

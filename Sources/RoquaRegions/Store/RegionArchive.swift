@@ -152,7 +152,13 @@ extension RegionStore {
     /// - Throws: `ArchiveError` naming the file and the row; `RegionStoreError.notEmpty`.
     @discardableResult
     public func restore(from file: String, replace: Bool = false) throws -> Int {
-        let archive = try Self.readArchive(file, components: components)
+        try restore(Self.readArchive(file, components: components), from: file, replace: replace)
+    }
+
+    /// `restore(from:replace:)` of an archive `readArchive` has read and checked already (a
+    /// million regions' export is 0.5 GB of JSON: read once, not twice).
+    @discardableResult
+    package func restore(_ archive: Archive, from file: String, replace: Bool = false) throws -> Int {
         let tables = components.flatMap(\.archivedTables)
         return try write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RoquaProgress
 import RoquaRegions
 import RoquaServeInput
 
@@ -38,7 +39,10 @@ enum ArchiveRoutes {
                 // holds the store's writer throughout, as any import's writing does.
                 let count = try await offloaded {
                     try state.imports.writing(ticket, check: state.stopping.check) {
-                        try state.store.restore(from: spool.file.path, replace: replace)
+                        let count = try state.store.restore(from: spool.file.path, replace: replace)
+                        // As `roqua restore`: a big store's explored figures remembered now.
+                        try ExploredFigures.keepRemembered(in: state.store)
+                        return count
                     }
                 }
                 failure = nil
