@@ -43,6 +43,10 @@ from concurrent.futures import ThreadPoolExecutor
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 flags = [a for a in sys.argv[1:] if a.startswith("--")]
 roqua, work = os.path.realpath(args[0]), args[1]
+# The first-paint rounds start `roqua-serve` from beside `roqua`: said now, not after an import.
+if not os.access(os.path.join(os.path.dirname(roqua), "roqua-serve"), os.X_OK):
+    raise SystemExit(f"{os.path.dirname(roqua)} has no roqua-serve: build it too "
+                     "(swift build -c release --product roqua-serve)")
 sizes = [int(a) for a in args[2:]] or [10_000, 100_000, 1_000_000]
 fresh = "--fresh" in flags
 runs = 7
