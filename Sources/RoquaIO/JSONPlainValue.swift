@@ -37,14 +37,9 @@ struct JSONPlainValue {
             if build { members.reserveCapacity(keeping?.count ?? 4) }
             guard var closed = opened(close: UInt8(ascii: "}")) else { return nil }
             while !closed {
-                whitespace()
-                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
-                i += 1
-                guard string() else { return nil }
+                guard key() else { return nil }
                 let key = !build ? nil : keeping.map { keys in keys.first { isKept($0) } } ?? made()
-                whitespace()
-                guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
+                guard colon() else { return nil }
                 guard let member = value(keeping: nil, depth: depth + 1, build: key != nil) else { return nil }
                 if let key { members.append((key, member)) }
                 guard let next = separated(close: UInt8(ascii: "}")) else { return nil }
@@ -93,15 +88,9 @@ struct JSONPlainValue {
         i += 1
         guard var closed = opened(close: UInt8(ascii: "}")) else { return false }
         while !closed {
-            whitespace()
-            guard i < p.count, p[i] == UInt8(ascii: "\"") else { return false }
-            i += 1
-            guard string() else { return false }
-            guard let plainKey = plain else { return false }  // a key with escapes: left to the full reading
+            guard key(), let plainKey = plain else { return false }  // a key with escapes: left to the full reading
             let kept = record.kept(UnsafeBufferPointer(rebasing: p[plainKey]))
-            whitespace()
-            guard i < p.count, p[i] == UInt8(ascii: ":") else { return false }
-            i += 1
+            guard colon() else { return false }
             if let kept {
                 whitespace()
                 guard i < p.count else { return false }
@@ -134,6 +123,22 @@ struct JSONPlainValue {
             if b == 0x0A { newlines += 1 } else if b != 0x20, b != 0x09, b != 0x0D { return }
             i += 1
         }
+    }
+
+    /// A member's key (consumed, in `plain` or `text` as `string()` leaves it); false to decline.
+    private mutating func key() -> Bool {
+        whitespace()
+        guard i < p.count, p[i] == UInt8(ascii: "\"") else { return false }
+        i += 1
+        return string()
+    }
+
+    /// The `:` after a member's key (consumed); false to decline.
+    private mutating func colon() -> Bool {
+        whitespace()
+        guard i < p.count, p[i] == UInt8(ascii: ":") else { return false }
+        i += 1
+        return true
     }
 
     /// After `{` or `[`: true when `close` follows at once (consumed), false when an item does;

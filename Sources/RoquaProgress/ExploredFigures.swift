@@ -156,14 +156,16 @@ public final class ExploredFigures {
 extension ExploredFigures {
     /// Leaves the figures of `store`'s regions (as `roqua stats` reads them: every readable region,
     /// in id order) remembered in it, measuring what is not: for a write that replaced the regions
-    /// wholesale (a restore).
-    /// - Throws: `RegionStoreError` when the store cannot be read.
-    public static func keepRemembered(in store: RegionStore) throws {
+    /// wholesale (a restore). Best effort, as remembering is: a store that cannot be read now
+    /// leaves them to the next reader, which reports why.
+    public static func keepRemembered(in store: RegionStore) {
         var circles: [ExploredCircle] = []
-        circles.reserveCapacity(try store.regionCount())
-        try store.forEachRegionFacts { region in
-            circles.append(ExploredCircle(latitude: region.latitude, longitude: region.longitude, radius: Double(region.radius)))
-        }
+        circles.reserveCapacity((try? store.regionCount()) ?? 0)
+        do {
+            try store.forEachRegionFacts { region in
+                circles.append(ExploredCircle(latitude: region.latitude, longitude: region.longitude, radius: Double(region.radius)))
+            }
+        } catch { return }
         ExploredFigures(circles, memory: StoredFigures(store: store)).keepRemembered()
     }
 }

@@ -62,7 +62,7 @@ struct RestoreCommand: ParsableCommand {
             try backup.restore(into: store, replace: replace)
             // A big store's explored figures, remembered now (taken from the backup when it had
             // them), so the first `stats` after a restore does not measure them.
-            try ExploredFigures.keepRemembered(in: store)
+            ExploredFigures.keepRemembered(in: store)
             print("Restored \(try store.history().fixes) fixes and \(try store.regionCount()) regions into \(storeOptions.path)")
             return
         }
@@ -70,7 +70,7 @@ struct RestoreCommand: ParsableCommand {
         let archive = try RegionStore.readArchive(file, components: StoreOptions.components)
         let store = try storeOptions.open()
         let count = try store.restore(archive, from: file, replace: replace)
-        try ExploredFigures.keepRemembered(in: store)
+        ExploredFigures.keepRemembered(in: store)
         print("Restored \(count) regions into \(storeOptions.path)")
     }
 }

@@ -177,8 +177,9 @@ package struct MapTileKeeper {
         let keys = evicted.deltas.keys.sorted()
         if !evicted.encoded.isEmpty {
             try rewrite(keys) { key, existing throws(TileBlobError) in
-                guard let existing else { return evicted.encoded[key] }
-                return TileRaster.encode(TileRaster.combine(try TileRaster.decode(existing), evicted.deltas[key] ?? TileDelta()))
+                let delta = evicted.deltas[key] ?? TileDelta()
+                guard let existing else { return evicted.encoded[key] ?? TileRaster.encode(delta) }
+                return TileRaster.encode(TileRaster.combine(try TileRaster.decode(existing), delta))
             }
             touched.subtract(keys)
             return

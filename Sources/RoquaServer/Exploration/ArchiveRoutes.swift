@@ -41,7 +41,7 @@ enum ArchiveRoutes {
                     try state.imports.writing(ticket, check: state.stopping.check) {
                         let count = try state.store.restore(from: spool.file.path, replace: replace)
                         // As `roqua restore`: a big store's explored figures remembered now.
-                        try ExploredFigures.keepRemembered(in: state.store)
+                        ExploredFigures.keepRemembered(in: state.store)
                         return count
                     }
                 }
