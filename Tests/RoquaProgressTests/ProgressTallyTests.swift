@@ -51,7 +51,7 @@ import Testing
         try store.write { db in
             for region in regions { try region.insert(db) }
             // Rows the store cannot read back: left out of both reports.
-            try db.execute(sql: "UPDATE visited_regions SET timestamp_start = 'not a time' WHERE id % 97 = 0")
+            try db.execute(sql: "UPDATE visited_regions SET start_ms = 'not a time' WHERE id % 97 = 0")
             try db.execute(sql: "UPDATE visited_regions SET visit_count = 0 WHERE id % 89 = 0")
             try db.execute(sql: "UPDATE visited_regions SET radius = 0 WHERE id % 83 = 0")
         }

@@ -23,21 +23,9 @@ import Testing
     static func storeWithSamples(in directory: TempDirectory) throws -> RegionStore {
         let store = try RegionStore(path: directory.file("regions.sqlite"))
         try store.write { db in
-            for region in sampleRegions() {
-                var row = region
-                try db.execute(
-                    sql: """
-                        INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
-                          country, geohash, country_code, province_code, district_code, visit_count, last_visit)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        row.latitude, row.longitude, row.radius, try StoreTime.text(row.timestampStart),
-                        row.timestampEnd.map(StoreTime.text), row.province, row.district, row.country, row.geohash,
-                        row.countryCode, row.provinceCode, row.districtCode, row.visitCount,
-                        try StoreTime.text(row.lastVisit),
-                    ])
-                row.id = db.lastInsertedRowID
+            for var region in sampleRegions() {
+                region.id = nil
+                try region.insert(db)
             }
         }
         return store
@@ -104,7 +92,7 @@ import Testing
         let restored = try RegionStore(path: directory.file("restored.sqlite"))
         #expect(try restored.restore(from: old) == 2)
         #expect(try restored.allRegions().map(\.province) == ["İstanbul", nil])
-        let columns = try restored.read { db in try db.columns(in: "visited_regions").map(\.name) }
+        let columns = try restored.read { db in try db.columns(in: "places").map(\.name) }
         #expect(columns.contains("province") && !columns.contains("city"))
     }
 

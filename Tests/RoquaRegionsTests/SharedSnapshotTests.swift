@@ -19,7 +19,7 @@ import Testing
                     countryCode: index % 3 == 0 ? "TR" : "GR", geohash: "sxk9000"
                 ).insert(db)
             }
-            try db.execute(sql: "UPDATE visited_regions SET timestamp_start = 'broken' WHERE id IN (7, 2990)")
+            try db.execute(sql: "UPDATE visited_regions SET start_ms = 'broken' WHERE id IN (7, 2990)")
         }
         return store
     }

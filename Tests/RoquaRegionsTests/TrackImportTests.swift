@@ -229,11 +229,10 @@ import Testing
     @Test func enrichFillsRegionsStoredWithoutNames() throws {
         let s = try Self.setup()
         try s.store.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, geohash, last_visit)
-                    VALUES (40.9879, 29.0281, 150, '2024-05-01T08:00:00.000Z', 'sxk9ht9', '2024-05-01T08:00:00.000Z')
-                    """)
+            try VisitedRegion(
+                latitude: 40.9879, longitude: 29.0281, radius: 150, timestampStart: Date(timeIntervalSince1970: 1_714_550_400),
+                geohash: "sxk9ht9"
+            ).insert(db)
         }
         let stale = try s.store.regionsNeedingEnrichment(current: s.importer.enricher.identity, all: false)
         #expect(stale.count == 1)

@@ -44,17 +44,11 @@ package enum MapFixtures {
         let regions = try regions()
         try store.write { db in
             for r in regions {
-                try db.execute(
-                    sql: """
-                        INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, province, district, country,
-                            geohash, country_code, province_code, district_code, last_visit)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        r.latitude, r.longitude, r.radius, try StoreTime.text(r.timestampStart), r.province,
-                        r.district, r.country, r.countryCode, r.provinceCode, r.districtCode,
-                        try StoreTime.text(r.lastVisit),
-                    ])
+                try VisitedRegion(
+                    latitude: r.latitude, longitude: r.longitude, radius: r.radius, timestampStart: r.timestampStart,
+                    province: r.province, district: r.district, country: r.country, countryCode: r.countryCode,
+                    provinceCode: r.provinceCode, districtCode: r.districtCode, geohash: "", lastVisit: r.lastVisit
+                ).insert(db)
             }
         }
         return path

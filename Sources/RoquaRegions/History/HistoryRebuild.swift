@@ -34,7 +34,9 @@ public struct UnkeptRegions: Error, Sendable, Equatable, CustomStringConvertible
 
 extension TrackImporter {
     /// Tables made by the derive stages, emptied before everything is derived again.
-    static let derivedTables = ["visited_regions", "flight_regions", "presence", "tiles", "flights", "explored_figures", "map_tiles"]
+    static let derivedTables = [
+        "visited_regions", "places", "flight_regions", "presence", "tiles", "flights", "explored_figures", "map_tiles",
+    ]
 
     /// Re-derives everything from the kept fixes with this importer's settings, in `db`'s open
     /// transaction: the derived tables and the kept timeline (the store's and each component's) are emptied, every

@@ -104,10 +104,10 @@ struct RegionDerivation {
         var firsts: [FirstVisit] = []
         var visited = try RegionStore.visitedCodes(db)
         enricher.expect(engine.newRegionIndices.count)
-        let regionWriter = try VisitedRegion.rowWriter(db)
+        var regionWriter = try RegionWriter(db)
         for index in engine.newRegionIndices {
             var region = try enricher.enriched(engine.regions[index])
-            region.id = try region.insertRow(with: regionWriter, db)
+            region.id = try regionWriter.insert(region, db)
             engine.adopt(region, at: index)
             for (level, code, name) in [
                 (AdminLevel.country, region.countryCode, region.country),
@@ -122,12 +122,12 @@ struct RegionDerivation {
             let r = engine.regions[index]
             try db.execute(
                 sql: """
-                    UPDATE visited_regions SET timestamp_start = ?, timestamp_end = ?, visit_count = ?, last_visit = ?
+                    UPDATE visited_regions SET start_ms = ?, end_ms = ?, visit_count = ?, last_visit_ms = ?
                     WHERE id = ?
                     """,
                 arguments: [
-                    try StoreTime.text(r.timestampStart), try r.timestampEnd.map(StoreTime.text), r.visitCount,
-                    try StoreTime.text(r.lastVisit), r.id,
+                    try StoreTime.milliseconds(r.timestampStart), try r.timestampEnd.map(StoreTime.milliseconds), r.visitCount,
+                    try StoreTime.milliseconds(r.lastVisit), r.id,
                 ])
         }
         let engine = engine
@@ -165,8 +165,9 @@ struct RegionDerivation {
     /// `region`'s times as the store gives them back.
     private static func asStored(_ region: inout VisitedRegion) throws {
         func stored(_ date: Date) throws -> Date {
-            let text = try StoreTime.text(date)
-            guard let back = StoreTime.date(text) else { throw StoreTimeError(seconds: date.timeIntervalSince1970) }
+            guard let back = StoreTime.date(milliseconds: try StoreTime.milliseconds(date)) else {
+                throw StoreTimeError(seconds: date.timeIntervalSince1970)
+            }
             return back
         }
         region.timestampStart = try stored(region.timestampStart)

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A visited region: a circle around where the user was, with what it lies in (the product's
-/// `visited_regions` row, plus codes and visit bookkeeping). Its `Codable` form is the table's
-/// row, column for column, used both by the store and by exports.
+/// `visited_regions` row, plus codes and visit bookkeeping). Its `Codable` form is the product's
+/// row, column for column, times as ISO 8601 text: what exports hold. The store keeps it
+/// narrower (`RegionWriter`, `RegionRowReader`: integer times, the names as a place's id).
 public struct VisitedRegion: Sendable, Equatable {
     /// The row id in the store; `nil` until inserted.
     public var id: Int64?
@@ -152,7 +153,7 @@ package final class RegionNames: Sendable, Equatable {
 }
 
 extension VisitedRegion: Codable {
-    /// The table's column names.
+    /// The product's column names.
     enum CodingKeys: String, CodingKey {
         case id, latitude, longitude, radius, province, district, country, geohash
         /// `province` in exports written before version 5 of the store (read, never written).
@@ -163,7 +164,7 @@ extension VisitedRegion: Codable {
         case locality, localityID = "locality_id"
     }
 
-    /// Decodes a region from its row form (stored times as ISO 8601 text).
+    /// Decodes a region from its row form (times as ISO 8601 text).
     ///
     /// - Throws: `DecodingError` when a required column is missing, has the wrong type, or holds a
     ///   time that does not parse.

@@ -164,9 +164,12 @@ extension RegionStore {
             let existing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
             let fixes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix_blocks") ?? 0
             guard existing + fixes == 0 || replace else { throw RegionStoreError.notEmpty(path: path, regions: existing) }
-            try db.execute(sql: "DELETE FROM visited_regions; DELETE FROM imports; DELETE FROM fix_blocks; DELETE FROM fix_sources")
+            try db.execute(
+                sql: "DELETE FROM visited_regions; DELETE FROM places; DELETE FROM imports; DELETE FROM fix_blocks; DELETE FROM fix_sources"
+            )
             try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'visited_regions'")
-            for region in archive.regions { try region.insert(db) }
+            var writer = try RegionWriter(db)
+            for region in archive.regions { _ = try writer.insert(region, keepingID: true, db) }
             for entry in archive.imports { try entry.insert(db) }
             for table in tables {
                 try db.execute(sql: "DELETE FROM \(table.table)")

@@ -32,7 +32,10 @@ extension RegionStore {
     /// - Throws: `RegionStoreError.cannotOpen` when the store cannot be read.
     public func regionsNeedingEnrichment(current identity: String, all: Bool) throws -> [VisitedRegion] {
         try read { db in
-            try Self.regions(db, where: "enriched_with IS NULL OR (? AND enriched_with != ?)", arguments: [all, identity]).readable
+            try Self.regions(
+                db, where: "place_id IN (SELECT id FROM places WHERE enriched_with IS NULL OR (? AND enriched_with != ?))",
+                arguments: [all, identity]
+            ).readable
         }
     }
 
@@ -43,12 +46,14 @@ extension RegionStore {
         let updated = try regions.map { try enricher.enriched($0) }
         return try write { db in
             var changed = 0
+            var writer = try RegionWriter(db)
             for (old, new) in zip(regions, updated) {
-                try new.update(db)
+                try writer.rename(new.id, new.names, db)
                 var renamed = old
                 renamed.enrichedWith = new.enrichedWith
                 if renamed != new { changed += 1 }
             }
+            try PlaceTable.dropUnused(db)
             return changed
         }
     }

@@ -3,14 +3,9 @@ import GRDB
 
 /// How the store reads and writes `visited_regions` rows: every reader skips a row that cannot be
 /// read (set aside as an `UnreadableRegion`), and a region is checked before it is written.
-extension VisitedRegion: FetchableRecord, PersistableRecord {
-    /// The store table regions live in.
-    public static let databaseTableName = "visited_regions"
-}
-
 extension RegionStore {
-    /// Every row, decoded one at a time so a bad one is set aside rather than failing the rest: by
-    /// position (`RegionRowReader`), or by the `Codable` form for a row that reader leaves alone.
+    /// Every row, read one at a time (`RegionRowReader`) so a bad one is set aside rather than
+    /// failing the rest.
     /// `growing`: room for a sixteenth more (at least 1,024) — the clustering appends an import's
     /// new regions, and one more region in an array of a million regions' exact size copied all
     /// of them into one of twice the size.
@@ -23,11 +18,9 @@ extension RegionStore {
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visited_regions") ?? 0
             readable.reserveCapacity(growing ? Self.roomToGrow(count) : count)
         }
-        let unreadable = try eachReadable(
-            db, where: condition, arguments: arguments,
-            fast: { reader, s in reader.region(s).flatMap { (try? $0.validate()) != nil ? $0 : nil } },
-            general: { $0 }
-        ) { readable.append($0) }
+        let unreadable = try eachReadable(db, where: condition, arguments: arguments, read: { $0.region($1) }) {
+            readable.append($0)
+        }
         return (readable, unreadable)
     }
 
@@ -47,8 +40,7 @@ extension RegionStore {
     ) throws -> [UnreadableRegion] {
         try eachReadable(
             db, where: ids == nil ? "1" : "id BETWEEN ? AND ?",
-            arguments: ids.map { [$0.lowerBound, $0.upperBound] } ?? [],
-            fast: { reader, s in reader.facts(s) }, general: RegionFacts.init, body: body)
+            arguments: ids.map { [$0.lowerBound, $0.upperBound] } ?? [], read: { $0.facts($1) }, body: body)
     }
 
     /// Tells the store's handler about rows a read skipped (nothing when there are none).
@@ -70,44 +62,23 @@ extension RegionStore {
         }
     }
 
-    /// Each row's value by the fast reader, or else from the `Codable` form; the rows neither can
-    /// read (or that fail `validate()`) returned.
+    /// Each readable row's value, in id order; the rows that cannot be read returned.
     private static func eachReadable<T>(
         _ db: Database, where condition: String = "1", arguments: StatementArguments = [],
-        fast: (inout RegionRowReader, SQLiteStatement) -> T?,
-        general: (VisitedRegion) -> T, body: (T) throws -> Void
+        read: (inout RegionRowReader, SQLiteStatement) -> Result<T, UnreadableRegion>, body: (T) throws -> Void
     ) throws -> [UnreadableRegion] {
         var unreadable: [UnreadableRegion] = []
+        var reader = try RegionRowReader(db)
         let statement = try db.makeStatement(
             sql: "SELECT \(RegionRowReader.columns) FROM visited_regions WHERE \(condition) ORDER BY id")
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        var reader = RegionRowReader()
-        while let row = try rows.next() {
-            if let value = fast(&reader, statement.sqliteStatement) {
-                try body(value)
-                continue
+        while try rows.next() != nil {
+            switch read(&reader, statement.sqliteStatement) {
+            case let .success(value): try body(value)
+            case let .failure(problem): unreadable.append(problem)
             }
-            let region: VisitedRegion
-            do {
-                region = try VisitedRegion(row: row)
-                try region.validate()
-            } catch {
-                unreadable.append(UnreadableRegion(id: row["id"] ?? -1, problem: Self.problem(error)))
-                continue
-            }
-            try body(general(region))
         }
         return unreadable
-    }
-
-    private static func problem(_ error: any Error) -> String {
-        switch error {
-        case let DecodingError.dataCorrupted(context): context.debugDescription
-        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
-            "\(context.codingPath.last?.stringValue ?? "a column") has the wrong type"
-        case let DecodingError.keyNotFound(key, _): "\(key.stringValue) is missing"
-        default: "\(error)"
-        }
     }
 }
 
@@ -116,20 +87,19 @@ extension VisitedRegion {
     /// can work with, at least one visit.
     /// - Throws: `RegionValueError` naming the value.
     public func validate() throws(RegionValueError) {
-        guard !Self.isValid(latitude: latitude, longitude: longitude, radius: radius, visitCount: visitCount) else { return }
-        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
-            throw RegionValueError("coordinate \(latitude), \(longitude) is out of range")
-        }
-        guard (1...ClusteringSettings.radiusRange.upperBound).contains(radius) else {
-            throw RegionValueError("radius \(radius) m is outside 1…\(ClusteringSettings.radiusRange.upperBound) m")
-        }
-        guard visitCount > 0 else { throw RegionValueError("visit_count \(visitCount) must be positive") }
+        if let problem = Self.problem(latitude: latitude, longitude: longitude, radius: radius, visitCount: visitCount) { throw problem }
     }
 
-    /// Whether `validate()` passes for these values.
-    static func isValid(latitude: Double, longitude: Double, radius: Int, visitCount: Int) -> Bool {
-        latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
-            && (1...ClusteringSettings.radiusRange.upperBound).contains(radius) && visitCount > 0
+    /// What `validate()` throws for these values; nil when they are valid.
+    static func problem(latitude: Double, longitude: Double, radius: Int, visitCount: Int) -> RegionValueError? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
+            return RegionValueError("coordinate \(latitude), \(longitude) is out of range")
+        }
+        guard (1...ClusteringSettings.radiusRange.upperBound).contains(radius) else {
+            return RegionValueError("radius \(radius) m is outside 1…\(ClusteringSettings.radiusRange.upperBound) m")
+        }
+        guard visitCount > 0 else { return RegionValueError("visit_count \(visitCount) must be positive") }
+        return nil
     }
 }
 
@@ -141,44 +111,58 @@ public struct RegionValueError: Error, CustomStringConvertible, Equatable, Senda
     public init(_ description: String) { self.description = description }
 }
 
-extension VisitedRegion {
-    /// The writer `insertRow(with:_:)` takes: the INSERT of a region's columns, those
-    /// `encode(to:)` writes.
-    static func rowWriter(_ db: Database) throws -> RowWriter {
-        try RowWriter(
+/// Writes regions as new rows of `visited_regions`, with SQLite's own binding calls (an import
+/// writes many: ~2 µs each, against ~20 µs through GRDB's record encoder), each region's names as
+/// its place's id (`PlaceIDs`).
+struct RegionWriter {
+    private let rows: RowWriter
+    private var places: PlaceIDs
+
+    /// `few`: a writer of one region or a few (each place looked up when named, not all read first).
+    init(_ db: Database, few: Bool = false) throws {
+        rows = try RowWriter(
             db,
             sql: """
-                INSERT INTO visited_regions (latitude, longitude, radius, timestamp_start, timestamp_end, province, district,
-                    country, country_code, province_code, district_code, geohash, visit_count, last_visit, enriched_with,
-                    locality, locality_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO visited_regions (id, latitude, longitude, radius, start_ms, end_ms, last_visit_ms, geohash, visit_count, place_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+        places = try PlaceIDs(db, all: !few)
     }
 
-    /// Inserts the region as a new row through `writer` (`rowWriter(_:)`; an import writes many:
-    /// ~2 µs each, against ~20 µs through the record encoder) and returns its id.
-    /// - Throws: `StoreTimeError` for a time that cannot be stored; GRDB's `DatabaseError`.
-    func insertRow(with writer: RowWriter, _ db: Database) throws -> Int64 {
-        let times = (try StoreTime.text(timestampStart), try timestampEnd.map(StoreTime.text), try StoreTime.text(lastVisit))
-        try writer.write { row in
-            row.add(latitude)
-            row.add(longitude)
-            row.add(Int64(radius))
+    /// Inserts `region` and returns its id: its own when `keepingID` (a restore), a new one otherwise.
+    /// - Throws: `StoreTimeError` for a time the store cannot hold; GRDB's `DatabaseError`.
+    mutating func insert(_ region: VisitedRegion, keepingID: Bool = false, _ db: Database) throws -> Int64 {
+        let times = (
+            try StoreTime.milliseconds(region.timestampStart), try region.timestampEnd.map(StoreTime.milliseconds),
+            try StoreTime.milliseconds(region.lastVisit)
+        )
+        let place = try places.id(region.names, db)
+        try rows.write { row in
+            row.add(keepingID ? region.id : nil)
+            row.add(region.latitude)
+            row.add(region.longitude)
+            row.add(Int64(region.radius))
             row.add(times.0)
             row.add(times.1)
-            row.add(province)
-            row.add(district)
-            row.add(country)
-            row.add(countryCode)
-            row.add(provinceCode)
-            row.add(districtCode)
-            row.add(geohash)
-            row.add(Int64(visitCount))
             row.add(times.2)
-            row.add(enrichedWith)
-            row.add(locality)
-            row.add(localityID)
+            row.add(region.geohash)
+            row.add(Int64(region.visitCount))
+            row.add(place)
         }
         return db.lastInsertedRowID
+    }
+
+    /// Gives the region with `id` the place `names` name.
+    mutating func rename(_ id: Int64?, _ names: RegionNames, _ db: Database) throws {
+        try db.execute(sql: "UPDATE visited_regions SET place_id = ? WHERE id = ?", arguments: [try places.id(names, db), id])
+    }
+}
+
+extension VisitedRegion {
+    /// Inserts the region with its id (a new one when it has none), in `db`'s open transaction.
+    /// - Throws: `StoreTimeError` for a time the store cannot hold; GRDB's `DatabaseError`.
+    package func insert(_ db: Database) throws {
+        var writer = try RegionWriter(db, few: true)
+        _ = try writer.insert(self, keepingID: true, db)
     }
 }

@@ -23,6 +23,8 @@ enum RegionSchema {
     static let timeline = "v8: kept timeline"
     /// Where each photo was imported from (the folder's absolute path), for its preview.
     static let photoFolders = "v9: photo folders"
+    /// Regions' names kept once per place (`PlaceTable`), their times as integer milliseconds.
+    static let places = "v10: places, integer times"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -114,6 +116,7 @@ enum RegionSchema {
         migrator.registerMigration(photoFolders) { db in
             try db.execute(sql: "ALTER TABLE fix_sources ADD COLUMN folder TEXT")
         }
+        migrator.registerMigration(places) { db in try PlaceTable.migrate(db) }
         return migrator
     }
 }

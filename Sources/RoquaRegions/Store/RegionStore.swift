@@ -298,9 +298,9 @@ public final class RegionStore: Sendable {
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT country_code FROM visited_regions WHERE country_code IS NOT NULL
-                    UNION SELECT province_code FROM visited_regions WHERE province_code IS NOT NULL
-                    UNION SELECT district_code FROM visited_regions WHERE district_code IS NOT NULL
+                    SELECT country_code FROM places WHERE country_code IS NOT NULL
+                    UNION SELECT province_code FROM places WHERE province_code IS NOT NULL
+                    UNION SELECT district_code FROM places WHERE district_code IS NOT NULL
                     """))
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// A stored row that cannot be read back as a region (a time that does not parse, a value of
 /// the wrong type): written by an older Roqua or by hand. It is skipped by every reader, so one
 /// bad row never makes the store unusable, and `roqua regions repair` removes it.
-public struct UnreadableRegion: Sendable, Equatable, CustomStringConvertible {
+public struct UnreadableRegion: Error, Sendable, Equatable, CustomStringConvertible {
     /// The row id (-1 when even that cannot be read).
     public var id: Int64
     /// Why the row cannot be read, naming the column.
@@ -27,6 +27,7 @@ extension RegionStore {
         try write { db in
             let bad = try Self.regions(db).unreadable
             for row in bad { try db.execute(sql: "DELETE FROM visited_regions WHERE id = ?", arguments: [row.id]) }
+            try PlaceTable.dropUnused(db)
             return bad
         }
     }

@@ -145,9 +145,9 @@ extension RegionStore {
         }
     }
 
-    /// The name regions store for each of `codes` (the code itself when none has one), looked up
-    /// through the codes index from each unit's country, province and district in `presence`
-    /// (a scan of every region for its names took 0.2 s at a million regions).
+    /// The name regions' places give each of `codes` (the code itself when none has one), looked
+    /// up from each unit's country, province and district in `presence` (a scan of every region
+    /// for its names took 0.2 s at a million regions).
     static func unitNames(_ db: Database, level: AdminLevel, codes: Set<String>, buckets: ClosedRange<Int>) throws -> [String: String] {
         let (code, name) =
             switch level {
@@ -164,7 +164,8 @@ extension RegionStore {
         let path = ["country_code", "province_code", "district_code"].prefix { $0 != code } + [code]
         let lookup = try db.makeStatement(
             sql: """
-                SELECT \(name) FROM visited_regions WHERE \(path.map { "\($0) IS ?" }.joined(separator: " AND ")) AND \(name) IS NOT NULL LIMIT 1
+                SELECT \(name) FROM places WHERE \(path.map { "\($0) IS ?" }.joined(separator: " AND ")) AND \(name) IS NOT NULL
+                ORDER BY id LIMIT 1
                 """)
         while let row = try units.next() {
             let codes3: [String] = [row[0], row[1], row[2]]
