@@ -67,9 +67,17 @@ package struct StoreOptions: ParsableArguments {
                         + "(first: \(unreadable[0])); `roqua regions repair` removes them")
             }
         }
-        return try RegionStore(path: path, components: Self.components, access: access, unreadable: unreadable) { copy in
+        var upgraded = false
+        let store = try RegionStore(path: path, components: Self.components, access: access, unreadable: unreadable) { copy in
             RoquaProgram.note("Upgrading the store \(path) to this Roqua's format; a copy of it as it was is kept at \(copy)")
+            upgraded = true
         }
+        // A store from before the figures were kept has them measured now, with the upgrade, not
+        // by the first `stats` after it.
+        if upgraded {
+            ExploredFigures.keepRemembered(in: access == .readWrite ? store : try RegionStore(path: path, components: Self.components))
+        }
+        return store
     }
 
     /// Every module's tables in the store.

@@ -4,6 +4,7 @@ import RoquaAchievements
 import RoquaBoundaries
 import RoquaHTTPGuard
 import RoquaIO
+import RoquaProgress
 import RoquaRegions
 import RoquaServeInput
 
@@ -60,6 +61,7 @@ final class ServerState: Sendable {
         catalog = try UnitCatalog(database: database)
         shapes = UnitShapes(catalog: catalog, hierarchy: hierarchy)
         if let warning = PrivateFiles.looseModeWarning(options.store) { logger.warning("\(warning)") }
+        var upgraded = false
         store = try RegionStore(
             path: options.store, components: [AchievementStorage.component],
             unreadable: { unreadable in
@@ -71,7 +73,9 @@ final class ServerState: Sendable {
                 logger.notice(
                     "the store was upgraded to this Roqua's format; a copy of it as it was is kept beside it",
                     metadata: ["copy": "\(copy)"])
+                upgraded = true
             })
+        if upgraded { ExploredFigures.keepRemembered(in: store) }
         let achievements = try options.achievements.map(AchievementCatalog.load(path:)) ?? AchievementCatalog.bundled()
         tracker = AchievementTracker(catalog: achievements, hierarchy: hierarchy)
         imports = TrackImportGate()

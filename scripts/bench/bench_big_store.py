@@ -253,7 +253,7 @@ def main():
             print(f"{'':>9} imported in {time.perf_counter() - started:.1f} s")
             open(stamp_path, "w").write(stamp)
         counted = subprocess.run(["sqlite3", store, "SELECT (SELECT COUNT(*) FROM visited_regions), (SELECT COUNT(*) FROM tiles), "
-                                  "(SELECT COUNT(*) FROM presence), (SELECT MAX(substr(last_visit, 1, 4)) FROM visited_regions)"],
+                                  "(SELECT COUNT(*) FROM presence), (SELECT strftime('%Y', MAX(last_visit_ms) / 1000, 'unixepoch') FROM visited_regions)"],
                                  capture_output=True, text=True, check=True).stdout.strip().split("|")
         regions, tiles, presence, year = int(counted[0]), int(counted[1]), int(counted[2]), counted[3]
         print(f"{size:>9,}: {regions:,} regions, {tiles:,} zoom-17 tiles, {presence:,} presence rows, "
