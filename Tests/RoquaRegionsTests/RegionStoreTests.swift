@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import RoquaBoundaries
-import RoquaRegions
 import RoquaTestSupport
 import Testing
+
+@testable import RoquaRegions
 
 @Suite struct RegionStoreTests {
     static func sampleRegions() -> [VisitedRegion] {
@@ -78,6 +79,32 @@ import Testing
         #expect(try empty.restore(from: file) == 2)
         #expect(try empty.export(format) == first)
         #expect(try empty.allRegions().map(\.district) == ["Kadıköy", nil])
+    }
+
+    /// An export's regions of one place are read sharing one `RegionNames` (a million regions
+    /// decoded with names of their own held ~250 MB more), those of another place their own; the
+    /// restored store holds the same regions.
+    @Test func anExportsRegionsOfOnePlaceShareTheirNames() throws {
+        let directory = try TempDirectory()
+        let store = try RegionStore(path: directory.file("regions.sqlite"))
+        try store.write { db in
+            for (i, district) in ["Kadıköy", "Kadıköy", "Beşiktaş", "Kadıköy"].enumerated() {
+                try VisitedRegion(
+                    latitude: 41, longitude: 29 + Double(i) / 100, radius: 100, timestampStart: Date(timeIntervalSince1970: 1_700_000_000),
+                    province: "İstanbul", district: district, country: "Türkiye", countryCode: "TR", geohash: "sxk9"
+                ).insert(db)
+            }
+        }
+        for format in [ArchiveFormat.json, .geojson] {
+            let file = directory.file("export.\(format.rawValue)")
+            try store.export(format).write(to: URL(fileURLWithPath: file))
+            let regions = try ArchiveCoding.read(file).regions
+            #expect(regions.count == 4 && regions[0].names === regions[1].names && regions[0].names === regions[3].names)
+            #expect(regions[2].names !== regions[0].names && regions[2].district == "Beşiktaş")
+            let restored = try RegionStore(path: directory.file("restored-\(format.rawValue).sqlite"))
+            try restored.restore(from: file)
+            #expect(try restored.allRegions() == store.allRegions())
+        }
     }
 
     /// Exports name the province `province`; one written before (`city`) still restores, and a

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A visited region: a circle around where the user was, with what it lies in (the product's
 /// `visited_regions` row, plus codes and visit bookkeeping). Its `Codable` form is the product's
@@ -150,6 +151,23 @@ package final class RegionNames: Sendable, Equatable {
     init(_ values: Values) { self.values = values }
 
     package static func == (a: RegionNames, b: RegionNames) -> Bool { a === b || a.values == b.values }
+
+    /// One `RegionNames` for each distinct set of names a decoder meets (`key` in its
+    /// `userInfo`): a million regions' export names a few thousand places, and each region
+    /// decoded with names of its own held ~250 bytes more.
+    final class Shared: @unchecked Sendable {
+        static let key = CodingUserInfoKey(rawValue: "roqua.sharedRegionNames")!
+        private let known = Mutex<[Values: RegionNames]>([:])
+
+        func names(_ values: Values) -> RegionNames {
+            known.withLock { known in
+                if let names = known[values] { return names }
+                let names = RegionNames.of(values)
+                known[values] = names
+                return names
+            }
+        }
+    }
 }
 
 extension VisitedRegion: Codable {
@@ -178,26 +196,32 @@ extension VisitedRegion: Codable {
             return date
         }
         let end = try c.decodeIfPresent(String.self, forKey: .timestampEnd) == nil ? nil : try time(.timestampEnd)
-        self.init(
-            id: try c.decodeIfPresent(Int64.self, forKey: .id),
-            latitude: try c.decode(Double.self, forKey: .latitude),
-            longitude: try c.decode(Double.self, forKey: .longitude),
-            radius: try c.decode(Int.self, forKey: .radius),
-            timestampStart: try time(.timestampStart),
-            timestampEnd: end,
-            province: try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince),
-            district: try c.decodeIfPresent(String.self, forKey: .district),
-            country: try c.decodeIfPresent(String.self, forKey: .country),
-            countryCode: try c.decodeIfPresent(String.self, forKey: .countryCode),
-            provinceCode: try c.decodeIfPresent(String.self, forKey: .provinceCode),
-            districtCode: try c.decodeIfPresent(String.self, forKey: .districtCode),
-            geohash: try c.decode(String.self, forKey: .geohash),
-            visitCount: try c.decode(Int.self, forKey: .visitCount),
-            lastVisit: try time(.lastVisit),
-            enrichedWith: try c.decodeIfPresent(String.self, forKey: .enrichedWith),
+        let (id, latitude, longitude, radius, start) = (
+            try c.decodeIfPresent(Int64.self, forKey: .id), try c.decode(Double.self, forKey: .latitude),
+            try c.decode(Double.self, forKey: .longitude), try c.decode(Int.self, forKey: .radius), try time(.timestampStart)
+        )
+        // In the order the columns were always read, so that a bad file is named as before.
+        let (province, district, country) = (
+            try c.decodeIfPresent(String.self, forKey: .province) ?? c.decodeIfPresent(String.self, forKey: .legacyProvince),
+            try c.decodeIfPresent(String.self, forKey: .district), try c.decodeIfPresent(String.self, forKey: .country)
+        )
+        let (countryCode, provinceCode, districtCode) = (
+            try c.decodeIfPresent(String.self, forKey: .countryCode), try c.decodeIfPresent(String.self, forKey: .provinceCode),
+            try c.decodeIfPresent(String.self, forKey: .districtCode)
+        )
+        let (geohash, visitCount, lastVisit) = (
+            try c.decode(String.self, forKey: .geohash), try c.decode(Int.self, forKey: .visitCount), try time(.lastVisit)
+        )
+        let values = RegionNames.Values(
+            province: province, district: district, country: country, countryCode: countryCode, provinceCode: provinceCode,
+            districtCode: districtCode, enrichedWith: try c.decodeIfPresent(String.self, forKey: .enrichedWith),
             // Absent in archives written before localities existed: the region is then re-enriched.
             locality: try c.decodeIfPresent(String.self, forKey: .locality),
             localityID: try c.decodeIfPresent(Int64.self, forKey: .localityID))
+        self.init(
+            id: id, latitude: latitude, longitude: longitude, radius: radius, timestampStart: start, timestampEnd: end,
+            names: (decoder.userInfo[RegionNames.Shared.key] as? RegionNames.Shared)?.names(values) ?? RegionNames.of(values),
+            geohash: geohash, visitCount: visitCount, lastVisit: lastVisit)
     }
 
     /// Encodes the region in its row form, times as ISO 8601 text with milliseconds.

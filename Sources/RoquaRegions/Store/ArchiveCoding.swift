@@ -58,14 +58,17 @@ package enum ArchiveCoding {
         struct Shape: Decodable { var features: [Ignored]? }
         struct Ignored: Decodable { init(from decoder: any Decoder) throws {} }
         let decoder = CheckedJSONDecoder()
+        decoder.userInfo[RegionNames.Shared.key] = RegionNames.Shared()
         do {
-            if try decoder.decode(Shape.self, from: data).features != nil {
-                let collection = try decoder.decode(FeatureCollection.self, from: data)
-                var archive = collection.roqua
-                archive.regions = collection.features.map(\.properties)
-                return archive
+            // A JSON export is read once (a million regions' is half a gigabyte); a file that is
+            // not one is looked at again, for GeoJSON's features.
+            do { return try decoder.decode(Archive.self, from: data) } catch let notJSON as DecodingError {
+                guard try decoder.decode(Shape.self, from: data).features != nil else { throw notJSON }
             }
-            return try decoder.decode(Archive.self, from: data)
+            let collection = try decoder.decode(FeatureCollection.self, from: data)
+            var archive = collection.roqua
+            archive.regions = collection.features.map(\.properties)
+            return archive
         } catch let error as DecodingError {
             throw ArchiveError.unreadable(file: file, reason: describe(error))
         }
