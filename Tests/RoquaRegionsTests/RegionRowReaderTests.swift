@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RoquaRegions
 import RoquaTestSupport
+import Synchronization
 import Testing
 
 /// The positional row reader: on thousands of generated rows, and on rows whose values have other
@@ -70,6 +71,9 @@ import Testing
                     try set("end_ms = NULL", problem: nil)
                     region.timestampEnd = nil
                 case 16: try set("place_id = X'03'", problem: "place_id has the wrong type")
+                case 17:  // two columns wrong: the first is named, by every reader
+                    try set("geohash = X'07'", problem: nil)
+                    try set("latitude = 'north'", problem: "latitude has the wrong type")
                 default: break
                 }
                 if expectedUnreadable.last?.hasPrefix("region \(id):") != true { expected.append(region) }
@@ -85,9 +89,13 @@ import Testing
         let unreadable = try store.unreadableRegions().map(\.description)
         #expect(unreadable == expectedUnreadable, "\(Set(unreadable).symmetricDifference(expectedUnreadable).sorted().prefix(6))")
         // The facts `roqua stats` reads: those of the very same regions, the same rows reported.
+        let reported = Mutex<[String]>([])
+        let reporting = try RegionStore(
+            path: directory.file("regions.sqlite"), unreadable: { rows in reported.withLock { $0 += rows.map(\.description) } })
         var facts: [RegionFacts] = []
-        try store.forEachRegionFacts { facts.append($0) }
+        try reporting.forEachRegionFacts { facts.append($0) }
         #expect(facts == expected.map(RegionFacts.init))
+        #expect(reported.withLock { $0 } == expectedUnreadable)
         // The fog's circles: every row with a valid centre and radius, whatever its other columns
         // (SQLite's own reading of the same rule).
         let circles = try store.circles()

@@ -23,26 +23,25 @@ struct RegionRowReader {
 
     /// The region in the statement's current row, or why it cannot be read.
     mutating func region(_ s: SQLiteStatement) -> Result<VisitedRegion, UnreadableRegion> {
-        let facts: Numbers, names: RegionNames
+        let numbers: Numbers, names: RegionNames
         switch read(s) {
-        case let .success(read): (facts, names) = read
+        case let .success(read): (numbers, names) = read
         case let .failure(problem): return .failure(problem)
         }
-        guard sqlite3_column_type(s, 7) == SQLITE_TEXT else { return .failure(problem(s, "geohash has the wrong type")) }
         let count = Int(sqlite3_column_bytes(s, 7))
         let bytes = UnsafeBufferPointer(start: sqlite3_column_text(s, 7), count: count)
         if !lastGeohash.utf8.elementsEqual(bytes) { lastGeohash = String(decoding: bytes, as: UTF8.self) }
         return .success(
             VisitedRegion(
-                id: facts.id, latitude: facts.latitude, longitude: facts.longitude, radius: facts.radius,
-                timestampStart: facts.start, timestampEnd: facts.end, names: names, geohash: lastGeohash,
-                visitCount: facts.visitCount, lastVisit: facts.lastVisit))
+                id: numbers.id, latitude: numbers.latitude, longitude: numbers.longitude, radius: numbers.radius,
+                timestampStart: numbers.start, timestampEnd: numbers.end, names: names, geohash: lastGeohash,
+                visitCount: numbers.visitCount, lastVisit: numbers.lastVisit))
     }
 
-    /// The facts of the region in the statement's current row, or why `region(_:)` would not read it.
+    /// The facts of the region in the statement's current row, or why `region(_:)` would not
+    /// read it (the same problem: the columns are checked in the same order).
     func facts(_ s: SQLiteStatement) -> Result<RegionFacts, UnreadableRegion> {
-        guard sqlite3_column_type(s, 7) == SQLITE_TEXT else { return .failure(problem(s, "geohash has the wrong type")) }
-        return read(s).map { numbers, names in
+        read(s).map { numbers, names in
             let v = names.values
             return RegionFacts(
                 latitude: numbers.latitude, longitude: numbers.longitude, radius: numbers.radius, start: numbers.start,
@@ -55,7 +54,7 @@ struct RegionRowReader {
         var id: Int64, latitude: Double, longitude: Double, radius: Int, start: Date, end: Date?, lastVisit: Date, visitCount: Int
     }
 
-    /// Every column but the geohash, checked and read.
+    /// Every column checked; all but the geohash read.
     private func read(_ s: SQLiteStatement) -> Result<(Numbers, RegionNames), UnreadableRegion> {
         guard sqlite3_column_type(s, 0) == SQLITE_INTEGER else {
             return .failure(UnreadableRegion(id: -1, problem: "id has the wrong type"))
@@ -69,6 +68,7 @@ struct RegionRowReader {
         if sqlite3_column_type(s, 3) != SQLITE_INTEGER { return .failure(wrongType(s, 3)) }
         if sqlite3_column_type(s, 8) != SQLITE_INTEGER { return .failure(wrongType(s, 8)) }
         if sqlite3_column_type(s, 9) != SQLITE_INTEGER { return .failure(wrongType(s, 9)) }
+        if sqlite3_column_type(s, 7) != SQLITE_TEXT { return .failure(wrongType(s, 7)) }
         let start: Date, lastVisit: Date, end: Date?
         switch time(s, 4) {
         case let .success(date?): start = date
