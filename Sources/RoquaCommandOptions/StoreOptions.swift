@@ -73,9 +73,9 @@ package struct StoreOptions: ParsableArguments {
             upgraded = true
         }
         // A store from before the figures were kept has them measured now, with the upgrade, not
-        // by the first `stats` after it.
-        if upgraded {
-            ExploredFigures.keepRemembered(in: access == .readWrite ? store : try RegionStore(path: path, components: Self.components))
+        // by the first `stats` after it (best effort, as remembering is).
+        if upgraded, let writable = access == .readWrite ? store : try? RegionStore(path: path, components: Self.components) {
+            ExploredFigures.keepRemembered(in: writable)
         }
         return store
     }

@@ -15,20 +15,22 @@ import Testing
         let names = ["İstanbul", "Kadıköy", "Türkiye", "", "Ağrı", "東京", "Zürich", "a\u{301}"]
         func name() -> String? { random.next() % 4 == 0 ? nil : names[Int(random.next() % UInt64(names.count))] }
         var expected: [VisitedRegion] = [], expectedUnreadable: [String] = []
+        let written = (0..<3_000).map { i in
+            let start = Date(timeIntervalSince1970: 1_400_000_000 + Double(random.next() % 400_000_000) / 1.7)
+            return VisitedRegion(
+                latitude: Double(Int(random.next() % 179_000_000)) / 1e6 - 89.5,
+                longitude: Double(Int(random.next() % 359_000_000)) / 1e6 - 179.5,
+                radius: 10 + Int(random.next() % 4_990), timestampStart: start,
+                timestampEnd: random.next() % 3 == 0 ? nil : start.addingTimeInterval(Double(random.next() % 90_000)),
+                province: name(), district: name(), country: name(), countryCode: name(), provinceCode: name(),
+                districtCode: name(), geohash: "sxk9by\(i % 10)", visitCount: 1 + Int(random.next() % 50),
+                lastVisit: start.addingTimeInterval(Double(random.next() % 900_000)), enrichedWith: name(),
+                locality: name(), localityID: random.next() % 2 == 0 ? nil : Int64(random.next() % 10_000_000))
+        }
         try store.write { db in
-            for i in 0..<3_000 {
-                let start = Date(timeIntervalSince1970: 1_400_000_000 + Double(random.next() % 400_000_000) / 1.7)
-                var region = VisitedRegion(
-                    latitude: Double(Int(random.next() % 179_000_000)) / 1e6 - 89.5,
-                    longitude: Double(Int(random.next() % 359_000_000)) / 1e6 - 179.5,
-                    radius: 10 + Int(random.next() % 4_990), timestampStart: start,
-                    timestampEnd: random.next() % 3 == 0 ? nil : start.addingTimeInterval(Double(random.next() % 90_000)),
-                    province: name(), district: name(), country: name(), countryCode: name(), provinceCode: name(),
-                    districtCode: name(), geohash: "sxk9by\(i % 10)", visitCount: 1 + Int(random.next() % 50),
-                    lastVisit: start.addingTimeInterval(Double(random.next() % 900_000)), enrichedWith: name(),
-                    locality: name(), localityID: random.next() % 2 == 0 ? nil : Int64(random.next() % 10_000_000))
-                try region.insert(db)
-                let id = db.lastInsertedRowID
+            let ids = try VisitedRegion.insert(written, db)
+            for (i, var region) in written.enumerated() {
+                let id = ids[i]
                 region.id = id
                 region.timestampStart = StoreTime.rounded(region.timestampStart)
                 region.timestampEnd = region.timestampEnd.map(StoreTime.rounded)
@@ -64,7 +66,7 @@ import Testing
                     try placed("CAST(X'C3BC' AS TEXT), CAST(X'FF41' AS TEXT)", problem: nil)
                     region.names =
                         VisitedRegion(
-                            latitude: 0, longitude: 0, radius: 1, timestampStart: start, district: "ü", geohash: "", locality: "\u{FFFD}A"
+                            latitude: 0, longitude: 0, radius: 1, timestampStart: .now, district: "ü", geohash: "", locality: "\u{FFFD}A"
                         ).names
                 case 14: try set("geohash = X'07'", problem: "geohash has the wrong type")
                 case 15:

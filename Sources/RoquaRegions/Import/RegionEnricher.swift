@@ -62,7 +62,7 @@ public final class RegionEnricher {
         lookups += 1
         if lookups == queriesBeforeLoading { _ = resolver.index.localities(countriesReadAlone: .max) }
         let answer = try resolver.index.withLocality(resolver.resolve(latitude: region.latitude, longitude: region.longitude))
-        region.names = names(
+        region.names = shared.names(
             RegionNames.Values(
                 province: answer.province?.name, district: answer.district?.name, country: answer.country?.name,
                 countryCode: answer.country?.code, provinceCode: answer.province?.code, districtCode: answer.district?.code,
@@ -70,24 +70,7 @@ public final class RegionEnricher {
         return region
     }
 
-    /// One `RegionNames` for every region of the same place: the last one given out when it is
-    /// the same (neighbouring regions mostly are), else one of the places met so far.
-    private func names(_ values: RegionNames.Values) -> RegionNames {
-        if let last, last.values == values { return last }
-        if let known = places[values] {
-            last = known
-            return known
-        }
-        if places.count >= Self.placesKept { places.removeAll(keepingCapacity: true) }
-        let made = RegionNames.of(values)
-        places[values] = made
-        last = made
-        return made
-    }
-    private var last: RegionNames?
-    private var places: [RegionNames.Values: RegionNames] = [:]
-    /// Places remembered at most (a place is a few hundred bytes; the world has ~150 k localities).
-    private static let placesKept = 1 << 16
+    private let shared = RegionNames.Shared()
 
     /// A point's country code and the name of the most local unit holding it (locality,
     /// district, province or country): a flight's ends. Nils where the point is in none.

@@ -152,18 +152,28 @@ package final class RegionNames: Sendable, Equatable {
 
     package static func == (a: RegionNames, b: RegionNames) -> Bool { a === b || a.values == b.values }
 
-    /// One `RegionNames` for each distinct set of names a decoder meets (`key` in its
-    /// `userInfo`): a million regions' export names a few thousand places, and each region
-    /// decoded with names of its own held ~250 bytes more.
-    final class Shared: @unchecked Sendable {
+    /// One `RegionNames` for every region of the same place, for those who make many regions:
+    /// the enricher, and a decoder of exports (`key` in its `userInfo`). A million regions name a
+    /// few thousand places, and each with names of its own held ~250 bytes more.
+    final class Shared: Sendable {
         static let key = CodingUserInfoKey(rawValue: "roqua.sharedRegionNames")!
-        private let known = Mutex<[Values: RegionNames]>([:])
+        /// Places remembered at most (a place is a few hundred bytes; the world has ~150 k localities).
+        static let placesKept = 1 << 16
+        private let known = Mutex<(last: RegionNames?, places: [Values: RegionNames])>((nil, [:]))
 
+        /// The names given out last when they are `values` (neighbouring regions mostly are the
+        /// same place), else those of a place met before, else new ones.
         func names(_ values: Values) -> RegionNames {
             known.withLock { known in
-                if let names = known[values] { return names }
+                if let last = known.last, last.values == values { return last }
+                if let names = known.places[values] {
+                    known.last = names
+                    return names
+                }
+                if known.places.count >= Self.placesKept { known.places.removeAll(keepingCapacity: true) }
                 let names = RegionNames.of(values)
-                known[values] = names
+                known.places[values] = names
+                known.last = names
                 return names
             }
         }

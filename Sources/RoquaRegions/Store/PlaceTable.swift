@@ -68,9 +68,8 @@ enum PlaceTable {
     /// them), and `visited_regions` made again with integer times (`StoreTime.milliseconds`) and a
     /// place id in place of its nine name columns; ids and the id sequence kept, the product's
     /// three indexes made again (the country's on `places`), the codes' and locality's dropped
-    /// (`places` is small). A value an older
-    /// Roqua could not read either (a time that does not parse) is copied as it is, so the row
-    /// stays reported as unreadable rather than lost.
+    /// (`places` is small). A value an older Roqua could not read either (a time that does not
+    /// parse) is copied as it is, so the row stays reported as unreadable rather than lost.
     static func migrate(_ db: Database) throws {
         let function = DatabaseFunction("roqua_store_ms", argumentCount: 1, pure: true) { values in
             guard let text = String.fromDatabaseValue(values[0]), let date = StoreTime.date(text),
@@ -127,27 +126,14 @@ struct PlaceIDs {
     /// The last names looked up and their id: neighbouring regions share one `RegionNames`.
     private var last: (names: RegionNames, id: Int64)?
     private let insert: Statement
-    /// Looks a place the store holds up by its names, when they were not all read at the start.
-    private let find: Statement?
 
-    /// `all`: every place read at once (a writer of many regions); otherwise each looked up when
-    /// first named (a writer of one).
-    init(_ db: Database, all: Bool = true) throws {
-        if all {
-            for (id, place) in try PlaceTable.read(db) {
-                guard case let .named(names) = place else { continue }
-                if let known = ids[names.values], known < id { continue }
-                ids[names.values] = id
-            }
+    init(_ db: Database) throws {
+        for (id, place) in try PlaceTable.read(db) {
+            guard case let .named(names) = place else { continue }
+            if let known = ids[names.values], known < id { continue }
+            ids[names.values] = id
         }
         insert = try db.makeStatement(sql: "INSERT INTO places (\(PlaceTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        find =
-            all
-            ? nil
-            : try db.makeStatement(
-                sql:
-                    "SELECT id FROM places WHERE \(PlaceTable.columns.split(separator: ",").map { "\($0) IS ?" }.joined(separator: " AND ")) ORDER BY id LIMIT 1"
-            )
     }
 
     /// The id of the place named `names`, added to `places` when it is new.
@@ -155,16 +141,12 @@ struct PlaceIDs {
         if let last, last.names === names { return last.id }
         let id: Int64
         let v = names.values
-        let arguments: StatementArguments = [
-            v.country, v.countryCode, v.province, v.provinceCode, v.district, v.districtCode, v.locality, v.localityID, v.enrichedWith,
-        ]
         if let known = ids[v] {
             id = known
-        } else if let find, let found = try Int64.fetchOne(find, arguments: arguments) {
-            id = found
-            ids[v] = id
         } else {
-            try insert.execute(arguments: arguments)
+            try insert.execute(arguments: [
+                v.country, v.countryCode, v.province, v.provinceCode, v.district, v.districtCode, v.locality, v.localityID, v.enrichedWith,
+            ])
             id = db.lastInsertedRowID
             ids[v] = id
         }

@@ -118,15 +118,14 @@ struct RegionWriter {
     private let rows: RowWriter
     private var places: PlaceIDs
 
-    /// `few`: a writer of one region or a few (each place looked up when named, not all read first).
-    init(_ db: Database, few: Bool = false) throws {
+    init(_ db: Database) throws {
         rows = try RowWriter(
             db,
             sql: """
                 INSERT INTO visited_regions (id, latitude, longitude, radius, start_ms, end_ms, last_visit_ms, geohash, visit_count, place_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        places = try PlaceIDs(db, all: !few)
+        places = try PlaceIDs(db)
     }
 
     /// Inserts `region` and returns its id: its own when `keepingID` (a restore), a new one otherwise.
@@ -159,10 +158,14 @@ struct RegionWriter {
 }
 
 extension VisitedRegion {
-    /// Inserts the region with its id (a new one when it has none), in `db`'s open transaction.
+    /// Inserts `regions`, each with its id (a new one when it has none), in `db`'s open
+    /// transaction; returns their ids.
     /// - Throws: `StoreTimeError` for a time the store cannot hold; GRDB's `DatabaseError`.
-    package func insert(_ db: Database) throws {
-        var writer = try RegionWriter(db, few: true)
-        _ = try writer.insert(self, keepingID: true, db)
+    package static func insert(_ regions: [VisitedRegion], _ db: Database) throws -> [Int64] {
+        var writer = try RegionWriter(db)
+        return try regions.map { try writer.insert($0, keepingID: true, db) }
     }
+
+    /// Inserts the region as `insert(_:_:)` does.
+    package func insert(_ db: Database) throws { _ = try Self.insert([self], db) }
 }
