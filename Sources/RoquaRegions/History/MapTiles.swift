@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RoquaIO
 import RoquaTiles
 
@@ -11,7 +12,6 @@ package struct MapTileKeeper {
     private let db: Database
     /// Fixes less accurate than this (decimetres) are left out, as the regions leave them.
     private let accuracyLimit: Double
-    private var touched: Set<TileKey> = []
     /// Work not yet handed to the counting thread, in order.
     private var pending: [TileCounting.Step] = []
     private var pendingFixes: [TileFix] = []
@@ -19,8 +19,12 @@ package struct MapTileKeeper {
     /// they come from (a rebuild of ten thousand small files must not gather them all here).
     private var pendingCount = 0
     /// The accumulator until the first hand-over; from then on the thread holds it.
-    private var accumulator: TileAccumulator? = TileAccumulator(zooms: 0...Self.heatZoom, flushThresholdBytes: 24 << 20)
+    private var accumulator: TileAccumulator?
     private var counting: TileCounting?
+    /// Where a big import's evicted counts wait for the end (`MapTileSpill`): the store's directory.
+    private let spillDirectory: String
+    /// The counts of an import counted here, in line, waiting for `finish`.
+    private var counted: TileCounting.Counted?
     private var closed = false
 
     /// The top zoom counted: heat to z16 (about 2.4 m a pixel at the equator), lines to z15.
@@ -42,25 +46,21 @@ package struct MapTileKeeper {
     static let upsert =
         "INSERT INTO map_tiles (z, x, y, kind, counts) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET counts = excluded.counts"
 
-    /// Binds a row of `upsert`.
-    private static func add(_ key: TileKey, _ blob: [UInt8], _ values: inout RowWriter.Values) {
-        values.add(Int64(key.z))
-        values.add(Int64(key.x))
-        values.add(Int64(key.y))
-        values.add(Int64(key.kind.rawValue))
-        values.add(blob)
-    }
-
     /// The stored counts of tile `key`, nil where nothing was recorded.
     static func blob(_ key: TileKey, _ db: Database) throws -> [UInt8]? {
         let read = try db.cachedStatement(sql: "SELECT counts FROM map_tiles WHERE z = ? AND x = ? AND y = ? AND kind = ?")
         return try Data.fetchOne(read, arguments: [key.z, key.x, key.y, key.kind.rawValue]).map { [UInt8]($0) }
     }
 
-    /// - Parameter maxAccuracy: metres; fixes less accurate count nowhere.
-    init(maxAccuracy: Double, _ db: Database) {
+    /// - Parameters:
+    ///   - maxAccuracy: metres; fixes less accurate count nowhere.
+    ///   - memory: bytes of counts held before the least recently touched tiles are spilled.
+    init(maxAccuracy: Double, _ db: Database, memory: Int = 24 << 20) {
         self.db = db
         accuracyLimit = maxAccuracy * 10
+        accumulator = TileAccumulator(zooms: 0...Self.heatZoom, flushThresholdBytes: memory)
+        let file = String(cString: sqlite3_db_filename(db.sqliteConnection, "main"))
+        spillDirectory = file.isEmpty ? NSTemporaryDirectory() : (file as NSString).deletingLastPathComponent
     }
 
     /// Adds fixes of source `source` (any number unique in this import), in time order.
@@ -90,47 +90,34 @@ package struct MapTileKeeper {
         closed = true
     }
 
-    /// Writes what is gathered, each row touched rewritten as one piece.
+    /// Writes what was counted: each row touched, in key order, as one compressed segment of its
+    /// old counts and the new.
     mutating func finish() throws {
         try close()
-        if let counting {
-            for evicted in counting.drain() { try merge(evicted) }
-        }
-        // Rows merged before the final flush and not since: one compressed segment each.
-        try rewrite(touched.sorted()) { _, blob throws(TileBlobError) in
-            guard let blob else { return nil }
-            let canonical = TileRaster.encode(try TileRaster.decode(blob))
-            return canonical == blob ? nil : canonical
-        }
-        touched.removeAll()
-    }
-
-    /// Rows read and written here in key order (the table's order, so each page is visited once),
-    /// `batch` at a time; `rewrite` — the row's new blob from its stored one (nil: none), nil to
-    /// leave it — run on every core in between.
-    private func rewrite(
-        _ keys: [TileKey], batch: Int = 64,
-        _ rewrite: (TileKey, [UInt8]?) throws(TileBlobError) -> [UInt8]?
-    ) throws {
+        guard let counted = try counting?.drain() ?? counted else { return }
         let write = try RowWriter(db, sql: Self.upsert)
-        for start in stride(from: 0, to: keys.count, by: batch) {
-            let chunk = keys[start..<min(keys.count, start + batch)]
-            let stored = try chunk.map { try Self.blob($0, db) }
-            var results = [Result<[UInt8]?, TileBlobError>](repeating: .success(nil), count: chunk.count)
-            results.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let out = buffer  // each row's own index
-                withoutActuallyEscaping(rewrite) { rewrite in
-                    nonisolated(unsafe) let rewrite = rewrite
-                    // One iteration a row: this thread takes whatever the other cores, busy with
-                    // the import's other threads until its end, do not get to.
-                    DispatchQueue.concurrentPerform(iterations: chunk.count) { i in
-                        out[i] = Result { () throws(TileBlobError) in try rewrite(chunk[chunk.startIndex + i], stored[i]) }
+        try counted.forEachBatch(64) { batch in
+            let stored = try batch.map { try Self.blob($0.key, db) }
+            var results = batch.map { Result<[UInt8], TileBlobError>.success($0.blob) }
+            if stored.contains(where: { $0 != nil }) {
+                results.withUnsafeMutableBufferPointer { buffer in
+                    nonisolated(unsafe) let out = buffer  // each row's own index
+                    // On every core: an import over a big stored map rewrites most of its rows.
+                    DispatchQueue.concurrentPerform(iterations: batch.count) { i in
+                        guard let old = stored[i] else { return }
+                        out[i] = Result { () throws(TileBlobError) in try TileRaster.merge(old, batch[i].blob) }
                     }
                 }
             }
-            for (key, result) in zip(chunk, results) {
-                guard let blob = try result.mapError({ DamagedMapTile(key: key, problem: $0) }).get() else { continue }
-                try write.write { values in Self.add(key, blob, &values) }
+            for (tile, result) in zip(batch, results) {
+                let blob = try result.mapError { DamagedMapTile(key: tile.key, problem: $0) }.get()
+                try write.write { values in
+                    values.add(Int64(tile.key.z))
+                    values.add(Int64(tile.key.x))
+                    values.add(Int64(tile.key.y))
+                    values.add(Int64(tile.key.kind.rawValue))
+                    values.add(blob)
+                }
             }
         }
     }
@@ -144,7 +131,7 @@ package struct MapTileKeeper {
     }
 
     /// Hands the pending work over: to the counting thread once an import is big enough to
-    /// gain from it, else counted here. Merges whatever the counting has evicted meanwhile.
+    /// gain from it, else counted here.
     private mutating func handOver() throws {
         if !pendingFixes.isEmpty {
             pending.append(.fixes(pendingFixes))
@@ -156,38 +143,15 @@ package struct MapTileKeeper {
         pendingCount = 0
         if counting == nil, var accumulator, steps.contains(where: \.isFlushAll) {
             self.accumulator = nil
-            for evicted in TileCounting.run(steps, &accumulator) { try merge(evicted) }
+            var spill: MapTileSpill?
+            counted = try TileCounting.run(steps, &accumulator, spill: &spill, in: spillDirectory)
             return
         }
         if counting == nil, let accumulator {
-            counting = TileCounting(accumulator)
+            counting = TileCounting(accumulator, spillingIn: spillDirectory)
             self.accumulator = nil
         }
-        counting?.submit(steps)
-        for evicted in counting?.take() ?? [] { try merge(evicted) }
-    }
-
-    /// Adds evicted counts to the stored rows, decoded, combined and encoded on every core (on
-    /// the importing thread alone, merging was 15 % of its time in a ten-year import, and this
-    /// and `finish`'s rewrite its last 2.4 s). Evicted before the end, a tile may come back:
-    /// appended uncompressed, and compressed once by `finish`. At the final flush (blobs encoded
-    /// already), a new row takes the blob the counting thread compressed, an existing one is
-    /// rewritten whole.
-    private mutating func merge(_ evicted: TileCounting.Evicted) throws {
-        let keys = evicted.deltas.keys.sorted()
-        if !evicted.encoded.isEmpty {
-            try rewrite(keys) { key, existing throws(TileBlobError) in
-                let delta = evicted.deltas[key] ?? TileDelta()
-                guard let existing else { return evicted.encoded[key] ?? TileRaster.encode(delta) }
-                return TileRaster.encode(TileRaster.combine(try TileRaster.decode(existing), delta))
-            }
-            touched.subtract(keys)
-            return
-        }
-        try rewrite(keys) { key, existing throws(TileBlobError) in
-            try TileRaster.merge(existing, evicted.deltas[key] ?? TileDelta(), compressAppended: false)
-        }
-        touched.formUnion(keys)
+        try counting?.submit(steps)
     }
 }
 
@@ -203,9 +167,9 @@ package struct DamagedMapTile: Error, Sendable, CustomStringConvertible {
 }
 
 /// Counts tiles on a thread of its own, so that a big import's map costs the importing thread
-/// only the writes: the steps are counted in the order handed over, exactly as in line, and
-/// what the accumulator evicts waits until the importing thread takes it (it alone holds the
-/// database). The thread ends when this is released, stopping at its next step and waited for.
+/// only the writes at its end: the steps are counted in the order handed over, exactly as in
+/// line; what the accumulator evicts meanwhile goes to a `MapTileSpill`. The thread ends when
+/// this is released, stopping at its next step and waited for.
 final class TileCounting {
     enum Step {
         case fixes([TileFix])
@@ -223,92 +187,111 @@ final class TileCounting {
 
     private let channel = Channel()
 
-    init(_ accumulator: TileAccumulator) {
+    init(_ accumulator: TileAccumulator, spillingIn directory: String) {
         let box = AccumulatorBox(accumulator)
         let channel = channel
-        channel.start("roqua-map-tiles") { channel.count(box) }
+        channel.start("roqua-map-tiles") { channel.count(box, spillingIn: directory) }
     }
 
     deinit { channel.cancel() }
 
-    /// Counts evicted from the accumulator; at the final flush, each also encoded as the blob
-    /// of a new row (compressed here, off the importing thread).
-    struct Evicted {
-        var deltas: [TileKey: TileDelta]
-        var encoded: [TileKey: [UInt8]] = [:]
+    /// An import's counts at its end: each tile touched, in key order, with its new counts
+    /// encoded as a row of its own stores them.
+    enum Counted {
+        case inMemory([(key: TileKey, blob: [UInt8])])
+        /// The spill's last run (`MapTileSpill.finish`).
+        case spilled(MapTileSpill)
+
+        func forEachBatch(_ count: Int, _ body: ([(key: TileKey, blob: [UInt8])]) throws -> Void) throws {
+            switch self {
+            case let .inMemory(tiles):
+                for start in stride(from: 0, to: tiles.count, by: count) { try body(Array(tiles[start..<min(tiles.count, start + count)])) }
+            case let .spilled(spill): try spill.forEachBatch(count, body)
+            }
+        }
     }
 
-    /// Counts `steps` into `accumulator`, returning what it evicted (all of it at `.flushAll`).
-    static func run(_ steps: [Step], _ accumulator: inout TileAccumulator) -> [Evicted] {
-        var out: [Evicted] = []
+    /// Counts `steps` into `accumulator`; past its memory, the least recently touched tiles go
+    /// to `spill` (made in `directory` when first needed). Returns the counts at `.flushAll`.
+    static func run(
+        _ steps: [Step], _ accumulator: inout TileAccumulator, spill: inout MapTileSpill?, in directory: String
+    ) throws -> Counted? {
         for step in steps {
             switch step {
             case let .fixes(fixes):
                 accumulator.add(fixes)
-                if accumulator.needsFlush { out.append(Evicted(deltas: accumulator.flushCold())) }
+                if accumulator.needsFlush {
+                    if spill == nil { spill = try MapTileSpill(directory: directory) }
+                    try spill?.append(accumulator.flushCold())
+                }
             case let .resume(source, fix): accumulator.resume(source: source, after: (fix.time, fix.lat, fix.lon))
             case let .end(source): accumulator.endSource(source)
             case .flushAll:
-                let deltas = accumulator.flush()
-                out.append(Evicted(deltas: deltas, encoded: encoded(deltas)))
+                let remaining = accumulator.flush()
+                guard let spill else { return .inMemory(encoded(remaining)) }
+                try spill.finish(adding: remaining)
+                return .spilled(spill)
             }
         }
-        return out.filter { !$0.deltas.isEmpty }
+        return nil
     }
 
-    /// Each delta encoded as a row's blob, on every core: compressing the final flush was the
-    /// last thing a big import waited for (0.3 s of the 2 M-fix walk on one core).
-    static func encoded(_ deltas: [TileKey: TileDelta]) -> [TileKey: [UInt8]] {
-        let entries = Array(deltas)
-        var blobs = [[UInt8]](repeating: [], count: entries.count)
-        let parts = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), max(entries.count / 64, 1))
+    /// Each tile's counts encoded as a row's blob, in key order, on every core: compressing the
+    /// final flush was the last thing a big import waited for (0.3 s of the 2 M-fix walk on one core).
+    static func encoded(_ deltas: [TileKey: TileDelta]) -> [(key: TileKey, blob: [UInt8])] {
+        let keys = deltas.keys.sorted()
+        var blobs = [[UInt8]](repeating: [], count: keys.count)
+        let parts = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), max(keys.count / 64, 1))
         blobs.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer  // parts write disjoint indices
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                for i in stride(from: part, to: entries.count, by: parts) { out[i] = TileRaster.encode(entries[i].value) }
+                for i in stride(from: part, to: keys.count, by: parts) { out[i] = TileRaster.encode(deltas[keys[i]] ?? TileDelta()) }
             }
         }
-        return Dictionary(uniqueKeysWithValues: zip(entries.lazy.map(\.key), blobs))
+        return Array(zip(keys, blobs))
     }
 
     /// Queues steps, waiting while `depth` hand-overs are queued.
-    func submit(_ steps: [Step]) { channel.submit(steps) }
-    /// What was evicted so far, without waiting.
-    func take() -> [Evicted] { channel.take(waitingForFlush: false) }
-    /// Waits for the final flush and returns what is left.
-    func drain() -> [Evicted] { channel.take(waitingForFlush: true) }
+    /// - Throws: what stopped the counting (the spill could not be written).
+    func submit(_ steps: [Step]) throws { try channel.submit(steps) }
+    /// Waits for the final flush and returns the counts.
+    func drain() throws -> Counted? { try channel.drain() }
 
     /// The accumulator, handed to the counting thread (which alone uses it from then on).
     private final class AccumulatorBox: @unchecked Sendable {
         var accumulator: TileAccumulator
+        var spill: MapTileSpill?
         init(_ accumulator: TileAccumulator) { self.accumulator = accumulator }
     }
 
     /// What the two threads share, all of it guarded by `condition`.
     private final class Channel: WorkerChannel, @unchecked Sendable {
         private var queue: [[Step]] = []
-        private var evicted: [Evicted] = []
+        private var counted: Counted?
+        private var failure: (any Error)?
         private var flushed = false
 
-        func submit(_ steps: [Step]) {
+        func submit(_ steps: [Step]) throws {
             condition.lock()
             defer { condition.unlock() }
-            while queue.count >= TileCounting.depth { condition.wait() }
+            while queue.count >= TileCounting.depth && failure == nil { condition.wait() }
+            if let failure { throw failure }
             queue.append(steps)
             condition.broadcast()
         }
 
-        func take(waitingForFlush: Bool) -> [Evicted] {
+        func drain() throws -> Counted? {
             condition.lock()
             defer { condition.unlock() }
-            while waitingForFlush && !flushed { condition.wait() }
-            defer { evicted = [] }
-            return evicted
+            while !flushed { condition.wait() }
+            if let failure { throw failure }
+            return counted
         }
 
         /// The counting thread: counts each hand-over in turn until the final flush (nothing
-        /// comes after it: the accumulator's memory goes with the thread) or until cancelled.
-        func count(_ box: AccumulatorBox) {
+        /// comes after it: the accumulator's memory goes with the thread), a failure, or until
+        /// cancelled.
+        func count(_ box: AccumulatorBox, spillingIn directory: String) {
             condition.lock()
             defer { condition.unlock() }
             while true {
@@ -317,13 +300,15 @@ final class TileCounting {
                 let steps = queue.removeFirst()
                 condition.broadcast()
                 condition.unlock()
-                let out = TileCounting.run(steps, &box.accumulator)
+                let result = Result { try TileCounting.run(steps, &box.accumulator, spill: &box.spill, in: directory) }
                 condition.lock()
-                evicted += out
-                let last = steps.contains(where: \.isFlushAll)
-                flushed = flushed || last
+                switch result {
+                case let .success(counted): self.counted = counted
+                case let .failure(error): failure = error
+                }
+                flushed = flushed || steps.contains(where: \.isFlushAll) || failure != nil
                 condition.broadcast()
-                if last { return }
+                if flushed { return }
             }
         }
 
