@@ -164,7 +164,7 @@ public enum TileRaster {
     public static func segmentCount(_ blob: [UInt8]) throws(TileBlobError) -> Int { try segments(blob).count }
 
     public static func decode(_ blob: [UInt8]) throws(TileBlobError) -> TileDelta {
-        var result = TileDelta()
+        var parts: [TileDelta] = []
         for seg in try segments(blob) {
             let d: TileDelta
             if !seg.zlib {
@@ -184,9 +184,9 @@ public enum TileRaster {
                 guard destLen == uLong(seg.rawLength) else { throw .lengthMismatch }
                 d = try raw.withUnsafeBufferPointer { (b) throws(TileBlobError) -> TileDelta in try decodePayload(b) }
             }
-            result = combine(result, d)
+            parts.append(d)
         }
-        return result
+        return sum(parts)
     }
 
     @inline(__always)
@@ -233,6 +233,17 @@ public enum TileRaster {
     }
 
     // MARK: merge
+
+    /// The pixelwise saturating sum of any number of rasters, combined two by two in rounds: a
+    /// pixel is copied once a round, log₂ n times, not once for each raster after it (a tile
+    /// spilled by twenty evictions of a big import is summed in five rounds, not twenty).
+    public static func sum(_ deltas: [TileDelta]) -> TileDelta {
+        var round = deltas
+        while round.count > 1 {
+            round = stride(from: 0, to: round.count, by: 2).map { i in i + 1 < round.count ? combine(round[i], round[i + 1]) : round[i] }
+        }
+        return round.first ?? TileDelta()
+    }
 
     /// Pixelwise saturating sum of two sparse rasters.
     public static func combine(_ a: TileDelta, _ b: TileDelta) -> TileDelta {

@@ -384,6 +384,22 @@ func randomHistory(seed: UInt64, count: Int, sources: Int = 2) -> [TileFix] {
         }
     }
 
+    /// Any number of rasters summed in rounds is their sum one after the other, saturating alike.
+    @Test func sumInRoundsIsTheSumInTurn() {
+        var rng = SeededGenerator(state: 7)
+        for count in 0...21 {
+            let deltas = (0..<count).map { _ in
+                var d = [UInt32](repeating: 0, count: 65536)
+                for _ in 0..<Int.random(in: 0...800, using: &rng) {
+                    d[Int.random(in: 0..<4096, using: &rng)] += UInt32.random(in: 1...9, using: &rng)
+                }
+                if Int.random(in: 0..<4, using: &rng) == 0 { d[5] = .max - 2 }
+                return TileDelta(dense: d)
+            }
+            #expect(TileRaster.sum(deltas) == deltas.reduce(TileDelta()) { TileRaster.combine($0, $1) })
+        }
+    }
+
     @Test(arguments: [2, 5, 9, 12, 14, 16, 17, 18])
     func directEqualsPyramid(z: Int) throws {
         let fixes = randomHistory(seed: UInt64(z), count: 3000)

@@ -87,9 +87,9 @@ final class MapTileSpill {
                 nonisolated(unsafe) let out = buffer  // each tile's own index
                 DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
                     out[i] = Result { () throws(TileBlobError) in
-                        var sum = remaining[tiles[i]] ?? TileDelta()
-                        for segment in segments[i] { sum = TileRaster.combine(sum, try TileRaster.decode(segment)) }
-                        return TileRaster.encode(sum)
+                        var parts = try segments[i].map { (segment) throws(TileBlobError) in try TileRaster.decode(segment) }
+                        if let last = remaining[tiles[i]] { parts.append(last) }
+                        return TileRaster.encode(TileRaster.sum(parts))
                     }
                 }
             }
