@@ -25,7 +25,7 @@ struct SourceState {
 ///   load ≤ 70 % — that turns into a dense 64 KiB byte raster past 11,469 pixels; a count at
 ///   255 continues in a side table. A tile crossed by one line costs ~1.5 KiB, not 256 KiB.
 ///   `needsFlush` turns true when the buffers exceed `flushThresholdBytes`; the caller then calls `flushCold()`
-///   (evicts the least recently touched tiles down to half the threshold) or `flush()` (all)
+///   (evicts the least recently touched tiles down to four fifths of the threshold) or `flush()` (all)
 ///   and merges the result into storage. Any split into batches and flushes gives the same
 ///   stored sums.
 public struct TileAccumulator {
@@ -130,12 +130,23 @@ public struct TileAccumulator {
         return s.flush(targetBytes: 0)
     }
 
-    /// Flushes only the least recently touched tiles, until at most `targetBytes` (default: half
-    /// the threshold) stay buffered. Tiles still in use (the city you are in) stay in memory, so
-    /// they are merged into storage far less often.
+    /// As `flush()`, handing `body` the counts one zoom at a time, the deepest first: no more
+    /// than one zoom's deltas are held at once, and each zoom's buffers are freed as it is handed
+    /// out (the final flush of a big import held them all, about 35 MB at ten years).
+    public mutating func flush(zoomByZoom body: ([TileKey: TileDelta]) throws -> Void) rethrows {
+        makeUnique()
+        try s.flushAll(zoomByZoom: body)
+    }
+
+    /// Flushes only the least recently touched tiles, until at most `targetBytes` (default: four
+    /// fifths of the threshold) stay buffered. Tiles still in use (the city you are in) stay in
+    /// memory, so they are merged into storage far less often. Four fifths rather than half: the
+    /// buffers stay fuller, so fewer tiles come back after their eviction (a ten-year import
+    /// spills 189 MB instead of 217 MB; 1.06 GB instead of 1.21 GB on the heaviest history
+    /// benchmarked, with 30 MB less memory and 10 % less time there).
     public mutating func flushCold(targetBytes: Int? = nil) -> [TileKey: TileDelta] {
         makeUnique()
-        return s.flush(targetBytes: targetBytes ?? flushThresholdBytes / 2)
+        return s.flush(targetBytes: targetBytes ?? flushThresholdBytes * 4 / 5)
     }
 }
 
@@ -526,22 +537,30 @@ final class AccStorage {
         }
     }
 
+    /// Flushes every tile, deepest zoom first, handing out each zoom's deltas as soon as it is
+    /// done (a zoom's tiles are evicted once each: their children pushed into them before).
+    func flushAll(zoomByZoom body: ([TileKey: TileDelta]) throws -> Void) rethrows {
+        for z in stride(from: maxZ, through: minZ, by: -1) {
+            var out: [TileKey: TileDelta] = [:]
+            for sl in 0..<tileCount where live[sl] && keys[sl].z == z { evict(sl, into: &out) }
+            if !out.isEmpty { try body(out) }
+        }
+        tileCount = 0
+        freeSlots.removeAll()
+        keys.removeAll(keepingCapacity: true)
+        live.removeAll(keepingCapacity: true)
+        lastUse.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
+        overflow.removeAll()
+        cache.update(repeating: -1, count: 2 * Self.cacheStride * 3)
+    }
+
     /// Flushes the least recently used tiles until at most `targetBytes` remain (0 = all).
     /// Evicted tiles push their sums into their parents (see `evict`).
     func flush(targetBytes: Int) -> [TileKey: TileDelta] {
         var out: [TileKey: TileDelta] = [:]
         if targetBytes <= 0 {
-            for z in stride(from: maxZ, through: minZ, by: -1) {
-                for sl in 0..<tileCount where live[sl] && keys[sl].z == z { evict(sl, into: &out) }
-            }
-            tileCount = 0
-            freeSlots.removeAll()
-            keys.removeAll(keepingCapacity: true)
-            live.removeAll(keepingCapacity: true)
-            lastUse.removeAll(keepingCapacity: true)
-            index.removeAll(keepingCapacity: true)
-            overflow.removeAll()
-            cache.update(repeating: -1, count: 2 * Self.cacheStride * 3)
+            flushAll { out.merge($0) { old, _ in old } }
         } else {
             for k in 0..<2 {
                 for z in minZ...maxZ {

@@ -92,8 +92,8 @@ import Testing
         #expect(try Self.rows(queue).count > before.count)
     }
 
-    /// The spill alone: runs of overlapping tiles and the counts left in memory sum to each tile's
-    /// total, in key order, encoded as a row stores it.
+    /// The spill alone: runs of overlapping tiles sum to each tile's total, in key order, encoded
+    /// as a row stores it.
     @Test func runsSumTileByTile() throws {
         let directory = try TempDirectory()
         let spill = try MapTileSpill(directory: directory.path)
@@ -110,13 +110,12 @@ import Testing
             return TileDelta(pixels: pixels, counts: pixels.map { counts[$0]! })
         }
         let keys = (0..<600).map { TileKey(z: 16, x: 38_000 + $0 % 40, y: 24_000 + $0 / 40, kind: $0 % 3 == 0 ? .lines : .heat) }
-        var remaining: [TileKey: TileDelta] = [:]
-        for run in 0..<5 {
+        for _ in 0..<5 {
             var tiles: [TileKey: TileDelta] = [:]
             for key in keys where Int.random(in: 0..<3, using: &random) == 0 { tiles[key] = delta(key) }
-            if run == 4 { remaining = tiles } else { try spill.append(tiles) }
+            try spill.append(tiles)
         }
-        try spill.finish(adding: remaining)
+        try spill.finish()
         var read: [(key: TileKey, blob: [UInt8])] = []
         try spill.forEachBatch(64) { read += $0 }
         #expect(read.count == totals.count)

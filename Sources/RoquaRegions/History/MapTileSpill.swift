@@ -3,9 +3,9 @@ import RoquaIO
 import RoquaTiles
 
 /// What a big import's map counting evicts before the end, kept out of memory and out of the
-/// store until then: each eviction is one run of tiles in key order, appended to a private file;
-/// at the end every run and the counts still in memory are summed, tile by tile, into one last
-/// run of the rows' new blobs, which the importing thread writes in key order.
+/// store until then: each eviction is one run of tiles in key order, appended to a private file,
+/// and so is each zoom of the final flush; at the end every run is summed, tile by tile, into one
+/// last run of the rows' new blobs, which the importing thread writes in key order.
 ///
 /// Merging each evicted tile into its stored row at once (read it, append to it, write it back)
 /// cost the importing thread 7.6 s of a ten-year import's 24 s: 504,841 evictions for 126,881
@@ -54,21 +54,18 @@ final class MapTileSpill {
         runs.append(start..<size)
     }
 
-    /// Sums every run and `remaining` (the counts the accumulator held at the end) tile by tile
-    /// into the last run: each tile's blob as a row of its own stores it (compressed, one
-    /// segment), decoded, summed and encoded on every core.
-    func finish(adding remaining: [TileKey: TileDelta]) throws {
+    /// Sums every run tile by tile into the last run: each tile's blob as a row of its own stores
+    /// it (compressed, one segment), decoded, summed and encoded on every core.
+    func finish() throws {
         var readers = runs.map { RunReader(descriptor: descriptor, path: path, range: $0) }
         var heads = try readers.indices.map { try readers[$0].next() }
-        let others = remaining.keys.sorted()
-        var nextOther = 0
         let start = size
         while true {
             // The next `batch` tiles in key order, each with its segments from every run.
             var keys: [TileKey] = []
             var parts: [[[UInt8]]] = []
             while keys.count < Self.batch {
-                var key = nextOther < others.count ? others[nextOther] : nil
+                var key: TileKey?
                 for head in heads { if let head, key.map({ head.key < $0 }) ?? true { key = head.key } }
                 guard let key else { break }
                 var segments: [[UInt8]] = []
@@ -76,7 +73,6 @@ final class MapTileSpill {
                     segments.append(heads[index]!.blob)
                     heads[index] = try readers[index].next()
                 }
-                if nextOther < others.count, others[nextOther] == key { nextOther += 1 }
                 keys.append(key)
                 parts.append(segments)
             }
@@ -87,8 +83,7 @@ final class MapTileSpill {
                 nonisolated(unsafe) let out = buffer  // each tile's own index
                 DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
                     out[i] = Result { () throws(TileBlobError) in
-                        var parts = try segments[i].map { (segment) throws(TileBlobError) in try TileRaster.decode(segment) }
-                        if let last = remaining[tiles[i]] { parts.append(last) }
+                        let parts = try segments[i].map { (segment) throws(TileBlobError) in try TileRaster.decode(segment) }
                         return TileRaster.encode(TileRaster.sum(parts))
                     }
                 }

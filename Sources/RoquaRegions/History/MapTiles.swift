@@ -227,9 +227,9 @@ final class TileCounting {
             case let .resume(source, fix): accumulator.resume(source: source, after: (fix.time, fix.lat, fix.lon))
             case let .end(source): accumulator.endSource(source)
             case .flushAll:
-                let remaining = accumulator.flush()
-                guard let spill else { return .inMemory(encoded(remaining)) }
-                try spill.finish(adding: remaining)
+                guard let spill else { return .inMemory(encoded(accumulator.flush())) }
+                try accumulator.flush { try spill.append($0) }
+                try spill.finish()
                 return .spilled(spill)
             }
         }
