@@ -80,15 +80,13 @@ public enum TileBlobError: Error, Equatable, Sendable, CustomStringConvertible {
 /// zlib level 1 packs 2× faster and ~8 % smaller than interleaved pairs. The first delta is the
 /// pixel index itself, later ones are > 0; counts are 1…UInt32.max.
 ///
-/// Merging a delta appends a segment (no inflate/deflate of what is stored) until a blob holds
-/// `maxSegments`; then it is rewritten as one segment. `compact` rewrites any multi-segment
-/// blob as one segment; compacted blobs are canonical (equal rasters give equal blobs).
+/// Roqua writes every row as one segment (`encode`: equal rasters give equal blobs) and merges
+/// by rewriting it whole; blobs of several segments, which stores written before 30 Nov 2026
+/// hold (a merge appended a segment then), are read as their sum.
 public enum TileRaster {
     public static let version: UInt8 = 2
     /// Payloads of at least this many bytes are zlib-compressed.
     public static let compressThreshold = 48
-    /// Default segment limit of `merge`.
-    public static let defaultMaxSegments = 8
     static let maxRaw = 16 + 65536 * 10
 
     // MARK: encode
@@ -159,9 +157,6 @@ public enum TileRaster {
         }
         return out
     }
-
-    /// Number of segments of a blob (headers only).
-    public static func segmentCount(_ blob: [UInt8]) throws(TileBlobError) -> Int { try segments(blob).count }
 
     public static func decode(_ blob: [UInt8]) throws(TileBlobError) -> TileDelta {
         var parts: [TileDelta] = []
@@ -284,28 +279,9 @@ public enum TileRaster {
         return out
     }
 
-    /// Merges a delta into an existing stored blob (nil = no row yet) and returns the new blob:
-    /// appends a segment while the blob has fewer than `maxSegments`, else rewrites it as one.
-    /// `compressAppended: false` stores appended segments raw (cheaper now, bigger until compacted).
-    public static func merge(
-        _ existing: [UInt8]?, _ delta: TileDelta, compress: Bool = true,
-        maxSegments: Int = defaultMaxSegments, compressAppended: Bool = true
-    ) throws(TileBlobError) -> [UInt8] {
-        guard let existing else { return encode(delta, compress: compress && compressAppended) }
-        if delta.isEmpty { return existing }
-        if try segmentCount(existing) < maxSegments { return existing + encode(delta, compress: compress && compressAppended) }
-        return encode(combine(try decode(existing), delta), compress: compress)
-    }
-
-    /// Merges two stored blobs into one compact blob.
-    public static func merge(_ a: [UInt8], _ b: [UInt8], compress: Bool = true) throws(TileBlobError) -> [UInt8] {
-        encode(combine(try decode(a), try decode(b)), compress: compress)
-    }
-
-    /// One-segment (canonical) form of a blob; returns nil when it is one segment already.
-    public static func compact(_ blob: [UInt8], compress: Bool = true) throws(TileBlobError) -> [UInt8]? {
-        if try segmentCount(blob) <= 1 { return nil }
-        return encode(try decode(blob), compress: compress)
+    /// Two stored blobs as one blob of their sum, one segment.
+    public static func merge(_ a: [UInt8], _ b: [UInt8]) throws(TileBlobError) -> [UInt8] {
+        encode(combine(try decode(a), try decode(b)))
     }
 }
 
@@ -322,9 +298,8 @@ public func fuzzTileBlob(_ bytes: [UInt8]) -> Bool {
         }
         let again = try TileRaster.decode(TileRaster.encode(d))
         precondition(again == d, "re-encode round trip failed")
-        let merged = try TileRaster.decode(try TileRaster.merge(bytes, d))
+        let merged = try TileRaster.decode(try TileRaster.merge(bytes, TileRaster.encode(d)))
         precondition(merged == TileRaster.combine(d, d), "merge lost counts")
-        _ = try TileRaster.compact(bytes)
         return true
     } catch {
         return false

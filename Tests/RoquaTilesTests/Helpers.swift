@@ -17,12 +17,9 @@ func fixAt(px: Int, py: Int, z: Int, time: Int64 = 0, source: Int64 = 1) -> Tile
 struct MemStore {
     var rows: [TileKey: [UInt8]] = [:]
     mutating func apply(_ deltas: [TileKey: TileDelta]) throws {
-        for (k, d) in deltas { rows[k] = try TileRaster.merge(rows[k], d) }
+        for (k, d) in deltas { rows[k] = try rows[k].map { try TileRaster.merge($0, TileRaster.encode(d)) } ?? TileRaster.encode(d) }
     }
     func blob(_ k: TileKey) -> [UInt8]? { rows[k] }
-    mutating func compact() throws {
-        for (k, v) in rows { if let c = try TileRaster.compact(v) { rows[k] = c } }
-    }
     func render(_ t: TileID, _ kind: TileKind) throws -> RGBAImage {
         try TileRenderer.render(tile: t, kind: kind, maxStoredZoom: 16) { rows[$0] }
     }

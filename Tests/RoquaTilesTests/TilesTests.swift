@@ -346,9 +346,6 @@ func randomHistory(seed: UInt64, count: Int, sources: Int = 2) -> [TileFix] {
             i += n
         }
         try store.apply(acc.flush())
-        #expect(store.rows.contains { (try? TileRaster.segmentCount($0.value)) ?? 0 > 1 })
-        for (k, v) in store.rows { #expect(try TileRaster.decode(v) == TileRaster.decode(one.rows[k] ?? [])) }
-        try store.compact()
         #expect(store.rows.count == one.rows.count)
         #expect(store.rows == one.rows)
         #expect(one.rows.keys.contains { $0.z == 16 && $0.kind == .lines })
@@ -372,13 +369,9 @@ func randomHistory(seed: UInt64, count: Int, sources: Int = 2) -> [TileFix] {
             #expect(TileRaster.combine(a, b) == TileRaster.combine(b, a))
             let ea = TileRaster.encode(a), eb = TileRaster.encode(b), ec = TileRaster.encode(c)
             #expect(try TileRaster.merge(try TileRaster.merge(ea, eb), ec) == TileRaster.merge(ea, try TileRaster.merge(eb, ec)))
-            #expect(try TileRaster.decode(TileRaster.merge(ea, c)) == TileRaster.combine(a, c))
-            #expect(
-                try TileRaster.compact(TileRaster.merge(ea, c)) ?? TileRaster.merge(ea, c) == TileRaster.encode(TileRaster.combine(a, c)))
-            // Segment appends: (a + b) + c and a + (b + c) hold the same raster.
-            let seg1 = try TileRaster.merge(try TileRaster.merge(ea, b), c)
-            let seg2 = try TileRaster.merge(ea, TileRaster.combine(b, c))
-            #expect(try TileRaster.decode(seg1) == TileRaster.decode(seg2))
+            #expect(try TileRaster.merge(ea, ec) == TileRaster.encode(TileRaster.combine(a, c)))
+            // A blob of several segments (as stores before 30 Nov 2026 hold) reads as their sum.
+            #expect(try TileRaster.decode(ea + TileRaster.encode(b, compress: false) + ec) == TileRaster.sum([a, b, c]))
             #expect(try TileRaster.decode(TileRaster.encode(a, compress: false)) == a)
             #expect(try TileRaster.decode(ea) == a)
         }
