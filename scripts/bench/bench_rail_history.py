@@ -5,9 +5,14 @@ time at home in one of four European cities; each day eight hours at home, then 
 wandering the city to random points (walking, cycling, by car) or, on most Fridays, an intercity
 train at 250-300 km/h to one of twelve cities, a day and a half there and the train back; a
 long drive about once a month. Far more regions (~400 k) and map rows (~1.1 M) than a phone
-history of the same length (bench_history.py: ~20 k regions, ~127 k rows).
+history of the same length (bench_history.py: ~50 k regions, ~127 k rows).
 
-Usage: bench_rail_history.py OUT_FILE"""
+With --commute, the days at home are a commuter's instead (the same trains and drives): on
+weekdays the same streets to an office of that city and back, nine hours there with a walk at
+lunch; on weekends six hours about the city. A life concentrated in a few cities, with long rail
+and road lines.
+
+Usage: bench_rail_history.py OUT_FILE [--commute]"""
 import datetime
 import math
 import random
@@ -45,6 +50,15 @@ def wander(c, seconds, radius=0.03):
         q = (c[0] + random.uniform(-radius, radius), c[1] + random.uniform(-radius, radius) * 1.4)
         before = t; go(p, q, random.choice([1.4, 4.5, 9]), 0.004); p = q; seconds -= t - before
     return p
+COMMUTE = '--commute' in sys.argv[2:]
+OFFICES = [(c[0] + random.uniform(-0.05, 0.05), c[1] + random.uniform(-0.07, 0.07)) for c in CITIES] if COMMUTE else []
+ROUTES = {}
+def commute(home, office):
+    """The same streets every day: three fixed waypoints per home, walked at a car's pace."""
+    if home not in ROUTES:
+        ROUTES[home] = [(home[0] + (office[0] - home[0]) * f + random.uniform(-0.01, 0.01),
+                         home[1] + (office[1] - home[1]) * f + random.uniform(-0.01, 0.01)) for f in (0.25, 0.5, 0.75)]
+    return ROUTES[home]
 home_index = 0
 while t < end:
     year = int((t - datetime.datetime(2016, 1, 1, tzinfo=datetime.timezone.utc).timestamp()) / (2 * 365.25 * 86400))
@@ -57,6 +71,14 @@ while t < end:
         go(home, other, random.uniform(69, 83), 0.3); p = wander(other, 30 * 3600); go(p, home, random.uniform(69, 83), 0.3)
     elif r < 0.04:  # long drive
         other = random.choice(CITIES); go(home, other, random.uniform(25, 36), 0.5); p = wander(other, 6 * 3600); go(p, home, 30, 0.5)
+    elif COMMUTE and day.weekday() < 5:
+        office = OFFICES[CITIES.index(home)]
+        path = [home] + commute(home, office) + [office]
+        for a, b in zip(path, path[1:]): go(a, b, 11, 0.0005)
+        stay(office, 4 * 3600); p = wander(office, 3600, 0.004); go(p, office, 1.4); stay(office, 4 * 3600)
+        for a, b in zip(path[::-1], path[::-1][1:]): go(a, b, 11, 0.0005)
+    elif COMMUTE:
+        p = wander(home, 6 * 3600); go(p, home, 9)
     else:
         p = wander(home, 10 * 3600); go(p, home, 9)
     left = 86400 - ((t - datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.timezone.utc).timestamp()) % 86400)
