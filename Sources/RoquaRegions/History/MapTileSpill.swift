@@ -35,7 +35,7 @@ final class MapTileSpill {
         var template = Array((directory + "/.roqua-map-spill-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        guard made >= 0 else { throw .errno(path) }
+        guard made >= 0 else { throw Self.failure(path) }
         descriptor = made
         _ = fcntl(made, F_SETFD, FD_CLOEXEC)
         unlink(path)
@@ -43,6 +43,12 @@ final class MapTileSpill {
     }
 
     deinit { close(descriptor) }
+
+    /// The error for the failed call that just set `errno`, saying what the file is for: its
+    /// name, beside the store, is one the user never chose.
+    private static func failure(_ path: String) -> OutputError {
+        OutputError(path: path, reason: String(cString: strerror(errno)) + " (the file where a big import's map counts wait for its end)")
+    }
 
     /// Appends `tiles` as one run, in key order, each tile's counts as one raw segment.
     func append(_ tiles: [TileKey: TileDelta]) throws(OutputError) {
@@ -127,7 +133,7 @@ final class MapTileSpill {
         while offset < pending.count {
             let written = pending[offset...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(size)) }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw .errno(path) }
+            guard written > 0 else { throw Self.failure(path) }
             offset += written
             size += Int64(written)
         }
