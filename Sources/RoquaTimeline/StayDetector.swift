@@ -127,15 +127,16 @@ enum StayDetector {
         guard let late = core(track, middle, last, radius: radius), let early = core(track, first, middle, radius: radius) else {
             return nil
         }
-        func off(_ k: Int, _ c: (latitude: Double, longitude: Double, count: Int)) -> Bool {
-            let cosLat = Geodesy.cosine(ofLatitude: c.latitude)
+        // Each centre's cosine once, not once a fix (the same value).
+        let cosLate = Geodesy.cosine(ofLatitude: late.latitude), cosEarly = Geodesy.cosine(ofLatitude: early.latitude)
+        func off(_ k: Int, _ c: (latitude: Double, longitude: Double, count: Int), _ cosLat: Double) -> Bool {
             let d = Geodesy.local(c.latitude, c.longitude, track.latitude(k), track.longitude(k), cosLatitude: cosLat)
             return d > radius * coreShare + (track.accuracy(k) ?? defaultAccuracy)
         }
         var a = first
         var b = last
-        while a < b && off(a, late) { a += 1 }
-        while b > a && off(b, early) { b -= 1 }
+        while a < b && off(a, late, cosLate) { a += 1 }
+        while b > a && off(b, early, cosEarly) { b -= 1 }
         // A window that is mostly approach and departure is someone passing by, not staying.
         guard track.time(b) - track.time(a) >= minimum, let centre = core(track, a, b, radius: radius) else { return nil }
         let count = self.centre(track, a, b, around: centre, within: radius)?.count ?? centre.count
@@ -160,7 +161,8 @@ enum StayDetector {
         var count = 0
         var centreLat = around?.latitude ?? track.latitude(first)
         var centreLon = around?.longitude ?? track.longitude(first)
-        let cosLat = Geodesy.cosine(ofLatitude: centreLat)
+        // The first fix's cosine is the track's, the same value.
+        let cosLat = around == nil ? track.cosine(first) : Geodesy.cosine(ofLatitude: centreLat)
         for k in first...last {
             let d = Geodesy.local(centreLat, centreLon, track.latitude(k), track.longitude(k), cosLatitude: cosLat)
             guard d <= within else { continue }

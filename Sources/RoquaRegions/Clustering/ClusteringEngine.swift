@@ -205,18 +205,14 @@ public struct ClusteringEngine {
 
     /// The oldest region containing the point (distance ≤ radius): the lowest index.
     private mutating func containingRegion(_ point: Coordinate) -> Int? {
-        var oldest: Int?
         let φ1 = point.latitude * .pi / 180, cosφ1 = cos(φ1)
-        grid.forEachCandidate(latitude: point.latitude, longitude: point.longitude) { index in
-            guard oldest.map({ index < $0 }) ?? true else { return }
+        return grid.firstCandidate(latitude: point.latitude, longitude: point.longitude) { index in
             let centre = centres[index]
             let φ2 = centre.latitude * .pi / 180, radius = centre.radius
             let dλ = (centre.longitude - point.longitude) * .pi / 180
-            guard !Self.isSurelyBeyond(radius, φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine, dλ: dλ) else { return }
-            let distance = Geodesy.haversineMeters(φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine, dλ: dλ)
-            if distance <= radius { oldest = index }
+            guard !Self.isSurelyBeyond(radius, φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine, dλ: dλ) else { return false }
+            return Geodesy.haversineMeters(φ1: φ1, cosφ1: cosφ1, φ2: φ2, cosφ2: centre.cosine, dλ: dλ) <= radius
         }
-        return oldest
     }
 
     /// Whether the great circle between two points (latitudes and their cosines, the longitude

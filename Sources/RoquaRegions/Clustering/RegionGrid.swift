@@ -58,9 +58,10 @@ struct RegionGrid {
         neighbourhood.listed = false
     }
 
-    /// Calls `body` with the index of every region whose centre may be within `cellMeters` of the point (a
-    /// superset; callers measure). Cells are visited in a fixed order, so the sequence is deterministic.
-    mutating func forEachCandidate(latitude: Double, longitude: Double, _ body: (Int) -> Void) {
+    /// The lowest index for which `matches` holds among the regions whose centre may be within
+    /// `cellMeters` of the point (a superset; `matches` measures), tried in increasing order so
+    /// that the first match ends the search.
+    mutating func firstCandidate(latitude: Double, longitude: Double, where matches: (Int) -> Bool) -> Int? {
         let centreRow = rowOf(latitude)
         if centreRow != neighbourhood.row {
             neighbourhood.row = centreRow
@@ -85,10 +86,13 @@ struct RegionGrid {
                     for col in 0..<count { list(row: row, column: col) }
                 }
             }
+            // Oldest first: a fix is most often inside a region, and the oldest one containing it is the answer.
+            neighbourhood.candidates.sort()
             neighbourhood.columns = columns
             neighbourhood.listed = true
         }
-        for index in neighbourhood.candidates { body(Int(index)) }
+        for index in neighbourhood.candidates where matches(Int(index)) { return Int(index) }
+        return nil
     }
 
     /// The rows around the last query, their column counts, and the candidates of its nine cells.
@@ -96,8 +100,8 @@ struct RegionGrid {
         var row = Int.min
         var counts = (0, 0, 0)
         var columns = (Int.min, Int.min, Int.min)
-        /// Whether `candidates` lists the cells of `row` and `columns` (false once a region is added
-        /// or the row changes).
+        /// Whether `candidates` lists the cells of `row` and `columns`, in increasing order (false
+        /// once a region is added or the row changes).
         var listed = false
         var candidates: [Int32] = []
     }

@@ -65,7 +65,9 @@ struct VisitTimeline {
 
     mutating func insert(_ t: Date, gap: TimeInterval) -> Change {
         // Index of the first span starting after t; the span before it (if any) starts at or before t.
+        // Fixes come in time order, so that is nearly always the end: checked first.
         var low = 0, high = list.count
+        if list[high - 1].start <= t { low = high }
         while low < high {
             let mid = (low + high) / 2
             if list[mid].start <= t { low = mid + 1 } else { high = mid }

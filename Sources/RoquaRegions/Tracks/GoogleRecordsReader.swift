@@ -21,12 +21,15 @@ import RoquaIO
 public final class GoogleRecordsReader: FixReader {
     /// The file being read, as given (for messages).
     public let path: String
-    private var walker: JSONTopLevel
-    private var index = 0
+    // What every record touches: not checked for overlapping access at run time (the checks
+    // were 15 % of the reading thread's time on a 2 M-fix file). Private to a reader that one
+    // thread uses, changed only by its own methods.
+    @exclusivity(unchecked) private var walker: JSONTopLevel
+    @exclusivity(unchecked) private var index = 0
 
     private static let keys = ["latitudeE7", "longitudeE7", "timestamp", "timestampMs", "accuracy", "velocity"]
     /// The last flat record read (its storage, reused).
-    private var flat = FlatRecord(keeping: keys)
+    @exclusivity(unchecked) private var flat = FlatRecord(keeping: keys)
     /// Whether records are first tried as flat records (`JSONScanner.readFlatRecord`); off, every
     /// record is read whole. The tests compare the two.
     package var readsFlatRecords = true
