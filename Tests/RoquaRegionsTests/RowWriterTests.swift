@@ -71,4 +71,47 @@ import Testing
         }
         #expect(try dump(queue) == Array(repeating: "integer0integer1integer2integer3", count: 2))
     }
+
+    /// The writer steps the statement itself: a row SQLite refuses (here a duplicate key, and a
+    /// write to a read-only store) is an error with SQLite's own words, nothing of it is written,
+    /// and the writer goes on with the next row.
+    @Test func aRowSQLiteRefusesIsAnErrorAndTheWriterGoesOn() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE u (k INTEGER PRIMARY KEY, v TEXT NOT NULL)")
+            let writer = try RowWriter(db, sql: "INSERT INTO u (k, v) VALUES (?, ?)")
+            func row(_ k: Int64, _ v: String?) throws {
+                try writer.write { values in
+                    values.add(k)
+                    values.add(v)
+                }
+            }
+            try row(1, "a")
+            let duplicate = #expect(throws: DatabaseError.self) { try row(1, "b") }
+            #expect(duplicate?.resultCode == .SQLITE_CONSTRAINT)
+            #expect(duplicate?.message?.contains("UNIQUE constraint failed: u.k") == true)
+            let null = #expect(throws: DatabaseError.self) { try row(2, nil) }
+            #expect(null?.message?.contains("NOT NULL constraint failed: u.v") == true)
+            try row(3, "c")
+        }
+        #expect(try queue.read { try String.fetchAll($0, sql: "SELECT k || v FROM u ORDER BY k") } == ["1a", "3c"])
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rowwriter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.sqlite").path
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE u (k INTEGER PRIMARY KEY, v TEXT)") }
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let refused = #expect(throws: DatabaseError.self) {
+            try DatabaseQueue(path: path, configuration: readOnly).inDatabase { db in
+                try RowWriter(db, sql: "INSERT INTO u (k, v) VALUES (?, ?)").write { values in
+                    values.add(Int64(1))
+                    values.add("a")
+                }
+            }
+        }
+        #expect(refused?.resultCode == .SQLITE_READONLY)
+        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM u") } == 0)
+    }
 }

@@ -150,11 +150,12 @@ public struct ClusteringEngine {
         }
 
         let slot = Int(timelineSlots[index])
-        let change: VisitTimeline.Change, timeline: VisitTimeline
+        let change: VisitTimeline.Change, timeline: VisitTimeline.Summary
         if slot >= 0 {
-            // Changed in place: a copy would share the spans' storage and copy it on the write, once per fix.
+            // Changed and read in place: a copy would share the spans' storage and copy it on the
+            // write (and retain it on the read), once per fix.
             change = timelines[slot].insert(time, gap: settings.visitGap)
-            timeline = timelines[slot]
+            timeline = timelines[slot].summary
         } else {
             var made = VisitTimeline(
                 start: regions[index].timestampStart, end: regions[index].timestampEnd,
@@ -165,7 +166,7 @@ public struct ClusteringEngine {
                 timelineSlots[index] = Int32(timelines.count)
                 timelines.append(made)
             }
-            timeline = made
+            timeline = made.summary
         }
         if case .none = change { return .sameVisit(index: index) }
         regions[index].timestampStart = timeline.timestampStart

@@ -59,6 +59,14 @@ struct VisitTimeline {
         visitCount = count
     }
 
+    /// What a region keeps of its timeline: its first start, last end, latest visit and count.
+    struct Summary {
+        var timestampStart: Date, timestampEnd: Date, lastVisit: Date, visitCount: Int
+    }
+    var summary: Summary {
+        Summary(timestampStart: timestampStart, timestampEnd: timestampEnd, lastVisit: lastVisit, visitCount: visitCount)
+    }
+
     var timestampStart: Date { list[0].start }
     var timestampEnd: Date { list[list.count - 1].end }
     var lastVisit: Date { list[list.count - 1].lastStart }
