@@ -49,6 +49,8 @@ let package = Package(
         // Hummingbird's own HTTP types and HTTP part types, named by roqua serve's fast path for GET /reverse.
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // A binary heap: the end of a big import merges its map's spilled runs by one.
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         // Test and fuzzing helpers (shared with chat/). Used only by targets that are no products,
         // so an app depending on Roqua by version never resolves this local path.
         .package(path: "TestKit"),
@@ -84,6 +86,7 @@ let package = Package(
             dependencies: [
                 "RoquaBoundaries", "RoquaIO", "RoquaTimeline", "RoquaPhotos", "RoquaTiles", grdb,
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]),
         // The timeline engine: fixes to stays, moves, places and trips. Pure functions, no dependencies.
         .target(name: "RoquaTimeline"),

@@ -1,4 +1,5 @@
 import Foundation
+import HeapModule
 import RoquaIO
 import RoquaTiles
 
@@ -70,19 +71,24 @@ final class MapTileSpill {
         let chunk = max(4096, min(1 << 16, Self.readBuffers / max(runs.count, 1)))
         var readers = runs.map { RunReader(descriptor: descriptor, path: path, range: $0, chunk: chunk) }
         var heads = try readers.indices.map { try readers[$0].next() }
+        // Each run's next key, the least on top: a tile's segments are found in a few steps, not
+        // by looking at every run (a linear look cost 4 s of 41 with 188 runs).
+        var next = Heap(heads.indices.compactMap { run in heads[run].map { Head(key: $0.key, run: run) } })
         let start = size
         while true {
-            // The next `batch` tiles in key order, each with its segments from every run.
+            // The next `batch` tiles in key order, each with its segments from every run, in run order.
             var keys: [TileKey] = []
             var parts: [[[UInt8]]] = []
-            while keys.count < Self.batch {
-                var key: TileKey?
-                for head in heads { if let head, key.map({ head.key < $0 }) ?? true { key = head.key } }
-                guard let key else { break }
+            while keys.count < Self.batch, let key = next.min?.key {
                 var segments: [[UInt8]] = []
-                for index in heads.indices where heads[index]?.key == key {
-                    segments.append(heads[index]!.blob)
-                    heads[index] = try readers[index].next()
+                while let top = next.min, top.key == key {
+                    segments.append(heads[top.run]!.blob)
+                    heads[top.run] = try readers[top.run].next()
+                    if let head = heads[top.run] {
+                        _ = next.replaceMin(with: Head(key: head.key, run: top.run))
+                    } else {
+                        _ = next.popMin()
+                    }
                 }
                 keys.append(key)
                 parts.append(segments)
@@ -143,6 +149,13 @@ final class MapTileSpill {
             size += Int64(written)
         }
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// A run's next tile, ordered by key and then by run.
+    private struct Head: Comparable {
+        var key: TileKey
+        var run: Int
+        static func < (a: Head, b: Head) -> Bool { a.key != b.key ? a.key < b.key : a.run < b.run }
     }
 
     /// The records of one run, read front to back through a buffer of their own.

@@ -96,8 +96,10 @@ package struct MapTileKeeper {
         try close()
         guard let counted = try counting?.drain() ?? counted else { return }
         let write = try RowWriter(db, sql: Self.upsert)
+        // A first import (the biggest) finds no stored rows: not looked for a million times.
+        let anyStored = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM map_tiles)") ?? true
         try counted.forEachBatch(64) { batch in
-            let stored = try batch.map { try Self.blob($0.key, db) }
+            let stored = try anyStored ? batch.map { try Self.blob($0.key, db) } : []
             var results = batch.map { Result<[UInt8], TileBlobError>.success($0.blob) }
             if stored.contains(where: { $0 != nil }) {
                 results.withUnsafeMutableBufferPointer { buffer in
