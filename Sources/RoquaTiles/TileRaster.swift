@@ -102,6 +102,20 @@ public enum TileRaster {
             prev = p
         }
         for c in d.counts { putVarint(&payload, c &- 1) }
+        return segment(payload, compress: compress)
+    }
+
+    /// `blob` as `encode` makes it. A blob of one raw segment (as `encode(_:compress: false)`
+    /// makes them) has its payload compressed as it is, not decoded and encoded again: the same
+    /// bytes, as a payload is the one its raster encodes to. Only its header is checked then.
+    public static func compressed(_ blob: [UInt8]) throws(TileBlobError) -> [UInt8] {
+        let parts = try segments(blob)
+        guard parts.count == 1, !parts[0].zlib, parts[0].rawLength == parts[0].range.count else { return encode(try decode(blob)) }
+        return segment(Array(blob[parts[0].range]), compress: true)
+    }
+
+    /// One segment of `payload`, compressed when asked and long enough to gain.
+    private static func segment(_ payload: [UInt8], compress: Bool) -> [UInt8] {
         if compress && payload.count >= compressThreshold {
             let z = Zlib.deflate(payload, level: 1)
             var out: [UInt8] = [0x52, 0x54, version, 1]
@@ -286,7 +300,7 @@ public enum TileRaster {
 }
 
 /// Fuzz entry point: any bytes must decode to a valid raster or throw, never crash.
-/// On success the raster must re-encode and decode to itself.
+/// On success the raster must re-encode and decode to itself, and `compressed` keep it.
 @discardableResult
 public func fuzzTileBlob(_ bytes: [UInt8]) -> Bool {
     do {
@@ -300,8 +314,11 @@ public func fuzzTileBlob(_ bytes: [UInt8]) -> Bool {
         precondition(again == d, "re-encode round trip failed")
         let merged = try TileRaster.decode(try TileRaster.merge(bytes, TileRaster.encode(d)))
         precondition(merged == TileRaster.combine(d, d), "merge lost counts")
+        let compressed = try TileRaster.decode(TileRaster.compressed(bytes))
+        precondition(compressed == d, "compressing as is changed the raster")
         return true
     } catch {
+        _ = try? TileRaster.compressed(bytes)  // a blob that does not decode: refused or compressed, never a crash
         return false
     }
 }

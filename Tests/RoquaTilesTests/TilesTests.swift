@@ -393,6 +393,25 @@ func randomHistory(seed: UInt64, count: Int, sources: Int = 2) -> [TileFix] {
         }
     }
 
+    /// A raw one-segment blob compressed as it is gives the very bytes encoding its raster gives,
+    /// below the compression threshold and above it; any other blob is decoded and encoded.
+    @Test func aRawSegmentCompressedIsItsRasterEncoded() throws {
+        var rng = SeededGenerator(state: 11)
+        for size in [0, 1, 3, 9, 40, 300, 5000, 40000] {
+            var d = [UInt32](repeating: 0, count: 65536)
+            for _ in 0..<size { d[Int.random(in: 0..<65536, using: &rng)] += UInt32.random(in: 1...300, using: &rng) }
+            if size == 9 { d[7] = .max }
+            let delta = TileDelta(dense: d)
+            let raw = TileRaster.encode(delta, compress: false)
+            #expect(try TileRaster.compressed(raw) == TileRaster.encode(delta))
+            #expect(try TileRaster.compressed(TileRaster.encode(delta)) == TileRaster.encode(delta))
+            let two = raw + TileRaster.encode(delta, compress: false)
+            #expect(try TileRaster.compressed(two) == TileRaster.encode(TileRaster.combine(delta, delta)))
+        }
+        #expect(throws: TileBlobError.self) { try TileRaster.compressed([0x52, 0x54, TileRaster.version, 0, 9, 1]) }
+        #expect(throws: TileBlobError.self) { try TileRaster.compressed([0x52, 0x54, 7, 0, 1, 0]) }
+    }
+
     @Test(arguments: [2, 5, 9, 12, 14, 16, 17, 18])
     func directEqualsPyramid(z: Int) throws {
         let fixes = randomHistory(seed: UInt64(z), count: 3000)

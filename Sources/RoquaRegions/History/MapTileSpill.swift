@@ -100,6 +100,8 @@ final class MapTileSpill {
                 nonisolated(unsafe) let out = buffer  // each tile's own index
                 DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
                     out[i] = Result { () throws(TileBlobError) in
+                        // Most tiles were evicted once: their one segment is compressed as it is.
+                        if segments[i].count == 1 { return try TileRaster.compressed(segments[i][0]) }
                         let parts = try segments[i].map { (segment) throws(TileBlobError) in try TileRaster.decode(segment) }
                         return TileRaster.encode(TileRaster.sum(parts))
                     }
