@@ -127,4 +127,20 @@ import Testing
         }
         #expect(wrong.map(\.key) == [])
     }
+
+    /// Runs are written behind the counting thread's back: one that cannot be written (here to
+    /// /dev/full, as a full disk) is the error of the next append and of `finish`, naming the
+    /// file and what it is for, so the import stops rather than sum what it lacks.
+    @Test func aRunThatCannotBeWrittenIsTheNextCallsError() throws {
+        let descriptor = open("/dev/full", O_RDWR)
+        try #require(descriptor >= 0)
+        let spill = MapTileSpill(descriptor: descriptor, path: "/dev/full")
+        let tiles = [TileKey(z: 16, x: 38_000, y: 24_000, kind: .heat): TileDelta(pixels: [1, 2], counts: [3, 4])]
+        try spill.append(tiles)  // queued: its write fails on the spill's queue
+        let finished = #expect(throws: OutputError.self) { try spill.finish() }
+        #expect(finished?.description.contains("/dev/full") == true)
+        #expect(finished?.description.contains("No space left on device") == true)
+        #expect(finished?.description.contains("the file where a big import's map counts wait for its end") == true)
+        #expect(throws: OutputError.self) { try spill.append(tiles) }
+    }
 }

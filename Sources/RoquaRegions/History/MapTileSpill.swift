@@ -14,10 +14,20 @@ import RoquaTiles
 ///
 /// The file is made 0600 in the store's own directory and unlinked at once: it holds nothing
 /// after the process, however that ends.
-final class MapTileSpill {
+///
+/// Runs are written behind the caller's back, on a queue of their own, one at a time: the
+/// counting thread goes on counting while the last eviction is encoded and written. Until
+/// `finish` the file's state is the queue's alone (hence `@unchecked Sendable`).
+final class MapTileSpill: @unchecked Sendable {
     /// Where the file was made (unlinked since), for messages.
     let path: String
     private let descriptor: Int32
+    private let writer = DispatchQueue(label: "roqua-map-spill")
+    /// A run being written at most, besides the one the caller builds: memory stays bounded.
+    private let writing = DispatchSemaphore(value: 1)
+    /// The first run that could not be written, guarded by `failureLock`.
+    private var writeFailure: OutputError?
+    private let failureLock = NSLock()
     private var size: Int64 = 0
     private var runs: [Range<Int64>] = []
     private var pending: [UInt8] = []
@@ -47,6 +57,13 @@ final class MapTileSpill {
         pending.reserveCapacity(Self.bufferSize)
     }
 
+    /// A spill writing to `descriptor`, opened by the caller, which it closes (tests: a device
+    /// that refuses every write).
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
     deinit { close(descriptor) }
 
     /// The error for the failed call that just set `errno`, saying what the file is for: its
@@ -55,19 +72,37 @@ final class MapTileSpill {
         OutputError(path: path, reason: String(cString: strerror(errno)) + " (the file where a big import's map counts wait for its end)")
     }
 
-    /// Appends `tiles` as one run, in key order, each tile's counts as one raw segment.
+    /// Appends `tiles` as one run, in key order, each tile's counts as one raw segment: written
+    /// on the spill's queue, once the run before is.
+    /// - Throws: `OutputError` when a run before could not be written.
     func append(_ tiles: [TileKey: TileDelta]) throws(OutputError) {
-        let start = size + Int64(pending.count)
-        for key in tiles.keys.sorted() {
-            try put(key, TileRaster.encode(tiles[key] ?? TileDelta(), compress: false))
+        try written()
+        writing.wait()
+        writer.async { [self] in
+            defer { writing.signal() }
+            do throws(OutputError) {
+                let start = size + Int64(pending.count)
+                for key in tiles.keys.sorted() {
+                    try put(key, TileRaster.encode(tiles[key] ?? TileDelta(), compress: false))
+                }
+                try flush()
+                runs.append(start..<size)
+            } catch {
+                failureLock.withLock { writeFailure = writeFailure ?? error }
+            }
         }
-        try flush()
-        runs.append(start..<size)
+    }
+
+    /// Throws what stopped a run from being written, if one was.
+    private func written() throws(OutputError) {
+        if let failure = failureLock.withLock({ writeFailure }) { throw failure }
     }
 
     /// Sums every run tile by tile into the last run: each tile's blob as a row of its own stores
     /// it (compressed, one segment), decoded, summed and encoded on every core.
     func finish() throws {
+        writer.sync {}
+        try written()
         let chunk = max(4096, min(1 << 16, Self.readBuffers / max(runs.count, 1)))
         var readers = runs.map { RunReader(descriptor: descriptor, path: path, range: $0, chunk: chunk) }
         var heads = try readers.indices.map { try readers[$0].next() }
