@@ -93,6 +93,10 @@ final class MapTileSpill: @unchecked Sendable {
         }
     }
 
+    /// Waits for the run being written, if one is: an import that stops early lets go of the
+    /// file (and the disk it holds) only then.
+    func settle() { writer.sync {} }
+
     /// Throws what stopped a run from being written, if one was.
     private func written() throws(OutputError) {
         if let failure = failureLock.withLock({ writeFailure }) { throw failure }

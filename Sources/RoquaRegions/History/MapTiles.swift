@@ -294,6 +294,13 @@ final class TileCounting {
         /// comes after it: the accumulator's memory goes with the thread), a failure, or until
         /// cancelled.
         func count(_ box: AccumulatorBox, spillingIn directory: String) {
+            // The spill file's disk is given back before the owner learns that the thread has
+            // ended (the thread's closure outlives this call): an import stopped by a full disk
+            // then leaves SQLite the room to close the store and remove its WAL.
+            defer {
+                box.spill?.settle()
+                box.spill = nil
+            }
             condition.lock()
             defer { condition.unlock() }
             while true {
