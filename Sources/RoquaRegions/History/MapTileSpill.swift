@@ -111,7 +111,7 @@ final class MapTileSpill: @unchecked Sendable {
         var readers = runs.map { RunReader(descriptor: descriptor, path: path, range: $0, chunk: chunk) }
         var heads = try readers.indices.map { try readers[$0].next() }
         // Each run's next key, the least on top: a tile's segments are found in a few steps, not
-        // by looking at every run (a linear look cost 4 s of 41 with 188 runs).
+        // by looking at every run's next key twice (430 M comparisons with 188 runs).
         var next = Heap(heads.indices.compactMap { run in heads[run].map { Head(key: $0.key, run: run) } })
         let start = size
         while true {
