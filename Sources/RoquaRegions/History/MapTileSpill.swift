@@ -105,7 +105,7 @@ final class MapTileSpill: @unchecked Sendable {
     /// Sums every run tile by tile into the last run: each tile's blob as a row of its own stores
     /// it (compressed, one segment), decoded, summed and encoded on every core.
     func finish() throws {
-        writer.sync {}
+        settle()
         try written()
         let chunk = max(4096, min(1 << 16, Self.readBuffers / max(runs.count, 1)))
         var readers = runs.map { RunReader(descriptor: descriptor, path: path, range: $0, chunk: chunk) }
